@@ -1,0 +1,8 @@
+// Package checks judges a replayed pact: it turns replay rejections into
+// findings with the stable codes, severities and fix hints of SEMANTICS.md §6,
+// and adds the checks not tied to replaying one event: STATE.yml drift, task
+// files, the PROJECT.md header, the repository's seat map, and the
+// pull-request checks (append-only history, Rule 2 for the head branch,
+// provenance). Everything here is a pure function over data; no check ever
+// talks to GitHub or the network.
+package checks

@@ -1,0 +1,93 @@
+package checks
+
+import (
+	"sort"
+
+	"github.com/pact-action/pact-action/projection"
+)
+
+// Severity says what a finding blocks: an error fails validation and the
+// check; pending blocks a merge without being a violation; a warning blocks
+// nothing.
+type Severity string
+
+// Severities.
+const (
+	SeverityError   Severity = "error"
+	SeverityPending Severity = "pending"
+	SeverityWarning Severity = "warning"
+)
+
+// Codes this package adds to projection's replay codes (SEMANTICS.md §6).
+const (
+	CodeDrift                projection.Code = "drift.state"
+	CodeDriftMissing         projection.Code = "drift.missing_state"
+	CodeTaskfileMismatch     projection.Code = "taskfile.mismatch"
+	CodeTaskfileMissing      projection.Code = "taskfile.missing"
+	CodeProjectHeader        projection.Code = "project.header"
+	CodeLogRewritten         projection.Code = "log.rewritten"
+	CodePRUnaccepted         projection.Code = "pr.unaccepted_feature"
+	CodeProvenanceUnverified projection.Code = "provenance.unverified"
+	CodeProvenanceStale      projection.Code = "provenance.stale"
+	// CodeConfigInvalid is ours (SEMANTICS.md §6 allows new codes): the
+	// repository's .github/pact.yml cannot be used.
+	CodeConfigInvalid projection.Code = "config.invalid"
+)
+
+// Finding is one judged defect, located where it can be.
+type Finding struct {
+	Code     projection.Code `json:"code"`
+	Severity Severity        `json:"severity"`
+	Path     string          `json:"path"`
+	Line     int             `json:"line,omitempty"`
+	EventID  string          `json:"event_id"`
+	TaskID   string          `json:"task_id"`
+	Feature  string          `json:"feature"`
+	Message  string          `json:"message"`
+	Hint     string          `json:"hint"`
+}
+
+// Counts tallies findings by severity.
+type Counts struct {
+	Errors, Pending, Warnings int
+}
+
+// Count tallies findings by severity.
+func Count(findings []Finding) Counts {
+	var c Counts
+	for _, f := range findings {
+		switch f.Severity {
+		case SeverityError:
+			c.Errors++
+		case SeverityPending:
+			c.Pending++
+		case SeverityWarning:
+			c.Warnings++
+		}
+	}
+	return c
+}
+
+// Sort orders findings for display: by path, then line (lineless last), then
+// code. It is stable so equal findings keep their judged order.
+func Sort(findings []Finding) {
+	sort.SliceStable(findings, func(i, j int) bool {
+		a, b := findings[i], findings[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			if a.Line == 0 || b.Line == 0 {
+				return b.Line == 0
+			}
+			return a.Line < b.Line
+		}
+		return a.Code < b.Code
+	})
+}
+
+// newFinding fills severity and hint from the code table.
+func newFinding(code projection.Code, path string, line int, msg string) Finding {
+	info := Describe(code)
+	return Finding{Code: code, Severity: info.Severity, Path: path, Line: line, Message: msg, Hint: info.Hint}
+}

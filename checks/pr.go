@@ -1,0 +1,118 @@
+package checks
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/pact-action/pact-action/projection"
+)
+
+// SplitLines splits a file into lines without terminators (LF or CRLF), a
+// leading BOM dropped, and no phantom line after a final newline.
+func SplitLines(b []byte) [][]byte {
+	b = bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))
+	if len(b) == 0 {
+		return nil
+	}
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	lines := bytes.Split(b, []byte("\n"))
+	for i, l := range lines {
+		lines[i] = bytes.TrimSuffix(l, []byte("\r"))
+	}
+	return lines
+}
+
+// History judges append-only against the merge base (SEMANTICS.md §5): the
+// merge-base log's lines must be an exact prefix of the head log's lines. It
+// reports the first place the PR diverges, since everything after it is
+// judged relative to a history that no longer holds.
+func History(logPath string, base, head []byte) []Finding {
+	bl, hl := SplitLines(base), SplitLines(head)
+	for i, b := range bl {
+		if i < len(hl) && bytes.Equal(b, hl[i]) {
+			continue
+		}
+		var msg string
+		line := i + 1
+		switch {
+		case i >= len(hl):
+			msg = fmt.Sprintf("the PR's log has %d line(s) but the merge-base log has %d: line %d and every line after it were deleted", len(hl), len(bl), i+1)
+			line = len(hl)
+		case indexFrom(bl, hl[i], i+1) >= 0:
+			msg = fmt.Sprintf("line %d of the merge-base log was deleted or moved (line %d now holds what the merge base has on line %d)", i+1, i+1, indexFrom(bl, hl[i], i+1)+1)
+		case indexFrom(hl, b, i+1) >= 0:
+			msg = fmt.Sprintf("a line was inserted before line %d of the merge-base log, which now sits on line %d; new events must go after the last line", i+1, indexFrom(hl, b, i+1)+1)
+		default:
+			msg = fmt.Sprintf("line %d of the merge-base log was changed: it was %s and is now %s", i+1, excerpt(b), excerpt(hl[i]))
+		}
+		return []Finding{newFinding(CodeLogRewritten, logPath, line, msg)}
+	}
+	return nil
+}
+
+func indexFrom(lines [][]byte, want []byte, from int) int {
+	for j := from; j < len(lines); j++ {
+		if bytes.Equal(lines[j], want) {
+			return j
+		}
+	}
+	return -1
+}
+
+func excerpt(b []byte) string {
+	const max = 80
+	s := string(b)
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// Waiting applies Rule 2 to a pull request's head branch (SEMANTICS.md §3,
+// §5): every feature with a task on the branch must have all its tasks
+// accepted. Each task still open is a pending finding that says what it waits
+// for and from whom. notAccepted names accepted tasks that must still count
+// as open (a stale accept under a require policy), with the reason.
+func Waiting(logPath string, st *projection.State, headBranch string, notAccepted map[string]string) []Finding {
+	var out []Finding
+	for _, feature := range st.FeaturesOnBranch(headBranch) {
+		if st.Features[feature].Shipped {
+			continue
+		}
+		for _, id := range st.Features[feature].Tasks {
+			t := st.Tasks[id]
+			why := WaitingFor(t)
+			if t.Status == projection.StatusAccepted {
+				reason, stale := notAccepted[id]
+				if !stale {
+					continue
+				}
+				why = fmt.Sprintf("a fresh review by %s, because %s", t.Reviewer, reason)
+			}
+			f := newFinding(CodePRUnaccepted, logPath, t.AssignLine,
+				fmt.Sprintf("waiting for %s (feature %s): %s", id, feature, why))
+			f.TaskID, f.Feature = id, feature
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// WaitingFor says, in a few words, what an unaccepted task waits for and from
+// whom.
+func WaitingFor(t *projection.Task) string {
+	switch t.Status {
+	case projection.StatusAssigned:
+		return fmt.Sprintf("assigned to %s, who has not joined yet", t.Owner)
+	case projection.StatusInProgress:
+		if t.Rounds > 0 {
+			return fmt.Sprintf("in progress by %s after %s requested changes", t.Owner, t.Reviewer)
+		}
+		return fmt.Sprintf("in progress by %s, not yet checkpointed", t.Owner)
+	case projection.StatusAwaitingReview:
+		return fmt.Sprintf("awaiting review by %s", t.Reviewer)
+	case projection.StatusAccepted:
+		return fmt.Sprintf("accepted by %s", t.Reviewer)
+	}
+	return string(t.Status)
+}

@@ -1,0 +1,96 @@
+package checks
+
+import (
+	"fmt"
+	"path"
+
+	"github.com/pact-action/pact-action/projection"
+)
+
+// Input is everything validate judges, read from a .pact/ directory by the
+// caller. A nil byte slice means the file does not exist.
+type Input struct {
+	// Dir is the .pact directory as shown in findings, e.g. ".pact".
+	Dir    string
+	Log    *projection.Log
+	Replay *projection.Result
+	// State is STATE.yml, Project PROJECT.md, TaskFiles tasks/<id>.md by id.
+	State     []byte
+	Project   []byte
+	TaskFiles map[string][]byte
+}
+
+// LogPath, StatePath and friends name the files of a .pact directory as
+// findings show them.
+func (in Input) LogPath() string     { return path.Join(in.dir(), "log.jsonl") }
+func (in Input) statePath() string   { return path.Join(in.dir(), "STATE.yml") }
+func (in Input) projectPath() string { return path.Join(in.dir(), "PROJECT.md") }
+func (in Input) taskPath(id string) string {
+	return path.Join(in.dir(), "tasks", id+".md")
+}
+
+func (in Input) dir() string {
+	if in.Dir == "" {
+		return ".pact"
+	}
+	return in.Dir
+}
+
+// Run judges a pact the way `pactify validate` does: spec §7.1 checks (a)–(g)
+// and every code of SEMANTICS.md §6 that needs no pull request. When the log
+// fails closed on a newer protocol major, that is the only finding.
+func Run(in Input) []Finding {
+	if u := in.Replay.Unsupported; u != nil {
+		return []Finding{fromRejection(in.LogPath(), *u)}
+	}
+	var out []Finding
+	for _, m := range in.Log.Malformed {
+		out = append(out, newFinding(projection.CodeMalformedJSON, in.LogPath(), m.Line, m.Message))
+	}
+	for _, r := range in.Replay.Rejections {
+		out = append(out, fromRejection(in.LogPath(), r))
+	}
+	out = append(out, Drift(in.statePath(), in.State, in.Replay.State)...)
+	out = append(out, TaskFiles(in, in.Replay.State)...)
+	out = append(out, ProjectHeader(in.projectPath(), in.Project, in.Replay.State)...)
+	Sort(out)
+	return out
+}
+
+// fromRejection turns a replay rejection into a finding on the log.
+func fromRejection(logPath string, r projection.Rejection) Finding {
+	f := newFinding(r.Code, logPath, r.Line, r.Message)
+	f.EventID, f.TaskID, f.Feature = r.EventID, r.TaskID, r.Feature
+	if r.Code == projection.CodeEventIDDuplicate && r.Identical {
+		f.Severity = SeverityWarning
+	}
+	return f
+}
+
+// Drift compares STATE.yml with a fresh projection on meaning (check a).
+func Drift(statePath string, stateYAML []byte, st *projection.State) []Finding {
+	if stateYAML == nil {
+		return []Finding{newFinding(CodeDriftMissing, statePath, 0, "there is no STATE.yml to compare with the log")}
+	}
+	got, err := projection.ParseStateSummary(stateYAML)
+	if err != nil {
+		return []Finding{newFinding(CodeDrift, statePath, 0, err.Error())}
+	}
+	diff := projection.Diff(projection.Summarize(st), got)
+	if len(diff) == 0 {
+		return nil
+	}
+	const shown = 10
+	msg := fmt.Sprintf("STATE.yml differs from a fresh projection of the log in %d place(s): ", len(diff))
+	for i, d := range diff {
+		if i == shown {
+			msg += fmt.Sprintf("; and %d more", len(diff)-shown)
+			break
+		}
+		if i > 0 {
+			msg += "; "
+		}
+		msg += d
+	}
+	return []Finding{newFinding(CodeDrift, statePath, 0, msg)}
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Exit codes, documented in the README.
+const (
+	exitOK          = 0
+	exitInvalid     = 1 // validate found an error, or a verb was refused
+	exitUsage       = 2 // bad arguments, or an I/O failure
+	exitUnsupported = 3 // the log needs a newer protocol major: upgrade
+)
+
+// usageError is a command line that cannot be run as given.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// refusal is a verb the protocol does not allow right now; nothing was
+// written.
+type refusal struct {
+	msg, hint string
+}
+
+func (e *refusal) Error() string { return e.msg }
+
+// unsupportedError is the fail-closed refusal on a newer protocol major.
+type unsupportedError struct{ msg string }
+
+func (e *unsupportedError) Error() string { return e.msg }
+
+// invalidError means validate printed its findings and some are errors.
+var errInvalid = errors.New("the pact has error findings")
+
+// exitCode maps a verb's error to the process exit code, in one place, and
+// tells the user what happened and what to do.
+func exitCode(err error, stderr io.Writer) int {
+	var (
+		usage       *usageError
+		refused     *refusal
+		unsupported *unsupportedError
+	)
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errInvalid):
+		return exitInvalid
+	case errors.As(err, &unsupported):
+		fmt.Fprintf(stderr, "pactify: %s\n", unsupported.msg)
+		return exitUnsupported
+	case errors.As(err, &refused):
+		fmt.Fprintf(stderr, "pactify: refused: %s\nhint: %s\n", refused.msg, refused.hint)
+		return exitInvalid
+	case errors.As(err, &usage):
+		fmt.Fprintf(stderr, "pactify: %s\nRun `pactify help` for the verb reference.\n", usage.msg)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "pactify: %s\n", err)
+	return exitUsage
+}

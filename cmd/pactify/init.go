@@ -1,0 +1,262 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/pact-action/pact-action/internal/pactdir"
+	"github.com/pact-action/pact-action/projection"
+)
+
+// parseSeat reads "<id>:<roles>:<entry>" (spec §7.1: exactly three fields,
+// roles comma-separated).
+func parseSeat(s string) (projection.Seat, error) {
+	parts := strings.Split(s, ":")
+	if len(parts) != 3 {
+		return projection.Seat{}, usagef("--seat %q must have exactly three fields, id:roles:entry (for example claude-opus:reviewer:CLAUDE.md)", s)
+	}
+	seat := projection.Seat{ID: parts[0], Roles: splitList(parts[1]), Entry: parts[2]}
+	if !projection.IsSlug(seat.ID) {
+		return seat, usagef("seat id %q must match ^[a-z0-9][a-z0-9-]*$", seat.ID)
+	}
+	if len(seat.Roles) == 0 {
+		return seat, usagef("seat %s needs at least one role (orchestrator, worker, reviewer)", seat.ID)
+	}
+	for _, r := range seat.Roles {
+		if r != projection.RoleOrchestrator && r != projection.RoleWorker && r != projection.RoleReviewer {
+			return seat, usagef("seat %s: role %q is not one of orchestrator, worker, reviewer", seat.ID, r)
+		}
+	}
+	if err := safeEntry(seat.Entry); err != nil {
+		return seat, err
+	}
+	return seat, nil
+}
+
+// safeEntry keeps entry files inside the repository.
+func safeEntry(p string) error {
+	clean := filepath.Clean(filepath.FromSlash(p))
+	if p == "" || filepath.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) || clean == "." {
+		return usagef("entry file %q must be a path inside the repository, such as CLAUDE.md", p)
+	}
+	return nil
+}
+
+func (c *cli) cmdInit(args []string) error {
+	p, err := parseArgs("init", args, map[string]flagKind{"project": flagString, "seat": flagMulti, "base-branch": flagString})
+	if err != nil {
+		return err
+	}
+	if len(p.positional) != 0 || p.get("project") == "" || !p.has("seat") {
+		return usagef("usage: pactify init --project <name> --seat \"<id>:<roles>:<entry>\" [--seat ...] [--base-branch main]")
+	}
+	var seats []projection.Seat
+	for _, s := range p.values["seat"] {
+		seat, err := parseSeat(s)
+		if err != nil {
+			return err
+		}
+		if slices.ContainsFunc(seats, func(o projection.Seat) bool { return o.ID == seat.ID }) {
+			return usagef("seat %s is declared twice", seat.ID)
+		}
+		seats = append(seats, seat)
+	}
+	base := p.get("base-branch")
+	if base == "" {
+		base = "main"
+	}
+	project := p.get("project")
+	agent, err := c.agent()
+	if err != nil {
+		return err
+	}
+	if c.dir.Exists() {
+		return c.reinit(project, base, seats)
+	}
+	payload := map[string]any{"project": project, "protocol_version": projection.SupportedProtocolVersion, "seats": seats, "base_branch": base}
+	draft := projection.Draft{AgentID: agent, Type: projection.TypeInit, Payload: payload}
+	empty := projection.ParseBytes(nil)
+	line, err := c.stamp(&draft, empty)
+	if err != nil {
+		return err
+	}
+	res := projection.Replay(empty)
+	rej, err := projection.Propose(empty, res, line)
+	if err != nil {
+		return err
+	}
+	if rej != nil {
+		return refuse(rej)
+	}
+	if err := os.MkdirAll(c.dir.Path(pactdir.TasksDir), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", c.dir.Display(), err)
+	}
+	unlock, err := c.dir.Lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if c.dir.Exists() {
+		return &refusal{"another pactify init created the log at the same time", "run `pactify status` to see the pact that won"}
+	}
+	if err := c.dir.AppendLine(line); err != nil {
+		return err
+	}
+	if err := c.dir.WriteState(res.State); err != nil {
+		return err
+	}
+	if err := c.writeBlocks(project, base, seats); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "init %s: appended event %s on line 1 of %s; seats: %s\n", project, draft.EventID, c.dir.Display(pactdir.LogFile), seatList(seats))
+	return nil
+}
+
+func seatList(seats []projection.Seat) string {
+	ids := make([]string, len(seats))
+	for i, s := range seats {
+		ids[i] = s.ID
+	}
+	return strings.Join(ids, ", ")
+}
+
+// reinit makes init idempotent: with the same project and roster it rewrites
+// the managed blocks and appends nothing; anything else is refused, since v1
+// has exactly one init and no way to change seats.
+func (c *cli) reinit(project, base string, seats []projection.Seat) error {
+	_, res, err := c.loadForRead()
+	if err != nil {
+		return err
+	}
+	st := res.State
+	if !st.Initialized {
+		return &refusal{fmt.Sprintf("%s exists but holds no valid init event", c.dir.Display(pactdir.LogFile)),
+			"run `pactify validate` to see what is wrong with the log"}
+	}
+	same := st.Project == project && st.BaseBranch == base && len(st.Seats) == len(seats)
+	for i := 0; same && i < len(seats); i++ {
+		same = st.Seats[i].ID == seats[i].ID && st.Seats[i].Entry == seats[i].Entry && slices.Equal(st.Seats[i].Roles, seats[i].Roles)
+	}
+	if !same {
+		return &refusal{"the pact is already initialised with a different project or roster, and v1 cannot change seats after init",
+			fmt.Sprintf("run init again with exactly the project %q and seats of the log (`pactify status` shows them), or start a new pact", st.Project)}
+	}
+	if err := c.writeBlocks(project, base, seats); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "init %s: already initialised; managed blocks refreshed, nothing appended\n", project)
+	return nil
+}
+
+// writeBlocks bakes PROJECT.md and each seat's entry file. Only the text
+// between the pact markers is ever rewritten.
+func (c *cli) writeBlocks(project, base string, seats []projection.Seat) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s — Pact Charter (protocol_version: %d)\n\n", project, projection.SupportedProtocolVersion)
+	b.WriteString("This block is managed by `pactify init`; edit the charter outside it.\n\n")
+	b.WriteString("| seat | roles | entry |\n|---|---|---|\n")
+	for _, s := range seats {
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", s.ID, strings.Join(s.Roles, ", "), s.Entry)
+	}
+	fmt.Fprintf(&b, "\nBase branch: `%s`. The log `%s` is authoritative; `STATE.yml` is its projection.\n", base, c.dir.Display(pactdir.LogFile))
+	if err := updateBlockFile(c.dir.Path(pactdir.ProjectFile), b.String(), "\n## Charter\n\nDescribe the project's goals here.\n"); err != nil {
+		return err
+	}
+	byEntry := map[string][]projection.Seat{}
+	var entries []string
+	for _, s := range seats {
+		if byEntry[s.Entry] == nil {
+			entries = append(entries, s.Entry)
+		}
+		byEntry[s.Entry] = append(byEntry[s.Entry], s)
+	}
+	for _, entry := range entries {
+		var e strings.Builder
+		e.WriteString("## Pact seat\n\nThis repository coordinates agents with the Pact protocol v1. Before any pact command:\n\n```sh\n")
+		for _, s := range byEntry[entry] {
+			fmt.Fprintf(&e, "export PACT_AGENT_ID=%s\npactify join %s --roles %s\n", s.ID, s.ID, strings.Join(s.Roles, ","))
+		}
+		e.WriteString("```\n\nThen read `.pact/STATE.yml` for your tasks. Never edit `.pact/log.jsonl` by hand.\n")
+		if err := updateBlockFile(filepath.Join(c.dir.Root, filepath.FromSlash(entry)), e.String(), ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func updateBlockFile(path, block, newFileTail string) error {
+	old, err := pactdir.ReadOptional(path)
+	if err != nil {
+		return err
+	}
+	text := pactdir.ReplaceBlock(string(old), block)
+	if old == nil {
+		text += newFileTail
+	}
+	return pactdir.WriteFileAtomic(path, []byte(text))
+}
+
+// writeTaskFile creates tasks/<id>.md with frontmatter mirroring the assign
+// event, keys in the spec's order (§3.4). An existing file keeps its body;
+// only its frontmatter is replaced.
+func writeTaskFile(path string, t *projection.Task) error {
+	var fm strings.Builder
+	for _, kv := range [][2]string{{"id", t.ID}, {"feature", t.Feature}, {"owner", t.Owner}, {"reviewer", t.Reviewer}} {
+		line, err := yaml.Marshal(map[string]string{kv[0]: kv[1]})
+		if err != nil {
+			return fmt.Errorf("render the frontmatter of %s: %w", t.ID, err)
+		}
+		fm.Write(line)
+	}
+	body := "## Spec\n\n## Acceptance\n- [ ] \n\n## Handoff log\n"
+	old, err := pactdir.ReadOptional(path)
+	if err != nil {
+		return err
+	}
+	if old != nil {
+		body = string(old)
+		if rest, ok := strings.CutPrefix(strings.ReplaceAll(body, "\r\n", "\n"), "---\n"); ok {
+			if _, after, found := strings.Cut(rest, "\n---\n"); found {
+				body = after
+			}
+		}
+	}
+	return pactdir.WriteFileAtomic(path, []byte("---\n"+fm.String()+"---\n"+body))
+}
+
+const helpText = `pactify — the Pact protocol v1 command line
+
+Every verb works on ./.pact of the working directory. Writing verbs need
+PACT_AGENT_ID set to the acting seat; a refused verb writes nothing.
+
+  init   --project <name> --seat "<id>:<roles>:<entry>" [--seat ...] [--base-branch main]
+         Scaffold .pact/, bake each seat's entry file, emit the init event.
+  join   <id> --roles <r1,r2>
+         A seat comes online; its assigned tasks move to in_progress.
+  assign <task_id> --feature <feature_id> --branch <branch_name> --owner <seat_id> --reviewer <seat_id> [--spec <path>]
+         Emit assign and create tasks/<task_id>.md (Rule 1: owner != reviewer; ids are unique).
+  checkpoint <task_id> --evidence "<text>"
+         The owner hands the task in for review (in_progress -> awaiting_review).
+  accept <task_id> [--commit <sha>]
+         The reviewer accepts it (awaiting_review -> accepted); records git HEAD when in a work tree.
+  changes <task_id> --reason "<text>"
+         The reviewer requests changes (awaiting_review -> in_progress).
+  merge  <feature_id>
+         Ship a feature (Rule 2: every task accepted).
+  status
+         Print STATE.yml.
+  log    [--replay]
+         Print log.jsonl, or with --replay rebuild STATE.yml from it.
+  validate [--format text|json|sarif]
+         Check the pact (spec §7.1 checks a-g and more).
+  help
+         Print this reference.
+
+Exit codes: 0 ok; 1 refused, or validate found an error; 2 usage or I/O error;
+3 the log needs a newer protocol version (upgrade pactify).
+`

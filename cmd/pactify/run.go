@@ -1,0 +1,446 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/internal/pactdir"
+	"github.com/pact-action/pact-action/projection"
+)
+
+// cli carries what every verb needs: where the pact is, the streams, the
+// environment and the clock.
+type cli struct {
+	ctx    context.Context
+	stdout io.Writer
+	stderr io.Writer
+	getenv func(string) string
+	dir    pactdir.Dir
+	now    func() time.Time
+	log    *slog.Logger
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	_ = stdin // no verb reads standard input
+	level := slog.LevelWarn
+	if getenv("PACT_DEBUG") != "" {
+		level = slog.LevelDebug
+	}
+	c := &cli{ctx: ctx, stdout: stdout, stderr: stderr, getenv: getenv,
+		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))}
+	return exitCode(c.dispatch(args), stderr)
+}
+
+func (c *cli) dispatch(args []string) error {
+	if len(args) == 0 {
+		return usagef("no verb given")
+	}
+	verb, rest := args[0], args[1:]
+	if verb == "help" || verb == "--help" || verb == "-h" {
+		_, err := io.WriteString(c.stdout, helpText)
+		return err
+	}
+	root, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("find the working directory: %w", err)
+	}
+	c.dir = pactdir.Dir{Root: root, Name: ".pact"}
+	c.now, err = clock(c.getenv("PACT_NOW"))
+	if err != nil {
+		return err
+	}
+	verbs := map[string]func([]string) error{
+		"init": c.cmdInit, "join": c.cmdJoin, "assign": c.cmdAssign, "checkpoint": c.cmdCheckpoint,
+		"accept": c.cmdAccept, "changes": c.cmdChanges, "merge": c.cmdMerge, "status": c.cmdStatus,
+		"log": c.cmdLog, "validate": c.cmdValidate,
+	}
+	fn, ok := verbs[verb]
+	if !ok {
+		return usagef("unknown verb %q", verb)
+	}
+	return fn(rest)
+}
+
+// clock returns the wall clock, or the fixed instant PACT_NOW names so tests
+// and reproducible scripts get deterministic timestamps.
+func clock(fixed string) (func() time.Time, error) {
+	if fixed == "" {
+		return func() time.Time { return time.Now().UTC() }, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, fixed)
+	if err != nil {
+		return nil, usagef("PACT_NOW %q is not an RFC 3339 time; unset it to use the clock", fixed)
+	}
+	return func() time.Time { return t.UTC() }, nil
+}
+
+// newEventID is 128 bits of randomness in hex (spec §2.1).
+func newEventID() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("generate an event_id: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+func (c *cli) agent() (string, error) {
+	id := c.getenv("PACT_AGENT_ID")
+	if strings.TrimSpace(id) == "" {
+		return "", &refusal{"PACT_AGENT_ID is not set, so pactify cannot tell which seat is acting",
+			"export PACT_AGENT_ID=<your seat id> (your entry file's pact block names it) and run the command again"}
+	}
+	return id, nil
+}
+
+func unsupported(r *projection.Rejection) error {
+	return &unsupportedError{r.Message}
+}
+
+// loadForRead replays the log for a read-only verb.
+func (c *cli) loadForRead() (*projection.Log, *projection.Result, error) {
+	log, res, err := c.dir.LoadLog()
+	if errors.Is(err, pactdir.ErrNoPact) {
+		return nil, nil, fmt.Errorf("there is no pact in %s (%s is missing); run `pactify init` first", c.dir.Root, c.dir.Display(pactdir.LogFile))
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if res.Unsupported != nil {
+		return nil, nil, unsupported(res.Unsupported)
+	}
+	return log, res, nil
+}
+
+// emit is the one path every event-writing verb takes: refuse without a
+// seat, lock, replay, judge the new event exactly as a replay would, and only
+// then write. A refusal touches no file.
+func (c *cli) emit(build func(agent string, st *projection.State) (projection.Draft, error), beforeAppend func(st *projection.State) error) error {
+	agent, err := c.agent()
+	if err != nil {
+		return err
+	}
+	if !c.dir.Exists() {
+		return &refusal{fmt.Sprintf("there is no pact here: %s does not exist", c.dir.Display(pactdir.LogFile)),
+			"run `pactify init --project NAME --seat id:roles:entry` in the repository root first"}
+	}
+	unlock, err := c.dir.Lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	log, res, err := c.dir.LoadLog()
+	if err != nil {
+		return err
+	}
+	if res.Unsupported != nil {
+		return unsupported(res.Unsupported)
+	}
+	draft, err := build(agent, res.State)
+	if err != nil {
+		return err
+	}
+	line, err := c.stamp(&draft, log)
+	if err != nil {
+		return err
+	}
+	rej, err := projection.Propose(log, res, line)
+	if err != nil {
+		return err
+	}
+	if rej != nil {
+		return refuse(rej)
+	}
+	if beforeAppend != nil {
+		if err := beforeAppend(res.State); err != nil {
+			return err
+		}
+	}
+	if err := c.dir.AppendLine(line); err != nil {
+		return err
+	}
+	if err := c.dir.WriteState(res.State); err != nil {
+		return err
+	}
+	target := draft.TaskID
+	switch {
+	case draft.Type == projection.TypeJoin:
+		target = draft.AgentID
+	case target == "":
+		target = draft.Feature
+	}
+	fmt.Fprintf(c.stdout, "%s %s: appended event %s on line %d of %s\n", draft.Type, target, draft.EventID, log.Lines, c.dir.Display(pactdir.LogFile))
+	return nil
+}
+
+// stamp gives a draft its event_id and ts and encodes it. The ts is never
+// before the log's latest, so the new line replays last even when this
+// machine's clock is behind another writer's.
+func (c *cli) stamp(d *projection.Draft, log *projection.Log) ([]byte, error) {
+	id, err := newEventID()
+	if err != nil {
+		return nil, err
+	}
+	d.EventID = id
+	d.TS = c.now()
+	if latest := projection.LatestTS(log); d.TS.Before(latest) {
+		d.TS = latest
+	}
+	return projection.Encode(*d)
+}
+
+func refuse(r *projection.Rejection) error {
+	info := checks.Describe(r.Code)
+	return &refusal{fmt.Sprintf("%s: %s", r.Code, r.Message), info.Hint}
+}
+
+func (c *cli) cmdJoin(args []string) error {
+	p, err := parseArgs("join", args, map[string]flagKind{"roles": flagString})
+	if err != nil {
+		return err
+	}
+	if len(p.positional) != 1 || !p.has("roles") {
+		return usagef("usage: pactify join <id> --roles <r1,r2>")
+	}
+	seat := p.positional[0]
+	return c.emit(func(agent string, _ *projection.State) (projection.Draft, error) {
+		if seat != agent {
+			return projection.Draft{}, &refusal{fmt.Sprintf("join names seat %s but PACT_AGENT_ID is %s; a seat can only join for itself", seat, agent),
+				fmt.Sprintf("run it as `PACT_AGENT_ID=%s pactify join %s --roles %s`", seat, seat, p.get("roles"))}
+		}
+		return projection.Draft{AgentID: agent, Type: projection.TypeJoin,
+			Payload: map[string]any{"roles": splitList(p.get("roles"))}}, nil
+	}, nil)
+}
+
+func splitList(s string) []string {
+	out := []string{}
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+func (c *cli) cmdAssign(args []string) error {
+	known := map[string]flagKind{"feature": flagString, "branch": flagString, "owner": flagString, "reviewer": flagString, "spec": flagString}
+	p, err := parseArgs("assign", args, known)
+	if err != nil {
+		return err
+	}
+	if len(p.positional) != 1 || !p.has("feature") || !p.has("branch") || !p.has("owner") || !p.has("reviewer") {
+		return usagef("usage: pactify assign <task_id> --feature <feature_id> --branch <branch_name> --owner <seat_id> --reviewer <seat_id> [--spec <path>]")
+	}
+	task := p.positional[0]
+	if why := projection.UnsafeTaskID(task); why != "" || task == "" {
+		if task == "" {
+			why = "it is empty"
+		}
+		return &refusal{fmt.Sprintf("%s: task id %q cannot be a file name under tasks/: %s", projection.CodeTaskUnsafeID, task, why),
+			checks.Describe(projection.CodeTaskUnsafeID).Hint}
+	}
+	spec := p.get("spec")
+	if spec == "" {
+		spec = c.dir.Display(pactdir.TasksDir, task+".md")
+	}
+	return c.emit(func(agent string, _ *projection.State) (projection.Draft, error) {
+		return projection.Draft{AgentID: agent, Type: projection.TypeAssign, TaskID: task, Feature: p.get("feature"),
+			Payload: map[string]any{"owner": p.get("owner"), "reviewer": p.get("reviewer"), "branch": p.get("branch"), "spec": spec}}, nil
+	}, func(st *projection.State) error {
+		return writeTaskFile(c.dir.Path(pactdir.TasksDir, task+".md"), st.Tasks[task])
+	})
+}
+
+func (c *cli) cmdCheckpoint(args []string) error {
+	p, err := parseArgs("checkpoint", args, map[string]flagKind{"evidence": flagString})
+	if err != nil {
+		return err
+	}
+	if len(p.positional) != 1 || !p.has("evidence") {
+		return usagef("usage: pactify checkpoint <task_id> --evidence \"<text>\"")
+	}
+	return c.taskEvent(projection.TypeCheckpoint, p.positional[0], map[string]any{"evidence": p.get("evidence")})
+}
+
+func (c *cli) cmdAccept(args []string) error {
+	p, err := parseArgs("accept", args, map[string]flagKind{"commit": flagString})
+	if err != nil {
+		return err
+	}
+	if len(p.positional) != 1 {
+		return usagef("usage: pactify accept <task_id> [--commit <sha>]")
+	}
+	payload := map[string]any{}
+	commit := p.get("commit")
+	if commit == "" {
+		commit = c.gitHead()
+	}
+	if commit != "" {
+		payload["commit"] = commit
+	}
+	return c.taskEvent(projection.TypeAccept, p.positional[0], payload)
+}
+
+// gitHead records which commit an accept was given on, when pactify runs in
+// a git work tree; provenance checks use it to notice later code changes.
+func (c *cli) gitHead() string {
+	cmd := exec.CommandContext(c.ctx, "git", "rev-parse", "--verify", "-q", "HEAD")
+	cmd.Dir = c.dir.Root
+	out, err := cmd.Output()
+	if err != nil {
+		c.log.Debug("no git HEAD to record on accept", "err", err)
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func (c *cli) cmdChanges(args []string) error {
+	p, err := parseArgs("changes", args, map[string]flagKind{"reason": flagString})
+	if err != nil {
+		return err
+	}
+	if len(p.positional) != 1 || !p.has("reason") {
+		return usagef("usage: pactify changes <task_id> --reason \"<text>\"")
+	}
+	return c.taskEvent(projection.TypeChangesRequested, p.positional[0], map[string]any{"reason": p.get("reason")})
+}
+
+// taskEvent emits checkpoint, accept or changes_requested on an existing
+// task, carrying the task's feature so the line reads on its own.
+func (c *cli) taskEvent(typ, task string, payload map[string]any) error {
+	return c.emit(func(agent string, st *projection.State) (projection.Draft, error) {
+		feature := ""
+		if t := st.Tasks[task]; t != nil {
+			feature = t.Feature
+		}
+		return projection.Draft{AgentID: agent, Type: typ, TaskID: task, Feature: feature, Payload: payload}, nil
+	}, nil)
+}
+
+func (c *cli) cmdMerge(args []string) error {
+	p, err := parseArgs("merge", args, map[string]flagKind{})
+	if err != nil {
+		return err
+	}
+	if len(p.positional) != 1 || p.positional[0] == "" {
+		return usagef("usage: pactify merge <feature_id>")
+	}
+	return c.emit(func(agent string, _ *projection.State) (projection.Draft, error) {
+		return projection.Draft{AgentID: agent, Type: projection.TypeMerge, Feature: p.positional[0]}, nil
+	}, nil)
+}
+
+func (c *cli) cmdStatus(args []string) error {
+	if _, err := parseArgs("status", args, map[string]flagKind{}); err != nil {
+		return err
+	}
+	_, res, err := c.loadForRead()
+	if err != nil {
+		return err
+	}
+	b, err := pactdir.ReadOptional(c.dir.Path(pactdir.StateFile))
+	if err != nil {
+		return err
+	}
+	if b == nil {
+		fmt.Fprintf(c.stderr, "pactify: %s is missing; showing a fresh projection of the log (run `pactify log --replay` to write it)\n", c.dir.Display(pactdir.StateFile))
+		b = projection.RenderBytes(res.State)
+	}
+	_, err = c.stdout.Write(b)
+	return err
+}
+
+func (c *cli) cmdLog(args []string) error {
+	p, err := parseArgs("log", args, map[string]flagKind{"replay": flagBool})
+	if err != nil {
+		return err
+	}
+	if len(p.positional) != 0 {
+		return usagef("usage: pactify log [--replay]")
+	}
+	if !p.bools["replay"] {
+		if _, _, err := c.loadForRead(); err != nil {
+			return err
+		}
+		f, err := os.Open(c.dir.Path(pactdir.LogFile))
+		if err != nil {
+			return fmt.Errorf("open the log: %w", err)
+		}
+		defer f.Close()
+		_, err = io.Copy(c.stdout, f)
+		return err
+	}
+	if _, err := c.agent(); err != nil {
+		return err
+	}
+	if !c.dir.Exists() {
+		return &refusal{fmt.Sprintf("there is no pact here: %s does not exist", c.dir.Display(pactdir.LogFile)), "run `pactify init` first"}
+	}
+	unlock, err := c.dir.Lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	_, res, err := c.loadForRead()
+	if err != nil {
+		return err
+	}
+	if err := c.dir.WriteState(res.State); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "%s rebuilt from %d applied event(s)\n", c.dir.Display(pactdir.StateFile), res.State.Applied)
+	return nil
+}
+
+func (c *cli) cmdValidate(args []string) error {
+	p, err := parseArgs("validate", args, map[string]flagKind{"format": flagString})
+	if err != nil {
+		return err
+	}
+	format := p.get("format")
+	if format == "" {
+		format = "text"
+	}
+	if format != "text" && format != "json" && format != "sarif" {
+		return usagef("--format must be text, json or sarif, not %q", format)
+	}
+	if len(p.positional) != 0 {
+		return usagef("usage: pactify validate [--format text|json|sarif]")
+	}
+	in, err := c.dir.Load()
+	if errors.Is(err, pactdir.ErrNoPact) {
+		return fmt.Errorf("there is no pact to validate in %s (%s is missing); run pactify in the repository root", c.dir.Root, c.dir.Display(pactdir.LogFile))
+	}
+	if err != nil {
+		return err
+	}
+	findings := checks.Run(in)
+	switch format {
+	case "json":
+		err = checks.WriteJSON(c.stdout, findings)
+	case "sarif":
+		err = checks.WriteSARIF(c.stdout, "pactify", findings)
+	default:
+		err = checks.WriteText(c.stdout, findings)
+	}
+	if err != nil {
+		return fmt.Errorf("write the report: %w", err)
+	}
+	if in.Replay.Unsupported != nil {
+		return unsupported(in.Replay.Unsupported)
+	}
+	if checks.Count(findings).Errors > 0 {
+		return errInvalid
+	}
+	return nil
+}

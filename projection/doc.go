@@ -1,0 +1,8 @@
+// Package projection owns the Pact v1 replay model: it parses .pact/log.jsonl
+// into line-numbered events, replays them in the order SEMANTICS.md §1 fixes
+// (stable sort by ts, ties by line), judges every event against the state built
+// so far, and renders the resulting State as STATE.yml.
+//
+// It is pure: no clock, no network, no GitHub. Bytes come in through readers
+// the caller hands over; time comes from the events themselves.
+package projection

@@ -1,0 +1,137 @@
+package projection
+
+import "time"
+
+// The seven v1 event types (spec §2.2).
+const (
+	TypeInit             = "init"
+	TypeAssign           = "assign"
+	TypeJoin             = "join"
+	TypeCheckpoint       = "checkpoint"
+	TypeAccept           = "accept"
+	TypeChangesRequested = "changes_requested"
+	TypeMerge            = "merge"
+)
+
+// The three roles (spec §2.3).
+const (
+	RoleOrchestrator = "orchestrator"
+	RoleWorker       = "worker"
+	RoleReviewer     = "reviewer"
+)
+
+// SupportedProtocolVersion is the protocol major this engine implements.
+const SupportedProtocolVersion = 1
+
+// MaxLineBytes bounds one log line. Longer lines are reported, never buffered
+// whole, so a hostile log cannot exhaust memory.
+const MaxLineBytes = 1 << 20
+
+// RoleFor returns the role a v1 event type implies (spec §2.3), or "" for a
+// type v1 does not know.
+func RoleFor(eventType string) string {
+	switch eventType {
+	case TypeInit, TypeAssign, TypeMerge:
+		return RoleOrchestrator
+	case TypeJoin, TypeCheckpoint:
+		return RoleWorker
+	case TypeAccept, TypeChangesRequested:
+		return RoleReviewer
+	}
+	return ""
+}
+
+// IsKnownType reports whether t is one of the seven v1 event types.
+func IsKnownType(t string) bool { return RoleFor(t) != "" }
+
+// Seat is one roster entry of the init event (spec §6.2).
+type Seat struct {
+	ID    string   `json:"id" yaml:"id"`
+	Roles []string `json:"roles" yaml:"roles"`
+	Entry string   `json:"entry" yaml:"entry"`
+}
+
+// Holds reports whether the seat declares role.
+func (s Seat) Holds(role string) bool {
+	for _, r := range s.Roles {
+		if r == role {
+			return true
+		}
+	}
+	return false
+}
+
+// GitHubRef is the provenance a bot-written event carries in payload.github.
+type GitHubRef struct {
+	ReviewID  int64  `json:"review_id,omitempty"`
+	CommentID int64  `json:"comment_id,omitempty"`
+	URL       string `json:"url,omitempty"`
+	Login     string `json:"login,omitempty"`
+	HeadSHA   string `json:"head_sha,omitempty"`
+}
+
+// Payload holds the payload fields v1 gives meaning to; everything else in a
+// payload is ignored (spec §1.2.1).
+type Payload struct {
+	// init
+	Project         string
+	ProtocolVersion int
+	Seats           []Seat
+	BaseBranch      string
+	// assign
+	Owner, Reviewer, Branch, Spec string
+	// join
+	Roles []string
+	// checkpoint
+	Evidence string
+	// changes_requested
+	Reason string
+	// accept / changes_requested, optional: the commit the review was given on
+	// and where it came from.
+	Commit string
+	GitHub *GitHubRef
+}
+
+// Event is one parsed log line of a known v1 type.
+type Event struct {
+	Line      int // 1-based line number in the file
+	EventID   string
+	TS        time.Time
+	TSRaw     string
+	AgentID   string
+	Role      string
+	Type      string
+	TaskID    string
+	Feature   string
+	Payload   Payload
+	// Problem is the first envelope or payload defect found while parsing;
+	// such an event is reported and never applied.
+	Problem *Problem
+	// hash identifies the line's bytes so byte-identical duplicates can be
+	// told apart from conflicting ones without keeping every line in memory.
+	hash uint64
+}
+
+// MissingEventID reports whether the event lacks a non-empty event_id.
+func (e *Event) MissingEventID() bool { return e.EventID == "" }
+
+// Problem is a defect found in a single line before replay.
+type Problem struct {
+	Code    Code
+	Message string
+}
+
+// Malformed is a non-blank line that is not a usable JSON object.
+type Malformed struct {
+	Line    int
+	Message string
+}
+
+// VersionClaim records an init line that asks for a protocol major above the
+// supported one; one such line makes the whole log fail closed.
+type VersionClaim struct {
+	Line    int
+	Version string // the literal, so huge numbers are reported as written
+	TS      time.Time
+	TSValid bool
+}

@@ -1,0 +1,364 @@
+package projection
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Rejection is one event the replay reported, with the stable code of the
+// first check it failed (SEMANTICS.md §1). A rejected event is not applied,
+// except that an event_id.missing rejection travels with the event, which is
+// still judged and, when nothing else fails, applied.
+type Rejection struct {
+	Line    int // 0 when the finding has no line (init.missing at the end)
+	EventID string
+	TaskID  string
+	Feature string
+	Code    Code
+	Message string
+	// Identical marks an event_id.duplicate whose two lines are byte-identical,
+	// which SEMANTICS.md §7 reports as a warning.
+	Identical bool
+}
+
+// Result is the outcome of a replay.
+type Result struct {
+	State      *State
+	Rejections []Rejection
+	// Unsupported is set when the log fails closed on a newer protocol major;
+	// then nothing else was judged and State is empty.
+	Unsupported *Rejection
+}
+
+// Replay judges and applies the events of log in replay order: stable sort by
+// ts, ties by line; duplicates of an event_id are left out first, in file
+// order. Rejections come back sorted by line.
+func Replay(log *Log) *Result {
+	res := &Result{State: NewState()}
+	if u := unsupported(log); u != nil {
+		res.Unsupported = u
+		return res
+	}
+	order := make([]*Event, 0, len(log.Events))
+	type firstUse struct {
+		line int
+		hash uint64
+	}
+	seen := make(map[string]firstUse, len(log.Events))
+	for i := range log.Events {
+		ev := &log.Events[i]
+		if ev.EventID != "" {
+			if first, dup := seen[ev.EventID]; dup {
+				identical := first.hash == ev.hash
+				msg := fmt.Sprintf("event_id %q was already used on line %d", ev.EventID, first.line)
+				if identical {
+					msg += " by a byte-identical line (a copied or re-merged line)"
+				}
+				res.Rejections = append(res.Rejections, Rejection{Line: ev.Line, EventID: ev.EventID, TaskID: ev.TaskID, Feature: ev.Feature,
+					Code: CodeEventIDDuplicate, Message: msg, Identical: identical})
+				continue
+			}
+			seen[ev.EventID] = firstUse{ev.Line, ev.hash}
+		}
+		if ev.Problem != nil {
+			// A defective envelope or payload (a bad ts among them) takes no
+			// part in ordering: report it now.
+			if ev.MissingEventID() {
+				res.Rejections = append(res.Rejections, *missingID(ev))
+			}
+			res.Rejections = append(res.Rejections, *rejection(ev, ev.Problem.Code, ev.Problem.Message))
+			continue
+		}
+		order = append(order, ev)
+	}
+	sort.SliceStable(order, func(i, j int) bool { return order[i].TS.Before(order[j].TS) })
+
+	st := res.State
+	for _, ev := range order {
+		if ev.MissingEventID() {
+			res.Rejections = append(res.Rejections, *missingID(ev))
+		}
+		if r := st.Apply(ev); r != nil {
+			res.Rejections = append(res.Rejections, *r)
+		}
+	}
+	if !st.Initialized {
+		res.Rejections = append(res.Rejections, Rejection{Code: CodeInitMissing, Message: "the log has no valid init event"})
+	}
+	sort.SliceStable(res.Rejections, func(i, j int) bool {
+		a, b := res.Rejections[i].Line, res.Rejections[j].Line
+		if a == 0 || b == 0 {
+			return a != 0 && b == 0
+		}
+		return a < b
+	})
+	return res
+}
+
+// unsupported implements the fail-closed rule of SEMANTICS.md §7: the first
+// init in replay order that asks for a newer major is the only finding.
+func unsupported(log *Log) *Rejection {
+	if len(log.Claims) == 0 {
+		return nil
+	}
+	first := log.Claims[0]
+	for _, c := range log.Claims[1:] {
+		switch {
+		case c.TSValid && (!first.TSValid || c.TS.Before(first.TS)):
+			first = c
+		}
+	}
+	return &Rejection{Line: first.Line, Code: CodeVersionUnsupported,
+		Message: fmt.Sprintf("the log declares protocol_version %s but this tool supports only version %d; upgrade pact-action/pactify to a release that supports it", first.Version, SupportedProtocolVersion)}
+}
+
+func missingID(ev *Event) *Rejection {
+	return rejection(ev, CodeEventIDMissing, fmt.Sprintf("%s event has no non-empty event_id", ev.Type))
+}
+
+func rejection(ev *Event, code Code, msg string) *Rejection {
+	return &Rejection{Line: ev.Line, EventID: ev.EventID, TaskID: ev.TaskID, Feature: ev.Feature, Code: code, Message: msg}
+}
+
+// Judge runs every check of SEMANTICS.md §1 for ev against the state and
+// returns the first failure, without changing the state. event_id presence is
+// not judged here (it never stops an event).
+func (s *State) Judge(ev *Event) *Rejection {
+	// 1 and 2: envelope and payload, found while parsing.
+	if ev.Problem != nil {
+		return rejection(ev, ev.Problem.Code, ev.Problem.Message)
+	}
+	if t := s.Tasks[ev.TaskID]; t != nil && ev.Feature != "" && ev.Feature != t.Feature &&
+		(ev.Type == TypeCheckpoint || ev.Type == TypeAccept || ev.Type == TypeChangesRequested) {
+		return rejection(ev, CodeSchemaEnvelope, fmt.Sprintf("feature %q does not match task %s's feature %q", ev.Feature, t.ID, t.Feature))
+	}
+	// 3: role.
+	if want := RoleFor(ev.Type); ev.Role != want {
+		return rejection(ev, CodeRoleMismatch, fmt.Sprintf("role %q contradicts event_type %s, which implies role %q", ev.Role, ev.Type, want))
+	}
+	// 4: init.
+	if ev.Type == TypeInit {
+		if s.Initialized {
+			return rejection(ev, CodeInitDuplicate, fmt.Sprintf("a second init event; the log was initialised on line %d", s.InitLine))
+		}
+	} else if !s.Initialized {
+		return rejection(ev, CodeInitMissing, fmt.Sprintf("%s event comes before any valid init event in replay order", ev.Type))
+	}
+	// 5: roster.
+	if r := s.judgeRoster(ev); r != nil {
+		return r
+	}
+	// 6: task and feature existence.
+	if r := s.judgeExistence(ev); r != nil {
+		return r
+	}
+	// 7: authorization (Rule 1, ownership).
+	if r := s.judgeAuthorization(ev); r != nil {
+		return r
+	}
+	// 8: state transition.
+	if r := s.judgeTransition(ev); r != nil {
+		return r
+	}
+	// 9: Rule 2.
+	if ev.Type == TypeMerge {
+		if open := s.Unaccepted(ev.Feature); len(open) > 0 {
+			return rejection(ev, CodeRule2Unaccepted, fmt.Sprintf("merge of feature %s while %s", ev.Feature, describeOpen(open)))
+		}
+	}
+	return nil
+}
+
+func describeOpen(open []*Task) string {
+	parts := make([]string, len(open))
+	for i, t := range open {
+		parts[i] = fmt.Sprintf("%s is %s", t.ID, t.Status)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (s *State) judgeRoster(ev *Event) *Rejection {
+	seats := s.Seats
+	if ev.Type == TypeInit {
+		seats = ev.Payload.Seats
+		var bad []string
+		for _, seat := range seats {
+			if !IsSlug(seat.ID) {
+				bad = append(bad, fmt.Sprintf("%q", seat.ID))
+			}
+		}
+		if len(bad) > 0 {
+			return rejection(ev, CodeInvalidSeatID, fmt.Sprintf("seat id %s does not match ^[a-z0-9][a-z0-9-]*$", strings.Join(bad, ", ")))
+		}
+	}
+	seat, ok := findSeat(seats, ev.AgentID)
+	if !ok {
+		return rejection(ev, CodeUnknownSeat, fmt.Sprintf("agent_id %q is not a declared seat", ev.AgentID))
+	}
+	if need := RoleFor(ev.Type); !seat.Holds(need) {
+		return rejection(ev, CodeRoleNotHeld, fmt.Sprintf("seat %s does not hold the %s role that %s events need (it holds %s)", seat.ID, need, ev.Type, strings.Join(seat.Roles, ", ")))
+	}
+	if ev.Type == TypeAssign {
+		for _, who := range []struct{ field, id string }{{"owner", ev.Payload.Owner}, {"reviewer", ev.Payload.Reviewer}} {
+			if _, ok := findSeat(seats, who.id); !ok {
+				return rejection(ev, CodeUnknownSeat, fmt.Sprintf("assign %s %q is not a declared seat", who.field, who.id))
+			}
+		}
+	}
+	return nil
+}
+
+func findSeat(seats []Seat, id string) (Seat, bool) {
+	for _, seat := range seats {
+		if seat.ID == id {
+			return seat, true
+		}
+	}
+	return Seat{}, false
+}
+
+// UnsafeTaskID explains why id cannot be a file name under tasks/, or returns
+// "" when it can (SEMANTICS.md §4).
+func UnsafeTaskID(id string) string {
+	switch {
+	case strings.ContainsAny(id, `/\`):
+		return "it contains a path separator"
+	case strings.Contains(id, ".."):
+		return "it contains \"..\""
+	case strings.ContainsRune(id, 0):
+		return "it contains a NUL byte"
+	case strings.HasPrefix(id, "."):
+		return "it starts with \".\""
+	}
+	return ""
+}
+
+func (s *State) judgeExistence(ev *Event) *Rejection {
+	switch ev.Type {
+	case TypeAssign:
+		if why := UnsafeTaskID(ev.TaskID); why != "" {
+			return rejection(ev, CodeTaskUnsafeID, fmt.Sprintf("task id %q cannot be a file name under tasks/: %s", ev.TaskID, why))
+		}
+		if t := s.Tasks[ev.TaskID]; t != nil {
+			return rejection(ev, CodeTaskDuplicateID, fmt.Sprintf("task %s was already assigned on line %d (feature %s)", ev.TaskID, t.AssignLine, t.Feature))
+		}
+	case TypeCheckpoint, TypeAccept, TypeChangesRequested:
+		if s.Tasks[ev.TaskID] == nil {
+			return rejection(ev, CodeTaskUnknown, fmt.Sprintf("%s of task %s, which was never assigned", ev.Type, ev.TaskID))
+		}
+	case TypeMerge:
+		if f := s.Features[ev.Feature]; f == nil || len(f.Tasks) == 0 {
+			return rejection(ev, CodeFeatureUnknown, fmt.Sprintf("merge of feature %s, which has no tasks", ev.Feature))
+		}
+	}
+	return nil
+}
+
+func (s *State) judgeAuthorization(ev *Event) *Rejection {
+	t := s.Tasks[ev.TaskID]
+	switch ev.Type {
+	case TypeAssign:
+		if ev.Payload.Owner == ev.Payload.Reviewer {
+			return rejection(ev, CodeOwnerIsReviewer, fmt.Sprintf("task %s names %s as both owner and reviewer", ev.TaskID, ev.Payload.Owner))
+		}
+	case TypeCheckpoint:
+		if ev.AgentID != t.Owner {
+			return rejection(ev, CodeTaskNotOwner, fmt.Sprintf("checkpoint of %s by %s, but %s owns it", t.ID, ev.AgentID, t.Owner))
+		}
+	case TypeAccept, TypeChangesRequested:
+		if ev.AgentID == t.Owner {
+			return rejection(ev, CodeSelfAccept, fmt.Sprintf("%s of %s by its own owner %s", ev.Type, t.ID, t.Owner))
+		}
+		if ev.AgentID != t.Reviewer {
+			return rejection(ev, CodeNotReviewer, fmt.Sprintf("%s of %s by %s, but only its reviewer %s may review it", ev.Type, t.ID, ev.AgentID, t.Reviewer))
+		}
+	}
+	return nil
+}
+
+func (s *State) judgeTransition(ev *Event) *Rejection {
+	switch ev.Type {
+	case TypeAssign:
+		if f := s.Features[ev.Feature]; f != nil && f.Shipped {
+			return rejection(ev, CodeInvalidTransition, fmt.Sprintf("assign of %s into feature %s, which has already shipped", ev.TaskID, ev.Feature))
+		}
+	case TypeCheckpoint, TypeAccept, TypeChangesRequested:
+		t := s.Tasks[ev.TaskID]
+		if f := s.Features[t.Feature]; f.Shipped {
+			return rejection(ev, CodeInvalidTransition, fmt.Sprintf("%s of %s, whose feature %s has already shipped", ev.Type, t.ID, t.Feature))
+		}
+		want := StatusAwaitingReview
+		if ev.Type == TypeCheckpoint {
+			want = StatusInProgress
+		}
+		if t.Status != want {
+			return rejection(ev, CodeInvalidTransition, fmt.Sprintf("%s of %s needs it %s, but it is %s%s", ev.Type, t.ID, want, t.Status, transitionHint(ev.Type, t.Status)))
+		}
+	case TypeMerge:
+		if s.Features[ev.Feature].Shipped {
+			return rejection(ev, CodeInvalidTransition, fmt.Sprintf("merge of feature %s, which has already shipped on line %d", ev.Feature, s.Features[ev.Feature].MergeLine))
+		}
+	}
+	return nil
+}
+
+func transitionHint(typ string, st TaskStatus) string {
+	if typ == TypeCheckpoint && st == StatusAssigned {
+		return " (the owner must join first)"
+	}
+	return ""
+}
+
+// Apply judges ev and, when it passes, applies it. It returns the rejection
+// (and leaves the state unchanged) when it does not.
+func (s *State) Apply(ev *Event) *Rejection {
+	if r := s.Judge(ev); r != nil {
+		return r
+	}
+	s.Applied++
+	switch ev.Type {
+	case TypeInit:
+		s.Initialized = true
+		s.InitLine = ev.Line
+		s.Project = ev.Payload.Project
+		s.ProtocolVersion = ev.Payload.ProtocolVersion
+		s.BaseBranch = ev.Payload.BaseBranch
+		s.Seats = append([]Seat(nil), ev.Payload.Seats...)
+	case TypeAssign:
+		t := &Task{ID: ev.TaskID, Feature: ev.Feature, Owner: ev.Payload.Owner, Reviewer: ev.Payload.Reviewer,
+			Branch: ev.Payload.Branch, Spec: ev.Payload.Spec, Status: StatusAssigned, AssignLine: ev.Line, UpdatedAt: ev.TS}
+		s.Tasks[t.ID] = t
+		s.TaskOrder = append(s.TaskOrder, t.ID)
+		f := s.Features[ev.Feature]
+		if f == nil {
+			f = &Feature{ID: ev.Feature}
+			s.Features[f.ID] = f
+			s.FeatureOrder = append(s.FeatureOrder, f.ID)
+		}
+		f.Tasks = append(f.Tasks, t.ID)
+	case TypeJoin:
+		s.Online[ev.AgentID] = true
+		for _, id := range s.TaskOrder {
+			if t := s.Tasks[id]; t.Owner == ev.AgentID && t.Status == StatusAssigned {
+				t.Status, t.UpdatedAt = StatusInProgress, ev.TS
+			}
+		}
+	case TypeCheckpoint:
+		t := s.Tasks[ev.TaskID]
+		t.Status, t.UpdatedAt = StatusAwaitingReview, ev.TS
+	case TypeAccept:
+		t := s.Tasks[ev.TaskID]
+		t.Status, t.UpdatedAt = StatusAccepted, ev.TS
+		t.AcceptLine, t.AcceptEvent, t.AcceptCommit = ev.Line, ev.EventID, ev.Payload.Commit
+	case TypeChangesRequested:
+		t := s.Tasks[ev.TaskID]
+		t.Status, t.UpdatedAt = StatusInProgress, ev.TS
+		t.Rounds++
+		t.LastReason = ev.Payload.Reason
+	case TypeMerge:
+		f := s.Features[ev.Feature]
+		f.Shipped, f.MergeLine = true, ev.Line
+	}
+	return nil
+}

@@ -1,0 +1,155 @@
+package projection
+
+import "time"
+
+// TaskStatus is a state of the task state machine (spec §4.1). The
+// changes_requested state is transient: the task goes straight back to
+// in_progress and Rounds counts the trip.
+type TaskStatus string
+
+// Task states a replay can reach.
+const (
+	StatusAssigned       TaskStatus = "assigned"
+	StatusInProgress     TaskStatus = "in_progress"
+	StatusAwaitingReview TaskStatus = "awaiting_review"
+	StatusAccepted       TaskStatus = "accepted"
+)
+
+// FeatureStatus is a state of the feature state machine (spec §4.2), derived
+// from its tasks as SEMANTICS.md §2 says.
+type FeatureStatus string
+
+// Feature states.
+const (
+	FeaturePlanned        FeatureStatus = "planned"
+	FeatureInProgress     FeatureStatus = "in_progress"
+	FeatureAwaitingReview FeatureStatus = "awaiting_review"
+	FeatureAccepted       FeatureStatus = "accepted"
+	FeatureShipped        FeatureStatus = "shipped"
+)
+
+// Task is one task as the replay left it.
+type Task struct {
+	ID       string
+	Feature  string
+	Owner    string
+	Reviewer string
+	Branch   string
+	Spec     string
+	Status   TaskStatus
+	// Rounds counts changes_requested round trips; LastReason is the latest.
+	Rounds     int
+	LastReason string
+	// AssignLine is the log line of the assign event; AcceptLine (0 when not
+	// accepted) that of the accept, with the accept's provenance.
+	AssignLine   int
+	AcceptLine   int
+	AcceptCommit string
+	AcceptEvent  string
+	UpdatedAt    time.Time
+}
+
+// Feature is one feature: the tasks assigned to it, in assign order.
+type Feature struct {
+	ID        string
+	Tasks     []string
+	Shipped   bool
+	MergeLine int
+}
+
+// State is the projection of a log: what a replay of the applied events built.
+type State struct {
+	Initialized     bool
+	InitLine        int
+	Project         string
+	ProtocolVersion int
+	BaseBranch      string
+	Seats           []Seat
+	// Online marks seats that have joined at least once.
+	Online map[string]bool
+
+	Tasks        map[string]*Task
+	TaskOrder    []string
+	Features     map[string]*Feature
+	FeatureOrder []string
+	Applied      int
+}
+
+// NewState returns the empty state a replay starts from.
+func NewState() *State {
+	return &State{
+		Online:   map[string]bool{},
+		Tasks:    map[string]*Task{},
+		Features: map[string]*Feature{},
+	}
+}
+
+// Seat returns the declared seat with id.
+func (s *State) Seat(id string) (Seat, bool) {
+	for _, seat := range s.Seats {
+		if seat.ID == id {
+			return seat, true
+		}
+	}
+	return Seat{}, false
+}
+
+// FeatureStatus derives a feature's status from its tasks (SEMANTICS.md §2).
+func (s *State) FeatureStatus(id string) FeatureStatus {
+	f := s.Features[id]
+	if f == nil {
+		return FeaturePlanned
+	}
+	if f.Shipped {
+		return FeatureShipped
+	}
+	all := func(ok func(TaskStatus) bool) bool {
+		for _, t := range f.Tasks {
+			if !ok(s.Tasks[t].Status) {
+				return false
+			}
+		}
+		return len(f.Tasks) > 0
+	}
+	switch {
+	case all(func(st TaskStatus) bool { return st == StatusAccepted }):
+		return FeatureAccepted
+	case all(func(st TaskStatus) bool { return st == StatusAccepted || st == StatusAwaitingReview }):
+		return FeatureAwaitingReview
+	case !all(func(st TaskStatus) bool { return st == StatusAssigned }):
+		return FeatureInProgress
+	}
+	return FeaturePlanned
+}
+
+// Unaccepted lists the tasks of a feature that are not accepted, in assign
+// order.
+func (s *State) Unaccepted(feature string) []*Task {
+	f := s.Features[feature]
+	if f == nil {
+		return nil
+	}
+	var out []*Task
+	for _, id := range f.Tasks {
+		if t := s.Tasks[id]; t.Status != StatusAccepted {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// FeaturesOnBranch lists, in first-assign order, the features with at least
+// one task whose assign names branch: what a pull request from that branch
+// ships (SEMANTICS.md §5).
+func (s *State) FeaturesOnBranch(branch string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, id := range s.TaskOrder {
+		t := s.Tasks[id]
+		if t.Branch == branch && !seen[t.Feature] {
+			seen[t.Feature] = true
+			out = append(out, t.Feature)
+		}
+	}
+	return out
+}
