@@ -94,16 +94,16 @@ type Payload struct {
 
 // Event is one parsed log line of a known v1 type.
 type Event struct {
-	Line      int // 1-based line number in the file
-	EventID   string
-	TS        time.Time
-	TSRaw     string
-	AgentID   string
-	Role      string
-	Type      string
-	TaskID    string
-	Feature   string
-	Payload   Payload
+	Line    int // 1-based line number in the file
+	EventID string
+	TS      time.Time
+	TSRaw   string
+	AgentID string
+	Role    string
+	Type    string
+	TaskID  string
+	Feature string
+	Payload Payload
 	// Problem is the first envelope or payload defect found while parsing;
 	// such an event is reported and never applied.
 	Problem *Problem
