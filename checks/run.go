@@ -18,6 +18,8 @@ type Input struct {
 	State     []byte
 	Project   []byte
 	TaskFiles map[string][]byte
+	// Config is the repository's .github/pact.yml (nil when absent).
+	Config []byte
 }
 
 // LogPath, StatePath and friends name the files of a .pact directory as
@@ -53,6 +55,7 @@ func Run(in Input) []Finding {
 	out = append(out, Drift(in.statePath(), in.State, in.Replay.State)...)
 	out = append(out, TaskFiles(in, in.Replay.State)...)
 	out = append(out, ProjectHeader(in.projectPath(), in.Project, in.Replay.State)...)
+	out = append(out, Config(".github/pact.yml", in.Config, in.Replay.State)...)
 	Sort(out)
 	return out
 }

@@ -61,9 +61,11 @@ func Replay(log *Log) *Result {
 			}
 			seen[ev.EventID] = firstUse{ev.Line, ev.hash}
 		}
-		if ev.Problem != nil {
-			// A defective envelope or payload (a bad ts among them) takes no
-			// part in ordering: report it now.
+		if ev.Problem != nil && ev.Problem.Code != CodeSchemaPayload {
+			// A defective envelope (a bad ts among them) takes no part in
+			// ordering: report it now. A payload defect is judged in replay
+			// order instead, because step 1 still has a state-dependent test
+			// (a task event's feature must be its task's) that comes first.
 			if ev.MissingEventID() {
 				res.Rejections = append(res.Rejections, *missingID(ev))
 			}
@@ -125,13 +127,17 @@ func rejection(ev *Event, code Code, msg string) *Rejection {
 // returns the first failure, without changing the state. event_id presence is
 // not judged here (it never stops an event).
 func (s *State) Judge(ev *Event) *Rejection {
-	// 1 and 2: envelope and payload, found while parsing.
-	if ev.Problem != nil {
+	// 1: envelope, found while parsing, then the one envelope test that
+	// needs the state; 2: payload, found while parsing.
+	if ev.Problem != nil && ev.Problem.Code != CodeSchemaPayload {
 		return rejection(ev, ev.Problem.Code, ev.Problem.Message)
 	}
 	if t := s.Tasks[ev.TaskID]; t != nil && ev.Feature != "" && ev.Feature != t.Feature &&
 		(ev.Type == TypeCheckpoint || ev.Type == TypeAccept || ev.Type == TypeChangesRequested) {
 		return rejection(ev, CodeSchemaEnvelope, fmt.Sprintf("feature %q does not match task %s's feature %q", ev.Feature, t.ID, t.Feature))
+	}
+	if ev.Problem != nil {
+		return rejection(ev, ev.Problem.Code, ev.Problem.Message)
 	}
 	// 3: role.
 	if want := RoleFor(ev.Type); ev.Role != want {

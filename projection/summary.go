@@ -45,9 +45,14 @@ func Summarize(s *State) Summary {
 // lists of objects with an id or maps keyed by id; tasks at the top level or
 // nested in their features.
 func ParseStateSummary(b []byte) (Summary, error) {
-	var doc any
-	if err := yaml.Unmarshal(b, &doc); err != nil {
+	var root yaml.Node
+	if err := yaml.Unmarshal(b, &root); err != nil {
 		return Summary{}, fmt.Errorf("STATE.yml is not valid YAML: %w", err)
+	}
+	budget := maxStateNodes
+	doc, err := plain(&root, &budget)
+	if err != nil {
+		return Summary{}, err
 	}
 	top, ok := doc.(map[string]any)
 	if !ok {
@@ -93,6 +98,66 @@ func ParseStateSummary(b []byte) (Summary, error) {
 		}
 	}
 	return sum, nil
+}
+
+// maxStateNodes bounds the YAML nodes a STATE.yml may expand to, aliases
+// included: a pull request brings its own STATE.yml, so it is untrusted.
+const maxStateNodes = 1 << 22
+
+// plain turns a YAML node into maps keyed by the text of their keys, lists,
+// and scalars kept as the text they are written with (an empty null is nil).
+// Meaning is the text a reader sees: another implementation may write the
+// id 7, true, 1.0 or null without quotes, as a key or a value, and mean the
+// id, where a typed decode would give a number, a bool or nothing and a map
+// with such keys would not even be keyed by strings.
+func plain(n *yaml.Node, budget *int) (any, error) {
+	if *budget--; *budget < 0 {
+		return nil, fmt.Errorf("STATE.yml is too large: it expands to more than %d YAML nodes", maxStateNodes)
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return plain(n.Content[0], budget)
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			return nil, nil
+		}
+		return plain(n.Alias, budget)
+	case yaml.ScalarNode:
+		if n.Value == "" && n.ShortTag() == "!!null" {
+			return nil, nil
+		}
+		return n.Value, nil
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for _, c := range n.Content {
+			v, err := plain(c, budget)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case yaml.MappingNode:
+		out := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			for k.Kind == yaml.AliasNode && k.Alias != nil {
+				k = k.Alias
+			}
+			v, err := plain(n.Content[i+1], budget)
+			if err != nil {
+				return nil, err
+			}
+			if k.Kind == yaml.ScalarNode { // a complex key names nothing
+				out[k.Value] = v
+			}
+		}
+		return out, nil
+	}
+	return nil, nil
 }
 
 func taskOf(m map[string]any, feature string) TaskSummary {

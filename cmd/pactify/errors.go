@@ -32,6 +32,10 @@ func (e *refusal) Error() string { return e.msg }
 // unsupportedError is the fail-closed refusal on a newer protocol major.
 type unsupportedError struct{ msg string }
 
+// unsupportedHint is what to do about an unsupported major, shown under
+// every verb's fail-closed refusal.
+const unsupportedHint = "install a pactify release that supports this protocol_version; until then no verb but help will touch this pact"
+
 func (e *unsupportedError) Error() string { return e.msg }
 
 // invalidError means validate printed its findings and some are errors.
@@ -51,7 +55,7 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.Is(err, errInvalid):
 		return exitInvalid
 	case errors.As(err, &unsupported):
-		fmt.Fprintf(stderr, "pactify: %s\n", unsupported.msg)
+		fmt.Fprintf(stderr, "pactify: %s\nhint: %s\n", unsupported.msg, unsupportedHint)
 		return exitUnsupported
 	case errors.As(err, &refused):
 		fmt.Fprintf(stderr, "pactify: refused: %s\nhint: %s\n", refused.msg, refused.hint)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,8 +77,12 @@ func (c *cli) cmdInit(args []string) error {
 	if err != nil {
 		return err
 	}
+	targets, err := c.entryTargets(seats)
+	if err != nil {
+		return err
+	}
 	if c.dir.Exists() {
-		return c.reinit(project, base, seats)
+		return c.reinit(project, base, seats, targets)
 	}
 	payload := map[string]any{"project": project, "protocol_version": projection.SupportedProtocolVersion, "seats": seats, "base_branch": base}
 	draft := projection.Draft{AgentID: agent, Type: projection.TypeInit, Payload: payload}
@@ -110,7 +116,7 @@ func (c *cli) cmdInit(args []string) error {
 	if err := c.dir.WriteState(res.State); err != nil {
 		return err
 	}
-	if err := c.writeBlocks(project, base, seats); err != nil {
+	if err := c.writeBlocks(project, base, seats, targets); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.stdout, "init %s: appended event %s on line 1 of %s; seats: %s\n", project, draft.EventID, c.dir.Display(pactdir.LogFile), seatList(seats))
@@ -128,7 +134,7 @@ func seatList(seats []projection.Seat) string {
 // reinit makes init idempotent: with the same project and roster it rewrites
 // the managed blocks and appends nothing; anything else is refused, since v1
 // has exactly one init and no way to change seats.
-func (c *cli) reinit(project, base string, seats []projection.Seat) error {
+func (c *cli) reinit(project, base string, seats []projection.Seat, targets map[string]string) error {
 	_, res, err := c.loadForRead()
 	if err != nil {
 		return err
@@ -146,7 +152,7 @@ func (c *cli) reinit(project, base string, seats []projection.Seat) error {
 		return &refusal{"the pact is already initialised with a different project or roster, and v1 cannot change seats after init",
 			fmt.Sprintf("run init again with exactly the project %q and seats of the log (`pactify status` shows them), or start a new pact", st.Project)}
 	}
-	if err := c.writeBlocks(project, base, seats); err != nil {
+	if err := c.writeBlocks(project, base, seats, targets); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.stdout, "init %s: already initialised; managed blocks refreshed, nothing appended\n", project)
@@ -154,8 +160,9 @@ func (c *cli) reinit(project, base string, seats []projection.Seat) error {
 }
 
 // writeBlocks bakes PROJECT.md and each seat's entry file. Only the text
-// between the pact markers is ever rewritten.
-func (c *cli) writeBlocks(project, base string, seats []projection.Seat) error {
+// between the pact markers is ever rewritten. Seats whose entries are the
+// same file (also through a symlink) share one block.
+func (c *cli) writeBlocks(project, base string, seats []projection.Seat, targets map[string]string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s — Pact Charter (protocol_version: %d)\n\n", project, projection.SupportedProtocolVersion)
 	b.WriteString("This block is managed by `pactify init`; edit the charter outside it.\n\n")
@@ -170,23 +177,95 @@ func (c *cli) writeBlocks(project, base string, seats []projection.Seat) error {
 	byEntry := map[string][]projection.Seat{}
 	var entries []string
 	for _, s := range seats {
-		if byEntry[s.Entry] == nil {
-			entries = append(entries, s.Entry)
+		target := targets[s.Entry]
+		if byEntry[target] == nil {
+			entries = append(entries, target)
 		}
-		byEntry[s.Entry] = append(byEntry[s.Entry], s)
+		byEntry[target] = append(byEntry[target], s)
 	}
 	for _, entry := range entries {
 		var e strings.Builder
-		e.WriteString("## Pact seat\n\nThis repository coordinates agents with the Pact protocol v1. Before any pact command:\n\n```sh\n")
+		e.WriteString("## Pact seat\n\nThis repository coordinates agents with the Pact protocol v1. Before any pact command, take your seat:\n")
 		for _, s := range byEntry[entry] {
-			fmt.Fprintf(&e, "export PACT_AGENT_ID=%s\npactify join %s --roles %s\n", s.ID, s.ID, strings.Join(s.Roles, ","))
+			fmt.Fprintf(&e, "\n### Seat %s (%s)\n\n```sh\nexport PACT_AGENT_ID=%s\npactify join %s --roles %s\n```\n",
+				s.ID, strings.Join(s.Roles, ", "), s.ID, s.ID, strings.Join(s.Roles, ","))
 		}
-		e.WriteString("```\n\nThen read `.pact/STATE.yml` for your tasks. Never edit `.pact/log.jsonl` by hand.\n")
-		if err := updateBlockFile(filepath.Join(c.dir.Root, filepath.FromSlash(entry)), e.String(), ""); err != nil {
+		e.WriteString("\nThen read `.pact/STATE.yml` for your tasks. Never edit `.pact/log.jsonl` by hand.\n")
+		if err := updateBlockFile(entry, e.String(), ""); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// entryTargets maps each seat's entry to the file init will write, before
+// anything is written, so a bad entry is refused with the pact untouched.
+// A symlinked entry (CLAUDE.md -> AGENTS.md is common) is written through,
+// not replaced, but only when its target stays inside the repository; no
+// entry may be, or point into, the .pact directory.
+func (c *cli) entryTargets(seats []projection.Seat) (map[string]string, error) {
+	root, err := realPath(c.dir.Root)
+	if err != nil {
+		return nil, err
+	}
+	pact, err := realPath(c.dir.Path())
+	if err != nil {
+		return nil, err
+	}
+	targets := map[string]string{}
+	for _, s := range seats {
+		target, err := realPath(filepath.Join(c.dir.Root, filepath.FromSlash(s.Entry)))
+		if err != nil {
+			return nil, usagef("entry file %s of seat %s cannot be used: %v", s.Entry, s.ID, err)
+		}
+		if !within(root, target) {
+			return nil, usagef("entry file %s of seat %s resolves to %s, outside the repository; init writes only inside it", s.Entry, s.ID, target)
+		}
+		if target == pact || within(pact, target) {
+			return nil, usagef("entry file %s of seat %s is inside %s, which holds the pact's own files; use a file such as CLAUDE.md or AGENTS.md", s.Entry, s.ID, c.dir.Display())
+		}
+		if fi, err := os.Stat(target); err == nil && !fi.Mode().IsRegular() {
+			return nil, usagef("entry file %s of seat %s is not a regular file", s.Entry, s.ID)
+		}
+		targets[s.Entry] = target
+	}
+	return targets, nil
+}
+
+// realPath resolves the symlinks of p, which need not exist yet: the part
+// that exists is resolved and the rest joined on. A dangling symlink is an
+// error.
+func realPath(p string) (string, error) {
+	p, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	rest := []string{}
+	cur := p
+	for {
+		if _, err := os.Lstat(cur); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			break
+		}
+		rest = append([]string{filepath.Base(cur)}, rest...)
+		cur = parent
+	}
+	real, err := filepath.EvalSymlinks(cur)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(append([]string{real}, rest...)...), nil
+}
+
+// within reports whether p lies strictly inside dir (both real paths).
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 func updateBlockFile(path, block, newFileTail string) error {

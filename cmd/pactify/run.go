@@ -241,6 +241,10 @@ func (c *cli) cmdAssign(args []string) error {
 	if len(p.positional) != 1 || !p.has("feature") || !p.has("branch") || !p.has("owner") || !p.has("reviewer") {
 		return usagef("usage: pactify assign <task_id> --feature <feature_id> --branch <branch_name> --owner <seat_id> --reviewer <seat_id> [--spec <path>]")
 	}
+	// The seat comes first, as for every writing verb (spec §6.5).
+	if _, err := c.agent(); err != nil {
+		return err
+	}
 	task := p.positional[0]
 	if why := projection.UnsafeTaskID(task); why != "" || task == "" {
 		if task == "" {
@@ -419,7 +423,7 @@ func (c *cli) cmdValidate(args []string) error {
 	}
 	in, err := c.dir.Load()
 	if errors.Is(err, pactdir.ErrNoPact) {
-		return fmt.Errorf("there is no pact to validate in %s (%s is missing); run pactify in the repository root", c.dir.Root, c.dir.Display(pactdir.LogFile))
+		return fmt.Errorf("there is no pact to validate in %s (%s is missing); run pactify in the repository root, or `pactify init` to start one", c.dir.Root, c.dir.Display(pactdir.LogFile))
 	}
 	if err != nil {
 		return err

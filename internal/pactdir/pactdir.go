@@ -5,6 +5,8 @@ package pactdir
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -96,6 +98,9 @@ func (d Dir) Load() (checks.Input, error) {
 	if in.Project, err = ReadOptional(d.Path(ProjectFile)); err != nil {
 		return in, err
 	}
+	if in.Config, err = ReadOptional(filepath.Join(d.Root, ".github", "pact.yml")); err != nil {
+		return in, err
+	}
 	for _, id := range in.Replay.State.TaskOrder {
 		b, err := ReadOptional(d.Path(TasksDir, id+".md"))
 		if err != nil {
@@ -127,48 +132,85 @@ func (d Dir) Lock() (unlock func(), err error) {
 	}, nil
 }
 
+// Seams over the two system calls AppendLine's guarantees rest on, so
+// tests can see that a line goes out in one write and is synced.
+var (
+	writeFile = (*os.File).Write
+	syncFile  = (*os.File).Sync
+)
+
 // AppendLine appends one event line with a single write and fsyncs it, so a
 // crash leaves either the whole line or none of it. When the file does not
 // end in a newline (a hand edit), the newline goes into the same write.
 func (d Dir) AppendLine(line []byte) error {
 	path := d.Path(LogFile)
+	_, statErr := os.Stat(path)
+	created := errors.Is(statErr, fs.ErrNotExist)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("open the log for append: %w", err)
 	}
 	defer f.Close()
 	buf := make([]byte, 0, len(line)+2)
-	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("stat the log: %w", err)
+	}
+	if st.Size() > 0 {
 		last := make([]byte, 1)
-		if _, err := f.ReadAt(last, st.Size()-1); err == nil && last[0] != '\n' {
+		if _, err := f.ReadAt(last, st.Size()-1); err != nil {
+			return fmt.Errorf("read the end of the log: %w", err)
+		}
+		if last[0] != '\n' {
 			buf = append(buf, '\n')
 		}
 	}
 	buf = append(append(buf, line...), '\n')
-	if _, err := f.Write(buf); err != nil {
+	if _, err := writeFile(f, buf); err != nil {
 		return fmt.Errorf("append to the log: %w", err)
 	}
-	if err := f.Sync(); err != nil {
+	if err := syncFile(f); err != nil {
 		return fmt.Errorf("sync the log: %w", err)
+	}
+	if created {
+		syncDir(filepath.Dir(path))
 	}
 	return nil
 }
 
+// syncDir makes a new or renamed directory entry durable. It is best effort:
+// some file systems cannot sync a directory, and the data itself is synced.
+func syncDir(dir string) {
+	if f, err := os.Open(dir); err == nil {
+		_ = f.Sync()
+		f.Close()
+	}
+}
+
 // WriteFileAtomic replaces path with data through a temporary file and a
 // rename, so readers never see half a file. It does nothing when the file
-// already holds exactly data.
+// already holds exactly data. A replaced file keeps its permission bits; a
+// new one gets 0666 less the umask, as os.WriteFile would give it.
 func WriteFileAtomic(path string, data []byte) error {
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+	old, err := os.ReadFile(path)
+	if err == nil && bytes.Equal(old, data) {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	tmp, err := createTemp(dir, filepath.Base(path))
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name())
+	if st, err := os.Stat(path); err == nil {
+		if err := tmp.Chmod(st.Mode().Perm()); err != nil {
+			tmp.Close()
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return fmt.Errorf("write %s: %w", path, err)
@@ -183,7 +225,27 @@ func WriteFileAtomic(path string, data []byte) error {
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("replace %s: %w", path, err)
 	}
+	syncDir(dir)
 	return nil
+}
+
+// createTemp creates a new hidden file beside base in dir. Unlike
+// os.CreateTemp it asks for mode 0666 so the umask decides, as for any file
+// the user creates.
+func createTemp(dir, base string) (*os.File, error) {
+	for range 100 {
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return nil, err
+		}
+		name := filepath.Join(dir, "."+base+".tmp-"+hex.EncodeToString(b[:]))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, fmt.Errorf("no free temporary file name in %s", dir)
 }
 
 // WriteState regenerates STATE.yml from a replayed state.

@@ -1,0 +1,280 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/pact-action/pact-action/action"
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/report"
+)
+
+// inputs are the action's inputs (action.yml), hyphen-case as GitHub passes
+// them: INPUT_CHECK-NAME and so on.
+type inputs struct {
+	mode, token, checkName, pactDir, reportPath string
+	failOn                                       failOn
+}
+
+func readInputs(gha *githubactions.Action, getenv func(string) string) (inputs, error) {
+	in := inputs{
+		mode: strings.ToLower(strings.TrimSpace(gha.GetInput("mode"))), token: gha.GetInput("token"),
+		checkName: gha.GetInput("check-name"), pactDir: gha.GetInput("pact-dir"), reportPath: gha.GetInput("report-path"),
+	}
+	var err error
+	if in.failOn, err = parseFailOn(gha.GetInput("fail-on")); err != nil {
+		return in, err
+	}
+	if in.mode == "" {
+		in.mode = "auto"
+	}
+	if in.mode != "auto" && in.mode != "check" && in.mode != "bot" {
+		return in, usagef("the mode input must be auto, check or bot, not %q", in.mode)
+	}
+	if in.token == "" {
+		in.token = getenv("GITHUB_TOKEN")
+	}
+	if in.checkName == "" {
+		in.checkName = "pact"
+	}
+	if in.pactDir == "" {
+		in.pactDir = ".pact"
+	}
+	if in.reportPath == "" {
+		in.reportPath = "pact-report.json"
+	}
+	return in, nil
+}
+
+// runAction is the workflow entry point: runner environment in, check run
+// or bot commit out.
+func runAction(ctx context.Context, stdout io.Writer, getenv func(string) string, logger *slog.Logger) error {
+	gha := githubactions.New(githubactions.WithWriter(stdout), githubactions.WithGetenv(getenv))
+	in, err := readInputs(gha, getenv)
+	if err != nil {
+		return err
+	}
+	eventName := getenv("GITHUB_EVENT_NAME")
+	if eventName == "" {
+		return usagef("GITHUB_EVENT_NAME is not set: run pact-action inside a GitHub workflow, or use `pact-action check --local DIR` to preview")
+	}
+	mode := in.mode
+	if mode == "auto" {
+		if mode, err = action.ModeFor(eventName); err != nil {
+			return usagef("%s", err)
+		}
+	}
+	payload, err := os.ReadFile(getenv("GITHUB_EVENT_PATH"))
+	if err != nil {
+		return usagef("cannot read the event payload at GITHUB_EVENT_PATH (%v); run pact-action inside a GitHub workflow", err)
+	}
+	ev, err := action.ParseEvent(payload)
+	if err != nil {
+		return err
+	}
+	owner, repo, ok := strings.Cut(getenv("GITHUB_REPOSITORY"), "/")
+	if !ok {
+		return usagef("GITHUB_REPOSITORY %q is not owner/name", getenv("GITHUB_REPOSITORY"))
+	}
+	gh, err := ghapi.New(ctx, ghapi.Options{Token: in.token, APIURL: getenv("GITHUB_API_URL"), Owner: owner, Repo: repo, Logger: logger})
+	if err != nil {
+		return err
+	}
+	env := &runEnv{gha: gha, gh: gh, in: in, getenv: getenv, stdout: stdout, event: ev, eventName: eventName,
+		settings: action.Settings{CheckName: in.checkName, PactDir: in.pactDir, DetailsURL: runURL(getenv)}}
+	if mode == "bot" {
+		return env.bot(ctx)
+	}
+	return env.check(ctx)
+}
+
+// runEnv is what the modes share within one workflow run.
+type runEnv struct {
+	gha       *githubactions.Action
+	gh        *ghapi.Client
+	in        inputs
+	getenv    func(string) string
+	stdout    io.Writer
+	event     *action.Event
+	eventName string
+	settings  action.Settings
+}
+
+func runURL(getenv func(string) string) string {
+	server, repo, id := getenv("GITHUB_SERVER_URL"), getenv("GITHUB_REPOSITORY"), getenv("GITHUB_RUN_ID")
+	if server == "" || repo == "" || id == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s/%s/actions/runs/%s", strings.TrimRight(server, "/"), repo, id)
+}
+
+// targets lists what check mode judges for this event.
+func (e *runEnv) targets(ctx context.Context) ([]action.Target, error) {
+	workspace := e.getenv("GITHUB_WORKSPACE")
+	switch {
+	case e.event.MergeGroup != nil:
+		mg := e.event.MergeGroup
+		t := action.Target{HeadSHA: mg.HeadSHA, BaseSHA: mg.BaseSHA, BaseRef: strings.TrimPrefix(mg.BaseRef, "refs/heads/"), Workspace: workspace}
+		for _, n := range action.MergeGroupPRs(mg.HeadRef) {
+			pr, err := e.gh.PullRequest(ctx, n)
+			if err != nil {
+				return nil, fmt.Errorf("read pull request #%d of the merge group: %w", n, err)
+			}
+			t.Branches = append(t.Branches, pr.HeadRef)
+		}
+		return []action.Target{t}, nil
+	case e.event.PullRequest != nil:
+		return []action.Target{action.PRTarget(e.event.PullRequest, workspace)}, nil
+	case e.event.Issue != nil && len(e.event.Issue.PullRequest) > 0 && string(e.event.Issue.PullRequest) != "null":
+		pr, err := e.gh.PullRequest(ctx, e.event.Issue.Number)
+		if err != nil {
+			return nil, fmt.Errorf("read pull request #%d: %w", e.event.Issue.Number, err)
+		}
+		return []action.Target{prTarget(*pr, workspace)}, nil
+	case e.eventName == "workflow_dispatch" || e.eventName == "schedule":
+		prs, err := e.gh.OpenPullRequests(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("list open pull requests: %w", err)
+		}
+		var out []action.Target
+		for _, pr := range prs {
+			out = append(out, prTarget(pr, workspace))
+		}
+		return out, nil
+	}
+	if sha := e.getenv("GITHUB_SHA"); sha != "" {
+		return []action.Target{{HeadSHA: sha, Workspace: workspace}}, nil
+	}
+	return nil, usagef("the %s event names no pull request or commit to check", e.eventName)
+}
+
+func prTarget(pr ghapi.PR, workspace string) action.Target {
+	return action.Target{HeadSHA: pr.HeadSHA, Branches: []string{pr.HeadRef}, BaseRef: pr.BaseRef, BaseSHA: pr.BaseSHA, Workspace: workspace, PRNumber: pr.Number}
+}
+
+// check runs check mode on every target of the event and reports.
+func (e *runEnv) check(ctx context.Context) error {
+	targets, err := e.targets(ctx)
+	if err != nil {
+		return err
+	}
+	if len(targets) == 0 {
+		fmt.Fprintln(e.stdout, "pact: no open pull request to check")
+		e.setOutputs(report.ConclusionSuccess, checks.Counts{})
+		return nil
+	}
+	var outcomes []*action.Outcome
+	for _, t := range targets {
+		out, err := action.Check(ctx, e.gh, t, e.settings)
+		if err != nil {
+			e.gha.Errorf("pact-action could not judge %s: %v", t.HeadSHA, err)
+			return err
+		}
+		outcomes = append(outcomes, out)
+	}
+	return e.finish(outcomes)
+}
+
+// finish writes the job summary, outputs and report, falls back to workflow
+// annotations where no check run was possible, and decides the exit code.
+func (e *runEnv) finish(outcomes []*action.Outcome) error {
+	var all []checks.Finding
+	conclusion, posted := report.ConclusionSuccess, true
+	for _, out := range outcomes {
+		all = append(all, out.Findings...)
+		e.gha.AddStepSummary(out.Summary)
+		if out.Fallback {
+			posted = false
+			fmt.Fprintf(e.stdout, "pact: %s.\n", out.FallbackReason)
+			e.annotate(out.Findings)
+		}
+		conclusion = worse(conclusion, out.Conclusion)
+		fmt.Fprintf(e.stdout, "pact: %s on %s: %s\n", out.Conclusion, out.Target.HeadSHA, report.Title(out.Findings))
+	}
+	counts := checks.Count(all)
+	e.setOutputs(conclusion, counts)
+	if err := e.writeReport(conclusion, outcomes); err != nil {
+		return err
+	}
+	return verdictExit(counts, e.in.failOn, posted)
+}
+
+func worse(a, b string) string {
+	rank := map[string]int{report.ConclusionSuccess: 0, report.ConclusionWaiting: 1, report.ConclusionFailure: 2}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
+}
+
+// annotate is the fallback for a token that cannot create check runs: the
+// most important findings as workflow annotations, the rest summarised.
+func (e *runEnv) annotate(findings []checks.Finding) {
+	ordered := report.ByImportance(findings)
+	for i, f := range ordered {
+		if i == report.MaxWorkflowAnnotations-1 && len(ordered) > report.MaxWorkflowAnnotations {
+			e.gha.Errorf("pact: %d more finding(s) are not annotated (GitHub shows 10 per step); the job summary and the JSON report list them all", len(ordered)-i)
+			return
+		}
+		a := report.Annotations([]checks.Finding{f})[0]
+		w := e.gha.WithFieldsMap(map[string]string{"file": a.Path, "line": fmt.Sprint(a.Line), "title": a.Title})
+		switch f.Severity {
+		case checks.SeverityError:
+			w.Errorf("%s", a.Message)
+		case checks.SeverityPending:
+			w.Noticef("%s", a.Message)
+		default:
+			w.Warningf("%s", a.Message)
+		}
+	}
+}
+
+func (e *runEnv) setOutputs(conclusion string, c checks.Counts) {
+	e.gha.SetOutput("conclusion", conclusion)
+	e.gha.SetOutput("errors", fmt.Sprint(c.Errors))
+	e.gha.SetOutput("warnings", fmt.Sprint(c.Warnings))
+	e.gha.SetOutput("pending", fmt.Sprint(c.Pending))
+	e.gha.SetOutput("report", e.in.reportPath)
+}
+
+// writeReport writes the JSON report, relative to the workspace so later
+// steps find it at the path the report output names.
+func (e *runEnv) writeReport(conclusion string, outcomes []*action.Outcome) error {
+	type prReport struct {
+		PullRequest int `json:"pull_request,omitempty"`
+		jsonReport
+	}
+	doc := struct {
+		Conclusion string     `json:"conclusion"`
+		Runs       []prReport `json:"runs"`
+	}{Conclusion: conclusion, Runs: []prReport{}}
+	for _, o := range outcomes {
+		doc.Runs = append(doc.Runs, prReport{o.Target.PRNumber, newJSONReport(o.Conclusion, o.Target.HeadSHA, o.CheckRunID, o.Findings)})
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode the report: %w", err)
+	}
+	p := e.in.reportPath
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(e.getenv("GITHUB_WORKSPACE"), p)
+	}
+	if err := os.WriteFile(p, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write the JSON report to %s: %w", p, err)
+	}
+	return nil
+}
+
+// bot is bot mode; see bot.go.
+func (e *runEnv) bot(ctx context.Context) error {
+	return runBot(ctx, e)
+}

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/internal/pactdir"
+	"github.com/pact-action/pact-action/report"
+)
+
+// runLocal previews the check on a local checkout, without GitHub.
+func runLocal(ctx context.Context, args []string, stdout io.Writer) error {
+	opts := map[string]string{"pact-dir": ".pact", "fail-on": "error", "format": "text"}
+	for i := 0; i < len(args); i++ {
+		name, value, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		if !strings.HasPrefix(args[i], "--") {
+			return usagef("unexpected argument %q", args[i])
+		}
+		switch name {
+		case "local", "base", "base-log", "branch", "pact-dir", "fail-on", "format":
+		default:
+			return usagef("check does not take --%s", name)
+		}
+		if !hasValue {
+			if i+1 >= len(args) {
+				return usagef("--%s needs a value", name)
+			}
+			i++
+			value = args[i]
+		}
+		opts[name] = value
+	}
+	root := opts["local"]
+	if root == "" {
+		return usagef("check needs --local DIR (the repository to judge)")
+	}
+	failOn, err := parseFailOn(opts["fail-on"])
+	if err != nil {
+		return err
+	}
+	if opts["format"] != "text" && opts["format"] != "json" {
+		return usagef("--format must be text or json")
+	}
+	dir := pactdir.Dir{Root: root, Name: filepath.Clean(opts["pact-dir"])}
+	in, err := dir.Load()
+	if errors.Is(err, pactdir.ErrNoPact) {
+		return fmt.Errorf("there is no pact to judge: %w; point --local at a repository root", err)
+	}
+	if err != nil {
+		return err
+	}
+	findings := checks.Run(in)
+	if in.Replay.Unsupported == nil {
+		logPath := dir.Display(pactdir.LogFile)
+		base, hasBase, err := localBase(ctx, root, logPath, opts["base"], opts["base-log"])
+		if err != nil {
+			return err
+		}
+		if hasBase {
+			head, err := os.ReadFile(dir.Path(pactdir.LogFile))
+			if err != nil {
+				return fmt.Errorf("read the head log: %w", err)
+			}
+			findings = append(findings, checks.History(logPath, base, head)...)
+		}
+		branch := opts["branch"]
+		if branch == "" {
+			branch = gitOutput(ctx, root, "rev-parse", "--abbrev-ref", "HEAD")
+		}
+		if branch != "" && branch != "HEAD" {
+			findings = append(findings, checks.Waiting(logPath, in.Replay.State, branch, nil)...)
+		}
+		opts["branch"] = branch
+		checks.Sort(findings)
+	}
+	conclusion := report.Conclusion(findings)
+	if opts["format"] == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(newJSONReport(conclusion, "", 0, findings)); err != nil {
+			return fmt.Errorf("write the report: %w", err)
+		}
+	} else {
+		v := report.Verdict{CheckName: "pact", HeadBranch: opts["branch"], Findings: findings, State: in.Replay.State,
+			Note: "Local preview: this is what the check run would show."}
+		fmt.Fprintf(stdout, "%s: %s [%s]\n\n%s\n", v.CheckName, report.Title(findings), conclusion, report.Summary(v))
+		if anns := report.Annotations(findings); len(anns) > 0 {
+			fmt.Fprintf(stdout, "Annotations (%d):\n", len(anns))
+			for _, a := range anns {
+				fmt.Fprintf(stdout, "  %s:%d: %s: %s: %s\n", a.Path, a.Line, a.Level, a.Title, strings.ReplaceAll(a.Message, "\n", " — "))
+			}
+		}
+	}
+	return verdictExit(checks.Count(findings), failOn, false)
+}
+
+// localBase reads the merge-base log for a local preview: from a file, or
+// from git at a revision. A revision whose tree has no log is an empty base.
+func localBase(ctx context.Context, root, logPath, rev, file string) ([]byte, bool, error) {
+	switch {
+	case file != "":
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, false, fmt.Errorf("read --base-log: %w", err)
+		}
+		return b, true, nil
+	case rev != "":
+		cmd := exec.CommandContext(ctx, "git", "show", rev+":"+logPath)
+		cmd.Dir = root
+		out, err := cmd.Output()
+		if err != nil {
+			if gitOutput(ctx, root, "rev-parse", "--verify", "-q", rev+"^{commit}") == "" {
+				return nil, false, usagef("--base %q is not a commit git can find in %s", rev, root)
+			}
+			return []byte{}, true, nil
+		}
+		return out, true, nil
+	}
+	return nil, false, nil
+}
+
+func gitOutput(ctx context.Context, dir string, args ...string) string {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// failOn is the fail-on input: which findings fail the job.
+type failOn string
+
+const (
+	failOnError   failOn = "error"
+	failOnWarning failOn = "warning"
+	failOnNever   failOn = "never"
+)
+
+func parseFailOn(s string) (failOn, error) {
+	switch f := failOn(strings.ToLower(strings.TrimSpace(s))); f {
+	case "":
+		return failOnError, nil
+	case failOnError, failOnWarning, failOnNever:
+		return f, nil
+	}
+	return "", usagef("fail-on must be error, warning or never, not %q", s)
+}
+
+// verdictExit decides the exit code of a verdict. Waiting fails the job only
+// when no check run carries the block (checkPosted false): then the job is
+// the only thing that can hold the merge.
+func verdictExit(c checks.Counts, f failOn, checkPosted bool) error {
+	switch {
+	case f == failOnNever:
+		return nil
+	case c.Errors > 0, f == failOnWarning && c.Warnings > 0:
+		return &verdictError{exitViolation}
+	case c.Pending > 0 && !checkPosted:
+		return &verdictError{exitWaiting}
+	}
+	return nil
+}
+
+// jsonReport is the report file and `--format json` output.
+type jsonReport struct {
+	Conclusion string `json:"conclusion"`
+	HeadSHA    string `json:"head_sha,omitempty"`
+	CheckRunID int64  `json:"check_run_id,omitempty"`
+	checks.Report
+}
+
+func newJSONReport(conclusion, head string, id int64, findings []checks.Finding) jsonReport {
+	return jsonReport{Conclusion: conclusion, HeadSHA: head, CheckRunID: id, Report: checks.NewReport(findings)}
+}

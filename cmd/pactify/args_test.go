@@ -1,0 +1,306 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pact-action/pact-action/projection"
+)
+
+func TestParseArgs(t *testing.T) {
+	t.Parallel()
+	known := map[string]flagKind{"feature": flagString, "seat": flagMulti, "replay": flagBool, "owner": flagString}
+	for _, c := range []struct {
+		name   string
+		args   []string
+		pos    []string
+		values map[string][]string
+		bools  map[string]bool
+		err    string
+	}{
+		{name: "nothing", args: nil, pos: nil, values: map[string][]string{}, bools: map[string]bool{}},
+		{name: "interleaved", args: []string{"T1", "--feature", "F", "T2", "--owner", "a", "T3"},
+			pos: []string{"T1", "T2", "T3"}, values: map[string][]string{"feature": {"F"}, "owner": {"a"}}, bools: map[string]bool{}},
+		{name: "flags first", args: []string{"--feature", "F", "T1"},
+			pos: []string{"T1"}, values: map[string][]string{"feature": {"F"}}, bools: map[string]bool{}},
+		{name: "--flag=value", args: []string{"--feature=F=G", "T1"},
+			pos: []string{"T1"}, values: map[string][]string{"feature": {"F=G"}}, bools: map[string]bool{}},
+		{name: "empty --flag=", args: []string{"--feature="},
+			values: map[string][]string{"feature": {""}}, bools: map[string]bool{}},
+		{name: "single dash", args: []string{"-feature", "F"},
+			values: map[string][]string{"feature": {"F"}}, bools: map[string]bool{}},
+		{name: "value that looks like a flag", args: []string{"--feature", "--owner"},
+			values: map[string][]string{"feature": {"--owner"}}, bools: map[string]bool{}},
+		{name: "repeated --seat keeps order", args: []string{"--seat", "a:worker:A.md", "--seat=b:reviewer:B.md", "--seat", "c:worker:C.md"},
+			values: map[string][]string{"seat": {"a:worker:A.md", "b:reviewer:B.md", "c:worker:C.md"}}, bools: map[string]bool{}},
+		{name: "bool", args: []string{"--replay"}, values: map[string][]string{}, bools: map[string]bool{"replay": true}},
+		{name: "lone dash is positional", args: []string{"-"}, pos: []string{"-"}, values: map[string][]string{}, bools: map[string]bool{}},
+		{name: "double dash ends flags", args: []string{"--feature", "F", "--", "--owner", "-x"},
+			pos: []string{"--owner", "-x"}, values: map[string][]string{"feature": {"F"}}, bools: map[string]bool{}},
+		{name: "unknown flag", args: []string{"T1", "--force"}, err: "verb does not take the flag --force"},
+		{name: "unknown flag with value", args: []string{"--force=yes"}, err: "verb does not take the flag --force"},
+		{name: "empty flag name", args: []string{"--=x"}, err: "verb does not take the flag --"},
+		{name: "missing value", args: []string{"T1", "--feature"}, err: "--feature needs a value"},
+		{name: "string flag twice", args: []string{"--feature", "F", "--feature=G"}, err: "--feature is given twice"},
+		{name: "bool with value", args: []string{"--replay=true"}, err: "--replay takes no value"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := parseArgs("verb", c.args, known)
+			if c.err != "" {
+				var u *usageError
+				if !errors.As(err, &u) || err.Error() != c.err {
+					t.Fatalf("err = %v, want usage error %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(p.positional, c.pos) || !reflect.DeepEqual(p.values, c.values) || !reflect.DeepEqual(p.bools, c.bools) {
+				t.Fatalf("got %q %q %v, want %q %q %v", p.positional, p.values, p.bools, c.pos, c.values, c.bools)
+			}
+		})
+	}
+}
+
+func TestParsedArgsGet(t *testing.T) {
+	t.Parallel()
+	p, err := parseArgs("init", []string{"--seat", "a", "--seat", "b"}, map[string]flagKind{"seat": flagMulti, "project": flagString})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.get("seat") != "b" || !p.has("seat") || p.has("project") || p.get("project") != "" {
+		t.Fatalf("get/has: %+v", p)
+	}
+}
+
+func TestParseSeat(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		in   string
+		want projection.Seat
+		err  string
+	}{
+		{in: "claude-opus:reviewer:CLAUDE.md", want: projection.Seat{ID: "claude-opus", Roles: []string{"reviewer"}, Entry: "CLAUDE.md"}},
+		{in: "w1:worker, reviewer ,:docs/W1.md", want: projection.Seat{ID: "w1", Roles: []string{"worker", "reviewer"}, Entry: "docs/W1.md"}},
+		{in: "a:worker", err: "exactly three fields"},
+		{in: "a:worker:A.md:B.md", err: "exactly three fields"},
+		{in: "A:worker:A.md", err: "must match"},
+		{in: "-a:worker:A.md", err: "must match"},
+		{in: ":worker:A.md", err: "must match"},
+		{in: "a::A.md", err: "at least one role"},
+		{in: "a: , :A.md", err: "at least one role"},
+		{in: "a:Worker:A.md", err: `role "Worker"`},
+		{in: "a:worker:", err: "inside the repository"},
+		{in: "a:worker:.", err: "inside the repository"},
+		{in: "a:worker:..", err: "inside the repository"},
+		{in: "a:worker:../A.md", err: "inside the repository"},
+		{in: "a:worker:docs/../../A.md", err: "inside the repository"},
+		{in: "a:worker:/etc/A.md", err: "inside the repository"},
+	} {
+		got, err := parseSeat(c.in)
+		if c.err != "" {
+			var u *usageError
+			if !errors.As(err, &u) || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("parseSeat(%q) err = %v, want usage error containing %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("parseSeat(%q) = %+v, %v; want %+v", c.in, got, err, c.want)
+		}
+	}
+}
+
+func TestSplitList(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string][]string{
+		"":               {},
+		"worker":         {"worker"},
+		" a , b,,c ,":    {"a", "b", "c"},
+		",,":             {},
+		"worker,worker,": {"worker", "worker"},
+	} {
+		if got := splitList(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("splitList(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestClock(t *testing.T) {
+	t.Parallel()
+	now, err := clock("2026-06-09T12:00:00.5+02:00")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := now(); got.Location() != time.UTC || !got.Equal(time.Date(2026, 6, 9, 10, 0, 0, 5e8, time.UTC)) {
+		t.Fatalf("PACT_NOW clock = %v", got)
+	}
+	real, err := clock("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(real()); d < 0 || d > time.Minute || real().Location() != time.UTC {
+		t.Fatalf("wall clock is off by %v or not UTC", d)
+	}
+	var u *usageError
+	if _, err := clock("2026-06-09"); !errors.As(err, &u) {
+		t.Fatalf("a date without a time should be a usage error, got %v", err)
+	}
+}
+
+func TestNewEventID(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for range 100 {
+		id, err := newEventID()
+		if err != nil || len(id) != 32 || strings.Trim(id, "0123456789abcdef") != "" || seen[id] {
+			t.Fatalf("event id %q, %v", id, err)
+		}
+		seen[id] = true
+	}
+}
+
+func TestExitCodeMessages(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		err    error
+		code   int
+		stderr string
+	}{
+		{nil, 0, ""},
+		{errInvalid, 1, ""},
+		{fmt.Errorf("wrapped: %w", errInvalid), 1, ""},
+		{&refusal{"no", "do this"}, 1, "pactify: refused: no\nhint: do this\n"},
+		{fmt.Errorf("ctx: %w", &refusal{"no", "do this"}), 1, "pactify: refused: no\nhint: do this\n"},
+		{usagef("bad %s", "flag"), 2, "pactify: bad flag\nRun `pactify help` for the verb reference.\n"},
+		{&unsupportedError{"too new"}, 3, "pactify: too new\nhint: " + unsupportedHint + "\n"},
+		{errors.New("disk on fire"), 2, "pactify: disk on fire\n"},
+	} {
+		var buf bytes.Buffer
+		if got := exitCode(c.err, &buf); got != c.code || buf.String() != c.stderr {
+			t.Errorf("exitCode(%v) = %d, %q; want %d, %q", c.err, got, buf.String(), c.code, c.stderr)
+		}
+	}
+}
+
+// TestRunInProcess covers the verbs that need no working directory.
+func TestRunInProcess(t *testing.T) {
+	t.Parallel()
+	getenv := func(string) string { return "" }
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), []string{"help"}, nil, &out, &errOut, getenv); code != 0 || out.String() != helpText || errOut.Len() != 0 {
+		t.Fatalf("help: %d %q %q", code, out.String(), errOut.String())
+	}
+	for _, verb := range []string{"init", "join", "assign", "checkpoint", "accept", "changes", "merge", "status", "log", "validate", "help"} {
+		if !strings.Contains(helpText, "\n  "+verb+" ") && !strings.Contains(helpText, "\n  "+verb+"\n") {
+			t.Errorf("help text does not list %s", verb)
+		}
+	}
+	out.Reset()
+	if code := run(context.Background(), nil, nil, &out, &errOut, getenv); code != 2 || !strings.Contains(errOut.String(), "no verb given") || out.Len() != 0 {
+		t.Fatalf("no verb: %d %q", code, errOut.String())
+	}
+}
+
+func TestWithin(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		dir, p string
+		want   bool
+	}{
+		{"/r", "/r/a", true},
+		{"/r", "/r/a/b", true},
+		{"/r", "/r", false},
+		{"/r", "/", false},
+		{"/r", "/rx/a", false},
+		{"/r", "/r/../x", false},
+		{"/r", "/r/..x", true},
+	} {
+		if got := within(c.dir, c.p); got != c.want {
+			t.Errorf("within(%q, %q) = %v, want %v", c.dir, c.p, got, c.want)
+		}
+	}
+}
+
+func TestRealPath(t *testing.T) {
+	t.Parallel()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "real"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("missing", filepath.Join(dir, "dangling")); err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]string{
+		"real":           "real",
+		"link":           "real",
+		"link/a/b.md":    "real/a/b.md",
+		"new/deeper.md":  "new/deeper.md",
+		"link/../x.md":   "x.md",
+		"real/./file.md": "real/file.md",
+	} {
+		got, err := realPath(filepath.Join(dir, in))
+		if err != nil || got != filepath.Join(dir, want) {
+			t.Errorf("realPath(%s) = %q, %v; want %q", in, got, err, filepath.Join(dir, want))
+		}
+	}
+	if _, err := realPath(filepath.Join(dir, "dangling")); err == nil {
+		t.Error("a dangling symlink should be an error")
+	}
+}
+
+// TestWriteTaskFileKeepsBody: rewriting a task file replaces only its
+// frontmatter.
+func TestWriteTaskFileKeepsBody(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "tasks", "T1.md")
+	task := &projection.Task{ID: "T1", Feature: "yes", Owner: "a", Reviewer: "b"}
+	if err := writeTaskFile(path, task); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A feature named like a YAML boolean stays a string.
+	if want := "---\nid: T1\nfeature: \"yes\"\nowner: a\nreviewer: b\n---\n## Spec\n\n## Acceptance\n- [ ] \n\n## Handoff log\n"; string(b) != want {
+		t.Fatalf("new task file:\n%s\nwant:\n%s", b, want)
+	}
+	if err := os.WriteFile(path, []byte("---\r\nid: old\r\n---\r\nMy notes.\r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	task.Feature = "F"
+	if err := writeTaskFile(path, task); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile(path)
+	if want := "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\nMy notes.\n"; string(b) != want {
+		t.Fatalf("rewritten task file:\n%q\nwant:\n%q", b, want)
+	}
+	if err := os.WriteFile(path, []byte("No frontmatter at all.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeTaskFile(path, task); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile(path)
+	if want := "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\nNo frontmatter at all.\n"; string(b) != want {
+		t.Fatalf("task file without frontmatter:\n%q\nwant:\n%q", b, want)
+	}
+}

@@ -1,0 +1,407 @@
+package config
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"gopkg.in/yaml.v3"
+
+	"github.com/pact-action/pact-action/projection"
+	"github.com/pact-action/pact-action/schemas"
+)
+
+const example = `seats:
+  claude-opus: [octocat]
+  opencode: [hubot, "opencode-agent[bot]"]
+provenance:
+  mode: warn      # off | warn | require (default warn)
+  stale: tree     # sticky | tree | push (default tree)
+`
+
+func TestParseValid(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		doc  string
+		want *Config
+	}{
+		{"example of the README", example, &Config{
+			Seats:      map[string][]string{"claude-opus": {"octocat"}, "opencode": {"hubot", "opencode-agent[bot]"}},
+			Provenance: Provenance{Mode: ModeWarn, Stale: StaleTree},
+		}},
+		{"empty file means defaults", "", Default()},
+		{"only comments means defaults", "# nothing configured yet\n\n# really\n", Default()},
+		{"only a document marker means defaults", "---\n", Default()},
+		{"empty mapping means defaults", "{}\n", Default()},
+		{"seats only: provenance defaults", "seats:\n  lead: [Mona-Lisa]\n", &Config{
+			Seats:      map[string][]string{"lead": {"Mona-Lisa"}},
+			Provenance: Provenance{Mode: ModeWarn, Stale: StaleTree},
+		}},
+		{"mode only: stale defaults", "provenance:\n  mode: require\n", &Config{
+			Seats:      map[string][]string{},
+			Provenance: Provenance{Mode: ModeRequire, Stale: StaleTree},
+		}},
+		{"stale only: mode defaults", "provenance: {stale: push}\n", &Config{
+			Seats:      map[string][]string{},
+			Provenance: Provenance{Mode: ModeWarn, Stale: StalePush},
+		}},
+		{"unquoted off stays the string off", "provenance:\n  mode: off\n  stale: sticky\n", &Config{
+			Seats:      map[string][]string{},
+			Provenance: Provenance{Mode: ModeOff, Stale: StaleSticky},
+		}},
+		{"seat with no logins", "seats: {lead: []}\n", &Config{
+			Seats:      map[string][]string{"lead": {}},
+			Provenance: Provenance{Mode: ModeWarn, Stale: StaleTree},
+		}},
+		{"quoted all-digit login and a date-like login keep their text", "seats:\n  lead: [\"1234\", 2026-06-09]\n", &Config{
+			Seats:      map[string][]string{"lead": {"1234", "2026-06-09"}},
+			Provenance: Provenance{Mode: ModeWarn, Stale: StaleTree},
+		}},
+		{"anchors and aliases", "seats:\n  lead: &l [octocat]\n  opencode: *l\n", &Config{
+			Seats:      map[string][]string{"lead": {"octocat"}, "opencode": {"octocat"}},
+			Provenance: Provenance{Mode: ModeWarn, Stale: StaleTree},
+		}},
+		{"CRLF line ends and a BOM-free header comment", "# pact\r\nseats:\r\n  lead: [a]\r\n", &Config{
+			Seats:      map[string][]string{"lead": {"a"}},
+			Provenance: Provenance{Mode: ModeWarn, Stale: StaleTree},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Parse([]byte(tc.doc))
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("Parse = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseInvalid(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		doc  string
+		line int
+		// every string must appear in the first problem's message
+		want []string
+		// the error wraps a schema validation error (else a YAML one)
+		schema bool
+	}{
+		{"unknown top-level key", "seats: {}\nreviewers: [octocat]\n", 2,
+			[]string{`unknown key "reviewers"`, "top level", "seats and provenance"}, true},
+		{"two unknown top-level keys", "x: 1\ny: 2\n", 1,
+			[]string{`unknown keys "x", "y"`, "remove or rename them"}, true},
+		{"unknown provenance key", "provenance:\n  mode: warn\n  strict: true\n", 3,
+			[]string{`unknown key "strict"`, "under provenance", "mode and stale"}, true},
+		{"bad mode", "provenance:\n  mode: strict\n", 2,
+			[]string{`provenance.mode is "strict"`, "off, warn or require"}, true},
+		{"mode boolean", "provenance:\n  mode: false\n", 2,
+			[]string{"provenance.mode", "off, warn or require"}, true},
+		{"bad stale", "provenance:\n  stale: always\n", 2,
+			[]string{`provenance.stale is "always"`, "sticky, tree or push"}, true},
+		{"bad login", "seats:\n  lead:\n    - octocat\n    - -octocat\n", 4,
+			[]string{`seats.lead lists "-octocat"`, "not a GitHub login"}, true},
+		{"login with a space", "seats: {lead: [\"octo cat\"]}\n", 1,
+			[]string{`"octo cat"`, "not a GitHub login"}, true},
+		{"login of 40 characters", "seats:\n  lead: [" + strings.Repeat("a", 40) + "]\n", 2,
+			[]string{"not a GitHub login", "at most 39"}, true},
+		{"unquoted all-digit login", "seats:\n  lead: [1234]\n", 2,
+			[]string{"the number 1234", `quote it`}, true},
+		{"seat name not a slug", "seats:\n  lead: [a]\n  Claude: [octocat]\n", 3,
+			[]string{`seat "Claude" is not a seat id`, "init roster"}, true},
+		{"logins a string", "seats:\n  lead: octocat\n", 2,
+			[]string{`seats.lead is the string "octocat"`, "list of GitHub logins"}, true},
+		{"logins null", "seats:\n  lead:\n", 2,
+			[]string{"seats.lead is null"}, true},
+		{"seats a list", "seats: [lead]\n", 1,
+			[]string{"seats is an array", "mapping from seat id"}, true},
+		{"provenance a string", "provenance: require\n", 1,
+			[]string{`provenance is the string "require"`, "keys mode and stale"}, true},
+		{"top level a list", "- seats\n", 1,
+			[]string{"the file holds an array, not a mapping"}, true},
+		{"explicit null document", "~\n", 1,
+			[]string{"the file holds null, not a mapping"}, true},
+		// yaml.v3 reports the line of the context it was parsing, which
+		// may be before the faulty one: any line will do here.
+		{"YAML syntax error", "seats:\n  lead: [a\nprovenance: {}\n", -1,
+			[]string{"not usable YAML"}, false},
+		{"duplicate key", "seats: {}\nprovenance: {}\nseats: {}\n", 3,
+			[]string{"not usable YAML", `"seats" already defined`}, false},
+		{"two documents", "seats: {}\n---\nseats: {}\n", 0,
+			[]string{"not usable YAML", "more than one document"}, false},
+		{"merge key in seats", "seats:\n  <<: {lead: [a]}\n", 0,
+			[]string{`seat "<<" could not be read`}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse([]byte(tc.doc))
+			if err == nil {
+				t.Fatalf("Parse accepted it: %+v", c)
+			}
+			if c != nil {
+				t.Errorf("Parse returned a config with its error")
+			}
+			var ce *Error
+			if !errors.As(err, &ce) || len(ce.Problems) == 0 {
+				t.Fatalf("want a *config.Error with problems, got %T %v", err, err)
+			}
+			p := ce.Problems[0]
+			if p.Line != tc.line && !(tc.line < 0 && p.Line > 0) {
+				t.Errorf("line = %d, want %d (%s)", p.Line, tc.line, p.Message)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(p.Message, w) {
+					t.Errorf("message %q lacks %q", p.Message, w)
+				}
+			}
+			checkErrorStyle(t, err, ce)
+			var ve *jsonschema.ValidationError
+			if got := errors.As(err, &ve); got != tc.schema {
+				t.Errorf("wraps a *jsonschema.ValidationError: %v, want %v", got, tc.schema)
+			}
+		})
+	}
+}
+
+// checkErrorStyle holds errors to the project's style: lower case, a
+// statement of what happened, then what to do after a semicolon.
+func checkErrorStyle(t *testing.T, err error, ce *Error) {
+	t.Helper()
+	if !strings.HasPrefix(err.Error(), Path) {
+		t.Errorf("error %q does not start with the file name", err)
+	}
+	if ce.Unwrap() == nil {
+		t.Errorf("error wraps nothing")
+	}
+	for _, p := range ce.Problems {
+		if p.Message == "" || unicode.IsUpper([]rune(p.Message)[0]) {
+			t.Errorf("problem %q is not a lower-case sentence", p.Message)
+		}
+		if !strings.Contains(p.Message, "; ") {
+			t.Errorf("problem %q does not say what to do", p.Message)
+		}
+		if strings.HasSuffix(p.Message, ".") {
+			t.Errorf("problem %q ends with a period", p.Message)
+		}
+	}
+}
+
+func TestParseReportsEveryProblem(t *testing.T) {
+	_, err := Parse([]byte("x: 1\nprovenance:\n  mode: bad\n  extra: 1\nseats:\n  lead: [\"@a\"]\n"))
+	var ce *Error
+	if !errors.As(err, &ce) {
+		t.Fatalf("want *Error, got %v", err)
+	}
+	var lines []int
+	for _, p := range ce.Problems {
+		lines = append(lines, p.Line)
+	}
+	if !reflect.DeepEqual(lines, []int{1, 3, 4, 6}) {
+		t.Errorf("problem lines = %v, want [1 3 4 6]: %+v", lines, ce.Problems)
+	}
+	if !strings.Contains(err.Error(), "(and 3 more problems)") {
+		t.Errorf("error %q does not count the other problems", err)
+	}
+}
+
+func TestDefault(t *testing.T) {
+	d := Default()
+	if d.Provenance != (Provenance{Mode: ModeWarn, Stale: StaleTree}) {
+		t.Errorf("Default provenance = %+v", d.Provenance)
+	}
+	if d.Seats == nil || len(d.Seats) != 0 {
+		t.Errorf("Default seats = %#v, want an empty map", d.Seats)
+	}
+	d.Seats["x"] = nil
+	if len(Default().Seats) != 0 {
+		t.Error("Default shares its map between calls")
+	}
+}
+
+func TestSeatMap(t *testing.T) {
+	c, err := Parse([]byte(`seats:
+  claude-opus: [octocat, Shared-Bot]
+  opencode: [hubot, "opencode-agent[bot]", shared-bot]
+  lead: [OctoCat]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		login string
+		want  []string
+	}{
+		{"octocat", []string{"claude-opus", "lead"}},
+		{"OCTOCAT", []string{"claude-opus", "lead"}},
+		{"hubot", []string{"opencode"}},
+		{"HuBot", []string{"opencode"}},
+		{"opencode-agent[bot]", []string{"opencode"}},
+		{"OpenCode-Agent[BOT]", []string{"opencode"}},
+		{"shared-bot", []string{"claude-opus", "opencode"}},
+		{"opencode-agent", nil},
+		{"nobody", nil},
+		{"", nil},
+	} {
+		if got := c.SeatsOf(tc.login); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("SeatsOf(%q) = %v, want %v", tc.login, got, tc.want)
+		}
+		for _, seat := range []string{"claude-opus", "opencode", "lead", "ghost"} {
+			want := false
+			for _, s := range tc.want {
+				want = want || s == seat
+			}
+			if got := c.Holds(tc.login, seat); got != want {
+				t.Errorf("Holds(%q, %q) = %v, want %v", tc.login, seat, got, want)
+			}
+		}
+	}
+	if got := c.LoginsOf("opencode"); !reflect.DeepEqual(got, []string{"hubot", "opencode-agent[bot]", "shared-bot"}) {
+		t.Errorf("LoginsOf(opencode) = %v", got)
+	}
+	if got := c.LoginsOf("ghost"); len(got) != 0 {
+		t.Errorf("LoginsOf(ghost) = %v", got)
+	}
+	c.LoginsOf("lead")[0] = "changed"
+	if c.Seats["lead"][0] != "OctoCat" {
+		t.Error("LoginsOf returned the config's own slice")
+	}
+	if c.Holds("octocat", "Lead") {
+		t.Error("seat ids are matched case-insensitively; they are slugs and must match exactly")
+	}
+	var nilConfig *Config
+	if nilConfig.SeatsOf("a") != nil || nilConfig.Holds("a", "b") || nilConfig.LoginsOf("b") != nil || nilConfig.Check(nil) != nil {
+		t.Error("a nil *Config must behave as one without seats")
+	}
+}
+
+func TestCheck(t *testing.T) {
+	roster := []projection.Seat{
+		{ID: "lead", Roles: []string{"orchestrator"}, Entry: "AGENTS.md"},
+		{ID: "opencode", Roles: []string{"worker"}, Entry: "AGENTS.md"},
+		{ID: "claude-opus", Roles: []string{"reviewer"}, Entry: "CLAUDE.md"},
+	}
+	for _, tc := range []struct {
+		name   string
+		doc    string
+		roster []projection.Seat
+		want   []string // seats reported, in order
+	}{
+		{"all seats in the roster", example, roster, nil},
+		{"no seats configured", "", roster, nil},
+		{"seat not in the roster", "seats:\n  lead: [a]\n  gpt-5: [b]\n  claude: [c]\n", roster, []string{"claude", "gpt-5"}},
+		{"empty roster", "seats: {lead: [a]}\n", nil, []string{"lead"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse([]byte(tc.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := c.Check(tc.roster)
+			if len(got) != len(tc.want) {
+				t.Fatalf("Check = %q, want problems for %v", got, tc.want)
+			}
+			for i, seat := range tc.want {
+				if !strings.HasPrefix(got[i], `seat "`+seat+`" is not in the roster`) {
+					t.Errorf("problem %d = %q, want one about %q", i, got[i], seat)
+				}
+				if !strings.Contains(got[i], "; remove it") {
+					t.Errorf("problem %q does not say what to do", got[i])
+				}
+				if len(tc.roster) > 0 && !strings.Contains(got[i], "lead, opencode, claude-opus") {
+					t.Errorf("problem %q does not list the roster", got[i])
+				}
+			}
+		})
+	}
+}
+
+// TestSchemaAndParseAgree: Parse accepts exactly what the schema accepts,
+// empty documents aside (the schema reads them as null; Parse as defaults).
+func TestSchemaAndParseAgree(t *testing.T) {
+	for _, doc := range fuzzSeeds {
+		_, perr := Parse([]byte(doc))
+		serr := schemas.ValidateYAML(schemas.PactConfig(), []byte(doc))
+		var n yaml.Node
+		empty := yaml.Unmarshal([]byte(doc), &n) == nil && isEmptyDocument(&n)
+		if empty {
+			if perr != nil {
+				t.Errorf("%q: empty document refused: %v", doc, perr)
+			}
+			continue
+		}
+		if (perr == nil) != (serr == nil) && !strings.Contains(doc, "<<") {
+			t.Errorf("%q: Parse error %v, schema error %v", doc, perr, serr)
+		}
+	}
+}
+
+var fuzzSeeds = []string{
+	example, "", "# c\n", "---\n", "{}\n", "~\n", "- a\n",
+	"seats: {}\nreviewers: [octocat]\n",
+	"provenance: {mode: warn, strict: true}\n",
+	"provenance: {mode: strict}\n",
+	"provenance: {stale: always}\n",
+	"seats: {Claude: [octocat]}\n",
+	"seats: {lead: octocat}\n",
+	"seats: {lead: [1234]}\n",
+	"seats: {lead: [\"1234\"]}\n",
+	"seats: {lead: [-x]}\n",
+	"seats: {true: [a], 1: [b], ~: [c]}\n",
+	"seats:\n  lead: &l [octocat]\n  opencode: *l\n",
+	"seats:\n  <<: {lead: [a]}\n",
+	"seats: [\n",
+	"seats: {}\n---\nseats: {}\n",
+	"seats: {}\nseats: {}\n",
+	"x: .nan\n",
+	"provenance: {mode: !!binary aGk=}\n",
+	"seats: {lead: [!!str 12]}\n",
+	"? [a]\n: b\n",
+	"\t\n",
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, err := Parse(b)
+		if err != nil {
+			if c != nil {
+				t.Fatal("config returned with an error")
+			}
+			var ce *Error
+			if !errors.As(err, &ce) || len(ce.Problems) == 0 {
+				t.Fatalf("error is not a *config.Error with problems: %v", err)
+			}
+			_ = err.Error()
+			return
+		}
+		switch c.Provenance.Mode {
+		case ModeOff, ModeWarn, ModeRequire:
+		default:
+			t.Fatalf("mode %q accepted", c.Provenance.Mode)
+		}
+		switch c.Provenance.Stale {
+		case StaleSticky, StaleTree, StalePush:
+		default:
+			t.Fatalf("stale %q accepted", c.Provenance.Stale)
+		}
+		if c.Seats == nil {
+			t.Fatal("nil seat map")
+		}
+		for seat, logins := range c.Seats {
+			if !projection.IsSlug(seat) {
+				t.Fatalf("seat %q accepted", seat)
+			}
+			for _, l := range logins {
+				if !c.Holds(strings.ToUpper(l), seat) {
+					t.Fatalf("Holds(%q, %q) is false", l, seat)
+				}
+			}
+		}
+		_ = c.Check([]projection.Seat{{ID: "lead"}})
+	})
+}

@@ -1,0 +1,251 @@
+package ghapi
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/go-github/v60/github"
+)
+
+// MaxAnnotationsPerRequest is GitHub's limit of annotations in one create or
+// update check run request.
+const MaxAnnotationsPerRequest = 50
+
+// maxOutputText is GitHub's limit for output.summary and output.text.
+const maxOutputText = 65535
+
+// CheckRun describes a check run to create.
+type CheckRun struct {
+	Name    string
+	HeadSHA string
+	// Status is "queued" or "in_progress"; empty means "in_progress"
+	// (the action is working on it when it creates it).
+	Status     string
+	ExternalID string
+	DetailsURL string
+}
+
+// Output is the output of a completed check run.
+type Output struct {
+	Title string
+	// Summary and Text are Markdown; each is truncated to GitHub's 65535
+	// limit.
+	Summary     string
+	Text        string
+	Annotations []Annotation
+}
+
+// Annotation points at lines of a file.
+type Annotation struct {
+	Path      string
+	StartLine int
+	EndLine   int
+	// Level is "failure", "warning" or "notice".
+	Level      string
+	Title      string
+	Message    string
+	RawDetails string
+}
+
+var conclusions = map[string]bool{
+	"action_required": true, "cancelled": true, "failure": true, "neutral": true,
+	"success": true, "skipped": true, "stale": true, "timed_out": true,
+}
+
+// CreateCheckRun creates a check run and returns its id.
+func (c *Client) CreateCheckRun(ctx context.Context, cr CheckRun) (int64, error) {
+	op := fmt.Sprintf("create check run %q", cr.Name)
+	if cr.Name == "" || cr.HeadSHA == "" {
+		return 0, fmt.Errorf("%s: name and head sha are required", op)
+	}
+	status := cr.Status
+	if status == "" {
+		status = "in_progress"
+	}
+	if status != "queued" && status != "in_progress" {
+		return 0, fmt.Errorf("%s: status %q is not queued or in_progress", op, status)
+	}
+	opts := github.CreateCheckRunOptions{
+		Name:    cr.Name,
+		HeadSHA: cr.HeadSHA,
+		Status:  github.String(status),
+	}
+	if cr.ExternalID != "" {
+		opts.ExternalID = github.String(cr.ExternalID)
+	}
+	if cr.DetailsURL != "" {
+		opts.DetailsURL = github.String(cr.DetailsURL)
+	}
+	run, _, err := c.gh.Checks.CreateCheckRun(ctx, c.owner, c.repo, opts)
+	if err != nil {
+		return 0, wrapErr(op, err)
+	}
+	return run.GetID(), nil
+}
+
+// checkRunPatch is the body of PATCH /check-runs/{id}. go-github's
+// UpdateCheckRunOptions always sends "name" (possibly empty), so the body
+// is built here with every field optional.
+type checkRunPatch struct {
+	Status      string          `json:"status,omitempty"`
+	Conclusion  string          `json:"conclusion,omitempty"`
+	CompletedAt string          `json:"completed_at,omitempty"`
+	Output      *checkRunOutput `json:"output,omitempty"`
+}
+
+type checkRunOutput struct {
+	Title       string               `json:"title"`
+	Summary     string               `json:"summary"`
+	Text        string               `json:"text,omitempty"`
+	Annotations []checkRunAnnotation `json:"annotations,omitempty"`
+}
+
+type checkRunAnnotation struct {
+	Path            string `json:"path"`
+	StartLine       int    `json:"start_line"`
+	EndLine         int    `json:"end_line"`
+	AnnotationLevel string `json:"annotation_level"`
+	Message         string `json:"message"`
+	Title           string `json:"title,omitempty"`
+	RawDetails      string `json:"raw_details,omitempty"`
+}
+
+// CompleteCheckRun completes check run id with conclusion and output,
+// delivering every annotation.
+//
+// GitHub accepts at most 50 annotations per request and appends the
+// annotations of each update to those already stored. So with more than
+// 50 annotations the run is updated in batches, in order: every batch but
+// the last is sent with the output (title, summary, text) while the run
+// stays in its current status; the last batch (or no annotation) goes with
+// status "completed" and the conclusion. The run thus only turns completed
+// once all annotations are stored, and if a batch fails the run is left
+// incomplete (the caller may then FailCheckRun it). A retried batch whose
+// first attempt reached GitHub can duplicate annotations.
+func (c *Client) CompleteCheckRun(ctx context.Context, id int64, conclusion string, out Output) error {
+	op := fmt.Sprintf("complete check run %d", id)
+	if !conclusions[conclusion] {
+		return fmt.Errorf("%s: unknown conclusion %q", op, conclusion)
+	}
+	anns := make([]checkRunAnnotation, 0, len(out.Annotations))
+	for i, a := range out.Annotations {
+		ca, err := annotationBody(a)
+		if err != nil {
+			return fmt.Errorf("%s: annotation %d: %w", op, i, err)
+		}
+		anns = append(anns, ca)
+	}
+	title := out.Title
+	if title == "" {
+		title = conclusion
+	}
+	output := func(batch []checkRunAnnotation) *checkRunOutput {
+		return &checkRunOutput{
+			Title:       title,
+			Summary:     truncate(out.Summary, maxOutputText),
+			Text:        truncate(out.Text, maxOutputText),
+			Annotations: batch,
+		}
+	}
+	var batches [][]checkRunAnnotation
+	for len(anns) > MaxAnnotationsPerRequest {
+		batches = append(batches, anns[:MaxAnnotationsPerRequest])
+		anns = anns[MaxAnnotationsPerRequest:]
+	}
+	last := anns
+	total := len(batches) + 1
+	for i, batch := range batches {
+		if err := c.patchCheckRun(ctx, id, checkRunPatch{Output: output(batch)}); err != nil {
+			return fmt.Errorf("%s: annotation batch %d of %d: %w", op, i+1, total, err)
+		}
+	}
+	final := checkRunPatch{
+		Status:      "completed",
+		Conclusion:  conclusion,
+		CompletedAt: time.Now().UTC().Format(time.RFC3339),
+		Output:      output(last),
+	}
+	if err := c.patchCheckRun(ctx, id, final); err != nil {
+		if total > 1 {
+			return fmt.Errorf("%s: final batch %d of %d: %w", op, total, total, err)
+		}
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return nil
+}
+
+// FailCheckRun completes check run id with conclusion "failure" and summary
+// as output, e.g. when the action crashed after creating the run.
+func (c *Client) FailCheckRun(ctx context.Context, id int64, summary string) error {
+	if err := c.patchCheckRun(ctx, id, checkRunPatch{
+		Status:      "completed",
+		Conclusion:  "failure",
+		CompletedAt: time.Now().UTC().Format(time.RFC3339),
+		Output: &checkRunOutput{
+			Title:   "pact-action failed",
+			Summary: truncate(summary, maxOutputText),
+		},
+	}); err != nil {
+		return fmt.Errorf("fail check run %d: %w", id, err)
+	}
+	return nil
+}
+
+func (c *Client) patchCheckRun(ctx context.Context, id int64, body checkRunPatch) error {
+	u := c.repoPath() + "/check-runs/" + strconv.FormatInt(id, 10)
+	req, err := c.gh.NewRequest(http.MethodPatch, u, body)
+	if err != nil {
+		return err
+	}
+	if _, err := c.gh.Do(ctx, req, nil); err != nil {
+		return wrapErr("update check run", err)
+	}
+	return nil
+}
+
+func annotationBody(a Annotation) (checkRunAnnotation, error) {
+	switch a.Level {
+	case "failure", "warning", "notice":
+	default:
+		return checkRunAnnotation{}, fmt.Errorf("level %q is not failure, warning or notice", a.Level)
+	}
+	if a.Path == "" {
+		return checkRunAnnotation{}, fmt.Errorf("empty path")
+	}
+	if a.Message == "" {
+		return checkRunAnnotation{}, fmt.Errorf("empty message")
+	}
+	start, end := a.StartLine, a.EndLine
+	if start < 1 {
+		start = 1
+	}
+	if end < start {
+		end = start
+	}
+	return checkRunAnnotation{
+		Path:            a.Path,
+		StartLine:       start,
+		EndLine:         end,
+		AnnotationLevel: a.Level,
+		Message:         truncate(a.Message, maxOutputText),
+		Title:           a.Title,
+		RawDetails:      truncate(a.RawDetails, maxOutputText),
+	}, nil
+}
+
+// truncate cuts s to at most n bytes on a rune boundary, marking the cut.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const mark = "\n…(truncated)"
+	cut := n - len(mark)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + mark
+}

@@ -1,0 +1,127 @@
+// Package ghapi owns all GitHub REST traffic of pact-action.
+//
+// It is the only package of the project that imports go-github. Callers get
+// plain structs (PR, Commit, Review, ...) and typed errors (ErrNotFound,
+// ErrForbidden, ErrNotFastForward, ErrConflict, ErrRateLimited) they can
+// test with errors.Is, so no GitHub client type leaks out.
+//
+// Every request goes through one retrying http.RoundTripper (see
+// RetryPolicy): 5xx answers, 429 answers and 403 answers that are rate
+// limits are retried with exponential backoff and jitter, honouring
+// Retry-After and x-ratelimit-reset. Nothing else in the project retries
+// GitHub calls.
+package ghapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+	"golang.org/x/oauth2"
+)
+
+// DefaultAPIURL is the REST endpoint of github.com.
+const DefaultAPIURL = "https://api.github.com"
+
+// Options configures New.
+type Options struct {
+	// Token authenticates requests (GITHUB_TOKEN or a PAT). Empty means an
+	// unauthenticated client.
+	Token string
+	// APIURL is the REST base URL. Empty means $GITHUB_API_URL, else
+	// https://api.github.com. GitHub Enterprise Server URLs
+	// ("https://host/api/v3") are supported.
+	APIURL string
+	// Owner and Repo name the repository every method works on.
+	Owner string
+	Repo  string
+	// HTTPClient is the client whose transport, timeout, jar and redirect
+	// policy are used (tests). Nil means http.DefaultTransport.
+	HTTPClient *http.Client
+	// Retry bounds the retries; zero fields take DefaultRetryPolicy values.
+	Retry RetryPolicy
+	// Sleep waits between retries; nil means a timer honouring ctx. Tests
+	// inject a function that records the delay and returns at once.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Logger receives retry warnings; nil discards them.
+	Logger *slog.Logger
+}
+
+// Client talks to one repository. It is safe for concurrent use.
+type Client struct {
+	gh     *github.Client
+	owner  string
+	repo   string
+	logger *slog.Logger
+}
+
+// New builds a Client. ctx is only used while building the HTTP client
+// (oauth2 reads its base client from it); it is not kept.
+func New(ctx context.Context, o Options) (*Client, error) {
+	if o.Owner == "" || o.Repo == "" {
+		return nil, errors.New("ghapi: owner and repo are required")
+	}
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+
+	base := &http.Client{}
+	if o.HTTPClient != nil {
+		c := *o.HTTPClient
+		base = &c
+	}
+	base.Transport = newRetryTransport(base.Transport, o.Retry, o.Sleep, logger)
+
+	hc := base
+	if o.Token != "" {
+		ts := oauth2.StaticTokenSource(&oauth2.Token{AccessToken: o.Token, TokenType: "Bearer"})
+		hc = oauth2.NewClient(context.WithValue(ctx, oauth2.HTTPClient, base), ts)
+	}
+
+	gh := github.NewClient(hc)
+	gh.UserAgent = "pact-action (go-github/v60)"
+
+	apiURL := o.APIURL
+	if apiURL == "" {
+		apiURL = os.Getenv("GITHUB_API_URL")
+	}
+	if apiURL == "" {
+		apiURL = DefaultAPIURL
+	}
+	u, err := url.Parse(apiURL)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("ghapi: invalid api url %q", apiURL)
+	}
+	if !strings.EqualFold(u.Host, "api.github.com") {
+		// GitHub Enterprise Server (https://host/api/v3) and other hosts.
+		// WithEnterpriseURLs appends /api/v3/ unless the host is an
+		// "api." host, which suits GHE.com data residency hosts too.
+		gh, err = gh.WithEnterpriseURLs(apiURL, apiURL)
+		if err != nil {
+			return nil, fmt.Errorf("ghapi: api url %q: %w", apiURL, err)
+		}
+	}
+	return &Client{gh: gh, owner: o.Owner, repo: o.Repo, logger: logger}, nil
+}
+
+// Owner returns the repository owner the client works on.
+func (c *Client) Owner() string { return c.owner }
+
+// Repo returns the repository name the client works on.
+func (c *Client) Repo() string { return c.repo }
+
+// BaseURL returns the REST base URL in use (with a trailing slash).
+func (c *Client) BaseURL() string { return c.gh.BaseURL.String() }
+
+// repoPath is "repos/{owner}/{repo}" with both parts escaped.
+func (c *Client) repoPath() string {
+	return "repos/" + url.PathEscape(c.owner) + "/" + url.PathEscape(c.repo)
+}

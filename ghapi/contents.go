@@ -1,0 +1,147 @@
+package ghapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+)
+
+// mediaTypeRaw asks the contents API for the file bytes themselves. Unlike
+// the default JSON answer (limited to 1 MB) it works up to 100 MB.
+const mediaTypeRaw = "application/vnd.github.raw+json"
+
+// ReadFile returns the content of the file at path in ref (a branch, tag or
+// commit SHA; empty means the default branch). It uses the contents API
+// with the raw media type; if GitHub refuses the file as too large it falls
+// back to the Git Data API (tree walk, then blob). A missing file yields
+// ErrNotFound; a directory yields an error.
+func (c *Client) ReadFile(ctx context.Context, path, ref string) ([]byte, error) {
+	op := fmt.Sprintf("read %s at %q", path, ref)
+	clean := strings.Trim(path, "/")
+	if clean == "" || strings.Contains("/"+clean+"/", "/../") {
+		return nil, fmt.Errorf("%s: invalid path", op)
+	}
+	u := c.repoPath() + "/contents/" + escapeSegments(clean)
+	if ref != "" {
+		u += "?ref=" + url.QueryEscape(ref)
+	}
+	req, err := c.gh.NewRequest(http.MethodGet, u, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	req.Header.Set("Accept", mediaTypeRaw)
+	var buf bytes.Buffer
+	resp, err := c.gh.Do(ctx, req, &buf)
+	if err != nil {
+		werr := wrapErr(op, err)
+		if isTooLarge(werr) {
+			c.logger.DebugContext(ctx, "contents api refused a large file, using the git data api", "path", clean, "ref", ref)
+			data, berr := c.readBlobAt(ctx, clean, ref)
+			if berr != nil {
+				return nil, fmt.Errorf("%s: blob fallback: %w", op, berr)
+			}
+			return data, nil
+		}
+		return nil, werr
+	}
+	// For a directory (or a submodule) GitHub ignores the raw media type
+	// and answers a JSON description.
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "application/json" {
+		return nil, fmt.Errorf("%s: not a regular file", op)
+	}
+	return buf.Bytes(), nil
+}
+
+// isTooLarge reports GitHub's refusal to serve a file through the contents
+// API because of its size (403 with code "too_large").
+func isTooLarge(err error) bool {
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.StatusCode != http.StatusForbidden {
+		return false
+	}
+	for _, code := range ae.Codes {
+		if code == "too_large" {
+			return true
+		}
+	}
+	return strings.Contains(strings.ToLower(ae.Message), "too large")
+}
+
+// readBlobAt finds the blob of path by walking trees from ref, then reads
+// it through the blobs API (base64, up to 100 MB).
+func (c *Client) readBlobAt(ctx context.Context, path, ref string) ([]byte, error) {
+	treeish := ref
+	if treeish == "" {
+		treeish = "HEAD"
+	}
+	parts := strings.Split(path, "/")
+	tree, _, err := c.gh.Git.GetTree(ctx, c.owner, c.repo, treeish, false)
+	if err != nil {
+		return nil, wrapErr("get tree "+treeish, err)
+	}
+	for i, name := range parts {
+		entry := findEntry(tree, name)
+		if entry == nil {
+			return nil, fmt.Errorf("%s: %w", strings.Join(parts[:i+1], "/"), ErrNotFound)
+		}
+		last := i == len(parts)-1
+		switch {
+		case last && entry.GetType() == "blob":
+			return c.readBlob(ctx, entry.GetSHA())
+		case last:
+			return nil, fmt.Errorf("%s: not a regular file (%s)", path, entry.GetType())
+		case entry.GetType() != "tree":
+			return nil, fmt.Errorf("%s: %w", strings.Join(parts[:i+2], "/"), ErrNotFound)
+		}
+		tree, _, err = c.gh.Git.GetTree(ctx, c.owner, c.repo, entry.GetSHA(), false)
+		if err != nil {
+			return nil, wrapErr("get tree "+entry.GetSHA(), err)
+		}
+	}
+	return nil, fmt.Errorf("%s: %w", path, ErrNotFound)
+}
+
+func findEntry(t *github.Tree, name string) *github.TreeEntry {
+	for _, e := range t.Entries {
+		if e.GetPath() == name {
+			return e
+		}
+	}
+	return nil
+}
+
+func (c *Client) readBlob(ctx context.Context, sha string) ([]byte, error) {
+	blob, _, err := c.gh.Git.GetBlob(ctx, c.owner, c.repo, sha)
+	if err != nil {
+		return nil, wrapErr("get blob "+sha, err)
+	}
+	switch blob.GetEncoding() {
+	case "base64":
+		data, err := base64.StdEncoding.DecodeString(strings.ReplaceAll(blob.GetContent(), "\n", ""))
+		if err != nil {
+			return nil, fmt.Errorf("decode blob %s: %w", sha, err)
+		}
+		return data, nil
+	case "utf-8", "":
+		return []byte(blob.GetContent()), nil
+	default:
+		return nil, fmt.Errorf("blob %s: unsupported encoding %q", sha, blob.GetEncoding())
+	}
+}
+
+// escapeSegments path-escapes each segment of a slash-separated path.
+func escapeSegments(p string) string {
+	parts := strings.Split(p, "/")
+	for i, s := range parts {
+		parts[i] = url.PathEscape(s)
+	}
+	return strings.Join(parts, "/")
+}

@@ -1,0 +1,148 @@
+package ghapi
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+)
+
+// Sentinel errors. Errors returned by Client methods wrap at most one of
+// them; test with errors.Is.
+var (
+	// ErrNotFound: the resource (file, ref, pull request, review, ...) does
+	// not exist or is not visible to the token (GitHub answers 404 for
+	// both).
+	ErrNotFound = errors.New("not found")
+	// ErrForbidden: a 403 that is not a rate limit, e.g. a read-only
+	// token creating a check run ("Resource not accessible by
+	// integration").
+	ErrForbidden = errors.New("forbidden")
+	// ErrNotFastForward: update-ref refused to move a branch because the
+	// new commit does not descend from its current head (422 "Update is
+	// not a fast forward"). Re-read the branch and retry.
+	ErrNotFastForward = errors.New("not a fast-forward")
+	// ErrConflict: GitHub answered 409 (e.g. empty repository, or a
+	// conflicting concurrent change).
+	ErrConflict = errors.New("conflict")
+	// ErrRateLimited: the request was still rate limited when retrying
+	// stopped.
+	ErrRateLimited = errors.New("rate limited")
+)
+
+// APIError is a GitHub error answer that was not retried (or no longer).
+// It unwraps to the matching sentinel error, if any.
+type APIError struct {
+	Method     string
+	Path       string
+	StatusCode int
+	// Message is GitHub's "message" field, verbatim.
+	Message string
+	// Codes lists the "code" of each entry of GitHub's "errors" array.
+	Codes []string
+	// DocumentationURL is GitHub's "documentation_url" field.
+	DocumentationURL string
+	kind             error
+}
+
+func (e *APIError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: %d", e.Method, e.Path, e.StatusCode)
+	if e.Message != "" {
+		fmt.Fprintf(&b, " %s", e.Message)
+	} else {
+		fmt.Fprintf(&b, " %s", http.StatusText(e.StatusCode))
+	}
+	if len(e.Codes) > 0 {
+		fmt.Fprintf(&b, " (%s)", strings.Join(e.Codes, ", "))
+	}
+	return b.String()
+}
+
+// Unwrap returns the sentinel error matching the status, or nil.
+func (e *APIError) Unwrap() error { return e.kind }
+
+// wrapErr turns a go-github error into an error of this package, prefixed
+// with op. It never returns go-github types.
+func wrapErr(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var retryErr *RetryError
+	if errors.As(err, &retryErr) {
+		// Drop the *url.Error around it: the RetryError names the request.
+		return fmt.Errorf("%s: %w", op, retryErr)
+	}
+	var rle *github.RateLimitError
+	if errors.As(err, &rle) {
+		return fmt.Errorf("%s: %w: %s (resets at %s)", op, ErrRateLimited, rle.Message, rle.Rate.Reset.Time.UTC().Format("15:04:05Z"))
+	}
+	var arle *github.AbuseRateLimitError
+	if errors.As(err, &arle) {
+		return fmt.Errorf("%s: %w: %s", op, ErrRateLimited, arle.Message)
+	}
+	var er *github.ErrorResponse
+	if errors.As(err, &er) && er.Response != nil {
+		return fmt.Errorf("%s: %w", op, apiErrorFrom(er))
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+func apiErrorFrom(er *github.ErrorResponse) *APIError {
+	ae := &APIError{
+		StatusCode:       er.Response.StatusCode,
+		Message:          er.Message,
+		DocumentationURL: er.DocumentationURL,
+	}
+	if req := er.Response.Request; req != nil {
+		ae.Method = req.Method
+		ae.Path = req.URL.Path
+	}
+	for _, e := range er.Errors {
+		if e.Code != "" {
+			ae.Codes = append(ae.Codes, e.Code)
+		}
+	}
+	switch ae.StatusCode {
+	case http.StatusNotFound:
+		ae.kind = ErrNotFound
+	case http.StatusForbidden:
+		ae.kind = ErrForbidden
+	case http.StatusConflict:
+		ae.kind = ErrConflict
+	case http.StatusUnprocessableEntity:
+		m := strings.ToLower(ae.Message)
+		switch {
+		case strings.Contains(m, "fast forward") || strings.Contains(m, "fast-forward"):
+			ae.kind = ErrNotFastForward
+		case strings.Contains(m, "reference does not exist"):
+			ae.kind = ErrNotFound
+		}
+	case http.StatusTooManyRequests:
+		ae.kind = ErrRateLimited
+	}
+	return ae
+}
+
+// statusOf returns the HTTP status of a wrapped APIError, or 0.
+func statusOf(err error) int {
+	var ae *APIError
+	if errors.As(err, &ae) {
+		return ae.StatusCode
+	}
+	return 0
+}
+
+// errorMessage extracts "message" from a GitHub JSON error body.
+func errorMessage(data []byte) string {
+	var body struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(data, &body) != nil {
+		return ""
+	}
+	return body.Message
+}

@@ -1,0 +1,416 @@
+package ghapi
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// RetryPolicy bounds the retries made by the transport. A zero field takes
+// its value from DefaultRetryPolicy; set MaxAttempts to 1 to disable retries.
+type RetryPolicy struct {
+	// MaxAttempts is the total number of attempts, the first one included.
+	MaxAttempts int
+	// BaseDelay is the first backoff delay; it doubles on every retry.
+	BaseDelay time.Duration
+	// MaxDelay caps a single wait. A server-mandated wait (Retry-After,
+	// x-ratelimit-reset) longer than MaxDelay is not shortened: the
+	// transport gives up at once instead, because GitHub penalises clients
+	// that retry before the time it asked for.
+	MaxDelay time.Duration
+	// MaxElapsed caps the total time spent on one request, waits included.
+	// A retry whose wait would cross it is not made.
+	MaxElapsed time.Duration
+}
+
+// DefaultRetryPolicy returns the policy used for zero fields of
+// Options.Retry.
+func DefaultRetryPolicy() RetryPolicy {
+	return RetryPolicy{
+		MaxAttempts: 5,
+		BaseDelay:   time.Second,
+		MaxDelay:    time.Minute,
+		MaxElapsed:  3 * time.Minute,
+	}
+}
+
+func (p RetryPolicy) withDefaults() RetryPolicy {
+	d := DefaultRetryPolicy()
+	if p.MaxAttempts <= 0 {
+		p.MaxAttempts = d.MaxAttempts
+	}
+	if p.BaseDelay <= 0 {
+		p.BaseDelay = d.BaseDelay
+	}
+	if p.MaxDelay <= 0 {
+		p.MaxDelay = d.MaxDelay
+	}
+	if p.MaxElapsed <= 0 {
+		p.MaxElapsed = d.MaxElapsed
+	}
+	return p
+}
+
+// secondaryRateLimitMinWait is the wait GitHub asks for after a secondary
+// rate limit that carries neither Retry-After nor x-ratelimit-reset ("wait
+// for at least one minute"). It is capped by RetryPolicy.MaxDelay.
+const secondaryRateLimitMinWait = time.Minute
+
+// maxErrorBody bounds how much of an error body is read to classify it.
+const maxErrorBody = 64 << 10
+
+// RetryError is returned when the transport stops retrying a request that
+// kept failing with a retryable outcome. It unwraps to ErrRateLimited when
+// the last outcome was a rate limit, and to the transport error, if any.
+type RetryError struct {
+	Method string
+	Path   string
+	// Attempts is the number of requests sent.
+	Attempts int
+	// Elapsed is the time spent, waits included.
+	Elapsed time.Duration
+	// LastStatus is the HTTP status of the last response (0 when the last
+	// attempt failed without a response).
+	LastStatus int
+	// LastMessage is the "message" of the last GitHub error body, if any.
+	LastMessage string
+	// RateLimited reports that the last response was a rate limit.
+	RateLimited bool
+	// Reason says why retrying stopped.
+	Reason string
+	// Err is the transport error of the last attempt, if any.
+	Err error
+}
+
+func (e *RetryError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: gave up after %d attempt", e.Method, e.Path, e.Attempts)
+	if e.Attempts != 1 {
+		b.WriteString("s")
+	}
+	fmt.Fprintf(&b, " over %s", e.Elapsed.Round(time.Millisecond))
+	if e.Reason != "" {
+		fmt.Fprintf(&b, " (%s)", e.Reason)
+	}
+	switch {
+	case e.LastStatus != 0:
+		fmt.Fprintf(&b, ": last status %d %s", e.LastStatus, http.StatusText(e.LastStatus))
+		if e.LastMessage != "" {
+			fmt.Fprintf(&b, ": %s", e.LastMessage)
+		}
+	case e.Err != nil:
+		fmt.Fprintf(&b, ": last error: %v", e.Err)
+	}
+	return b.String()
+}
+
+// Unwrap exposes ErrRateLimited and the last transport error.
+func (e *RetryError) Unwrap() []error {
+	var errs []error
+	if e.RateLimited {
+		errs = append(errs, ErrRateLimited)
+	}
+	if e.Err != nil {
+		errs = append(errs, e.Err)
+	}
+	return errs
+}
+
+// retryTransport retries requests that failed with a transient outcome. It
+// is the only retry mechanism of the package and sits below the oauth2
+// transport, so it sees (and replays) fully authenticated requests.
+type retryTransport struct {
+	base   http.RoundTripper
+	policy RetryPolicy
+	sleep  func(context.Context, time.Duration) error
+	logger *slog.Logger
+	now    func() time.Time
+	jitter func() float64 // in [0, 1)
+}
+
+func newRetryTransport(base http.RoundTripper, p RetryPolicy, sleep func(context.Context, time.Duration) error, logger *slog.Logger) *retryTransport {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	if sleep == nil {
+		sleep = sleepContext
+	}
+	return &retryTransport{
+		base:   base,
+		policy: p.withDefaults(),
+		sleep:  sleep,
+		logger: logger,
+		now:    time.Now,
+		jitter: rand.Float64,
+	}
+}
+
+func sleepContext(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// verdict is the classification of one attempt.
+type verdict struct {
+	retry       bool
+	rateLimited bool
+	// wait is a server-mandated wait (Retry-After or x-ratelimit-reset);
+	// hasWait tells it apart from "no mandate".
+	wait    time.Duration
+	hasWait bool
+	// minWait is a lower bound for the backoff (secondary rate limit
+	// without headers).
+	minWait time.Duration
+	status  int
+	message string
+}
+
+// RoundTrip implements http.RoundTripper.
+func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	start := t.now()
+
+	getBody, err := replayableBody(req)
+	if err != nil {
+		return nil, err
+	}
+
+	var waited time.Duration
+	for attempt := 1; ; attempt++ {
+		r := req
+		if getBody != nil {
+			r = req.Clone(ctx)
+			body, err := getBody()
+			if err != nil {
+				return nil, fmt.Errorf("replay request body: %w", err)
+			}
+			r.Body = body
+		}
+		resp, rtErr := t.base.RoundTrip(r)
+		v := t.classify(req, resp, rtErr)
+		if !v.retry {
+			return resp, rtErr
+		}
+
+		elapsed := max(t.now().Sub(start), waited)
+		delay := t.backoff(attempt)
+		if v.minWait > delay {
+			delay = min(v.minWait, t.policy.MaxDelay)
+		}
+		reason := ""
+		switch {
+		case attempt >= t.policy.MaxAttempts:
+			reason = fmt.Sprintf("max %d attempts", t.policy.MaxAttempts)
+		case v.hasWait && v.wait > t.policy.MaxDelay:
+			reason = fmt.Sprintf("server asked to wait %s, more than the %s maximum delay", v.wait.Round(time.Second), t.policy.MaxDelay)
+		case v.hasWait && elapsed+v.wait > t.policy.MaxElapsed, !v.hasWait && elapsed+delay > t.policy.MaxElapsed:
+			reason = fmt.Sprintf("next wait would exceed the %s limit", t.policy.MaxElapsed)
+		}
+		if v.hasWait {
+			delay = v.wait
+		}
+		if reason != "" {
+			if resp != nil {
+				drain(resp.Body)
+			}
+			return nil, &RetryError{
+				Method:      req.Method,
+				Path:        req.URL.Path,
+				Attempts:    attempt,
+				Elapsed:     elapsed,
+				LastStatus:  v.status,
+				LastMessage: v.message,
+				RateLimited: v.rateLimited,
+				Reason:      reason,
+				Err:         rtErr,
+			}
+		}
+		if resp != nil {
+			drain(resp.Body)
+		}
+		if t.logger != nil {
+			t.logger.LogAttrs(ctx, slog.LevelWarn, "github request failed, retrying",
+				slog.String("method", req.Method),
+				slog.String("path", req.URL.Path),
+				slog.Int("attempt", attempt),
+				slog.Int("status", v.status),
+				slog.Bool("rate_limited", v.rateLimited),
+				slog.Duration("delay", delay),
+				slog.Any("error", rtErr),
+			)
+		}
+		if err := t.sleep(ctx, delay); err != nil {
+			return nil, fmt.Errorf("waiting to retry %s %s after attempt %d: %w", req.Method, req.URL.Path, attempt, err)
+		}
+		waited += delay
+	}
+}
+
+// replayableBody returns a function producing a fresh copy of the request
+// body, buffering the body when the request has no GetBody. It returns nil
+// for requests without a body.
+func replayableBody(req *http.Request) (func() (io.ReadCloser, error), error) {
+	if req.Body == nil || req.Body == http.NoBody {
+		return nil, nil
+	}
+	if req.GetBody != nil {
+		// The original body is never sent; every attempt uses a copy.
+		_ = req.Body.Close()
+		return req.GetBody, nil
+	}
+	data, err := io.ReadAll(req.Body)
+	_ = req.Body.Close()
+	if err != nil {
+		return nil, fmt.Errorf("buffer request body: %w", err)
+	}
+	return func() (io.ReadCloser, error) {
+		return io.NopCloser(bytes.NewReader(data)), nil
+	}, nil
+}
+
+func drain(body io.ReadCloser) {
+	if body == nil {
+		return
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(body, maxErrorBody))
+	_ = body.Close()
+}
+
+// backoff is the exponential delay before retry number attempt (1-based),
+// with "equal jitter": half fixed, half random.
+func (t *retryTransport) backoff(attempt int) time.Duration {
+	d := t.policy.BaseDelay
+	for i := 1; i < attempt && d < t.policy.MaxDelay; i++ {
+		d *= 2
+	}
+	d = min(d, t.policy.MaxDelay)
+	half := d / 2
+	return half + time.Duration(t.jitter()*float64(d-half))
+}
+
+// classify decides whether an attempt is retried.
+func (t *retryTransport) classify(req *http.Request, resp *http.Response, err error) verdict {
+	if err != nil {
+		// Retry transport failures only for requests that are safe to
+		// repeat: a POST that failed mid-way may have been applied.
+		if req.Context().Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return verdict{}
+		}
+		switch req.Method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+			return verdict{retry: true}
+		}
+		return verdict{}
+	}
+	status := resp.StatusCode
+	switch {
+	case status == http.StatusTooManyRequests:
+		v := verdict{retry: true, rateLimited: true, status: status}
+		v.message = peekMessage(resp)
+		t.rateLimitWait(resp, &v)
+		return v
+	case status == http.StatusForbidden:
+		msg := peekMessage(resp)
+		v := verdict{status: status, message: msg}
+		if !isRateLimit403(resp, msg) {
+			return v
+		}
+		v.retry, v.rateLimited = true, true
+		t.rateLimitWait(resp, &v)
+		return v
+	case status >= 500 && status != http.StatusNotImplemented:
+		v := verdict{retry: true, status: status, message: peekMessage(resp)}
+		if d, ok := retryAfter(resp.Header, t.now()); ok {
+			v.wait, v.hasWait = d, true
+		}
+		return v
+	}
+	return verdict{}
+}
+
+// rateLimitWait fills the mandated wait of a rate-limit response following
+// GitHub's guidance: Retry-After first, then x-ratelimit-reset when
+// x-ratelimit-remaining is 0, else at least a minute.
+func (t *retryTransport) rateLimitWait(resp *http.Response, v *verdict) {
+	if d, ok := retryAfter(resp.Header, t.now()); ok {
+		v.wait, v.hasWait = d, true
+		return
+	}
+	if d, ok := rateLimitReset(resp.Header, t.now()); ok {
+		v.wait, v.hasWait = d, true
+		return
+	}
+	v.minWait = secondaryRateLimitMinWait
+}
+
+// isRateLimit403 tells a rate-limited 403 apart from a permission error.
+func isRateLimit403(resp *http.Response, msg string) bool {
+	h := resp.Header
+	if h.Get("Retry-After") != "" {
+		return true
+	}
+	if h.Get("X-Ratelimit-Remaining") == "0" && h.Get("X-Ratelimit-Reset") != "" {
+		return true
+	}
+	m := strings.ToLower(msg)
+	return strings.Contains(m, "secondary rate limit") ||
+		strings.Contains(m, "abuse detection") ||
+		strings.Contains(m, "api rate limit exceeded")
+}
+
+func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil && secs >= 0 {
+		return time.Duration(secs) * time.Second, true
+	}
+	if at, err := http.ParseTime(v); err == nil {
+		return max(at.Sub(now), 0), true
+	}
+	return 0, false
+}
+
+func rateLimitReset(h http.Header, now time.Time) (time.Duration, bool) {
+	if h.Get("X-Ratelimit-Remaining") != "0" {
+		return 0, false
+	}
+	epoch, err := strconv.ParseInt(strings.TrimSpace(h.Get("X-Ratelimit-Reset")), 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	// One second of slack: the reset time has a one-second resolution.
+	return max(time.Unix(epoch, 0).Sub(now)+time.Second, 0), true
+}
+
+// peekMessage reads (a bounded prefix of) the body, puts it back for the
+// caller, and returns the "message" of a GitHub error body.
+func peekMessage(resp *http.Response) string {
+	if resp.Body == nil {
+		return ""
+	}
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(data), resp.Body), resp.Body}
+	return errorMessage(data)
+}

@@ -1,0 +1,313 @@
+// Package report renders a judged pact for people: the check run's verdict,
+// its Markdown summary (also the job summary), its annotations and the
+// fallback workflow commands. It is pure: findings and state in, text out.
+// Every piece of user text from the log is escaped here, so a task id or a
+// reason cannot inject Markdown, HTML or @-mentions into GitHub.
+package report
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/projection"
+)
+
+// Check run conclusions we use. Waiting is action_required: GitHub's branch
+// protection does not count it as passing, and it does not read as an error.
+const (
+	ConclusionSuccess = "success"
+	ConclusionFailure = "failure"
+	ConclusionWaiting = "action_required"
+)
+
+// MaxText is GitHub's limit for a check run's summary and text.
+const MaxText = 65535
+
+// Verdict is everything a report shows about one judged head.
+type Verdict struct {
+	CheckName  string
+	HeadBranch string // "" outside a pull request
+	HeadSHA    string
+	Findings   []checks.Finding
+	State      *projection.State
+	// Note is an optional line under the verdict (e.g. a fallback notice);
+	// it is our own text, never the log's.
+	Note string
+}
+
+// Conclusion is success when nothing is wrong or waiting, failure on any
+// error finding, and waiting otherwise.
+func Conclusion(findings []checks.Finding) string {
+	c := checks.Count(findings)
+	switch {
+	case c.Errors > 0:
+		return ConclusionFailure
+	case c.Pending > 0:
+		return ConclusionWaiting
+	}
+	return ConclusionSuccess
+}
+
+// Title is the one-line verdict shown next to the check's name.
+func Title(findings []checks.Finding) string {
+	c := checks.Count(findings)
+	switch {
+	case c.Errors > 0:
+		return fmt.Sprintf("%s — merge blocked", plural(c.Errors, "violation"))
+	case c.Pending > 0:
+		return fmt.Sprintf("waiting for %s — not yet mergeable", plural(c.Pending, "task"))
+	case c.Warnings > 0:
+		return fmt.Sprintf("pact holds (%s)", plural(c.Warnings, "warning"))
+	}
+	return "pact holds"
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+var mdEscaper = strings.NewReplacer(
+	"&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;",
+	"@", "&#64;", "#", "&#35;",
+	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "(", `\(`, ")", `\)`,
+	"|", `\|`, "~", `\~`,
+	"\r\n", " ", "\n", " ", "\r", " ", "\t", " ",
+)
+
+// Escape makes user text inert in GitHub Markdown: no HTML, no formatting, no
+// links, no @-mentions or #-references, and no line breaks (so it stays
+// inside a table cell).
+func Escape(s string) string {
+	return mdEscaper.Replace(strings.ToValidUTF8(s, "\uFFFD"))
+}
+
+// Code renders a stable finding code or a path: our own text, so only made
+// safe for an inline code span.
+func Code(s string) string {
+	return "`" + strings.ReplaceAll(strings.ReplaceAll(s, "`", "'"), "\n", " ") + "`"
+}
+
+func icon(s checks.Severity) string {
+	switch s {
+	case checks.SeverityError:
+		return "❌ error"
+	case checks.SeverityPending:
+		return "⏳ waiting"
+	}
+	return "⚠️ warning"
+}
+
+func where(f checks.Finding) string {
+	if f.Line > 0 {
+		return fmt.Sprintf("%s:%d", f.Path, f.Line)
+	}
+	return f.Path
+}
+
+// Summary renders the check's Markdown summary: a verdict line, the features
+// and tasks table, what each waiting task waits for and from whom, and each
+// finding's code, message and fix hint. It stays under MaxText; when
+// something had to be cut it says what.
+func Summary(v Verdict) string {
+	var head strings.Builder
+	c := checks.Count(v.Findings)
+	emoji := "✅"
+	switch Conclusion(v.Findings) {
+	case ConclusionFailure:
+		emoji = "❌"
+	case ConclusionWaiting:
+		emoji = "⏳"
+	}
+	fmt.Fprintf(&head, "## %s %s: %s\n\n", emoji, Escape(v.CheckName), Title(v.Findings))
+	fmt.Fprintf(&head, "%d error(s), %d waiting, %d warning(s)", c.Errors, c.Pending, c.Warnings)
+	if v.HeadSHA != "" {
+		fmt.Fprintf(&head, " on %s", Code(shortSHA(v.HeadSHA)))
+	}
+	if v.HeadBranch != "" {
+		fmt.Fprintf(&head, " (branch %s)", Escape(v.HeadBranch))
+	}
+	head.WriteString(".\n")
+	if v.Note != "" {
+		fmt.Fprintf(&head, "\n> %s\n", oneLine(v.Note))
+	}
+
+	var waiting strings.Builder
+	for _, f := range v.Findings {
+		if f.Severity == checks.SeverityPending {
+			if waiting.Len() == 0 {
+				waiting.WriteString("\n### Waiting\n\n")
+			}
+			fmt.Fprintf(&waiting, "- %s\n", Escape(f.Message))
+		}
+	}
+
+	tasks := taskTable(v.State, v.HeadBranch)
+	rows, rowsHeader := findingRows(v.Findings)
+	footer := "\n<sub>Finding codes are explained in the pact-action README. The log is append-only; fix problems by appending events with `pactify`, never by editing lines.</sub>\n"
+
+	// Assemble within the limit: the verdict and waiting list always fit;
+	// the tables give way, findings last, since annotations carry them too.
+	out := head.String() + waiting.String()
+	budget := MaxText - len(out) - len(footer) - 200
+	if len(tasks) > budget/2 && len(rows) > 0 {
+		tasks = cut(tasks, budget/2, "\n_…the task table was cut to fit GitHub's 65,535-character limit._\n")
+	}
+	out += tasks
+	budget = MaxText - len(out) - len(footer) - 200
+	if len(rows) > 0 {
+		out += rowsHeader
+		budget -= len(rowsHeader)
+		shown := 0
+		for _, r := range rows {
+			if len(r) > budget {
+				break
+			}
+			out += r
+			budget -= len(r)
+			shown++
+		}
+		if shown < len(rows) {
+			out += fmt.Sprintf("\n_…%d more finding(s) not shown here to fit GitHub's 65,535-character limit; every finding is annotated and in the JSON report._\n", len(rows)-shown)
+		}
+	}
+	out += footer
+	if len(out) > MaxText {
+		out = cut(out, MaxText, "")
+	}
+	return out
+}
+
+func cut(s string, n int, note string) string {
+	if len(s) <= n {
+		return s
+	}
+	n -= len(note)
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	if i := strings.LastIndexByte(s[:n], '\n'); i > 0 {
+		n = i + 1
+	}
+	return s[:n] + note
+}
+
+func shortSHA(s string) string {
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
+}
+
+func taskTable(st *projection.State, branch string) string {
+	if st == nil || len(st.TaskOrder) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n### Features and tasks\n\n| feature | feature status | task | status | owner | reviewer | branch |\n|---|---|---|---|---|---|---|\n")
+	for _, fid := range st.FeatureOrder {
+		for _, tid := range st.Features[fid].Tasks {
+			t := st.Tasks[tid]
+			br := Escape(t.Branch)
+			if branch != "" && t.Branch == branch {
+				br = "**" + br + "** (this PR)"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", Escape(fid), st.FeatureStatus(fid), Escape(tid), statusCell(t), Escape(t.Owner), Escape(t.Reviewer), br)
+		}
+	}
+	return b.String()
+}
+
+func statusCell(t *projection.Task) string {
+	s := string(t.Status)
+	if t.Status == projection.StatusAccepted {
+		s = "✅ accepted"
+	}
+	if t.Rounds > 0 {
+		s += fmt.Sprintf(" (%d change round(s))", t.Rounds)
+	}
+	return s
+}
+
+func findingRows(findings []checks.Finding) ([]string, string) {
+	header := "\n### Findings\n\n| | code | where | what happened | how to fix |\n|---|---|---|---|---|\n"
+	var rows []string
+	for _, f := range findings {
+		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s |\n", icon(f.Severity), Code(string(f.Code)), Code(where(f)), Escape(f.Message), Escape(f.Hint)))
+	}
+	return rows, header
+}
+
+// Text is the check run's details text: one plain block per finding, under
+// MaxText.
+func Text(findings []checks.Finding) string {
+	var b strings.Builder
+	for i, f := range findings {
+		entry := fmt.Sprintf("%s %s %s\n%s\nHint: %s\n\n", Code(string(f.Severity)), Code(string(f.Code)), Code(where(f)), Escape(f.Message), Escape(f.Hint))
+		if b.Len()+len(entry) > MaxText-200 {
+			fmt.Fprintf(&b, "_…%d more finding(s) cut to fit GitHub's limit; see the annotations and the JSON report._\n", len(findings)-i)
+			break
+		}
+		b.WriteString(entry)
+	}
+	return b.String()
+}
+
+// Annotation is one line annotation, in the check run's terms.
+type Annotation struct {
+	Path    string
+	Line    int
+	Level   string // failure, warning or notice
+	Title   string
+	Message string
+}
+
+// Annotations turns every finding into an annotation. A finding without a
+// line points at line 1 of its file, since GitHub needs a line.
+func Annotations(findings []checks.Finding) []Annotation {
+	out := make([]Annotation, 0, len(findings))
+	for _, f := range findings {
+		line := f.Line
+		if line < 1 {
+			line = 1
+		}
+		out = append(out, Annotation{Path: f.Path, Line: line, Level: level(f.Severity),
+			Title: fmt.Sprintf("%s (%s)", f.Code, f.Severity), Message: oneLine(f.Message) + "\nHint: " + f.Hint})
+	}
+	return out
+}
+
+func level(s checks.Severity) string {
+	switch s {
+	case checks.SeverityError:
+		return "failure"
+	case checks.SeverityWarning:
+		return "warning"
+	}
+	return "notice"
+}
+
+func oneLine(s string) string {
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}
+
+// ByImportance orders findings for places that show only a few: errors,
+// then waiting, then warnings, each in file order.
+func ByImportance(findings []checks.Finding) []checks.Finding {
+	rank := map[checks.Severity]int{checks.SeverityError: 0, checks.SeverityPending: 1, checks.SeverityWarning: 2}
+	out := append([]checks.Finding(nil), findings...)
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && rank[out[j].Severity] < rank[out[j-1].Severity]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// MaxWorkflowAnnotations is how many error, warning and notice commands
+// GitHub shows per step; the fallback summarises the rest in one line.
+const MaxWorkflowAnnotations = 10

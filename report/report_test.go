@@ -1,0 +1,135 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/projection"
+)
+
+func finding(sev checks.Severity, line int, msg string) checks.Finding {
+	return checks.Finding{Code: projection.CodeSelfAccept, Severity: sev, Path: ".pact/log.jsonl", Line: line, Message: msg, Hint: "ask the reviewer"}
+}
+
+func TestConclusion(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		findings []checks.Finding
+		want     string
+	}{
+		{"clean", nil, ConclusionSuccess},
+		{"warnings only pass", []checks.Finding{finding(checks.SeverityWarning, 1, "w")}, ConclusionSuccess},
+		{"waiting is not passing", []checks.Finding{finding(checks.SeverityPending, 1, "p")}, ConclusionWaiting},
+		{"any error fails", []checks.Finding{finding(checks.SeverityPending, 1, "p"), finding(checks.SeverityError, 2, "e")}, ConclusionFailure},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := Conclusion(tt.findings); got != tt.want {
+				t.Errorf("Conclusion = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestEscapeNeutralisesUserText(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in  string
+		forbidden []string
+	}{
+		{"mention", "ping @octocat and @org/team", []string{"@"}},
+		{"html", `<img src=x onerror=alert(1)><details>`, []string{"<", ">"}},
+		{"link", "[click](https://evil.example)", []string{"[click]", "](", "](https"}},
+		{"table break", "a | b\n| c |", []string{"\n", " | "}},
+		{"issue ref", "fixes #12", []string{"#12"}},
+		{"code fence", "```\nrm -rf /\n```", []string{"```", "\n"}},
+		{"emphasis", "**bold** _it_", []string{"**", " _it_"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := Escape(tt.in)
+			for _, f := range tt.forbidden {
+				if strings.Contains(got, f) {
+					t.Errorf("Escape(%q) = %q still contains %q", tt.in, got, f)
+				}
+			}
+		})
+	}
+}
+
+func TestSummaryShowsVerdictTasksWaitingAndFindings(t *testing.T) {
+	t.Parallel()
+	log := projection.ParseBytes([]byte(strings.Join([]string{
+		`{"event_id":"a1","ts":"2026-06-09T10:00:00Z","agent_id":"lead","role":"orchestrator","event_type":"init","task_id":"","feature":"","payload":{"project":"p","protocol_version":1,"base_branch":"main","seats":[{"id":"lead","roles":["orchestrator","reviewer"],"entry":"A.md"},{"id":"dev","roles":["worker"],"entry":"B.md"}]}}`,
+		`{"event_id":"a2","ts":"2026-06-09T10:01:00Z","agent_id":"lead","role":"orchestrator","event_type":"assign","task_id":"T1","feature":"F","payload":{"owner":"dev","reviewer":"lead","branch":"feat/f","spec":"x"}}`,
+		`{"event_id":"a3","ts":"2026-06-09T10:02:00Z","agent_id":"dev","role":"worker","event_type":"join","task_id":"","feature":"","payload":{"roles":["worker"]}}`,
+		`{"event_id":"a4","ts":"2026-06-09T10:03:00Z","agent_id":"dev","role":"worker","event_type":"checkpoint","task_id":"T1","feature":"F","payload":{"evidence":"done"}}`,
+	}, "\n")))
+	res := projection.Replay(log)
+	findings := checks.Waiting(".pact/log.jsonl", res.State, "feat/f", nil)
+	findings = append(findings, finding(checks.SeverityError, 9, "forged accept by <b>@dev</b>"))
+	got := Summary(Verdict{CheckName: "pact", HeadBranch: "feat/f", HeadSHA: "0123456789abcdef0123", Findings: findings, State: res.State})
+	for _, want := range []string{"❌ pact: 1 violation — merge blocked", "### Features and tasks", "| F | awaiting_review | T1 | awaiting_review | dev | lead |",
+		"### Waiting", "awaiting review by lead", "`rule1.self_accept`", "`.pact/log.jsonl:9`", "ask the reviewer", "`0123456789ab`"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("summary lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "@dev") || strings.Contains(got, "<b>") {
+		t.Errorf("summary lets log text through unescaped:\n%s", got)
+	}
+}
+
+func TestSummaryStaysUnderGitHubsLimitAndSaysWhatWasCut(t *testing.T) {
+	t.Parallel()
+	var findings []checks.Finding
+	for i := 1; i <= 3000; i++ {
+		findings = append(findings, finding(checks.SeverityError, i, strings.Repeat("x", 60)+fmt.Sprint(i)))
+	}
+	got := Summary(Verdict{CheckName: "pact", Findings: findings, State: projection.NewState()})
+	if len(got) > MaxText {
+		t.Fatalf("summary is %d characters, over %d", len(got), MaxText)
+	}
+	if !strings.Contains(got, "more finding(s) not shown") {
+		t.Error("the cut summary does not say findings were left out")
+	}
+	text := Text(findings)
+	if len(text) > MaxText || !strings.Contains(text, "more finding(s) cut") {
+		t.Errorf("text is %d characters or lacks the cut note", len(text))
+	}
+	if n := len(Annotations(findings)); n != len(findings) {
+		t.Errorf("Annotations = %d, want every finding (%d)", n, len(findings))
+	}
+}
+
+func TestAnnotationsPointAtALine(t *testing.T) {
+	t.Parallel()
+	anns := Annotations([]checks.Finding{finding(checks.SeverityError, 0, "no line"), finding(checks.SeverityWarning, 7, "w"), finding(checks.SeverityPending, 3, "p")})
+	want := []struct {
+		line  int
+		level string
+	}{{1, "failure"}, {7, "warning"}, {3, "notice"}}
+	for i, w := range want {
+		if anns[i].Line != w.line || anns[i].Level != w.level {
+			t.Errorf("annotation %d = line %d level %s, want line %d level %s", i, anns[i].Line, anns[i].Level, w.line, w.level)
+		}
+	}
+}
+
+func TestByImportanceOrdersErrorsThenWaitingThenWarnings(t *testing.T) {
+	t.Parallel()
+	in := []checks.Finding{finding(checks.SeverityWarning, 1, "w1"), finding(checks.SeverityPending, 2, "p"), finding(checks.SeverityError, 3, "e"), finding(checks.SeverityWarning, 4, "w2")}
+	got := ByImportance(in)
+	var order []string
+	for _, f := range got {
+		order = append(order, f.Message)
+	}
+	if strings.Join(order, ",") != "e,p,w1,w2" {
+		t.Errorf("order = %v, want e,p,w1,w2", order)
+	}
+}
