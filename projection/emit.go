@@ -69,9 +69,12 @@ func LatestTS(log *Log) time.Time {
 }
 
 // Propose judges one new line as if appended to log, exactly as a replay of
-// the longer log would judge it, and returns the replay with the event
-// applied. It refuses a line that is not a v1 event, one whose event_id the
-// log already holds, and one that does not sort after every existing event.
+// the longer log judges it, and on success leaves log and res describing the
+// longer log. It refuses a line whose event_id the log already holds. A line
+// whose ts sorts after every event is judged against the current state; an
+// earlier one (a review submitted before later events) is judged by
+// replaying the longer log, and refused when it would change the verdict on
+// any existing line.
 func Propose(log *Log, res *Result, line []byte) (*Rejection, error) {
 	if res.Unsupported != nil {
 		r := *res.Unsupported
@@ -82,9 +85,6 @@ func Propose(log *Log, res *Result, line []byte) (*Rejection, error) {
 		return nil, fmt.Errorf("internal error: the new event does not parse (%s)", malformed)
 	}
 	ev.Line = log.Lines + 1
-	if ev.Problem == nil && ev.TS.Before(LatestTS(log)) {
-		return nil, fmt.Errorf("internal error: the new event's ts %s sorts before the log's latest event", ev.TSRaw)
-	}
 	if ev.EventID == "" {
 		return nil, fmt.Errorf("internal error: the new event has no event_id")
 	}
@@ -94,10 +94,35 @@ func Propose(log *Log, res *Result, line []byte) (*Rejection, error) {
 				Message: fmt.Sprintf("event_id %s is already in the log on line %d", ev.EventID, log.Events[i].Line)}, nil
 		}
 	}
-	if r := res.State.Apply(&ev); r != nil {
-		return r, nil
+	if ev.Problem != nil || !ev.TS.Before(LatestTS(log)) {
+		if r := res.State.Apply(&ev); r != nil {
+			return r, nil
+		}
+		log.Events = append(log.Events, ev)
+		log.Lines = ev.Line
+		return nil, nil
 	}
-	log.Events = append(log.Events, ev)
-	log.Lines = ev.Line
+	longer := &Log{Events: append(append([]Event(nil), log.Events...), ev), Malformed: log.Malformed, Claims: log.Claims, Lines: ev.Line}
+	next := Replay(longer)
+	before := map[Code]map[int]bool{}
+	for _, r := range res.Rejections {
+		if before[r.Code] == nil {
+			before[r.Code] = map[int]bool{}
+		}
+		before[r.Code][r.Line] = true
+	}
+	for _, r := range next.Rejections {
+		if r.Line == ev.Line {
+			rej := r
+			return &rej, nil
+		}
+	}
+	for _, r := range next.Rejections {
+		if !before[r.Code][r.Line] {
+			return &Rejection{Line: ev.Line, EventID: ev.EventID, TaskID: ev.TaskID, Feature: ev.Feature, Code: r.Code,
+				Message: fmt.Sprintf("its ts %s sorts before later events, and replaying it there would break line %d: %s", ev.TSRaw, r.Line, r.Message)}, nil
+		}
+	}
+	*log, *res = *longer, *next
 	return nil, nil
 }

@@ -49,8 +49,8 @@ func ParseStateSummary(b []byte) (Summary, error) {
 	if err := yaml.Unmarshal(b, &root); err != nil {
 		return Summary{}, fmt.Errorf("STATE.yml is not valid YAML: %w", err)
 	}
-	budget := maxStateNodes
-	doc, err := plain(&root, &budget)
+	p := plainer{budget: maxStateNodes, open: map[*yaml.Node]bool{}}
+	doc, err := p.plain(&root)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -104,14 +104,19 @@ func ParseStateSummary(b []byte) (Summary, error) {
 // included: a pull request brings its own STATE.yml, so it is untrusted.
 const maxStateNodes = 1 << 22
 
-// plain turns a YAML node into maps keyed by the text of their keys, lists,
+// plainer.plain turns a YAML node into maps keyed by the text of their keys, lists,
 // and scalars kept as the text they are written with (an empty null is nil).
 // Meaning is the text a reader sees: another implementation may write the
 // id 7, true, 1.0 or null without quotes, as a key or a value, and mean the
 // id, where a typed decode would give a number, a bool or nothing and a map
 // with such keys would not even be keyed by strings.
-func plain(n *yaml.Node, budget *int) (any, error) {
-	if *budget--; *budget < 0 {
+type plainer struct {
+	budget int
+	open   map[*yaml.Node]bool // aliases being expanded, to refuse cycles
+}
+
+func (p *plainer) plain(n *yaml.Node) (any, error) {
+	if p.budget--; p.budget < 0 {
 		return nil, fmt.Errorf("STATE.yml is too large: it expands to more than %d YAML nodes", maxStateNodes)
 	}
 	switch n.Kind {
@@ -119,12 +124,18 @@ func plain(n *yaml.Node, budget *int) (any, error) {
 		if len(n.Content) == 0 {
 			return nil, nil
 		}
-		return plain(n.Content[0], budget)
+		return p.plain(n.Content[0])
 	case yaml.AliasNode:
 		if n.Alias == nil {
 			return nil, nil
 		}
-		return plain(n.Alias, budget)
+		if p.open[n.Alias] {
+			return nil, fmt.Errorf("STATE.yml is not valid YAML: anchor %q contains itself", n.Value)
+		}
+		p.open[n.Alias] = true
+		v, err := p.plain(n.Alias)
+		delete(p.open, n.Alias)
+		return v, err
 	case yaml.ScalarNode:
 		if n.Value == "" && n.ShortTag() == "!!null" {
 			return nil, nil
@@ -133,7 +144,7 @@ func plain(n *yaml.Node, budget *int) (any, error) {
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
 		for _, c := range n.Content {
-			v, err := plain(c, budget)
+			v, err := p.plain(c)
 			if err != nil {
 				return nil, err
 			}
@@ -143,15 +154,11 @@ func plain(n *yaml.Node, budget *int) (any, error) {
 	case yaml.MappingNode:
 		out := make(map[string]any, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			for k.Kind == yaml.AliasNode && k.Alias != nil {
-				k = k.Alias
-			}
-			v, err := plain(n.Content[i+1], budget)
+			v, err := p.plain(n.Content[i+1])
 			if err != nil {
 				return nil, err
 			}
-			if k.Kind == yaml.ScalarNode { // a complex key names nothing
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode { // a complex or aliased key names nothing
 				out[k.Value] = v
 			}
 		}
@@ -215,8 +222,12 @@ func str(v any) string {
 func strs(v any) []string {
 	list, ok := v.([]any)
 	if !ok {
-		if s, isString := v.(string); isString {
-			return strings.Split(s, ",")
+		if s, isString := v.(string); isString { // "worker, reviewer"
+			parts := strings.Split(s, ",")
+			for i := range parts {
+				parts[i] = strings.TrimSpace(parts[i])
+			}
+			return parts
 		}
 		return nil
 	}
@@ -298,7 +309,7 @@ func sameSet(a, b []string) bool {
 	}
 	count := map[string]int{}
 	for _, s := range a {
-		count[strings.TrimSpace(s)]++
+		count[s]++
 	}
 	for _, s := range b {
 		count[s]--

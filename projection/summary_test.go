@@ -254,3 +254,17 @@ func TestParseStateSummaryAliasBomb(t *testing.T) {
 	b.WriteString("tasks: *a29\nseats: *a29\nfeatures: *a29\n")
 	_, _ = ParseStateSummary([]byte(b.String())) // must return, error or not
 }
+
+func TestParseStateSummaryRecursiveAlias(t *testing.T) {
+	t.Parallel()
+	for _, doc := range []string{"a: &a [*a]\n", "a: &a {b: *a}\nseats: *a\n", "tasks: &t {T1: {x: *t}}\n"} {
+		if _, err := ParseStateSummary([]byte(doc)); err == nil {
+			t.Errorf("%q: a recursive alias must be an error", doc)
+		}
+	}
+	// A plain (non-recursive) alias is followed.
+	sum, err := ParseStateSummary([]byte("r: &r [worker]\nseats: {opencode: {roles: *r}, claude-opus: {roles: *r}}\n"))
+	if err != nil || len(sum.Seats["claude-opus"]) != 1 || sum.Seats["claude-opus"][0] != "worker" {
+		t.Errorf("alias not followed: %+v %v", sum.Seats, err)
+	}
+}

@@ -146,7 +146,7 @@ func Summary(v Verdict) string {
 		}
 	}
 
-	tasks := taskTable(v.State, v.HeadBranch)
+	tasks := TaskTable(v.State, v.HeadBranch)
 	rows, rowsHeader := findingRows(v.Findings)
 	footer := "\n<sub>Finding codes are explained in the pact-action README. The log is append-only; fix problems by appending events with `pactify`, never by editing lines.</sub>\n"
 
@@ -203,7 +203,8 @@ func shortSHA(s string) string {
 	return s
 }
 
-func taskTable(st *projection.State, branch string) string {
+// TaskTable renders the features and tasks table, marking the tasks of branch.
+func TaskTable(st *projection.State, branch string) string {
 	if st == nil || len(st.TaskOrder) == 0 {
 		return ""
 	}

@@ -91,7 +91,9 @@ func runAction(ctx context.Context, stdout io.Writer, getenv func(string) string
 	}
 	env := &runEnv{gha: gha, gh: gh, in: in, getenv: getenv, stdout: stdout, event: ev, eventName: eventName,
 		settings: action.Settings{CheckName: in.checkName, PactDir: in.pactDir, DetailsURL: runURL(getenv)}}
-	if mode == "bot" {
+	// A manual or scheduled run re-judges every open PR in either mode, so
+	// a missed event never leaves a PR stuck.
+	if mode == "bot" && eventName != "workflow_dispatch" && eventName != "schedule" {
 		return env.bot(ctx)
 	}
 	return env.check(ctx)

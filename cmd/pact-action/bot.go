@@ -1,8 +1,54 @@
 package main
 
-import "context"
+import (
+	"context"
+	"fmt"
 
+	"github.com/pact-action/pact-action/action"
+)
+
+// runBot is bot mode: a review or /pact comment becomes pact events on the
+// PR's branch, then the check is posted on the new head.
 func runBot(ctx context.Context, e *runEnv) error {
-	_ = ctx
-	return usagef("bot mode is not available in this build")
+	out, err := action.Bot(ctx, e.gh, e.event, e.eventName, action.BotSettings{Settings: e.settings})
+	if out != nil {
+		for _, n := range out.Notices {
+			fmt.Fprintf(e.stdout, "pact: %s\n", n)
+			e.gha.AddStepSummary(n)
+		}
+	}
+	if err != nil {
+		e.gha.Errorf("pact-action bot mode failed: %v", err)
+		return err
+	}
+	switch {
+	case out.Ignored != "":
+		fmt.Fprintf(e.stdout, "pact: nothing to do: %s\n", out.Ignored)
+		return nil
+	case len(out.Appended) > 0:
+		fmt.Fprintf(e.stdout, "pact: recorded %d event(s) in commit %s\n", len(out.Appended), out.NewHead)
+		for _, a := range out.Appended {
+			fmt.Fprintf(e.stdout, "  %s\n", a)
+		}
+	default:
+		fmt.Fprintln(e.stdout, "pact: nothing recorded")
+	}
+	for _, r := range out.Replies {
+		fmt.Fprintf(e.stdout, "pact: replied: %s\n", firstLine(r))
+	}
+	if out.Check != nil {
+		// The bot's own check carries any block; its job fails only on
+		// violations it was asked to fail on.
+		return e.finish([]*action.Outcome{out.Check})
+	}
+	return nil
+}
+
+func firstLine(s string) string {
+	for i, c := range s {
+		if c == '\n' {
+			return s[:i]
+		}
+	}
+	return s
 }

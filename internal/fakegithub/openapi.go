@@ -281,8 +281,9 @@ func parseTemplate(tmpl string, params map[string]*paramSpec) []pathSegment {
 
 // convertSchema turns an OpenAPI 3.0 schema object into JSON Schema 2020-12:
 // nullable becomes a "null" type (or an anyOf with null), $refs to
-// components point at the shared components resource, and OpenAPI-only
-// keywords (discriminator, example, xml, externalDocs) are dropped.
+// components point at the shared components resource, oneOf is relaxed to
+// anyOf (see below), and OpenAPI-only keywords (discriminator, example,
+// xml, externalDocs) are dropped.
 func convertSchema(v any) any {
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -312,6 +313,14 @@ func convertSchema(v any) any {
 			conv := make([]any, len(list))
 			for i, s := range list {
 				conv[i] = convertSchema(s)
+			}
+			if k == "oneOf" {
+				// GitHub's description has oneOf alternatives that
+				// overlap (e.g. the 409 of create-or-update-file-contents:
+				// basic-error | repository-rule-violation-error, which
+				// every error body matches both of), so exclusivity is
+				// not checked: at least one alternative must match.
+				k = "anyOf"
 			}
 			out[k] = conv
 		default:
