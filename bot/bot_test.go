@@ -1,0 +1,277 @@
+package bot
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/projection"
+)
+
+const seatMap = `
+seats:
+  lead: [octocat]
+  dev: [hubot]
+  both: [mallory]
+  rev2: [mallory, carol]
+`
+
+// state replays a small pact: T1 (dev, reviewed by lead) and T2 (both,
+// reviewed by rev2) await review on feat/x; T3 on another branch.
+func state(t *testing.T) *projection.State {
+	t.Helper()
+	lines := []string{
+		`{"event_id":"e1","ts":"2026-06-09T10:00:00Z","agent_id":"lead","role":"orchestrator","event_type":"init","task_id":"","feature":"","payload":{"project":"p","protocol_version":1,"base_branch":"main","seats":[{"id":"lead","roles":["orchestrator","reviewer"],"entry":"A.md"},{"id":"dev","roles":["worker"],"entry":"B.md"},{"id":"both","roles":["worker"],"entry":"B.md"},{"id":"rev2","roles":["reviewer"],"entry":"C.md"}]}}`,
+		`{"event_id":"e2","ts":"2026-06-09T10:01:00Z","agent_id":"lead","role":"orchestrator","event_type":"assign","task_id":"T1","feature":"F","payload":{"owner":"dev","reviewer":"lead","branch":"feat/x","spec":"s"}}`,
+		`{"event_id":"e3","ts":"2026-06-09T10:02:00Z","agent_id":"lead","role":"orchestrator","event_type":"assign","task_id":"T2","feature":"F","payload":{"owner":"both","reviewer":"rev2","branch":"feat/x","spec":"s"}}`,
+		`{"event_id":"e4","ts":"2026-06-09T10:03:00Z","agent_id":"lead","role":"orchestrator","event_type":"assign","task_id":"T3","feature":"G","payload":{"owner":"dev","reviewer":"lead","branch":"feat/y","spec":"s"}}`,
+		`{"event_id":"e5","ts":"2026-06-09T10:04:00Z","agent_id":"dev","role":"worker","event_type":"join","task_id":"","feature":"","payload":{"roles":["worker"]}}`,
+		`{"event_id":"e6","ts":"2026-06-09T10:05:00Z","agent_id":"both","role":"worker","event_type":"join","task_id":"","feature":"","payload":{"roles":["worker"]}}`,
+		`{"event_id":"e7","ts":"2026-06-09T10:06:00Z","agent_id":"dev","role":"worker","event_type":"checkpoint","task_id":"T1","feature":"F","payload":{"evidence":"ok"}}`,
+		`{"event_id":"e8","ts":"2026-06-09T10:07:00Z","agent_id":"both","role":"worker","event_type":"checkpoint","task_id":"T2","feature":"F","payload":{"evidence":"ok"}}`,
+	}
+	res := projection.Replay(projection.ParseBytes([]byte(strings.Join(lines, "\n"))))
+	if len(res.Rejections) != 0 {
+		t.Fatalf("fixture log has rejections: %+v", res.Rejections)
+	}
+	return res.State
+}
+
+func seats(t *testing.T) *config.Config {
+	t.Helper()
+	cfg, err := config.Parse([]byte(seatMap))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+var submitted = time.Date(2026, 6, 9, 11, 0, 0, 0, time.UTC)
+
+func TestParseCommands(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		body string
+		want []Command
+	}{
+		{"none", "LGTM, thanks!", nil},
+		{"accept", "/pact accept T1", []Command{{Verb: VerbAccept, Task: "T1"}}},
+		{"leading spaces and CRLF", "  /pact accept T1\r\n", []Command{{Verb: VerbAccept, Task: "T1"}}},
+		{"changes with reason", "/pact changes T2 please add tests\nfor the edge case", []Command{{Verb: VerbChanges, Task: "T2", Reason: "please add tests"}}},
+		{"several in order", "/pact status\ntext\n/pact recheck", []Command{{Verb: VerbStatus}, {Verb: VerbRecheck}}},
+		{"not at line start", "please run /pact accept T1", nil},
+		{"quoted line", "> /pact accept T1", nil},
+		{"inside a code fence", "```\n/pact accept T1\n```", nil},
+		{"prefix of another word", "/pactify accept T1", nil},
+		{"bare /pact is help", "/pact", []Command{{Verb: VerbHelp}}},
+		{"unknown word", "/pact approve T1", []Command{{Verb: VerbHelp, Problem: "`approve` is not a /pact command."}}},
+		{"accept without task", "/pact accept", []Command{{Verb: VerbHelp, Problem: "`/pact accept` takes exactly one task id."}}},
+		{"changes without reason", "/pact changes T1", []Command{{Verb: VerbHelp, Problem: "`/pact changes` needs a task id and a reason."}}},
+		{"case of the verb", "/pact ACCEPT T1", []Command{{Verb: VerbAccept, Task: "T1"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := ParseCommands(tt.body)
+			if len(got) != len(tt.want) {
+				t.Fatalf("ParseCommands(%q) = %+v, want %+v", tt.body, got, tt.want)
+			}
+			for i := range got {
+				if got[i] != tt.want[i] {
+					t.Errorf("command %d = %+v, want %+v", i, got[i], tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+func review(state string, body string) Request {
+	return Request{Repo: "o/r", HeadBranch: "feat/x", HeadSHA: "abc",
+		Review: &Review{ID: 77, State: state, Body: body, URL: "https://github.com/o/r/pull/1#pullrequestreview-77", CommitID: "abc", SubmittedAt: submitted}}
+}
+
+func TestPlanReview(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name        string
+		login       string
+		state       string
+		body        string
+		wantTasks   []string
+		wantType    string
+		wantReplies []string
+	}{
+		{"reviewer approves", "octocat", "approved", "", []string{"T1"}, projection.TypeAccept, nil},
+		{"REST upper-case state", "octocat", "APPROVED", "", []string{"T1"}, projection.TypeAccept, nil},
+		{"changes requested with body", "octocat", "changes_requested", "fix the bug", []string{"T1"}, projection.TypeChangesRequested, nil},
+		{"commented does nothing", "octocat", "commented", "", nil, "", nil},
+		{"dismissed does nothing", "octocat", "dismissed", "", nil, "", nil},
+		{"no seat is ignored quietly", "stranger", "approved", "", nil, "", nil},
+		{"owner approving is refused", "hubot", "approved", "", nil, "", []string{"Rule 1", "`dev`, which owns task `T1`"}},
+		{"owner holding the reviewer seat too is refused", "mallory", "approved", "", nil, "", []string{"Rule 1", "owns task `T2`", "even if it also holds the reviewer seat `rev2`"}},
+		{"other reviewer of another task", "carol", "approved", "", []string{"T2"}, projection.TypeAccept, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			req := review(tt.state, tt.body)
+			req.Login = tt.login
+			plan := PlanReview(req, seats(t), state(t))
+			var tasks []string
+			for _, in := range plan.Intents {
+				tasks = append(tasks, in.Draft.TaskID)
+				if in.Draft.Type != tt.wantType {
+					t.Errorf("type = %s, want %s", in.Draft.Type, tt.wantType)
+				}
+				if !in.Draft.TS.Equal(submitted) {
+					t.Errorf("ts = %s, want the review's submitted_at", in.Draft.TS)
+				}
+			}
+			if strings.Join(tasks, ",") != strings.Join(tt.wantTasks, ",") {
+				t.Errorf("tasks = %v, want %v", tasks, tt.wantTasks)
+			}
+			all := strings.Join(plan.Replies, "\n")
+			for _, w := range tt.wantReplies {
+				if !strings.Contains(all, w) {
+					t.Errorf("replies lack %q: %q", w, all)
+				}
+			}
+			if len(tt.wantReplies) == 0 && len(plan.Replies) != 0 {
+				t.Errorf("unexpected replies: %q", plan.Replies)
+			}
+		})
+	}
+}
+
+func TestReviewEventIsDeterministicAndCarriesProvenance(t *testing.T) {
+	t.Parallel()
+	req := review("approved", "")
+	req.Login = "octocat"
+	a := PlanReview(req, seats(t), state(t))
+	b := PlanReview(req, seats(t), state(t))
+	if a.Intents[0].Draft.EventID != b.Intents[0].Draft.EventID || len(a.Intents[0].Draft.EventID) != 32 {
+		t.Fatalf("event ids %q and %q: want the same 128-bit hex for the same review", a.Intents[0].Draft.EventID, b.Intents[0].Draft.EventID)
+	}
+	line, err := projection.Encode(a.Intents[0].Draft)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		AgentID string `json:"agent_id"`
+		Role    string `json:"role"`
+		Payload struct {
+			Commit string        `json:"commit"`
+			GitHub GitHubPayload `json:"github"`
+		} `json:"payload"`
+	}
+	if err := json.Unmarshal(line, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.AgentID != "lead" || got.Role != "reviewer" || got.Payload.GitHub.ReviewID != 77 || got.Payload.GitHub.Login != "octocat" || got.Payload.Commit != "abc" {
+		t.Errorf("event = %s", line)
+	}
+}
+
+func TestChangesRequestedWithoutBodyLinksTheReview(t *testing.T) {
+	t.Parallel()
+	req := review("changes_requested", "  ")
+	req.Login = "octocat"
+	plan := PlanReview(req, seats(t), state(t))
+	p := plan.Intents[0].Draft.Payload.(changesPayload)
+	if !strings.Contains(p.Reason, "pullrequestreview-77") {
+		t.Errorf("reason = %q, want a default that links the review", p.Reason)
+	}
+}
+
+func TestReviewThatConcernsNoTaskExplainsTheBranch(t *testing.T) {
+	t.Parallel()
+	req := review("approved", "")
+	req.Login = "octocat"
+	req.HeadBranch = "feat/y" // T3 is assigned, not awaiting review
+	plan := PlanReview(req, seats(t), state(t))
+	if len(plan.Intents) != 0 || len(plan.Replies) != 1 || !strings.Contains(plan.Replies[0], "`T3`") || !strings.Contains(plan.Replies[0], "has not joined") && !strings.Contains(plan.Replies[0], "in progress") {
+		t.Errorf("plan = %+v", plan)
+	}
+}
+
+func TestPlanComment(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name        string
+		login       string
+		canWrite    bool
+		body        string
+		wantTasks   []string
+		wantReplies []string
+		status      bool
+		recheck     bool
+	}{
+		{"writer with the reviewer seat accepts", "octocat", true, "/pact accept T1", []string{"T1"}, nil, false, false},
+		{"read-only user is refused", "octocat", false, "/pact accept T1", nil, []string{"needs write permission"}, false, false},
+		{"owner is refused", "hubot", true, "/pact accept T1", nil, []string{"Rule 1", "owns task `T1`"}, false, false},
+		{"wrong seat is refused", "carol", true, "/pact accept T1", nil, []string{"reviewed by seat `lead`", "holds `rev2`"}, false, false},
+		{"no seat is refused", "stranger", true, "/pact changes T1 add tests", nil, []string{"holds no seat"}, false, false},
+		{"unknown task", "octocat", true, "/pact accept T9", nil, []string{"no task `T9`"}, false, false},
+		{"unknown command gets help", "octocat", true, "/pact merge F", nil, []string{"is not a /pact command", "/pact accept <task>"}, false, false},
+		{"status and recheck", "octocat", true, "/pact status\n/pact recheck", nil, nil, true, true},
+		{"recheck needs write", "octocat", false, "/pact recheck", nil, []string{"needs write permission"}, false, false},
+		{"two commands run in order", "mallory", true, "/pact changes T2 nope\n/pact accept T1", nil, []string{"owns task `T2`", "reviewed by seat `lead`"}, false, false},
+		{"markdown in task id is escaped", "octocat", true, "/pact accept <img>@admin", nil, []string{"&lt;img&gt;&#64;admin"}, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			req := Request{Repo: "o/r", Login: tt.login, HeadBranch: "feat/x", HeadSHA: "abc", CanWrite: tt.canWrite,
+				Comment: &Comment{ID: 5, Body: tt.body, URL: "u", CreatedAt: submitted}}
+			plan := PlanComment(req, seats(t), state(t), ParseCommands(tt.body))
+			var tasks []string
+			for _, in := range plan.Intents {
+				tasks = append(tasks, in.Draft.TaskID)
+			}
+			if strings.Join(tasks, ",") != strings.Join(tt.wantTasks, ",") {
+				t.Errorf("tasks = %v, want %v", tasks, tt.wantTasks)
+			}
+			all := strings.Join(plan.Replies, "\n")
+			for _, w := range tt.wantReplies {
+				if !strings.Contains(all, w) {
+					t.Errorf("replies lack %q: %q", w, all)
+				}
+			}
+			if plan.Status != tt.status || plan.Recheck != tt.recheck {
+				t.Errorf("status/recheck = %v/%v, want %v/%v", plan.Status, plan.Recheck, tt.status, tt.recheck)
+			}
+		})
+	}
+}
+
+func TestPactifyCommandQuotesUserText(t *testing.T) {
+	t.Parallel()
+	in := Intent{Draft: projection.Draft{AgentID: "lead", Type: projection.TypeChangesRequested, TaskID: "T1", Payload: changesPayload{Reason: "it's $(rm -rf /)"}}}
+	got := PactifyCommand(in)
+	want := `PACT_AGENT_ID=lead pactify changes 'T1' --reason 'it'\''s $(rm -rf /)'`
+	if got != want {
+		t.Errorf("PactifyCommand = %s, want %s", got, want)
+	}
+}
+
+func FuzzParseCommands(f *testing.F) {
+	for _, s := range []string{"/pact accept T1", "/pact changes T1 why\n/pact status", "```\n/pact\n```", "/pact \t", "\r\n/pact help"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		for _, c := range ParseCommands(body) {
+			switch c.Verb {
+			case VerbAccept, VerbChanges:
+				if c.Task == "" {
+					t.Fatalf("%s without a task from %q", c.Verb, body)
+				}
+			case VerbStatus, VerbRecheck, VerbHelp:
+			default:
+				t.Fatalf("unknown verb %q from %q", c.Verb, body)
+			}
+		}
+	})
+}

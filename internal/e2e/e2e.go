@@ -1,0 +1,252 @@
+// Package e2e runs the real pact-action binary the way a GitHub runner does —
+// runner environment, inputs as INPUT_* variables, a webhook payload file
+// adapted from GitHub's real examples — against the stateful fake GitHub of
+// internal/fakegithub. It is test support: end-to-end tests of every mode
+// share it.
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pact-action/pact-action/internal/fakegithub"
+	"github.com/pact-action/pact-action/internal/testbin"
+)
+
+// Owner and Repo name the repository every scenario uses.
+const (
+	Owner = "octo-org"
+	Repo  = "octo-repo"
+	// Token is the workflow token the runs present; scenarios decide what
+	// it may do with fakegithub.SetToken.
+	Token = "ghs_e2e_workflow_token"
+)
+
+// Result is what one run of the binary left behind.
+type Result struct {
+	Code    int
+	Stdout  string
+	Stderr  string
+	Outputs map[string]string
+	Summary string
+	Report  map[string]any
+}
+
+// Binary builds pact-action once per test process with the release flags.
+func Binary(t testing.TB) string {
+	t.Helper()
+	bin, err := testbin.Build(testbin.ActionPackage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// Payload loads a real webhook example (a path under testdata/github/webhooks)
+// and applies edits: dotted paths to new values ("pull_request.head.sha").
+func Payload(t testing.TB, example string, edits map[string]any) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(testbin.ModuleRoot(), "testdata", "github", "webhooks", example))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for path, v := range edits {
+		set(t, doc, strings.Split(path, "."), v)
+	}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func set(t testing.TB, m map[string]any, path []string, v any) {
+	t.Helper()
+	if len(path) == 1 {
+		m[path[0]] = v
+		return
+	}
+	next, ok := m[path[0]].(map[string]any)
+	if !ok {
+		next = map[string]any{}
+		m[path[0]] = next
+	}
+	set(t, next, path[1:], v)
+}
+
+// Run is one workflow step running the action.
+type Run struct {
+	Server    *fakegithub.Server
+	EventName string
+	Payload   []byte
+	// Inputs are the action inputs by name (mode, check-name, fail-on, ...).
+	Inputs map[string]string
+	// Workspace is the checkout; empty means a fresh empty directory.
+	Workspace string
+	// APIPath is appended to the server URL (e.g. "/api/v3" for GHES).
+	APIPath string
+	// Timeout bounds the run (default one minute).
+	Timeout time.Duration
+	// Extra environment variables.
+	Env map[string]string
+	// Args run the binary with arguments instead of as an action.
+	Args []string
+}
+
+// Exec runs the binary and collects what it left behind.
+func (r Run) Exec(t testing.TB) Result {
+	t.Helper()
+	dir := t.TempDir()
+	ws := r.Workspace
+	if ws == "" {
+		ws = filepath.Join(dir, "workspace")
+		if err := os.MkdirAll(ws, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eventPath := filepath.Join(dir, "event.json")
+	outputPath := filepath.Join(dir, "output")
+	summaryPath := filepath.Join(dir, "summary.md")
+	for _, p := range []string{outputPath, summaryPath} {
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(eventPath, r.Payload, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{
+		"PATH=" + os.Getenv("PATH"), "HOME=" + dir,
+		"GITHUB_ACTIONS=true", "CI=true",
+		"GITHUB_EVENT_NAME=" + r.EventName, "GITHUB_EVENT_PATH=" + eventPath,
+		"GITHUB_REPOSITORY=" + Owner + "/" + Repo, "GITHUB_REPOSITORY_OWNER=" + Owner,
+		"GITHUB_API_URL=" + r.Server.URL + r.APIPath, "GITHUB_SERVER_URL=https://github.example",
+		"GITHUB_WORKSPACE=" + ws, "GITHUB_OUTPUT=" + outputPath, "GITHUB_STEP_SUMMARY=" + summaryPath,
+		"GITHUB_RUN_ID=4242", "GITHUB_RUN_ATTEMPT=1", "GITHUB_SHA=0000000000000000000000000000000000000000",
+		"RUNNER_TEMP=" + dir,
+	}
+	inputs := map[string]string{"token": Token}
+	for k, v := range r.Inputs {
+		inputs[k] = v
+	}
+	for k, v := range inputs {
+		env = append(env, "INPUT_"+strings.ToUpper(k)+"="+v)
+	}
+	for k, v := range r.Env {
+		env = append(env, k+"="+v)
+	}
+	timeout := r.Timeout
+	if timeout == 0 {
+		timeout = time.Minute
+	}
+	bin := Binary(t) // built before the clock starts: the first build is slow
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, r.Args...)
+	cmd.Env = env
+	cmd.Dir = ws
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	res := Result{Stdout: stdout.String(), Stderr: stderr.String()}
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		res.Code = exit.ExitCode()
+	default:
+		t.Fatalf("run pact-action: %v\nstderr: %s", err, stderr.String())
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("pact-action did not finish within %s\nstdout: %s\nstderr: %s", timeout, res.Stdout, res.Stderr)
+	}
+	res.Outputs = readOutputs(t, outputPath)
+	summary, _ := os.ReadFile(summaryPath)
+	res.Summary = string(summary)
+	if p := res.Outputs["report"]; p != "" {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(ws, p)
+		}
+		if b, err := os.ReadFile(p); err == nil {
+			if err := json.Unmarshal(b, &res.Report); err != nil {
+				t.Errorf("the JSON report is not JSON: %v", err)
+			}
+		}
+	}
+	return res
+}
+
+// readOutputs parses the GITHUB_OUTPUT file (name<<DELIMITER blocks, or
+// name=value lines).
+func readOutputs(t testing.TB, path string) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	lines := strings.Split(string(b), "\n")
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		if name, delim, ok := strings.Cut(line, "<<"); ok {
+			var val []string
+			for i++; i < len(lines) && lines[i] != delim; i++ {
+				val = append(val, lines[i])
+			}
+			out[name] = strings.Join(val, "\n")
+			continue
+		}
+		if name, val, ok := strings.Cut(line, "="); ok {
+			out[name] = val
+		}
+	}
+	return out
+}
+
+// Atoi reads a numeric output.
+func (r Result) Atoi(t testing.TB, name string) int {
+	t.Helper()
+	n, err := strconv.Atoi(r.Outputs[name])
+	if err != nil {
+		t.Fatalf("output %s = %q is not a number (outputs %v)", name, r.Outputs[name], r.Outputs)
+	}
+	return n
+}
+
+// Codes lists the finding codes of the JSON report's first run.
+func (r Result) Codes() []string {
+	runs, _ := r.Report["runs"].([]any)
+	if len(runs) == 0 {
+		return nil
+	}
+	run, _ := runs[0].(map[string]any)
+	findings, _ := run["findings"].([]any)
+	var out []string
+	for _, f := range findings {
+		if m, ok := f.(map[string]any); ok {
+			out = append(out, m["code"].(string))
+		}
+	}
+	return out
+}
+
+// NewServer starts a fake GitHub whose workflow token may do everything.
+func NewServer(t *testing.T, opts ...fakegithub.Option) *fakegithub.Server {
+	t.Helper()
+	s := fakegithub.New(t, opts...)
+	s.SetToken(Token, fakegithub.Token{Login: "github-actions[bot]"})
+	return s
+}

@@ -1,0 +1,89 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pact-action/pact-action/projection"
+)
+
+// Log builds a pact log line by line, the way pactify would write it, with
+// deterministic ids and one minute between events.
+type Log struct {
+	Lines []string
+	at    time.Time
+	n     int
+}
+
+// NewLog starts a log with an init: lead (orchestrator, reviewer), dev
+// (worker), rev (reviewer).
+func NewLog() *Log {
+	l := &Log{at: time.Date(2026, 6, 9, 10, 0, 0, 0, time.UTC)}
+	l.Add("lead", projection.TypeInit, "", "", map[string]any{"project": "demo", "protocol_version": 1, "base_branch": "main",
+		"seats": []map[string]any{
+			{"id": "lead", "roles": []string{"orchestrator", "reviewer"}, "entry": "CLAUDE.md"},
+			{"id": "dev", "roles": []string{"worker"}, "entry": "AGENTS.md"},
+			{"id": "rev", "roles": []string{"reviewer"}, "entry": "REVIEW.md"},
+		}})
+	return l
+}
+
+// Add appends one event.
+func (l *Log) Add(agent, typ, task, feature string, payload any) *Log {
+	l.n++
+	line, err := projection.Encode(projection.Draft{EventID: fmt.Sprintf("%032x", l.n), TS: l.at.Add(time.Duration(l.n) * time.Minute),
+		AgentID: agent, Type: typ, TaskID: task, Feature: feature, Payload: payload})
+	if err != nil {
+		panic(err)
+	}
+	l.Lines = append(l.Lines, string(line))
+	return l
+}
+
+// Raw appends a line as written.
+func (l *Log) Raw(line string) *Log {
+	l.Lines = append(l.Lines, line)
+	return l
+}
+
+// Assign, Join, Checkpoint and Accept are the usual steps.
+func (l *Log) Assign(task, feature, branch, owner, reviewer string) *Log {
+	return l.Add("lead", projection.TypeAssign, task, feature, map[string]any{"owner": owner, "reviewer": reviewer, "branch": branch, "spec": ".pact/tasks/" + task + ".md"})
+}
+
+func (l *Log) Join(seat string) *Log {
+	return l.Add(seat, projection.TypeJoin, "", "", map[string]any{"roles": []string{"worker"}})
+}
+
+func (l *Log) Checkpoint(seat, task, feature string) *Log {
+	return l.Add(seat, projection.TypeCheckpoint, task, feature, map[string]any{"evidence": "tests pass"})
+}
+
+func (l *Log) Accept(seat, task, feature string) *Log {
+	return l.Add(seat, projection.TypeAccept, task, feature, map[string]any{})
+}
+
+// Copy forks the log, as a branch does.
+func (l *Log) Copy() *Log {
+	return &Log{Lines: append([]string(nil), l.Lines...), at: l.at, n: l.n}
+}
+
+// Text is the log file's content.
+func (l *Log) Text() string { return strings.Join(l.Lines, "\n") + "\n" }
+
+// Files is a consistent .pact directory for the log: the log, a fresh
+// STATE.yml, PROJECT.md and a task file per task.
+func (l *Log) Files() map[string]string {
+	res := projection.Replay(projection.ParseBytes([]byte(l.Text())))
+	files := map[string]string{
+		".pact/log.jsonl":  l.Text(),
+		".pact/STATE.yml":  string(projection.RenderBytes(res.State)),
+		".pact/PROJECT.md": "<!-- pact:begin -->\n# demo — Pact Charter (protocol_version: 1)\n<!-- pact:end -->\n",
+	}
+	for _, id := range res.State.TaskOrder {
+		t := res.State.Tasks[id]
+		files[".pact/tasks/"+id+".md"] = fmt.Sprintf("---\nid: %s\nfeature: %s\nowner: %s\nreviewer: %s\n---\n## Spec\n", t.ID, t.Feature, t.Owner, t.Reviewer)
+	}
+	return files
+}
