@@ -17,10 +17,14 @@ import (
 // always read from the base branch.
 const ConfigPath = ".github/pact.yml"
 
-// Reader is what judging needs from GitHub.
+// Reader is what judging needs from GitHub: files at a commit, the merge
+// base, and the facts provenance is judged on.
 type Reader interface {
 	FileReader
 	MergeBase(ctx context.Context, base, head string) (string, error)
+	PullCommits(ctx context.Context, number int) ([]ghapi.Commit, error)
+	Review(ctx context.Context, number int, reviewID int64) (*ghapi.Review, error)
+	CompareFiles(ctx context.Context, base, head string) ([]string, error)
 }
 
 // GitHub is what check mode needs from GitHub: reading, and the Checks API.
@@ -86,6 +90,7 @@ func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 		return nil, err
 	}
 	var baseLog []byte
+	mergeBase := ""
 	if t.BaseSHA != "" || t.BaseRef != "" {
 		base := t.BaseSHA
 		if base == "" {
@@ -95,6 +100,7 @@ func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 		if err != nil {
 			return nil, fmt.Errorf("find the merge base of %s and %s: %w", short(base), short(t.HeadSHA), err)
 		}
+		mergeBase = mb
 		if baseLog, err = readRequired(ctx, apiSource{gh: gh, ref: mb}, logPath); err != nil {
 			return nil, err
 		}
@@ -129,8 +135,18 @@ func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 		headLog = []byte{}
 	}
 	j.Findings = append(j.Findings, checks.History(logPath, baseLog, headLog)...)
+	var notAccepted map[string]string
+	if t.PRNumber != 0 {
+		prov, err := judgeProvenance(ctx, gh, provenanceInput{Target: t, LogPath: logPath, MergeBase: mergeBase,
+			BaseLog: baseLog, HeadLog: headLog, Log: log, Replay: res, Config: in.Config})
+		if err != nil {
+			return nil, err
+		}
+		j.Findings = append(j.Findings, prov.Findings...)
+		notAccepted = prov.NotAccepted
+	}
 	for _, b := range t.Branches {
-		j.Findings = append(j.Findings, checks.Waiting(logPath, res.State, b, nil)...)
+		j.Findings = append(j.Findings, checks.Waiting(logPath, res.State, b, notAccepted)...)
 	}
 	checks.Sort(j.Findings)
 	return j, nil
