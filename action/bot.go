@@ -53,6 +53,8 @@ type BotOutcome struct {
 	// Notices are lines for the job log and summary (e.g. why a fork could
 	// not be written).
 	Notices []string
+	// alreadyRecorded counts intents a previous delivery already wrote.
+	alreadyRecorded int
 }
 
 // botPR is the pull request an event concerns.
@@ -125,10 +127,15 @@ func Bot(ctx context.Context, gh BotGitHub, ev *Event, eventName string, s BotSe
 	target := Target{HeadSHA: pr.headSHA, Branches: []string{pr.headRef}, BaseRef: pr.baseRef, BaseSHA: pr.baseSHA, PRNumber: pr.number}
 	if len(plan.Intents) > 0 {
 		if pr.fork {
-			out.forkNotice(ctx, gh, pr, plan.Intents)
+			out.forkNotice(ctx, gh, pr, plan.Intents, whyFork)
 		} else if err := out.write(ctx, gh, pr, plan.Intents, s); err != nil {
 			return out, err
 		}
+	}
+	// What follows (the status reply, the check) describes the branch as
+	// this run left it.
+	if out.NewHead != "" {
+		target.HeadSHA = out.NewHead
 	}
 	if plan.Status {
 		j, err := Judge(ctx, gh, target, s.Settings)
@@ -139,7 +146,7 @@ func Bot(ctx context.Context, gh BotGitHub, ev *Event, eventName string, s BotSe
 	}
 	if plan.Acknowledge && req.Comment != nil {
 		content := "+1"
-		if len(out.Appended) == 0 && len(plan.Intents) > 0 {
+		if len(out.Appended) == 0 && out.alreadyRecorded == 0 && len(plan.Intents) > 0 {
 			content = "confused"
 		}
 		if err := gh.React(ctx, commentKind, req.Comment.ID, content); err != nil {
@@ -147,9 +154,6 @@ func Bot(ctx context.Context, gh BotGitHub, ev *Event, eventName string, s BotSe
 		}
 	}
 	if out.NewHead != "" || plan.Recheck {
-		if out.NewHead != "" {
-			target.HeadSHA = out.NewHead
-		}
 		if out.Check, err = Check(ctx, gh, target, s.Settings); err != nil {
 			return out, err
 		}
@@ -190,7 +194,7 @@ func botRequest(ev *Event, eventName string) (bot.Request, ghapi.CommentKind, st
 		}
 		c := ev.Comment
 		req.Login = c.User.Login
-		req.Comment = &bot.Comment{ID: c.ID, Body: c.Body, URL: c.HTMLURL, CreatedAt: parseTime(c.CreatedAt)}
+		req.Comment = &bot.Comment{ID: c.ID, Body: c.Body, URL: c.HTMLURL, CreatedAt: parseTime(c.CreatedAt), OnDiff: eventName == "pull_request_review_comment"}
 		kind := ghapi.IssueComment
 		if eventName == "pull_request_review_comment" {
 			kind = ghapi.ReviewComment
@@ -265,25 +269,44 @@ func canWrite(ctx context.Context, gh BotGitHub, login, association string) (boo
 	return false, nil
 }
 
+// reply posts body as a comment; one that cannot be posted goes to the job
+// log and summary instead. Replies lists only what was posted.
 func (o *BotOutcome) reply(ctx context.Context, gh BotGitHub, number int, body string) {
-	o.Replies = append(o.Replies, body)
-	if _, err := gh.Comment(ctx, number, body+"\n\n"+replyMarker); err != nil {
+	if err := o.post(ctx, gh, number, body); err != nil {
 		o.Notices = append(o.Notices, fmt.Sprintf("could not reply on #%d (%v); the reply was: %s", number, err, body))
-		slog.Warn("could not post a reply", "pr", number, "err", err)
 	}
 }
 
-// forkNotice explains that a fork's branch cannot be written with the
-// workflow's token, with the exact pactify commands to run instead.
-func (o *BotOutcome) forkNotice(ctx context.Context, gh BotGitHub, pr botPR, intents []bot.Intent) {
+func (o *BotOutcome) post(ctx context.Context, gh BotGitHub, number int, body string) error {
+	if _, err := gh.Comment(ctx, number, body+"\n\n"+replyMarker); err != nil {
+		slog.Warn("could not post a reply", "pr", number, "err", err)
+		return err
+	}
+	o.Replies = append(o.Replies, body)
+	return nil
+}
+
+// Why forkNotice is needed: the branch lives in a fork, or the token may not
+// push to it (no contents: write, or a protected branch).
+const (
+	whyFork      = "This pull request comes from a fork, and the workflow's token cannot push to a fork's branch"
+	whyForbidden = "The workflow's token may not push to this pull request's branch (the job needs `permissions: contents: write`, and the branch must accept its pushes)"
+)
+
+// forkNotice explains that the PR's branch cannot be written with the
+// workflow's token, with the exact pactify commands to run instead. It
+// always goes to the job log and summary, and as a reply when it can.
+func (o *BotOutcome) forkNotice(ctx context.Context, gh BotGitHub, pr botPR, intents []bot.Intent, why string) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "ℹ️ This pull request comes from a fork, and the workflow's token cannot push to a fork's branch, so pact-action recorded nothing. The author of `%s` can record it by running, in a checkout of the branch:\n\n```sh\n", report.Escape(pr.headRef))
+	fmt.Fprintf(&b, "ℹ️ %s, so pact-action recorded nothing. Whoever can push to `%s` (the author, or a maintainer when the fork allows edits by maintainers) can record it by running, in a checkout of the branch — ideally from an account that holds the reviewer seat, so the provenance check can verify the line:\n\n```sh\n", why, report.Escape(pr.headRef))
 	for _, in := range intents {
 		b.WriteString(bot.PactifyCommand(in) + "\n")
 	}
 	b.WriteString("git add .pact && git commit -m 'pact: record review' && git push\n```")
 	o.Notices = append(o.Notices, b.String())
-	o.reply(ctx, gh, pr.number, b.String())
+	if err := o.post(ctx, gh, pr.number, b.String()); err != nil {
+		o.Notices = append(o.Notices, fmt.Sprintf("could not post the explanation above as a reply on #%d (%v)", pr.number, err))
+	}
 }
 
 // write appends the intents to the branch's log in one commit through the
@@ -307,10 +330,11 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr botPR, intents 
 		if err != nil {
 			return err
 		}
-		lines, appended, refusals, state, err := judgeIntents(old, intents)
+		lines, appended, refusals, dups, state, err := judgeIntents(old, intents)
 		if err != nil {
 			return err
 		}
+		o.alreadyRecorded = dups
 		if len(lines) == 0 {
 			o.replyRefusals(ctx, gh, pr.number, refusals)
 			return nil
@@ -335,7 +359,8 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr botPR, intents 
 				return err
 			}
 		case errors.Is(err, ghapi.ErrForbidden) || errors.Is(err, ghapi.ErrNotFound):
-			o.forkNotice(ctx, gh, pr, intents)
+			slog.Warn("the token cannot write the branch", "branch", pr.headRef, "err", err)
+			o.forkNotice(ctx, gh, pr, intents, whyForbidden)
 			return nil
 		default:
 			return fmt.Errorf("commit to %s after %d attempt(s): %w", pr.headRef, attempt, err)
@@ -352,17 +377,17 @@ func (o *BotOutcome) replyRefusals(ctx context.Context, gh BotGitHub, number int
 // judgeIntents checks each intent against a replay of the branch's current
 // log exactly as pactify would, skipping events already recorded (a
 // re-delivered webhook) and refusing what the engine refuses.
-func judgeIntents(old []byte, intents []bot.Intent) (lines [][]byte, appended, refusals []string, state []byte, err error) {
+func judgeIntents(old []byte, intents []bot.Intent) (lines [][]byte, appended, refusals []string, dups int, state []byte, err error) {
 	log := projection.ParseBytes(old)
 	res := projection.Replay(log)
 	for _, in := range intents {
 		line, err := projection.Encode(in.Draft)
 		if err != nil {
-			return nil, nil, nil, nil, err
+			return nil, nil, nil, 0, nil, err
 		}
 		rej, err := projection.Propose(log, res, line)
 		if err != nil {
-			return nil, nil, nil, nil, err
+			return nil, nil, nil, 0, nil, err
 		}
 		switch {
 		case rej == nil:
@@ -370,12 +395,13 @@ func judgeIntents(old []byte, intents []bot.Intent) (lines [][]byte, appended, r
 			appended = append(appended, in.What)
 		case rej.Code == projection.CodeEventIDDuplicate:
 			slog.Info("already recorded; nothing to append", "event", in.What, "event_id", in.Draft.EventID)
+			dups++
 		default:
 			refusals = append(refusals, fmt.Sprintf("🚫 The pact refused `%s`: `%s` — %s. Nothing was recorded for it.",
 				report.Escape(in.What), rej.Code, report.Escape(rej.Message)))
 		}
 	}
-	return lines, appended, refusals, projection.RenderBytes(res.State), nil
+	return lines, appended, refusals, dups, projection.RenderBytes(res.State), nil
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

@@ -57,6 +57,9 @@ type Settings struct {
 	CheckName  string
 	PactDir    string
 	DetailsURL string
+	// BotLogin is an extra account the bot commits as (the bot-login
+	// input), besides github-actions[bot].
+	BotLogin string
 }
 
 func (s Settings) pactPath(name string) string { return path.Join(s.pactDir(), name) }
@@ -82,9 +85,9 @@ type Judgement struct {
 // Judge reads the head's pact and the merge-base log, and judges everything
 // validate judges plus the pull-request checks of SEMANTICS.md §5.
 func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, error) {
-	src := headSource(gh, t.Workspace, t.HeadSHA)
-	j := &Judgement{Target: t, Source: src.describe(), State: projection.NewState()}
 	logPath := s.pactPath("log.jsonl")
+	src := headSource(gh, t.Workspace, t.HeadSHA, logPath)
+	j := &Judgement{Target: t, Source: src.describe(), State: projection.NewState()}
 	headLog, err := readRequired(ctx, src, logPath)
 	if err != nil {
 		return nil, err
@@ -113,6 +116,7 @@ func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 	res := projection.Replay(log)
 	j.State = res.State
 	in := checks.Input{Dir: s.pactDir(), Log: log, Replay: res, TaskFiles: map[string][]byte{}}
+	var unread map[string]bool
 	if res.Unsupported == nil {
 		if in.State, err = readRequired(ctx, src, s.pactPath("STATE.yml")); err != nil {
 			return nil, err
@@ -120,14 +124,14 @@ func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 		if in.Project, err = readRequired(ctx, src, s.pactPath("PROJECT.md")); err != nil {
 			return nil, err
 		}
-		if err := readTaskFiles(ctx, src, s, res.State, in.TaskFiles); err != nil {
+		if unread, err = readTaskFiles(ctx, src, s, res.State, in.TaskFiles); err != nil {
 			return nil, err
 		}
 		if in.Config, err = readRequired(ctx, apiSource{gh: gh, ref: t.BaseRef}, ConfigPath); err != nil && t.BaseRef != "" {
 			return nil, err
 		}
 	}
-	j.Findings = checks.Run(in)
+	j.Findings = dropUnread(checks.Run(in), unread)
 	if res.Unsupported != nil {
 		return j, nil
 	}
@@ -138,7 +142,7 @@ func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 	var notAccepted map[string]string
 	if t.PRNumber != 0 {
 		prov, err := judgeProvenance(ctx, gh, provenanceInput{Target: t, LogPath: logPath, MergeBase: mergeBase,
-			BaseLog: baseLog, HeadLog: headLog, Log: log, Replay: res, Config: in.Config})
+			BaseLog: baseLog, HeadLog: headLog, Log: log, Replay: res, Config: in.Config, BotLogin: s.BotLogin})
 		if err != nil {
 			return nil, err
 		}
@@ -157,23 +161,42 @@ func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 // token's rate limit on it.
 const maxTaskFiles = 200
 
-func readTaskFiles(ctx context.Context, src fileSource, s Settings, st *projection.State, into map[string][]byte) error {
+// readTaskFiles reads the task files into into, and returns the ids of the
+// tasks whose files it did not read (beyond maxTaskFiles through the API).
+func readTaskFiles(ctx context.Context, src fileSource, s Settings, st *projection.State, into map[string][]byte) (map[string]bool, error) {
 	_, onDisk := src.(diskSource)
 	for i, id := range st.TaskOrder {
 		if i >= maxTaskFiles && !onDisk {
 			slog.Warn("too many tasks to read every task file through the API; the rest are not mirror-checked", "read", maxTaskFiles, "tasks", len(st.TaskOrder))
+			unread := map[string]bool{}
 			for _, rest := range st.TaskOrder[i:] {
-				into[rest] = nil
+				unread[rest] = true
 			}
-			return nil
+			return unread, nil
 		}
 		b, err := readRequired(ctx, src, s.pactPath("tasks/"+id+".md"))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		into[id] = b
 	}
-	return nil
+	return nil, nil
+}
+
+// dropUnread removes the task-file findings of tasks whose files were not
+// read: checks.TaskFiles cannot tell an unread file from a missing one.
+func dropUnread(findings []checks.Finding, unread map[string]bool) []checks.Finding {
+	if len(unread) == 0 {
+		return findings
+	}
+	out := findings[:0]
+	for _, f := range findings {
+		if (f.Code == checks.CodeTaskfileMissing || f.Code == checks.CodeTaskfileMismatch) && unread[f.TaskID] {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // Outcome is what a check-mode run did.
@@ -203,17 +226,20 @@ func Check(ctx context.Context, gh GitHub, t Target, s Settings) (out *Outcome, 
 	default:
 		return nil, fmt.Errorf("create the %q check run on %s: %w", s.CheckName, short(t.HeadSHA), createErr)
 	}
+	// The run id is kept apart from out: every error return sets out to
+	// nil before this deferred function reads it.
+	runID := out.CheckRunID
 	completed := false
 	defer func() {
-		if out.CheckRunID == 0 || completed {
+		if runID == 0 || completed {
 			return
 		}
 		msg := "pact-action stopped before it finished judging this commit"
 		if err != nil {
 			msg += ": " + err.Error()
 		}
-		if failErr := gh.FailCheckRun(context.WithoutCancel(ctx), out.CheckRunID, msg+"\n\nRe-run the job; if it keeps failing, read the job log."); failErr != nil {
-			slog.Error("could not mark the check run as failed", "check_run", out.CheckRunID, "err", failErr)
+		if failErr := gh.FailCheckRun(context.WithoutCancel(ctx), runID, msg+"\n\nRe-run the job; if it keeps failing, read the job log."); failErr != nil {
+			slog.Error("could not mark the check run as failed", "check_run", runID, "err", failErr)
 		}
 	}()
 	j, err := Judge(ctx, gh, t, s)

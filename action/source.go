@@ -99,11 +99,14 @@ func WorkspaceHead(dir string) string {
 	return ""
 }
 
-// headSource prefers the workspace when it holds exactly the head commit;
-// otherwise the API at that commit.
-func headSource(gh FileReader, workspace, headSHA string) fileSource {
+// headSource prefers the workspace when it holds exactly the head commit
+// and its log (a sparse checkout may leave .pact/ out); otherwise the API at
+// that commit.
+func headSource(gh FileReader, workspace, headSHA, logPath string) fileSource {
 	if workspace != "" && headSHA != "" && WorkspaceHead(workspace) == headSHA {
-		return diskSource{root: workspace}
+		if _, err := os.Stat(filepath.Join(workspace, filepath.FromSlash(logPath))); err == nil {
+			return diskSource{root: workspace}
+		}
 	}
 	return apiSource{gh: gh, ref: headSHA}
 }

@@ -219,7 +219,7 @@ func TestPlanComment(t *testing.T) {
 		{"status and recheck", "octocat", true, "/pact status\n/pact recheck", nil, nil, true, true},
 		{"recheck needs write", "octocat", false, "/pact recheck", nil, []string{"needs write permission"}, false, false},
 		{"two commands run in order", "mallory", true, "/pact changes T2 nope\n/pact accept T1", nil, []string{"owns task `T2`", "reviewed by seat `lead`"}, false, false},
-		{"markdown in task id is escaped", "octocat", true, "/pact accept <img>@admin", nil, []string{"&lt;img&gt;&#64;admin"}, false, false},
+		{"markdown in task id is escaped", "octocat", true, "/pact accept <img>@admin", nil, []string{"&lt;img&gt;@\u200badmin"}, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -26,6 +26,9 @@ type Review struct {
 
 // Comment is a PR comment that may hold /pact commands.
 type Comment struct {
+	// OnDiff is set for a review comment on the diff; those and
+	// conversation comments have separate id spaces on GitHub.
+	OnDiff    bool
 	ID        int64
 	Body      string
 	URL       string
@@ -269,7 +272,7 @@ func planTaskCommand(req Request, cfg *config.Config, st *projection.State, cmd 
 	gh := GitHubPayload{CommentID: c.ID, URL: c.URL, Login: req.Login, HeadSHA: req.HeadSHA}
 	// Several commands in one comment get distinct, still deterministic ids
 	// and timestamps one nanosecond apart, so they replay in comment order.
-	d := projection.Draft{EventID: EventID(req.Repo, fmt.Sprintf("comment#%d", index), c.ID, t.ID), TS: c.CreatedAt.Add(time.Duration(index)),
+	d := projection.Draft{EventID: EventID(req.Repo, commentKind(c, index), c.ID, t.ID), TS: c.CreatedAt.Add(time.Duration(index)),
 		AgentID: t.Reviewer, Type: typ, TaskID: t.ID, Feature: t.Feature}
 	if typ == projection.TypeAccept {
 		d.Payload = acceptPayload{Commit: req.HeadSHA, GitHub: gh}
@@ -277,6 +280,15 @@ func planTaskCommand(req Request, cfg *config.Config, st *projection.State, cmd 
 		d.Payload = changesPayload{Reason: cmd.Reason, Commit: req.HeadSHA, GitHub: gh}
 	}
 	return Intent{Draft: d, What: fmt.Sprintf("%s %s (comment %d by @%s)", typ, t.ID, c.ID, req.Login)}, ""
+}
+
+// commentKind names the GitHub object an event comes from, for its
+// event_id: the comment's id space and the command's place in the comment.
+func commentKind(c *Comment, index int) string {
+	if c.OnDiff {
+		return fmt.Sprintf("review_comment#%d", index)
+	}
+	return fmt.Sprintf("issue_comment#%d", index)
 }
 
 func orNone(lines []string) []string {

@@ -35,7 +35,16 @@ func ParseFrontmatter(b []byte) (Frontmatter, error) {
 	if !strings.HasPrefix(text, "---\n") {
 		return fm, fmt.Errorf("the file does not start with a --- frontmatter line")
 	}
-	body, _, found := strings.Cut(text[4:], "\n---")
+	body, found := "", false
+	for rest, off := text[4:], 0; !found && off <= len(rest); {
+		line, _, more := strings.Cut(rest[off:], "\n")
+		if strings.TrimRight(line, " \t") == "---" { // the closing line, even right after the opening one
+			body, found = rest[:off], true
+		} else if !more {
+			break
+		}
+		off += len(line) + 1
+	}
 	if !found {
 		return fm, fmt.Errorf("the frontmatter has no closing --- line")
 	}
@@ -98,7 +107,12 @@ func ProjectHeader(projectPath string, project []byte, st *projection.State) []F
 	}
 	text := string(project)
 	begin := strings.Index(text, BlockBegin)
-	end := strings.Index(text, BlockEnd)
+	end := -1
+	if begin >= 0 { // the end marker that closes the block, not one quoted before it
+		if i := strings.Index(text[begin:], BlockEnd); i >= 0 {
+			end = begin + i
+		}
+	}
 	if begin < 0 || end < begin {
 		return bad(0, fmt.Sprintf("PROJECT.md has no managed block between %s and %s", BlockBegin, BlockEnd))
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 )
 
@@ -174,7 +175,7 @@ func WriteSARIF(w io.Writer, toolName string, findings []Finding) error {
 			driver.Rules = append(driver.Rules, sarifRule{ID: string(f.Code), Name: ruleName(string(f.Code)), ShortDescription: sarifText{string(f.Code)},
 				Help: sarifText{f.Hint}, DefaultConfiguration: sarifConfig{sarifLevel(f.Severity)}})
 		}
-		loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: f.Path}}
+		loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(f.Path)}}
 		if f.Line > 0 {
 			loc.Region = &sarifRegion{StartLine: f.Line}
 		}
@@ -188,6 +189,11 @@ func WriteSARIF(w io.Writer, toolName string, findings []Finding) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
 }
+
+// sarifURI turns a relative slash-separated path into the URI reference
+// SARIF requires (§3.4.3): task ids may hold spaces, '#', '?', '%' or
+// non-ASCII letters, which a URI must percent-encode.
+func sarifURI(p string) string { return (&url.URL{Path: p}).String() }
 
 // ruleName turns a code such as rule1.self_accept into Rule1SelfAccept, the
 // PascalCase SARIF recommends for rule names.

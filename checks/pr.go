@@ -3,6 +3,7 @@ package checks
 import (
 	"bytes"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/pact-action/pact-action/projection"
 )
@@ -43,7 +44,8 @@ func History(logPath string, base, head []byte) []Finding {
 		case indexFrom(hl, b, i+1) >= 0:
 			msg = fmt.Sprintf("a line was inserted before line %d of the merge-base log, which now sits on line %d; new events must go after the last line", i+1, indexFrom(hl, b, i+1)+1)
 		default:
-			msg = fmt.Sprintf("line %d of the merge-base log was changed: it was %s and is now %s", i+1, excerpt(b), excerpt(hl[i]))
+			from := diffStart(b, hl[i])
+			msg = fmt.Sprintf("line %d of the merge-base log was changed: it was %s and is now %s", i+1, excerpt(b, from), excerpt(hl[i], from))
 		}
 		return []Finding{newFinding(CodeLogRewritten, logPath, line, msg)}
 	}
@@ -59,11 +61,36 @@ func indexFrom(lines [][]byte, want []byte, from int) int {
 	return -1
 }
 
-func excerpt(b []byte) string {
+// diffStart is where an excerpt of two differing lines should start so that
+// it shows the difference: a little before their first differing byte, on a
+// UTF-8 character boundary of both.
+func diffStart(a, b []byte) int {
+	const context = 20
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	from := max(n-context, 0)
+	for from > 0 && (!utf8.RuneStart(a[from]) || from < len(b) && !utf8.RuneStart(b[from])) {
+		from--
+	}
+	return from
+}
+
+// excerpt quotes up to 80 bytes of b from the given offset, marking what it
+// leaves out, and never cuts a UTF-8 character.
+func excerpt(b []byte, from int) string {
 	const max = 80
-	s := string(b)
+	s := string(b[from:])
 	if len(s) > max {
-		s = s[:max] + "…"
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	if from > 0 {
+		s = "…" + s
 	}
 	return fmt.Sprintf("%q", s)
 }

@@ -2,72 +2,715 @@ package projection
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"time"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
-// decodeLine turns one non-blank, valid UTF-8 line into an Event. It reports
-// a malformed message when the line is not a JSON object, skip when the line
-// has a string event_type outside v1 (ignored entirely, spec §2.2), and a
+// This file is the hot path of every parse: a hand-written, single-pass JSON
+// scanner for one log line. It validates the whole line exactly as
+// encoding/json does (the same grammar, the same nesting bound) and records
+// where the envelope fields and the payload fields of interest are, then
+// decodes only those values. Its results are byte-for-byte those of the
+// reference decoder built on encoding/json (decode_reference_test.go keeps
+// it, and FuzzDecodeDifferential holds the two to each other):
+//
+//   - the last of duplicate keys wins, as in a Go map;
+//   - keys and strings are unescaped like encoding/json, invalid UTF-8 and
+//     lone surrogates becoming U+FFFD;
+//   - the message for a line that is not JSON is encoding/json's own, asked
+//     of it only for such lines.
+//
+// payload.github keeps encoding/json's struct semantics (case-insensitive
+// keys, null leaves a field alone, any type error drops the whole object).
+
+// decodeLine turns one non-blank line into an Event. It reports a malformed
+// message when the line is not a JSON object, skip when the line has a
+// string event_type outside v1 (ignored entirely, spec §2.2), and a
 // VersionClaim when it is an init asking for a newer protocol major.
 func decodeLine(line []byte) (ev Event, claim *VersionClaim, skip bool, malformed string) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(line, &fields); err != nil {
-		if bytes.Contains(line, []byte("NaN")) || bytes.Contains(line, []byte("Infinity")) {
-			return ev, nil, false, "line is not valid JSON (NaN and Infinity are not JSON numbers)"
-		}
-		return ev, nil, false, "line is not a JSON object: " + jsonErrorText(err)
+	var d decoder
+	claim, skip, malformed = d.decode(line, &ev)
+	return ev, claim, skip, malformed
+}
+
+// maxNesting is encoding/json's bound on nested arrays and objects.
+const maxNesting = 10000
+
+// span is where a value sits in the line: line[lo:hi]; lo < 0 when absent.
+type span struct{ lo, hi int32 }
+
+var absent = span{-1, -1}
+
+func (s span) present() bool { return s.lo >= 0 }
+
+// Top-level fields the decoder looks at.
+const (
+	fEventID = iota
+	fTS
+	fAgentID
+	fRole
+	fEventType
+	fTaskID
+	fFeature
+	fPayload
+	nTop
+)
+
+// Payload fields the decoder looks at, whatever the event type.
+const (
+	pProject = iota
+	pProtocolVersion
+	pSeats
+	pBaseBranch
+	pOwner
+	pReviewer
+	pBranch
+	pSpec
+	pRoles
+	pEvidence
+	pReason
+	pCommit
+	pGitHub
+	nPay
+)
+
+func topField(k []byte) int {
+	switch string(k) {
+	case "event_id":
+		return fEventID
+	case "ts":
+		return fTS
+	case "agent_id":
+		return fAgentID
+	case "role":
+		return fRole
+	case "event_type":
+		return fEventType
+	case "task_id":
+		return fTaskID
+	case "feature":
+		return fFeature
+	case "payload":
+		return fPayload
 	}
-	if fields == nil { // the literal null
-		return ev, nil, false, "line is not a JSON object: it is null"
+	return -1
+}
+
+func payloadField(k []byte) int {
+	switch string(k) {
+	case "project":
+		return pProject
+	case "protocol_version":
+		return pProtocolVersion
+	case "seats":
+		return pSeats
+	case "base_branch":
+		return pBaseBranch
+	case "owner":
+		return pOwner
+	case "reviewer":
+		return pReviewer
+	case "branch":
+		return pBranch
+	case "spec":
+		return pSpec
+	case "roles":
+		return pRoles
+	case "evidence":
+		return pEvidence
+	case "reason":
+		return pReason
+	case "commit":
+		return pCommit
+	case "github":
+		return pGitHub
+	}
+	return -1
+}
+
+// decoder decodes lines one at a time. It is not safe for concurrent use;
+// parallel parsing gives every goroutine its own.
+type decoder struct {
+	line []byte
+	top  [nTop]span
+	pay  [nPay]span
+	// payObj says the (last) payload value is an object, so pay is valid.
+	payObj bool
+	// high says some string holds a byte >= 0x80; without one every string
+	// is plain ASCII and needs no UTF-8 check.
+	high bool
+	// notObject holds the first byte of a valid top-level value that is not
+	// an object.
+	notObject byte
+	keyBuf    []byte
+	strBuf    []byte
+
+	// Interning: strings that repeat across lines (seat ids, task ids,
+	// features, branches) are allocated once. syms numbers them, so lean
+	// parsing can keep a uint32 where a string would take 16 bytes; reset
+	// clears the table (lean parsing does it per chunk, and the table is
+	// bounded in the other case).
+	syms  map[string]uint32
+	names []string
+	// symOf holds the symbol of the last interned value of each field.
+	symOf [nSymFields]uint32
+
+	// lean skips what a replay never reads: it leaves EventID empty when it
+	// is 32 lower-case hex digits or a lower-case UUID (idBytes and idForm
+	// hold it instead), does not keep TSRaw of a valid ts, nor evidence,
+	// join roles and provenance beyond payload.commit.
+	lean    bool
+	idForm  uint8
+	idBytes [16]byte
+}
+
+// Fields whose symbols lean parsing keeps.
+const (
+	symAgent = iota
+	symTask
+	symFeature
+	symOwner
+	symReviewer
+	symBranch
+	symOther // seat ids, roles and entries: interned, symbol unused
+	nSymFields
+)
+
+// Forms of an event_id that lean parsing stores in 16 bytes.
+const (
+	idOther = iota // kept as a string (or missing)
+	idHex          // 32 lower-case hex digits
+	idUUID         // 8-4-4-4-12 lower-case hex digits
+)
+
+// maxInterned bounds the intern table of a long-lived decoder.
+const maxInterned = 1 << 18
+
+func (d *decoder) intern(b []byte, field int) string {
+	if d.syms == nil {
+		d.syms = make(map[string]uint32, 64)
+	}
+	if n, ok := d.syms[string(b)]; ok {
+		d.symOf[field] = n
+		return d.names[n]
+	}
+	if !d.lean && len(d.names) >= maxInterned {
+		d.resetSyms()
+	}
+	s := string(b)
+	n := uint32(len(d.names))
+	d.syms[s] = n
+	d.names = append(d.names, s)
+	d.symOf[field] = n
+	return s
+}
+
+func (d *decoder) resetSyms() {
+	clear(d.syms)
+	clear(d.names)
+	d.names = d.names[:0]
+}
+
+// decode fills ev (which it zeroes first) from one line.
+func (d *decoder) decode(line []byte, ev *Event) (claim *VersionClaim, skip bool, malformed string) {
+	*ev = Event{}
+	d.line = line
+	d.top = [nTop]span{absent, absent, absent, absent, absent, absent, absent, absent}
+	d.pay = [nPay]span{absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent}
+	d.payObj, d.high, d.notObject, d.idForm = false, false, 0, idOther
+	if !d.scanLine() {
+		if hasNaN(line) {
+			return nil, false, nanMessage
+		}
+		return nil, false, "line is not a JSON object: " + syntaxError(line)
+	}
+	switch d.notObject {
+	case 0:
+	case 'n':
+		return nil, false, "line is not a JSON object: it is null"
+	default:
+		if hasNaN(line) {
+			return nil, false, nanMessage
+		}
+		kind := "number"
+		switch d.notObject {
+		case '"':
+			kind = "string"
+		case '[':
+			kind = "array"
+		case 't', 'f':
+			kind = "bool"
+		}
+		return nil, false, "line is not a JSON object: it is a JSON " + kind
 	}
 
-	rawType, hasType := fields["event_type"]
-	typ, typeIsString := jsonString(rawType)
+	typSpan := d.top[fEventType]
+	hasType := typSpan.present()
+	typ, typeIsString := d.eventType(typSpan)
 	if hasType && typeIsString && !IsKnownType(typ) {
-		return ev, nil, true, ""
+		return nil, true, ""
 	}
 	ev.Type = typ
 	if typ == TypeInit {
-		claim = versionClaim(fields)
+		claim = d.versionClaim()
 	}
-	ev.Problem = decodeEnvelope(&ev, fields, hasType, typeIsString)
+	ev.Problem = d.envelope(ev, hasType, typeIsString)
 	if ev.Problem == nil {
-		ev.Problem = decodePayload(&ev, fields["payload"])
+		ev.Problem = d.payload(ev)
 	}
-	return ev, claim, false, ""
+	return claim, false, ""
 }
 
-func jsonErrorText(err error) string {
-	var typeErr *json.UnmarshalTypeError
-	if ok := asTypeError(err, &typeErr); ok {
-		return "it is a JSON " + typeErr.Value
-	}
-	return err.Error()
+const nanMessage = "line is not valid JSON (NaN and Infinity are not JSON numbers)"
+
+func hasNaN(line []byte) bool {
+	return bytes.Contains(line, []byte("NaN")) || bytes.Contains(line, []byte("Infinity"))
 }
 
-func asTypeError(err error, target **json.UnmarshalTypeError) bool {
-	te, ok := err.(*json.UnmarshalTypeError)
-	if ok {
-		*target = te
+// syntaxError is encoding/json's message for a line it rejects. Only lines
+// that are not JSON get here, so asking encoding/json costs nothing on the
+// hot path and the text is its own by construction.
+func syntaxError(line []byte) string {
+	var v json.RawMessage
+	if err := json.Unmarshal(line, &v); err != nil {
+		return err.Error()
 	}
-	return ok
+	return "it is not valid JSON" // unreachable while the scanner agrees with encoding/json
 }
 
-// jsonString decodes raw when it is a JSON string.
-func jsonString(raw json.RawMessage) (string, bool) {
-	if len(raw) == 0 || raw[0] != '"' {
+// ---- scanning ----
+
+func (d *decoder) ws(i int) int {
+	b := d.line
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// scanLine validates the line and records the fields of interest.
+func (d *decoder) scanLine() bool {
+	b := d.line
+	i := d.ws(0)
+	if i == len(b) {
+		return false
+	}
+	if b[i] != '{' {
+		j := d.value(i, 0)
+		if j < 0 || d.ws(j) != len(b) {
+			return false
+		}
+		d.notObject = b[i]
+		return true
+	}
+	i = d.object(i, 0, (*decoder).topKey)
+	return i >= 0 && d.ws(i) == len(b)
+}
+
+// object scans the object at line[i] (depth objects enclose it) and calls
+// field for each key, which scans the value and returns where it ends.
+func (d *decoder) object(i, depth int, field func(d *decoder, key []byte, i, depth int) int) int {
+	depth++
+	if depth > maxNesting {
+		return -1
+	}
+	b := d.line
+	i = d.ws(i + 1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return -1
+		}
+		end, esc := d.str(i)
+		if end < 0 {
+			return -1
+		}
+		key := b[i+1 : end-1]
+		if esc {
+			d.keyBuf = unquote(d.keyBuf[:0], key)
+			key = d.keyBuf
+		}
+		i = d.ws(end)
+		if i >= len(b) || b[i] != ':' {
+			return -1
+		}
+		i = d.ws(i + 1)
+		if i = field(d, key, i, depth); i < 0 {
+			return -1
+		}
+		i = d.ws(i)
+		if i >= len(b) {
+			return -1
+		}
+		switch b[i] {
+		case ',':
+			i = d.ws(i + 1)
+		case '}':
+			return i + 1
+		default:
+			return -1
+		}
+	}
+}
+
+func (d *decoder) topKey(key []byte, i, depth int) int {
+	f := topField(key)
+	if f == fPayload {
+		d.pay = [nPay]span{absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent}
+		d.payObj = false
+	}
+	var end int
+	if f == fPayload && i < len(d.line) && d.line[i] == '{' {
+		end = d.object(i, depth, (*decoder).payloadKey)
+		d.payObj = end >= 0
+	} else {
+		end = d.value(i, depth)
+	}
+	if f >= 0 && end >= 0 {
+		d.top[f] = span{int32(i), int32(end)}
+	}
+	return end
+}
+
+func (d *decoder) payloadKey(key []byte, i, depth int) int {
+	f := payloadField(key) // before the value, whose keys may reuse keyBuf
+	end := d.value(i, depth)
+	if f >= 0 && end >= 0 {
+		d.pay[f] = span{int32(i), int32(end)}
+	}
+	return end
+}
+
+func skipKey(d *decoder, _ []byte, i, depth int) int { return d.value(i, depth) }
+
+// value scans any JSON value at line[i] and returns where it ends, or -1.
+func (d *decoder) value(i, depth int) int {
+	b := d.line
+	if i >= len(b) {
+		return -1
+	}
+	switch c := b[i]; c {
+	case '"':
+		end, _ := d.str(i)
+		return end
+	case '{':
+		return d.object(i, depth, skipKey)
+	case '[':
+		return d.array(i, depth)
+	case 't':
+		return d.literal(i, "true")
+	case 'f':
+		return d.literal(i, "false")
+	case 'n':
+		return d.literal(i, "null")
+	default:
+		if c == '-' || ('0' <= c && c <= '9') {
+			return d.number(i)
+		}
+	}
+	return -1
+}
+
+func (d *decoder) array(i, depth int) int {
+	depth++
+	if depth > maxNesting {
+		return -1
+	}
+	b := d.line
+	i = d.ws(i + 1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1
+	}
+	for {
+		if i = d.value(i, depth); i < 0 {
+			return -1
+		}
+		i = d.ws(i)
+		if i >= len(b) {
+			return -1
+		}
+		switch b[i] {
+		case ',':
+			i = d.ws(i + 1)
+		case ']':
+			return i + 1
+		default:
+			return -1
+		}
+	}
+}
+
+func (d *decoder) literal(i int, lit string) int {
+	if len(d.line)-i < len(lit) || string(d.line[i:i+len(lit)]) != lit {
+		return -1
+	}
+	return i + len(lit)
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func (d *decoder) number(i int) int {
+	b := d.line
+	if b[i] == '-' {
+		i++
+		if i >= len(b) {
+			return -1
+		}
+	}
+	switch {
+	case b[i] == '0':
+		i++
+	case '1' <= b[i] && b[i] <= '9':
+		for i++; i < len(b) && isDigit(b[i]); i++ {
+		}
+	default:
+		return -1
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if i >= len(b) || !isDigit(b[i]) {
+			return -1
+		}
+		for i++; i < len(b) && isDigit(b[i]); i++ {
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i >= len(b) || !isDigit(b[i]) {
+			return -1
+		}
+		for i++; i < len(b) && isDigit(b[i]); i++ {
+		}
+	}
+	return i
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// str scans the string at line[i] (an opening quote) and returns the index
+// after its closing quote, or -1, and whether it holds an escape. Bytes of
+// 0x80 and above are taken as they are, as encoding/json's scanner does.
+func (d *decoder) str(i int) (end int, esc bool) {
+	b := d.line
+	i++
+	for {
+		// Eight bytes at a time while none is a quote, a backslash or a
+		// control character.
+		for i+8 <= len(b) {
+			w := binary.LittleEndian.Uint64(b[i:])
+			q := w ^ (ones * '"')
+			s := w ^ (ones * '\\')
+			special := ((q - ones) &^ q) | ((s - ones) &^ s) | ((w - ones*0x20) &^ w)
+			if special&highs != 0 {
+				break
+			}
+			if w&highs != 0 {
+				d.high = true
+			}
+			i += 8
+		}
+		if i >= len(b) {
+			return -1, esc
+		}
+		c := b[i]
+		switch {
+		case c == '"':
+			return i + 1, esc
+		case c == '\\':
+			esc = true
+			if i+1 >= len(b) {
+				return -1, esc
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(b) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
+					return -1, esc
+				}
+				i += 6
+			default:
+				return -1, esc
+			}
+		case c < 0x20:
+			return -1, esc
+		default:
+			if c >= utf8.RuneSelf {
+				d.high = true
+			}
+			i++
+		}
+	}
+}
+
+func isHex(c byte) bool {
+	return ('0' <= c && c <= '9') || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F')
+}
+
+// unquote appends the decoded content of a validated JSON string (without
+// its quotes) to dst exactly as encoding/json decodes it.
+func unquote(dst, s []byte) []byte {
+	for r := 0; r < len(s); {
+		c := s[r]
+		switch {
+		case c == '\\':
+			switch e := s[r+1]; e {
+			case 'b':
+				dst = append(dst, '\b')
+			case 'f':
+				dst = append(dst, '\f')
+			case 'n':
+				dst = append(dst, '\n')
+			case 'r':
+				dst = append(dst, '\r')
+			case 't':
+				dst = append(dst, '\t')
+			case 'u':
+				rr := getu4(s[r:])
+				r += 6
+				if utf16.IsSurrogate(rr) {
+					if dec := utf16.DecodeRune(rr, getu4(s[r:])); dec != unicode.ReplacementChar {
+						r += 6
+						dst = utf8.AppendRune(dst, dec)
+						continue
+					}
+					rr = unicode.ReplacementChar
+				}
+				dst = utf8.AppendRune(dst, rr)
+				continue
+			default: // " \ /
+				dst = append(dst, e)
+			}
+			r += 2
+		case c < utf8.RuneSelf:
+			dst = append(dst, c)
+			r++
+		default:
+			rr, size := utf8.DecodeRune(s[r:])
+			r += size
+			dst = utf8.AppendRune(dst, rr)
+		}
+	}
+	return dst
+}
+
+func getu4(s []byte) rune {
+	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
+		return -1
+	}
+	var r rune
+	for _, c := range s[2:6] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
+}
+
+// ---- decoding the recorded values ----
+
+func (d *decoder) raw(s span) []byte {
+	if !s.present() {
+		return nil
+	}
+	return d.line[s.lo:s.hi]
+}
+
+// content returns the decoded bytes of the string at s, or ok false when
+// the value is absent or not a string. The bytes are valid until the next
+// call.
+func (d *decoder) content(s span) (b []byte, ok bool) {
+	if !s.present() || d.line[s.lo] != '"' {
+		return nil, false
+	}
+	b = d.line[s.lo+1 : s.hi-1]
+	if bytes.IndexByte(b, '\\') < 0 && (!d.high || utf8.Valid(b)) {
+		return b, true
+	}
+	d.strBuf = unquote(d.strBuf[:0], b)
+	return d.strBuf, true
+}
+
+// plain decodes the string at s into a new string.
+func (d *decoder) plain(s span) (string, bool) {
+	b, ok := d.content(s)
+	if !ok {
 		return "", false
 	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
+	return string(b), true
 }
 
-func jsonKind(raw json.RawMessage) string {
+// interned decodes the string at s through the intern table.
+func (d *decoder) interned(s span, field int) (string, bool) {
+	b, ok := d.content(s)
+	if !ok {
+		return "", false
+	}
+	return d.intern(b, field), true
+}
+
+// isString reports whether the value at s is a string, without decoding it.
+func (d *decoder) isString(s span) bool { return s.present() && d.line[s.lo] == '"' }
+
+func (d *decoder) eventType(s span) (string, bool) {
+	b, ok := d.content(s)
+	if !ok {
+		return "", false
+	}
+	switch string(b) {
+	case TypeInit:
+		return TypeInit, true
+	case TypeAssign:
+		return TypeAssign, true
+	case TypeJoin:
+		return TypeJoin, true
+	case TypeCheckpoint:
+		return TypeCheckpoint, true
+	case TypeAccept:
+		return TypeAccept, true
+	case TypeChangesRequested:
+		return TypeChangesRequested, true
+	case TypeMerge:
+		return TypeMerge, true
+	}
+	return string(b), true
+}
+
+// kind names the JSON type of the value at s for messages.
+func (d *decoder) kind(s span) string {
+	if !s.present() {
+		return "missing"
+	}
+	return jsonKind(d.raw(s))
+}
+
+func jsonKind(raw []byte) string {
 	if len(raw) == 0 {
 		return "missing"
 	}
@@ -88,13 +731,12 @@ func jsonKind(raw json.RawMessage) string {
 
 // versionClaim returns a claim when payload.protocol_version is a JSON integer
 // above the supported major.
-func versionClaim(fields map[string]json.RawMessage) *VersionClaim {
-	var payload map[string]json.RawMessage
-	if json.Unmarshal(fields["payload"], &payload) != nil {
+func (d *decoder) versionClaim() *VersionClaim {
+	if !d.payObj {
 		return nil
 	}
-	raw := bytes.TrimSpace(payload["protocol_version"])
-	if !isJSONInteger(raw) || bytes.HasPrefix(raw, []byte("-")) {
+	raw := d.raw(d.pay[pProtocolVersion])
+	if !isJSONInteger(raw) || raw[0] == '-' {
 		return nil
 	}
 	digits := bytes.TrimLeft(raw, "0")
@@ -102,8 +744,8 @@ func versionClaim(fields map[string]json.RawMessage) *VersionClaim {
 		return nil
 	}
 	c := &VersionClaim{Version: string(raw)}
-	if s, ok := jsonString(fields["ts"]); ok {
-		c.TS, c.TSValid = parseTS(s)
+	if b, ok := d.content(d.top[fTS]); ok {
+		c.TS, c.TSValid = parseTSBytes(b)
 	}
 	return c
 }
@@ -130,48 +772,98 @@ func isJSONInteger(raw []byte) bool {
 }
 
 // parseTS accepts exactly YYYY-MM-DDTHH:MM:SS[.fraction]Z naming a real
-// instant (SEMANTICS §7).
+// instant (SEMANTICS §7). The fraction may have any number of digits; those
+// past the ninth are dropped, as time.Parse drops them.
 func parseTS(s string) (time.Time, bool) {
-	if len(s) < 20 || s[len(s)-1] != 'Z' {
+	sec, nsec, ok := tsInstant(s)
+	if !ok {
 		return time.Time{}, false
 	}
-	for i := 0; i < 19; i++ {
-		c := s[i]
-		switch i {
-		case 4, 7:
-			if c != '-' {
-				return time.Time{}, false
-			}
-		case 10:
-			if c != 'T' {
-				return time.Time{}, false
-			}
-		case 13, 16:
-			if c != ':' {
-				return time.Time{}, false
-			}
-		default:
+	return time.Unix(sec, int64(nsec)).UTC(), true
+}
+
+func parseTSBytes(b []byte) (time.Time, bool) {
+	sec, nsec, ok := tsInstant(b)
+	if !ok {
+		return time.Time{}, false
+	}
+	return time.Unix(sec, int64(nsec)).UTC(), true
+}
+
+// tsInstant parses a ts into Unix seconds and nanoseconds.
+func tsInstant[S string | []byte](s S) (sec int64, nsec int32, ok bool) {
+	n := len(s)
+	if n < 20 || s[n-1] != 'Z' || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+		return 0, 0, false
+	}
+	num := func(i, w int) int {
+		v := 0
+		for j := i; j < i+w; j++ {
+			c := s[j]
 			if c < '0' || c > '9' {
-				return time.Time{}, false
+				return -1
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v
+	}
+	year, month, day := num(0, 4), num(5, 2), num(8, 2)
+	hour, minute, second := num(11, 2), num(14, 2), num(17, 2)
+	if year < 0 || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) ||
+		hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 {
+		return 0, 0, false
+	}
+	if n > 20 {
+		if n < 22 || s[19] != '.' {
+			return 0, 0, false
+		}
+		digits := 0
+		for j := 20; j < n-1; j++ {
+			c := s[j]
+			if c < '0' || c > '9' {
+				return 0, 0, false
+			}
+			if digits < 9 {
+				nsec = nsec*10 + int32(c-'0')
+				digits++
 			}
 		}
-	}
-	rest := s[19 : len(s)-1]
-	if rest != "" {
-		if len(rest) < 2 || rest[0] != '.' {
-			return time.Time{}, false
-		}
-		for i := 1; i < len(rest); i++ {
-			if rest[i] < '0' || rest[i] > '9' {
-				return time.Time{}, false
-			}
+		for ; digits < 9; digits++ {
+			nsec *= 10
 		}
 	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}, false
+	days := daysFromCivil(year, month, day)
+	return days*86400 + int64(hour*3600+minute*60+second), nsec, true
+}
+
+func daysIn(month, year int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
 	}
-	return t, true
+	return 31
+}
+
+// daysFromCivil counts days from 1970-01-01 to a proleptic Gregorian date
+// (Howard Hinnant's algorithm).
+func daysFromCivil(y, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 && y%400 != 0 {
+		era--
+	}
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era)*146097 + int64(doe) - 719468
 }
 
 // IsSlug reports whether s matches ^[a-z0-9][a-z0-9-]*$.
@@ -197,51 +889,62 @@ func payloadProblem(format string, args ...any) *Problem {
 	return &Problem{Code: CodeSchemaPayload, Message: fmt.Sprintf(format, args...)}
 }
 
-// decodeEnvelope fills the envelope fields and returns the first defect, in
-// the field order of spec §2.1.
-func decodeEnvelope(ev *Event, f map[string]json.RawMessage, hasType, typeIsString bool) *Problem {
-	if raw, ok := f["event_id"]; ok {
-		id, isString := jsonString(raw)
-		if !isString {
-			return envelopeProblem("event_id must be a string, got %s", jsonKind(raw))
+// envelope fills the envelope fields and returns the first defect, in the
+// field order of spec §2.1.
+func (d *decoder) envelope(ev *Event, hasType, typeIsString bool) *Problem {
+	if s := d.top[fEventID]; s.present() {
+		b, ok := d.content(s)
+		if !ok {
+			return envelopeProblem("event_id must be a string, got %s", d.kind(s))
 		}
-		ev.EventID = id
+		if !d.lean || !d.compactID(b) {
+			ev.EventID = string(b)
+		}
 	}
-	ts, ok := jsonString(f["ts"])
+	ts, ok := d.content(d.top[fTS])
 	if !ok {
-		return envelopeProblem("ts must be a UTC timestamp string, got %s", jsonKind(f["ts"]))
+		return envelopeProblem("ts must be a UTC timestamp string, got %s", d.kind(d.top[fTS]))
 	}
-	ev.TSRaw = ts
-	if ev.TS, ok = parseTS(ts); !ok {
-		return envelopeProblem("ts %q is not a UTC instant of the form YYYY-MM-DDTHH:MM:SS[.fraction]Z", ts)
+	sec, nsec, ok := tsInstant(ts)
+	if !d.lean || !ok {
+		ev.TSRaw = string(ts)
 	}
-	agent, ok := jsonString(f["agent_id"])
 	if !ok {
-		return envelopeProblem("agent_id must be a string, got %s", jsonKind(f["agent_id"]))
+		return envelopeProblem("ts %q is not a UTC instant of the form YYYY-MM-DDTHH:MM:SS[.fraction]Z", ev.TSRaw)
 	}
-	ev.AgentID = agent
-	if !IsSlug(agent) {
-		return envelopeProblem("agent_id %q does not match ^[a-z0-9][a-z0-9-]*$", agent)
+	ev.TS = time.Unix(sec, int64(nsec)).UTC()
+	if ev.AgentID, ok = d.interned(d.top[fAgentID], symAgent); !ok {
+		return envelopeProblem("agent_id must be a string, got %s", d.kind(d.top[fAgentID]))
 	}
-	role, ok := jsonString(f["role"])
+	if !IsSlug(ev.AgentID) {
+		return envelopeProblem("agent_id %q does not match ^[a-z0-9][a-z0-9-]*$", ev.AgentID)
+	}
+	role, ok := d.content(d.top[fRole])
 	if !ok {
-		return envelopeProblem("role must be a string, got %s", jsonKind(f["role"]))
+		return envelopeProblem("role must be a string, got %s", d.kind(d.top[fRole]))
 	}
-	ev.Role = role
-	if role != RoleOrchestrator && role != RoleWorker && role != RoleReviewer {
-		return envelopeProblem("role %q is not one of orchestrator, worker, reviewer", role)
+	switch string(role) {
+	case RoleOrchestrator:
+		ev.Role = RoleOrchestrator
+	case RoleWorker:
+		ev.Role = RoleWorker
+	case RoleReviewer:
+		ev.Role = RoleReviewer
+	default:
+		ev.Role = string(role)
+		return envelopeProblem("role %q is not one of orchestrator, worker, reviewer", ev.Role)
 	}
 	if !hasType || !typeIsString {
-		return envelopeProblem("event_type must be a string, got %s", jsonKind(f["event_type"]))
+		return envelopeProblem("event_type must be a string, got %s", d.kind(d.top[fEventType]))
 	}
-	if ev.TaskID, ok = jsonString(f["task_id"]); !ok {
-		return envelopeProblem("task_id must be a string, got %s", jsonKind(f["task_id"]))
+	if ev.TaskID, ok = d.interned(d.top[fTaskID], symTask); !ok {
+		return envelopeProblem("task_id must be a string, got %s", d.kind(d.top[fTaskID]))
 	}
-	if ev.Feature, ok = jsonString(f["feature"]); !ok {
-		return envelopeProblem("feature must be a string, got %s", jsonKind(f["feature"]))
+	if ev.Feature, ok = d.interned(d.top[fFeature], symFeature); !ok {
+		return envelopeProblem("feature must be a string, got %s", d.kind(d.top[fFeature]))
 	}
-	if p := f["payload"]; len(p) == 0 || p[0] != '{' {
-		return envelopeProblem("payload must be an object, got %s", jsonKind(p))
+	if !d.payObj {
+		return envelopeProblem("payload must be an object, got %s", d.kind(d.top[fPayload]))
 	}
 	switch ev.Type {
 	case TypeInit, TypeJoin, TypeMerge:
@@ -266,26 +969,91 @@ func decodeEnvelope(ev *Event, f map[string]json.RawMessage, hasType, typeIsStri
 	return nil
 }
 
-func decodePayload(ev *Event, raw json.RawMessage) *Problem {
-	var f map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &f); err != nil {
-		return payloadProblem("payload is not an object")
-	}
-	p := &ev.Payload
-	str := func(name string, dst *string) *Problem {
-		s, ok := jsonString(f[name])
-		if !ok {
-			return payloadProblem("payload.%s must be a string on a %s event, got %s", name, ev.Type, jsonKind(f[name]))
+// compactID stores an event id of a common form in idBytes.
+func (d *decoder) compactID(b []byte) bool {
+	switch len(b) {
+	case 32:
+		if hexBytes(d.idBytes[:], b) {
+			d.idForm = idHex
+			return true
 		}
-		*dst = s
-		return nil
+	case 36:
+		if b[8] == '-' && b[13] == '-' && b[18] == '-' && b[23] == '-' &&
+			hexBytes(d.idBytes[0:4], b[0:8]) && hexBytes(d.idBytes[4:6], b[9:13]) && hexBytes(d.idBytes[6:8], b[14:18]) &&
+			hexBytes(d.idBytes[8:10], b[19:23]) && hexBytes(d.idBytes[10:16], b[24:36]) {
+			d.idForm = idUUID
+			return true
+		}
 	}
+	return false
+}
+
+// hexBytes decodes lower-case hex only, so the text can be rebuilt exactly.
+func hexBytes(dst, src []byte) bool {
+	for i := range dst {
+		hi, lo := lowerHex(src[2*i]), lowerHex(src[2*i+1])
+		if hi < 0 || lo < 0 {
+			return false
+		}
+		dst[i] = byte(hi<<4 | lo)
+	}
+	return true
+}
+
+func lowerHex(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'a' <= c && c <= 'f':
+		return int(c-'a') + 10
+	}
+	return -1
+}
+
+// formatID rebuilds an event id stored by compactID.
+func formatID(form uint8, id *[16]byte) string {
+	const digits = "0123456789abcdef"
+	var buf [36]byte
+	n := 0
+	for i, c := range id {
+		if form == idUUID && (i == 4 || i == 6 || i == 8 || i == 10) {
+			buf[n] = '-'
+			n++
+		}
+		buf[n], buf[n+1] = digits[c>>4], digits[c&0xF]
+		n += 2
+	}
+	return string(buf[:n])
+}
+
+func (d *decoder) str1(name string, ev *Event, field int, dst *string) *Problem {
+	s := d.pay[field]
+	b, ok := d.content(s)
+	if !ok {
+		return payloadProblem("payload.%s must be a string on a %s event, got %s", name, ev.Type, d.kind(s))
+	}
+	*dst = string(b)
+	return nil
+}
+
+func (d *decoder) strInterned(name string, ev *Event, field, sym int, dst *string) *Problem {
+	s := d.pay[field]
+	v, ok := d.interned(s, sym)
+	if !ok {
+		return payloadProblem("payload.%s must be a string on a %s event, got %s", name, ev.Type, d.kind(s))
+	}
+	*dst = v
+	return nil
+}
+
+func (d *decoder) payload(ev *Event) *Problem {
+	p := &ev.Payload
 	switch ev.Type {
 	case TypeInit:
-		if pr := str("project", &p.Project); pr != nil {
+		if pr := d.str1("project", ev, pProject, &p.Project); pr != nil {
 			return pr
 		}
-		v := bytes.TrimSpace(f["protocol_version"])
+		v := d.raw(d.pay[pProtocolVersion])
 		if !isJSONInteger(v) {
 			return payloadProblem("payload.protocol_version must be a JSON integer, got %s", describeRaw(v))
 		}
@@ -294,62 +1062,160 @@ func decodePayload(ev *Event, raw json.RawMessage) *Problem {
 			return payloadProblem("payload.protocol_version must be an integer of at least 1, got %s", v)
 		}
 		p.ProtocolVersion = n
-		seatsRaw := f["seats"]
-		if len(seatsRaw) == 0 || seatsRaw[0] != '[' {
-			return payloadProblem("payload.seats must be an array of seat objects, got %s", jsonKind(seatsRaw))
+		seats := d.pay[pSeats]
+		if !seats.present() || d.line[seats.lo] != '[' {
+			return payloadProblem("payload.seats must be an array of seat objects, got %s", d.kind(seats))
 		}
-		var seats []json.RawMessage
-		if err := json.Unmarshal(seatsRaw, &seats); err != nil {
-			return payloadProblem("payload.seats must be an array of seat objects")
-		}
-		for i, s := range seats {
-			seat, pr := decodeSeat(s)
-			if pr != nil {
-				return payloadProblem("payload.seats[%d] %s", i, pr.Message)
+		var pr *Problem
+		i := 0
+		d.elements(seats, func(el span) bool {
+			seat, bad := d.seat(el)
+			if bad != nil {
+				pr = payloadProblem("payload.seats[%d] %s", i, bad.Message)
+				return false
 			}
 			p.Seats = append(p.Seats, seat)
+			i++
+			return true
+		})
+		if pr != nil {
+			return pr
 		}
-		return str("base_branch", &p.BaseBranch)
+		return d.str1("base_branch", ev, pBaseBranch, &p.BaseBranch)
 	case TypeAssign:
-		for _, fld := range []struct {
-			name string
-			dst  *string
-		}{{"owner", &p.Owner}, {"reviewer", &p.Reviewer}, {"branch", &p.Branch}, {"spec", &p.Spec}} {
-			if pr := str(fld.name, fld.dst); pr != nil {
-				return pr
-			}
+		if pr := d.strInterned("owner", ev, pOwner, symOwner, &p.Owner); pr != nil {
+			return pr
 		}
+		if pr := d.strInterned("reviewer", ev, pReviewer, symReviewer, &p.Reviewer); pr != nil {
+			return pr
+		}
+		if pr := d.strInterned("branch", ev, pBranch, symBranch, &p.Branch); pr != nil {
+			return pr
+		}
+		return d.str1("spec", ev, pSpec, &p.Spec)
 	case TypeJoin:
-		roles, ok := stringArray(f["roles"])
+		s := d.pay[pRoles]
+		if d.lean {
+			if !d.isStringArray(s) {
+				return payloadProblem("payload.roles must be an array of strings on a join event, got %s", d.kind(s))
+			}
+			return nil
+		}
+		roles, ok := d.stringArray(s)
 		if !ok {
-			return payloadProblem("payload.roles must be an array of strings on a join event, got %s", jsonKind(f["roles"]))
+			return payloadProblem("payload.roles must be an array of strings on a join event, got %s", d.kind(s))
 		}
 		p.Roles = roles
 	case TypeCheckpoint:
-		return str("evidence", &p.Evidence)
+		if d.lean {
+			if s := d.pay[pEvidence]; !d.isString(s) {
+				return payloadProblem("payload.evidence must be a string on a checkpoint event, got %s", d.kind(s))
+			}
+			return nil
+		}
+		return d.str1("evidence", ev, pEvidence, &p.Evidence)
 	case TypeChangesRequested:
-		if pr := str("reason", &p.Reason); pr != nil {
+		if pr := d.str1("reason", ev, pReason, &p.Reason); pr != nil {
 			return pr
 		}
-		decodeProvenance(p, f)
+		d.provenance(p)
 	case TypeAccept:
-		decodeProvenance(p, f)
+		d.provenance(p)
 	}
 	return nil
 }
 
-// decodeProvenance reads the optional fields our tools add; a wrong type is
+// provenance reads the optional fields our tools add; a wrong type is
 // treated as absent because v1 gives these fields no required shape.
-func decodeProvenance(p *Payload, f map[string]json.RawMessage) {
-	if c, ok := jsonString(f["commit"]); ok {
+func (d *decoder) provenance(p *Payload) {
+	if c, ok := d.plain(d.pay[pCommit]); ok {
 		p.Commit = c
 	}
-	if raw := f["github"]; len(raw) > 0 && raw[0] == '{' {
-		var g GitHubRef
-		if json.Unmarshal(raw, &g) == nil {
-			p.GitHub = &g
+	if d.lean {
+		return
+	}
+	if s := d.pay[pGitHub]; s.present() && d.line[s.lo] == '{' {
+		p.GitHub = d.gitHub(s)
+	}
+}
+
+// gitHub decodes payload.github with encoding/json's rules for a struct:
+// keys match field names case-insensitively, null leaves a field as it is,
+// and a value of the wrong type (a non-integer review_id included) makes the
+// whole object unusable.
+func (d *decoder) gitHub(obj span) *GitHubRef {
+	var g GitHubRef
+	bad := false
+	d.members(obj, func(key []byte, v span) bool {
+		var intDst *int64
+		var strDst *string
+		switch {
+		case bytes.EqualFold(key, []byte("review_id")):
+			intDst = &g.ReviewID
+		case bytes.EqualFold(key, []byte("comment_id")):
+			intDst = &g.CommentID
+		case bytes.EqualFold(key, []byte("url")):
+			strDst = &g.URL
+		case bytes.EqualFold(key, []byte("login")):
+			strDst = &g.Login
+		case bytes.EqualFold(key, []byte("head_sha")):
+			strDst = &g.HeadSHA
+		default:
+			return true
+		}
+		raw := d.raw(v)
+		if raw[0] == 'n' {
+			return true
+		}
+		if strDst != nil {
+			s, ok := d.plain(v)
+			if !ok {
+				bad = true
+				return false
+			}
+			*strDst = s
+			return true
+		}
+		n, ok := parseInt64(raw)
+		if !ok {
+			bad = true
+			return false
+		}
+		*intDst = n
+		return true
+	})
+	if bad {
+		return nil
+	}
+	return &g
+}
+
+// parseInt64 is strconv.ParseInt(s, 10, 64) on a JSON number.
+func parseInt64(raw []byte) (int64, bool) {
+	if !isJSONInteger(raw) {
+		return 0, false
+	}
+	neg := raw[0] == '-'
+	if neg {
+		raw = raw[1:]
+	}
+	var n uint64
+	for _, c := range raw {
+		if n > (1<<63)/10 {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+		if n > 1<<63 {
+			return 0, false
 		}
 	}
+	if neg {
+		return -int64(n), true // -(1<<63) wraps to itself, which is right
+	}
+	if n > 1<<63-1 {
+		return 0, false
+	}
+	return int64(n), true
 }
 
 func describeRaw(v []byte) string {
@@ -376,43 +1242,108 @@ func parseSmallInt(v []byte) (int, error) {
 	return n, nil
 }
 
-func stringArray(raw json.RawMessage) ([]string, bool) {
-	if len(raw) == 0 || raw[0] != '[' {
-		return nil, false
+// elements calls fn for each element of the (validated) array at s until fn
+// returns false.
+func (d *decoder) elements(s span, fn func(el span) bool) {
+	b := d.line
+	i := d.ws(int(s.lo) + 1)
+	if b[i] == ']' {
+		return
 	}
-	var items []json.RawMessage
-	if json.Unmarshal(raw, &items) != nil {
-		return nil, false
-	}
-	out := make([]string, 0, len(items))
-	for _, it := range items {
-		s, ok := jsonString(it)
-		if !ok {
-			return nil, false
+	for {
+		end := d.value(i, 0)
+		if !fn(span{int32(i), int32(end)}) {
+			return
 		}
-		out = append(out, s)
+		i = d.ws(end)
+		if b[i] == ']' {
+			return
+		}
+		i = d.ws(i + 1)
 	}
+}
+
+// members calls fn for each member of the (validated) object at s, with the
+// decoded key, until fn returns false. The key is valid during the call.
+func (d *decoder) members(s span, fn func(key []byte, v span) bool) {
+	b := d.line
+	i := d.ws(int(s.lo) + 1)
+	if b[i] == '}' {
+		return
+	}
+	var key []byte
+	for {
+		end, esc := d.str(i)
+		key = append(key[:0], b[i+1:end-1]...)
+		if esc {
+			key = unquote(key[:0], b[i+1:end-1])
+		}
+		i = d.ws(d.ws(end) + 1)
+		vend := d.value(i, 0)
+		if !fn(key, span{int32(i), int32(vend)}) {
+			return
+		}
+		i = d.ws(vend)
+		if b[i] == '}' {
+			return
+		}
+		i = d.ws(i + 1)
+	}
+}
+
+func (d *decoder) isStringArray(s span) bool {
+	if !s.present() || d.line[s.lo] != '[' {
+		return false
+	}
+	ok := true
+	d.elements(s, func(el span) bool {
+		ok = d.line[el.lo] == '"'
+		return ok
+	})
+	return ok
+}
+
+// stringArray decodes an array of strings; like encoding/json into
+// []string it gives an empty, non-nil slice for [].
+func (d *decoder) stringArray(s span) ([]string, bool) {
+	if !d.isStringArray(s) {
+		return nil, false
+	}
+	out := make([]string, 0, 4)
+	d.elements(s, func(el span) bool {
+		b, _ := d.content(el)
+		out = append(out, d.intern(b, symOther))
+		return true
+	})
 	return out, true
 }
 
-func decodeSeat(raw json.RawMessage) (Seat, *Problem) {
-	if len(raw) == 0 || raw[0] != '{' {
-		return Seat{}, payloadProblem("must be a seat object {id, roles, entry}, got %s", jsonKind(raw))
+func (d *decoder) seat(s span) (Seat, *Problem) {
+	if d.line[s.lo] != '{' {
+		return Seat{}, payloadProblem("must be a seat object {id, roles, entry}, got %s", jsonKind(d.raw(s)))
 	}
-	var f map[string]json.RawMessage
-	if json.Unmarshal(raw, &f) != nil {
-		return Seat{}, payloadProblem("must be a seat object")
-	}
-	var s Seat
+	id, roles, entry := absent, absent, absent
+	d.members(s, func(key []byte, v span) bool {
+		switch string(key) {
+		case "id":
+			id = v
+		case "roles":
+			roles = v
+		case "entry":
+			entry = v
+		}
+		return true
+	})
+	var seat Seat
 	var ok bool
-	if s.ID, ok = jsonString(f["id"]); !ok {
-		return s, payloadProblem("id must be a string, got %s", jsonKind(f["id"]))
+	if seat.ID, ok = d.interned(id, symOther); !ok {
+		return seat, payloadProblem("id must be a string, got %s", d.kind(id))
 	}
-	if s.Roles, ok = stringArray(f["roles"]); !ok {
-		return s, payloadProblem("roles must be an array of strings, got %s", jsonKind(f["roles"]))
+	if seat.Roles, ok = d.stringArray(roles); !ok {
+		return seat, payloadProblem("roles must be an array of strings, got %s", d.kind(roles))
 	}
-	if s.Entry, ok = jsonString(f["entry"]); !ok {
-		return s, payloadProblem("entry must be a string, got %s", jsonKind(f["entry"]))
+	if seat.Entry, ok = d.interned(entry, symOther); !ok {
+		return seat, payloadProblem("entry must be a string, got %s", d.kind(entry))
 	}
-	return s, nil
+	return seat, nil
 }

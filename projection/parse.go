@@ -1,7 +1,6 @@
 package projection
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -13,6 +12,8 @@ import (
 // Log is a parsed log.jsonl: the events of known v1 types in file order, the
 // lines that could not be read, and any init line that asks for a newer major.
 type Log struct {
+	// Events holds every event of a known type in file order. ParseReplay,
+	// which replays as it reads, leaves it nil.
 	Events    []Event
 	Malformed []Malformed
 	Claims    []VersionClaim
@@ -28,9 +29,10 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // every defect of the content is recorded in the Log instead.
 func Parse(r io.Reader) (*Log, error) {
 	log := &Log{}
+	var d decoder
 	err := ScanLines(r, func(n int, line []byte, tooLong bool) {
 		log.Lines = n
-		log.add(n, line, tooLong)
+		log.add(&d, n, line, tooLong)
 	})
 	return log, err
 }
@@ -44,58 +46,116 @@ func ParseBytes(b []byte) *Log {
 // ScanLines calls fn for every line of r with its 1-based number, the line
 // without its terminator (LF or CRLF) and, for a line over MaxLineBytes, only
 // tooLong set. A leading UTF-8 BOM is dropped. The slice is only valid during
-// the call.
+// the call. A final line without a terminator counts unless it is empty (a
+// lone CR included); no more than MaxLineBytes+2 bytes of a line are ever
+// held.
 func ScanLines(r io.Reader, fn func(n int, line []byte, tooLong bool)) error {
-	br := bufio.NewReaderSize(r, 256<<10)
-	n := 0
-	first := true
+	lr := lineReader{r: r, buf: make([]byte, 256<<10)}
+	for lr.next() {
+		fn(lr.n, lr.line, lr.tooLong)
+	}
+	return lr.err
+}
+
+// lineReader splits a stream into lines.
+type lineReader struct {
+	r            io.Reader
+	buf          []byte
+	start, end   int // unread bytes are buf[start:end]
+	eof          bool
+	err          error
+	n            int
+	line         []byte
+	tooLong      bool
+	skippingLong bool // inside a line known to be too long: discard to its end
+	empty        int  // reads in a row that returned nothing
+}
+
+// next reads the next line, or reports false at the end or on a read error
+// (then err is set).
+func (lr *lineReader) next() bool {
 	for {
-		line, tooLong, err := readLine(br)
-		if len(line) == 0 && !tooLong && errors.Is(err, io.EOF) {
-			return nil
-		}
-		n++
-		if first {
-			line = bytes.TrimPrefix(line, utf8BOM)
-			first = false
-		}
-		fn(n, line, tooLong)
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
+		data := lr.buf[lr.start:lr.end]
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			lr.start += i + 1
+			if lr.skippingLong {
+				lr.skippingLong = false
+				return lr.emit(nil, true)
 			}
-			return err
+			return lr.emit(data[:i], false)
 		}
+		if lr.skippingLong {
+			lr.start = lr.end
+		} else if len(data) >= MaxLineBytes+2 {
+			// Whatever follows, the line without its terminator is over
+			// the bound: stop holding it.
+			lr.skippingLong = true
+			lr.start = lr.end
+		}
+		if lr.eof {
+			if lr.skippingLong {
+				lr.skippingLong = false
+				lr.start = lr.end
+				return lr.emit(nil, true)
+			}
+			if lr.start == lr.end || (lr.end-lr.start == 1 && lr.buf[lr.start] == '\r') {
+				return false
+			}
+			lr.start = lr.end
+			return lr.emit(data, false)
+		}
+		if lr.err != nil {
+			return false
+		}
+		lr.fill()
 	}
 }
 
-// readLine returns one line without its terminator. A line longer than
-// MaxLineBytes is consumed but not kept.
-func readLine(br *bufio.Reader) (line []byte, tooLong bool, err error) {
-	var long []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			if !tooLong {
-				long = append(long, chunk...)
-				if len(long) > MaxLineBytes {
-					tooLong, long = true, nil
-				}
-			}
-			continue
+func (lr *lineReader) emit(line []byte, tooLong bool) bool {
+	lr.n++
+	if !tooLong {
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(line) > MaxLineBytes { // measured with any BOM
+			line, tooLong = nil, true
+		} else if lr.n == 1 {
+			line = bytes.TrimPrefix(line, utf8BOM)
 		}
-		if tooLong {
-			return nil, true, err
+	}
+	lr.line, lr.tooLong = line, tooLong
+	return true
+}
+
+// fill reads more input after moving the unread bytes to the front, growing
+// the buffer while one line does not fit (up to the bound).
+func (lr *lineReader) fill() {
+	if lr.start > 0 {
+		lr.end = copy(lr.buf, lr.buf[lr.start:lr.end])
+		lr.start = 0
+	}
+	if lr.end == len(lr.buf) {
+		size := 2 * len(lr.buf)
+		if size > MaxLineBytes+2 {
+			size = MaxLineBytes + 2
 		}
-		if long != nil {
-			chunk = append(long, chunk...)
+		if size > len(lr.buf) {
+			nb := make([]byte, size)
+			copy(nb, lr.buf[:lr.end])
+			lr.buf = nb
 		}
-		chunk = bytes.TrimSuffix(chunk, []byte("\n"))
-		chunk = bytes.TrimSuffix(chunk, []byte("\r"))
-		if len(chunk) > MaxLineBytes {
-			return nil, true, err
+	}
+	n, err := lr.r.Read(lr.buf[lr.end:])
+	lr.end += n
+	if n == 0 && err == nil {
+		if lr.empty++; lr.empty >= 100 {
+			err = io.ErrNoProgress
 		}
-		return chunk, false, err
+	} else {
+		lr.empty = 0
+	}
+	if errors.Is(err, io.EOF) {
+		lr.eof = true
+	} else if err != nil {
+		lr.err = err
 	}
 }
 
@@ -108,9 +168,12 @@ func isBlank(line []byte) bool {
 	return true
 }
 
-func (l *Log) add(n int, line []byte, tooLong bool) {
+// tooLongMessage is the malformed message of a line over MaxLineBytes.
+var tooLongMessage = fmt.Sprintf("line is longer than the %d-byte bound", MaxLineBytes)
+
+func (l *Log) add(d *decoder, n int, line []byte, tooLong bool) {
 	if tooLong {
-		l.Malformed = append(l.Malformed, Malformed{Line: n, Message: fmt.Sprintf("line is longer than the %d-byte bound", MaxLineBytes)})
+		l.Malformed = append(l.Malformed, Malformed{Line: n, Message: tooLongMessage})
 		return
 	}
 	if isBlank(line) {
@@ -120,7 +183,12 @@ func (l *Log) add(n int, line []byte, tooLong bool) {
 		l.Malformed = append(l.Malformed, Malformed{Line: n, Message: "line is not valid UTF-8"})
 		return
 	}
-	ev, claim, skip, msg := decodeLine(line)
+	l.Events = append(l.Events, Event{})
+	ev := &l.Events[len(l.Events)-1]
+	claim, skip, msg := d.decode(line, ev)
+	if msg != "" || skip {
+		l.Events = l.Events[:len(l.Events)-1]
+	}
 	if msg != "" {
 		l.Malformed = append(l.Malformed, Malformed{Line: n, Message: msg})
 		return
@@ -134,5 +202,4 @@ func (l *Log) add(n int, line []byte, tooLong bool) {
 	}
 	ev.Line = n
 	ev.hash = maphash.Bytes(lineSeed, line)
-	l.Events = append(l.Events, ev)
 }

@@ -295,9 +295,6 @@ func TestProposeRefusals(t *testing.T) {
 	l := review()
 	log := ParseBytes(l.bytes())
 	res := Replay(log)
-	if _, err := Propose(log, res, []byte(evLine("x", at(1), "claude-opus", "", TypeAccept, "T1", "F", ""))); err == nil {
-		t.Error("a line that sorts before the latest event must be refused")
-	}
 	if _, err := Propose(log, res, []byte(evLine("", at(9), "claude-opus", "", TypeAccept, "T1", "F", ""))); err == nil {
 		t.Error("a line without event_id must be refused")
 	}
@@ -316,11 +313,108 @@ func TestProposeRefusals(t *testing.T) {
 	if err != nil || rj != nil || res.State.Tasks["T1"].Status != StatusAccepted || log.Lines != 5 {
 		t.Errorf("a valid accept: %+v %v, lines %d", rj, err, log.Lines)
 	}
+	// Lines whose ts sorts before existing events are judged where they
+	// replay, and refused when they would change an existing verdict.
+	t.Run("an earlier line is judged where it replays", func(t *testing.T) {
+		t.Parallel()
+		log := ParseBytes(review().bytes())
+		res := Replay(log)
+		rj, err := Propose(log, res, []byte(evLine("x", "2026-06-09T10:00:03.5Z", "claude-opus", "", TypeAccept, "T1", "F", "")))
+		if err != nil || rj == nil || rj.Code != CodeInvalidTransition || rj.Line != 5 || log.Lines != 4 {
+			t.Errorf("accept before the checkpoint: %+v %v, lines %d", rj, err, log.Lines)
+		}
+	})
+	t.Run("an earlier line that breaks a later one is refused", func(t *testing.T) {
+		t.Parallel()
+		log := ParseBytes(review().accept("claude-opus", "T1", "F").bytes())
+		res := Replay(log)
+		rj, err := Propose(log, res, []byte(evLine("x", "2026-06-09T10:00:04.5Z", "claude-opus", "", TypeChangesRequested, "T1", "F", `{"reason":"r"}`)))
+		if err != nil || rj == nil || rj.Code != CodeInvalidTransition || rj.Line != 6 || !strings.Contains(rj.Message, "break line 5") {
+			t.Errorf("changes before an accept: %+v %v", rj, err)
+		}
+		if res.State.Tasks["T1"].Status != StatusAccepted || log.Lines != 5 {
+			t.Errorf("a refusal changed the state: %s, %d lines", res.State.Tasks["T1"].Status, log.Lines)
+		}
+	})
+	t.Run("an earlier line that breaks nothing is accepted", func(t *testing.T) {
+		t.Parallel()
+		log := ParseBytes(review().assign("T2", "G", "opencode", "gpt").bytes())
+		res := Replay(log)
+		rj, err := Propose(log, res, []byte(evLine("x", "2026-06-09T10:00:04.5Z", "claude-opus", "", TypeAccept, "T1", "F", "")))
+		if err != nil || rj != nil || res.State.Tasks["T1"].Status != StatusAccepted || log.Lines != 6 {
+			t.Errorf("accept between checkpoint and a later assign: %+v %v, %s, %d lines", rj, err, res.State.Tasks["T1"].Status, log.Lines)
+		}
+	})
 	v2 := new(logb).add(strings.Replace(initLine("i", at(1)), `"protocol_version":1`, `"protocol_version":2`, 1))
 	log2 := ParseBytes(v2.bytes())
 	res2 := Replay(log2)
 	rj, err = Propose(log2, res2, []byte(evLine("n", at(2), "lead", "", TypeAssign, "T1", "F", assignPayload("opencode", "gpt"))))
 	if err != nil || rj == nil || rj.Code != CodeVersionUnsupported {
 		t.Errorf("a log that fails closed refuses every write: %+v %v", rj, err)
+	}
+}
+
+// TestProposeOutOfOrder: lines proposed in random time order are accepted
+// only when the replay of the longer log accepts them and changes no verdict
+// on an existing line; what is accepted replays into the same state.
+func TestProposeOutOfOrder(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewSource(5))
+	var accepts, refusals int
+	for i := 0; i < 40; i++ {
+		evs := genLog(r, 10+r.Intn(40), false)
+		var candidates []string
+		for _, e := range evs[1:] {
+			ev, _, skip, bad := decodeLine([]byte(e.line))
+			if bad == "" && !skip && ev.EventID != "" {
+				candidates = append(candidates, e.line)
+			}
+		}
+		r.Shuffle(len(candidates), func(a, b int) { candidates[a], candidates[b] = candidates[b], candidates[a] })
+		accepted := []string{evs[0].line}
+		file := func(lines []string) []byte { return []byte(strings.Join(lines, "\n") + "\n") }
+		log := ParseBytes(file(accepted))
+		res := Replay(log)
+		for _, line := range candidates {
+			got, err := Propose(log, res, []byte(line))
+			if err != nil {
+				t.Fatalf("Propose: %v", err)
+			}
+			longer := append(append([]string{}, accepted...), line)
+			next := Replay(ParseBytes(file(longer)))
+			if got == nil {
+				accepts++
+				accepted = longer
+				for _, rj := range next.Rejections {
+					if rj.Line == len(accepted) {
+						t.Fatalf("accepted %s, but replay rejects it: %s", line, rj.Code)
+					}
+				}
+				if a, b := RenderBytes(res.State), RenderBytes(next.State); !bytes.Equal(a, b) {
+					t.Fatalf("accepted state differs from the replay:\n%s\n%s", a, b)
+				}
+				continue
+			}
+			refusals++
+			if got.Line != len(longer) {
+				t.Fatalf("refusal on line %d, want the new line %d", got.Line, len(longer))
+			}
+			before := map[string]bool{}
+			for _, rj := range Replay(ParseBytes(file(accepted))).Rejections {
+				before[fmt.Sprint(rj.Code, rj.Line)] = true
+			}
+			explained := false
+			for _, rj := range next.Rejections {
+				if (rj.Line == got.Line && rj.Code == got.Code) || (rj.Line != got.Line && !before[fmt.Sprint(rj.Code, rj.Line)]) {
+					explained = true
+				}
+			}
+			if !explained {
+				t.Fatalf("Propose refused %s with %s, but the replay of the longer log accepts it and changes nothing", line, got.Code)
+			}
+		}
+	}
+	if accepts < 200 || refusals < 200 {
+		t.Errorf("too few cases: %d accepted, %d refused", accepts, refusals)
 	}
 }

@@ -2,6 +2,7 @@ package projection
 
 import (
 	"fmt"
+	"hash/maphash"
 	"sort"
 	"strings"
 )
@@ -41,25 +42,15 @@ func Replay(log *Log) *Result {
 		return res
 	}
 	order := make([]*Event, 0, len(log.Events))
-	type firstUse struct {
-		line int
-		hash uint64
-	}
-	seen := make(map[string]firstUse, len(log.Events))
+	var seen idTable // event ids by their first event (lean.go)
 	for i := range log.Events {
 		ev := &log.Events[i]
-		if ev.EventID != "" {
-			if first, dup := seen[ev.EventID]; dup {
-				identical := first.hash == ev.hash
-				msg := fmt.Sprintf("event_id %q was already used on line %d", ev.EventID, first.line)
-				if identical {
-					msg += " by a byte-identical line (a copied or re-merged line)"
-				}
-				res.Rejections = append(res.Rejections, Rejection{Line: ev.Line, EventID: ev.EventID, TaskID: ev.TaskID, Feature: ev.Feature,
-					Code: CodeEventIDDuplicate, Message: msg, Identical: identical})
+		if id := ev.EventID; id != "" {
+			if j, dup := seen.insert(maphash.String(idSeed, id), uint32(i), func(o uint32) bool { return log.Events[o].EventID == id }); dup {
+				first := &log.Events[j]
+				res.Rejections = append(res.Rejections, duplicateID(ev.Line, id, ev.TaskID, ev.Feature, first.Line, first.hash == ev.hash))
 				continue
 			}
-			seen[ev.EventID] = firstUse{ev.Line, ev.hash}
 		}
 		if ev.Problem != nil && ev.Problem.Code != CodeSchemaPayload {
 			// A defective envelope (a bad ts among them) takes no part in
@@ -74,7 +65,9 @@ func Replay(log *Log) *Result {
 		}
 		order = append(order, ev)
 	}
-	sort.SliceStable(order, func(i, j int) bool { return order[i].TS.Before(order[j].TS) })
+	if less := func(i, j int) bool { return order[i].TS.Before(order[j].TS) }; !sort.SliceIsSorted(order, less) {
+		sort.SliceStable(order, less)
+	}
 
 	st := res.State
 	for _, ev := range order {
@@ -88,13 +81,7 @@ func Replay(log *Log) *Result {
 	if !st.Initialized {
 		res.Rejections = append(res.Rejections, Rejection{Code: CodeInitMissing, Message: "the log has no valid init event"})
 	}
-	sort.SliceStable(res.Rejections, func(i, j int) bool {
-		a, b := res.Rejections[i].Line, res.Rejections[j].Line
-		if a == 0 || b == 0 {
-			return a != 0 && b == 0
-		}
-		return a < b
-	})
+	sortRejections(res.Rejections)
 	return res
 }
 
@@ -345,8 +332,8 @@ func (s *State) Apply(ev *Event) *Rejection {
 		f.Tasks = append(f.Tasks, t.ID)
 	case TypeJoin:
 		s.Online[ev.AgentID] = true
-		for _, id := range s.TaskOrder {
-			if t := s.Tasks[id]; t.Owner == ev.AgentID && t.Status == StatusAssigned {
+		for _, t := range s.takeJoinQueue(ev.AgentID) {
+			if t.Owner == ev.AgentID && t.Status == StatusAssigned {
 				t.Status, t.UpdatedAt = StatusInProgress, ev.TS
 			}
 		}
@@ -367,4 +354,21 @@ func (s *State) Apply(ev *Event) *Rejection {
 		f.Shipped, f.MergeLine = true, ev.Line
 	}
 	return nil
+}
+
+// takeJoinQueue returns the tasks of TaskOrder owned by seat that may still
+// be assigned, and forgets them: a task only leaves assigned, so once a join
+// has moved it, no later join needs to look at it again.
+func (s *State) takeJoinQueue(seat string) []*Task {
+	if s.joinQueue == nil {
+		s.joinQueue = map[string][]*Task{}
+	}
+	for ; s.queued < len(s.TaskOrder); s.queued++ {
+		if t := s.Tasks[s.TaskOrder[s.queued]]; t.Status == StatusAssigned {
+			s.joinQueue[t.Owner] = append(s.joinQueue[t.Owner], t)
+		}
+	}
+	q := s.joinQueue[seat]
+	delete(s.joinQueue, seat)
+	return q
 }

@@ -73,6 +73,12 @@ type State struct {
 	Features     map[string]*Feature
 	FeatureOrder []string
 	Applied      int
+
+	// joinQueue holds, per owner, the tasks of TaskOrder[:queued] that were
+	// assigned when indexed, so a join touches only its own seat's waiting
+	// tasks instead of every task (replay stays linear in a long log).
+	joinQueue map[string][]*Task
+	queued    int
 }
 
 // NewState returns the empty state a replay starts from.

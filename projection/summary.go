@@ -279,9 +279,15 @@ func Diff(want, got Summary) []string {
 			out = append(out, fmt.Sprintf("task %s: missing from STATE.yml (the log says %s)", id, wt.Status))
 			continue
 		}
-		for _, f := range []struct{ name, got, want string }{
+		fields := []struct{ name, got, want string }{
 			{"status", gt.Status, wt.Status}, {"owner", gt.Owner, wt.Owner}, {"reviewer", gt.Reviewer, wt.Reviewer},
-		} {
+		}
+		// A render that does not say which feature a task belongs to is
+		// not wrong about it.
+		if gt.Feature != "" {
+			fields = append(fields, struct{ name, got, want string }{"feature", gt.Feature, wt.Feature})
+		}
+		for _, f := range fields {
 			if f.got != f.want {
 				out = append(out, fmt.Sprintf("task %s %s: STATE.yml says %s, the log says %s", id, f.name, orNone(f.got), f.want))
 			}

@@ -252,7 +252,10 @@ func TestParseStateSummaryAliasBomb(t *testing.T) {
 		b.WriteString("]\n")
 	}
 	b.WriteString("tasks: *a29\nseats: *a29\nfeatures: *a29\n")
-	_, _ = ParseStateSummary([]byte(b.String())) // must return, error or not
+	_, err := ParseStateSummary([]byte(b.String()))
+	if err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Errorf("an alias bomb must be refused as too large, got %v", err)
+	}
 }
 
 func TestParseStateSummaryRecursiveAlias(t *testing.T) {

@@ -73,7 +73,9 @@ func plural(n int, word string) string {
 
 var mdEscaper = strings.NewReplacer(
 	"&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;",
-	"@", "&#64;", "#", "&#35;",
+	// GitHub links mentions and issue references in rendered text, so an
+	// entity is not enough: a zero-width space after @ and # breaks them.
+	"@", "@\u200b", "#", "#\u200b",
 	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "(", `\(`, ")", `\)`,
 	"|", `\|`, "~", `\~`,
 	"\r\n", " ", "\n", " ", "\r", " ", "\t", " ",
@@ -136,13 +138,10 @@ func Summary(v Verdict) string {
 		fmt.Fprintf(&head, "\n> %s\n", oneLine(v.Note))
 	}
 
-	var waiting strings.Builder
+	var waiting []string
 	for _, f := range v.Findings {
 		if f.Severity == checks.SeverityPending {
-			if waiting.Len() == 0 {
-				waiting.WriteString("\n### Waiting\n\n")
-			}
-			fmt.Fprintf(&waiting, "- %s\n", Escape(f.Message))
+			waiting = append(waiting, fmt.Sprintf("- %s\n", Escape(f.Message)))
 		}
 	}
 
@@ -150,43 +149,58 @@ func Summary(v Verdict) string {
 	rows, rowsHeader := findingRows(v.Findings)
 	footer := "\n<sub>Finding codes are explained in the pact-action README. The log is append-only; fix problems by appending events with `pactify`, never by editing lines.</sub>\n"
 
-	// Assemble within the limit: the verdict and waiting list always fit;
-	// the tables give way, findings last, since annotations carry them too.
-	out := head.String() + waiting.String()
+	// Assemble within the limit: the verdict always fits and the waiting
+	// list takes at most half; the tables give way, findings last, since
+	// annotations carry them too. Whatever is cut says so.
+	out := head.String()
+	if len(waiting) > 0 {
+		out += "\n### Waiting\n\n"
+		out += fit(waiting, MaxText/2-len(out), "\n_…%d more waiting task(s) not listed here to fit GitHub's 65,535-character limit; each one is annotated and in the JSON report._\n")
+	}
 	budget := MaxText - len(out) - len(footer) - 200
-	if len(tasks) > budget/2 && len(rows) > 0 {
-		tasks = cut(tasks, budget/2, "\n_…the task table was cut to fit GitHub's 65,535-character limit._\n")
+	if len(rows) > 0 {
+		budget /= 2
+	}
+	if len(tasks) > budget {
+		tasks = cut(tasks, budget, "\n_…the task table was cut to fit GitHub's 65,535-character limit._\n")
 	}
 	out += tasks
 	budget = MaxText - len(out) - len(footer) - 200
 	if len(rows) > 0 {
 		out += rowsHeader
-		budget -= len(rowsHeader)
-		shown := 0
-		for _, r := range rows {
-			if len(r) > budget {
-				break
-			}
-			out += r
-			budget -= len(r)
-			shown++
-		}
-		if shown < len(rows) {
-			out += fmt.Sprintf("\n_…%d more finding(s) not shown here to fit GitHub's 65,535-character limit; every finding is annotated and in the JSON report._\n", len(rows)-shown)
-		}
+		out += fit(rows, budget-len(rowsHeader), "\n_…%d more finding(s) not shown here to fit GitHub's 65,535-character limit; every finding is annotated and in the JSON report._\n")
 	}
 	out += footer
 	if len(out) > MaxText {
-		out = cut(out, MaxText, "")
+		out = cut(out, MaxText, "\n_…cut to fit GitHub's 65,535-character limit._\n")
 	}
 	return out
+}
+
+// fit joins as many entries as fit in budget bytes and, when some do not,
+// appends note (a format taking the number left out).
+func fit(entries []string, budget int, note string) string {
+	var b strings.Builder
+	shown := 0
+	for _, e := range entries {
+		if len(e) > budget {
+			break
+		}
+		b.WriteString(e)
+		budget -= len(e)
+		shown++
+	}
+	if shown < len(entries) {
+		fmt.Fprintf(&b, note, len(entries)-shown)
+	}
+	return b.String()
 }
 
 func cut(s string, n int, note string) string {
 	if len(s) <= n {
 		return s
 	}
-	n -= len(note)
+	n = max(n-len(note), 0)
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}

@@ -41,7 +41,7 @@ func TestEscapeNeutralisesUserText(t *testing.T) {
 		name, in  string
 		forbidden []string
 	}{
-		{"mention", "ping @octocat and @org/team", []string{"@"}},
+		{"mention", "ping @octocat and @org/team", []string{"@octocat", "@org"}},
 		{"html", `<img src=x onerror=alert(1)><details>`, []string{"<", ">"}},
 		{"link", "[click](https://evil.example)", []string{"[click]", "](", "](https"}},
 		{"table break", "a | b\n| c |", []string{"\n", " | "}},
@@ -131,5 +131,60 @@ func TestByImportanceOrdersErrorsThenWaitingThenWarnings(t *testing.T) {
 	}
 	if strings.Join(order, ",") != "e,p,w1,w2" {
 		t.Errorf("order = %v, want e,p,w1,w2", order)
+	}
+}
+
+// TestSummaryCutsEveryPartWithANote: whatever outgrows GitHub's limit — the
+// waiting list, the task table without any finding, the findings — is cut
+// with a note saying so, and Summary never panics on negative budgets.
+func TestSummaryCutsEveryPartWithANote(t *testing.T) {
+	t.Parallel()
+	many := func(n int, sev checks.Severity) []checks.Finding {
+		var fs []checks.Finding
+		for i := range n {
+			fs = append(fs, finding(sev, i+2, fmt.Sprintf("waiting for T%d (feature LOGIN): assigned to dev, who has not joined yet", i)))
+		}
+		return fs
+	}
+	bigState := func(n int) *projection.State {
+		st := projection.NewState()
+		st.Features["LOGIN"] = &projection.Feature{ID: "LOGIN"}
+		st.FeatureOrder = []string{"LOGIN"}
+		for i := range n {
+			id := fmt.Sprintf("T%d", i)
+			st.Tasks[id] = &projection.Task{ID: id, Feature: "LOGIN", Owner: "dev", Reviewer: "rev", Branch: "feat/login", Status: projection.StatusAccepted}
+			st.TaskOrder = append(st.TaskOrder, id)
+			st.Features["LOGIN"].Tasks = append(st.Features["LOGIN"].Tasks, id)
+		}
+		return st
+	}
+	tests := []struct {
+		name  string
+		v     Verdict
+		notes []string
+	}{
+		{"waiting list", Verdict{CheckName: "pact", Findings: many(1500, checks.SeverityPending)},
+			[]string{"more waiting task(s) not listed here", "more finding(s) not shown here"}},
+		{"task table without findings", Verdict{CheckName: "pact", HeadBranch: "feat/login", State: bigState(3000)},
+			[]string{"the task table was cut"}},
+		{"everything", Verdict{CheckName: "pact", HeadBranch: "feat/login", State: bigState(3000), Findings: many(1500, checks.SeverityPending)},
+			[]string{"more waiting task(s) not listed here", "the task table was cut", "more finding(s) not shown here"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := Summary(tt.v)
+			if len(got) > MaxText {
+				t.Errorf("summary is %d bytes, over %d", len(got), MaxText)
+			}
+			for _, n := range tt.notes {
+				if !strings.Contains(got, n) {
+					t.Errorf("summary lacks the note %q", n)
+				}
+			}
+			if !strings.Contains(got, "Finding codes are explained") {
+				t.Error("summary lost its footer")
+			}
+		})
 	}
 }

@@ -21,14 +21,15 @@ import (
 // inputs are the action's inputs (action.yml), hyphen-case as GitHub passes
 // them: INPUT_CHECK-NAME and so on.
 type inputs struct {
-	mode, token, checkName, pactDir, reportPath string
-	failOn                                       failOn
+	mode, token, checkName, pactDir, reportPath, botLogin string
+	failOn                                                failOn
 }
 
 func readInputs(gha *githubactions.Action, getenv func(string) string) (inputs, error) {
 	in := inputs{
 		mode: strings.ToLower(strings.TrimSpace(gha.GetInput("mode"))), token: gha.GetInput("token"),
 		checkName: gha.GetInput("check-name"), pactDir: gha.GetInput("pact-dir"), reportPath: gha.GetInput("report-path"),
+		botLogin: strings.TrimSpace(gha.GetInput("bot-login")),
 	}
 	var err error
 	if in.failOn, err = parseFailOn(gha.GetInput("fail-on")); err != nil {
@@ -90,7 +91,7 @@ func runAction(ctx context.Context, stdout io.Writer, getenv func(string) string
 		return err
 	}
 	env := &runEnv{gha: gha, gh: gh, in: in, getenv: getenv, stdout: stdout, event: ev, eventName: eventName,
-		settings: action.Settings{CheckName: in.checkName, PactDir: in.pactDir, DetailsURL: runURL(getenv)}}
+		settings: action.Settings{CheckName: in.checkName, PactDir: in.pactDir, DetailsURL: runURL(getenv), BotLogin: in.botLogin}}
 	// A manual or scheduled run re-judges every open PR in either mode, so
 	// a missed event never leaves a PR stuck.
 	if mode == "bot" && eventName != "workflow_dispatch" && eventName != "schedule" {
@@ -126,7 +127,12 @@ func (e *runEnv) targets(ctx context.Context) ([]action.Target, error) {
 	case e.event.MergeGroup != nil:
 		mg := e.event.MergeGroup
 		t := action.Target{HeadSHA: mg.HeadSHA, BaseSHA: mg.BaseSHA, BaseRef: strings.TrimPrefix(mg.BaseRef, "refs/heads/"), Workspace: workspace}
-		for _, n := range action.MergeGroupPRs(mg.HeadRef) {
+		prs := action.MergeGroupPRs(mg.HeadRef)
+		if len(prs) == 0 {
+			// Fail closed: without the queued PRs, Rule 2 cannot be judged.
+			return nil, fmt.Errorf("cannot tell which pull requests merge group %s holds: its head ref %q is not gh-readonly-queue/<base>/pr-<number>-<sha>", mg.HeadSHA, mg.HeadRef)
+		}
+		for _, n := range prs {
 			pr, err := e.gh.PullRequest(ctx, n)
 			if err != nil {
 				return nil, fmt.Errorf("read pull request #%d of the merge group: %w", n, err)
@@ -189,18 +195,25 @@ func (e *runEnv) check(ctx context.Context) error {
 // finish writes the job summary, outputs and report, falls back to workflow
 // annotations where no check run was possible, and decides the exit code.
 func (e *runEnv) finish(outcomes []*action.Outcome) error {
-	var all []checks.Finding
+	var all, unposted []checks.Finding
 	conclusion, posted := report.ConclusionSuccess, true
 	for _, out := range outcomes {
 		all = append(all, out.Findings...)
 		e.gha.AddStepSummary(out.Summary)
 		if out.Fallback {
+			if posted {
+				fmt.Fprintf(e.stdout, "pact: %s.\n", out.FallbackReason)
+			}
 			posted = false
-			fmt.Fprintf(e.stdout, "pact: %s.\n", out.FallbackReason)
-			e.annotate(out.Findings)
+			unposted = append(unposted, out.Findings...)
 		}
 		conclusion = worse(conclusion, out.Conclusion)
 		fmt.Fprintf(e.stdout, "pact: %s on %s: %s\n", out.Conclusion, out.Target.HeadSHA, report.Title(out.Findings))
+	}
+	// Once for the whole step: GitHub shows 10 annotations per step, not
+	// per judged head (a manual run judges every open PR).
+	if !posted {
+		e.annotate(unposted)
 	}
 	counts := checks.Count(all)
 	e.setOutputs(conclusion, counts)
@@ -269,6 +282,10 @@ func (e *runEnv) writeReport(conclusion string, outcomes []*action.Outcome) erro
 	p := e.in.reportPath
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(e.getenv("GITHUB_WORKSPACE"), p)
+	}
+	// report-path may name a directory the checkout does not have.
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("write the JSON report to %s: %w", p, err)
 	}
 	if err := os.WriteFile(p, append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("write the JSON report to %s: %w", p, err)

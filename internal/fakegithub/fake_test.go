@@ -470,6 +470,32 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 		{name: "extra: pull commits", method: "GET", path: fmt.Sprintf("/repos/o/r/pulls/%d/commits", n), wantStatus: 200},
 		{name: "extra: get review", method: "GET", path: fmt.Sprintf("/repos/o/r/pulls/%d/reviews/%d", n, rv), wantStatus: 200},
 		{name: "extra: review comment reaction", method: "POST", path: fmt.Sprintf("/repos/o/r/pulls/comments/%d/reactions", rc), body: map[string]any{"content": "eyes"}, wantStatus: 201},
+		{name: "extra: get issue comment", method: "GET", path: "/repos/o/r/issues/comments/{comment}", wantStatus: 200,
+			check: func(t *testing.T, body []byte, _ http.Header) {
+				var m map[string]any
+				_ = json.Unmarshal(body, &m)
+				if m["body"] != "edited" || !strings.HasSuffix(m["issue_url"].(string), fmt.Sprintf("/issues/%d", n)) {
+					t.Errorf("comment = %s", body)
+				}
+			}},
+		{name: "extra: get review comment", method: "GET", path: fmt.Sprintf("/repos/o/r/pulls/comments/%d", rc), wantStatus: 200,
+			check: func(t *testing.T, body []byte, _ http.Header) {
+				var m map[string]any
+				_ = json.Unmarshal(body, &m)
+				if m["body"] != "nit" || m["user"].(map[string]any)["login"] != "carol" || !strings.HasSuffix(m["pull_request_url"].(string), fmt.Sprintf("/pulls/%d", n)) {
+					t.Errorf("review comment = %s", body)
+				}
+			}},
+		{name: "extra: review comment id is not an issue comment id", method: "GET", path: fmt.Sprintf("/repos/o/r/issues/comments/%d", rc), wantStatus: 404},
+		{name: "extra: get commit", method: "GET", path: "/repos/o/r/commits/" + head + "?per_page=1", wantStatus: 200,
+			check: func(t *testing.T, body []byte, _ http.Header) {
+				var m map[string]any
+				_ = json.Unmarshal(body, &m)
+				if m["sha"] != head || m["author"].(map[string]any)["login"] != "bob" {
+					t.Errorf("commit = %s", body)
+				}
+			}},
+		{name: "extra: get unknown commit", method: "GET", path: "/repos/o/r/commits/0000000000000000000000000000000000000000", wantStatus: 422},
 		{name: "enterprise prefix", method: "GET", path: "/api/v3/repos/o/r/git/ref/heads/main", wantStatus: 200},
 		{name: "unknown repository", method: "GET", path: "/repos/o/nope/git/ref/heads/main", wantStatus: 404},
 	}

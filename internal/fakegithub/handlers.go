@@ -39,6 +39,16 @@ var extraOperations = []struct {
 	{"reactions/create-for-pull-request-review-comment", "POST", "/repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions", []paramSpec{
 		{name: "comment_id", in: "path", typ: "integer", required: true},
 	}},
+	{"issues/get-comment", "GET", "/repos/{owner}/{repo}/issues/comments/{comment_id}", []paramSpec{
+		{name: "comment_id", in: "path", typ: "integer", required: true},
+	}},
+	{"pulls/get-review-comment", "GET", "/repos/{owner}/{repo}/pulls/comments/{comment_id}", []paramSpec{
+		{name: "comment_id", in: "path", typ: "integer", required: true},
+	}},
+	{"repos/get-commit", "GET", "/repos/{owner}/{repo}/commits/{ref}", []paramSpec{
+		{name: "ref", in: "path", required: true},
+		{name: "per_page", in: "query", typ: "integer"}, {name: "page", in: "query", typ: "integer"},
+	}},
 }
 
 func (s *Server) buildRoutes() error {
@@ -71,6 +81,9 @@ func (s *Server) buildRoutes() error {
 		"pulls/list-commits": s.listPullCommits,
 		"pulls/get-review":   s.getReview,
 		"reactions/create-for-pull-request-review-comment": s.createReviewCommentReaction,
+		"issues/get-comment":       s.getIssueComment,
+		"pulls/get-review-comment": s.getReviewComment,
+		"repos/get-commit":         s.getRepoCommit,
 	}
 	for _, op := range s.spec.ops {
 		h := handlers[op.id]

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -70,6 +71,18 @@ func ReadOptional(path string) ([]byte, error) {
 
 // LoadLog parses and replays the log. A missing log is ErrNoPact.
 func (d Dir) LoadLog() (*projection.Log, *projection.Result, error) {
+	return d.loadLog(func(r io.Reader) (*projection.Log, *projection.Result, error) {
+		log, err := projection.Parse(r)
+		if err != nil {
+			return nil, nil, err
+		}
+		return log, projection.Replay(log), nil
+	})
+}
+
+// loadLog opens the log and hands it to parse (Parse and Replay, or the lean
+// ParseReplay, whose Log keeps no Events).
+func (d Dir) loadLog(parse func(io.Reader) (*projection.Log, *projection.Result, error)) (*projection.Log, *projection.Result, error) {
 	f, err := os.Open(d.Path(LogFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, fmt.Errorf("%s does not exist: %w", d.Display(LogFile), ErrNoPact)
@@ -78,18 +91,19 @@ func (d Dir) LoadLog() (*projection.Log, *projection.Result, error) {
 		return nil, nil, fmt.Errorf("open the log: %w", err)
 	}
 	defer f.Close()
-	log, err := projection.Parse(f)
+	log, res, err := parse(f)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read %s: %w", d.Display(LogFile), err)
 	}
-	return log, projection.Replay(log), nil
+	return log, res, nil
 }
 
-// Load reads everything validate judges.
+// Load reads everything validate judges. The log is replayed as it is read
+// (projection.ParseReplay), so in.Log.Events is nil.
 func (d Dir) Load() (checks.Input, error) {
 	in := checks.Input{Dir: d.Display(), TaskFiles: map[string][]byte{}}
 	var err error
-	if in.Log, in.Replay, err = d.LoadLog(); err != nil {
+	if in.Log, in.Replay, err = d.loadLog(projection.ParseReplay); err != nil {
 		return in, err
 	}
 	if in.State, err = ReadOptional(d.Path(StateFile)); err != nil {

@@ -1,0 +1,163 @@
+package checks
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pact-action/pact-action/projection"
+)
+
+func TestParseFrontmatter(t *testing.T) {
+	t.Parallel()
+	full := Frontmatter{ID: "T1", Feature: "F", Owner: "opencode", Reviewer: "claude-opus"}
+	cases := []struct {
+		name string
+		doc  string
+		want Frontmatter
+		err  string
+	}{
+		{"spec shape", "---\nid: T1\nfeature: F\nowner: opencode\nreviewer: claude-opus\n---\n## Spec\n", full, ""},
+		{"CRLF", "---\r\nid: T1\r\nfeature: F\r\nowner: opencode\r\nreviewer: claude-opus\r\n---\r\nbody\r\n", full, ""},
+		{"BOM", "\xEF\xBB\xBF---\nid: T1\nfeature: F\nowner: opencode\nreviewer: claude-opus\n---\n", full, ""},
+		{"quoted, reordered, extra keys", "---\nreviewer: 'claude-opus'\nowner: \"opencode\"\nstatus: whatever\nfeature: F\nid: T1\n---\n", full, ""},
+		{"no trailing newline after the closing line", "---\nid: T1\nfeature: F\nowner: opencode\nreviewer: claude-opus\n---", full, ""},
+		{"numbers read as their text", "---\nid: 1\nfeature: 2.0\n---\n", Frontmatter{ID: "1", Feature: "2.0"}, ""},
+		{"empty frontmatter", "---\n---\nbody\n", Frontmatter{}, ""},
+		{"no opening line", "id: T1\n---\n", Frontmatter{}, "does not start with a --- frontmatter line"},
+		{"text before the opening line", "\n---\nid: T1\n---\n", Frontmatter{}, "does not start with a --- frontmatter line"},
+		{"no closing line", "---\nid: T1\n", Frontmatter{}, "no closing --- line"},
+		{"invalid YAML", "---\nid: [T1\n---\n", Frontmatter{}, "not valid YAML"},
+		{"a list where a string belongs", "---\nid: [T1]\n---\n", Frontmatter{}, "not valid YAML"},
+		{"empty file", "", Frontmatter{}, "does not start"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := ParseFrontmatter([]byte(tc.doc))
+			if tc.err == "" {
+				if err != nil || got != tc.want {
+					t.Errorf("got %+v, %v; want %+v", got, err, tc.want)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("error %v, want one saying %q", err, tc.err)
+			}
+		})
+	}
+}
+
+func TestTaskFiles(t *testing.T) {
+	t.Parallel()
+	base := input(new(logb).init().assign("T1", "F", "opencode", "claude-opus", "b").assign("T2", "G", "claude-opus", "gpt", "b").bytes())
+	tf := func(id, feature, owner, reviewer string) []byte {
+		return []byte("---\nid: " + id + "\nfeature: " + feature + "\nowner: " + owner + "\nreviewer: " + reviewer + "\n---\n")
+	}
+	cases := []struct {
+		name string
+		t1   []byte
+		want []short
+		msg  string
+	}{
+		{"mirrors the log", tf("T1", "F", "opencode", "claude-opus"), nil, ""},
+		{"missing", nil, []short{{CodeTaskfileMissing, SeverityWarning, ".pact/tasks/T1.md", 0, "T1", "F"}}, "task T1 has no task file .pact/tasks/T1.md"},
+		{"id differs", tf("T9", "F", "opencode", "claude-opus"), []short{{CodeTaskfileMismatch, SeverityWarning, ".pact/tasks/T1.md", 1, "T1", "F"}},
+			`frontmatter of task T1: id is "T9" but the log says "T1"`},
+		{"feature differs", tf("T1", "G", "opencode", "claude-opus"), []short{{CodeTaskfileMismatch, SeverityWarning, ".pact/tasks/T1.md", 1, "T1", "F"}},
+			`feature is "G" but the log says "F"`},
+		{"owner differs", tf("T1", "F", "gpt", "claude-opus"), []short{{CodeTaskfileMismatch, SeverityWarning, ".pact/tasks/T1.md", 1, "T1", "F"}},
+			`owner is "gpt" but the log says "opencode"`},
+		{"reviewer differs", tf("T1", "F", "opencode", "gpt"), []short{{CodeTaskfileMismatch, SeverityWarning, ".pact/tasks/T1.md", 1, "T1", "F"}},
+			`reviewer is "gpt" but the log says "claude-opus"`},
+		{"all differ: one finding naming each", tf("X", "Y", "Z", "W"), []short{{CodeTaskfileMismatch, SeverityWarning, ".pact/tasks/T1.md", 1, "T1", "F"}},
+			`id is "X" but the log says "T1"; feature is "Y" but the log says "F"; owner is "Z" but the log says "opencode"; reviewer is "W" but the log says "claude-opus"`},
+		{"a field missing", []byte("---\nid: T1\nfeature: F\nowner: opencode\n---\n"), []short{{CodeTaskfileMismatch, SeverityWarning, ".pact/tasks/T1.md", 1, "T1", "F"}},
+			`reviewer is "" but the log says "claude-opus"`},
+		{"no frontmatter: no line", []byte("## Spec\n"), []short{{CodeTaskfileMismatch, SeverityWarning, ".pact/tasks/T1.md", 0, "T1", "F"}},
+			"does not start with a --- frontmatter line"},
+		{"present but empty", []byte{}, []short{{CodeTaskfileMismatch, SeverityWarning, ".pact/tasks/T1.md", 0, "T1", "F"}}, "does not start"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			in := base
+			in.TaskFiles = map[string][]byte{"T2": tf("T2", "G", "claude-opus", "gpt")}
+			if tc.t1 != nil {
+				in.TaskFiles["T1"] = tc.t1
+			}
+			got := TaskFiles(in, in.Replay.State)
+			assertFindings(t, got, tc.want)
+			if len(got) == 1 && !strings.Contains(got[0].Message, tc.msg) {
+				t.Errorf("message %q does not contain %q", got[0].Message, tc.msg)
+			}
+		})
+	}
+	t.Run("rejected assigns need no task file", func(t *testing.T) {
+		t.Parallel()
+		in := input(new(logb).init().assign("../x", "F", "opencode", "gpt", "b").assign("T3", "F", "gpt", "gpt", "b").bytes())
+		if got := TaskFiles(in, in.Replay.State); len(got) != 0 {
+			t.Errorf("findings %v", shorts(got))
+		}
+	})
+	t.Run("the first assign of a duplicated id is mirrored", func(t *testing.T) {
+		t.Parallel()
+		in := input(new(logb).init().assign("T1", "F", "opencode", "claude-opus", "b").assign("T1", "G", "claude-opus", "gpt", "b").bytes())
+		in.TaskFiles["T1"] = tf("T1", "G", "claude-opus", "gpt")
+		got := TaskFiles(in, in.Replay.State)
+		if len(got) != 1 || !strings.Contains(got[0].Message, `feature is "G" but the log says "F"`) {
+			t.Errorf("findings %v", got)
+		}
+	})
+}
+
+func TestProjectHeader(t *testing.T) {
+	t.Parallel()
+	st := projection.Replay(projection.ParseBytes(new(logb).init().bytes())).State
+	empty := projection.NewState()
+	block := func(inner string) string { return BlockBegin + "\n" + inner + "\n" + BlockEnd + "\n" }
+	cases := []struct {
+		name    string
+		doc     *string
+		st      *projection.State
+		line    int
+		msg     string
+		nothing bool
+	}{
+		{name: "no PROJECT.md", doc: nil, st: st, line: 0, msg: "there is no PROJECT.md"},
+		{name: "spec header", doc: ptr("# Charter\n\n" + block("# demo — Pact Charter (protocol_version: 1)")), st: st, nothing: true},
+		{name: "no space after the colon", doc: ptr(block("protocol_version:1")), st: st, nothing: true},
+		{name: "CRLF", doc: ptr("a\r\n" + BlockBegin + "\r\n# demo (protocol_version: 1)\r\n" + BlockEnd + "\r\n"), st: st, nothing: true},
+		{name: "no managed block", doc: ptr("# demo (protocol_version: 1)\n"), st: st, line: 0, msg: "has no managed block"},
+		{name: "only the begin marker", doc: ptr(BlockBegin + "\nprotocol_version: 1\n"), st: st, line: 0, msg: "has no managed block"},
+		{name: "markers reversed", doc: ptr(BlockEnd + "\nprotocol_version: 1\n" + BlockBegin + "\n"), st: st, line: 0, msg: "has no managed block"},
+		{name: "end marker quoted in prose before the block", doc: ptr("Do not edit below " + BlockEnd + ".\n\n" + block("# demo (protocol_version: 1)")), st: st, nothing: true},
+		{name: "annotation outside the block only", doc: ptr("protocol_version: 1\n\n\n" + block("# demo")), st: st, line: 4,
+			msg: "the managed block of PROJECT.md has no protocol_version annotation"},
+		{name: "annotation disagrees", doc: ptr("# a\n\n" + block("# demo (protocol_version: 2)")), st: st, line: 3,
+			msg: "PROJECT.md says protocol_version 2 but the log's init says 1"},
+		{name: "annotation overflows", doc: ptr(block("protocol_version: 99999999999999999999999")), st: st, line: 1,
+			msg: "PROJECT.md says protocol_version 99999999999999999999999 but the log's init says 1"},
+		{name: "no init to disagree with", doc: ptr(block("protocol_version: 7")), st: empty, nothing: true},
+		{name: "first annotation in the block counts", doc: ptr(block("protocol_version: 1\nprotocol_version: 2")), st: st, nothing: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var doc []byte
+			if tc.doc != nil {
+				doc = []byte(*tc.doc)
+			}
+			got := ProjectHeader(".pact/PROJECT.md", doc, tc.st)
+			if tc.nothing {
+				assertFindings(t, got, nil)
+				return
+			}
+			assertFindings(t, got, []short{{CodeProjectHeader, SeverityWarning, ".pact/PROJECT.md", tc.line, "", ""}})
+			if len(got) == 1 && !strings.Contains(got[0].Message, tc.msg) {
+				t.Errorf("message %q does not contain %q", got[0].Message, tc.msg)
+			}
+		})
+	}
+}
+
+func ptr(s string) *string { return &s }

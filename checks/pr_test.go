@@ -1,0 +1,211 @@
+package checks
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pact-action/pact-action/projection"
+)
+
+func TestHistory(t *testing.T) {
+	t.Parallel()
+	const path = ".pact/log.jsonl"
+	lf := func(lines ...string) []byte {
+		if len(lines) == 0 {
+			return nil
+		}
+		return []byte(strings.Join(lines, "\n") + "\n")
+	}
+	base := lf("a", "b", "c")
+	cases := []struct {
+		name string
+		base []byte
+		head []byte
+		line int    // 0 with ok: no finding
+		msg  string // part of the message
+		ok   bool
+	}{
+		{name: "identical", base: base, head: base, ok: true},
+		{name: "appended", base: base, head: lf("a", "b", "c", "d", "e"), ok: true},
+		{name: "base behind head (head merged newer base lines, then its own)", base: lf("a"), head: lf("a", "b", "c", "x"), ok: true},
+		{name: "empty base", base: nil, head: lf("x", "y"), ok: true},
+		{name: "both empty", base: nil, head: nil, ok: true},
+		{name: "CRLF head, LF base", base: base, head: []byte("a\r\nb\r\nc\r\nd\r\n"), ok: true},
+		{name: "LF head, CRLF base", base: []byte("a\r\nb\r\nc\r\n"), head: lf("a", "b", "c", "d"), ok: true},
+		{name: "base without final newline", base: []byte("a\nb\nc"), head: lf("a", "b", "c", "d"), ok: true},
+		{name: "BOM on one side only", base: append([]byte("\xEF\xBB\xBF"), base...), head: lf("a", "b", "c"), ok: true},
+		{name: "last line deleted", base: base, head: lf("a", "b"), line: 2,
+			msg: "the PR's log has 2 line(s) but the merge-base log has 3: line 3 and every line after it were deleted"},
+		{name: "everything deleted", base: base, head: nil, line: 0,
+			msg: "the PR's log has 0 line(s) but the merge-base log has 3: line 1 and every line after it were deleted"},
+		{name: "middle line deleted", base: base, head: lf("a", "c", "d"), line: 2,
+			msg: "line 2 of the merge-base log was deleted or moved (line 2 now holds what the merge base has on line 3)"},
+		{name: "line changed", base: base, head: lf("a", "B", "c"), line: 2,
+			msg: `line 2 of the merge-base log was changed: it was "b" and is now "B"`},
+		{name: "line changed by whitespace", base: base, head: lf("a", "b ", "c"), line: 2, msg: `it was "b" and is now "b "`},
+		{name: "reordered", base: base, head: lf("b", "a", "c"), line: 1,
+			msg: "line 1 of the merge-base log was deleted or moved (line 1 now holds what the merge base has on line 2)"},
+		{name: "inserted before the end", base: base, head: lf("a", "x", "b", "c"), line: 2,
+			msg: "a line was inserted before line 2 of the merge-base log, which now sits on line 3; new events must go after the last line"},
+		{name: "inserted at the start", base: base, head: lf("x", "a", "b", "c"), line: 1,
+			msg: "a line was inserted before line 1 of the merge-base log, which now sits on line 2"},
+		{name: "blank line inserted", base: base, head: lf("a", "", "b", "c"), line: 2, msg: "a line was inserted before line 2"},
+		{name: "trailing blank line removed", base: []byte("a\nb\n\n"), head: lf("a", "b"), line: 2, msg: "line 3 and every line after it were deleted"},
+		{name: "a change far into a long line is shown", base: lf(strings.Repeat("a", 150) + `"reviewer":"gpt"` + strings.Repeat("z", 150)),
+			head: lf(strings.Repeat("a", 150) + `"reviewer":"opencode"` + strings.Repeat("z", 150)), line: 1,
+			// 20 bytes of context before the first difference (g/o), 80 shown
+			msg: `it was "…` + strings.Repeat("a", 8) + `\"reviewer\":\"gpt\"` + strings.Repeat("z", 80-8-16) + `…" and is now "…` + strings.Repeat("a", 8) + `\"reviewer\":\"opencode\"`},
+		{name: "excerpts never cut a UTF-8 character", base: lf(strings.Repeat("é", 60)), head: lf(strings.Repeat("é", 59) + "e"), line: 1,
+			msg: `it was "…` + strings.Repeat("é", 11) + `" and is now "…` + strings.Repeat("é", 10) + `e"`},
+		{name: "long lines are cut in the message", base: lf(strings.Repeat("x", 200)), head: lf(strings.Repeat("y", 200)), line: 1,
+			msg: `it was "` + strings.Repeat("x", 80) + `…" and is now "` + strings.Repeat("y", 80) + `…"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got := History(path, tc.base, tc.head)
+			if tc.ok {
+				assertFindings(t, got, nil)
+				return
+			}
+			assertFindings(t, got, []short{{CodeLogRewritten, SeverityError, path, tc.line, "", ""}})
+			if len(got) == 1 && !strings.Contains(got[0].Message, tc.msg) {
+				t.Errorf("message:\n %q\ndoes not contain\n %q", got[0].Message, tc.msg)
+			}
+		})
+	}
+}
+
+func TestSplitLines(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"":                 "",
+		"\n":               "",
+		"a":                "a",
+		"a\n":              "a",
+		"a\r\nb\r\n":       "a|b",
+		"a\n\nb":           "a||b",
+		"\xEF\xBB\xBFa\nb": "a|b",
+		"a\r\r\n":          "a\r",
+	} {
+		var parts []string
+		for _, l := range SplitLines([]byte(in)) {
+			parts = append(parts, string(l))
+		}
+		if got := strings.Join(parts, "|"); got != want {
+			t.Errorf("SplitLines(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestWaiting(t *testing.T) {
+	t.Parallel()
+	// F ships on feat/f (T1, T2, T3, T4); T5 of F sits on another branch
+	// but belongs to F; G is on feat/g; H on feat/f is shipped already.
+	l := new(logb).init().
+		assign("H1", "H", "opencode", "claude-opus", "feat/f"). // 2
+		join("opencode").                                       // 3
+		checkpoint("opencode", "H1").                           // 4
+		accept("claude-opus", "H1").                            // 5
+		merge("H").                                             // 6
+		assign("T1", "F", "opencode", "claude-opus", "feat/f"). // 7: in progress after changes
+		assign("T2", "F", "claude-opus", "gpt", "feat/f").      // 8: awaiting review by gpt
+		assign("T3", "F", "opencode", "gpt", "feat/f").         // 9: assigned after opencode's join
+		assign("T4", "F", "opencode", "claude-opus", "feat/f"). // 10: accepted
+		assign("T5", "F", "claude-opus", "gpt", "feat/other").  // 11: in progress, not checkpointed
+		assign("G1", "G", "opencode", "gpt", "feat/g").         // 12: elsewhere
+		join("claude-opus").                                    // 13: T2, T5 in progress
+		checkpoint("claude-opus", "T2").                        // 14
+		join("opencode").                                       // 15: T1, T3, T4, G1 in progress
+		checkpoint("opencode", "T1").                           // 16
+		changes("claude-opus", "T1").                           // 17: T1 back in progress, round 1
+		checkpoint("opencode", "T4").                           // 18
+		accept("claude-opus", "T4")                             // 19
+	st := projection.Replay(projection.ParseBytes(l.bytes())).State
+	if st.Tasks["T3"].Status != projection.StatusInProgress || st.Tasks["T1"].Rounds != 1 || !st.Features["H"].Shipped {
+		t.Fatalf("setup: T3 %s, T1 rounds %d", st.Tasks["T3"].Status, st.Tasks["T1"].Rounds)
+	}
+	const path = ".pact/log.jsonl"
+	got := Waiting(path, st, "feat/f", nil)
+	p := SeverityPending
+	assertFindings(t, got, []short{
+		{CodePRUnaccepted, p, path, 7, "T1", "F"},
+		{CodePRUnaccepted, p, path, 8, "T2", "F"},
+		{CodePRUnaccepted, p, path, 9, "T3", "F"},
+		{CodePRUnaccepted, p, path, 11, "T5", "F"},
+	})
+	wantMsgs := []string{
+		"waiting for T1 (feature F): in progress by opencode after claude-opus requested changes",
+		"waiting for T2 (feature F): awaiting review by gpt",
+		"waiting for T3 (feature F): in progress by opencode, not yet checkpointed",
+		"waiting for T5 (feature F): in progress by claude-opus, not yet checkpointed",
+	}
+	for i, f := range got {
+		if i < len(wantMsgs) && f.Message != wantMsgs[i] {
+			t.Errorf("message %d:\n got  %q\n want %q", i, f.Message, wantMsgs[i])
+		}
+	}
+
+	t.Run("a stale accept under require waits for a fresh review", func(t *testing.T) {
+		t.Parallel()
+		got := Waiting(path, st, "feat/f", map[string]string{"T4": "files changed after the accept on abc123", "T2": "ignored: not accepted"})
+		var msg string
+		for _, f := range got {
+			if f.TaskID == "T4" {
+				msg = f.Message
+			}
+		}
+		if msg != "waiting for T4 (feature F): a fresh review by claude-opus, because files changed after the accept on abc123" {
+			t.Errorf("T4: %q", msg)
+		}
+		if len(got) != 5 {
+			t.Errorf("%d findings, want 5", len(got))
+		}
+	})
+	t.Run("a branch with no tasks waits for nothing", func(t *testing.T) {
+		t.Parallel()
+		if got := Waiting(path, st, "main", nil); len(got) != 0 {
+			t.Errorf("findings %v", shorts(got))
+		}
+	})
+	t.Run("another branch only sees its features", func(t *testing.T) {
+		t.Parallel()
+		got := Waiting(path, st, "feat/g", nil)
+		assertFindings(t, got, []short{{CodePRUnaccepted, p, path, 12, "G1", "G"}})
+	})
+	t.Run("a task on another branch pulls in its whole feature", func(t *testing.T) {
+		t.Parallel()
+		got := Waiting(path, st, "feat/other", nil)
+		if len(got) != 4 {
+			t.Errorf("feat/other ships F: %v", shorts(got))
+		}
+	})
+}
+
+func TestWaitingFor(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		task projection.Task
+		want string
+	}{
+		{projection.Task{Status: projection.StatusAssigned, Owner: "opencode", Reviewer: "gpt"}, "assigned to opencode, who has not joined yet"},
+		{projection.Task{Status: projection.StatusInProgress, Owner: "opencode", Reviewer: "gpt"}, "in progress by opencode, not yet checkpointed"},
+		{projection.Task{Status: projection.StatusInProgress, Owner: "opencode", Reviewer: "gpt", Rounds: 2}, "in progress by opencode after gpt requested changes"},
+		{projection.Task{Status: projection.StatusAwaitingReview, Owner: "opencode", Reviewer: "gpt"}, "awaiting review by gpt"},
+		{projection.Task{Status: projection.StatusAccepted, Owner: "opencode", Reviewer: "gpt"}, "accepted by gpt"},
+	}
+	for _, tc := range cases {
+		if got := WaitingFor(&tc.task); got != tc.want {
+			t.Errorf("WaitingFor(%s) = %q, want %q", tc.task.Status, got, tc.want)
+		}
+	}
+	// And through Waiting: an assigned task whose owner never joined.
+	st := projection.Replay(projection.ParseBytes(new(logb).init().assign("T1", "F", "opencode", "gpt", "feat/f").bytes())).State
+	got := Waiting(".pact/log.jsonl", st, "feat/f", nil)
+	if len(got) != 1 || got[0].Message != "waiting for T1 (feature F): assigned to opencode, who has not joined yet" || got[0].Severity != SeverityPending {
+		t.Errorf("findings %+v", got)
+	}
+	if c := Count(got); c.Errors != 0 || c.Pending != 1 {
+		t.Errorf("waiting is not a violation: %+v", c)
+	}
+}

@@ -1,0 +1,564 @@
+package checks
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/projection"
+)
+
+// Provenance judgement of pull-request mode (SEMANTICS.md §5 and the codes
+// provenance.unverified and provenance.stale of §6). The facts come from
+// GitHub and are gathered by the caller (action/provenance.go); this file
+// only weighs them, so every rule can be tested without a network.
+//
+// An event a pull request adds is verified when either
+//
+//	(a) the commit that added it is the pact bot's and its payload.github
+//	    names a review or /pact comment of this pull request, made by an
+//	    account holding the event's seat (and not the task owner's seat),
+//	    that says what the event says; or
+//	(b) the commit that added it is authored (GitHub's account link, not
+//	    the free-text git name) by an account holding the event's seat, and,
+//	    under require, carries a signature GitHub verified for that same
+//	    account (or for GitHub itself, which signs web and API commits only
+//	    for the signed-in author).
+//
+// Anything else is provenance.unverified. An accept the pull request adds
+// goes stale (provenance.stale) under the tree policy when files outside the
+// pact directory changed between the commit it was given on and the head,
+// and under push when any commit came after that one other than the commit
+// that recorded the accept.
+
+// WebFlowLogin is the account GitHub commits and signs with for commits made
+// in its web interface (or through its API) on behalf of the signed-in
+// user; such a commit's author is that user.
+const WebFlowLogin = "web-flow"
+
+// DefaultBotLogin is the account of the workflow token, which the bot
+// commits as.
+const DefaultBotLogin = "github-actions[bot]"
+
+// ProvenanceCommit is what GitHub reports about the commit that added a line.
+type ProvenanceCommit struct {
+	SHA string
+	// AuthorLogin and CommitterLogin are the GitHub accounts GitHub links to
+	// the commit's author and committer ("" when none).
+	AuthorLogin    string
+	CommitterLogin string
+	// Verified is GitHub's verdict on the commit's signature.
+	Verified bool
+}
+
+// AddedEvent is one event line the pull request adds (after the merge-base
+// prefix) with the commit that added it.
+type AddedEvent struct {
+	Event *projection.Event
+	// Commit added the line; nil when it could not be found, and then
+	// Unattributed says why.
+	Commit       *ProvenanceCommit
+	Unattributed string
+}
+
+// ReviewFact is a pull request review as GitHub reports it.
+type ReviewFact struct {
+	// Found is false when GitHub has no such review on this pull request.
+	Found bool
+	// State is upper-case: APPROVED, CHANGES_REQUESTED, COMMENTED,
+	// DISMISSED or PENDING.
+	State       string
+	AuthorLogin string
+	// CommitID is the head commit the review was given on.
+	CommitID string
+	// Awaiting lists the tasks awaiting review in the log at CommitID, when
+	// AwaitingKnown: a review can only have accepted (or sent back) those,
+	// which keeps one approval from being reused for a task checkpointed
+	// after it.
+	Awaiting      []string
+	AwaitingKnown bool
+}
+
+// CommentFact is a pull request comment as GitHub reports it.
+type CommentFact struct {
+	Found       bool
+	AuthorLogin string
+	// Number is the pull request the comment belongs to.
+	Number int
+	// Commands are the /pact commands of its current body that record an
+	// event.
+	Commands []CommentCommand
+}
+
+// CommentCommand is a /pact command that records an event: Type is
+// projection.TypeAccept or projection.TypeChangesRequested.
+type CommentCommand struct {
+	Type string
+	Task string
+}
+
+// StaleFacts is what the staleness of one accept is judged on.
+type StaleFacts struct {
+	// Anchor is the commit the accept was given on ("" when it records
+	// none); Missing says GitHub does not know that commit.
+	Anchor  string
+	Missing bool
+	// After lists the pull request's commits that are neither the anchor
+	// nor one of its ancestors, other than the commit that recorded the
+	// accept, oldest first (push policy; under tree, the candidates).
+	After []string
+	// Changed lists the paths outside the pact directory that differ
+	// between the anchor and the head (tree policy); Truncated says
+	// GitHub's comparison was cut at its file limit, so more may differ.
+	Changed   []string
+	Truncated bool
+	// Touching lists the commits of After (or the accept's own commit)
+	// that changed files outside the pact directory, oldest first;
+	// Unexamined counts candidates left unexamined to bound API calls.
+	Touching   []string
+	Unexamined int
+}
+
+// ProvenanceInput is everything the provenance judgement weighs.
+type ProvenanceInput struct {
+	LogPath string
+	// BaseRef names the base branch the configuration was read from.
+	BaseRef string
+	// Config is .github/pact.yml of the base branch (nil: the default).
+	Config *config.Config
+	// BotLogins are the accounts the pact bot commits as.
+	BotLogins []string
+	// Branches are the pull request's head branches; PRNumber the pull
+	// request the reviews and comments must belong to.
+	Branches []string
+	PRNumber int
+	// State is the replay of the head's log.
+	State  *projection.State
+	Events []AddedEvent
+	// Reviews and Comments are keyed by the ids the events name; an id
+	// absent from the map was not fetched.
+	Reviews  map[int64]ReviewFact
+	Comments map[int64]CommentFact
+	// Stale holds the staleness facts of each accept, by its line.
+	Stale map[int]StaleFacts
+}
+
+// ProvenanceResult is the judgement.
+type ProvenanceResult struct {
+	Findings []Finding
+	// NotAccepted names the accepted tasks that must count as open for
+	// Rule 2 (require only), with the reason.
+	NotAccepted map[string]string
+	// Evidence says, per verified line, what proved it.
+	Evidence map[int]string
+}
+
+// IsBotLogin reports whether login is one of the bot accounts (GitHub
+// logins compare case-insensitively).
+func IsBotLogin(login string, bots []string) bool {
+	return login != "" && slices.ContainsFunc(bots, func(b string) bool { return strings.EqualFold(b, login) })
+}
+
+// AcceptAnchor is the commit an accept (or changes_requested) was given on:
+// payload.commit, else the commit of the review it names.
+func AcceptAnchor(ev *projection.Event, reviews map[int64]ReviewFact) string {
+	if ev.Payload.Commit != "" {
+		return ev.Payload.Commit
+	}
+	if g := ev.Payload.GitHub; g != nil && g.ReviewID != 0 {
+		if r, ok := reviews[g.ReviewID]; ok && r.Found {
+			return r.CommitID
+		}
+	}
+	return ""
+}
+
+// Provenance judges the events a pull request adds under the repository's
+// provenance policy.
+func Provenance(in ProvenanceInput) ProvenanceResult {
+	res := ProvenanceResult{NotAccepted: map[string]string{}, Evidence: map[int]string{}}
+	cfg := in.Config
+	if cfg == nil {
+		cfg = config.Default()
+	}
+	mode := cfg.Provenance.Mode
+	if mode == config.ModeOff {
+		return res
+	}
+	if len(in.BotLogins) == 0 {
+		in.BotLogins = []string{DefaultBotLogin}
+	}
+	j := judge{in: in, cfg: cfg, require: mode == config.ModeRequire}
+	// A repository that maps no account to any seat has not set provenance
+	// up: under warn its unverified events make one warning rather than one
+	// per line (under require each still fails the check on its line).
+	unconfigured := !j.require && !anySeatMapped(cfg)
+	var unverifiedLines []int
+	for _, ae := range in.Events {
+		ev := ae.Event
+		if ev == nil {
+			continue
+		}
+		evidence, why := j.verify(ae)
+		switch {
+		case why == "":
+			res.Evidence[ev.Line] = evidence
+		case unconfigured:
+			unverifiedLines = append(unverifiedLines, ev.Line)
+		default:
+			res.Findings = append(res.Findings, j.finding(CodeProvenanceUnverified, ev, fmt.Sprintf("%s is not proven to come from seat %s: %s.", describeEvent(ev), ev.AgentID, why)))
+			if t := j.appliedAccept(ev); t != nil && j.require {
+				res.NotAccepted[t.ID] = fmt.Sprintf("its accept on line %d is not proven to come from seat %s", ev.Line, t.Reviewer)
+			}
+		}
+		if cfg.Provenance.Stale == config.StaleSticky {
+			continue
+		}
+		t := j.appliedAccept(ev)
+		if t == nil {
+			continue
+		}
+		sf, ok := in.Stale[ev.Line]
+		if !ok {
+			continue
+		}
+		msg, reason := j.stale(cfg.Provenance.Stale, sf)
+		if msg == "" {
+			continue
+		}
+		f := j.finding(CodeProvenanceStale, ev, fmt.Sprintf("the accept of %s on line %d is stale: %s.", ev.TaskID, ev.Line, msg))
+		res.Findings = append(res.Findings, f)
+		if _, already := res.NotAccepted[t.ID]; j.require && !already {
+			res.NotAccepted[t.ID] = fmt.Sprintf("%s after its accept on line %d", reason, ev.Line)
+		}
+	}
+	if len(unverifiedLines) > 0 {
+		where := config.Path
+		if in.BaseRef != "" {
+			where += " on " + in.BaseRef
+		}
+		f := newFinding(CodeProvenanceUnverified, in.LogPath, unverifiedLines[0], fmt.Sprintf(
+			"none of the %s this pull request adds (%s) can be verified: %s maps no GitHub account to any seat, so no commit, review or comment can be tied to a seat",
+			plural(len(unverifiedLines), "event"), lineList(unverifiedLines), where))
+		f.Severity = SeverityWarning
+		f.Hint = "Map each seat to the GitHub accounts that act for it under seats: in " + config.Path + " on the base branch, or set provenance.mode: off to stop checking."
+		res.Findings = append([]Finding{f}, res.Findings...)
+	}
+	return res
+}
+
+func anySeatMapped(cfg *config.Config) bool {
+	for _, logins := range cfg.Seats {
+		if len(logins) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// lineList names lines compactly: "line 3", "lines 3–5", "lines 3, 7 and 9 more".
+func lineList(lines []int) string {
+	if len(lines) == 1 {
+		return fmt.Sprintf("line %d", lines[0])
+	}
+	contiguous := true
+	for i := 1; i < len(lines); i++ {
+		if lines[i] != lines[i-1]+1 {
+			contiguous = false
+		}
+	}
+	if contiguous {
+		return fmt.Sprintf("lines %d–%d", lines[0], lines[len(lines)-1])
+	}
+	var parts []string
+	for i, l := range lines {
+		if i == 5 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(lines)-5))
+			break
+		}
+		parts = append(parts, fmt.Sprint(l))
+	}
+	return "lines " + strings.Join(parts, ", ")
+}
+
+type judge struct {
+	in      ProvenanceInput
+	cfg     *config.Config
+	require bool
+}
+
+func (j judge) finding(code projection.Code, ev *projection.Event, msg string) Finding {
+	f := newFinding(code, j.in.LogPath, ev.Line, msg)
+	f.EventID, f.TaskID, f.Feature = ev.EventID, ev.TaskID, ev.Feature
+	if !j.require {
+		f.Severity = SeverityWarning
+	}
+	return f
+}
+
+// appliedAccept returns the task ev accepted, when ev is the accept the
+// replay applied.
+func (j judge) appliedAccept(ev *projection.Event) *projection.Task {
+	if ev.Type != projection.TypeAccept || j.in.State == nil {
+		return nil
+	}
+	t := j.in.State.Tasks[ev.TaskID]
+	if t == nil || t.Status != projection.StatusAccepted || t.AcceptLine != ev.Line {
+		return nil
+	}
+	return t
+}
+
+func describeEvent(ev *projection.Event) string {
+	if ev.TaskID != "" {
+		return fmt.Sprintf("the %s of %s on line %d", ev.Type, ev.TaskID, ev.Line)
+	}
+	return fmt.Sprintf("the %s on line %d", ev.Type, ev.Line)
+}
+
+func isReview(ev *projection.Event) bool {
+	return ev.Type == projection.TypeAccept || ev.Type == projection.TypeChangesRequested
+}
+
+// verify returns what proves the event, or why nothing does.
+func (j judge) verify(ae AddedEvent) (evidence, why string) {
+	ev := ae.Event
+	if ae.Commit == nil {
+		why := ae.Unattributed
+		if why == "" {
+			why = "the commit that added it could not be found"
+		}
+		return "", "it could not be traced to a commit of this pull request (" + why + ")"
+	}
+	var reasons []string
+	if g := ev.Payload.GitHub; isReview(ev) && g != nil && (g.ReviewID != 0 || g.CommentID != 0) {
+		byBot, whyNot := j.viaBot(ae)
+		if whyNot == "" {
+			return byBot, ""
+		}
+		reasons = append(reasons, whyNot)
+		if IsBotLogin(ae.Commit.AuthorLogin, j.in.BotLogins) {
+			// The bot wrote it, so no seat holder's commit can prove it.
+			return "", strings.Join(reasons, "; ")
+		}
+	}
+	evidence, why = j.viaCommit(ae)
+	if why == "" {
+		return evidence, ""
+	}
+	reasons = append(reasons, why)
+	return "", strings.Join(reasons, "; ")
+}
+
+// viaBot is path (a): a bot-written event backed by a review or comment.
+func (j judge) viaBot(ae AddedEvent) (evidence, why string) {
+	ev, c, g := ae.Event, ae.Commit, ae.Event.Payload.GitHub
+	source := fmt.Sprintf("review %d", g.ReviewID)
+	if g.ReviewID == 0 {
+		source = fmt.Sprintf("comment %d", g.CommentID)
+	}
+	if !IsBotLogin(c.AuthorLogin, j.in.BotLogins) {
+		return "", fmt.Sprintf("it names GitHub %s, but commit %s that added it is authored by %s, not by the pact bot (%s), so that record is only a claim",
+			source, provShort(c.SHA), provAccount(c.AuthorLogin), strings.Join(j.in.BotLogins, ", "))
+	}
+	if j.require && !(c.Verified && (IsBotLogin(c.CommitterLogin, j.in.BotLogins) || strings.EqualFold(c.CommitterLogin, WebFlowLogin))) {
+		return "", fmt.Sprintf("commit %s claims the pact bot as its author, but GitHub reports no verified signature by the bot on it (provenance mode require asks for one; a git author e-mail alone can be forged)", provShort(c.SHA))
+	}
+	var login, what string
+	if g.ReviewID != 0 {
+		r, ok := j.in.Reviews[g.ReviewID]
+		if !ok || !r.Found {
+			return "", fmt.Sprintf("it names review %d, which does not exist on pull request #%d", g.ReviewID, j.in.PRNumber)
+		}
+		want := "APPROVED"
+		if ev.Type == projection.TypeChangesRequested {
+			want = "CHANGES_REQUESTED"
+		}
+		state := strings.ToUpper(r.State)
+		switch {
+		case state == "DISMISSED":
+			return "", fmt.Sprintf("review %d by %s was dismissed", g.ReviewID, provAccount(r.AuthorLogin))
+		case state != want:
+			return "", fmt.Sprintf("review %d by %s is %s, not %s as %s needs", g.ReviewID, provAccount(r.AuthorLogin), strings.ToLower(state), strings.ToLower(want), ev.Type)
+		}
+		if anchor := ev.Payload.Commit; anchor != "" && anchor != r.CommitID {
+			return "", fmt.Sprintf("it says it was given on commit %s, but review %d was given on %s", provShort(anchor), g.ReviewID, provShort(r.CommitID))
+		}
+		if g.HeadSHA != "" && g.HeadSHA != r.CommitID {
+			return "", fmt.Sprintf("its payload.github.head_sha is %s, but review %d was given on %s", provShort(g.HeadSHA), g.ReviewID, provShort(r.CommitID))
+		}
+		if r.AwaitingKnown && !slices.Contains(r.Awaiting, ev.TaskID) {
+			return "", fmt.Sprintf("%s was not awaiting review in the log at commit %s, which review %d was given on, so that review did not cover it", ev.TaskID, provShort(r.CommitID), g.ReviewID)
+		}
+		login, what = r.AuthorLogin, fmt.Sprintf("review %d (%s)", g.ReviewID, strings.ToLower(state))
+	} else {
+		cf, ok := j.in.Comments[g.CommentID]
+		if !ok || !cf.Found {
+			return "", fmt.Sprintf("it names comment %d, which does not exist in this repository", g.CommentID)
+		}
+		if j.in.PRNumber != 0 && cf.Number != j.in.PRNumber {
+			return "", fmt.Sprintf("comment %d belongs to #%d, not to this pull request #%d", g.CommentID, cf.Number, j.in.PRNumber)
+		}
+		verb := "accept"
+		if ev.Type == projection.TypeChangesRequested {
+			verb = "changes"
+		}
+		if !slices.Contains(cf.Commands, CommentCommand{Type: ev.Type, Task: ev.TaskID}) {
+			return "", fmt.Sprintf("comment %d by %s holds no /pact %s %s command", g.CommentID, provAccount(cf.AuthorLogin), verb, ev.TaskID)
+		}
+		login, what = cf.AuthorLogin, fmt.Sprintf("comment %d (/pact %s %s)", g.CommentID, verb, ev.TaskID)
+	}
+	if g.Login != "" && !strings.EqualFold(g.Login, login) {
+		return "", fmt.Sprintf("it names account %s, but %s was made by %s", g.Login, what, provAccount(login))
+	}
+	if !j.cfg.Holds(login, ev.AgentID) {
+		return "", fmt.Sprintf("%s was made by %s, who does not hold seat %s (%s)", what, provAccount(login), ev.AgentID, j.holders(ev.AgentID))
+	}
+	t := j.task(ev)
+	if t == nil {
+		return "", fmt.Sprintf("task %s is not assigned in this log, so %s cannot be matched to it", ev.TaskID, what)
+	}
+	if j.cfg.Holds(login, t.Owner) {
+		return "", fmt.Sprintf("%s was made by %s, who also holds seat %s, the owner of %s (Rule 1: an account may not review its own task)", what, provAccount(login), t.Owner, t.ID)
+	}
+	if g.ReviewID != 0 && !slices.Contains(j.in.Branches, t.Branch) {
+		return "", fmt.Sprintf("task %s is on branch %s, not on this pull request's branch, so a review of this pull request does not cover it", t.ID, t.Branch)
+	}
+	return fmt.Sprintf("%s by %s, who holds seat %s, recorded by the bot in commit %s", what, provAccount(login), ev.AgentID, provShort(c.SHA)), ""
+}
+
+// viaCommit is path (b): the commit's author holds the event's seat.
+func (j judge) viaCommit(ae AddedEvent) (evidence, why string) {
+	ev, c := ae.Event, ae.Commit
+	login := c.AuthorLogin
+	switch {
+	case login == "":
+		return "", fmt.Sprintf("commit %s that added it has an author e-mail GitHub links to no account, so nothing ties it to a seat holder", provShort(c.SHA))
+	case IsBotLogin(login, j.in.BotLogins):
+		return "", fmt.Sprintf("commit %s that added it is the pact bot's, and the bot only records accept and changes_requested events backed by a review or /pact comment", provShort(c.SHA))
+	case !j.cfg.Holds(login, ev.AgentID):
+		return "", fmt.Sprintf("commit %s that added it is authored by %s, who does not hold seat %s (%s)", provShort(c.SHA), provAccount(login), ev.AgentID, j.holders(ev.AgentID))
+	}
+	if isReview(ev) {
+		if t := j.task(ev); t != nil && j.cfg.Holds(login, t.Owner) {
+			return "", fmt.Sprintf("commit %s that added it is authored by %s, who also holds seat %s, the owner of %s (Rule 1: an account may not review its own task)", provShort(c.SHA), provAccount(login), t.Owner, t.ID)
+		}
+	}
+	if j.require {
+		if !c.Verified {
+			return "", fmt.Sprintf("commit %s that added it is authored by %s, who holds seat %s, but carries no signature GitHub verified (provenance mode require asks for one, because a git author e-mail alone can be forged)", provShort(c.SHA), provAccount(login), ev.AgentID)
+		}
+		if !strings.EqualFold(c.CommitterLogin, login) && !strings.EqualFold(c.CommitterLogin, WebFlowLogin) {
+			return "", fmt.Sprintf("commit %s that added it names %s as author, but its verified signature is that of its committer %s, which does not vouch for the author", provShort(c.SHA), provAccount(login), provAccount(c.CommitterLogin))
+		}
+		return fmt.Sprintf("commit %s authored and signed by %s, who holds seat %s", provShort(c.SHA), provAccount(login), ev.AgentID), ""
+	}
+	return fmt.Sprintf("commit %s authored by %s, who holds seat %s", provShort(c.SHA), provAccount(login), ev.AgentID), ""
+}
+
+func (j judge) task(ev *projection.Event) *projection.Task {
+	if j.in.State == nil || ev.TaskID == "" {
+		return nil
+	}
+	return j.in.State.Tasks[ev.TaskID]
+}
+
+// holders says which accounts hold seat, and where that is configured.
+func (j judge) holders(seat string) string {
+	where := config.Path
+	if j.in.BaseRef != "" {
+		where += " on " + j.in.BaseRef
+	}
+	logins := j.cfg.LoginsOf(seat)
+	if len(logins) == 0 {
+		return "no GitHub account is mapped to it in " + where
+	}
+	return fmt.Sprintf("%s maps it to %s", where, strings.Join(logins, ", "))
+}
+
+// stale returns why an accept is stale under policy ("" when it is not),
+// and a short reason for the waiting message.
+func (j judge) stale(policy config.Stale, sf StaleFacts) (msg, reason string) {
+	pactDir := path.Dir(j.in.LogPath) + "/"
+	switch {
+	case sf.Anchor == "":
+		return "it does not record the commit it was given on (payload.commit), so the code it covers cannot be told", "its accept records no commit"
+	case sf.Missing:
+		return fmt.Sprintf("it was given on commit %s, which GitHub does not know (a force-push may have dropped it)", provShort(sf.Anchor)),
+			fmt.Sprintf("the commit %s it was given on is gone", provShort(sf.Anchor))
+	}
+	switch policy {
+	case config.StalePush:
+		if len(sf.After) == 0 {
+			return "", ""
+		}
+		return fmt.Sprintf("it was given on commit %s and %s came after it: %s (provenance stale: push)", provShort(sf.Anchor), plural(len(sf.After), "commit"), provList(sf.After, 5)),
+			fmt.Sprintf("%s (%s) came", plural(len(sf.After), "commit"), provList(sf.After, 3))
+	case config.StaleTree:
+		if len(sf.Changed) == 0 && !sf.Truncated {
+			return "", ""
+		}
+		files := provList(sf.Changed, 5)
+		if sf.Truncated {
+			files += " (GitHub's comparison was cut short, so there may be more)"
+		}
+		msg = fmt.Sprintf("it was given on commit %s, and files outside %s changed since: %s", provShort(sf.Anchor), pactDir, files)
+		switch {
+		case len(sf.Touching) > 0:
+			msg += "; changed by " + provList(sf.Touching, 5)
+			if sf.Unexamined > 0 {
+				msg += fmt.Sprintf(" (and %s not examined)", plural(sf.Unexamined, "later commit"))
+			}
+			reason = "code changed in " + provList(sf.Touching, 3)
+		case sf.Unexamined > 0:
+			msg += fmt.Sprintf("; %s after it were not examined one by one", plural(sf.Unexamined, "commit"))
+			reason = "code changed"
+		default:
+			msg += " (no commit of this pull request after it made the change; the branch was rebased or its history rewritten)"
+			reason = "the history it was given on was rewritten"
+		}
+		return msg, reason
+	}
+	return "", ""
+}
+
+func provAccount(login string) string {
+	if login == "" {
+		return "no GitHub account"
+	}
+	return "account " + login
+}
+
+func provShort(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
+
+// shortList lists up to n items (commit SHAs shortened) and how many more.
+func provList(items []string, n int) string {
+	var out []string
+	for i, s := range items {
+		if i == n {
+			out = append(out, fmt.Sprintf("and %d more", len(items)-n))
+			break
+		}
+		if len(s) == 40 && provIsHex(s) {
+			s = provShort(s)
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, ", ")
+}
+
+func provIsHex(s string) bool {
+	for _, c := range s {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return false
+		}
+	}
+	return true
+}

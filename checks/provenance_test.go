@@ -1,0 +1,528 @@
+package checks_test
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/projection"
+)
+
+// The pure provenance judgement: every rule and mode, on a small pact whose
+// base has the init and the assign of T1 (lines 1–2) and whose pull request
+// adds dev's join and checkpoint (lines 3–4) and rev's accept (line 5).
+
+const (
+	provReviewID  = int64(9001)
+	provCommentID = int64(7001)
+	provReviewed  = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" // the head the review was given on
+	provOtherSHA  = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+	provBot       = "github-actions[bot]"
+)
+
+// provLog is the scenario's log with the accept's payload and seat.
+func provLog(t *testing.T, acceptSeat string, acceptPayload any) []byte {
+	t.Helper()
+	at := time.Date(2026, 6, 9, 10, 0, 0, 0, time.UTC)
+	drafts := []projection.Draft{
+		{AgentID: "lead", Type: projection.TypeInit, Payload: map[string]any{"project": "demo", "protocol_version": 1, "base_branch": "main",
+			"seats": []map[string]any{
+				{"id": "lead", "roles": []string{"orchestrator", "reviewer"}, "entry": "CLAUDE.md"},
+				{"id": "dev", "roles": []string{"worker"}, "entry": "AGENTS.md"},
+				{"id": "rev", "roles": []string{"reviewer"}, "entry": "REVIEW.md"},
+			}}},
+		{AgentID: "lead", Type: projection.TypeAssign, TaskID: "T1", Feature: "LOGIN", Payload: map[string]any{"owner": "dev", "reviewer": "rev", "branch": "feat/login", "spec": ".pact/tasks/T1.md"}},
+		{AgentID: "dev", Type: projection.TypeJoin, Payload: map[string]any{"roles": []string{"worker"}}},
+		{AgentID: "dev", Type: projection.TypeCheckpoint, TaskID: "T1", Feature: "LOGIN", Payload: map[string]any{"evidence": "tests pass"}},
+		{AgentID: acceptSeat, Type: projection.TypeAccept, TaskID: "T1", Feature: "LOGIN", Payload: acceptPayload},
+	}
+	var lines []string
+	for i, d := range drafts {
+		d.EventID, d.TS = fmt.Sprintf("%032x", i+1), at.Add(time.Duration(i+1)*time.Minute)
+		b, err := projection.Encode(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, string(b))
+	}
+	return []byte(strings.Join(lines, "\n") + "\n")
+}
+
+func provConfig(t *testing.T, mode, stale, extra string) *config.Config {
+	t.Helper()
+	yml := fmt.Sprintf("seats:\n  lead: [lead-acct]\n  dev: [dev-acct]\n  rev: [rev-acct]\n%sprovenance:\n  mode: %s\n  stale: %s\n", extra, mode, stale)
+	cfg, err := config.Parse([]byte(yml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func commitBy(sha, author string, verified bool) *checks.ProvenanceCommit {
+	return &checks.ProvenanceCommit{SHA: sha, AuthorLogin: author, CommitterLogin: author, Verified: verified}
+}
+
+// provInput judges the scenario: lines 3–5 added, 3–4 by dev-acct (signed),
+// the accept by acceptCommit.
+func provInput(t *testing.T, cfg *config.Config, acceptSeat string, payload any, acceptCommit *checks.ProvenanceCommit) checks.ProvenanceInput {
+	t.Helper()
+	log := projection.ParseBytes(provLog(t, acceptSeat, payload))
+	res := projection.Replay(log)
+	in := checks.ProvenanceInput{
+		LogPath: ".pact/log.jsonl", BaseRef: "main", Config: cfg, BotLogins: []string{provBot},
+		Branches: []string{"feat/login"}, PRNumber: 7, State: res.State,
+		Reviews: map[int64]checks.ReviewFact{}, Comments: map[int64]checks.CommentFact{}, Stale: map[int]checks.StaleFacts{},
+	}
+	for i := range log.Events {
+		ev := &log.Events[i]
+		if ev.Line <= 2 {
+			continue
+		}
+		ae := checks.AddedEvent{Event: ev, Commit: commitBy(fmt.Sprintf("%040d", ev.Line), "dev-acct", true)}
+		if ev.Line == 5 {
+			ae.Commit = acceptCommit
+			if acceptCommit == nil {
+				ae.Unattributed = "GitHub does not know commit 123456789abc"
+			}
+		}
+		in.Events = append(in.Events, ae)
+	}
+	return in
+}
+
+func botReviewPayload() map[string]any {
+	return map[string]any{"commit": provReviewed, "github": map[string]any{"review_id": provReviewID, "url": "https://github.example/pr/7#review", "login": "rev-acct", "head_sha": provReviewed}}
+}
+
+func botCommentPayload() map[string]any {
+	return map[string]any{"commit": provReviewed, "github": map[string]any{"comment_id": provCommentID, "url": "https://github.example/pr/7#comment", "login": "rev-acct", "head_sha": provReviewed}}
+}
+
+func approved(login string) checks.ReviewFact {
+	return checks.ReviewFact{Found: true, State: "APPROVED", AuthorLogin: login, CommitID: provReviewed}
+}
+
+type provWant struct {
+	code     projection.Code
+	severity checks.Severity
+	line     int
+	// says are substrings the message must hold (the missing evidence).
+	says []string
+}
+
+func TestProvenanceRules(t *testing.T) {
+	t.Parallel()
+	botSigned := commitBy("c0ffee0000000000000000000000000000000005", provBot, true)
+	botUnsigned := commitBy("c0ffee0000000000000000000000000000000005", provBot, false)
+	tests := []struct {
+		name        string
+		mode, stale string
+		extraConfig string
+		seat        string // the accept's agent_id (default rev)
+		payload     any
+		commit      *checks.ProvenanceCommit
+		setup       func(in *checks.ProvenanceInput)
+		want        []provWant
+		notAccepted []string
+	}{
+		{name: "forged accept by the owner's account warns under warn", mode: "warn", stale: "sticky",
+			commit: commitBy("f0f0", "dev-acct", true),
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5,
+				[]string{"authored by account dev-acct", "does not hold seat rev", "maps it to rev-acct"}}}},
+		{name: "forged accept by the owner's account blocks under require", mode: "require", stale: "sticky",
+			commit: commitBy("f0f0", "dev-acct", true),
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5,
+				[]string{"authored by account dev-acct", "does not hold seat rev"}}},
+			notAccepted: []string{"T1"}},
+		{name: "off judges nothing", mode: "off", stale: "tree",
+			commit: commitBy("f0f0", "dev-acct", false),
+			setup:  func(in *checks.ProvenanceInput) { in.Stale[5] = checks.StaleFacts{Anchor: ""} }},
+		{name: "accept committed by the reviewer's account (warn)", mode: "warn", stale: "sticky",
+			commit: commitBy("ac1", "rev-acct", false)},
+		{name: "accept committed and signed by the reviewer's account (require)", mode: "require", stale: "sticky",
+			commit: commitBy("ac1", "rev-acct", true)},
+		{name: "reviewer's account without a verified signature under require", mode: "require", stale: "sticky",
+			commit: commitBy("ac1", "rev-acct", false),
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5,
+				[]string{"account rev-acct, who holds seat rev", "no signature GitHub verified"}}},
+			notAccepted: []string{"T1"}},
+		{name: "signature of a committer who is not the author does not vouch for it", mode: "require", stale: "sticky",
+			commit: &checks.ProvenanceCommit{SHA: "ac1", AuthorLogin: "rev-acct", CommitterLogin: "dev-acct", Verified: true},
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5,
+				[]string{"committer account dev-acct", "does not vouch"}}},
+			notAccepted: []string{"T1"}},
+		{name: "a web commit signed by GitHub for the author counts", mode: "require", stale: "sticky",
+			commit: &checks.ProvenanceCommit{SHA: "ac1", AuthorLogin: "rev-acct", CommitterLogin: "web-flow", Verified: true}},
+		{name: "author e-mail linked to no account", mode: "warn", stale: "sticky",
+			commit: commitBy("ac1", "", false),
+			want:   []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"links to no account"}}}},
+		{name: "an account holding the reviewer and the owner seat may not accept", mode: "warn", stale: "sticky",
+			extraConfig: "", commit: commitBy("ac1", "both-acct", false),
+			setup: func(in *checks.ProvenanceInput) {
+				in.Config.Seats["rev"] = append(in.Config.Seats["rev"], "both-acct")
+				in.Config.Seats["dev"] = append(in.Config.Seats["dev"], "both-acct")
+			},
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"also holds seat dev, the owner of T1", "Rule 1"}}}},
+		{name: "no account mapped to the seat", mode: "warn", stale: "sticky",
+			commit: commitBy("ac1", "rev-acct", false),
+			setup:  func(in *checks.ProvenanceInput) { delete(in.Config.Seats, "rev") },
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5,
+				[]string{"no GitHub account is mapped to it in .github/pact.yml on main"}}}},
+		{name: "the line could not be traced to a commit", mode: "require", stale: "sticky",
+			commit:      nil,
+			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"could not be traced", "GitHub does not know commit"}}},
+			notAccepted: []string{"T1"}},
+		{name: "a join by the worker's own account is verified; by another it is not", mode: "warn", stale: "sticky",
+			commit: commitBy("ac1", "rev-acct", false),
+			setup: func(in *checks.ProvenanceInput) {
+				in.Events[0].Commit = commitBy("j1", "rev-acct", false)
+			},
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 3, []string{"the join on line 3", "account rev-acct, who does not hold seat dev"}}}},
+		{name: "the bot committing an event no review backs", mode: "warn", stale: "sticky",
+			commit: commitBy("ac1", "rev-acct", false),
+			setup: func(in *checks.ProvenanceInput) {
+				in.Events[1].Commit = botSigned
+			},
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 4, []string{"the pact bot's", "backed by a review"}}}},
+
+		// Path (a): bot-written, backed by a review.
+		{name: "bot-written accept backed by a real approval (warn)", mode: "warn", stale: "sticky",
+			payload: botReviewPayload(), commit: botUnsigned,
+			setup: func(in *checks.ProvenanceInput) { in.Reviews[provReviewID] = approved("rev-acct") }},
+		{name: "bot-written accept backed by a real approval (require, bot-signed)", mode: "require", stale: "sticky",
+			payload: botReviewPayload(), commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) { in.Reviews[provReviewID] = approved("rev-acct") }},
+		{name: "a bot login given as input counts as the bot", mode: "require", stale: "sticky",
+			payload: botReviewPayload(), commit: commitBy("c0ffee", "pact-app[bot]", true),
+			setup: func(in *checks.ProvenanceInput) {
+				in.BotLogins = append(in.BotLogins, "pact-app[bot]")
+				in.Reviews[provReviewID] = approved("rev-acct")
+			}},
+		{name: "bot-looking commit without the bot's verified signature under require", mode: "require", stale: "sticky",
+			payload: botReviewPayload(), commit: botUnsigned,
+			setup:       func(in *checks.ProvenanceInput) { in.Reviews[provReviewID] = approved("rev-acct") },
+			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"no verified signature by the bot"}}},
+			notAccepted: []string{"T1"}},
+		{name: "an approval covers the tasks that awaited review at its commit", mode: "require", stale: "sticky",
+			payload: botReviewPayload(), commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				rf := approved("rev-acct")
+				rf.Awaiting, rf.AwaitingKnown = []string{"T0", "T1"}, true
+				in.Reviews[provReviewID] = rf
+			}},
+		{name: "an approval reused for a task that was not awaiting review at its commit", mode: "require", stale: "sticky",
+			payload: botReviewPayload(), commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				rf := approved("rev-acct")
+				rf.Awaiting, rf.AwaitingKnown = []string{"T0"}, true
+				in.Reviews[provReviewID] = rf
+			},
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5,
+				[]string{"T1 was not awaiting review in the log at commit aaaaaaaaaaaa, which review 9001 was given on"}}},
+			notAccepted: []string{"T1"}},
+		{name: "bot-written accept naming a review that does not exist", mode: "require", stale: "sticky",
+			payload: botReviewPayload(), commit: botSigned,
+			setup:       func(in *checks.ProvenanceInput) { in.Reviews[provReviewID] = checks.ReviewFact{} },
+			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"review 9001, which does not exist on pull request #7"}}},
+			notAccepted: []string{"T1"}},
+		{name: "bot-written accept backed by a review of the wrong login", mode: "warn", stale: "sticky",
+			payload: map[string]any{"commit": provReviewed, "github": map[string]any{"review_id": provReviewID, "login": "lead-acct", "head_sha": provReviewed}},
+			commit:  botSigned,
+			setup:   func(in *checks.ProvenanceInput) { in.Reviews[provReviewID] = approved("lead-acct") },
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5,
+				[]string{"review 9001 (approved) was made by account lead-acct, who does not hold seat rev"}}}},
+		{name: "payload login differs from the review's author", mode: "warn", stale: "sticky",
+			payload: botReviewPayload(), commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) { in.Reviews[provReviewID] = approved("lead-acct") },
+			want:  []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"names account rev-acct", "made by account lead-acct"}}}},
+		{name: "an approval by the owner's account", mode: "require", stale: "sticky",
+			payload: map[string]any{"commit": provReviewed, "github": map[string]any{"review_id": provReviewID}},
+			commit:  botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				in.Config.Seats["rev"] = append(in.Config.Seats["rev"], "dev-acct")
+				in.Reviews[provReviewID] = approved("dev-acct")
+			},
+			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"also holds seat dev, the owner of T1"}}},
+			notAccepted: []string{"T1"}},
+		{name: "a review that requested changes does not back an accept", mode: "warn", stale: "sticky",
+			payload: botReviewPayload(), commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				in.Reviews[provReviewID] = checks.ReviewFact{Found: true, State: "CHANGES_REQUESTED", AuthorLogin: "rev-acct", CommitID: provReviewed}
+			},
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"is changes_requested, not approved"}}}},
+		{name: "a dismissed approval backs nothing", mode: "warn", stale: "sticky",
+			payload: botReviewPayload(), commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				in.Reviews[provReviewID] = checks.ReviewFact{Found: true, State: "DISMISSED", AuthorLogin: "rev-acct", CommitID: provReviewed}
+			},
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"was dismissed"}}}},
+		{name: "payload.commit moved past the reviewed commit", mode: "warn", stale: "sticky",
+			payload: map[string]any{"commit": provOtherSHA, "github": map[string]any{"review_id": provReviewID, "login": "rev-acct"}},
+			commit:  botSigned,
+			setup:   func(in *checks.ProvenanceInput) { in.Reviews[provReviewID] = approved("rev-acct") },
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5,
+				[]string{"given on commit bbbbbbbbbbbb, but review 9001 was given on aaaaaaaaaaaa"}}}},
+		{name: "a review of this pull request does not cover a task of another branch", mode: "warn", stale: "sticky",
+			payload: botReviewPayload(), commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				in.Branches = []string{"feat/other"}
+				in.Reviews[provReviewID] = approved("rev-acct")
+			},
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"on branch feat/login, not on this pull request's branch"}}}},
+		{name: "a real review copied into a worker's commit is still only a claim", mode: "require", stale: "sticky",
+			payload: botReviewPayload(), commit: commitBy("f0f0", "dev-acct", true),
+			setup: func(in *checks.ProvenanceInput) { in.Reviews[provReviewID] = approved("rev-acct") },
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5,
+				[]string{"names GitHub review 9001", "authored by account dev-acct, not by the pact bot", "does not hold seat rev"}}},
+			notAccepted: []string{"T1"}},
+		{name: "bot-written changes_requested backed by a review requesting changes", mode: "require", stale: "tree",
+			payload: nil, commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				// Replace the accept by a changes_requested (not applied as
+				// an accept, so no staleness either).
+				ev := *in.Events[2].Event
+				ev.Type = projection.TypeChangesRequested
+				ev.Payload = projection.Payload{Reason: "fix", Commit: provReviewed, GitHub: &projection.GitHubRef{ReviewID: provReviewID, Login: "rev-acct"}}
+				in.Events[2].Event = &ev
+				in.Reviews[provReviewID] = checks.ReviewFact{Found: true, State: "CHANGES_REQUESTED", AuthorLogin: "rev-acct", CommitID: provReviewed}
+			}},
+
+		// Path (a): bot-written, backed by a /pact comment.
+		{name: "bot-written accept backed by a /pact accept comment", mode: "require", stale: "sticky",
+			payload: botCommentPayload(), commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				in.Comments[provCommentID] = checks.CommentFact{Found: true, AuthorLogin: "rev-acct", Number: 7,
+					Commands: []checks.CommentCommand{{Type: projection.TypeAccept, Task: "T1"}}}
+			}},
+		{name: "a comment that accepts another task", mode: "warn", stale: "sticky",
+			payload: botCommentPayload(), commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				in.Comments[provCommentID] = checks.CommentFact{Found: true, AuthorLogin: "rev-acct", Number: 7,
+					Commands: []checks.CommentCommand{{Type: projection.TypeAccept, Task: "T2"}}}
+			},
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"holds no /pact accept T1 command"}}}},
+		{name: "a comment on another pull request", mode: "warn", stale: "sticky",
+			payload: botCommentPayload(), commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				in.Comments[provCommentID] = checks.CommentFact{Found: true, AuthorLogin: "rev-acct", Number: 8,
+					Commands: []checks.CommentCommand{{Type: projection.TypeAccept, Task: "T1"}}}
+			},
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"belongs to #8, not to this pull request #7"}}}},
+		{name: "a comment that does not exist", mode: "warn", stale: "sticky",
+			payload: botCommentPayload(), commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) { in.Comments[provCommentID] = checks.CommentFact{} },
+			want:  []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"comment 7001, which does not exist"}}}},
+		{name: "a comment by an account without the seat", mode: "warn", stale: "sticky",
+			payload: map[string]any{"commit": provReviewed, "github": map[string]any{"comment_id": provCommentID}}, commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				in.Comments[provCommentID] = checks.CommentFact{Found: true, AuthorLogin: "dev-acct", Number: 7,
+					Commands: []checks.CommentCommand{{Type: projection.TypeAccept, Task: "T1"}}}
+			},
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"comment 7001 (/pact accept T1) was made by account dev-acct, who does not hold seat rev"}}}},
+
+		// Staleness.
+		{name: "code changed after the accept is stale under tree (warn: still accepted)", mode: "warn", stale: "tree",
+			payload: map[string]any{"commit": provReviewed}, commit: commitBy("ac1", "rev-acct", true),
+			setup: func(in *checks.ProvenanceInput) {
+				in.Stale[5] = checks.StaleFacts{Anchor: provReviewed, After: []string{provOtherSHA}, Changed: []string{"src/login.go"}, Touching: []string{provOtherSHA}}
+			},
+			want: []provWant{{checks.CodeProvenanceStale, checks.SeverityWarning, 5,
+				[]string{"given on commit aaaaaaaaaaaa", "files outside .pact/ changed since: src/login.go", "changed by bbbbbbbbbbbb"}}}},
+		{name: "code changed after the accept is stale under tree (require: not accepted)", mode: "require", stale: "tree",
+			payload: map[string]any{"commit": provReviewed}, commit: commitBy("ac1", "rev-acct", true),
+			setup: func(in *checks.ProvenanceInput) {
+				in.Stale[5] = checks.StaleFacts{Anchor: provReviewed, After: []string{provOtherSHA}, Changed: []string{"src/login.go"}, Touching: []string{provOtherSHA}}
+			},
+			want:        []provWant{{checks.CodeProvenanceStale, checks.SeverityError, 5, []string{"changed by bbbbbbbbbbbb"}}},
+			notAccepted: []string{"T1"}},
+		{name: "a pact-only commit after the accept is not stale under tree", mode: "require", stale: "tree",
+			payload: map[string]any{"commit": provReviewed}, commit: commitBy("ac1", "rev-acct", true),
+			setup: func(in *checks.ProvenanceInput) {
+				in.Stale[5] = checks.StaleFacts{Anchor: provReviewed, After: []string{provOtherSHA}}
+			}},
+		{name: "any commit after the accept is stale under push", mode: "require", stale: "push",
+			payload: map[string]any{"commit": provReviewed}, commit: commitBy("ac1", "rev-acct", true),
+			setup: func(in *checks.ProvenanceInput) {
+				in.Stale[5] = checks.StaleFacts{Anchor: provReviewed, After: []string{provOtherSHA}}
+			},
+			want:        []provWant{{checks.CodeProvenanceStale, checks.SeverityError, 5, []string{"1 commit came after it: bbbbbbbbbbbb", "push"}}},
+			notAccepted: []string{"T1"}},
+		{name: "no later commit is not stale under push", mode: "require", stale: "push",
+			payload: map[string]any{"commit": provReviewed}, commit: commitBy("ac1", "rev-acct", true),
+			setup: func(in *checks.ProvenanceInput) { in.Stale[5] = checks.StaleFacts{Anchor: provReviewed} }},
+		{name: "sticky never goes stale", mode: "require", stale: "sticky",
+			payload: map[string]any{"commit": provReviewed}, commit: commitBy("ac1", "rev-acct", true),
+			setup: func(in *checks.ProvenanceInput) {
+				in.Stale[5] = checks.StaleFacts{Anchor: provReviewed, After: []string{provOtherSHA}, Changed: []string{"src/login.go"}}
+			}},
+		{name: "an accept that records no commit is stale under tree", mode: "warn", stale: "tree",
+			commit: commitBy("ac1", "rev-acct", true),
+			setup:  func(in *checks.ProvenanceInput) { in.Stale[5] = checks.StaleFacts{} },
+			want:   []provWant{{checks.CodeProvenanceStale, checks.SeverityWarning, 5, []string{"does not record the commit it was given on"}}}},
+		{name: "an accept given on a commit GitHub does not know is stale", mode: "require", stale: "tree",
+			payload: map[string]any{"commit": provOtherSHA}, commit: commitBy("ac1", "rev-acct", true),
+			setup:       func(in *checks.ProvenanceInput) { in.Stale[5] = checks.StaleFacts{Anchor: provOtherSHA, Missing: true} },
+			want:        []provWant{{checks.CodeProvenanceStale, checks.SeverityError, 5, []string{"which GitHub does not know"}}},
+			notAccepted: []string{"T1"}},
+		{name: "a truncated comparison counts as changed", mode: "warn", stale: "tree",
+			payload: map[string]any{"commit": provReviewed}, commit: commitBy("ac1", "rev-acct", true),
+			setup: func(in *checks.ProvenanceInput) {
+				in.Stale[5] = checks.StaleFacts{Anchor: provReviewed, Truncated: true, Unexamined: 12}
+			},
+			want: []provWant{{checks.CodeProvenanceStale, checks.SeverityWarning, 5, []string{"cut short", "12 commits after it were not examined"}}}},
+		{name: "a rewritten history is stale when nothing in the pull request explains the change", mode: "warn", stale: "tree",
+			payload: map[string]any{"commit": provReviewed}, commit: commitBy("ac1", "rev-acct", true),
+			setup: func(in *checks.ProvenanceInput) {
+				in.Stale[5] = checks.StaleFacts{Anchor: provReviewed, Changed: []string{"a.go", "b.go", "c.go", "d.go", "e.go", "f.go", "g.go"}}
+			},
+			want: []provWant{{checks.CodeProvenanceStale, checks.SeverityWarning, 5, []string{"a.go, b.go, c.go, d.go, e.go, and 2 more", "rewritten"}}}},
+		{name: "a forged and stale accept under require is reported twice and not accepted", mode: "require", stale: "tree",
+			payload: map[string]any{"commit": provReviewed}, commit: commitBy("f0f0", "dev-acct", true),
+			setup: func(in *checks.ProvenanceInput) {
+				in.Stale[5] = checks.StaleFacts{Anchor: provReviewed, Changed: []string{"src/login.go"}, Touching: []string{provOtherSHA}}
+			},
+			want: []provWant{
+				{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"dev-acct"}},
+				{checks.CodeProvenanceStale, checks.SeverityError, 5, []string{"src/login.go"}},
+			},
+			notAccepted: []string{"T1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			seat := tt.seat
+			if seat == "" {
+				seat = "rev"
+			}
+			in := provInput(t, provConfig(t, tt.mode, tt.stale, tt.extraConfig), seat, tt.payload, tt.commit)
+			if tt.setup != nil {
+				tt.setup(&in)
+			}
+			res := checks.Provenance(in)
+			if len(res.Findings) != len(tt.want) {
+				t.Fatalf("findings = %d, want %d:\n%s", len(res.Findings), len(tt.want), provDump(res.Findings))
+			}
+			for i, w := range tt.want {
+				f := res.Findings[i]
+				if f.Code != w.code || f.Severity != w.severity || f.Line != w.line || f.Path != ".pact/log.jsonl" {
+					t.Errorf("finding %d = %s %s %s:%d, want %s %s line %d", i, f.Code, f.Severity, f.Path, f.Line, w.code, w.severity, w.line)
+				}
+				for _, s := range w.says {
+					if !strings.Contains(f.Message, s) {
+						t.Errorf("finding %d message %q does not say %q", i, f.Message, s)
+					}
+				}
+				if f.Hint == "" {
+					t.Errorf("finding %d has no hint", i)
+				}
+				if w.line == 5 && (f.TaskID != "T1" || f.Feature != "LOGIN" || f.EventID != fmt.Sprintf("%032x", 5)) {
+					t.Errorf("finding %d names task %q feature %q event %q", i, f.TaskID, f.Feature, f.EventID)
+				}
+			}
+			got := slices.Sorted(maps.Keys(res.NotAccepted))
+			want := tt.notAccepted
+			if want == nil {
+				want = []string{}
+			}
+			if got == nil {
+				got = []string{}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("not accepted = %v, want %v", res.NotAccepted, want)
+			}
+			if tt.mode == "off" && len(res.Evidence) != 0 {
+				t.Errorf("off verified lines: %v", res.Evidence)
+			}
+		})
+	}
+}
+
+func provDump(fs []checks.Finding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		fmt.Fprintf(&b, "  %s %s line %d: %s\n", f.Code, f.Severity, f.Line, f.Message)
+	}
+	return b.String()
+}
+
+// Verified lines say what proved them.
+func TestProvenanceEvidence(t *testing.T) {
+	t.Parallel()
+	in := provInput(t, provConfig(t, "require", "sticky", ""), "rev", botReviewPayload(), commitBy("c0ffee", provBot, true))
+	in.Reviews[provReviewID] = approved("rev-acct")
+	res := checks.Provenance(in)
+	if len(res.Findings) != 0 {
+		t.Fatalf("findings:\n%s", provDump(res.Findings))
+	}
+	if !strings.Contains(res.Evidence[5], "review 9001 (approved) by account rev-acct, who holds seat rev") {
+		t.Errorf("evidence of line 5 = %q", res.Evidence[5])
+	}
+	if !strings.Contains(res.Evidence[3], "authored and signed by account dev-acct") {
+		t.Errorf("evidence of line 3 = %q", res.Evidence[3])
+	}
+}
+
+// Without a configuration the default policy is warn and no seat is mapped,
+// so nothing the PR adds can be verified: one warning says so, on the first
+// line, rather than one per line.
+func TestProvenanceDefaultConfigWarnsOnce(t *testing.T) {
+	t.Parallel()
+	in := provInput(t, nil, "rev", nil, commitBy("ac1", "rev-acct", true))
+	res := checks.Provenance(in)
+	if len(res.Findings) != 1 {
+		t.Fatalf("findings:\n%s", provDump(res.Findings))
+	}
+	f := res.Findings[0]
+	if f.Code != checks.CodeProvenanceUnverified || f.Severity != checks.SeverityWarning || f.Line != 3 ||
+		!strings.Contains(f.Message, "none of the 3 events this pull request adds (lines 3–5) can be verified") ||
+		!strings.Contains(f.Message, ".github/pact.yml on main maps no GitHub account to any seat") {
+		t.Errorf("finding %s %s line %d: %s", f.Code, f.Severity, f.Line, f.Message)
+	}
+	if len(res.NotAccepted) != 0 {
+		t.Errorf("warn changed Rule 2: %v", res.NotAccepted)
+	}
+	// Under require every line still fails on its own.
+	cfg := provConfig(t, "require", "sticky", "")
+	cfg.Seats = map[string][]string{}
+	res = checks.Provenance(provInput(t, cfg, "rev", nil, commitBy("ac1", "rev-acct", true)))
+	if len(res.Findings) != 3 || res.Findings[2].Severity != checks.SeverityError || res.Findings[2].Line != 5 {
+		t.Errorf("require without seats:\n%s", provDump(res.Findings))
+	}
+}
+
+// An accept the replay did not apply is not judged for staleness (only its
+// provenance), and does not make its task not accepted.
+func TestProvenanceStaleOnlyForAppliedAccepts(t *testing.T) {
+	t.Parallel()
+	// lead accepts: a seat that is not the reviewer, so replay rejects it.
+	in := provInput(t, provConfig(t, "require", "tree", ""), "lead", map[string]any{"commit": provReviewed}, commitBy("ac1", "lead-acct", true))
+	in.Stale[5] = checks.StaleFacts{Anchor: provReviewed, Changed: []string{"x.go"}}
+	res := checks.Provenance(in)
+	if len(res.Findings) != 0 || len(res.NotAccepted) != 0 {
+		t.Fatalf("findings:\n%s not accepted %v", provDump(res.Findings), res.NotAccepted)
+	}
+}
+
+func TestAcceptAnchor(t *testing.T) {
+	t.Parallel()
+	ev := &projection.Event{Payload: projection.Payload{GitHub: &projection.GitHubRef{ReviewID: 1}}}
+	reviews := map[int64]checks.ReviewFact{1: {Found: true, CommitID: provReviewed}}
+	if got := checks.AcceptAnchor(ev, reviews); got != provReviewed {
+		t.Errorf("anchor from the review = %q", got)
+	}
+	ev.Payload.Commit = provOtherSHA
+	if got := checks.AcceptAnchor(ev, reviews); got != provOtherSHA {
+		t.Errorf("anchor from payload.commit = %q", got)
+	}
+	if got := checks.AcceptAnchor(&projection.Event{}, reviews); got != "" {
+		t.Errorf("anchor of nothing = %q", got)
+	}
+	if !checks.IsBotLogin("GitHub-Actions[bot]", []string{provBot}) || checks.IsBotLogin("", []string{provBot}) {
+		t.Error("IsBotLogin")
+	}
+}

@@ -1,0 +1,133 @@
+package projection_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/internal/loggen"
+	"github.com/pact-action/pact-action/projection"
+)
+
+// The benchmarks run parse, replay and checks.Run (what `pactify validate`
+// does besides reading the files of .pact/ and printing) over generated logs
+// of 10k, 100k and 1M lines (internal/loggen, seed 1, 0.1% defects, 1% of
+// lines swapped). Logs are generated once into ../testdata/large (ignored by
+// git) and read into memory, so the disk is not measured.
+//
+//	go test ./projection/ -run '^$' -bench ParseReplayValidate -count 6 -timeout 60m | tee new.txt
+//	benchstat -col /impl new.txt
+//
+// impl=lean is ParseReplay (the CLI's path); impl=full is Parse then Replay
+// with the new decoder; impl=reference is the encoding/json decoder the
+// scanner replaced (decode_reference_test.go) then Replay.
+
+var benchSizes = []struct {
+	name  string
+	lines int
+}{{"10k", 10_000}, {"100k", 100_000}, {"1M", 1_000_000}}
+
+var benchProject = []byte("<!-- pact:begin -->\nprotocol_version: 1\n<!-- pact:end -->\n")
+
+func benchLog(b *testing.B, lines int) []byte {
+	b.Helper()
+	dir := filepath.Join("..", "testdata", "large")
+	path := filepath.Join(dir, fmt.Sprintf("log-%d-seed1.jsonl", lines))
+	if data, err := os.ReadFile(path); err == nil {
+		return data
+	}
+	var buf bytes.Buffer
+	if _, err := loggen.Write(&buf, loggen.Config{Lines: lines, Seed: 1, Defects: 0.001, Swaps: 0.01}); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err == nil {
+		_ = os.WriteFile(path, buf.Bytes(), 0o644)
+	}
+	return buf.Bytes()
+}
+
+type pipeline func(data []byte) (*projection.Log, *projection.Result)
+
+var pipelines = []struct {
+	name string
+	run  pipeline
+}{
+	{"lean", func(data []byte) (*projection.Log, *projection.Result) {
+		log, res, err := projection.ParseReplay(bytes.NewReader(data))
+		if err != nil {
+			panic(err)
+		}
+		return log, res
+	}},
+	{"full", func(data []byte) (*projection.Log, *projection.Result) {
+		log := projection.ParseBytes(data)
+		return log, projection.Replay(log)
+	}},
+	{"reference", func(data []byte) (*projection.Log, *projection.Result) {
+		log, err := projection.ParseReference(bytes.NewReader(data))
+		if err != nil {
+			panic(err)
+		}
+		return log, projection.Replay(log)
+	}},
+}
+
+func validate(log *projection.Log, res *projection.Result) []checks.Finding {
+	return checks.Run(checks.Input{Dir: ".pact", Log: log, Replay: res, Project: benchProject, TaskFiles: map[string][]byte{}})
+}
+
+// BenchmarkParseReplayValidate reports, besides time and MB/s, live-MB: the
+// heap still in use once the verdict is in (after a GC), a floor for the
+// peak.
+func BenchmarkParseReplayValidate(b *testing.B) {
+	for _, size := range benchSizes {
+		data := benchLog(b, size.lines)
+		for _, p := range pipelines {
+			b.Run(fmt.Sprintf("impl=%s/n=%s", p.name, size.name), func(b *testing.B) {
+				b.SetBytes(int64(len(data)))
+				var findings []checks.Finding
+				for i := 0; i < b.N; i++ {
+					log, res := p.run(data)
+					findings = validate(log, res)
+				}
+				b.StopTimer()
+				log, res := p.run(data)
+				findings = validate(log, res)
+				runtime.GC()
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "live-MB")
+				runtime.KeepAlive(log)
+				runtime.KeepAlive(res)
+				if len(findings) == 0 {
+					b.Fatal("no findings")
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkParse isolates the decoder: parsing only, no replay.
+func BenchmarkParse(b *testing.B) {
+	for _, size := range benchSizes[:2] {
+		data := benchLog(b, size.lines)
+		for _, p := range []struct {
+			name  string
+			parse func([]byte) *projection.Log
+		}{
+			{"scanner", projection.ParseBytes},
+			{"reference", func(d []byte) *projection.Log { l, _ := projection.ParseReference(bytes.NewReader(d)); return l }},
+		} {
+			b.Run(fmt.Sprintf("impl=%s/n=%s", p.name, size.name), func(b *testing.B) {
+				b.SetBytes(int64(len(data)))
+				for i := 0; i < b.N; i++ {
+					p.parse(data)
+				}
+			})
+		}
+	}
+}
