@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/bot"
+	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/projection"
@@ -72,7 +73,7 @@ var readOnlyAssociations = map[string]bool{"NONE": true, "FIRST_TIMER": true, "F
 // replies, and re-posts the check on the new head.
 func Bot(ctx context.Context, gh BotGitHub, ev *Event, eventName string, s BotSettings) (*BotOutcome, error) {
 	out := &BotOutcome{}
-	req, commentKind, why := botRequest(ev, eventName)
+	req, commentKind, why := botRequest(ev, eventName, s.BotLogin)
 	if why != "" {
 		out.Ignored = why
 		return out, nil
@@ -162,9 +163,9 @@ func Bot(ctx context.Context, gh BotGitHub, ev *Event, eventName string, s BotSe
 }
 
 // botRequest reduces a webhook to a bot request, or says why it is ignored.
-func botRequest(ev *Event, eventName string) (bot.Request, ghapi.CommentKind, string) {
+func botRequest(ev *Event, eventName, botLogin string) (bot.Request, ghapi.CommentKind, string) {
 	req := bot.Request{Repo: ev.Repository.FullName}
-	if isOwnAccount(ev.Sender) {
+	if isOwnAccount(ev.Sender, botLogin) {
 		return req, 0, "the event was caused by the bot's own account"
 	}
 	switch eventName {
@@ -189,7 +190,7 @@ func botRequest(ev *Event, eventName string) (bot.Request, ghapi.CommentKind, st
 		if eventName == "issue_comment" && (ev.Issue == nil || len(ev.Issue.PullRequest) == 0 || string(ev.Issue.PullRequest) == "null") {
 			return req, 0, "the comment is on an issue, not a pull request"
 		}
-		if strings.Contains(ev.Comment.Body, replyMarker) || isOwnAccount(ev.Comment.User) {
+		if strings.Contains(ev.Comment.Body, replyMarker) || isOwnAccount(ev.Comment.User, botLogin) {
 			return req, 0, "the comment is the bot's own"
 		}
 		c := ev.Comment
@@ -204,10 +205,11 @@ func botRequest(ev *Event, eventName string) (bot.Request, ghapi.CommentKind, st
 	return req, 0, "bot mode does nothing on " + eventName + " events"
 }
 
-// isOwnAccount recognises the workflow token's account; events it causes
-// must never feed back into the bot.
-func isOwnAccount(u User) bool {
-	return strings.EqualFold(u.Login, "github-actions[bot]")
+// isOwnAccount recognises the bot's own accounts — the workflow token's,
+// and the bot-login input's (a GitHub App) — whose events must never feed
+// back into the bot.
+func isOwnAccount(u User, botLogin string) bool {
+	return checks.IsBotLogin(u.Login, []string{checks.DefaultBotLogin, botLogin})
 }
 
 func parseTime(s string) time.Time {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"time"
 	"unicode"
 	"unicode/utf16"
@@ -518,8 +519,15 @@ func (d *decoder) str(i int) (end int, esc bool) {
 			w := binary.LittleEndian.Uint64(b[i:])
 			q := w ^ (ones * '"')
 			s := w ^ (ones * '\\')
-			special := ((q - ones) &^ q) | ((s - ones) &^ s) | ((w - ones*0x20) &^ w)
-			if special&highs != 0 {
+			special := (((q - ones) &^ q) | ((s - ones) &^ s) | ((w - ones*0x20) &^ w)) & highs
+			if special != 0 {
+				// The lowest flag marks the first special byte exactly (a
+				// borrow can only raise flags above it); skip to it.
+				skip := bits.TrailingZeros64(special) / 8
+				if w&highs&(1<<(8*skip)-1) != 0 {
+					d.high = true
+				}
+				i += skip
 				break
 			}
 			if w&highs != 0 {
@@ -990,25 +998,30 @@ func (d *decoder) compactID(b []byte) bool {
 
 // hexBytes decodes lower-case hex only, so the text can be rebuilt exactly.
 func hexBytes(dst, src []byte) bool {
+	src = src[:2*len(dst)]
+	var bad byte
 	for i := range dst {
-		hi, lo := lowerHex(src[2*i]), lowerHex(src[2*i+1])
-		if hi < 0 || lo < 0 {
-			return false
-		}
-		dst[i] = byte(hi<<4 | lo)
+		hi, lo := lowerHexVal[src[2*i]], lowerHexVal[src[2*i+1]]
+		bad |= hi | lo
+		dst[i] = hi<<4 | lo&0xF
 	}
-	return true
+	return bad&0xF0 == 0
 }
 
-func lowerHex(c byte) int {
-	switch {
-	case '0' <= c && c <= '9':
-		return int(c - '0')
-	case 'a' <= c && c <= 'f':
-		return int(c-'a') + 10
+// lowerHexVal maps '0'-'9' and 'a'-'f' to their values, anything else to
+// 0xFF.
+var lowerHexVal = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xFF
 	}
-	return -1
-}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = byte(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = byte(c-'a') + 10
+	}
+	return t
+}()
 
 // formatID rebuilds an event id stored by compactID.
 func formatID(form uint8, id *[16]byte) string {

@@ -105,9 +105,18 @@ func TestDockerfileBuildsWhatTheTestsBuild(t *testing.T) {
 			t.Errorf("input %s = %+v, want default %q", name, got, def)
 		}
 	}
-	for _, name := range []string{"conclusion", "errors", "warnings", "report"} {
+	for _, name := range []string{"conclusion", "errors", "warnings", "pending", "report"} {
 		if _, ok := action.Outputs[name]; !ok {
 			t.Errorf("action.yml lacks output %s", name)
+		}
+	}
+	readme, err := os.ReadFile(filepath.Join(ModuleRoot(), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range action.Inputs {
+		if !strings.Contains(string(readme), "| `"+name+"` |") {
+			t.Errorf("README's action reference does not document input %s", name)
 		}
 	}
 }
