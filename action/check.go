@@ -2,6 +2,8 @@ package action
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -216,7 +218,7 @@ type Outcome struct {
 // completes the run with the verdict, every finding annotated.
 func Check(ctx context.Context, gh GitHub, t Target, s Settings) (out *Outcome, err error) {
 	out = &Outcome{}
-	id, createErr := gh.CreateCheckRun(ctx, ghapi.CheckRun{Name: s.CheckName, HeadSHA: t.HeadSHA, Status: "in_progress", DetailsURL: s.DetailsURL})
+	id, createErr := gh.CreateCheckRun(ctx, ghapi.CheckRun{Name: s.CheckName, HeadSHA: t.HeadSHA, Status: "in_progress", DetailsURL: s.DetailsURL, ExternalID: newExternalID()})
 	switch {
 	case createErr == nil:
 		out.CheckRunID = id
@@ -266,6 +268,14 @@ func Check(ctx context.Context, gh GitHub, t Target, s Settings) (out *Outcome, 
 	}
 	completed = true
 	return out, nil
+}
+
+// newExternalID tags one check run so a create that failed after GitHub
+// applied it can be found instead of repeated.
+func newExternalID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand never fails on supported platforms
+	return "pact-action-" + hex.EncodeToString(b[:])
 }
 
 func annotations(findings []checks.Finding) []ghapi.Annotation {

@@ -80,11 +80,52 @@ func (c *Client) CreateCheckRun(ctx context.Context, cr CheckRun) (int64, error)
 	if cr.DetailsURL != "" {
 		opts.DetailsURL = github.String(cr.DetailsURL)
 	}
-	run, _, err := c.gh.Checks.CreateCheckRun(ctx, c.owner, c.repo, opts)
-	if err != nil {
-		return 0, wrapErr(op, err)
+	if cr.ExternalID == "" {
+		run, _, err := c.gh.Checks.CreateCheckRun(ctx, c.owner, c.repo, opts)
+		if err != nil {
+			return 0, wrapErr(op, err)
+		}
+		return run.GetID(), nil
 	}
-	return run.GetID(), nil
+	// With an external id, a create that failed with a 5xx is looked up
+	// before it is repeated: GitHub may have created the run and then
+	// failed, and a second run would be left in progress for ever.
+	const attempts = 3
+	for attempt := 1; ; attempt++ {
+		run, _, err := c.gh.Checks.CreateCheckRun(context.WithValue(ctx, applyOnceKey{}, true), c.owner, c.repo, opts)
+		if err == nil {
+			return run.GetID(), nil
+		}
+		err = wrapErr(op, err)
+		if statusOf(err) < 500 || attempt == attempts {
+			return 0, err
+		}
+		if id, found := c.findCheckRun(ctx, cr); found {
+			return id, nil
+		}
+		delay := time.Duration(attempt) * time.Second
+		c.logger.Warn("github request failed, retrying", "method", http.MethodPost, "path", "check-runs", "attempt", attempt,
+			"status", statusOf(err), "delay", delay, "note", "the run was not created; creating it again")
+		if err := c.sleep(ctx, delay); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// findCheckRun looks for the run a failed create may have made, by name and
+// external id on its head commit.
+func (c *Client) findCheckRun(ctx context.Context, cr CheckRun) (int64, bool) {
+	list, _, err := c.gh.Checks.ListCheckRunsForRef(ctx, c.owner, c.repo, cr.HeadSHA, &github.ListCheckRunsOptions{
+		CheckName: github.String(cr.Name), Filter: github.String("all"), ListOptions: github.ListOptions{PerPage: 100}})
+	if err != nil {
+		return 0, false
+	}
+	for _, run := range list.CheckRuns {
+		if run.GetExternalID() == cr.ExternalID {
+			return run.GetID(), true
+		}
+	}
+	return 0, false
 }
 
 // checkRunPatch is the body of PATCH /check-runs/{id}. go-github's

@@ -19,7 +19,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
@@ -35,7 +34,7 @@ type Options struct {
 	// Token authenticates requests (GITHUB_TOKEN or a PAT). Empty means an
 	// unauthenticated client.
 	Token string
-	// APIURL is the REST base URL. Empty means $GITHUB_API_URL, else
+	// APIURL is the REST base URL (the caller passes $GITHUB_API_URL). Empty means
 	// https://api.github.com. GitHub Enterprise Server URLs
 	// ("https://host/api/v3") are supported.
 	APIURL string
@@ -60,6 +59,7 @@ type Client struct {
 	owner  string
 	repo   string
 	logger *slog.Logger
+	sleep  func(context.Context, time.Duration) error
 }
 
 // New builds a Client. ctx is only used while building the HTTP client
@@ -91,9 +91,6 @@ func New(ctx context.Context, o Options) (*Client, error) {
 
 	apiURL := o.APIURL
 	if apiURL == "" {
-		apiURL = os.Getenv("GITHUB_API_URL")
-	}
-	if apiURL == "" {
 		apiURL = DefaultAPIURL
 	}
 	u, err := url.Parse(apiURL)
@@ -109,7 +106,11 @@ func New(ctx context.Context, o Options) (*Client, error) {
 			return nil, fmt.Errorf("ghapi: api url %q: %w", apiURL, err)
 		}
 	}
-	return &Client{gh: gh, owner: o.Owner, repo: o.Repo, logger: logger}, nil
+	sleep := o.Sleep
+	if sleep == nil {
+		sleep = sleepContext
+	}
+	return &Client{gh: gh, owner: o.Owner, repo: o.Repo, logger: logger, sleep: sleep}, nil
 }
 
 // Owner returns the repository owner the client works on.

@@ -50,13 +50,15 @@ func TestNewAPIURL(t *testing.T) {
 }
 
 // Not parallel: it sets an environment variable.
-func TestNewAPIURLFromEnvironment(t *testing.T) {
+// The library never reads the environment (cmd passes GITHUB_API_URL in):
+// an empty APIURL means github.com whatever the environment says.
+func TestNewIgnoresTheEnvironment(t *testing.T) {
 	t.Setenv("GITHUB_API_URL", "https://ghe.example.com/api/v3")
 	c, err := ghapi.New(context.Background(), ghapi.Options{Owner: owner, Repo: repo})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := c.BaseURL(), "https://ghe.example.com/api/v3/"; got != want {
+	if got, want := c.BaseURL(), "https://api.github.com/"; got != want {
 		t.Errorf("BaseURL() = %q, want %q", got, want)
 	}
 }
@@ -804,5 +806,39 @@ func TestReadOnlyTokenIsForbidden(t *testing.T) {
 	}
 	if got := srv.CountRequests(http.MethodPost, "/repos/acme/widgets/check-runs"); got != 1 {
 		t.Errorf("check run creations = %d, want 1", got)
+	}
+}
+
+// A create that GitHub applied before failing with a 5xx must not leave a
+// second, orphaned run: with an external id the client finds the first.
+func TestCreateCheckRunDoesNotDuplicateAnAppliedCreate(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		afterApply bool
+		wantRuns   int
+	}{
+		{"applied then failed: the run is found, not created again", true, 1},
+		{"failed before applying: created on the next attempt", false, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := fakegithub.New(t)
+			sha := seedRepo(t, srv)
+			c, _ := newClient(t, srv)
+			srv.Inject(fakegithub.Fault{Method: "POST", Path: "/repos/" + owner + "/" + repo + "/check-runs", Status: 502, Times: 1, AfterApply: tt.afterApply})
+			id, err := c.CreateCheckRun(context.Background(), ghapi.CheckRun{Name: "pact", HeadSHA: sha, ExternalID: "run-42"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs := srv.CheckRuns(sha)
+			if len(runs) != tt.wantRuns {
+				t.Fatalf("check runs = %d, want %d", len(runs), tt.wantRuns)
+			}
+			if runs[0].ID != id {
+				t.Errorf("returned id %d, stored run %d", id, runs[0].ID)
+			}
+		})
 	}
 }

@@ -167,6 +167,11 @@ func sleepContext(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// applyOnceKey marks a request context whose write must not be repeated
+// blindly on a 5xx: GitHub may have applied it before failing. Rate limits
+// (which mean "not applied") are still retried.
+type applyOnceKey struct{}
+
 // verdict is the classification of one attempt.
 type verdict struct {
 	retry       bool
@@ -336,6 +341,10 @@ func (t *retryTransport) classify(req *http.Request, resp *http.Response, err er
 		t.rateLimitWait(resp, &v)
 		return v
 	case status >= 500 && status != http.StatusNotImplemented:
+		if req.Context().Value(applyOnceKey{}) != nil {
+			// The caller checks whether the write landed before repeating it.
+			return verdict{}
+		}
 		v := verdict{retry: true, status: status, message: peekMessage(resp)}
 		if d, ok := retryAfter(resp.Header, t.now()); ok {
 			v.wait, v.hasWait = d, true

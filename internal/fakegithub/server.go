@@ -129,6 +129,9 @@ type Fault struct {
 	Body []byte
 	// Times is how many requests the fault answers.
 	Times int
+	// AfterApply runs the request first and then answers with the fault,
+	// like a GitHub that applied a write and failed before answering.
+	AfterApply bool
 }
 
 // Request is an entry of the request log.
@@ -346,6 +349,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	entry := Request{Method: r.Method, Path: escaped, Query: r.URL.RawQuery}
 
 	if f := s.takeFault(r.Method, escaped); f != nil {
+		if f.AfterApply {
+			_, _ = s.serve(r, escaped)
+		}
 		for k, vs := range f.Header {
 			w.Header()[http.CanonicalHeaderKey(k)] = vs
 		}
