@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"math/bits"
 	"time"
 	"unicode"
@@ -43,9 +44,14 @@ func decodeLine(line []byte) (ev Event, claim *VersionClaim, skip bool, malforme
 const maxNesting = 10000
 
 // span is where a value sits in the line: line[lo:hi]; lo < 0 when absent.
-type span struct{ lo, hi int32 }
+// plain marks a string without escapes or bytes above 0x7F, whose content
+// is its bytes.
+type span struct {
+	lo, hi int32
+	plain  bool
+}
 
-var absent = span{-1, -1}
+var absent = span{-1, -1, false}
 
 func (s span) present() bool { return s.lo >= 0 }
 
@@ -145,6 +151,8 @@ type decoder struct {
 	// high says some string holds a byte >= 0x80; without one every string
 	// is plain ASCII and needs no UTF-8 check.
 	high bool
+	// checkUTF8 says the line may hold invalid UTF-8 (see validUTF8).
+	checkUTF8 bool
 	// notObject holds the first byte of a valid top-level value that is not
 	// an object.
 	notObject byte
@@ -152,12 +160,18 @@ type decoder struct {
 	strBuf    []byte
 
 	// Interning: strings that repeat across lines (seat ids, task ids,
-	// features, branches) are allocated once. syms numbers them, so lean
-	// parsing can keep a uint32 where a string would take 16 bytes; reset
-	// clears the table (lean parsing does it per chunk, and the table is
-	// bounded in the other case).
-	syms  map[string]uint32
-	names []string
+	// features, branches) are allocated once. They are numbered (names), so
+	// lean parsing can keep a uint32 where a string would take 16 bytes and
+	// keeps them all; otherwise the table is only an economy and is emptied
+	// past maxInterned names. slots is an open-addressing index of names:
+	// hash<<32 | index+1; recent caches the names in use once it is big.
+	slots    []uint64
+	names    []string
+	internAt maphash.Seed
+	recent   *[recentSize]recentName
+	// symBase is added to the numbers of names: parallel lean parsing gives
+	// each goroutine its own range (symWorkerShift).
+	symBase uint32
 	// symOf holds the symbol of the last interned value of each field.
 	symOf [nSymFields]uint32
 
@@ -193,28 +207,98 @@ const (
 const maxInterned = 1 << 18
 
 func (d *decoder) intern(b []byte, field int) string {
-	if d.syms == nil {
-		d.syms = make(map[string]uint32, 64)
+	if len(d.slots) == 0 {
+		d.internAt = maphash.MakeSeed()
+		d.slots = make([]uint64, 64)
 	}
-	if n, ok := d.syms[string(b)]; ok {
-		d.symOf[field] = n
-		return d.names[n]
+	h := maphash.Bytes(d.internAt, b)
+	if d.recent == nil {
+		return d.internSlow(b, h, field)
+	}
+	// The names of the tasks in flight recur within a few lines: once the
+	// table is big, a small direct-mapped cache keeps them off it.
+	e := &d.recent[h%recentSize]
+	if e.hash == h && e.s == string(b) {
+		d.symOf[field] = e.sym
+		return e.s
+	}
+	s := d.internSlow(b, h, field)
+	*e = recentName{h, d.symOf[field], s}
+	return s
+}
+
+// recentSize is the number of entries of the intern cache.
+const recentSize = 1024
+
+type recentName struct {
+	hash uint64
+	sym  uint32
+	s    string
+}
+
+// internSlow finds or adds b (whose hash is h) in the table.
+func (d *decoder) internSlow(b []byte, h uint64, field int) string {
+	tag := h >> 32
+	mask := uint64(len(d.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		sl := d.slots[i]
+		if sl == 0 {
+			break
+		}
+		if sl>>32 == tag {
+			if n := uint32(sl) - 1; d.names[n] == string(b) {
+				d.symOf[field] = d.symBase | n
+				return d.names[n]
+			}
+		}
 	}
 	if !d.lean && len(d.names) >= maxInterned {
 		d.resetSyms()
 	}
+	if 2*(len(d.names)+1) > len(d.slots) {
+		d.growSyms()
+	}
 	s := string(b)
 	n := uint32(len(d.names))
-	d.syms[s] = n
 	d.names = append(d.names, s)
-	d.symOf[field] = n
+	d.place(h, n)
+	d.symOf[field] = d.symBase | n
 	return s
 }
 
+func (d *decoder) place(h uint64, n uint32) {
+	mask := uint64(len(d.slots) - 1)
+	i := h & mask
+	for d.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	d.slots[i] = h&^0xFFFFFFFF | uint64(n+1)
+}
+
+func (d *decoder) growSyms() {
+	d.slots = make([]uint64, 2*len(d.slots))
+	if len(d.slots) > 4*recentSize && d.recent == nil {
+		d.recent = new([recentSize]recentName)
+	}
+	for n, s := range d.names {
+		d.place(maphash.String(d.internAt, s), uint32(n))
+	}
+}
+
 func (d *decoder) resetSyms() {
-	clear(d.syms)
+	clear(d.slots)
 	clear(d.names)
 	d.names = d.names[:0]
+	if d.recent != nil {
+		clear(d.recent[:])
+	}
+}
+
+// validUTF8 reports whether the line last decoded is valid UTF-8, which
+// Log.add checks before anything else. A line that is JSON and has no byte
+// above 0x7F in a string has none at all, so only other lines are checked.
+func (d *decoder) validUTF8() bool {
+	return !d.checkUTF8 || utf8.Valid(d.line)
 }
 
 // decode fills ev (which it zeroes first) from one line.
@@ -224,7 +308,9 @@ func (d *decoder) decode(line []byte, ev *Event) (claim *VersionClaim, skip bool
 	d.top = [nTop]span{absent, absent, absent, absent, absent, absent, absent, absent}
 	d.pay = [nPay]span{absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent}
 	d.payObj, d.high, d.notObject, d.idForm = false, false, 0, idOther
-	if !d.scanLine() {
+	ok := d.scanLine()
+	d.checkUTF8 = !ok || d.high
+	if !ok {
 		if hasNaN(line) {
 			return nil, false, nanMessage
 		}
@@ -334,12 +420,12 @@ func (d *decoder) object(i, depth int, field func(d *decoder, key []byte, i, dep
 		if i >= len(b) || b[i] != '"' {
 			return -1
 		}
-		end, esc := d.str(i)
+		end, plain := d.str(i)
 		if end < 0 {
 			return -1
 		}
 		key := b[i+1 : end-1]
-		if esc {
+		if !plain {
 			d.keyBuf = unquote(d.keyBuf[:0], key)
 			key = d.keyBuf
 		}
@@ -373,23 +459,35 @@ func (d *decoder) topKey(key []byte, i, depth int) int {
 		d.payObj = false
 	}
 	var end int
-	if f == fPayload && i < len(d.line) && d.line[i] == '{' {
+	plain := false
+	switch {
+	case i >= len(d.line):
+		return -1
+	case d.line[i] == '"':
+		end, plain = d.str(i)
+	case f == fPayload && d.line[i] == '{':
 		end = d.object(i, depth, (*decoder).payloadKey)
 		d.payObj = end >= 0
-	} else {
+	default:
 		end = d.value(i, depth)
 	}
 	if f >= 0 && end >= 0 {
-		d.top[f] = span{int32(i), int32(end)}
+		d.top[f] = span{int32(i), int32(end), plain}
 	}
 	return end
 }
 
 func (d *decoder) payloadKey(key []byte, i, depth int) int {
 	f := payloadField(key) // before the value, whose keys may reuse keyBuf
-	end := d.value(i, depth)
+	var end int
+	plain := false
+	if i < len(d.line) && d.line[i] == '"' {
+		end, plain = d.str(i)
+	} else {
+		end = d.value(i, depth)
+	}
 	if f >= 0 && end >= 0 {
-		d.pay[f] = span{int32(i), int32(end)}
+		d.pay[f] = span{int32(i), int32(end), plain}
 	}
 	return end
 }
@@ -507,11 +605,13 @@ const (
 )
 
 // str scans the string at line[i] (an opening quote) and returns the index
-// after its closing quote, or -1, and whether it holds an escape. Bytes of
-// 0x80 and above are taken as they are, as encoding/json's scanner does.
-func (d *decoder) str(i int) (end int, esc bool) {
+// after its closing quote, or -1, and whether it is plain: no escape and no
+// byte above 0x7F. Such bytes are taken as they are, as encoding/json's
+// scanner does.
+func (d *decoder) str(i int) (end int, plain bool) {
 	b := d.line
 	i++
+	high, esc := false, false
 	for {
 		// Eight bytes at a time while none is a quote, a backslash or a
 		// control character.
@@ -525,44 +625,47 @@ func (d *decoder) str(i int) (end int, esc bool) {
 				// borrow can only raise flags above it); skip to it.
 				skip := bits.TrailingZeros64(special) / 8
 				if w&highs&(1<<(8*skip)-1) != 0 {
-					d.high = true
+					high = true
 				}
 				i += skip
 				break
 			}
 			if w&highs != 0 {
-				d.high = true
+				high = true
 			}
 			i += 8
 		}
 		if i >= len(b) {
-			return -1, esc
+			return -1, false
 		}
 		c := b[i]
 		switch {
 		case c == '"':
-			return i + 1, esc
+			if high {
+				d.high = true
+			}
+			return i + 1, !high && !esc
 		case c == '\\':
 			esc = true
 			if i+1 >= len(b) {
-				return -1, esc
+				return -1, false
 			}
 			switch b[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
 				if i+6 > len(b) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
-					return -1, esc
+					return -1, false
 				}
 				i += 6
 			default:
-				return -1, esc
+				return -1, false
 			}
 		case c < 0x20:
-			return -1, esc
+			return -1, false
 		default:
 			if c >= utf8.RuneSelf {
-				d.high = true
+				high = true
 			}
 			i++
 		}
@@ -658,7 +761,7 @@ func (d *decoder) content(s span) (b []byte, ok bool) {
 		return nil, false
 	}
 	b = d.line[s.lo+1 : s.hi-1]
-	if bytes.IndexByte(b, '\\') < 0 && (!d.high || utf8.Valid(b)) {
+	if s.plain || (bytes.IndexByte(b, '\\') < 0 && (!d.high || utf8.Valid(b))) {
 		return b, true
 	}
 	d.strBuf = unquote(d.strBuf[:0], b)
@@ -779,17 +882,9 @@ func isJSONInteger(raw []byte) bool {
 	return true
 }
 
-// parseTS accepts exactly YYYY-MM-DDTHH:MM:SS[.fraction]Z naming a real
-// instant (SEMANTICS §7). The fraction may have any number of digits; those
-// past the ninth are dropped, as time.Parse drops them.
-func parseTS(s string) (time.Time, bool) {
-	sec, nsec, ok := tsInstant(s)
-	if !ok {
-		return time.Time{}, false
-	}
-	return time.Unix(sec, int64(nsec)).UTC(), true
-}
-
+// parseTSBytes accepts exactly YYYY-MM-DDTHH:MM:SS[.fraction]Z naming a
+// real instant (SEMANTICS §7). The fraction may have any number of digits;
+// those past the ninth are dropped, as time.Parse drops them.
 func parseTSBytes(b []byte) (time.Time, bool) {
 	sec, nsec, ok := tsInstant(b)
 	if !ok {
@@ -799,26 +894,24 @@ func parseTSBytes(b []byte) (time.Time, bool) {
 }
 
 // tsInstant parses a ts into Unix seconds and nanoseconds.
-func tsInstant[S string | []byte](s S) (sec int64, nsec int32, ok bool) {
+func tsInstant(s []byte) (sec int64, nsec int32, ok bool) {
 	n := len(s)
 	if n < 20 || s[n-1] != 'Z' || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
 		return 0, 0, false
 	}
-	num := func(i, w int) int {
-		v := 0
-		for j := i; j < i+w; j++ {
-			c := s[j]
-			if c < '0' || c > '9' {
-				return -1
-			}
-			v = v*10 + int(c-'0')
-		}
-		return v
+	bad := false
+	digit := func(c byte) int {
+		d := c - '0'
+		bad = bad || d > 9
+		return int(d)
 	}
-	year, month, day := num(0, 4), num(5, 2), num(8, 2)
-	hour, minute, second := num(11, 2), num(14, 2), num(17, 2)
-	if year < 0 || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) ||
-		hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 {
+	year := digit(s[0])*1000 + digit(s[1])*100 + digit(s[2])*10 + digit(s[3])
+	month := digit(s[5])*10 + digit(s[6])
+	day := digit(s[8])*10 + digit(s[9])
+	hour := digit(s[11])*10 + digit(s[12])
+	minute := digit(s[14])*10 + digit(s[15])
+	second := digit(s[17])*10 + digit(s[18])
+	if bad || month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 || second > 59 {
 		return 0, 0, false
 	}
 	if n > 20 {
@@ -1242,17 +1335,19 @@ func describeRaw(v []byte) string {
 }
 
 func parseSmallInt(v []byte) (int, error) {
+	// Any positive JSON integer is a valid protocol_version (one above the
+	// supported major fails the log closed); a huge one saturates instead of
+	// overflowing.
 	n := 0
 	for _, c := range v {
 		if c < '0' || c > '9' {
 			return 0, fmt.Errorf("not a non-negative integer")
 		}
-		n = n*10 + int(c-'0')
-		if n > 1<<30 {
-			return 0, fmt.Errorf("integer too large")
+		if n < 1<<30 {
+			n = n*10 + int(c-'0')
 		}
 	}
-	return n, nil
+	return min(n, 1<<30), nil
 }
 
 // elements calls fn for each element of the (validated) array at s until fn
@@ -1265,7 +1360,7 @@ func (d *decoder) elements(s span, fn func(el span) bool) {
 	}
 	for {
 		end := d.value(i, 0)
-		if !fn(span{int32(i), int32(end)}) {
+		if !fn(span{int32(i), int32(end), false}) {
 			return
 		}
 		i = d.ws(end)
@@ -1286,14 +1381,14 @@ func (d *decoder) members(s span, fn func(key []byte, v span) bool) {
 	}
 	var key []byte
 	for {
-		end, esc := d.str(i)
+		end, plain := d.str(i)
 		key = append(key[:0], b[i+1:end-1]...)
-		if esc {
+		if !plain {
 			key = unquote(key[:0], b[i+1:end-1])
 		}
 		i = d.ws(d.ws(end) + 1)
 		vend := d.value(i, 0)
-		if !fn(key, span{int32(i), int32(vend)}) {
+		if !fn(key, span{int32(i), int32(vend), false}) {
 			return
 		}
 		i = d.ws(vend)

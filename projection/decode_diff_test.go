@@ -285,7 +285,16 @@ func truncate(b []byte) []byte {
 
 func TestParseDifferential(t *testing.T) {
 	t.Parallel()
-	files := map[string][]byte{
+	for name, file := range parseFiles(t) {
+		if msg := diffParse(file); msg != "" {
+			t.Errorf("%s: %s", name, msg)
+		}
+	}
+}
+
+// parseFiles are whole files with the line-level edge cases.
+func parseFiles(t testing.TB) map[string][]byte {
+	return map[string][]byte{
 		"generated":      generatedLog(t, 5000, 3, 0.05),
 		"empty":          nil,
 		"bom":            []byte("\xef\xbb\xbf" + okInit + "\n"),
@@ -304,11 +313,8 @@ func TestParseDifferential(t *testing.T) {
 		"at the bound":   []byte(`{"a":"` + strings.Repeat("x", MaxLineBytes-8) + `"}` + "\n"),
 		"just past it":   []byte(`{"a":"` + strings.Repeat("x", MaxLineBytes-7) + `"}` + "\n"),
 		"bound with bom": []byte("\xef\xbb\xbf" + `{"a":"` + strings.Repeat("x", MaxLineBytes-9) + `"}` + "\n"),
-	}
-	for name, file := range files {
-		if msg := diffParse(file); msg != "" {
-			t.Errorf("%s: %s", name, msg)
-		}
+		"long crlf":      []byte(okInit + "\r\n" + strings.Repeat("y", MaxLineBytes) + "\r\n" + strings.Repeat("z", MaxLineBytes+1) + "\r\n\r"),
+		"long first":     []byte(strings.Repeat("x", 3*MaxLineBytes) + "\n" + okInit),
 	}
 }
 
@@ -332,20 +338,35 @@ func FuzzDecodeDifferential(f *testing.F) {
 		if msg := diffParse(in); msg != "" {
 			t.Fatalf("as a file: %q\n%s", in, msg)
 		}
-		if msg := diffParseReplay(in); msg != "" {
+		if msg := diffParseReplay(in, true); msg != "" {
 			t.Fatalf("ParseReplay: %q\n%s", in, msg)
 		}
 	})
 }
 
-// diffParseReplay compares ParseReplay with Replay(Parse(...)).
-func diffParseReplay(file []byte) string {
+// diffParseReplay compares ParseReplay with Replay(Parse(...)), with the
+// default sizes and, when small is set, with tiny chunks that put chunk
+// ends everywhere.
+func diffParseReplay(file []byte, small ...bool) string {
 	want := ParseBytes(file)
 	wantRes := Replay(want)
-	got, res, err := ParseReplay(bytes.NewReader(file))
-	if err != nil {
-		return err.Error()
+	sizes := []struct{ workers, chunk int }{{2, chunkBytes}}
+	if len(small) > 0 && small[0] {
+		sizes = append(sizes, []struct{ workers, chunk int }{{1, 1}, {2, 7}, {3, 300}, {2, 4096}}...)
 	}
+	for _, size := range sizes {
+		got, res, err := parseReplay(bytes.NewReader(file), size.workers, size.chunk)
+		if err != nil {
+			return err.Error()
+		}
+		if msg := sameReplay(got, res, want, wantRes); msg != "" {
+			return fmt.Sprintf("%+v: %s", size, msg)
+		}
+	}
+	return ""
+}
+
+func sameReplay(got *Log, res *Result, want *Log, wantRes *Result) string {
 	if got.Events != nil {
 		return "ParseReplay kept events"
 	}
@@ -402,8 +423,11 @@ func TestParseReplayEquivalence(t *testing.T) {
 			files[name] = data
 		}
 	}
+	for name, file := range parseFiles(t) {
+		files[name] = file
+	}
 	for name, file := range files {
-		if msg := diffParseReplay(file); msg != "" {
+		if msg := diffParseReplay(file, len(file) < 3<<20); msg != "" {
 			t.Errorf("%s: %s", name, msg)
 		}
 	}

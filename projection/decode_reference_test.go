@@ -447,17 +447,19 @@ func refDescribeRaw(v []byte) string {
 }
 
 func refParseSmallInt(v []byte) (int, error) {
+	// Any positive JSON integer is a valid protocol_version (one above the
+	// supported major fails the log closed); a huge one saturates instead of
+	// overflowing.
 	n := 0
 	for _, c := range v {
 		if c < '0' || c > '9' {
 			return 0, fmt.Errorf("not a non-negative integer")
 		}
-		n = n*10 + int(c-'0')
-		if n > 1<<30 {
-			return 0, fmt.Errorf("integer too large")
+		if n < 1<<30 {
+			n = n*10 + int(c-'0')
 		}
 	}
-	return n, nil
+	return min(n, 1<<30), nil
 }
 
 func refStringArray(raw json.RawMessage) ([]string, bool) {

@@ -1,28 +1,34 @@
 package projection
 
 import (
+	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
 	"runtime"
 	"slices"
+	"sync"
 	"time"
-	"unicode/utf8"
 )
 
 // ParseReplay reads a log and replays it in one go. It returns exactly what
 //
 //	log, err := Parse(r); res := Replay(log)
 //
-// returns, except that log.Events stays nil: events are decoded on all cores
-// and kept only in a compact form (about 64 bytes each, strings that repeat
-// interned once) until they are applied, and no line is kept. It is the path
-// of `pactify validate`, whose memory stays far below the log's size.
+// returns, except that log.Events stays nil: lines are decoded on all cores,
+// events are kept only in a compact form (64 bytes each, repeated strings
+// interned) until they are applied, and no line is kept. It is the path of
+// `pactify validate`; its memory stays well below the log's size.
 func ParseReplay(r io.Reader) (*Log, *Result, error) {
-	lr := newLeanReplay()
-	err := lr.read(r, runtime.GOMAXPROCS(0))
-	if err != nil {
+	return parseReplay(r, min(runtime.GOMAXPROCS(0), maxWorkers), chunkBytes)
+}
+
+// parseReplay is ParseReplay with its sizes given (tests make them small).
+func parseReplay(r io.Reader, workers, chunk int) (*Log, *Result, error) {
+	lr := &leanReplay{log: &Log{}, chunk: chunk}
+	if err := lr.read(r, workers); err != nil {
 		return lr.log, nil, err
 	}
 	return lr.log, lr.finish(), nil
@@ -54,9 +60,29 @@ const (
 	recFat       = 1 << iota // the event is fat[aux]
 	recMissingID             // no non-empty event_id
 	recReported              // reported before ordering (an envelope problem); never applied
+	recDisplaced             // out of ts order in the file (finish)
 )
 
 const noAux = ^uint32(0)
+
+// Symbols carry the number of the worker that interned them in their top
+// bits.
+const (
+	symWorkerShift = 27
+	symIndexMask   = 1<<symWorkerShift - 1
+	maxWorkers     = 1 << (32 - symWorkerShift)
+)
+
+func (lr *leanReplay) name(sym uint32) string {
+	return lr.names[sym>>symWorkerShift][sym&symIndexMask]
+}
+
+// Codes of typeNames.
+const (
+	typeAssign  = 2
+	typeAccept  = 5
+	typeChanges = 6
+)
 
 var (
 	typeNames = [...]string{"", TypeInit, TypeAssign, TypeJoin, TypeCheckpoint, TypeAccept, TypeChangesRequested, TypeMerge}
@@ -185,27 +211,28 @@ func sortRejections(rs []Rejection) {
 	})
 }
 
-// ---- reading: lines are cut by one goroutine, decoded by the others ----
+// ---- reading: one goroutine cuts the input into chunks of whole lines,
+// workers decode them, and the caller's goroutine takes the results in file
+// order and finds duplicate event ids; the events are applied once all are
+// read (applying them as they come, through a reordering heap, was measured
+// slower on two cores: it takes the time of a decoder) ----
 
-// chunkBytes is about how many bytes of lines go into one chunk.
+// chunkBytes is about how many bytes go into one chunk.
 const chunkBytes = 512 << 10
 
-type lineRef struct {
-	n       int
-	lo, hi  int
-	tooLong bool
-}
-
 type chunkIn struct {
-	data  []byte
-	lines []lineRef
-	out   chan *chunkOut
+	data    []byte
+	first   int  // number of the first line in data
+	tooLong bool // instead of data: line first is over MaxLineBytes
+	out     chan *chunkOut
 }
 
 type chunkOut struct {
 	in        *chunkIn
+	worker    int
+	names     []string // the worker's interned strings so far
+	lastLine  int      // number of the last line counted, 0 if none
 	recs      []rec
-	names     []string // symbols of this chunk
 	assigns   []assignX
 	texts     []string
 	fat       []Event
@@ -213,41 +240,53 @@ type chunkOut struct {
 	claims    []VersionClaim
 }
 
-type leanReplay struct {
-	log *Log
-	res *Result
+type key struct {
+	sec  int64
+	nsec int32
+	i    uint32
+}
 
-	names   []string // symbols of the whole log
-	symbol  map[string]uint32
-	remap   []uint32
+func (a key) less(b key) bool {
+	return a.sec < b.sec || (a.sec == b.sec && (a.nsec < b.nsec || (a.nsec == b.nsec && a.i < b.i)))
+}
+
+type leanReplay struct {
+	log   *Log
+	chunk int
+	// names holds each worker's interned strings: symbol s is
+	// names[s>>symWorkerShift][s&symIndexMask].
+	names   [][]string
 	recs    recStore
 	assigns []assignX
 	texts   []string
 	fat     []Event
-	ids     idTable
-	strIDs  idTable // event ids of other forms (fat events)
-	// applicable counts recs that go into replay order.
-	applicable int
+
+	ids     idTable // compact event ids → first rec
+	strIDs  idTable // other event ids (of fat recs) → first rec
+	hashes  []uint64
+	touched uint64 // keeps the touches of take
+
+	// early holds the rejections made before ordering (duplicates and
+	// envelope problems), in file order.
+	early   []Rejection
+	scratch Event
 }
 
-func newLeanReplay() *leanReplay {
-	return &leanReplay{log: &Log{}, res: &Result{State: NewState()}, symbol: map[string]uint32{}}
-}
-
-// read splits r into chunks of lines, decodes them with workers goroutines
-// and merges the results in file order.
+// read cuts r into chunks, decodes them with workers goroutines and takes
+// their results in file order.
 func (lr *leanReplay) read(r io.Reader, workers int) error {
-	if workers < 1 {
-		workers = 1
-	}
 	jobs := make(chan *chunkIn, workers)
 	order := make(chan *chunkIn, 2*workers+2)
 	free := make(chan *chunkIn, 2*workers+4)
 	outs := make(chan *chunkOut, 2*workers+4)
-	for i := 0; i < workers; i++ {
+	lr.names = make([][]string, workers)
+	var done sync.WaitGroup
+	overflow := make([]bool, workers)
+	for w := 0; w < workers; w++ {
+		done.Add(1)
 		go func() {
-			var d decoder
-			d.lean = true
+			defer done.Done()
+			d := decoder{lean: true, symBase: uint32(w) << symWorkerShift}
 			for in := range jobs {
 				var out *chunkOut
 				select {
@@ -255,23 +294,28 @@ func (lr *leanReplay) read(r io.Reader, workers int) error {
 				default:
 					out = &chunkOut{}
 				}
-				in.out <- decodeChunk(&d, in, out)
+				out.worker = w
+				decodeChunk(&d, in, out)
+				overflow[w] = overflow[w] || len(d.names) > symIndexMask
+				in.out <- out
 			}
+			// Only the names are needed from here on.
+			d.slots, d.recent = nil, nil
 		}()
 	}
 	var readErr error
 	go func() {
 		defer close(order)
 		defer close(jobs)
-		readErr = cutChunks(r, free, func(in *chunkIn) {
+		readErr = cutChunks(r, lr.chunk, free, func(in *chunkIn) {
 			order <- in
 			jobs <- in
 		})
 	}()
 	for in := range order {
 		out := <-in.out
-		lr.merge(out)
-		in.data, in.lines = in.data[:0], in.lines[:0]
+		lr.take(out)
+		in.data = in.data[:0]
 		select {
 		case free <- in:
 		default:
@@ -282,84 +326,162 @@ func (lr *leanReplay) read(r io.Reader, workers int) error {
 		default:
 		}
 	}
+	done.Wait()
+	// Duplicates are all found: the id tables are no longer needed.
+	lr.ids, lr.strIDs, lr.hashes = idTable{}, idTable{}, nil
+	if readErr == nil && slices.Contains(overflow, true) {
+		readErr = errors.New("the log names more distinct seats, tasks, features and branches than this reader can hold")
+	}
 	return readErr
 }
 
-// cutChunks reads lines with the same rules as ScanLines and hands them on
-// in chunks.
-func cutChunks(r io.Reader, free chan *chunkIn, send func(*chunkIn)) error {
-	next := func() *chunkIn {
+// cutChunks reads r into chunks that end at a line end, counting lines.
+// A line over the bound is not held: it becomes a tooLong chunk and the
+// rest of it is skipped.
+func cutChunks(r io.Reader, chunkBytes int, free chan *chunkIn, send func(*chunkIn)) error {
+	next := func(size int) *chunkIn {
 		select {
 		case in := <-free:
-			return in
+			if cap(in.data) >= size {
+				return in
+			}
 		default:
-			return &chunkIn{data: make([]byte, 0, chunkBytes+4096), lines: make([]lineRef, 0, chunkBytes/128), out: make(chan *chunkOut, 1)}
 		}
+		return &chunkIn{data: make([]byte, 0, size), out: make(chan *chunkOut, 1)}
 	}
-	in := next()
-	lines := lineReader{r: r, buf: make([]byte, 256<<10)}
-	for lines.next() {
-		lo := len(in.data)
-		in.data = append(in.data, lines.line...)
-		in.lines = append(in.lines, lineRef{n: lines.n, lo: lo, hi: len(in.data), tooLong: lines.tooLong})
-		if len(in.data) >= chunkBytes {
-			send(in)
-			in = next()
+	line := 1
+	// Start small, for the many small logs, and double up to chunkBytes.
+	size := min(chunkBytes, 16<<10)
+	in := next(size)
+	skipping, eof, empty := false, false, 0
+	for {
+		// Fill the buffer.
+		for !eof && len(in.data) < cap(in.data) {
+			n, err := r.Read(in.data[len(in.data):cap(in.data)])
+			in.data = in.data[:len(in.data)+n]
+			switch {
+			case errors.Is(err, io.EOF):
+				eof = true
+			case err != nil:
+				return err
+			case n == 0:
+				if empty++; empty >= 100 {
+					return io.ErrNoProgress
+				}
+			default:
+				empty = 0
+			}
 		}
-	}
-	if len(in.lines) > 0 {
-		send(in)
-	}
-	return lines.err
-}
-
-// reset empties a merged chunkOut for reuse; what it held lives on in the
-// log's tables.
-func (out *chunkOut) reset() {
-	clear(out.names)
-	clear(out.texts)
-	clear(out.fat)
-	clear(out.assigns)
-	*out = chunkOut{recs: out.recs[:0], names: out.names[:0], assigns: out.assigns[:0], texts: out.texts[:0], fat: out.fat[:0]}
-}
-
-// decodeChunk decodes the lines of one chunk (a worker's part).
-func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) *chunkOut {
-	out.in = in
-	d.resetSyms()
-	d.names = out.names[:0]
-	var ev Event
-	for _, l := range in.lines {
-		if l.tooLong {
-			out.malformed = append(out.malformed, Malformed{Line: l.n, Message: tooLongMessage})
+		if skipping {
+			i := bytes.IndexByte(in.data, '\n')
+			if i < 0 {
+				in.data = in.data[:0]
+				if eof {
+					return nil
+				}
+				continue
+			}
+			in.data = in.data[:copy(in.data, in.data[i+1:])]
+			skipping = false
+			line++
+		}
+		last := bytes.LastIndexByte(in.data, '\n')
+		if last < 0 {
+			switch {
+			case eof:
+				if len(in.data) > 0 {
+					in.first = line
+					send(in)
+				}
+				return nil
+			case len(in.data) >= MaxLineBytes+2:
+				// Whatever follows, this line is over the bound.
+				send(&chunkIn{first: line, tooLong: true, out: make(chan *chunkOut, 1)})
+				in.data = in.data[:0]
+				skipping = true
+			case len(in.data) == cap(in.data):
+				bigger := next(2 * cap(in.data))
+				bigger.data = append(bigger.data[:0], in.data...)
+				in = bigger
+			}
 			continue
 		}
-		line := in.data[l.lo:l.hi]
+		rest := in.data[last+1:]
+		size = min(2*size, chunkBytes)
+		following := next(len(rest) + size)
+		following.data = append(following.data[:0], rest...)
+		in.data = in.data[:last+1]
+		in.first = line
+		line += bytes.Count(in.data, []byte{'\n'})
+		send(in)
+		in = following
+		if eof && len(in.data) == 0 {
+			return nil
+		}
+	}
+}
+
+// reset empties a chunkOut for reuse; what it held lives on in the log's
+// tables.
+func (out *chunkOut) reset() {
+	clear(out.texts)
+	clear(out.fat)
+	*out = chunkOut{recs: out.recs[:0], assigns: out.assigns[:0], texts: out.texts[:0], fat: out.fat[:0]}
+}
+
+// decodeChunk decodes the lines of one chunk (a worker's part), with the
+// rules of ScanLines and Log.add.
+func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) {
+	out.in = in
+	defer func() { out.names = d.names }()
+	if in.tooLong {
+		out.malformed = append(out.malformed, Malformed{Line: in.first, Message: tooLongMessage})
+		out.lastLine = in.first
+		return
+	}
+	var ev Event
+	n := in.first
+	for data := in.data; len(data) > 0; n++ {
+		var line []byte
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			line, data = bytes.TrimSuffix(data, []byte("\r")), nil
+			if len(line) == 0 {
+				break // a final CR alone is no line
+			}
+		} else {
+			line, data = bytes.TrimSuffix(data[:i], []byte("\r")), data[i+1:]
+		}
+		out.lastLine = n
+		if len(line) > MaxLineBytes {
+			out.malformed = append(out.malformed, Malformed{Line: n, Message: tooLongMessage})
+			continue
+		}
+		if n == 1 {
+			line = bytes.TrimPrefix(line, utf8BOM)
+		}
 		if isBlank(line) {
 			continue
 		}
-		if !utf8.Valid(line) {
-			out.malformed = append(out.malformed, Malformed{Line: l.n, Message: "line is not valid UTF-8"})
+		claim, skip, msg := d.decode(line, &ev)
+		if !d.validUTF8() {
+			out.malformed = append(out.malformed, Malformed{Line: n, Message: "line is not valid UTF-8"})
 			continue
 		}
-		claim, skip, msg := d.decode(line, &ev)
 		if msg != "" {
-			out.malformed = append(out.malformed, Malformed{Line: l.n, Message: msg})
+			out.malformed = append(out.malformed, Malformed{Line: n, Message: msg})
 			continue
 		}
 		if claim != nil {
-			claim.Line = l.n
+			claim.Line = n
 			out.claims = append(out.claims, *claim)
 		}
 		if skip {
 			continue
 		}
-		ev.Line = l.n
+		ev.Line = n
 		out.add(d, &ev, maphash.Bytes(lineSeed, line))
 	}
-	out.names = d.names
-	d.names = nil
-	return out
 }
 
 // add keeps one decoded event.
@@ -403,82 +525,81 @@ func (out *chunkOut) add(d *decoder, ev *Event, hash uint64) {
 	out.recs = append(out.recs, r)
 }
 
-// merge takes one chunk's results, in file order: symbols become the log's,
-// duplicate event ids and envelope problems are reported (as Replay does
-// before ordering), and the rest is kept for the replay.
-func (lr *leanReplay) merge(out *chunkOut) {
+// take merges one chunk's results, in file order: its recs are kept, their
+// event ids checked against the earlier ones, envelope problems reported,
+// and the other events handed on to the replay.
+func (lr *leanReplay) take(out *chunkOut) {
 	log := lr.log
 	log.Malformed = append(log.Malformed, out.malformed...)
 	log.Claims = append(log.Claims, out.claims...)
-	if n := len(out.in.lines); n > 0 {
-		log.Lines = out.in.lines[n-1].n
+	if out.lastLine > 0 {
+		log.Lines = out.lastLine
 	}
-	lr.remap = lr.remap[:0]
-	for _, s := range out.names {
-		g, ok := lr.symbol[s]
-		if !ok {
-			g = uint32(len(lr.names))
-			lr.names = append(lr.names, s)
-			lr.symbol[s] = g
-		}
-		lr.remap = append(lr.remap, g)
-	}
+	lr.names[out.worker] = out.names
 	assignBase, textBase, fatBase := uint32(len(lr.assigns)), uint32(len(lr.texts)), uint32(len(lr.fat))
-	for _, a := range out.assigns {
-		lr.assigns = append(lr.assigns, assignX{owner: lr.remap[a.owner], reviewer: lr.remap[a.reviewer], branch: lr.remap[a.branch], spec: a.spec})
-	}
+	lr.assigns = append(lr.assigns, out.assigns...)
 	lr.texts = append(lr.texts, out.texts...)
 	lr.fat = append(lr.fat, out.fat...)
+	// Hash the chunk's compact ids and touch their slots first, so the
+	// cache misses of the lookups below overlap instead of queueing.
+	lr.hashes = lr.hashes[:0]
+	var touch uint64
+	if len(lr.ids.slots) == 0 {
+		lr.ids.grow()
+	}
+	mask := uint32(len(lr.ids.slots) - 1)
+	for i := range out.recs {
+		r := &out.recs[i]
+		h := uint64(0)
+		if r.form != idOther {
+			h = maphash.Bytes(idSeed, r.id[:]) + uint64(r.form)
+			touch += lr.ids.slots[uint32(h>>32)&mask]
+		}
+		lr.hashes = append(lr.hashes, h)
+	}
+	lr.touched += touch
 	for i := range out.recs {
 		r := &out.recs[i]
 		switch {
 		case r.flags&recFat != 0:
 			r.aux += fatBase
-		default:
-			r.agent, r.task, r.feature = lr.remap[r.agent], lr.remap[r.task], lr.remap[r.feature]
-			switch typeNames[r.typ] {
-			case TypeAssign:
-				r.aux += assignBase
-			case TypeChangesRequested, TypeAccept:
-				if r.aux != noAux {
-					r.aux += textBase
-				}
-			}
+		case r.typ == typeAssign:
+			r.aux += assignBase
+		case (r.typ == typeChanges || r.typ == typeAccept) && r.aux != noAux:
+			r.aux += textBase
 		}
-		if first, dup := lr.firstUse(r); dup {
+		idx := uint32(lr.recs.n)
+		if first, dup := lr.firstUse(r, lr.hashes[i], idx); dup {
 			f := lr.recs.at(first)
 			taskID, feature := lr.taskFeature(r)
-			lr.res.Rejections = append(lr.res.Rejections, duplicateID(int(r.line), lr.eventID(r), taskID, feature, int(f.line), f.hash == r.hash))
-			continue
+			lr.early = append(lr.early, duplicateID(int(r.line), lr.eventID(r), taskID, feature, int(f.line), f.hash == r.hash))
+			continue // never kept: ids point at first uses only
 		}
 		lr.recs.push(r)
 		if r.flags&recReported != 0 {
 			ev := &lr.fat[r.aux]
 			if r.flags&recMissingID != 0 {
-				lr.res.Rejections = append(lr.res.Rejections, *missingID(ev))
+				lr.early = append(lr.early, *missingID(ev))
 			}
-			lr.res.Rejections = append(lr.res.Rejections, *rejection(ev, ev.Problem.Code, ev.Problem.Message))
-			continue
+			lr.early = append(lr.early, *rejection(ev, ev.Problem.Code, ev.Problem.Message))
 		}
-		lr.applicable++
 	}
 }
 
-// firstUse looks r's event_id up among the ids seen so far, recording it
-// (as the next rec) when it is new.
-func (lr *leanReplay) firstUse(r *rec) (uint32, bool) {
-	next := uint32(lr.recs.n)
+// firstUse records r's event_id as used by rec idx, or returns the rec that
+// used it first.
+func (lr *leanReplay) firstUse(r *rec, hash uint64, idx uint32) (uint32, bool) {
 	switch {
 	case r.form != idOther:
-		h := maphash.Bytes(idSeed, r.id[:]) + uint64(r.form)
-		return lr.ids.insert(h, next, func(o uint32) bool {
+		return lr.ids.insert(hash, idx, func(o uint32) bool {
 			other := lr.recs.at(o)
 			return other.form == r.form && other.id == r.id
 		})
 	case r.flags&recFat != 0 && lr.fat[r.aux].EventID != "":
 		id := lr.fat[r.aux].EventID
-		return lr.strIDs.insert(maphash.String(idSeed, id), next, func(o uint32) bool {
-			return lr.fat[lr.recs.at(o).aux].EventID == id
+		return lr.strIDs.insert(maphash.String(idSeed, id), idx, func(o uint32) bool {
+			other := lr.recs.at(o)
+			return other.form == idOther && lr.fat[other.aux].EventID == id
 		})
 	}
 	return 0, false
@@ -499,84 +620,87 @@ func (lr *leanReplay) taskFeature(r *rec) (string, string) {
 		ev := &lr.fat[r.aux]
 		return ev.TaskID, ev.Feature
 	}
-	return lr.names[r.task], lr.names[r.feature]
+	return lr.name(r.task), lr.name(r.feature)
 }
 
-// finish orders the kept events like Replay (stable by ts, ties by line)
-// and applies them.
+// apply judges and applies r on st, as Replay's loop does.
+func (lr *leanReplay) apply(st *State, r *rec, out []Rejection) []Rejection {
+	ev := &lr.scratch
+	if r.flags&recFat != 0 {
+		ev = &lr.fat[r.aux]
+	} else {
+		lr.materialize(r, ev)
+	}
+	if r.flags&recMissingID != 0 {
+		out = append(out, *missingID(ev))
+	}
+	if rj := st.Apply(ev); rj != nil {
+		if rj.EventID == "" && r.flags&recFat == 0 && r.form != idOther {
+			rj.EventID = formatID(r.form, &r.id)
+		}
+		out = append(out, *rj)
+	}
+	return out
+}
+
+// finish orders the kept events (stable by ts, ties by line) and applies
+// them, as Replay does.
+//
+// Kept events are in file order, and mostly in ts order too. Those that are
+// not ≥ every earlier one are set aside (copied) and sorted; the rest is in
+// order already, and merging the two gives the replay order. The blocks of
+// recs are then read in order only, and each is let go once applied: the
+// recs shrink while the state grows.
 func (lr *leanReplay) finish() *Result {
-	res := lr.res
 	if u := unsupported(lr.log); u != nil {
 		return &Result{State: NewState(), Unsupported: u}
 	}
-	// Events are kept in file order; a log written by our tools is in ts
-	// order already, and then there is nothing to sort.
-	type key struct {
-		sec  int64
-		nsec int32
-		i    uint32
+	type aside struct {
+		k key
+		r rec
 	}
-	var keys []key
-	sorted := true
-	var last *rec
+	var displaced []aside
+	var top key
+	topSet := false
 	for i := 0; i < lr.recs.n; i++ {
 		r := lr.recs.at(uint32(i))
 		if r.flags&recReported != 0 {
 			continue
 		}
-		if last != nil && (r.sec < last.sec || (r.sec == last.sec && r.nsec < last.nsec)) {
-			sorted = false
-			break
+		k := key{r.sec, r.nsec, uint32(i)}
+		if topSet && k.less(top) {
+			displaced = append(displaced, aside{k, *r})
+			r.flags |= recDisplaced
+			continue
 		}
-		last = r
+		top, topSet = k, true
 	}
-	if !sorted {
-		keys = make([]key, 0, lr.applicable)
-		for i := 0; i < lr.recs.n; i++ {
-			if r := lr.recs.at(uint32(i)); r.flags&recReported == 0 {
-				keys = append(keys, key{r.sec, r.nsec, uint32(i)})
-			}
+	slices.SortFunc(displaced, func(a, b aside) int {
+		if a.k.less(b.k) {
+			return -1
 		}
-		slices.SortFunc(keys, func(a, b key) int {
-			if c := cmp.Compare(a.sec, b.sec); c != 0 {
-				return c
+		return 1
+	})
+	st := NewState()
+	var applied []Rejection
+	d := 0
+	for i := 0; i < lr.recs.n; i++ {
+		r := lr.recs.at(uint32(i))
+		if r.flags&(recReported|recDisplaced) == 0 {
+			for k := (key{r.sec, r.nsec, uint32(i)}); d < len(displaced) && displaced[d].k.less(k); d++ {
+				applied = lr.apply(st, &displaced[d].r, applied)
 			}
-			if c := cmp.Compare(a.nsec, b.nsec); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.i, b.i)
-		})
-	}
-	st := res.State
-	var scratch Event
-	apply := func(r *rec) {
-		ev := &scratch
-		if r.flags&recFat != 0 {
-			ev = &lr.fat[r.aux]
-		} else {
-			lr.materialize(r, ev)
+			applied = lr.apply(st, r, applied)
 		}
-		if r.flags&recMissingID != 0 {
-			res.Rejections = append(res.Rejections, *missingID(ev))
-		}
-		if rj := st.Apply(ev); rj != nil {
-			if rj.EventID == "" && r.flags&recFat == 0 && r.form != idOther {
-				rj.EventID = formatID(r.form, &r.id)
-			}
-			res.Rejections = append(res.Rejections, *rj)
+		if (i+1)%recBlock == 0 {
+			lr.recs.blocks[i/recBlock] = nil
 		}
 	}
-	if sorted {
-		for i := 0; i < lr.recs.n; i++ {
-			if r := lr.recs.at(uint32(i)); r.flags&recReported == 0 {
-				apply(r)
-			}
-		}
-	} else {
-		for _, k := range keys {
-			apply(lr.recs.at(k.i))
-		}
+	for ; d < len(displaced); d++ {
+		applied = lr.apply(st, &displaced[d].r, applied)
 	}
+	lr.recs = recStore{}
+	res := &Result{State: st, Rejections: append(lr.early, applied...)}
 	if !st.Initialized {
 		res.Rejections = append(res.Rejections, Rejection{Code: CodeInitMissing, Message: "the log has no valid init event"})
 	}
@@ -588,12 +712,12 @@ func (lr *leanReplay) finish() *Result {
 // and Apply read. The event_id is spelled out only where Apply keeps it
 // (accept); a rejection gets it afterwards.
 func (lr *leanReplay) materialize(r *rec, ev *Event) {
-	*ev = Event{Line: int(r.line), TS: time.Unix(r.sec, int64(r.nsec)).UTC(), AgentID: lr.names[r.agent], Role: roleNames[r.role],
-		Type: typeNames[r.typ], TaskID: lr.names[r.task], Feature: lr.names[r.feature], hash: r.hash}
+	*ev = Event{Line: int(r.line), TS: time.Unix(r.sec, int64(r.nsec)).UTC(), AgentID: lr.name(r.agent), Role: roleNames[r.role],
+		Type: typeNames[r.typ], TaskID: lr.name(r.task), Feature: lr.name(r.feature), hash: r.hash}
 	switch ev.Type {
 	case TypeAssign:
 		a := &lr.assigns[r.aux]
-		ev.Payload.Owner, ev.Payload.Reviewer, ev.Payload.Branch, ev.Payload.Spec = lr.names[a.owner], lr.names[a.reviewer], lr.names[a.branch], a.spec
+		ev.Payload.Owner, ev.Payload.Reviewer, ev.Payload.Branch, ev.Payload.Spec = lr.name(a.owner), lr.name(a.reviewer), lr.name(a.branch), a.spec
 	case TypeChangesRequested:
 		ev.Payload.Reason = lr.texts[r.aux]
 	case TypeAccept:

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
-	"unicode/utf8"
 )
 
 // Log is a parsed log.jsonl: the events of known v1 types in file order, the
@@ -50,7 +49,11 @@ func ParseBytes(b []byte) *Log {
 // lone CR included); no more than MaxLineBytes+2 bytes of a line are ever
 // held.
 func ScanLines(r io.Reader, fn func(n int, line []byte, tooLong bool)) error {
-	lr := lineReader{r: r, buf: make([]byte, 256<<10)}
+	size := 256 << 10
+	if l, ok := r.(interface{ Len() int }); ok {
+		size = min(size, max(l.Len()+1, 512)) // a reader of known length: no more
+	}
+	lr := lineReader{r: r, buf: make([]byte, size)}
 	for lr.next() {
 		fn(lr.n, lr.line, lr.tooLong)
 	}
@@ -179,15 +182,15 @@ func (l *Log) add(d *decoder, n int, line []byte, tooLong bool) {
 	if isBlank(line) {
 		return
 	}
-	if !utf8.Valid(line) {
-		l.Malformed = append(l.Malformed, Malformed{Line: n, Message: "line is not valid UTF-8"})
-		return
-	}
 	l.Events = append(l.Events, Event{})
 	ev := &l.Events[len(l.Events)-1]
 	claim, skip, msg := d.decode(line, ev)
-	if msg != "" || skip {
+	if msg != "" || skip || !d.validUTF8() {
 		l.Events = l.Events[:len(l.Events)-1]
+	}
+	if !d.validUTF8() {
+		l.Malformed = append(l.Malformed, Malformed{Line: n, Message: "line is not valid UTF-8"})
+		return
 	}
 	if msg != "" {
 		l.Malformed = append(l.Malformed, Malformed{Line: n, Message: msg})

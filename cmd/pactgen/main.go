@@ -29,9 +29,11 @@ func main() {
 	flag.Uint64Var(&cfg.Seed, "seed", 1, "seed; the same seed gives the same log")
 	flag.Float64Var(&cfg.Defects, "defects", 0, "fraction of lines that are defects a validator reports")
 	flag.Float64Var(&cfg.Swaps, "swaps", 0.01, "fraction of lines swapped with the next one in the file (timestamps kept)")
+	malformed := flag.Bool("malformed", true, "let defects include truncated lines (false: every line is JSON, for jq)")
 	out := flag.String("o", "-", "output file, - for standard output")
 	pact := flag.String("pact", "", "write DIR/.pact/log.jsonl and DIR/.pact/PROJECT.md instead of -o")
 	flag.Parse()
+	cfg.NoMalformed = !*malformed
 	if flag.NArg() != 0 || cfg.Lines < 0 || cfg.Defects < 0 || cfg.Defects > 0.5 || cfg.Swaps < 0 || cfg.Swaps > 0.5 {
 		flag.Usage()
 		os.Exit(2)

@@ -27,6 +27,10 @@ import (
 	"unicode/utf8"
 )
 
+// Version changes whenever the generator's output for a given Config does;
+// caches of generated logs should be keyed by it.
+const Version = 1
+
 // Config says what to generate.
 type Config struct {
 	// Lines is the number of lines to write, defects included.
@@ -38,6 +42,9 @@ type Config struct {
 	// mismatches, reviews by the wrong seat, premature merges, missing
 	// event ids.
 	Defects float64
+	// NoMalformed leaves out the one defect that is not JSON (a truncated
+	// line), so JSON tools such as jq read the whole log.
+	NoMalformed bool
 	// Swaps is the fraction of lines (0 to 0.5) swapped with the next line in
 	// the file, keeping their timestamps.
 	Swaps float64
@@ -366,7 +373,14 @@ func (g *gen) removeOpen(t *task) {
 // it (or ignore, for an unknown type), so the log stays otherwise valid.
 func (g *gen) emitDefect() {
 	g.st.Defects++
-	switch g.rng.IntN(9) {
+	kind := g.rng.IntN(9)
+	if kind == 0 && g.cfg.NoMalformed {
+		kind = 1
+	}
+	if (kind == 1 || kind == 2) && g.lastID == "" {
+		kind = 4 // the last line has no event_id to duplicate
+	}
+	switch kind {
 	case 0: // truncated line
 		raw := g.lastRaw
 		cut := len(raw) / 2
