@@ -996,6 +996,7 @@ func (d *decoder) envelope(ev *Event, hasType, typeIsString bool) *Problem {
 	if s := d.top[fEventID]; s.present() {
 		b, ok := d.content(s)
 		if !ok {
+			ev.idNotString = true
 			return envelopeProblem("event_id must be a string, got %s", d.kind(s))
 		}
 		if !d.lean || !d.compactID(b) {

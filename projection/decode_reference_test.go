@@ -287,6 +287,7 @@ func refDecodeEnvelope(ev *Event, f map[string]json.RawMessage, hasType, typeIsS
 	if raw, ok := f["event_id"]; ok {
 		id, isString := refJSONString(raw)
 		if !isString {
+			ev.idNotString = true
 			return envelopeProblem("event_id must be a string, got %s", refJSONKind(raw))
 		}
 		ev.EventID = id

@@ -107,13 +107,17 @@ type Event struct {
 	// Problem is the first envelope or payload defect found while parsing;
 	// such an event is reported and never applied.
 	Problem *Problem
+	// idNotString marks an event_id that is present but not a string.
+	idNotString bool
 	// hash identifies the line's bytes so byte-identical duplicates can be
 	// told apart from conflicting ones without keeping every line in memory.
 	hash uint64
 }
 
-// MissingEventID reports whether the event lacks a non-empty event_id.
-func (e *Event) MissingEventID() bool { return e.EventID == "" }
+// MissingEventID reports whether the event lacks a non-empty event_id. A
+// non-string event_id is not missing: it is an envelope defect (SEMANTICS
+// §7), reported once as schema.envelope.
+func (e *Event) MissingEventID() bool { return e.EventID == "" && !e.idNotString }
 
 // Problem is a defect found in a single line before replay.
 type Problem struct {

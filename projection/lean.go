@@ -489,7 +489,7 @@ func (out *chunkOut) add(d *decoder, ev *Event, hash uint64) {
 	r := rec{line: int64(ev.Line), hash: hash, typ: typeCode(ev.Type), role: roleCode(ev.Role), form: d.idForm, aux: noAux}
 	if d.idForm != idOther {
 		r.id = d.idBytes
-	} else if ev.EventID == "" {
+	} else if ev.MissingEventID() {
 		r.flags |= recMissingID
 	}
 	if ev.Problem == nil || ev.Problem.Code == CodeSchemaPayload {
