@@ -1,0 +1,52 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+// The README's first command runs this on the shipped example; the exit
+// codes are the documented contract.
+func TestLocalCheckOnTheShippedExample(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantOut  []string
+	}{
+		{"accepted feature is mergeable", []string{"check", "--local", "../../examples/demo", "--branch", "feat/login"}, exitOK,
+			[]string{"pact: pact holds [success]", "| LOGIN | accepted | T1 |"}},
+		{"waiting feature without a check run exits 4", []string{"check", "--local", "../../examples/demo", "--branch", "feat/signup"}, exitWaiting,
+			[]string{"[action_required]", "waiting for T3 (feature SIGNUP): awaiting review by codex"}},
+		{"fail-on never", []string{"check", "--local", "../../examples/demo", "--branch", "feat/signup", "--fail-on", "never"}, exitOK, nil},
+		{"json format", []string{"check", "--local", "../../examples/demo", "--branch=feat/signup", "--format", "json"}, exitWaiting,
+			[]string{`"conclusion": "action_required"`, `"code": "pr.unaccepted_feature"`}},
+		{"unknown flag", []string{"check", "--local", "x", "--nope", "1"}, exitUsage, nil},
+		{"no pact there", []string{"check", "--local", t.TempDir()}, exitUsage, nil},
+		{"bad fail-on", []string{"check", "--local", "../../examples/demo", "--fail-on", "sometimes"}, exitUsage, nil},
+		{"outside a workflow", nil, exitUsage, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			getenv := func(string) string { return "" }
+			code := run(context.Background(), tt.args, strings.NewReader(""), &stdout, &stderr, getenv)
+			if code != tt.wantCode {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.wantCode, stdout.String(), stderr.String())
+			}
+			s := strings.ReplaceAll(stdout.String(), `\`, "")
+			for _, w := range tt.wantOut {
+				if !strings.Contains(s, w) {
+					t.Errorf("output lacks %q:\n%s", w, stdout.String())
+				}
+			}
+			if tt.wantCode == exitUsage && !strings.Contains(stderr.String(), "pact-action: ") {
+				t.Errorf("a usage error must say what happened on stderr, got %q", stderr.String())
+			}
+		})
+	}
+}
