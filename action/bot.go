@@ -320,7 +320,7 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr botPR, intents 
 	}
 	sleep := s.Sleep
 	if sleep == nil {
-		sleep = sleepCtx
+		sleep = ghapi.SleepContext
 	}
 	logPath, statePath := s.pactPath("log.jsonl"), s.pactPath("STATE.yml")
 	for attempt := 1; ; attempt++ {
@@ -404,15 +404,4 @@ func judgeIntents(old []byte, intents []bot.Intent) (lines [][]byte, appended, r
 		}
 	}
 	return lines, appended, refusals, dups, projection.RenderBytes(res.State), nil
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

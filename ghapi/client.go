@@ -108,7 +108,7 @@ func New(ctx context.Context, o Options) (*Client, error) {
 	}
 	sleep := o.Sleep
 	if sleep == nil {
-		sleep = sleepContext
+		sleep = SleepContext
 	}
 	return &Client{gh: gh, owner: o.Owner, repo: o.Repo, logger: logger, sleep: sleep}, nil
 }

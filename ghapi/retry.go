@@ -141,7 +141,7 @@ func newRetryTransport(base http.RoundTripper, p RetryPolicy, sleep func(context
 		base = http.DefaultTransport
 	}
 	if sleep == nil {
-		sleep = sleepContext
+		sleep = SleepContext
 	}
 	return &retryTransport{
 		base:   base,
@@ -153,7 +153,10 @@ func newRetryTransport(base http.RoundTripper, p RetryPolicy, sleep func(context
 	}
 }
 
-func sleepContext(ctx context.Context, d time.Duration) error {
+// SleepContext waits d or until ctx is done: the default wait between
+// retries, here and for callers that retry on their own (the bot's
+// re-read-and-retry on a moved branch).
+func SleepContext(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}
