@@ -1,10 +1,12 @@
 package checks
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -36,7 +38,9 @@ func WriteJSON(w io.Writer, findings []Finding) error {
 // WriteText writes findings grouped by file, one `path:line: code: message`
 // line each with its severity and hint below, and a verdict line last.
 func WriteText(w io.Writer, findings []Finding) error {
-	var b strings.Builder
+	// Streamed: a large log can have hundreds of thousands of findings, and
+	// building the report as one string doubled validate's peak memory.
+	b := bufio.NewWriterSize(w, 64<<10)
 	lastPath := ""
 	for i, f := range findings {
 		if i > 0 && f.Path != lastPath {
@@ -45,17 +49,16 @@ func WriteText(w io.Writer, findings []Finding) error {
 		lastPath = f.Path
 		loc := f.Path
 		if f.Line > 0 {
-			loc = fmt.Sprintf("%s:%d", f.Path, f.Line)
+			loc = f.Path + ":" + strconv.Itoa(f.Line)
 		}
-		fmt.Fprintf(&b, "%s: %s: %s\n", loc, f.Code, oneLine(f.Message))
-		fmt.Fprintf(&b, "    %s; hint: %s\n", f.Severity, f.Hint)
+		fmt.Fprintf(b, "%s: %s: %s\n", loc, f.Code, oneLine(f.Message))
+		fmt.Fprintf(b, "    %s; hint: %s\n", f.Severity, f.Hint)
 	}
 	if len(findings) > 0 {
 		b.WriteString("\n")
 	}
 	b.WriteString(Verdict(findings) + "\n")
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.Flush()
 }
 
 // Verdict is the one-line outcome: valid or invalid, with the counts.
