@@ -231,11 +231,21 @@ func describe(root *yaml.Node, e *jsonschema.ValidationError) Problem {
 		if len(loc) == 1 && loc[0] == "provenance" {
 			allowed, scope = "mode and stale", "under provenance"
 		}
-		names := make([]string, len(k.Properties))
-		for i, name := range k.Properties {
+		// The validator reports the keys in map order; name them in the
+		// file's order so the message (and its line) is deterministic.
+		props := append([]string(nil), k.Properties...)
+		sort.SliceStable(props, func(i, j int) bool {
+			li, lj := keyLine(node, props[i]), keyLine(node, props[j])
+			if li != lj {
+				return li < lj
+			}
+			return props[i] < props[j]
+		})
+		names := make([]string, len(props))
+		for i, name := range props {
 			names[i] = strconv.Quote(name)
 		}
-		if kn := keyNode(node, k.Properties[0]); kn != nil {
+		if kn := keyNode(node, props[0]); kn != nil {
 			p.Line = kn.Line
 		}
 		noun, it := "key", "it"
@@ -524,4 +534,12 @@ func (c *Config) Check(roster []projection.Seat) []string {
 		}
 	}
 	return out
+}
+
+// keyLine is the line of a mapping key, or 0 when it cannot be found.
+func keyLine(node *yaml.Node, key string) int {
+	if kn := keyNode(node, key); kn != nil {
+		return kn.Line
+	}
+	return 0
 }
