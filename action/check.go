@@ -133,28 +133,19 @@ func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 			return nil, err
 		}
 	}
-	j.Findings = dropUnread(checks.Run(in), unread)
-	if res.Unsupported != nil {
-		return j, nil
-	}
 	if headLog == nil {
 		headLog = []byte{}
 	}
-	j.Findings = append(j.Findings, checks.History(logPath, baseLog, headLog)...)
-	var notAccepted map[string]string
-	if t.PRNumber != 0 {
+	pr := checks.PullRequestFacts{BaseLog: baseLog, HeadLog: headLog, Branches: t.Branches}
+	if res.Unsupported == nil && t.PRNumber != 0 {
 		prov, err := judgeProvenance(ctx, gh, provenanceInput{Target: t, LogPath: logPath, MergeBase: mergeBase,
 			BaseLog: baseLog, HeadLog: headLog, Log: log, Replay: res, Config: in.Config, BotLogin: s.BotLogin})
 		if err != nil {
 			return nil, err
 		}
-		j.Findings = append(j.Findings, prov.Findings...)
-		notAccepted = prov.NotAccepted
+		pr.Provenance, pr.NotAccepted = prov.Findings, prov.NotAccepted
 	}
-	for _, b := range t.Branches {
-		j.Findings = append(j.Findings, checks.Waiting(logPath, res.State, b, notAccepted)...)
-	}
-	checks.Sort(j.Findings)
+	j.Findings = dropUnread(checks.PullRequest(in, pr), unread)
 	return j, nil
 }
 

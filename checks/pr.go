@@ -143,3 +143,34 @@ func WaitingFor(t *projection.Task) string {
 	}
 	return string(t.Status)
 }
+
+// PullRequestFacts is what a pull request adds to validate's input.
+type PullRequestFacts struct {
+	// BaseLog is the merge base's log (nil: no base to judge against, or a
+	// base without a log); HeadLog the head's.
+	BaseLog, HeadLog []byte
+	// Branches are the head branches whose features the PR ships.
+	Branches []string
+	// Provenance are the provenance findings, and NotAccepted the accepted
+	// tasks that must still count as open for Rule 2.
+	Provenance  []Finding
+	NotAccepted map[string]string
+}
+
+// PullRequest judges a pull request's head the way the check does:
+// everything Run judges, append-only history against the merge base,
+// provenance, and Rule 2 for the head branches. A log that fails closed on a
+// newer protocol major gets only that finding.
+func PullRequest(in Input, pr PullRequestFacts) []Finding {
+	out := Run(in)
+	if in.Replay.Unsupported != nil {
+		return out
+	}
+	out = append(out, History(in.LogPath(), pr.BaseLog, pr.HeadLog)...)
+	out = append(out, pr.Provenance...)
+	for _, b := range pr.Branches {
+		out = append(out, Waiting(in.LogPath(), in.Replay.State, b, pr.NotAccepted)...)
+	}
+	Sort(out)
+	return out
+}

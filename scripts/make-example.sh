@@ -26,3 +26,6 @@ p codex 2026-06-09T12:20:00Z checkpoint T2 --evidence "rate limiting on /login, 
 p claude-opus 2026-06-09T12:40:00Z accept T2
 p opencode 2026-06-09T13:00:00Z checkpoint T3 --evidence "signup form; email verification pending"
 "$bin" validate
+# The local-preview tests judge the example against base logs cut from it.
+head -3 "$demo/.pact/log.jsonl" > "$root/cmd/pact-action/testdata/base-prefix.jsonl"
+sed '2s/LOGIN/LOGOUT/' "$root/cmd/pact-action/testdata/base-prefix.jsonl" > "$root/cmd/pact-action/testdata/base-rewritten.jsonl"

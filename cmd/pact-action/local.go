@@ -57,30 +57,27 @@ func runLocal(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	findings := checks.Run(in)
-	if in.Replay.Unsupported == nil {
-		logPath := dir.Display(pactdir.LogFile)
-		base, hasBase, err := localBase(ctx, root, logPath, opts["base"], opts["base-log"])
-		if err != nil {
-			return err
-		}
-		if hasBase {
-			head, err := os.ReadFile(dir.Path(pactdir.LogFile))
-			if err != nil {
-				return fmt.Errorf("read the head log: %w", err)
-			}
-			findings = append(findings, checks.History(logPath, base, head)...)
-		}
-		branch := opts["branch"]
-		if branch == "" {
-			branch = gitOutput(ctx, root, "rev-parse", "--abbrev-ref", "HEAD")
-		}
-		if branch != "" && branch != "HEAD" {
-			findings = append(findings, checks.Waiting(logPath, in.Replay.State, branch, nil)...)
-		}
-		opts["branch"] = branch
-		checks.Sort(findings)
+	logPath := dir.Display(pactdir.LogFile)
+	base, err := localBase(ctx, root, logPath, opts["base"], opts["base-log"])
+	if err != nil {
+		return err
 	}
+	var head []byte
+	if base != nil { // the head's bytes matter only against a base
+		if head, err = os.ReadFile(dir.Path(pactdir.LogFile)); err != nil {
+			return fmt.Errorf("read the head log: %w", err)
+		}
+	}
+	branch := opts["branch"]
+	if branch == "" {
+		branch = gitOutput(ctx, root, "rev-parse", "--abbrev-ref", "HEAD")
+	}
+	pr := checks.PullRequestFacts{BaseLog: base, HeadLog: head}
+	if branch != "" && branch != "HEAD" {
+		pr.Branches = []string{branch}
+	}
+	opts["branch"] = branch
+	findings := checks.PullRequest(in, pr)
 	conclusion := report.Conclusion(findings)
 	if opts["format"] == "json" {
 		enc := json.NewEncoder(stdout)
@@ -103,28 +100,32 @@ func runLocal(ctx context.Context, args []string, stdout io.Writer) error {
 }
 
 // localBase reads the merge-base log for a local preview: from a file, or
-// from git at a revision. A revision whose tree has no log is an empty base.
-func localBase(ctx context.Context, root, logPath, rev, file string) ([]byte, bool, error) {
+// from git at a revision (a revision whose tree has no log is an empty
+// base). nil means no base was asked for.
+func localBase(ctx context.Context, root, logPath, rev, file string) ([]byte, error) {
 	switch {
 	case file != "":
 		b, err := os.ReadFile(file)
 		if err != nil {
-			return nil, false, fmt.Errorf("read --base-log: %w", err)
+			return nil, fmt.Errorf("read --base-log: %w", err)
 		}
-		return b, true, nil
+		if b == nil {
+			b = []byte{}
+		}
+		return b, nil
 	case rev != "":
 		cmd := exec.CommandContext(ctx, "git", "show", rev+":"+logPath)
 		cmd.Dir = root
 		out, err := cmd.Output()
 		if err != nil {
 			if gitOutput(ctx, root, "rev-parse", "--verify", "-q", rev+"^{commit}") == "" {
-				return nil, false, usagef("--base %q is not a commit git can find in %s", rev, root)
+				return nil, usagef("--base %q is not a commit git can find in %s", rev, root)
 			}
-			return []byte{}, true, nil
+			return []byte{}, nil
 		}
-		return out, true, nil
+		return out, nil
 	}
-	return nil, false, nil
+	return nil, nil
 }
 
 func gitOutput(ctx context.Context, dir string, args ...string) string {
