@@ -16,40 +16,12 @@ import (
 // extraOperations are served by the fake but are not in the OpenAPI
 // subset, so neither their requests nor their answers can be validated
 // (only their path and parameters are matched against the templates
-// below, taken from GitHub's REST documentation).
+// below, taken from GitHub's REST documentation). Every operation the
+// product uses is in the subset today; the list stays for the next one.
 var extraOperations = []struct {
 	id, method, template string
 	params               []paramSpec
-}{
-	{"pulls/list", "GET", "/repos/{owner}/{repo}/pulls", []paramSpec{
-		{name: "state", in: "query", enum: []string{"open", "closed", "all"}},
-		{name: "head", in: "query"}, {name: "base", in: "query"},
-		{name: "sort", in: "query", enum: []string{"created", "updated", "popularity", "long-running"}},
-		{name: "direction", in: "query", enum: []string{"asc", "desc"}},
-		{name: "per_page", in: "query", typ: "integer"}, {name: "page", in: "query", typ: "integer"},
-	}},
-	{"pulls/list-commits", "GET", "/repos/{owner}/{repo}/pulls/{pull_number}/commits", []paramSpec{
-		{name: "pull_number", in: "path", typ: "integer", required: true},
-		{name: "per_page", in: "query", typ: "integer"}, {name: "page", in: "query", typ: "integer"},
-	}},
-	{"pulls/get-review", "GET", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}", []paramSpec{
-		{name: "pull_number", in: "path", typ: "integer", required: true},
-		{name: "review_id", in: "path", typ: "integer", required: true},
-	}},
-	{"reactions/create-for-pull-request-review-comment", "POST", "/repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions", []paramSpec{
-		{name: "comment_id", in: "path", typ: "integer", required: true},
-	}},
-	{"issues/get-comment", "GET", "/repos/{owner}/{repo}/issues/comments/{comment_id}", []paramSpec{
-		{name: "comment_id", in: "path", typ: "integer", required: true},
-	}},
-	{"pulls/get-review-comment", "GET", "/repos/{owner}/{repo}/pulls/comments/{comment_id}", []paramSpec{
-		{name: "comment_id", in: "path", typ: "integer", required: true},
-	}},
-	{"repos/get-commit", "GET", "/repos/{owner}/{repo}/commits/{ref}", []paramSpec{
-		{name: "ref", in: "path", required: true},
-		{name: "per_page", in: "query", typ: "integer"}, {name: "page", in: "query", typ: "integer"},
-	}},
-}
+}{}
 
 func (s *Server) buildRoutes() error {
 	handlers := map[string]func(*call) *reply{
@@ -86,11 +58,16 @@ func (s *Server) buildRoutes() error {
 		"repos/get-commit":         s.getRepoCommit,
 	}
 	for _, op := range s.spec.ops {
-		h := handlers[op.id]
-		if h == nil {
-			return fmt.Errorf("no handler for operation %s (%s %s)", op.id, op.method, op.template)
+		// An operation of the subset the fake has no handler for is not
+		// served: a request to it is answered 404 like an unknown path.
+		if h := handlers[op.id]; h != nil {
+			s.routes = append(s.routes, &route{op: op, validated: true, handle: h})
 		}
-		s.routes = append(s.routes, &route{op: op, validated: true, handle: h})
+	}
+	for _, x := range extraOperations {
+		if handlers[x.id] == nil {
+			return fmt.Errorf("no handler for extra operation %s (%s %s)", x.id, x.method, x.template)
+		}
 	}
 	for _, x := range extraOperations {
 		op := &operation{id: x.id, method: x.method, template: x.template, params: map[string]*paramSpec{}}

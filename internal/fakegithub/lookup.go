@@ -5,8 +5,7 @@ import (
 	"net/http"
 )
 
-// Lookups by id: one issue comment, one review comment, one commit. They
-// are not in the OpenAPI subset (see extraOperations).
+// Lookups by id: one issue comment, one review comment, one commit.
 
 func (s *Server) getIssueComment(c *call) *reply {
 	id, _ := c.intParam("comment_id")
@@ -25,7 +24,22 @@ func (s *Server) getReviewComment(c *call) *reply {
 	}
 	base := s.apiRepo(cm.repo)
 	self := fmt.Sprintf("%s/pulls/comments/%d", base, cm.id)
+	html := fmt.Sprintf("%s/pull/%d#discussion_r%d", s.htmlRepo(cm.repo), cm.number, cm.id)
+	prURL := fmt.Sprintf("%s/pulls/%d", base, cm.number)
+	head := ""
+	if p := s.pullIn(cm.repo, cm.number); p != nil {
+		head = s.headSHA(p)
+	}
 	return jsonReply(http.StatusOK, obj{
+		// The fake keeps no diff position: the comment sits on the first
+		// line of README.md of the pull request's head.
+		"pull_request_review_id": nil,
+		"diff_hunk":              "@@ -1 +1 @@",
+		"path":                   "README.md",
+		"commit_id":              head,
+		"original_commit_id":     head,
+		"author_association":     "COLLABORATOR",
+		"_links":                 obj{"self": link(self), "html": link(html), "pull_request": link(prURL)},
 		"id":               cm.id,
 		"node_id":          nodeID("PRRC", cm.id),
 		"url":              self,
@@ -33,8 +47,8 @@ func (s *Server) getReviewComment(c *call) *reply {
 		"user":             s.nullableUser(cm.login),
 		"created_at":       ts(cm.created),
 		"updated_at":       ts(cm.updated),
-		"html_url":         fmt.Sprintf("%s/pull/%d#discussion_r%d", s.htmlRepo(cm.repo), cm.number, cm.id),
-		"pull_request_url": fmt.Sprintf("%s/pulls/%d", base, cm.number),
+		"html_url":         html,
+		"pull_request_url": prURL,
 		"reactions":        s.rollupJSON(self+"/reactions", cm.reactions),
 	})
 }

@@ -340,6 +340,18 @@ func convertSchema(v any) any {
 	return out
 }
 
+// literals counts the template's fixed segments: among templates that
+// match a path, the one with more of them is the more specific.
+func (op *operation) literals() int {
+	n := 0
+	for _, seg := range op.segments {
+		if seg.param == "" {
+			n++
+		}
+	}
+	return n
+}
+
 // match returns the path parameters if p (escaped, without the API
 // prefix) matches the operation's template.
 func (op *operation) match(method string, rawSegs []string) (map[string]string, bool) {

@@ -379,10 +379,12 @@ func (s *Server) serve(r *http.Request, escaped string) (*reply, *call) {
 	segs := strings.Split(strings.Trim(escaped, "/"), "/")
 	var rt *route
 	var params map[string]string
+	// The most specific template wins, as on GitHub: .../commits/{ref}
+	// (whose ref may span segments) must not swallow
+	// .../commits/{ref}/check-runs.
 	for _, cand := range s.routes {
-		if p, ok := cand.op.match(r.Method, segs); ok {
+		if p, ok := cand.op.match(r.Method, segs); ok && (rt == nil || cand.op.literals() > rt.op.literals()) {
 			rt, params = cand, p
-			break
 		}
 	}
 	if rt == nil {
