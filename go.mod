@@ -12,5 +12,6 @@ require (
 
 require (
 	github.com/google/go-querystring v1.1.0 // indirect
+	github.com/yuin/goldmark v1.8.7 // indirect
 	golang.org/x/text v0.14.0 // indirect
 )

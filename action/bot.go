@@ -15,13 +15,11 @@ import (
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/projection"
-	"github.com/pact-action/pact-action/report"
 )
 
 // BotGitHub is what bot mode needs from GitHub beyond check mode.
 type BotGitHub interface {
 	GitHub
-	BranchHead(ctx context.Context, branch string) (string, error)
 	CommitFiles(ctx context.Context, branch, parentSHA string, files map[string][]byte, message string) (string, error)
 	Comment(ctx context.Context, issueNumber int, body string) (int64, error)
 	React(ctx context.Context, kind ghapi.CommentKind, commentID int64, content string) error
@@ -37,9 +35,6 @@ type BotSettings struct {
 	Sleep       func(ctx context.Context, d time.Duration) error
 }
 
-// replyMarker tags the bot's own comments so it never acts on them.
-const replyMarker = "<!-- pact-action -->"
-
 // BotOutcome is what a bot-mode run did.
 type BotOutcome struct {
 	// Ignored says why the event asked nothing of the pact ("" when it did).
@@ -48,88 +43,85 @@ type BotOutcome struct {
 	Replies  []string
 	// NewHead is the commit the bot wrote (or "" when it wrote nothing);
 	// Check is the check run it then posted on it (or on the head, for
-	// /pact recheck).
+	// /pact recheck and for events that change what backs the log).
 	NewHead string
 	Check   *Outcome
 	// Notices are lines for the job log and summary (e.g. why a fork could
-	// not be written).
+	// not be written, or a conflicting event id).
 	Notices []string
 	// alreadyRecorded counts intents a previous delivery already wrote.
 	alreadyRecorded int
-}
-
-// botPR is the pull request an event concerns.
-type botPR struct {
-	number                             int
-	headRef, headSHA, baseRef, baseSHA string
-	fork                               bool
 }
 
 // readOnlyAssociations can never carry write permission, so they may refuse
 // at once without asking the permission endpoint (never grant on their own).
 var readOnlyAssociations = map[string]bool{"NONE": true, "FIRST_TIMER": true, "FIRST_TIME_CONTRIBUTOR": true, "MANNEQUIN": true}
 
+// botEvent is a webhook reduced to what the bot does with it.
+type botEvent struct {
+	req    bot.Request
+	kind   ghapi.CommentKind
+	number int
+	// recheck: the event changes what backs events already in the log (a
+	// dismissed review, an edited or deleted comment), so the check is
+	// judged again; nothing is recorded.
+	recheck bool
+	// association is the commenter's author_association, which may only
+	// short-cut a refusal.
+	association string
+}
+
 // Bot turns a review or /pact comment into pact events on the PR's branch,
-// replies, and re-posts the check on the new head.
+// replies, and re-posts the check on the new head. Everything it decides on
+// is read from GitHub when it runs — the pull request, the review or
+// comment, the configuration at the base branch's tip, the log at the
+// reviewed commit — never taken from the webhook payload, which a re-run
+// replays unchanged.
 func Bot(ctx context.Context, gh BotGitHub, ev *Event, eventName string, s BotSettings) (*BotOutcome, error) {
 	out := &BotOutcome{}
-	req, commentKind, why := botRequest(ev, eventName, s.BotLogin)
+	be, why := botRequest(ev, eventName, s.BotLogin)
 	if why != "" {
 		out.Ignored = why
 		return out, nil
 	}
-	pr, err := resolvePR(ctx, gh, ev)
+	pr, err := gh.PullRequest(ctx, be.number)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read pull request #%d: %w", be.number, err)
 	}
-	req.HeadBranch, req.HeadSHA = pr.headRef, pr.headSHA
-	var cmds []bot.Command
-	if req.Comment != nil {
-		if cmds = bot.ParseCommands(req.Comment.Body); len(cmds) == 0 {
-			out.Ignored = "the comment holds no /pact command"
-			return out, nil
-		}
+	if be.recheck {
+		out.Check, err = Check(ctx, gh, Target{HeadSHA: pr.HeadSHA, Known: []ghapi.PR{*pr}}, s.Settings)
+		return out, err
 	}
-	cfg, err := readConfig(ctx, gh, pr.baseRef)
+	be.req.HeadBranch = pr.HeadRef
+	req := be.req
+	baseTip, err := gh.BranchHead(ctx, pr.BaseRef)
+	if err != nil {
+		return nil, fmt.Errorf("read the tip of the base branch %s: %w", pr.BaseRef, err)
+	}
+	cfg, err := readConfig(ctx, gh, baseTip)
 	if err != nil {
 		if req.Comment != nil {
-			out.reply(ctx, gh, pr.number, fmt.Sprintf("⚠️ pact-action cannot use `%s` on `%s`: %s. Nothing was recorded.", ConfigPath, report.Escape(pr.baseRef), report.Escape(err.Error())))
+			out.reply(ctx, gh, pr.Number, bot.ConfigUnusable(ConfigPath, pr.BaseRef, err))
 		}
-		return out, fmt.Errorf("read %s on the base branch %s: %w", ConfigPath, pr.baseRef, err)
+		return out, fmt.Errorf("read %s on the base branch %s: %w", ConfigPath, pr.BaseRef, err)
 	}
-	logPath := s.pactPath("log.jsonl")
-	headLog, err := readRequired(ctx, apiSource{gh: gh, ref: pr.headSHA}, logPath)
-	if err != nil {
-		return nil, err
-	}
-	if headLog == nil {
-		out.Ignored = "the pull request's head has no " + logPath
-		if req.Comment != nil {
-			out.reply(ctx, gh, pr.number, fmt.Sprintf("ℹ️ This pull request's head has no `%s`, so there is no pact to record in.", logPath))
-		}
-		return out, nil
-	}
-	st := projection.Replay(projection.ParseBytes(headLog)).State
-
-	var plan bot.Plan
+	var p *botPlan
 	if req.Review != nil {
-		plan = bot.PlanReview(req, cfg, st)
+		p, err = planReview(ctx, gh, req, *pr, cfg, s, out)
 	} else {
-		if needsWrite(cmds) {
-			if req.CanWrite, err = canWrite(ctx, gh, req.Login, ev.Comment.AuthorAssociation); err != nil {
-				return nil, err
-			}
-		}
-		plan = bot.PlanComment(req, cfg, st, cmds)
+		p, err = planComment(ctx, gh, be, *pr, cfg, s, out)
 	}
-	for _, r := range plan.Replies {
-		out.reply(ctx, gh, pr.number, r)
+	if err != nil || p == nil {
+		return out, err
 	}
-	target := Target{HeadSHA: pr.headSHA, Branches: []string{pr.headRef}, BaseRef: pr.baseRef, BaseSHA: pr.baseSHA, PRNumber: pr.number}
-	if len(plan.Intents) > 0 {
-		if pr.fork {
-			out.forkNotice(ctx, gh, pr, plan.Intents, whyFork)
-		} else if err := out.write(ctx, gh, pr, plan.Intents, s); err != nil {
+	for _, r := range p.Replies {
+		out.reply(ctx, gh, pr.Number, r)
+	}
+	target := Target{HeadSHA: pr.HeadSHA, Known: []ghapi.PR{*pr}}
+	if len(p.Intents) > 0 {
+		if pr.Fork {
+			out.forkNotice(ctx, gh, *pr, p.Intents, bot.WhyFork)
+		} else if err := out.write(ctx, gh, *pr, p, s); err != nil {
 			return out, err
 		}
 	}
@@ -137,24 +129,26 @@ func Bot(ctx context.Context, gh BotGitHub, ev *Event, eventName string, s BotSe
 	// this run left it.
 	if out.NewHead != "" {
 		target.HeadSHA = out.NewHead
+		target.Known[0].HeadSHA = out.NewHead
 	}
-	if plan.Status {
+	if p.Status {
 		j, err := Judge(ctx, gh, target, s.Settings)
 		if err != nil {
 			return out, err
 		}
-		out.reply(ctx, gh, pr.number, bot.StatusReply(j.State, pr.headRef, j.Findings))
+		out.reply(ctx, gh, pr.Number, bot.StatusReply(j.State, pr.HeadRef, j.Findings))
 	}
-	if plan.Acknowledge && req.Comment != nil {
+	if p.Acknowledge && req.Comment != nil {
+		// 😕 when every command that asked for an event was refused.
 		content := "+1"
-		if len(out.Appended) == 0 && out.alreadyRecorded == 0 && len(plan.Intents) > 0 {
+		if len(out.Appended) == 0 && out.alreadyRecorded == 0 && len(p.Intents)+p.Refused > 0 {
 			content = "confused"
 		}
-		if err := gh.React(ctx, commentKind, req.Comment.ID, content); err != nil {
+		if err := gh.React(ctx, be.kind, req.Comment.ID, content); err != nil {
 			slog.Warn("could not react to the comment", "comment", req.Comment.ID, "err", err)
 		}
 	}
-	if out.NewHead != "" || plan.Recheck {
+	if out.NewHead != "" || p.Recheck {
 		if out.Check, err = Check(ctx, gh, target, s.Settings); err != nil {
 			return out, err
 		}
@@ -162,47 +156,175 @@ func Bot(ctx context.Context, gh BotGitHub, ev *Event, eventName string, s BotSe
 	return out, nil
 }
 
+// botPlan is a bot.Plan with the commit it was made against.
+type botPlan struct {
+	bot.Plan
+	// at is the commit the plan was judged on: the reviewed commit, or the
+	// head of the branch when the comment was made.
+	at string
+}
+
+// planReview plans a submitted review against the log at the commit it
+// reviewed, if it is still its author's standing decision.
+func planReview(ctx context.Context, gh BotGitHub, req bot.Request, pr ghapi.PR, cfg *config.Config, s BotSettings, out *BotOutcome) (*botPlan, error) {
+	if len(cfg.SeatsOf(req.Login)) == 0 {
+		out.Ignored = "the reviewer holds no seat" // people review for many reasons
+		return nil, nil
+	}
+	list, err := gh.Reviews(ctx, pr.Number)
+	if err != nil {
+		return nil, fmt.Errorf("list the reviews of pull request #%d: %w", pr.Number, err)
+	}
+	reviews := map[int64]checks.ReviewFact{}
+	var r *ghapi.Review
+	for i, rv := range list {
+		reviews[rv.ID] = checks.ReviewFact{Found: true, State: strings.ToUpper(rv.State), AuthorLogin: rv.AuthorLogin, CommitID: rv.CommitID, SubmittedAt: rv.SubmittedAt}
+		if rv.ID == req.Review.ID {
+			r = &list[i]
+		}
+	}
+	if why := checks.StandingDecision(reviews, req.Review.ID); why != "" {
+		out.Ignored = why + ", so it records nothing"
+		out.Notices = append(out.Notices, out.Ignored)
+		return nil, nil
+	}
+	// GitHub's record, not the payload's: a re-run replays an old payload.
+	req.Login = r.AuthorLogin
+	req.Review = &bot.Review{ID: r.ID, State: r.State, Body: r.Body, URL: r.HTMLURL, CommitID: r.CommitID, SubmittedAt: r.SubmittedAt.UTC()}
+	req.HeadSHA = r.CommitID
+	st, ok, err := stateAt(ctx, gh, r.CommitID, s.Settings)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		out.Ignored = "the reviewed commit has no " + s.pactPath("log.jsonl")
+		return nil, nil
+	}
+	return &botPlan{Plan: bot.PlanReview(req, cfg, st), at: r.CommitID}, nil
+}
+
+// planComment plans the /pact commands of a comment as GitHub has it now,
+// against the log at the head of the branch when it was made.
+func planComment(ctx context.Context, gh BotGitHub, be botEvent, pr ghapi.PR, cfg *config.Config, s BotSettings, out *BotOutcome) (*botPlan, error) {
+	req := be.req
+	c, err := gh.GetComment(ctx, be.kind, req.Comment.ID)
+	if errors.Is(err, ghapi.ErrNotFound) {
+		out.Ignored = "the comment no longer exists"
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read comment %d: %w", req.Comment.ID, err)
+	}
+	cmds := bot.ParseCommands(c.Body)
+	if len(cmds) == 0 {
+		out.Ignored = "the comment holds no /pact command"
+		return nil, nil
+	}
+	req.Login = c.AuthorLogin
+	req.Comment.Body, req.Comment.CreatedAt, req.Comment.URL = c.Body, c.CreatedAt.UTC(), c.HTMLURL
+	if needsWrite(cmds) {
+		if req.CanWrite, err = canWrite(ctx, gh, req.Login, be.association); err != nil {
+			return nil, err
+		}
+	}
+	recording := req.CanWrite && records(cmds)
+	at := pr.HeadSHA
+	switch {
+	case recording && c.UpdatedAt.After(c.CreatedAt):
+		return &botPlan{Plan: bot.Plan{Replies: []string{bot.CommentEdited(req.Login)}}}, nil
+	case recording && !pr.Fork:
+		head, why, err := headAtComment(ctx, gh, pr, c.CreatedAt)
+		if err != nil {
+			return nil, err
+		}
+		if head == "" {
+			return &botPlan{Plan: bot.Plan{Replies: []string{bot.HeadUnknown(why)}}}, nil
+		}
+		at = head
+	}
+	req.HeadSHA = at
+	st, ok, err := stateAt(ctx, gh, at, s.Settings)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		out.Ignored = "the pull request's head has no " + s.pactPath("log.jsonl")
+		return &botPlan{Plan: bot.Plan{Replies: []string{bot.NoPact(s.pactPath("log.jsonl"))}}}, nil
+	}
+	return &botPlan{Plan: bot.PlanComment(req, cfg, st, cmds), at: at}, nil
+}
+
+// stateAt replays the log at commit sha; ok is false when it has none.
+func stateAt(ctx context.Context, gh FileReader, sha string, s Settings) (*projection.State, bool, error) {
+	log, err := readRequired(ctx, apiSource{gh: gh, ref: sha}, s.pactPath("log.jsonl"))
+	if err != nil || log == nil {
+		return nil, false, err
+	}
+	return projection.Replay(projection.ParseBytes(log)).State, true, nil
+}
+
 // botRequest reduces a webhook to a bot request, or says why it is ignored.
-func botRequest(ev *Event, eventName, botLogin string) (bot.Request, ghapi.CommentKind, string) {
-	req := bot.Request{Repo: ev.Repository.FullName}
+func botRequest(ev *Event, eventName, botLogin string) (botEvent, string) {
+	be := botEvent{req: bot.Request{Repo: ev.Repository.FullName}}
 	if isOwnAccount(ev.Sender, botLogin) {
-		return req, 0, "the event was caused by the bot's own account"
+		return be, "the event was caused by the bot's own account"
 	}
 	switch eventName {
 	case "pull_request_review":
 		if ev.Review == nil || ev.PullRequest == nil {
-			return req, 0, "the review payload has no review"
+			return be, "the review payload has no review"
 		}
-		if ev.Action != "submitted" {
-			return req, 0, "review " + ev.Action + " events record nothing"
+		be.number = ev.PullRequest.Number
+		switch ev.Action {
+		case "submitted":
+		case "dismissed", "edited":
+			be.recheck = true
+			return be, ""
+		default:
+			return be, "review " + ev.Action + " events record nothing"
 		}
 		r := ev.Review
-		req.Login = r.User.Login
-		req.Review = &bot.Review{ID: r.ID, State: r.State, Body: r.Body, URL: r.HTMLURL, CommitID: r.CommitID, SubmittedAt: parseTime(r.SubmittedAt)}
-		return req, 0, ""
+		be.req.Login = r.User.Login
+		be.req.Review = &bot.Review{ID: r.ID}
+		return be, ""
 	case "issue_comment", "pull_request_review_comment":
 		if ev.Comment == nil {
-			return req, 0, "the comment payload has no comment"
+			return be, "the comment payload has no comment"
 		}
-		if ev.Action != "created" {
-			return req, 0, "comment " + ev.Action + " events record nothing"
+		if eventName == "issue_comment" {
+			if ev.Issue == nil || len(ev.Issue.PullRequest) == 0 || string(ev.Issue.PullRequest) == "null" {
+				return be, "the comment is on an issue, not a pull request"
+			}
+			be.number = ev.Issue.Number
+		} else {
+			if ev.PullRequest == nil {
+				return be, "the review comment payload has no pull request"
+			}
+			be.number = ev.PullRequest.Number
 		}
-		if eventName == "issue_comment" && (ev.Issue == nil || len(ev.Issue.PullRequest) == 0 || string(ev.Issue.PullRequest) == "null") {
-			return req, 0, "the comment is on an issue, not a pull request"
+		if strings.Contains(ev.Comment.Body, bot.ReplyMarker) || isOwnAccount(ev.Comment.User, botLogin) {
+			return be, "the comment is the bot's own"
 		}
-		if strings.Contains(ev.Comment.Body, replyMarker) || isOwnAccount(ev.Comment.User, botLogin) {
-			return req, 0, "the comment is the bot's own"
+		switch ev.Action {
+		case "created":
+		case "edited", "deleted":
+			// The check re-reads every comment that backs an event.
+			be.recheck = true
+			return be, ""
+		default:
+			return be, "comment " + ev.Action + " events record nothing"
 		}
 		c := ev.Comment
-		req.Login = c.User.Login
-		req.Comment = &bot.Comment{ID: c.ID, Body: c.Body, URL: c.HTMLURL, CreatedAt: parseTime(c.CreatedAt), OnDiff: eventName == "pull_request_review_comment"}
-		kind := ghapi.IssueComment
+		be.req.Login = c.User.Login
+		be.req.Comment = &bot.Comment{ID: c.ID, URL: c.HTMLURL, OnDiff: eventName == "pull_request_review_comment"}
+		be.kind = ghapi.IssueComment
 		if eventName == "pull_request_review_comment" {
-			kind = ghapi.ReviewComment
+			be.kind = ghapi.ReviewComment
 		}
-		return req, kind, ""
+		be.association = c.AuthorAssociation
+		return be, ""
 	}
-	return req, 0, "bot mode does nothing on " + eventName + " events"
+	return be, "bot mode does nothing on " + eventName + " events"
 }
 
 // isOwnAccount recognises the bot's own accounts — the workflow token's,
@@ -212,29 +334,10 @@ func isOwnAccount(u User, botLogin string) bool {
 	return checks.IsBotLogin(u.Login, []string{checks.DefaultBotLogin, botLogin})
 }
 
-func parseTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t.UTC()
-}
-
-func resolvePR(ctx context.Context, gh BotGitHub, ev *Event) (botPR, error) {
-	if p := ev.PullRequest; p != nil {
-		return botPR{number: p.Number, headRef: p.Head.Ref, headSHA: p.Head.SHA, baseRef: p.Base.Ref, baseSHA: p.Base.SHA, fork: p.Fork()}, nil
-	}
-	pr, err := gh.PullRequest(ctx, ev.Issue.Number)
-	if err != nil {
-		return botPR{}, fmt.Errorf("read pull request #%d: %w", ev.Issue.Number, err)
-	}
-	return botPR{number: pr.Number, headRef: pr.HeadRef, headSHA: pr.HeadSHA, baseRef: pr.BaseRef, baseSHA: pr.BaseSHA, fork: pr.Fork}, nil
-}
-
-// readConfig reads the seat map from the base branch, never the PR head, so
-// a pull request cannot grant itself a seat.
-func readConfig(ctx context.Context, gh FileReader, baseRef string) (*config.Config, error) {
-	b, err := apiSource{gh: gh, ref: baseRef}.read(ctx, ConfigPath)
+// readConfig reads the seat map at the base branch's tip, never the PR
+// head, so a pull request cannot grant itself a seat.
+func readConfig(ctx context.Context, gh FileReader, baseTip string) (*config.Config, error) {
+	b, err := apiSource{gh: gh, ref: baseTip}.read(ctx, ConfigPath)
 	if err != nil {
 		return nil, err
 	}
@@ -248,6 +351,15 @@ func needsWrite(cmds []bot.Command) bool {
 	for _, c := range cmds {
 		switch c.Verb {
 		case bot.VerbAccept, bot.VerbChanges, bot.VerbRecheck:
+			return true
+		}
+	}
+	return false
+}
+
+func records(cmds []bot.Command) bool {
+	for _, c := range cmds {
+		if c.Verb == bot.VerbAccept || c.Verb == bot.VerbChanges {
 			return true
 		}
 	}
@@ -280,7 +392,7 @@ func (o *BotOutcome) reply(ctx context.Context, gh BotGitHub, number int, body s
 }
 
 func (o *BotOutcome) post(ctx context.Context, gh BotGitHub, number int, body string) error {
-	if _, err := gh.Comment(ctx, number, body+"\n\n"+replyMarker); err != nil {
+	if _, err := gh.Comment(ctx, number, body+"\n\n"+bot.ReplyMarker); err != nil {
 		slog.Warn("could not post a reply", "pr", number, "err", err)
 		return err
 	}
@@ -288,32 +400,27 @@ func (o *BotOutcome) post(ctx context.Context, gh BotGitHub, number int, body st
 	return nil
 }
 
-// Why forkNotice is needed: the branch lives in a fork, or the token may not
-// push to it (no contents: write, or a protected branch).
-const (
-	whyFork      = "This pull request comes from a fork, and the workflow's token cannot push to a fork's branch"
-	whyForbidden = "The workflow's token may not push to this pull request's branch (the job needs `permissions: contents: write`, and the branch must accept its pushes)"
-)
-
 // forkNotice explains that the PR's branch cannot be written with the
 // workflow's token, with the exact pactify commands to run instead. It
 // always goes to the job log and summary, and as a reply when it can.
-func (o *BotOutcome) forkNotice(ctx context.Context, gh BotGitHub, pr botPR, intents []bot.Intent, why string) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "ℹ️ %s, so pact-action recorded nothing. Whoever can push to `%s` (the author, or a maintainer when the fork allows edits by maintainers) can record it by running, in a checkout of the branch — ideally from an account that holds the reviewer seat, so the provenance check can verify the line:\n\n```sh\n", why, report.Escape(pr.headRef))
+func (o *BotOutcome) forkNotice(ctx context.Context, gh BotGitHub, pr ghapi.PR, intents []bot.Intent, why string) {
+	var cmds []string
 	for _, in := range intents {
-		b.WriteString(bot.PactifyCommand(in) + "\n")
+		cmds = append(cmds, bot.PactifyCommand(in))
 	}
-	b.WriteString("git add .pact && git commit -m 'pact: record review' && git push\n```")
-	o.Notices = append(o.Notices, b.String())
-	if err := o.post(ctx, gh, pr.number, b.String()); err != nil {
-		o.Notices = append(o.Notices, fmt.Sprintf("could not post the explanation above as a reply on #%d (%v)", pr.number, err))
+	notice := bot.ForkNotice(why, pr.HeadRef, cmds)
+	o.Notices = append(o.Notices, notice)
+	if err := o.post(ctx, gh, pr.Number, notice); err != nil {
+		o.Notices = append(o.Notices, fmt.Sprintf("could not post the explanation above as a reply on #%d (%v)", pr.Number, err))
 	}
 }
 
 // write appends the intents to the branch's log in one commit through the
 // Git Data API, re-reading and re-judging on a non-fast-forward rejection.
-func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr botPR, intents []bot.Intent, s BotSettings) error {
+// Events from a comment are written only while the branch holds the code
+// the comment was made on (pact-only commits since are fine), and record
+// the commit they are written on.
+func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p *botPlan, s BotSettings) error {
 	attempts := s.MaxAttempts
 	if attempts <= 0 {
 		attempts = 6
@@ -324,84 +431,168 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr botPR, intents 
 	}
 	logPath, statePath := s.pactPath("log.jsonl"), s.pactPath("STATE.yml")
 	for attempt := 1; ; attempt++ {
-		head, err := gh.BranchHead(ctx, pr.headRef)
+		head, err := gh.BranchHead(ctx, pr.HeadRef)
 		if err != nil {
-			return fmt.Errorf("read the head of %s: %w", pr.headRef, err)
+			return fmt.Errorf("read the head of %s: %w", pr.HeadRef, err)
 		}
 		old, err := readRequired(ctx, apiSource{gh: gh, ref: head}, logPath)
 		if err != nil {
 			return err
 		}
-		lines, appended, refusals, dups, state, err := judgeIntents(old, intents)
+		log := projection.ParseBytes(old)
+		fresh, dups, conflicts := unrecorded(log, old, p.Intents)
+		o.alreadyRecorded = dups
+		o.Notices = append(o.Notices, conflicts...)
+		fresh, moved, err := stillCovered(ctx, gh, p, fresh, head, s.Settings)
 		if err != nil {
 			return err
 		}
-		o.alreadyRecorded = dups
-		if len(lines) == 0 {
-			o.replyRefusals(ctx, gh, pr.number, refusals)
+		j, err := judgeIntents(log, fresh, s.now())
+		if err != nil {
+			return err
+		}
+		j.refusals = append(append(conflicts, moved...), j.refusals...)
+		if len(j.lines) == 0 {
+			o.replyAll(ctx, gh, pr.Number, j.refusals)
 			return nil
 		}
 		content := append([]byte(nil), old...)
 		if len(content) > 0 && content[len(content)-1] != '\n' {
 			content = append(content, '\n')
 		}
-		content = append(content, bytes.Join(lines, []byte("\n"))...)
+		content = append(content, bytes.Join(j.lines, []byte("\n"))...)
 		content = append(content, '\n')
-		msg := "pact: " + strings.Join(appended, "; ") + "\n\nRecorded by pact-action from a GitHub review or /pact command."
-		newHead, err := gh.CommitFiles(ctx, pr.headRef, head, map[string][]byte{logPath: content, statePath: state}, msg)
+		msg := "pact: " + strings.Join(j.appended, "; ") + "\n\nRecorded by pact-action from a GitHub review or /pact command."
+		newHead, err := gh.CommitFiles(ctx, pr.HeadRef, head, map[string][]byte{logPath: content, statePath: j.state}, msg)
 		switch {
 		case err == nil:
-			o.NewHead, o.Appended = newHead, appended
-			o.replyRefusals(ctx, gh, pr.number, refusals)
+			o.NewHead, o.Appended = newHead, j.appended
+			o.replyAll(ctx, gh, pr.Number, j.refusals)
 			return nil
 		case errors.Is(err, ghapi.ErrNotFastForward) && attempt < attempts:
 			delay := time.Duration(100<<attempt)*time.Millisecond + time.Duration(rand.Int64N(int64(200*time.Millisecond)))
-			slog.Info("the branch moved while writing; re-reading and retrying", "branch", pr.headRef, "attempt", attempt, "delay", delay)
+			slog.Info("the branch moved while writing; re-reading and retrying", "branch", pr.HeadRef, "attempt", attempt, "delay", delay)
 			if err := sleep(ctx, delay); err != nil {
 				return err
 			}
 		case errors.Is(err, ghapi.ErrForbidden) || errors.Is(err, ghapi.ErrNotFound):
-			slog.Warn("the token cannot write the branch", "branch", pr.headRef, "err", err)
-			o.forkNotice(ctx, gh, pr, intents, whyForbidden)
+			slog.Warn("the token cannot write the branch", "branch", pr.HeadRef, "err", err)
+			o.forkNotice(ctx, gh, pr, fresh, bot.WhyForbidden)
 			return nil
 		default:
-			return fmt.Errorf("commit to %s after %d attempt(s): %w", pr.headRef, attempt, err)
+			return fmt.Errorf("commit to %s after %d attempt(s): %w", pr.HeadRef, attempt, err)
 		}
 	}
 }
 
-func (o *BotOutcome) replyRefusals(ctx context.Context, gh BotGitHub, number int, refusals []string) {
-	for _, r := range refusals {
+// stillCovered keeps the intents the head still covers: an event from a
+// comment is written only while the branch holds the files outside the pact
+// directory that it held when the comment was made (pact-only commits since,
+// like another review the bot recorded, are fine); otherwise a reply says
+// the branch moved.
+func stillCovered(ctx context.Context, gh Reader, p *botPlan, intents []bot.Intent, head string, s Settings) ([]bot.Intent, []string, error) {
+	var fromComment []string
+	for _, in := range intents {
+		if in.FromComment {
+			fromComment = append(fromComment, in.What)
+		}
+	}
+	if len(fromComment) == 0 || head == p.at {
+		return intents, nil, nil
+	}
+	files, err := gh.CompareFiles(ctx, p.at, head)
+	if err != nil && !errors.Is(err, ghapi.ErrNotFound) {
+		return nil, nil, fmt.Errorf("compare %s with %s: %w", short(p.at), short(head), err)
+	}
+	changed := err != nil || len(files) >= compareFileLimit
+	for _, f := range files {
+		changed = changed || !s.insidePact(f)
+	}
+	if !changed {
+		return intents, nil, nil
+	}
+	var keep []bot.Intent
+	for _, in := range intents {
+		if !in.FromComment {
+			keep = append(keep, in)
+		}
+	}
+	return keep, []string{bot.BranchMoved(fromComment, p.at, head)}, nil
+}
+
+// unrecorded drops the intents the log already holds. An event id the log
+// already holds is a re-delivered webhook only when the line there is byte
+// for byte the one the bot would write; with other content it is a
+// conflict, said as such and never counted as recorded.
+func unrecorded(log *projection.Log, raw []byte, intents []bot.Intent) (fresh []bot.Intent, dups int, conflicts []string) {
+	lines := checks.SplitLines(raw)
+	for _, in := range intents {
+		at := lineOf(log, in.Draft.EventID)
+		if at == 0 {
+			fresh = append(fresh, in)
+			continue
+		}
+		line, err := projection.Encode(in.Draft)
+		if err == nil && at <= len(lines) && bytes.Equal(lines[at-1], line) {
+			slog.Info("already recorded; nothing to append", "event", in.What, "event_id", in.Draft.EventID)
+			dups++
+			continue
+		}
+		conflicts = append(conflicts, bot.IDConflict(in.What, in.Draft.EventID, at))
+	}
+	return fresh, dups, conflicts
+}
+
+func (o *BotOutcome) replyAll(ctx context.Context, gh BotGitHub, number int, replies []string) {
+	for _, r := range replies {
 		o.reply(ctx, gh, number, r)
 	}
 }
 
+// intentJudgement is what the engine said of the intents against the
+// branch's current log.
+type intentJudgement struct {
+	lines    [][]byte
+	appended []string
+	refusals []string
+	state    []byte
+}
+
 // judgeIntents checks each intent against a replay of the branch's current
-// log exactly as pactify would, skipping events already recorded (a
-// re-delivered webhook) and refusing what the engine refuses.
-func judgeIntents(old []byte, intents []bot.Intent) (lines [][]byte, appended, refusals []string, dups int, state []byte, err error) {
-	log := projection.ParseBytes(old)
+// log exactly as pactify would.
+func judgeIntents(log *projection.Log, intents []bot.Intent, now time.Time) (intentJudgement, error) {
+	var j intentJudgement
 	res := projection.Replay(log)
 	for _, in := range intents {
 		line, err := projection.Encode(in.Draft)
 		if err != nil {
-			return nil, nil, nil, 0, nil, err
+			return j, err
 		}
 		rej, err := projection.Propose(log, res, line)
 		if err != nil {
-			return nil, nil, nil, 0, nil, err
+			return j, err
 		}
-		switch {
-		case rej == nil:
-			lines = append(lines, line)
-			appended = append(appended, in.What)
-		case rej.Code == projection.CodeEventIDDuplicate:
-			slog.Info("already recorded; nothing to append", "event", in.What, "event_id", in.Draft.EventID)
-			dups++
-		default:
-			refusals = append(refusals, fmt.Sprintf("🚫 The pact refused `%s`: `%s` — %s. Nothing was recorded for it.",
-				report.Escape(in.What), rej.Code, report.Escape(rej.Message)))
+		if rej == nil {
+			j.lines = append(j.lines, line)
+			j.appended = append(j.appended, in.What)
+			continue
+		}
+		hint := ""
+		if future, latest := bot.FutureLines(log, now); len(future) > 0 {
+			hint = bot.FutureHint(future, latest)
+		}
+		j.refusals = append(j.refusals, bot.EngineRefusal(in.What, rej.Code, rej.Message, hint))
+	}
+	j.state = projection.RenderBytes(res.State)
+	return j, nil
+}
+
+// lineOf is the line of the first event with id (0: none).
+func lineOf(log *projection.Log, id string) int {
+	for i := range log.Events {
+		if log.Events[i].EventID == id {
+			return log.Events[i].Line
 		}
 	}
-	return lines, appended, refusals, dups, projection.RenderBytes(res.State), nil
+	return 0
 }

@@ -8,50 +8,68 @@ import (
 	"fmt"
 	"log/slog"
 	"path"
+	"strings"
+	"time"
 
 	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/projection"
 	"github.com/pact-action/pact-action/report"
 )
 
 // ConfigPath is where a repository keeps its seat map and provenance policy,
-// always read from the base branch.
-const ConfigPath = ".github/pact.yml"
+// always read from the tip of the base branch.
+const ConfigPath = config.Path
 
-// Reader is what judging needs from GitHub: files at a commit, the merge
-// base, and the facts provenance is judged on.
+// Reader is what judging needs from GitHub: files at a commit, branches,
+// the merge base, pull requests, and the facts provenance is judged on.
 type Reader interface {
 	FileReader
+	BranchHead(ctx context.Context, branch string) (string, error)
+	BranchHeadAt(ctx context.Context, branch string, at time.Time) (string, error)
 	MergeBase(ctx context.Context, base, head string) (string, error)
+	PullRequest(ctx context.Context, number int) (*ghapi.PR, error)
+	OpenPullRequests(ctx context.Context) ([]ghapi.PR, error)
 	PullCommits(ctx context.Context, number int) ([]ghapi.Commit, error)
-	Review(ctx context.Context, number int, reviewID int64) (*ghapi.Review, error)
+	PullRequestChangesOutside(ctx context.Context, number int, inside func(path string) bool) (bool, error)
+	Reviews(ctx context.Context, number int) ([]ghapi.Review, error)
+	Commit(ctx context.Context, sha string) (*ghapi.Commit, error)
+	GetComment(ctx context.Context, kind ghapi.CommentKind, id int64) (*ghapi.PRComment, error)
 	CompareFiles(ctx context.Context, base, head string) ([]string, error)
 }
 
 // GitHub is what check mode needs from GitHub: reading, and the Checks API.
 type GitHub interface {
 	Reader
-	PullRequest(ctx context.Context, number int) (*ghapi.PR, error)
-	OpenPullRequests(ctx context.Context) ([]ghapi.PR, error)
 	CreateCheckRun(ctx context.Context, cr ghapi.CheckRun) (int64, error)
 	CompleteCheckRun(ctx context.Context, id int64, conclusion string, out ghapi.Output) error
 	FailCheckRun(ctx context.Context, id int64, summary string) error
 }
 
-// Target is one head to judge.
+var _ BotGitHub = (*ghapi.Client)(nil)
+
+// Target is one commit to post the check on, and what is known of it.
 type Target struct {
 	HeadSHA string
-	// Branches are the head branches whose features this head ships: the
-	// PR's head branch, or every PR of a merge group.
-	Branches []string
-	// BaseRef is the base branch name (configuration is read from its tip);
-	// BaseSHA a commit of it, for the merge base.
-	BaseRef string
-	BaseSHA string
 	// Workspace is a checkout that may hold HeadSHA; "" to always use the API.
 	Workspace string
-	PRNumber  int
+	// Known are pull requests read from the API whose head is HeadSHA (the
+	// one an event names): judged even when GitHub's listing of open pull
+	// requests lags behind.
+	Known []ghapi.PR
+	// Open is a listing of the open pull requests already read (a manual
+	// run reads it once for every head); nil means read it.
+	Open []ghapi.PR
+	// MergeGroup is set when HeadSHA is a merge queue's commit.
+	MergeGroup *MergeGroup
+}
+
+// MergeGroup is a merge queue's commit: the base it merges into, and the
+// pull requests it holds.
+type MergeGroup struct {
+	BaseRef string
+	PRs     []int
 }
 
 // Settings are the action inputs check mode uses.
@@ -62,7 +80,16 @@ type Settings struct {
 	// BotLogin is an extra account the bot commits as (the bot-login
 	// input), besides github-actions[bot].
 	BotLogin string
+	// Timeout bounds one judgement; when it passes, the check run is
+	// completed as failed (default defaultTimeout).
+	Timeout time.Duration
+	// Now is the clock (tests pin it); nil means time.Now.
+	Now func() time.Time
 }
+
+// defaultTimeout bounds one judgement: GitHub calls are retried for a few
+// minutes at most, so anything longer is stuck.
+const defaultTimeout = 10 * time.Minute
 
 func (s Settings) pactPath(name string) string { return path.Join(s.pactDir(), name) }
 
@@ -73,123 +100,239 @@ func (s Settings) pactDir() string {
 	return path.Clean(s.PactDir)
 }
 
+func (s Settings) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// insidePact reports whether a repository path is in the pact directory.
+func (s Settings) insidePact(p string) bool { return strings.HasPrefix(p, s.pactDir()+"/") }
+
 // Judgement is the engine's verdict on one head.
 type Judgement struct {
 	Target   Target
 	Findings []checks.Finding
 	State    *projection.State
+	// PRs are the pull requests judged (every open one whose head this is);
+	// Branches their head branches.
+	PRs      []int
+	Branches []string
 	// Source says where the head files were read from.
 	Source string
-	// NoPact is set when neither the head nor the merge base has a log.
+	// NoPact is set when neither the head nor any merge base has a log.
 	NoPact bool
 }
 
-// Judge reads the head's pact and the merge-base log, and judges everything
-// validate judges plus the pull-request checks of SEMANTICS.md §5.
+// Judge judges a commit the way branch protection sees it: as the head of
+// every open pull request whose head it is, each against its current base
+// as GitHub reports it now (base tip, merge base, and the configuration at
+// the base tip), never as an event payload said. A commit that is the head
+// of no open pull request gets what validate judges; a merge queue's commit
+// is judged against the queue's base for the branches of its pull requests.
 func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, error) {
-	logPath := s.pactPath("log.jsonl")
-	src := headSource(gh, t.Workspace, t.HeadSHA, logPath)
-	j := &Judgement{Target: t, Source: src.describe(), State: projection.NewState()}
-	headLog, err := readRequired(ctx, src, logPath)
+	head, err := readHead(ctx, gh, t, s)
 	if err != nil {
 		return nil, err
 	}
-	var baseLog []byte
-	mergeBase := ""
-	if t.BaseSHA != "" || t.BaseRef != "" {
-		base := t.BaseSHA
-		if base == "" {
-			base = t.BaseRef
-		}
-		mb, err := gh.MergeBase(ctx, base, t.HeadSHA)
-		if err != nil {
-			return nil, fmt.Errorf("find the merge base of %s and %s: %w", short(base), short(t.HeadSHA), err)
-		}
-		mergeBase = mb
-		if baseLog, err = readRequired(ctx, apiSource{gh: gh, ref: mb}, logPath); err != nil {
-			return nil, err
-		}
+	j, err := judgeHead(ctx, gh, head, t, s)
+	if err != nil {
+		return nil, err
 	}
-	if headLog == nil && baseLog == nil {
-		j.NoPact = true
-		return j, nil
-	}
-	log := projection.ParseBytes(headLog)
-	res := projection.Replay(log)
-	j.State = res.State
-	in := checks.Input{Dir: s.pactDir(), Log: log, Replay: res, TaskFiles: map[string][]byte{}}
-	var unread map[string]bool
-	if res.Unsupported == nil {
-		if in.State, err = readRequired(ctx, src, s.pactPath("STATE.yml")); err != nil {
-			return nil, err
-		}
-		if in.Project, err = readRequired(ctx, src, s.pactPath("PROJECT.md")); err != nil {
-			return nil, err
-		}
-		if unread, err = readTaskFiles(ctx, src, s, res.State, in.TaskFiles); err != nil {
-			return nil, err
-		}
-		if in.Config, err = readRequired(ctx, apiSource{gh: gh, ref: t.BaseRef}, ConfigPath); err != nil && t.BaseRef != "" {
-			return nil, err
-		}
-	}
-	if headLog == nil {
-		headLog = []byte{}
-	}
-	pr := checks.PullRequestFacts{BaseLog: baseLog, HeadLog: headLog, Branches: t.Branches}
-	if res.Unsupported == nil && t.PRNumber != 0 {
-		prov, err := judgeProvenance(ctx, gh, provenanceInput{Target: t, LogPath: logPath, MergeBase: mergeBase,
-			BaseLog: baseLog, HeadLog: headLog, Log: log, Replay: res, Config: in.Config, BotLogin: s.BotLogin})
-		if err != nil {
-			return nil, err
-		}
-		pr.Provenance, pr.NotAccepted = prov.Findings, prov.NotAccepted
-	}
-	j.Findings = dropUnread(checks.PullRequest(in, pr), unread)
+	j.Findings = dropUnread(j.Findings, head.unread)
 	return j, nil
 }
 
-// maxTaskFiles bounds the task files read through the API per run; a pact
-// with more tasks skips the mirror check for the rest rather than spend the
-// token's rate limit on it.
-const maxTaskFiles = 200
-
-// readTaskFiles reads the task files into into, and returns the ids of the
-// tasks whose files it did not read (beyond maxTaskFiles through the API).
-func readTaskFiles(ctx context.Context, src fileSource, s Settings, st *projection.State, into map[string][]byte) (map[string]bool, error) {
-	_, onDisk := src.(diskSource)
-	for i, id := range st.TaskOrder {
-		if i >= maxTaskFiles && !onDisk {
-			slog.Warn("too many tasks to read every task file through the API; the rest are not mirror-checked", "read", maxTaskFiles, "tasks", len(st.TaskOrder))
-			unread := map[string]bool{}
-			for _, rest := range st.TaskOrder[i:] {
-				unread[rest] = true
-			}
-			return unread, nil
-		}
-		b, err := readRequired(ctx, src, s.pactPath("tasks/"+id+".md"))
-		if err != nil {
-			return nil, err
-		}
-		into[id] = b
+func judgeHead(ctx context.Context, gh Reader, head *headFiles, t Target, s Settings) (*Judgement, error) {
+	j := &Judgement{Target: t, State: head.replay.State, Source: head.source}
+	if t.MergeGroup != nil {
+		return j, judgeMergeGroup(ctx, gh, head, t.MergeGroup, s, j)
 	}
-	return nil, nil
+	prs, err := pullRequestsAt(ctx, gh, t)
+	if err != nil {
+		return nil, err
+	}
+	if len(prs) == 0 {
+		if head.log == nil {
+			j.NoPact = true
+			return j, nil
+		}
+		j.Findings = checks.Run(head.input(nil))
+		return j, nil
+	}
+	noPact := true
+	for _, pr := range prs {
+		pj, err := judgePR(ctx, gh, head, pr, s)
+		if err != nil {
+			return nil, fmt.Errorf("judge pull request #%d: %w", pr.Number, err)
+		}
+		noPact = noPact && pj.noPact
+		j.PRs = append(j.PRs, pr.Number)
+		j.Branches = append(j.Branches, pr.HeadRef)
+		j.Findings = merge(j.Findings, pj.findings, pr, len(prs) > 1)
+	}
+	j.NoPact = noPact
+	checks.Sort(j.Findings)
+	return j, nil
 }
 
-// dropUnread removes the task-file findings of tasks whose files were not
-// read: checks.TaskFiles cannot tell an unread file from a missing one.
-func dropUnread(findings []checks.Finding, unread map[string]bool) []checks.Finding {
-	if len(unread) == 0 {
-		return findings
+// prJudgement is one pull request's verdict.
+type prJudgement struct {
+	findings []checks.Finding
+	noPact   bool
+}
+
+// judgePR judges head as the head of pr, against pr's current base.
+func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, s Settings) (prJudgement, error) {
+	logPath := s.pactPath("log.jsonl")
+	baseTip, err := gh.BranchHead(ctx, pr.BaseRef)
+	if err != nil {
+		return prJudgement{}, fmt.Errorf("read the tip of the base branch %s: %w", pr.BaseRef, err)
 	}
-	out := findings[:0]
-	for _, f := range findings {
-		if (f.Code == checks.CodeTaskfileMissing || f.Code == checks.CodeTaskfileMismatch) && unread[f.TaskID] {
+	mergeBase, err := gh.MergeBase(ctx, baseTip, head.sha)
+	if err != nil {
+		return prJudgement{}, fmt.Errorf("find the merge base of %s and %s: %w", short(baseTip), short(head.sha), err)
+	}
+	baseLog, err := readRequired(ctx, apiSource{gh: gh, ref: mergeBase}, logPath)
+	if err != nil {
+		return prJudgement{}, err
+	}
+	if head.log == nil && baseLog == nil {
+		return prJudgement{noPact: true}, nil
+	}
+	rawConfig, err := readRequired(ctx, apiSource{gh: gh, ref: baseTip}, ConfigPath)
+	if err != nil {
+		return prJudgement{}, err
+	}
+	in := head.input(rawConfig)
+	if in.Replay.Unsupported != nil {
+		return prJudgement{findings: checks.Run(in)}, nil
+	}
+	cfg, cfgErr := config.Default(), error(nil)
+	if rawConfig != nil {
+		// An unusable file is config.invalid (checks.Config); there is no
+		// policy to apply, so the defaults hold.
+		if c, err := config.Parse(rawConfig); err == nil {
+			cfg = c
+		} else {
+			cfgErr = err
+		}
+	}
+	headLog := head.log
+	if headLog == nil {
+		headLog = []byte{}
+	}
+	facts := checks.PullRequestFacts{BaseLog: baseLog, HeadLog: headLog, Branches: []string{pr.HeadRef}, Unmapped: cfg.UnmappedBranches}
+	if cfgErr == nil {
+		prov, err := judgeProvenance(ctx, gh, provenanceInput{PR: pr, HeadSHA: head.sha, BaseRef: pr.BaseRef, LogPath: logPath, MergeBase: mergeBase,
+			BaseLog: baseLog, HeadLog: headLog, Log: in.Log, Replay: in.Replay, Config: cfg, BotLogin: s.BotLogin, Settings: s})
+		if err != nil {
+			return prJudgement{}, err
+		}
+		facts.Provenance, facts.NotAccepted = prov.Findings, prov.NotAccepted
+	}
+	if cfg.UnmappedBranches == config.UnmappedBlock {
+		// Asked only when the answer decides: an unmapped branch under
+		// block is an error exactly when code changes.
+		if would := checks.Unmapped(logPath, in.Replay.State, baseLog, pr.HeadRef, cfg.UnmappedBranches, true); checks.Count(would).Errors > 0 {
+			if facts.ChangesOutsidePact, err = gh.PullRequestChangesOutside(ctx, pr.Number, s.insidePact); err != nil {
+				return prJudgement{}, fmt.Errorf("list the files pull request #%d changes: %w", pr.Number, err)
+			}
+		}
+	}
+	return prJudgement{findings: checks.PullRequest(in, facts)}, nil
+}
+
+// judgeMergeGroup judges a merge queue's commit: valid and append-only
+// against the queue's base, and every feature of every queued pull
+// request's branch accepted.
+func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeGroup, s Settings, j *Judgement) error {
+	for _, n := range mg.PRs {
+		pr, err := gh.PullRequest(ctx, n)
+		if err != nil {
+			return fmt.Errorf("read pull request #%d of the merge group: %w", n, err)
+		}
+		j.PRs = append(j.PRs, n)
+		j.Branches = append(j.Branches, pr.HeadRef)
+	}
+	baseTip, err := gh.BranchHead(ctx, mg.BaseRef)
+	if err != nil {
+		return fmt.Errorf("read the tip of the base branch %s: %w", mg.BaseRef, err)
+	}
+	mergeBase, err := gh.MergeBase(ctx, baseTip, head.sha)
+	if err != nil {
+		return fmt.Errorf("find the merge base of %s and %s: %w", short(baseTip), short(head.sha), err)
+	}
+	baseLog, err := readRequired(ctx, apiSource{gh: gh, ref: mergeBase}, s.pactPath("log.jsonl"))
+	if err != nil {
+		return err
+	}
+	if head.log == nil && baseLog == nil {
+		j.NoPact = true
+		return nil
+	}
+	rawConfig, err := readRequired(ctx, apiSource{gh: gh, ref: baseTip}, ConfigPath)
+	if err != nil {
+		return err
+	}
+	headLog := head.log
+	if headLog == nil {
+		headLog = []byte{}
+	}
+	j.Findings = checks.PullRequest(head.input(rawConfig), checks.PullRequestFacts{BaseLog: baseLog, HeadLog: headLog, Branches: j.Branches, Unmapped: config.UnmappedAllow})
+	return nil
+}
+
+// pullRequestsAt lists the open pull requests whose head is t.HeadSHA: the
+// known ones (still open, same head) and GitHub's listing.
+func pullRequestsAt(ctx context.Context, gh Reader, t Target) ([]ghapi.PR, error) {
+	open := t.Open
+	if open == nil {
+		var err error
+		if open, err = gh.OpenPullRequests(ctx); err != nil {
+			return nil, fmt.Errorf("list the open pull requests: %w", err)
+		}
+	}
+	var out []ghapi.PR
+	seen := map[int]bool{}
+	for _, pr := range append(append([]ghapi.PR(nil), t.Known...), open...) {
+		if seen[pr.Number] || pr.State != "open" || pr.HeadSHA != t.HeadSHA {
 			continue
 		}
-		out = append(out, f)
+		seen[pr.Number] = true
+		out = append(out, pr)
 	}
-	return out
+	return out, nil
+}
+
+// merge adds one pull request's findings to those of others with the same
+// head: what validate finds is the same for all and kept once; what is the
+// pull request's own says which one, when there are several.
+func merge(all, add []checks.Finding, pr ghapi.PR, several bool) []checks.Finding {
+	have := map[checks.Finding]bool{}
+	for _, f := range all {
+		have[f] = true
+	}
+	for _, f := range add {
+		if several && isPRFinding(f.Code) {
+			f.Message = fmt.Sprintf("pull request #%d into %s: %s", pr.Number, pr.BaseRef, f.Message)
+		}
+		if !have[f] {
+			have[f] = true
+			all = append(all, f)
+		}
+	}
+	return all
+}
+
+func isPRFinding(code projection.Code) bool {
+	switch code {
+	case checks.CodeLogRewritten, checks.CodePRUnaccepted, checks.CodePRUnmappedBranch, checks.CodeProvenanceUnverified,
+		checks.CodeProvenanceStale, checks.CodeProvenanceFutureTS, checks.CodeConfigInvalid:
+		return true
+	}
+	return false
 }
 
 // Outcome is what a check-mode run did.
@@ -205,10 +348,11 @@ type Outcome struct {
 }
 
 // Check creates the check run first (so a crash can never leave it stuck in
-// progress: it is completed as failed on the way out), judges the target and
-// completes the run with the verdict, every finding annotated.
-func Check(ctx context.Context, gh GitHub, t Target, s Settings) (out *Outcome, err error) {
-	out = &Outcome{}
+// progress: it is completed as failed on every way out, a timeout and a
+// cancelled job included), judges the target and completes the run with
+// the verdict, every finding annotated.
+func Check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, error) {
+	out := &Outcome{}
 	id, createErr := gh.CreateCheckRun(ctx, ghapi.CheckRun{Name: s.CheckName, HeadSHA: t.HeadSHA, Status: "in_progress", DetailsURL: s.DetailsURL, ExternalID: newExternalID()})
 	switch {
 	case createErr == nil:
@@ -219,46 +363,86 @@ func Check(ctx context.Context, gh GitHub, t Target, s Settings) (out *Outcome, 
 	default:
 		return nil, fmt.Errorf("create the %q check run on %s: %w", s.CheckName, short(t.HeadSHA), createErr)
 	}
-	// The run id is kept apart from out: every error return sets out to
-	// nil before this deferred function reads it.
-	runID := out.CheckRunID
-	completed := false
-	defer func() {
-		if runID == 0 || completed {
-			return
-		}
-		msg := "pact-action stopped before it finished judging this commit"
-		if err != nil {
-			msg += ": " + err.Error()
-		}
-		if failErr := gh.FailCheckRun(context.WithoutCancel(ctx), runID, msg+"\n\nRe-run the job; if it keeps failing, read the job log."); failErr != nil {
-			slog.Error("could not mark the check run as failed", "check_run", runID, "err", failErr)
-		}
-	}()
-	j, err := Judge(ctx, gh, t, s)
-	if err != nil {
-		return nil, err
+	timeout := s.Timeout
+	if timeout <= 0 {
+		timeout = defaultTimeout
 	}
-	out.Judgement = j
+	jctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	// The judgement runs apart, so that a read stuck where cancellation
+	// cannot reach still lets this function complete the run and return.
+	type result struct {
+		j   *Judgement
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		j, err := Judge(jctx, gh, t, s)
+		done <- result{j, err}
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-jctx.Done():
+		r.err = fmt.Errorf("gave up after %s: %w", timeout, jctx.Err())
+		if ctx.Err() != nil {
+			r.err = fmt.Errorf("the job was cancelled: %w", ctx.Err())
+		}
+	}
+	if r.err == nil {
+		out.Judgement = r.j
+		r.err = out.complete(ctx, gh, t, s)
+	}
+	if r.err != nil {
+		out.fail(ctx, gh, r.err)
+		return nil, r.err
+	}
+	return out, nil
+}
+
+// complete renders the verdict and posts it.
+func (out *Outcome) complete(ctx context.Context, gh GitHub, t Target, s Settings) error {
+	j := out.Judgement
 	out.Conclusion = report.Conclusion(j.Findings)
-	v := report.Verdict{CheckName: s.CheckName, HeadBranch: firstOr(t.Branches, ""), HeadSHA: t.HeadSHA, Findings: j.Findings, State: j.State}
-	if j.NoPact {
+	v := report.Verdict{CheckName: s.CheckName, HeadBranch: firstOr(j.Branches, ""), HeadSHA: t.HeadSHA, Findings: j.Findings, State: j.State}
+	switch {
+	case j.NoPact:
 		v.Note = "This commit has no " + s.pactPath("log.jsonl") + "; there is nothing to enforce."
+	case len(j.PRs) > 1:
+		v.Note = fmt.Sprintf("This commit is the head of %d open pull requests; each was judged against its own base, and the verdict is the strictest.", len(j.PRs))
+	case len(j.PRs) == 0 && t.MergeGroup == nil:
+		v.Note = "This commit is the head of no open pull request, so only what `pactify validate` checks was judged."
 	}
 	if out.Fallback {
 		v.Note = out.FallbackReason
 	}
 	out.Summary = report.Summary(v)
 	if out.Fallback {
-		return out, nil
+		return nil
 	}
 	if err := gh.CompleteCheckRun(ctx, out.CheckRunID, out.Conclusion, ghapi.Output{
 		Title: report.Title(j.Findings), Summary: out.Summary, Text: report.Text(j.Findings), Annotations: annotations(j.Findings),
 	}); err != nil {
-		return nil, fmt.Errorf("post the verdict to check run %d: %w", out.CheckRunID, err)
+		return fmt.Errorf("post the verdict to check run %d: %w", out.CheckRunID, err)
 	}
-	completed = true
-	return out, nil
+	return nil
+}
+
+// failGrace bounds the request that marks a run failed after the job was
+// cancelled: the runner kills the container a few seconds after SIGTERM.
+const failGrace = 5 * time.Second
+
+// fail completes the check run as failed with why, whatever ctx says.
+func (out *Outcome) fail(ctx context.Context, gh GitHub, why error) {
+	if out.CheckRunID == 0 {
+		return
+	}
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), failGrace)
+	defer cancel()
+	msg := "pact-action stopped before it finished judging this commit: " + why.Error() + "\n\nRe-run the job; if it keeps failing, read the job log."
+	if err := gh.FailCheckRun(fctx, out.CheckRunID, msg); err != nil {
+		slog.Error("could not mark the check run as failed", "check_run", out.CheckRunID, "err", err)
+	}
 }
 
 // newExternalID tags one check run so a create that failed after GitHub

@@ -126,6 +126,14 @@ func (b *botScenario) prEdits(sender string) map[string]any {
 	}
 }
 
+func mustTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
 func botReviewURL(pr int, id int64) string {
 	return fmt.Sprintf("https://github.example/%s/pull/%d#pullrequestreview-%d", botRepoFull, pr, id)
 }
@@ -140,6 +148,7 @@ func (b *botScenario) review(t *testing.T, login, state string, body any) ([]byt
 	if seedState != "APPROVED" && seedState != "CHANGES_REQUESTED" && seedState != "COMMENTED" && seedState != "DISMISSED" {
 		seedState = "COMMENTED"
 	}
+	b.s.SetNow(mustTime(botReviewTS))
 	id := b.s.AddReview(b.pr, fakegithub.ReviewSeed{Login: login, State: seedState, Body: text, CommitID: b.headSHA})
 	edits := b.prEdits(login)
 	edits["action"] = "submitted"
@@ -157,6 +166,13 @@ func (b *botScenario) review(t *testing.T, login, state string, body any) ([]byt
 // webhook payload.
 func (b *botScenario) comment(t *testing.T, login, body, association string) ([]byte, int64) {
 	t.Helper()
+	return b.commentAt(t, botCommentTS, login, body, association)
+}
+
+// commentAt is comment, made at the given time.
+func (b *botScenario) commentAt(t *testing.T, when, login, body, association string) ([]byte, int64) {
+	t.Helper()
+	b.s.SetNow(mustTime(when))
 	id := b.s.AddComment(b.pr, login, body)
 	return e2e.Payload(t, "issue_comment/created.on-pull-request.go-playground-webhooks.json", map[string]any{
 		"action":       "created",
@@ -164,7 +180,7 @@ func (b *botScenario) comment(t *testing.T, login, body, association string) ([]
 		"issue.pull_request.url":      fmt.Sprintf("https://api.github.example/repos/%s/pulls/%d", botRepoFull, b.pr),
 		"issue.pull_request.html_url": fmt.Sprintf("https://github.example/%s/pull/%d", botRepoFull, b.pr),
 		"comment.id":                  id, "comment.body": body, "comment.user.login": login,
-		"comment.created_at": botCommentTS, "comment.updated_at": botCommentTS,
+		"comment.created_at": when, "comment.updated_at": when,
 		"comment.author_association": association,
 		"comment.html_url":           fmt.Sprintf("https://github.example/%s/pull/%d#issuecomment-%d", botRepoFull, b.pr, id),
 		"repository.full_name":       botRepoFull, "repository.name": e2e.Repo, "repository.owner.login": e2e.Owner,
@@ -176,6 +192,7 @@ func (b *botScenario) comment(t *testing.T, login, body, association string) ([]
 // pull_request_review_comment webhook payload.
 func (b *botScenario) reviewComment(t *testing.T, login, body string) ([]byte, int64) {
 	t.Helper()
+	b.s.SetNow(mustTime(botCommentTS))
 	id := b.s.AddReviewComment(b.pr, login, body)
 	edits := b.prEdits(login)
 	edits["action"] = "created"
@@ -636,15 +653,6 @@ func TestBotReviewsThatRecordNothing(t *testing.T) {
 			p, _ := b.review(t, "revuser", "COMMENTED", "a question")
 			return p
 		}},
-		{"dismissed", func(t *testing.T, b *botScenario) []byte {
-			id := b.s.AddReview(b.pr, fakegithub.ReviewSeed{Login: "revuser", State: "DISMISSED"})
-			edits := b.prEdits("leaduser")
-			edits["review.id"] = id
-			edits["review.user.login"] = "revuser"
-			edits["review.commit_id"] = b.headSHA
-			edits["review.submitted_at"] = botReviewTS
-			return e2e.Payload(t, "pull_request_review/dismissed.payload.json", edits)
-		}},
 		{"approved by a reviewer with no seat", func(t *testing.T, b *botScenario) []byte {
 			p, _ := b.review(t, "mallory", "approved", "drive-by LGTM")
 			return p
@@ -666,6 +674,30 @@ func TestBotReviewsThatRecordNothing(t *testing.T) {
 			botNoViolations(t, b.s)
 		})
 	}
+}
+
+// A dismissed review records nothing, but what backs the log changed (an
+// accept that cited it no longer verifies), so the check is judged again on
+// the head.
+func TestBotDismissedReviewRejudgesTheHead(t *testing.T) {
+	t.Parallel()
+	b := newBotScenario(t, botOpts{})
+	id := b.s.AddReview(b.pr, fakegithub.ReviewSeed{Login: "revuser", State: "DISMISSED"})
+	edits := b.prEdits("leaduser")
+	edits["review.id"] = id
+	edits["review.user.login"] = "revuser"
+	edits["review.commit_id"] = b.headSHA
+	edits["review.submitted_at"] = botReviewTS
+	res := b.run(t, "pull_request_review", e2e.Payload(t, "pull_request_review/dismissed.payload.json", edits))
+	botExit(t, res, 0)
+	if h := b.head(); h != b.headSHA || botGitWrites(b.s) != 0 {
+		t.Errorf("a dismissal wrote to the branch")
+	}
+	botOneCheck(t, b.s, b.headSHA, report.ConclusionWaiting)
+	if c := b.s.Comments(b.pr); len(c) != 0 {
+		t.Errorf("comments: %+v", c)
+	}
+	botNoViolations(t, b.s)
 }
 
 func TestBotSeatHolderWhoseReviewConcernsNoTaskGetsAShortReply(t *testing.T) {
@@ -797,12 +829,15 @@ func TestBotSameCommentTwiceAppendsOnce(t *testing.T) {
 func TestBotCommandRefusedByReplayOfCurrentLog(t *testing.T) {
 	t.Parallel()
 	b := newBotScenario(t, botOpts{})
-	// T1 gets accepted by a review; then its reviewer also types the command.
+	// Its reviewer approves and, a little later, also types the command;
+	// the approval is recorded first. At the comment's head T1 awaited
+	// review, so the bot plans the accept, and the engine refuses it
+	// against the branch's current log.
 	review, _ := b.review(t, "revuser", "approved", nil)
+	payload, id := b.comment(t, "revuser", "/pact accept T1", "MEMBER")
 	botExit(t, b.run(t, "pull_request_review", review), 0)
 	accepted := b.head()
 	writes := botGitWrites(b.s)
-	payload, id := b.comment(t, "revuser", "/pact accept T1", "MEMBER")
 
 	botExit(t, b.run(t, "issue_comment", payload), 0)
 
@@ -821,6 +856,19 @@ func TestBotCommandRefusedByReplayOfCurrentLog(t *testing.T) {
 		t.Errorf("check runs on the head = %d, want only the approval's", len(runs))
 	}
 	botNoViolations(t, b.s)
+
+	// Typed once more now that T1 is accepted at the head: the bot plans
+	// against the log when the comment was made, and refuses there.
+	again, againID := b.commentAt(t, "2026-06-10T13:30:00Z", "revuser", "/pact accept T1", "MEMBER")
+	botExit(t, b.run(t, "issue_comment", again), 0)
+	r = b.replies(t)
+	if len(r) != 2 {
+		t.Fatalf("replies = %q, want a second refusal", r)
+	}
+	botContains(t, "refusal", r[1], "T1", "was not awaiting review at commit", "nothing was recorded")
+	if got := botReactions(b.s, b.pr, againID); !slices.Equal(got, []string{botLogin + ":confused"}) {
+		t.Errorf("reactions = %q, want the bot's confused", got)
+	}
 }
 
 func TestBotSlashChangesInReviewComment(t *testing.T) {
@@ -939,7 +987,7 @@ func TestBotSeveralCommandsInOneComment(t *testing.T) {
 		t.Errorf("first event = %+v", e)
 	}
 	if e := evs[1]; e.EventType != "changes_requested" || e.TaskID != "T2" || e.AgentID != "lead" || e.Role != "reviewer" ||
-		e.TS != "2026-06-10T12:30:00.000000001Z" || e.EventID != bot.EventID(botRepoFull, "issue_comment#1", id, "T2") ||
+		e.TS != botCommentTS || e.EventID != bot.EventID(botRepoFull, "issue_comment#1", id, "T2") ||
 		e.Payload.Reason == nil || *e.Payload.Reason != "needs a test for the expired token" {
 		t.Errorf("second event = %+v", e)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/e2e"
@@ -212,16 +213,18 @@ func TestProvenanceBotWrittenAcceptWithoutRealReview(t *testing.T) {
 		provWantFindings(t, got, run,
 			provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
 			provExpect{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{fmt.Sprintf("review 424242, which does not exist on pull request #%d", p.n)}})
-		if n := provCount(p.s, "pulls/get-review"); n != 1 {
-			t.Errorf("reviews read = %d, want 1", n)
+		if n := provCount(p.s, "pulls/list-reviews"); n != 1 {
+			t.Errorf("review listings = %d, want 1", n)
 		}
 	})
 	t.Run("review by the wrong login", func(t *testing.T) {
 		t.Parallel()
 		p := provSeed(t, "require", "tree")
+		at := e2e.ServerEpoch.Add(time.Hour)
+		p.s.SetNow(at)
 		id := p.s.AddReview(p.n, fakegithub.ReviewSeed{Login: provLeadGH, State: "APPROVED"})
-		p.accept(t, map[string]any{"commit": p.worked, "github": map[string]any{"review_id": id, "login": provLeadGH, "head_sha": p.worked}},
-			provBotGH, fakegithub.Verified())
+		p.log.AddAt(at, "rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{"commit": p.worked, "github": map[string]any{"review_id": id, "login": provLeadGH, "head_sha": p.worked}})
+		p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, p.log.Files(), provBotGH, fakegithub.Verified())
 		_, got, run := p.check(t, "failure")
 		provWantFindings(t, got, run,
 			provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
@@ -236,8 +239,8 @@ func TestProvenanceBotWrittenAcceptWithoutRealReview(t *testing.T) {
 		_, got, run := p.check(t, "success")
 		provWantFindings(t, got, run,
 			provExpect{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"not by the pact bot", "authored by account dev-gh"}})
-		if n := provCount(p.s, "pulls/get-review"); n != 0 {
-			t.Errorf("reviews read = %d, want 0 (a claim in a worker's commit needs no look-up)", n)
+		if n := provCount(p.s, "pulls/list-reviews"); n != 0 {
+			t.Errorf("review listings = %d, want 0 (a claim in a worker's commit needs no look-up)", n)
 		}
 	})
 }
@@ -275,8 +278,10 @@ func TestProvenanceBotRecordsRealApproval(t *testing.T) {
 	}
 	_, got, run := provVerdict(t, p.s, res, after, "success")
 	provWantFindings(t, got, run)
-	if n := provCount(p.s, "pulls/get-review"); n != 1 {
-		t.Errorf("reviews read = %d, want 1", n)
+	// Once by the bot (is it the reviewer's standing decision?), once by
+	// the check it posts (does it back the line?).
+	if n := provCount(p.s, "pulls/list-reviews"); n != 2 {
+		t.Errorf("review listings = %d, want 2", n)
 	}
 }
 
@@ -305,8 +310,9 @@ func TestProvenanceBotRecordsPactComment(t *testing.T) {
 	}
 	_, got, run := provVerdict(t, p.s, res, after, "success")
 	provWantFindings(t, got, run)
-	if n := provCount(p.s, "issues/get-comment"); n != 1 {
-		t.Errorf("comments read = %d, want 1", n)
+	// Once by the bot, once by the check it posts.
+	if n := provCount(p.s, "issues/get-comment"); n != 2 {
+		t.Errorf("comments read = %d, want 2", n)
 	}
 }
 
@@ -475,13 +481,15 @@ func TestProvenanceApprovalReusedForALaterTask(t *testing.T) {
 	work := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN")
 	reviewed := s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, work.Files(), provDevGH, fakegithub.From("main"), fakegithub.Verified())
 	n := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: provBranch, Base: "main", Author: provDevGH})
+	approvedAt := e2e.ServerEpoch.Add(time.Hour)
+	s.SetNow(approvedAt)
 	id := s.AddReview(n, fakegithub.ReviewSeed{Login: provRevGH, State: "APPROVED", CommitID: reviewed})
 	byReview := map[string]any{"commit": reviewed, "github": map[string]any{"review_id": id, "login": provRevGH, "head_sha": reviewed}}
-	work.Add("rev", projection.TypeAccept, "T1", "LOGIN", byReview) // line 6: what the bot wrote
+	work.AddAt(approvedAt, "rev", projection.TypeAccept, "T1", "LOGIN", byReview) // line 6: what the bot wrote
 	s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, work.Files(), provBotGH, fakegithub.Verified())
 	work.Checkpoint("dev", "T2", "LOGIN") // line 7
 	s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, work.Files(), provDevGH, fakegithub.Verified())
-	work.Add("rev", projection.TypeAccept, "T2", "LOGIN", byReview) // line 8: the replay
+	work.AddAt(approvedAt, "rev", projection.TypeAccept, "T2", "LOGIN", byReview) // line 8: the replay
 	s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, work.Files(), provBotGH, fakegithub.Verified())
 	p := &provPR{s: s, n: n, log: work, worked: reviewed}
 
@@ -490,8 +498,8 @@ func TestProvenanceApprovalReusedForALaterTask(t *testing.T) {
 		provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 3, []string{"waiting for T2"}},
 		provExpect{checks.CodeProvenanceUnverified, checks.SeverityError, 8, []string{
 			fmt.Sprintf("T2 was not awaiting review in the log at commit %s, which review %d was given on", reviewed[:12], id)}})
-	if n := provCount(s, "pulls/get-review"); n != 1 {
-		t.Errorf("reviews read = %d, want 1 (one per distinct review id)", n)
+	if n := provCount(s, "pulls/list-reviews"); n != 1 {
+		t.Errorf("review listings = %d, want 1 (once per judgement)", n)
 	}
 }
 

@@ -99,12 +99,6 @@ func ModeFor(eventName string) (string, error) {
 	return "", fmt.Errorf("mode auto does not know what to do on %q events; set the mode input to check or bot", eventName)
 }
 
-// PRTarget is the check target of a pull request.
-func PRTarget(pr *PullRequest, workspace string) Target {
-	return Target{HeadSHA: pr.Head.SHA, Branches: []string{pr.Head.Ref}, BaseRef: pr.Base.Ref, BaseSHA: pr.Base.SHA,
-		Workspace: workspace, PRNumber: pr.Number}
-}
-
 var queuedPR = regexp.MustCompile(`(?:^|/)pr-(\d+)-[0-9a-f]+$`)
 
 // MergeGroupPRs lists the pull request numbers a merge group's head ref

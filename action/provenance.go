@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"path"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/pact-action/pact-action/bot"
 	"github.com/pact-action/pact-action/checks"
@@ -19,19 +19,23 @@ import (
 
 // provenanceInput is what the provenance judgement of a pull request reads.
 type provenanceInput struct {
-	Target    Target
+	PR        ghapi.PR
+	HeadSHA   string
+	BaseRef   string
 	LogPath   string
 	MergeBase string
 	BaseLog   []byte
 	HeadLog   []byte
 	Log       *projection.Log
 	Replay    *projection.Result
-	// Config is .github/pact.yml at the base branch (nil when absent).
-	Config []byte
+	// Config is .github/pact.yml at the base branch's tip (the default
+	// when absent).
+	Config *config.Config
 	// BotLogin is an extra account the bot commits as (the bot-login
 	// input, e.g. a GitHub App's "name[bot]"); github-actions[bot] always
 	// is one.
 	BotLogin string
+	Settings Settings
 }
 
 // provenanceResult is the judgement: findings, and the accepted tasks that
@@ -39,14 +43,6 @@ type provenanceInput struct {
 type provenanceResult struct {
 	Findings    []checks.Finding
 	NotAccepted map[string]string
-}
-
-// provenanceLookups are the by-id lookups the provenance check uses beyond
-// Reader; *ghapi.Client has them. A Reader without them cannot verify
-// comment-backed events nor reach commits the pull request's listing lacks.
-type provenanceLookups interface {
-	Commit(ctx context.Context, sha string) (*ghapi.Commit, error)
-	GetComment(ctx context.Context, kind ghapi.CommentKind, id int64) (*ghapi.PRComment, error)
 }
 
 // Bounds on the API calls of one judgement (see gatherer).
@@ -81,27 +77,18 @@ var errBudget = errors.New("budget exhausted")
 // API calls, all reads that the workflow token may make: the pull request's
 // commits listed once; the log read at a few commits to find the commit
 // that added each line (a binary search along first-parent chains, cached
-// per commit, at most maxLogReads); one call per distinct review id and at
-// most two per distinct comment id, only for lines the bot wrote; one
-// comparison per distinct accepted commit under stale: tree, plus at most
-// maxStaleCompares to name the commits that made accepts stale; and at most
-// maxCommitFetches lookups of commits the listing lacks.
+// per commit, at most maxLogReads); for lines the bot wrote, the pull
+// request's reviews listed once, at most two calls per distinct comment id
+// plus one look into the branch's push history, one read of the log at
+// each reviewed or commented-on commit, and one comparison when a comment's
+// line was recorded on a later commit; one comparison per distinct accepted
+// commit under stale: tree, plus at most maxStaleCompares to name the
+// commits that made accepts stale; and at most maxCommitFetches lookups of
+// commits the listing lacks.
 func judgeProvenance(ctx context.Context, gh Reader, in provenanceInput) (provenanceResult, error) {
 	var out provenanceResult
-	if in.Target.PRNumber == 0 || in.Log == nil || in.Replay == nil || in.Replay.Unsupported != nil {
-		return out, nil
-	}
-	cfg := config.Default()
-	if in.Config != nil {
-		c, err := config.Parse(in.Config)
-		if err != nil {
-			// checks.Config reports it as config.invalid, an error that
-			// fails the check; there is no policy to apply.
-			return out, nil
-		}
-		cfg = c
-	}
-	if cfg.Provenance.Mode == config.ModeOff {
+	cfg := in.Config
+	if in.PR.Number == 0 || in.Log == nil || in.Replay == nil || in.Replay.Unsupported != nil || cfg.Provenance.Mode == config.ModeOff {
 		return out, nil
 	}
 	added := addedEvents(in)
@@ -117,9 +104,10 @@ func judgeProvenance(ctx context.Context, gh Reader, in provenanceInput) (proven
 		return out, err
 	}
 	pin := checks.ProvenanceInput{
-		LogPath: in.LogPath, BaseRef: in.Target.BaseRef, Config: cfg, BotLogins: bots,
-		Branches: in.Target.Branches, PRNumber: in.Target.PRNumber, State: in.Replay.State,
+		LogPath: in.LogPath, BaseRef: in.BaseRef, Config: cfg, BotLogins: bots,
+		Branches: []string{in.PR.HeadRef}, PRNumber: in.PR.Number, State: in.Replay.State,
 		Reviews: map[int64]checks.ReviewFact{}, Comments: map[int64]checks.CommentFact{}, Stale: map[int]checks.StaleFacts{},
+		Unchanged: map[checks.Span]bool{}, Now: in.Settings.now(),
 	}
 	intro := map[int]string{}
 	for _, a := range added {
@@ -132,10 +120,11 @@ func judgeProvenance(ctx context.Context, gh Reader, in provenanceInput) (proven
 			ae.Unattributed = why
 		} else {
 			m := g.meta[sha]
-			ae.Commit = &checks.ProvenanceCommit{SHA: sha, AuthorLogin: m.AuthorLogin, CommitterLogin: m.CommitterLogin, Verified: m.Verified}
+			ae.Commit = &checks.ProvenanceCommit{SHA: sha, Parents: m.Parents, Date: m.CommitterDate,
+				AuthorLogin: m.AuthorLogin, CommitterLogin: m.CommitterLogin, Verified: m.Verified}
 			intro[a.ev.Line] = sha
 			if gref := a.ev.Payload.GitHub; gref != nil && checks.IsBotLogin(m.AuthorLogin, bots) {
-				if err := g.fetchBacking(gref, pin.Reviews, pin.Comments); err != nil {
+				if err := g.fetchBacking(gref, ae.Commit.FirstParent(), &pin); err != nil {
 					return out, err
 				}
 			}
@@ -148,7 +137,11 @@ func judgeProvenance(ctx context.Context, gh Reader, in provenanceInput) (proven
 			if a.ev.Type != projection.TypeAccept || t == nil || t.Status != projection.StatusAccepted || t.AcceptLine != a.ev.Line {
 				continue
 			}
-			sf, err := g.staleFacts(cfg.Provenance.Stale, checks.AcceptAnchor(a.ev, pin.Reviews), intro[a.ev.Line])
+			parent := ""
+			if m, ok := g.meta[intro[a.ev.Line]]; ok && len(m.Parents) > 0 {
+				parent = m.Parents[0]
+			}
+			sf, err := g.staleFacts(cfg.Provenance.Stale, checks.AcceptAnchor(a.ev, pin.Reviews, parent), intro[a.ev.Line])
 			if err != nil {
 				return out, err
 			}
@@ -159,7 +152,7 @@ func judgeProvenance(ctx context.Context, gh Reader, in provenanceInput) (proven
 	for line, ev := range res.Evidence {
 		slog.Debug("provenance verified", "line", line, "evidence", ev)
 	}
-	slog.Info("provenance judged", "pr", in.Target.PRNumber, "events", len(added), "findings", len(res.Findings),
+	slog.Info("provenance judged", "pr", in.PR.Number, "events", len(added), "findings", len(res.Findings),
 		"commits_listed", len(g.order), "log_reads", g.reads, "commit_lookups", g.fetches, "compares", g.compares)
 	out.Findings, out.NotAccepted = res.Findings, res.NotAccepted
 	return out, nil
@@ -213,7 +206,6 @@ func addedEvents(in provenanceInput) []addedLine {
 type gatherer struct {
 	ctx     context.Context
 	gh      Reader
-	lookups provenanceLookups // nil when gh has no by-id lookups
 	in      provenanceInput
 	pactDir string
 	head    string
@@ -229,7 +221,7 @@ type gatherer struct {
 	counts      map[string]map[string]int
 	compared    map[string]comparison
 	awaiting    map[string][]string
-	reviews     map[int64]bool
+	reviewsRead bool
 	comments    map[int64]bool
 
 	reads, fetches, compares int
@@ -237,12 +229,11 @@ type gatherer struct {
 
 func newGatherer(ctx context.Context, gh Reader, in provenanceInput, added []addedLine) (*gatherer, error) {
 	g := &gatherer{
-		ctx: ctx, gh: gh, in: in, head: in.Target.HeadSHA, pactDir: path.Dir(in.LogPath) + "/",
+		ctx: ctx, gh: gh, in: in, head: in.HeadSHA, pactDir: path.Dir(in.LogPath) + "/",
 		meta: map[string]ghapi.Commit{}, listed: map[string]bool{}, absent: map[string]bool{},
 		interesting: map[string]bool{}, counts: map[string]map[string]int{}, compared: map[string]comparison{}, awaiting: map[string][]string{},
-		reviews: map[int64]bool{}, comments: map[int64]bool{},
+		comments: map[int64]bool{},
 	}
-	g.lookups, _ = gh.(provenanceLookups)
 	for _, a := range added {
 		g.interesting[a.content] = true
 	}
@@ -251,9 +242,9 @@ func newGatherer(ctx context.Context, gh Reader, in provenanceInput, added []add
 	if in.MergeBase != "" {
 		g.counts[in.MergeBase] = g.count(in.BaseLog)
 	}
-	commits, err := gh.PullCommits(ctx, in.Target.PRNumber)
+	commits, err := gh.PullCommits(ctx, in.PR.Number)
 	if err != nil {
-		return nil, fmt.Errorf("list the commits of pull request #%d: %w", in.Target.PRNumber, err)
+		return nil, fmt.Errorf("list the commits of pull request #%d: %w", in.PR.Number, err)
 	}
 	for _, c := range commits {
 		if _, dup := g.meta[c.SHA]; dup {
@@ -299,12 +290,12 @@ func (g *gatherer) lookup(sha string) (*ghapi.Commit, error) {
 	if m, ok := g.meta[sha]; ok {
 		return &m, nil
 	}
-	if g.absent[sha] || g.lookups == nil || g.fetches >= maxCommitFetches {
+	if g.absent[sha] || g.fetches >= maxCommitFetches {
 		return nil, nil
 	}
 	g.fetches++
-	c, err := g.lookups.Commit(g.ctx, sha)
-	if isMissing(err) {
+	c, err := g.gh.Commit(g.ctx, sha)
+	if errors.Is(err, ghapi.ErrNotFound) {
 		g.absent[sha] = true
 		return nil, nil
 	}
@@ -314,11 +305,6 @@ func (g *gatherer) lookup(sha string) (*ghapi.Commit, error) {
 	g.meta[sha] = *c
 	g.order = append(g.order, sha)
 	return c, nil
-}
-
-func isMissing(err error) bool {
-	var ae *ghapi.APIError
-	return errors.Is(err, ghapi.ErrNotFound) || (errors.As(err, &ae) && ae.StatusCode == http.StatusUnprocessableEntity)
 }
 
 // introducer finds the commit that added the occ-th copy of line: a commit
@@ -413,75 +399,133 @@ func budgetWhy() string {
 
 func (g *gatherer) unreachable(sha string) string {
 	switch {
-	case g.lookups == nil:
-		return fmt.Sprintf("commit %s is not among the pull request's commits as GitHub lists them", short(sha))
 	case g.fetches >= maxCommitFetches:
 		return fmt.Sprintf("the pull request has more commits than GitHub lists (250) and looking up more than %d of the rest one by one was not attempted", maxCommitFetches)
 	}
 	return fmt.Sprintf("GitHub does not know commit %s", short(sha))
 }
 
-// fetchBacking fetches the review or comment a bot-written event names,
-// once per id.
-func (g *gatherer) fetchBacking(ref *projection.GitHubRef, reviews map[int64]checks.ReviewFact, comments map[int64]checks.CommentFact) error {
-	n := g.in.Target.PRNumber
+// fetchBacking gathers what the review or comment a bot-written event
+// names is judged on: the pull request's reviews (once), or the comment
+// (once per id) with the head of the branch when it was made, and whether
+// the task awaited review there. parent is the commit the event's line was
+// recorded on.
+func (g *gatherer) fetchBacking(ref *projection.GitHubRef, parent string, pin *checks.ProvenanceInput) error {
+	n := g.in.PR.Number
 	switch {
 	case ref.ReviewID != 0:
-		if g.reviews[ref.ReviewID] {
+		if !g.reviewsRead {
+			g.reviewsRead = true
+			list, err := g.gh.Reviews(g.ctx, n)
+			if err != nil {
+				return fmt.Errorf("list the reviews of pull request #%d: %w", n, err)
+			}
+			for _, r := range list {
+				pin.Reviews[r.ID] = checks.ReviewFact{Found: true, State: strings.ToUpper(r.State), AuthorLogin: r.AuthorLogin, CommitID: r.CommitID, SubmittedAt: r.SubmittedAt}
+			}
+		}
+		rf, ok := pin.Reviews[ref.ReviewID]
+		if !ok || rf.AwaitingKnown {
 			return nil
 		}
-		g.reviews[ref.ReviewID] = true
-		r, err := g.gh.Review(g.ctx, n, ref.ReviewID)
-		if isMissing(err) {
-			reviews[ref.ReviewID] = checks.ReviewFact{}
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("read review %d of pull request #%d: %w", ref.ReviewID, n, err)
-		}
-		rf := checks.ReviewFact{Found: true, State: strings.ToUpper(r.State), AuthorLogin: r.AuthorLogin, CommitID: r.CommitID}
-		if rf.Awaiting, rf.AwaitingKnown, err = g.awaitingAt(r.CommitID); err != nil {
+		var err error
+		if rf.Awaiting, rf.AwaitingKnown, err = g.awaitingAt(rf.CommitID); err != nil {
 			return err
 		}
-		reviews[ref.ReviewID] = rf
+		pin.Reviews[ref.ReviewID] = rf
 	case ref.CommentID != 0:
-		if g.comments[ref.CommentID] {
-			return nil
-		}
-		g.comments[ref.CommentID] = true
-		if g.lookups == nil {
-			return nil
-		}
-		// The event does not say which kind of comment it was; the two
-		// kinds have separate ids, so try one, then the other.
-		var c *ghapi.PRComment
-		for _, kind := range []ghapi.CommentKind{ghapi.IssueComment, ghapi.ReviewComment} {
-			got, err := g.lookups.GetComment(g.ctx, kind, ref.CommentID)
-			if isMissing(err) {
-				continue
-			}
+		if !g.comments[ref.CommentID] {
+			g.comments[ref.CommentID] = true
+			cf, err := g.comment(ref.CommentID)
 			if err != nil {
-				return fmt.Errorf("read comment %d: %w", ref.CommentID, err)
+				return err
 			}
-			c = got
-			break
+			pin.Comments[ref.CommentID] = cf
 		}
-		if c == nil {
-			comments[ref.CommentID] = checks.CommentFact{}
-			return nil
-		}
-		cf := checks.CommentFact{Found: true, AuthorLogin: c.AuthorLogin, Number: c.Number}
-		for _, cmd := range bot.ParseCommands(c.Body) {
-			switch cmd.Verb {
-			case bot.VerbAccept:
-				cf.Commands = append(cf.Commands, checks.CommentCommand{Type: projection.TypeAccept, Task: cmd.Task})
-			case bot.VerbChanges:
-				cf.Commands = append(cf.Commands, checks.CommentCommand{Type: projection.TypeChangesRequested, Task: cmd.Task})
+		cf := pin.Comments[ref.CommentID]
+		if h := cf.HeadAtComment; h != "" && parent != "" && h != parent {
+			if _, asked := pin.Unchanged[checks.Span{From: h, To: parent}]; !asked {
+				files, err := g.compare(h, parent)
+				switch {
+				case errors.Is(err, ghapi.ErrNotFound):
+					pin.Unchanged[checks.Span{From: h, To: parent}] = false
+				case err != nil:
+					return err
+				default:
+					pin.Unchanged[checks.Span{From: h, To: parent}] = len(g.outsidePact(files)) == 0 && len(files) < compareFileLimit
+				}
 			}
 		}
-		comments[ref.CommentID] = cf
 	}
 	return nil
+}
+
+// comment gathers the facts of one comment: who wrote it and when, whether
+// it was edited, its /pact commands as GitHub renders them, and the head of
+// the branch when it was made with the tasks awaiting review there.
+func (g *gatherer) comment(id int64) (checks.CommentFact, error) {
+	// The event does not say which kind of comment it was; the two kinds
+	// have separate ids, so try one, then the other.
+	var c *ghapi.PRComment
+	for _, kind := range []ghapi.CommentKind{ghapi.IssueComment, ghapi.ReviewComment} {
+		got, err := g.gh.GetComment(g.ctx, kind, id)
+		if errors.Is(err, ghapi.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return checks.CommentFact{}, fmt.Errorf("read comment %d: %w", id, err)
+		}
+		c = got
+		break
+	}
+	if c == nil {
+		return checks.CommentFact{}, nil
+	}
+	cf := checks.CommentFact{Found: true, AuthorLogin: c.AuthorLogin, Number: c.Number, CreatedAt: c.CreatedAt, Edited: c.UpdatedAt.After(c.CreatedAt)}
+	cf.Commands = commentCommands(c.Body)
+	head, why, err := headAtComment(g.ctx, g.gh, g.in.PR, c.CreatedAt)
+	if err != nil {
+		return cf, err
+	}
+	cf.HeadAtComment, cf.HeadWhy = head, why
+	if head != "" {
+		if cf.Awaiting, cf.AwaitingKnown, err = g.awaitingAt(head); err != nil {
+			return cf, err
+		}
+	}
+	return cf, nil
+}
+
+// commentCommands are the event-recording /pact commands of a comment body,
+// read with the bot's own parser.
+func commentCommands(body string) []checks.CommentCommand {
+	var out []checks.CommentCommand
+	for _, cmd := range bot.ParseCommands(body) {
+		switch cmd.Verb {
+		case bot.VerbAccept:
+			out = append(out, checks.CommentCommand{Type: projection.TypeAccept, Task: cmd.Task})
+		case bot.VerbChanges:
+			out = append(out, checks.CommentCommand{Type: projection.TypeChangesRequested, Task: cmd.Task})
+		}
+	}
+	return out
+}
+
+// headAtComment is the commit the pull request's head branch pointed at
+// when a comment was made, from GitHub's push history ("" and why when it
+// cannot be told).
+func headAtComment(ctx context.Context, gh Reader, pr ghapi.PR, at time.Time) (string, string, error) {
+	if pr.Fork {
+		return "", "the branch lives in a fork, whose push history this repository does not have", nil
+	}
+	sha, err := gh.BranchHeadAt(ctx, pr.HeadRef, at)
+	switch {
+	case errors.Is(err, ghapi.ErrNotFound):
+		return "", "GitHub's push history of the branch does not reach back to the comment", nil
+	case err != nil:
+		return "", "", fmt.Errorf("read the push history of %s: %w", pr.HeadRef, err)
+	}
+	return sha, "", nil
 }
 
 // awaitingAt lists the tasks awaiting review in the log at sha (one read
@@ -559,7 +603,7 @@ func (g *gatherer) staleFacts(policy config.Stale, anchor, intro string) (checks
 		return sf, nil
 	}
 	files, err := g.compare(anchor, g.head)
-	if isMissing(err) {
+	if errors.Is(err, ghapi.ErrNotFound) {
 		sf.Missing = true
 		return sf, nil
 	}
@@ -585,7 +629,7 @@ func (g *gatherer) staleFacts(policy config.Stale, anchor, intro string) (checks
 			return false, nil
 		}
 		files, err := g.compare(m.Parents[0], sha)
-		if isMissing(err) {
+		if errors.Is(err, ghapi.ErrNotFound) {
 			return false, nil
 		}
 		if err != nil {
@@ -662,7 +706,7 @@ func (g *gatherer) compare(base, head string) ([]string, error) {
 	}
 	g.compares++
 	files, err := g.gh.CompareFiles(g.ctx, base, head)
-	if err != nil && !isMissing(err) {
+	if err != nil && !errors.Is(err, ghapi.ErrNotFound) {
 		return nil, err
 	}
 	g.compared[key] = comparison{files: files, err: err}

@@ -2,12 +2,18 @@ package bot
 
 import (
 	"encoding/json"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/projection"
+	"github.com/pact-action/pact-action/report"
 )
 
 const seatMap = `
@@ -71,6 +77,33 @@ func TestParseCommands(t *testing.T) {
 		{"accept without task", "/pact accept", []Command{{Verb: VerbHelp, Problem: "`/pact accept` takes exactly one task id."}}},
 		{"changes without reason", "/pact changes T1", []Command{{Verb: VerbHelp, Problem: "`/pact changes` needs a task id and a reason."}}},
 		{"case of the verb", "/pact ACCEPT T1", []Command{{Verb: VerbAccept, Task: "T1"}}},
+		// What GitHub does not render as a paragraph's plain text is not a
+		// command (CommonMark + GFM, as GitHub renders comments).
+		{"HTML comment", "<!--\n/pact accept T1\n-->", nil},
+		{"HTML comment after text", "ok <!--\n/pact accept T1\n-->", nil},
+		{"one-line HTML comment", "<!-- /pact accept T1 -->", nil},
+		{"indented code block", "text\n\n    /pact accept T1", nil},
+		{"fence closed by an indented fence", "```\n/pact accept T1\n   ```\n/pact accept T2", []Command{{Verb: VerbAccept, Task: "T2"}}},
+		{"fence not closed by a shorter fence", "````\n```\n/pact accept T1\n````", nil},
+		{"tilde fence", "~~~\n/pact accept T1\n~~~", nil},
+		{"unclosed fence runs to the end", "```\n/pact accept T1", nil},
+		{"lazy blockquote continuation", "> quoted\n/pact accept T1", nil},
+		{"blockquote then a paragraph", "> quoted\n\n/pact accept T1", []Command{{Verb: VerbAccept, Task: "T1"}}},
+		{"list item", "- /pact accept T1", nil},
+		{"setext heading", "/pact accept T1\n---", nil},
+		{"ATX heading", "# /pact accept T1", nil},
+		{"HTML block", "<details>\n/pact accept T1\n</details>", nil},
+		{"inline code", "`/pact accept T1`", nil},
+		{"code span in the line", "/pact accept `T1`", nil},
+		{"emphasis in the line", "/pact accept *T1*", nil},
+		{"strikethrough", "~~/pact accept T1~~", nil},
+		{"link in the line", "/pact accept [T1](https://example.com)", nil},
+		{"a code span on the next line leaves this one", "/pact accept T1\n`x` y", []Command{{Verb: VerbAccept, Task: "T1"}}},
+		{"a code span on the previous line leaves this one", "`x` y\n/pact accept T1", []Command{{Verb: VerbAccept, Task: "T1"}}},
+		{"table", "| a |\n|---|\n| /pact accept T1 |", nil},
+		{"three leading spaces are still a paragraph", "   /pact accept T1", []Command{{Verb: VerbAccept, Task: "T1"}}},
+		{"hard line break", "/pact accept T1  \n/pact accept T2", []Command{{Verb: VerbAccept, Task: "T1"}, {Verb: VerbAccept, Task: "T2"}}},
+		{"after a blank paragraph", "LGTM\n\n/pact accept T1", []Command{{Verb: VerbAccept, Task: "T1"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -219,7 +252,7 @@ func TestPlanComment(t *testing.T) {
 		{"status and recheck", "octocat", true, "/pact status\n/pact recheck", nil, nil, true, true},
 		{"recheck needs write", "octocat", false, "/pact recheck", nil, []string{"needs write permission"}, false, false},
 		{"two commands run in order", "mallory", true, "/pact changes T2 nope\n/pact accept T1", nil, []string{"owns task `T2`", "reviewed by seat `lead`"}, false, false},
-		{"markdown in task id is escaped", "octocat", true, "/pact accept <img>@admin", nil, []string{"&lt;img&gt;@\u200badmin"}, false, false},
+		{"a mention in a task id stays inert", "octocat", true, "/pact accept T9@org/team", nil, []string{"`T9@org/team`"}, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -274,4 +307,125 @@ func FuzzParseCommands(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Everything a reply quotes from a comment stays inert: rendered the way
+// GitHub renders comments, a reply holds no link, image, autolink or HTML,
+// and @ or # never starts a mention or reference except the @login of the
+// commenter the bot answers.
+func assertInert(t *testing.T, reply, login string) {
+	t.Helper()
+	src := []byte(reply)
+	doc := markdown.Parser().Parse(text.NewReader(src))
+	err := ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n.Kind() {
+		case ast.KindCodeSpan:
+			return ast.WalkSkipChildren, nil // GitHub links nothing in code
+		case ast.KindLink, ast.KindImage, ast.KindAutoLink, ast.KindRawHTML:
+			return ast.WalkStop, fmt.Errorf("a live %s", n.Kind())
+		case ast.KindHTMLBlock:
+			if n.(*ast.HTMLBlock).HTMLBlockType != ast.HTMLBlockType2 { // the marker comment
+				return ast.WalkStop, fmt.Errorf("a live HTML block")
+			}
+		case ast.KindText:
+			// GitHub turns @name and #123 in text (not in code) into
+			// mentions and references.
+			txt := string(n.(*ast.Text).Segment.Value(src))
+			for i := 0; i < len(txt); i++ {
+				if txt[i] != '@' && txt[i] != '#' {
+					continue
+				}
+				rest := txt[i+1:]
+				if rest == "" || !(rest[0] == '_' || rest[0] >= 'a' && rest[0] <= 'z' || rest[0] >= 'A' && rest[0] <= 'Z' || rest[0] >= '0' && rest[0] <= '9') {
+					continue
+				}
+				if txt[i] == '@' && strings.HasPrefix(rest, report.Escape(login)) {
+					continue
+				}
+				return ast.WalkStop, fmt.Errorf("a live %q in %q", txt[i:min(len(txt), i+20)], txt)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	if err != nil {
+		t.Errorf("reply is not inert (%v):\n%s", err, reply)
+	}
+}
+
+func TestRepliesAreInert(t *testing.T) {
+	t.Parallel()
+	hostile := []string{
+		"/pact x`@org/team`![p](//ev.il/p.png)",
+		"/pact accept x`@org/team`![p](//ev.il/p.png)",
+		"/pact changes T1 `x` @org/team ![p](//ev.il/p.png) <img src=x> #12",
+		"/pact accept <b>@admin</b>",
+		"/pact status\n/pact ```@org/team```",
+		"/pact accept T9@org/team",
+		"/pact accept [a](javascript:alert(1))",
+		"/pact accept https://ev.il/x.png",
+		"/pact accept www.ev.il",
+		"/pact help me #1 @all",
+	}
+	for _, body := range hostile {
+		for _, login := range []string{"octocat", "stranger", "hubot"} {
+			req := Request{Repo: "o/r", Login: login, HeadBranch: "feat/x", HeadSHA: "abc", CanWrite: true,
+				Comment: &Comment{ID: 5, Body: body, URL: "u", CreatedAt: submitted}}
+			for _, r := range PlanComment(req, seats(t), state(t), ParseCommands(body)).Replies {
+				assertInert(t, r, login)
+			}
+		}
+	}
+}
+
+// githubLogin is the shape of a GitHub login (schemas/pact-config.schema.json).
+var githubLogin = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(\[bot\])?$`)
+
+func FuzzRepliesAreInert(f *testing.F) {
+	for _, s := range []string{"/pact x`@org/team`![p](//ev.il/p.png)", "/pact accept <img src=x>", "/pact changes T1 ```\n@a"} {
+		f.Add(s, "octocat")
+	}
+	f.Fuzz(func(t *testing.T, body, login string) {
+		if !githubLogin.MatchString(login) {
+			return // GitHub sends only real logins
+		}
+		req := Request{Repo: "o/r", Login: login, HeadBranch: "feat/x", HeadSHA: "abc", CanWrite: true,
+			Comment: &Comment{ID: 5, Body: body, URL: "u", CreatedAt: submitted}}
+		for _, r := range PlanComment(req, seats(t), state(t), ParseCommands(body)).Replies {
+			assertInert(t, r, login)
+		}
+	})
+}
+
+func TestCommandsOfOneCommentShareItsTime(t *testing.T) {
+	t.Parallel()
+	body := "/pact accept T1\n/pact accept T2"
+	req := Request{Repo: "o/r", Login: "carol", HeadBranch: "feat/x", HeadSHA: "abc", CanWrite: true,
+		Comment: &Comment{ID: 5, Body: body, URL: "u", CreatedAt: submitted}}
+	cfg := seats(t)
+	cfg.Seats["lead"] = append(cfg.Seats["lead"], "carol")
+	plan := PlanComment(req, cfg, state(t), ParseCommands(body))
+	if len(plan.Intents) != 2 {
+		t.Fatalf("plan = %+v", plan)
+	}
+	a, b := plan.Intents[0].Draft, plan.Intents[1].Draft
+	if !a.TS.Equal(submitted) || !b.TS.Equal(submitted) || a.EventID == b.EventID {
+		t.Errorf("ts %s and %s (want both the comment's), ids %s and %s (want distinct)", a.TS, b.TS, a.EventID, b.EventID)
+	}
+	if p := plan.Intents[0].Draft.Payload.(acceptPayload); p.Commit != "abc" || p.GitHub.HeadSHA != "abc" || !plan.Intents[0].FromComment {
+		t.Errorf("a comment-backed accept records the head when the comment was made: %+v", p)
+	}
+}
+
+func TestCommentOnATaskNotAwaitingReviewIsRefused(t *testing.T) {
+	t.Parallel()
+	body := "/pact accept T3" // T3 is assigned, never checkpointed
+	req := Request{Repo: "o/r", Login: "octocat", HeadBranch: "feat/y", HeadSHA: "abcdef0123456789", CanWrite: true,
+		Comment: &Comment{ID: 5, Body: body, URL: "u", CreatedAt: submitted}}
+	plan := PlanComment(req, seats(t), state(t), ParseCommands(body))
+	if len(plan.Intents) != 0 || len(plan.Replies) != 1 || !strings.Contains(plan.Replies[0], "was not awaiting review at commit `abcdef012345`") {
+		t.Errorf("plan = %+v", plan)
+	}
 }

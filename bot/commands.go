@@ -1,7 +1,15 @@
 package bot
 
 import (
+	"sort"
 	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/pact-action/pact-action/report"
 )
 
 // Command verbs of /pact.
@@ -19,30 +27,88 @@ type Command struct {
 	Task   string
 	Reason string
 	// Problem is set when the line is not a usable command; the reply is
-	// then the help text with this sentence first.
+	// then the help text with this sentence (Markdown, already inert) first.
 	Problem string
 }
 
+// markdown parses comments the way GitHub renders them: CommonMark with the
+// GitHub Flavored Markdown extensions (tables, strikethrough, autolinks,
+// task lists).
+var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM))
+
 // ParseCommands finds the /pact commands of a comment body, in order. A
-// command starts a line (leading spaces allowed); lines inside fenced code
-// blocks and quoted lines are not commands.
+// command is a line of a top-level paragraph, as GitHub renders the comment,
+// that holds nothing but plain text starting with /pact: lines GitHub shows
+// as code (fenced or indented), inside HTML (blocks, comments or inline
+// tags), quotes (including lazy continuation lines), lists, tables,
+// headings, links or emphasis are not commands. The provenance check
+// re-reads comments with this same function, so what the bot acts on and
+// what verifies an event never differ.
 func ParseCommands(body string) []Command {
+	src := []byte(body)
+	doc := markdown.Parser().Parse(text.NewReader(src))
 	var out []Command
-	inFence := false
-	for _, raw := range strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n") {
-		line := strings.TrimSpace(raw)
-		if strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
-			inFence = !inFence
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if n.Kind() != ast.KindParagraph {
 			continue
 		}
-		if inFence {
+		for _, line := range plainLines(n, src) {
+			rest, ok := strings.CutPrefix(line, "/pact")
+			if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
+				continue
+			}
+			out = append(out, parseCommand(strings.Fields(rest)))
+		}
+	}
+	return out
+}
+
+// plainLines returns the source lines of a paragraph that hold only plain
+// text, trimmed. Inline nodes other than text (code spans, HTML, links,
+// autolinks, emphasis, strikethrough, images) sit in the gaps between the
+// paragraph's text nodes; every line such a gap touches is not plain.
+func plainLines(para ast.Node, src []byte) []string {
+	lines := para.Lines()
+	if lines.Len() == 0 {
+		return nil
+	}
+	tainted := make([]bool, lines.Len())
+	// taint marks the lines holding a visible (non-space) byte of
+	// src[from:to]; gaps are disjoint, so this is linear in the comment.
+	taint := func(from, to int) {
+		for b := from; b < to; b++ {
+			if c := src[b]; c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+				continue
+			}
+			i := sort.Search(lines.Len(), func(i int) bool { return lines.At(i).Start > b }) - 1
+			if i >= 0 && b < lines.At(i).Stop {
+				tainted[i] = true
+			}
+		}
+	}
+	pos := lines.At(0).Start
+	pending := false // a non-text node since pos
+	for c := para.FirstChild(); c != nil; c = c.NextSibling() {
+		t, isText := c.(*ast.Text)
+		if !isText {
+			pending = true
 			continue
 		}
-		rest, ok := strings.CutPrefix(line, "/pact")
-		if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
-			continue
+		if pending {
+			taint(pos, t.Segment.Start)
+			pending = false
 		}
-		out = append(out, parseCommand(strings.Fields(rest)))
+		pos = t.Segment.Stop
+	}
+	if pending {
+		taint(pos, lines.At(lines.Len()-1).Stop)
+	}
+	var out []string
+	for i := 0; i < lines.Len(); i++ {
+		if !tainted[i] {
+			seg := lines.At(i)
+			out = append(out, strings.TrimSpace(string(seg.Value(src))))
+		}
 	}
 	return out
 }
@@ -69,22 +135,15 @@ func parseCommand(words []string) Command {
 		}
 		return Command{Verb: verb}
 	}
-	return Command{Verb: VerbHelp, Problem: "`" + truncate(words[0], 40) + "` is not a /pact command."}
+	// The word is the commenter's: quoted back only as inert code.
+	return Command{Verb: VerbHelp, Problem: report.Code(truncate(words[0], 40)) + " is not a /pact command."}
 }
 
+// truncate shortens s to at most n runes.
 func truncate(s string, n int) string {
-	if len(s) <= n {
+	r := []rune(s)
+	if len(r) <= n {
 		return s
 	}
-	return s[:n] + "…"
+	return string(r[:n]) + "…"
 }
-
-// HelpText is the reply to /pact help and to anything /pact does not know.
-const HelpText = "**/pact commands** (each at the start of a line):\n\n" +
-	"- `/pact accept <task>` — accept a task awaiting review (you must hold its reviewer seat and not its owner seat)\n" +
-	"- `/pact changes <task> <reason…>` — request changes on a task awaiting review\n" +
-	"- `/pact status` — show the pact's tasks for this pull request\n" +
-	"- `/pact recheck` — judge this pull request's head again\n" +
-	"- `/pact help` — this text\n\n" +
-	"Approving the pull request accepts every task on this branch that awaits your review; requesting changes does the opposite. " +
-	"Seats are mapped to GitHub accounts in `.github/pact.yml` on the base branch."

@@ -4,17 +4,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
-	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/projection"
-	"github.com/pact-action/pact-action/report"
 )
 
-// Review is a submitted pull-request review, as the webhook gives it.
+// Review is a submitted pull-request review, as GitHub reports it when the
+// bot runs (not as the webhook said: it may since have been superseded).
 type Review struct {
 	ID          int64
 	State       string // approved, changes_requested, commented, dismissed; any case
@@ -40,9 +38,12 @@ type Request struct {
 	Repo       string // owner/name: part of every derived event_id
 	Login      string // who reviewed or commented
 	HeadBranch string
-	HeadSHA    string
-	Review     *Review
-	Comment    *Comment
+	// HeadSHA is the commit the request was given on: the reviewed commit
+	// of a review, the head of the branch when a comment was made; the
+	// caller plans against the log at this commit.
+	HeadSHA string
+	Review  *Review
+	Comment *Comment
 	// CanWrite is whether Login has write permission on the repository
 	// (asked of the collaborator-permission endpoint by the caller).
 	CanWrite bool
@@ -53,6 +54,10 @@ type Intent struct {
 	Draft projection.Draft
 	// What names the event for commit messages and replies.
 	What string
+	// FromComment marks an event recorded from a /pact comment: its
+	// payload.commit is the head of the branch when the comment was made,
+	// and it may only be written on a commit with the same code.
+	FromComment bool
 }
 
 // Plan is what the bot will do for a request.
@@ -60,8 +65,11 @@ type Plan struct {
 	Intents []Intent
 	Replies []string
 	// Status, Recheck: the comment asked for the state table or a fresh
-	// check; Acknowledge: it held a command the bot handled.
+	// check; Acknowledge: it held a command the bot handled (or refused).
 	Status, Recheck, Acknowledge bool
+	// Refused counts the commands asking for an event that the pact's
+	// state refused (the task did not await review).
+	Refused int
 }
 
 // EventID derives a deterministic 128-bit event_id from the GitHub object
@@ -92,11 +100,11 @@ type changesPayload struct {
 	GitHub GitHubPayload `json:"github"`
 }
 
-func mention(login string) string { return "@" + report.Escape(login) }
-
 // PlanReview maps a submitted review to events: approved → accept and
 // changes_requested → changes_requested, for every task on the head branch
-// that awaits review by a seat the reviewer holds.
+// that awaited review, by a seat the reviewer holds, in st: the log at the
+// reviewed commit (not the branch's head, which may hold tasks checkpointed
+// after the review).
 func PlanReview(req Request, cfg *config.Config, st *projection.State) Plan {
 	r := req.Review
 	var typ string
@@ -116,21 +124,20 @@ func PlanReview(req Request, cfg *config.Config, st *projection.State) Plan {
 	var refused []string
 	for _, id := range st.TaskOrder {
 		t := st.Tasks[id]
-		if t.Branch != req.HeadBranch || t.Status != projection.StatusAwaitingReview || !cfg.Holds(req.Login, t.Reviewer) {
-			if t.Branch == req.HeadBranch && t.Status == projection.StatusAwaitingReview && cfg.Holds(req.Login, t.Owner) {
-				refused = append(refused, ownerRefusal(req.Login, t, typ))
-			}
+		if t.Branch != req.HeadBranch || t.Status != projection.StatusAwaitingReview {
 			continue
 		}
 		if cfg.Holds(req.Login, t.Owner) {
 			refused = append(refused, ownerRefusal(req.Login, t, typ))
 			continue
 		}
-		plan.Intents = append(plan.Intents, reviewIntent(req, t, typ))
+		if cfg.Holds(req.Login, t.Reviewer) {
+			plan.Intents = append(plan.Intents, reviewIntent(req, t, typ))
+		}
 	}
 	plan.Replies = append(plan.Replies, refused...)
 	if len(plan.Intents) == 0 && len(refused) == 0 {
-		plan.Replies = append(plan.Replies, nothingToReview(req, seats, st))
+		plan.Replies = append(plan.Replies, nothingToReview(req.Login, seats, req.HeadBranch, r.CommitID, st))
 	}
 	return plan
 }
@@ -153,68 +160,14 @@ func reviewIntent(req Request, t *projection.Task, typ string) Intent {
 	return Intent{Draft: d, What: what}
 }
 
-func verbFor(typ string) string {
-	if typ == projection.TypeAccept {
-		return "accept"
-	}
-	return "request changes on"
-}
-
-func ownerRefusal(login string, t *projection.Task, typ string) string {
-	return fmt.Sprintf("🚫 **Rule 1 (no self-acceptance):** %s holds seat `%s`, which owns task `%s`, so that account can never %s it — even if it also holds the reviewer seat `%s`. Nothing was recorded. "+
-		"Ask an account that holds `%s` and not `%s` (see `.github/pact.yml` on the base branch) to review `%s`.",
-		mention(login), t.Owner, report.Escape(t.ID), verbFor(typ), t.Reviewer, t.Reviewer, t.Owner, report.Escape(t.ID))
-}
-
-// nothingToReview answers a seat holder whose review concerns no task: which
-// tasks this branch has and what each waits for.
-func nothingToReview(req Request, seats []string, st *projection.State) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "ℹ️ %s holds seat(s) %s, but no task on branch `%s` is awaiting review by them, so this review recorded nothing.",
-		mention(req.Login), codeList(seats), report.Escape(req.HeadBranch))
-	lines := branchTasks(st, req.HeadBranch)
-	if len(lines) == 0 {
-		b.WriteString(" This branch has no pact tasks.")
-		return b.String()
-	}
-	b.WriteString(" Tasks on this branch:\n\n")
-	for _, l := range lines {
-		b.WriteString(l)
-	}
-	return b.String()
-}
-
-func branchTasks(st *projection.State, branch string) []string {
-	var out []string
-	for _, id := range st.TaskOrder {
-		t := st.Tasks[id]
-		if t.Branch == branch {
-			out = append(out, fmt.Sprintf("- `%s` (%s): %s\n", report.Escape(t.ID), report.Escape(t.Feature), report.Escape(checks.WaitingFor(t))))
-		}
-	}
-	return out
-}
-
-func codeList(items []string) string {
-	s := append([]string(nil), items...)
-	sort.Strings(s)
-	for i := range s {
-		s[i] = "`" + s[i] + "`"
-	}
-	return strings.Join(s, ", ")
-}
-
-// PlanComment runs the /pact commands of a comment in order.
+// PlanComment runs the /pact commands of a comment in order, against st:
+// the log at the head of the branch when the comment was made.
 func PlanComment(req Request, cfg *config.Config, st *projection.State, cmds []Command) Plan {
 	var plan Plan
 	for i, cmd := range cmds {
 		switch cmd.Verb {
 		case VerbHelp:
-			reply := HelpText
-			if cmd.Problem != "" {
-				reply = "❓ " + cmd.Problem + "\n\n" + HelpText
-			}
-			plan.Replies = append(plan.Replies, reply)
+			plan.Replies = append(plan.Replies, helpReply(cmd.Problem))
 			plan.Acknowledge = true
 		case VerbStatus:
 			plan.Status, plan.Acknowledge = true, true
@@ -225,9 +178,15 @@ func PlanComment(req Request, cfg *config.Config, st *projection.State, cmds []C
 			}
 			plan.Recheck, plan.Acknowledge = true, true
 		case VerbAccept, VerbChanges:
-			intent, refusal := planTaskCommand(req, cfg, st, cmd, i)
+			intent, refusal, stateRefusal := planTaskCommand(req, cfg, st, cmd, i)
 			if refusal != "" {
 				plan.Replies = append(plan.Replies, refusal)
+				if stateRefusal {
+					// Like the engine's refusals: the command was
+					// understood, the pact said no (😕).
+					plan.Refused++
+					plan.Acknowledge = true
+				}
 				continue
 			}
 			plan.Intents = append(plan.Intents, intent)
@@ -237,49 +196,41 @@ func PlanComment(req Request, cfg *config.Config, st *projection.State, cmds []C
 	return plan
 }
 
-func noWrite(login, what string) string {
-	return fmt.Sprintf("🚫 %s needs write permission on this repository to use `%s`; nothing was recorded. Ask a maintainer to run it, or to grant you write access.", mention(login), what)
-}
-
-func planTaskCommand(req Request, cfg *config.Config, st *projection.State, cmd Command, index int) (Intent, string) {
+func planTaskCommand(req Request, cfg *config.Config, st *projection.State, cmd Command, index int) (in Intent, refusal string, byState bool) {
 	typ := projection.TypeAccept
 	if cmd.Verb == VerbChanges {
 		typ = projection.TypeChangesRequested
 	}
 	what := "/pact " + cmd.Verb
 	if !req.CanWrite {
-		return Intent{}, noWrite(req.Login, what)
+		return Intent{}, noWrite(req.Login, what), false
 	}
 	t := st.Tasks[cmd.Task]
 	if t == nil {
-		return Intent{}, fmt.Sprintf("❓ `%s`: there is no task `%s` in this branch's pact; nothing was recorded. Tasks on this branch:\n\n%s",
-			what, report.Escape(cmd.Task), strings.Join(orNone(branchTasks(st, req.HeadBranch)), ""))
+		return Intent{}, unknownTaskReply(what, cmd.Task, st, req.HeadBranch), false
 	}
 	if cfg.Holds(req.Login, t.Owner) {
-		return Intent{}, ownerRefusal(req.Login, t, typ)
+		return Intent{}, ownerRefusal(req.Login, t, typ), false
 	}
 	if !cfg.Holds(req.Login, t.Reviewer) {
-		held := cfg.SeatsOf(req.Login)
-		holds := "holds no seat"
-		if len(held) > 0 {
-			holds = "holds " + codeList(held)
-		}
-		return Intent{}, fmt.Sprintf("🚫 **Rule 1 (only the reviewer reviews):** task `%s` is reviewed by seat `%s`, and %s %s; nothing was recorded. "+
-			"Ask an account mapped to `%s` in `.github/pact.yml` on the base branch to run `%s %s`.",
-			report.Escape(t.ID), t.Reviewer, mention(req.Login), holds, t.Reviewer, what, report.Escape(t.ID))
+		return Intent{}, notReviewerRefusal(req.Login, cfg.SeatsOf(req.Login), t, what), false
+	}
+	if t.Status != projection.StatusAwaitingReview {
+		return Intent{}, notAwaitingReply(what, t, req.HeadSHA), true
 	}
 	c := req.Comment
 	gh := GitHubPayload{CommentID: c.ID, URL: c.URL, Login: req.Login, HeadSHA: req.HeadSHA}
-	// Several commands in one comment get distinct, still deterministic ids
-	// and timestamps one nanosecond apart, so they replay in comment order.
-	d := projection.Draft{EventID: EventID(req.Repo, commentKind(c, index), c.ID, t.ID), TS: c.CreatedAt.Add(time.Duration(index)),
+	// Every command of a comment carries the comment's own time (replay
+	// orders ties by line, so they replay in comment order); the id tells
+	// them apart by their place in the comment.
+	d := projection.Draft{EventID: EventID(req.Repo, commentKind(c, index), c.ID, t.ID), TS: c.CreatedAt,
 		AgentID: t.Reviewer, Type: typ, TaskID: t.ID, Feature: t.Feature}
 	if typ == projection.TypeAccept {
 		d.Payload = acceptPayload{Commit: req.HeadSHA, GitHub: gh}
 	} else {
 		d.Payload = changesPayload{Reason: cmd.Reason, Commit: req.HeadSHA, GitHub: gh}
 	}
-	return Intent{Draft: d, What: fmt.Sprintf("%s %s (comment %d by @%s)", typ, t.ID, c.ID, req.Login)}, ""
+	return Intent{Draft: d, What: fmt.Sprintf("%s %s (comment %d by @%s)", typ, t.ID, c.ID, req.Login), FromComment: true}, "", false
 }
 
 // commentKind names the GitHub object an event comes from, for its
@@ -289,26 +240,6 @@ func commentKind(c *Comment, index int) string {
 		return fmt.Sprintf("review_comment#%d", index)
 	}
 	return fmt.Sprintf("issue_comment#%d", index)
-}
-
-func orNone(lines []string) []string {
-	if len(lines) == 0 {
-		return []string{"_(none)_\n"}
-	}
-	return lines
-}
-
-// StatusReply is the answer to /pact status: the state table for this PR.
-func StatusReply(st *projection.State, branch string, findings []checks.Finding) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "### pact status for `%s`\n\n**%s**\n", report.Escape(branch), report.Title(findings))
-	for _, f := range findings {
-		if f.Severity == checks.SeverityPending {
-			fmt.Fprintf(&b, "- %s\n", report.Escape(f.Message))
-		}
-	}
-	b.WriteString(report.TaskTable(st, branch))
-	return b.String()
 }
 
 // PactifyCommand is the pactify command line that records the same event

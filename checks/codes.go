@@ -76,8 +76,12 @@ var Table = []CodeInfo{
 		"Let the bot record reviews (approve the PR as the reviewer), or commit the event from an account mapped to its seat in .github/pact.yml."},
 	{CodeProvenanceStale, SeverityError, "code changed after the task was accepted",
 		"Ask the reviewer to accept again on the current head, or revert the later changes."},
+	{CodePRUnmappedBranch, SeverityWarning, "the PR's head branch is named by no task, so it ships no feature",
+		"Open the pull request from the branch its tasks name (`pactify assign --branch`), or assign the work to this branch first; a PR that only changes .pact/ is never blocked."},
+	{CodeProvenanceFutureTS, SeverityError, "an event the PR adds is stamped more than a day after its commit",
+		"Remove the line from the pull request's commits (the base branch does not have it yet, so the PR may rewrite it) and record the event again with pactify or the bot, which stamp the current time."},
 	{CodeConfigInvalid, SeverityError, ".github/pact.yml cannot be used",
-		"Fix .github/pact.yml on the base branch: only the keys seats and provenance, and seats that exist in the roster."},
+		"Fix .github/pact.yml on the base branch: only the keys seats, provenance and unmapped-branches, and seats that exist in the roster."},
 }
 
 var byCode = func() map[projection.Code]CodeInfo {

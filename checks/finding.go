@@ -29,6 +29,10 @@ const (
 	CodePRUnaccepted         projection.Code = "pr.unaccepted_feature"
 	CodeProvenanceUnverified projection.Code = "provenance.unverified"
 	CodeProvenanceStale      projection.Code = "provenance.stale"
+	// CodeProvenanceFutureTS and CodePRUnmappedBranch are new codes
+	// (SEMANTICS.md §6 allows additions; §5 describes the second).
+	CodeProvenanceFutureTS projection.Code = "provenance.future_ts"
+	CodePRUnmappedBranch   projection.Code = "pr.unmapped_branch"
 	// CodeConfigInvalid is ours (SEMANTICS.md §6 allows new codes): the
 	// repository's .github/pact.yml cannot be used.
 	CodeConfigInvalid projection.Code = "config.invalid"

@@ -3,8 +3,11 @@ package checks
 import (
 	"bytes"
 	"fmt"
+	"path"
+	"strings"
 	"unicode/utf8"
 
+	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -155,6 +158,11 @@ type PullRequestFacts struct {
 	// tasks that must still count as open for Rule 2.
 	Provenance  []Finding
 	NotAccepted map[string]string
+	// Unmapped is the base branch's unmapped-branches policy ("" is the
+	// default, warn). ChangesOutsidePact says the pull request changes
+	// files outside the pact directory; it is only asked under block.
+	Unmapped           config.Unmapped
+	ChangesOutsidePact bool
 }
 
 // PullRequest judges a pull request's head the way the check does:
@@ -170,7 +178,54 @@ func PullRequest(in Input, pr PullRequestFacts) []Finding {
 	out = append(out, pr.Provenance...)
 	for _, b := range pr.Branches {
 		out = append(out, Waiting(in.LogPath(), in.Replay.State, b, pr.NotAccepted)...)
+		out = append(out, Unmapped(in.LogPath(), in.Replay.State, pr.BaseLog, b, pr.Unmapped, pr.ChangesOutsidePact)...)
 	}
 	Sort(out)
 	return out
+}
+
+// Unmapped applies the unmapped-branches policy (SEMANTICS.md §5) to a
+// pull request's head branch: a branch that ships no feature is one no task
+// names, or whose tasks all belong to features the merge base had already
+// shipped (a new pull request from an old feature's branch ships nothing
+// either). Under warn that is a warning; under block an error when the pull
+// request changes files outside the pact directory, else a warning; under
+// allow nothing. A log without an init has its own findings.
+func Unmapped(logPath string, head *projection.State, baseLog []byte, branch string, policy config.Unmapped, changesOutside bool) []Finding {
+	if policy == config.UnmappedAllow || head == nil || !head.Initialized {
+		return nil
+	}
+	features := head.FeaturesOnBranch(branch)
+	// A feature the head has not shipped is new; only one the head has
+	// shipped can have been shipped already at the merge base (replayed
+	// only then: it costs a second replay).
+	var base *projection.State
+	for _, f := range features {
+		if !head.Features[f].Shipped {
+			return nil
+		}
+		if base == nil {
+			if baseLog == nil {
+				return nil
+			}
+			base = projection.Replay(projection.ParseBytes(baseLog)).State
+		}
+		if bf := base.Features[f]; bf == nil || !bf.Shipped {
+			return nil // shipped by this pull request
+		}
+	}
+	msg := fmt.Sprintf("no task names branch %s (the assign events' branch), so this pull request ships no feature and Rule 2 holds nothing back", branch)
+	if names := head.FeaturesOnBranch(branch); len(names) > 0 {
+		msg = fmt.Sprintf("branch %s only names tasks of %s, which the base branch already shipped, so this pull request ships no feature and Rule 2 holds nothing back", branch, strings.Join(names, ", "))
+	}
+	f := newFinding(CodePRUnmappedBranch, logPath, 0, msg)
+	if policy == config.UnmappedBlock {
+		if changesOutside {
+			f.Severity = SeverityError
+			f.Message += fmt.Sprintf(", yet it changes files outside %s (unmapped-branches: block)", path.Dir(logPath)+"/")
+		} else {
+			f.Message += fmt.Sprintf("; it only changes %s, which unmapped-branches: block allows", path.Dir(logPath)+"/")
+		}
+	}
+	return []Finding{f}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -207,5 +208,65 @@ func TestWaitingFor(t *testing.T) {
 	}
 	if c := Count(got); c.Errors != 0 || c.Pending != 1 {
 		t.Errorf("waiting is not a violation: %+v", c)
+	}
+}
+
+func TestUnmappedBranch(t *testing.T) {
+	t.Parallel()
+	const logPath = ".pact/log.jsonl"
+	mapped := func() *logb {
+		return new(logb).init().assign("T1", "LOGIN", "opencode", "claude-opus", "feat/login").join("opencode").
+			checkpoint("opencode", "T1").accept("claude-opus", "T1")
+	}
+	shippedBase := mapped().merge("LOGIN").bytes()
+	shippedInPR := mapped().merge("LOGIN").bytes()
+	cases := []struct {
+		name           string
+		base, head     []byte
+		branch         string
+		policy         config.Unmapped
+		changesOutside bool
+		want           Severity // "" for no finding
+		says           string
+	}{
+		{name: "a branch a task names", base: nil, head: mapped().bytes(), branch: "feat/login", policy: config.UnmappedBlock, changesOutside: true},
+		{name: "another branch warns by default", head: mapped().bytes(), branch: "feat/login-v2", policy: "", changesOutside: true,
+			want: SeverityWarning, says: "no task names branch feat/login-v2"},
+		{name: "warn", head: mapped().bytes(), branch: "feat/login-v2", policy: config.UnmappedWarn, want: SeverityWarning},
+		{name: "allow says nothing", head: mapped().bytes(), branch: "feat/login-v2", policy: config.UnmappedAllow, changesOutside: true},
+		{name: "block with code changes is an error", head: mapped().bytes(), branch: "feat/login-v2", policy: config.UnmappedBlock, changesOutside: true,
+			want: SeverityError, says: "yet it changes files outside .pact/ (unmapped-branches: block)"},
+		{name: "block with only .pact/ changes (assigning work) warns", head: mapped().bytes(), branch: "chore/assign", policy: config.UnmappedBlock,
+			want: SeverityWarning, says: "it only changes .pact/, which unmapped-branches: block allows"},
+		{name: "an old feature's branch ships nothing new", base: shippedBase, head: shippedBase, branch: "feat/login", policy: config.UnmappedBlock, changesOutside: true,
+			want: SeverityError, says: "only names tasks of LOGIN, which the base branch already shipped"},
+		{name: "the pull request that ships the feature is mapped", base: mapped().bytes(), head: shippedInPR, branch: "feat/login", policy: config.UnmappedBlock, changesOutside: true},
+		{name: "a log without an init has its own findings", head: []byte("{}\n"), branch: "x", policy: config.UnmappedBlock, changesOutside: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			st := projection.Replay(projection.ParseBytes(tc.head)).State
+			got := Unmapped(logPath, st, tc.base, tc.branch, tc.policy, tc.changesOutside)
+			if tc.want == "" {
+				if len(got) != 0 {
+					t.Fatalf("findings = %v, want none", shorts(got))
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Code != CodePRUnmappedBranch || got[0].Severity != tc.want || got[0].Path != logPath || got[0].Hint == "" {
+				t.Fatalf("findings = %+v, want one %s %s", got, CodePRUnmappedBranch, tc.want)
+			}
+			if !strings.Contains(got[0].Message, tc.says) {
+				t.Errorf("message %q does not say %q", got[0].Message, tc.says)
+			}
+		})
+	}
+	// Through the whole pull-request judgement: the finding is there once
+	// per unmapped branch.
+	in := input(mapped().bytes())
+	fs := PullRequest(in, PullRequestFacts{HeadLog: mapped().bytes(), Branches: []string{"feat/x"}, Unmapped: config.UnmappedBlock, ChangesOutsidePact: true})
+	if c := Count(fs); c.Errors != 1 || fs[0].Code != CodePRUnmappedBranch {
+		t.Errorf("PullRequest = %v", shorts(fs))
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"sort"
 	"strings"
+	"time"
 
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/projection"
@@ -45,6 +47,13 @@ const DefaultBotLogin = "github-actions[bot]"
 // ProvenanceCommit is what GitHub reports about the commit that added a line.
 type ProvenanceCommit struct {
 	SHA string
+	// Parents are the commit's parents, first parent first: an event
+	// recorded from a /pact comment was given on the first.
+	Parents []string
+	// Date is the commit's committer date (the committer chose it); an
+	// event stamped more than a day ahead of it and of the judgement's time
+	// is provenance.future_ts.
+	Date time.Time
 	// AuthorLogin and CommitterLogin are the GitHub accounts GitHub links to
 	// the commit's author and committer ("" when none).
 	AuthorLogin    string
@@ -73,12 +82,66 @@ type ReviewFact struct {
 	AuthorLogin string
 	// CommitID is the head commit the review was given on.
 	CommitID string
+	// SubmittedAt is when GitHub recorded the review; an event recorded
+	// from it carries this instant as its ts.
+	SubmittedAt time.Time
 	// Awaiting lists the tasks awaiting review in the log at CommitID, when
 	// AwaitingKnown: a review can only have accepted (or sent back) those,
 	// which keeps one approval from being reused for a task checkpointed
-	// after it.
+	// after it. When it is not known, nothing the review backs is verified.
 	Awaiting      []string
 	AwaitingKnown bool
+}
+
+// Review states as GitHub's REST API reports them.
+const (
+	ReviewApproved         = "APPROVED"
+	ReviewChangesRequested = "CHANGES_REQUESTED"
+	ReviewCommented        = "COMMENTED"
+	ReviewDismissed        = "DISMISSED"
+	ReviewPending          = "PENDING"
+)
+
+// StandingDecision says whether review id, among a pull request's reviews
+// (keyed by id), is still its author's standing decision, and why not: the
+// review must exist and not be dismissed, and the author's latest review
+// that is a decision (not a comment, not pending) must decide the same way
+// (approve, or request changes). An approval that the reviewer later
+// overrode by requesting changes, or that was dismissed, backs nothing;
+// two approvals in a row both stand. The bot asks this before it records a
+// review, and the provenance check before it counts one as evidence.
+func StandingDecision(reviews map[int64]ReviewFact, id int64) string {
+	r, ok := reviews[id]
+	switch {
+	case !ok || !r.Found:
+		return fmt.Sprintf("review %d does not exist on this pull request", id)
+	case strings.EqualFold(r.State, ReviewDismissed):
+		return fmt.Sprintf("review %d by %s was dismissed", id, provAccount(r.AuthorLogin))
+	case !isDecision(r.State):
+		return fmt.Sprintf("review %d by %s is %s, not a decision", id, provAccount(r.AuthorLogin), strings.ToLower(r.State))
+	}
+	ids := make([]int64, 0, len(reviews))
+	for other, o := range reviews {
+		if o.Found && strings.EqualFold(o.AuthorLogin, r.AuthorLogin) && (isDecision(o.State) || strings.EqualFold(o.State, ReviewDismissed)) {
+			ids = append(ids, other)
+		}
+	}
+	sort.Slice(ids, func(a, b int) bool {
+		ta, tb := reviews[ids[a]].SubmittedAt, reviews[ids[b]].SubmittedAt
+		if !ta.Equal(tb) {
+			return ta.Before(tb)
+		}
+		return ids[a] < ids[b]
+	})
+	latestID := ids[len(ids)-1]
+	if latest := reviews[latestID]; !strings.EqualFold(latest.State, r.State) {
+		return fmt.Sprintf("review %d by %s was overridden by their later review %d, which is %s", id, provAccount(r.AuthorLogin), latestID, strings.ToLower(latest.State))
+	}
+	return ""
+}
+
+func isDecision(state string) bool {
+	return strings.EqualFold(state, ReviewApproved) || strings.EqualFold(state, ReviewChangesRequested)
 }
 
 // CommentFact is a pull request comment as GitHub reports it.
@@ -87,9 +150,23 @@ type CommentFact struct {
 	AuthorLogin string
 	// Number is the pull request the comment belongs to.
 	Number int
+	// CreatedAt is when GitHub recorded the comment; Edited says its body
+	// changed since (anyone with write access can edit a comment, so an
+	// edited comment is no evidence of its author's decision).
+	CreatedAt time.Time
+	Edited    bool
 	// Commands are the /pact commands of its current body that record an
 	// event.
 	Commands []CommentCommand
+	// HeadAtComment is the commit the pull request's head branch pointed
+	// at when the comment was made (GitHub's push history); "" when it
+	// cannot be told, and HeadWhy says why.
+	HeadAtComment string
+	HeadWhy       string
+	// Awaiting lists the tasks awaiting review in the log at HeadAtComment,
+	// when AwaitingKnown.
+	Awaiting      []string
+	AwaitingKnown bool
 }
 
 // CommentCommand is a /pact command that records an event: Type is
@@ -98,6 +175,9 @@ type CommentCommand struct {
 	Type string
 	Task string
 }
+
+// Span is a pair of commits, From then To.
+type Span struct{ From, To string }
 
 // StaleFacts is what the staleness of one accept is judged on.
 type StaleFacts struct {
@@ -137,10 +217,18 @@ type ProvenanceInput struct {
 	// State is the replay of the head's log.
 	State  *projection.State
 	Events []AddedEvent
-	// Reviews and Comments are keyed by the ids the events name; an id
-	// absent from the map was not fetched.
+	// Reviews are the pull request's reviews, keyed by id (every review
+	// GitHub lists, so the standing decision of each account can be told);
+	// Comments are keyed by the ids the events name. An id absent from a
+	// map does not exist on GitHub or was not fetched.
 	Reviews  map[int64]ReviewFact
 	Comments map[int64]CommentFact
+	// Unchanged says, for a pair of commits, whether the files outside the
+	// pact directory are the same in both; a pair absent was not compared.
+	Unchanged map[Span]bool
+	// Now is the time of the judgement: an event more than a day ahead of
+	// it and of its commit is provenance.future_ts.
+	Now time.Time
 	// Stale holds the staleness facts of each accept, by its line.
 	Stale map[int]StaleFacts
 }
@@ -162,8 +250,9 @@ func IsBotLogin(login string, bots []string) bool {
 }
 
 // AcceptAnchor is the commit an accept (or changes_requested) was given on:
-// payload.commit, else the commit of the review it names.
-func AcceptAnchor(ev *projection.Event, reviews map[int64]ReviewFact) string {
+// payload.commit, else the commit of the review it names, else the parent
+// of the commit that introduced its line (introParent; SEMANTICS.md §5).
+func AcceptAnchor(ev *projection.Event, reviews map[int64]ReviewFact, introParent string) string {
 	if ev.Payload.Commit != "" {
 		return ev.Payload.Commit
 	}
@@ -172,8 +261,20 @@ func AcceptAnchor(ev *projection.Event, reviews map[int64]ReviewFact) string {
 			return r.CommitID
 		}
 	}
-	return ""
+	return introParent
 }
+
+// FirstParent is the first parent of a commit, "" for none.
+func (c *ProvenanceCommit) FirstParent() string {
+	if c == nil || len(c.Parents) == 0 {
+		return ""
+	}
+	return c.Parents[0]
+}
+
+// futureSlack is how far an event's ts may be ahead of the commit that
+// added it (clocks disagree; a day does not).
+const futureSlack = 24 * time.Hour
 
 // Provenance judges the events a pull request adds under the repository's
 // provenance policy.
@@ -212,6 +313,9 @@ func Provenance(in ProvenanceInput) ProvenanceResult {
 			if t := j.appliedAccept(ev); t != nil && j.require {
 				res.NotAccepted[t.ID] = fmt.Sprintf("its accept on line %d is not proven to come from seat %s", ev.Line, t.Reviewer)
 			}
+		}
+		if f, ok := j.future(ae); ok {
+			res.Findings = append(res.Findings, f)
 		}
 		if cfg.Provenance.Stale == config.StaleSticky {
 			continue
@@ -311,6 +415,35 @@ func (j judge) appliedAccept(ev *projection.Event) *projection.Task {
 	return t
 }
 
+// future reports an event stamped more than a day ahead of the commit that
+// added it and of the time of the judgement: it would sort after everything
+// recorded later at its real time, so every review or comment the bot
+// records from then on would replay before it. An event stamped after its
+// commit but no longer in the future harms nothing and is not reported.
+func (j judge) future(ae AddedEvent) (Finding, bool) {
+	ev, c := ae.Event, ae.Commit
+	if c == nil || c.Date.IsZero() || ev.TS.IsZero() {
+		return Finding{}, false
+	}
+	ref := c.Date
+	if j.in.Now.After(ref) {
+		ref = j.in.Now
+	}
+	if ev.TS.Sub(ref) <= futureSlack {
+		return Finding{}, false
+	}
+	return j.finding(CodeProvenanceFutureTS, ev, fmt.Sprintf("%s is stamped %s, %s ahead of commit %s that added it and of this check (%s): an event carries the time it happened, and one stamped in the future makes every event recorded later at its real time sort before it",
+		describeEvent(ev), ev.TSRaw, roundDuration(ev.TS.Sub(ref)), provShort(c.SHA), ref.UTC().Format(time.RFC3339))), true
+}
+
+// roundDuration says a long duration in days or hours.
+func roundDuration(d time.Duration) string {
+	if d >= 48*time.Hour {
+		return fmt.Sprintf("%d days", int(d/(24*time.Hour)))
+	}
+	return fmt.Sprintf("%d hours", int(d/time.Hour))
+}
+
 func describeEvent(ev *projection.Event) string {
 	if ev.TaskID != "" {
 		return fmt.Sprintf("the %s of %s on line %d", ev.Type, ev.TaskID, ev.Line)
@@ -368,20 +501,20 @@ func (j judge) viaBot(ae AddedEvent) (evidence, why string) {
 	}
 	var login, what string
 	if g.ReviewID != 0 {
-		r, ok := j.in.Reviews[g.ReviewID]
-		if !ok || !r.Found {
+		r := j.in.Reviews[g.ReviewID]
+		if !r.Found {
 			return "", fmt.Sprintf("it names review %d, which does not exist on pull request #%d", g.ReviewID, j.in.PRNumber)
 		}
-		want := "APPROVED"
+		want := ReviewApproved
 		if ev.Type == projection.TypeChangesRequested {
-			want = "CHANGES_REQUESTED"
+			want = ReviewChangesRequested
 		}
 		state := strings.ToUpper(r.State)
-		switch {
-		case state == "DISMISSED":
-			return "", fmt.Sprintf("review %d by %s was dismissed", g.ReviewID, provAccount(r.AuthorLogin))
-		case state != want:
+		if state != want && state != ReviewDismissed && isDecision(state) {
 			return "", fmt.Sprintf("review %d by %s is %s, not %s as %s needs", g.ReviewID, provAccount(r.AuthorLogin), strings.ToLower(state), strings.ToLower(want), ev.Type)
+		}
+		if why := StandingDecision(j.in.Reviews, g.ReviewID); why != "" {
+			return "", why + ", so it is no longer the reviewer's decision"
 		}
 		if anchor := ev.Payload.Commit; anchor != "" && anchor != r.CommitID {
 			return "", fmt.Sprintf("it says it was given on commit %s, but review %d was given on %s", provShort(anchor), g.ReviewID, provShort(r.CommitID))
@@ -389,7 +522,13 @@ func (j judge) viaBot(ae AddedEvent) (evidence, why string) {
 		if g.HeadSHA != "" && g.HeadSHA != r.CommitID {
 			return "", fmt.Sprintf("its payload.github.head_sha is %s, but review %d was given on %s", provShort(g.HeadSHA), g.ReviewID, provShort(r.CommitID))
 		}
-		if r.AwaitingKnown && !slices.Contains(r.Awaiting, ev.TaskID) {
+		if !ev.TS.Equal(r.SubmittedAt) {
+			return "", fmt.Sprintf("its ts %s is not the time review %d was submitted (%s)", ev.TSRaw, g.ReviewID, r.SubmittedAt.UTC().Format(time.RFC3339Nano))
+		}
+		switch {
+		case !r.AwaitingKnown:
+			return "", fmt.Sprintf("whether %s was awaiting review at commit %s, which review %d was given on, could not be read", ev.TaskID, provShort(r.CommitID), g.ReviewID)
+		case !slices.Contains(r.Awaiting, ev.TaskID):
 			return "", fmt.Sprintf("%s was not awaiting review in the log at commit %s, which review %d was given on, so that review did not cover it", ev.TaskID, provShort(r.CommitID), g.ReviewID)
 		}
 		login, what = r.AuthorLogin, fmt.Sprintf("review %d (%s)", g.ReviewID, strings.ToLower(state))
@@ -405,8 +544,29 @@ func (j judge) viaBot(ae AddedEvent) (evidence, why string) {
 		if ev.Type == projection.TypeChangesRequested {
 			verb = "changes"
 		}
-		if !slices.Contains(cf.Commands, CommentCommand{Type: ev.Type, Task: ev.TaskID}) {
+		parent := c.FirstParent()
+		switch {
+		case cf.Edited:
+			return "", fmt.Sprintf("comment %d by %s was edited after it was posted, and anyone with write access can edit a comment, so it is no evidence; a new comment is", g.CommentID, provAccount(cf.AuthorLogin))
+		case !slices.Contains(cf.Commands, CommentCommand{Type: ev.Type, Task: ev.TaskID}):
 			return "", fmt.Sprintf("comment %d by %s holds no /pact %s %s command", g.CommentID, provAccount(cf.AuthorLogin), verb, ev.TaskID)
+		case !ev.TS.Equal(cf.CreatedAt):
+			return "", fmt.Sprintf("its ts %s is not the time comment %d was made (%s)", ev.TSRaw, g.CommentID, cf.CreatedAt.UTC().Format(time.RFC3339Nano))
+		case parent == "":
+			return "", fmt.Sprintf("commit %s that added it has no parent, so the commit the comment covered cannot be told", provShort(c.SHA))
+		case cf.HeadAtComment == "":
+			return "", fmt.Sprintf("the head of the branch when comment %d was made cannot be told (%s)", g.CommentID, cf.HeadWhy)
+		case ev.Payload.Commit != "" && ev.Payload.Commit != parent && ev.Payload.Commit != cf.HeadAtComment:
+			return "", fmt.Sprintf("its payload.commit is %s, but the line was recorded on commit %s and the branch was at %s when comment %d was made (a comment-backed event is given on one of those, never on a commit its writer chose)",
+				provShort(ev.Payload.Commit), provShort(parent), provShort(cf.HeadAtComment), g.CommentID)
+		case g.HeadSHA != "" && g.HeadSHA != cf.HeadAtComment:
+			return "", fmt.Sprintf("its payload.github.head_sha is %s, but the branch was at %s when comment %d was made", provShort(g.HeadSHA), provShort(cf.HeadAtComment), g.CommentID)
+		case cf.HeadAtComment != parent && !j.in.Unchanged[Span{cf.HeadAtComment, parent}]:
+			return "", fmt.Sprintf("comment %d was made when the branch was at %s, but the line was recorded on %s, whose files outside %s differ, so the comment did not cover that code", g.CommentID, provShort(cf.HeadAtComment), provShort(parent), j.pactDir())
+		case !cf.AwaitingKnown:
+			return "", fmt.Sprintf("whether %s was awaiting review at commit %s, the head when comment %d was made, could not be read", ev.TaskID, provShort(cf.HeadAtComment), g.CommentID)
+		case !slices.Contains(cf.Awaiting, ev.TaskID):
+			return "", fmt.Sprintf("%s was not awaiting review at commit %s, the head when comment %d was made, so the comment could not %s it", ev.TaskID, provShort(cf.HeadAtComment), g.CommentID, verb)
 		}
 		login, what = cf.AuthorLogin, fmt.Sprintf("comment %d (/pact %s %s)", g.CommentID, verb, ev.TaskID)
 	}
@@ -458,6 +618,8 @@ func (j judge) viaCommit(ae AddedEvent) (evidence, why string) {
 	return fmt.Sprintf("commit %s authored by %s, who holds seat %s", provShort(c.SHA), provAccount(login), ev.AgentID), ""
 }
 
+func (j judge) pactDir() string { return path.Dir(j.in.LogPath) + "/" }
+
 func (j judge) task(ev *projection.Event) *projection.Task {
 	if j.in.State == nil || ev.TaskID == "" {
 		return nil
@@ -481,7 +643,7 @@ func (j judge) holders(seat string) string {
 // stale returns why an accept is stale under policy ("" when it is not),
 // and a short reason for the waiting message.
 func (j judge) stale(policy config.Stale, sf StaleFacts) (msg, reason string) {
-	pactDir := path.Dir(j.in.LogPath) + "/"
+	pactDir := j.pactDir()
 	switch {
 	case sf.Anchor == "":
 		return "it does not record the commit it was given on (payload.commit), so the code it covers cannot be told", "its accept records no commit"

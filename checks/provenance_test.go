@@ -103,8 +103,32 @@ func botCommentPayload() map[string]any {
 	return map[string]any{"commit": provReviewed, "github": map[string]any{"comment_id": provCommentID, "url": "https://github.example/pr/7#comment", "login": "rev-acct", "head_sha": provReviewed}}
 }
 
+// provAcceptTS is the ts provLog gives the accept on line 5: the time of
+// the review or comment that backs it.
+var provAcceptTS = time.Date(2026, 6, 9, 10, 5, 0, 0, time.UTC)
+
+// approved is a standing approval given on provReviewed, where T1 awaited
+// review, at the accept's ts.
 func approved(login string) checks.ReviewFact {
-	return checks.ReviewFact{Found: true, State: "APPROVED", AuthorLogin: login, CommitID: provReviewed}
+	return checks.ReviewFact{Found: true, State: "APPROVED", AuthorLogin: login, CommitID: provReviewed, SubmittedAt: provAcceptTS,
+		Awaiting: []string{"T1"}, AwaitingKnown: true}
+}
+
+// reviewed is a review in another state, otherwise like approved.
+func reviewed(login, state string) checks.ReviewFact {
+	r := approved(login)
+	r.State = state
+	return r
+}
+
+// commented is a /pact accept T1 comment by login on pull request 7, made
+// when the branch was at provReviewed, where T1 awaited review.
+func commented(login string, cmds ...checks.CommentCommand) checks.CommentFact {
+	if cmds == nil {
+		cmds = []checks.CommentCommand{{Type: projection.TypeAccept, Task: "T1"}}
+	}
+	return checks.CommentFact{Found: true, AuthorLogin: login, Number: 7, CreatedAt: provAcceptTS, Commands: cmds,
+		HeadAtComment: provReviewed, Awaiting: []string{"T1"}, AwaitingKnown: true}
 }
 
 type provWant struct {
@@ -118,7 +142,9 @@ type provWant struct {
 func TestProvenanceRules(t *testing.T) {
 	t.Parallel()
 	botSigned := commitBy("c0ffee0000000000000000000000000000000005", provBot, true)
+	botSigned.Parents = []string{provReviewed}
 	botUnsigned := commitBy("c0ffee0000000000000000000000000000000005", provBot, false)
+	botUnsigned.Parents = []string{provReviewed}
 	tests := []struct {
 		name        string
 		mode, stale string
@@ -252,13 +278,13 @@ func TestProvenanceRules(t *testing.T) {
 		{name: "a review that requested changes does not back an accept", mode: "warn", stale: "sticky",
 			payload: botReviewPayload(), commit: botSigned,
 			setup: func(in *checks.ProvenanceInput) {
-				in.Reviews[provReviewID] = checks.ReviewFact{Found: true, State: "CHANGES_REQUESTED", AuthorLogin: "rev-acct", CommitID: provReviewed}
+				in.Reviews[provReviewID] = reviewed("rev-acct", "CHANGES_REQUESTED")
 			},
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"is changes_requested, not approved"}}}},
 		{name: "a dismissed approval backs nothing", mode: "warn", stale: "sticky",
 			payload: botReviewPayload(), commit: botSigned,
 			setup: func(in *checks.ProvenanceInput) {
-				in.Reviews[provReviewID] = checks.ReviewFact{Found: true, State: "DISMISSED", AuthorLogin: "rev-acct", CommitID: provReviewed}
+				in.Reviews[provReviewID] = reviewed("rev-acct", "DISMISSED")
 			},
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"was dismissed"}}}},
 		{name: "payload.commit moved past the reviewed commit", mode: "warn", stale: "sticky",
@@ -289,28 +315,166 @@ func TestProvenanceRules(t *testing.T) {
 				ev.Type = projection.TypeChangesRequested
 				ev.Payload = projection.Payload{Reason: "fix", Commit: provReviewed, GitHub: &projection.GitHubRef{ReviewID: provReviewID, Login: "rev-acct"}}
 				in.Events[2].Event = &ev
-				in.Reviews[provReviewID] = checks.ReviewFact{Found: true, State: "CHANGES_REQUESTED", AuthorLogin: "rev-acct", CommitID: provReviewed}
+				in.Reviews[provReviewID] = reviewed("rev-acct", "CHANGES_REQUESTED")
+			}},
+
+		// A replayed review verifies nothing: only the reviewer's standing
+		// decision, at its own time, for a task it covered.
+		{name: "an approval the reviewer later overrode by requesting changes", mode: "require", stale: "sticky",
+			payload: botReviewPayload(), commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				in.Reviews[provReviewID] = approved("rev-acct")
+				later := reviewed("rev-acct", "CHANGES_REQUESTED")
+				later.SubmittedAt = provAcceptTS.Add(time.Hour)
+				in.Reviews[provReviewID+1] = later
+			},
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5,
+				[]string{"overridden by their later review 9002, which is changes_requested"}}},
+			notAccepted: []string{"T1"}},
+		{name: "a later approval keeps an earlier one standing; comments and other accounts change nothing", mode: "require", stale: "sticky",
+			payload: botReviewPayload(), commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				in.Reviews[provReviewID] = approved("rev-acct")
+				for i, r := range []checks.ReviewFact{approved("rev-acct"), reviewed("rev-acct", "COMMENTED"), reviewed("lead-acct", "CHANGES_REQUESTED")} {
+					r.SubmittedAt = provAcceptTS.Add(time.Duration(i+1) * time.Hour)
+					in.Reviews[provReviewID+int64(i)+1] = r
+				}
+			}},
+		{name: "an approval whose later sibling was dismissed no longer stands", mode: "require", stale: "sticky",
+			payload: botReviewPayload(), commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				in.Reviews[provReviewID] = approved("rev-acct")
+				later := reviewed("rev-acct", "DISMISSED")
+				later.SubmittedAt = provAcceptTS.Add(time.Hour)
+				in.Reviews[provReviewID+1] = later
+			},
+			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"later review 9002, which is dismissed"}}},
+			notAccepted: []string{"T1"}},
+		{name: "an accept stamped at another time than its review", mode: "require", stale: "sticky",
+			payload: botReviewPayload(), commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				r := approved("rev-acct")
+				r.SubmittedAt = provAcceptTS.Add(-time.Minute)
+				in.Reviews[provReviewID] = r
+			},
+			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"ts 2026-06-09T10:05:00Z is not the time review 9001 was submitted (2026-06-09T10:04:00Z)"}}},
+			notAccepted: []string{"T1"}},
+		{name: "whether the task awaited review at the reviewed commit cannot be read: not verified", mode: "require", stale: "sticky",
+			payload: botReviewPayload(), commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				r := approved("rev-acct")
+				r.Awaiting, r.AwaitingKnown = nil, false
+				in.Reviews[provReviewID] = r
+			},
+			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"could not be read"}}},
+			notAccepted: []string{"T1"}},
+
+		// A replayed comment verifies nothing either.
+		{name: "a comment edited after it was posted", mode: "require", stale: "sticky",
+			payload: botCommentPayload(), commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				cf := commented("rev-acct")
+				cf.Edited = true
+				in.Comments[provCommentID] = cf
+			},
+			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"was edited after it was posted"}}},
+			notAccepted: []string{"T1"}},
+		{name: "a comment made while the task did not await review (the bot refused it)", mode: "require", stale: "sticky",
+			payload: botCommentPayload(), commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				cf := commented("rev-acct")
+				cf.Awaiting = []string{}
+				in.Comments[provCommentID] = cf
+			},
+			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"T1 was not awaiting review at commit aaaaaaaaaaaa, the head when comment 7001 was made"}}},
+			notAccepted: []string{"T1"}},
+		{name: "a comment-backed accept whose payload.commit is not the commit its line was recorded on", mode: "require", stale: "sticky",
+			payload: map[string]any{"commit": provOtherSHA, "github": map[string]any{"comment_id": provCommentID, "login": "rev-acct"}}, commit: botSigned,
+			setup:       func(in *checks.ProvenanceInput) { in.Comments[provCommentID] = commented("rev-acct") },
+			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"payload.commit is bbbbbbbbbbbb, but the line was recorded on commit aaaaaaaaaaaa and the branch was at aaaaaaaaaaaa"}}},
+			notAccepted: []string{"T1"}},
+		{name: "a comment-backed accept recorded on code pushed after the comment", mode: "require", stale: "sticky",
+			payload: map[string]any{"github": map[string]any{"comment_id": provCommentID, "login": "rev-acct"}}, commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				cf := commented("rev-acct")
+				cf.HeadAtComment = provOtherSHA
+				in.Comments[provCommentID] = cf
+				in.Unchanged = map[checks.Span]bool{{From: provOtherSHA, To: provReviewed}: false}
+			},
+			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"made when the branch was at bbbbbbbbbbbb, but the line was recorded on aaaaaaaaaaaa, whose files outside .pact/ differ"}}},
+			notAccepted: []string{"T1"}},
+		{name: "a comment-backed accept recorded after another pact-only commit", mode: "require", stale: "sticky",
+			payload: map[string]any{"commit": provOtherSHA, "github": map[string]any{"comment_id": provCommentID, "login": "rev-acct"}}, commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				cf := commented("rev-acct")
+				cf.HeadAtComment = provOtherSHA
+				in.Comments[provCommentID] = cf
+				in.Unchanged = map[checks.Span]bool{{From: provOtherSHA, To: provReviewed}: true}
+			}},
+		{name: "the head at the comment's time cannot be told", mode: "require", stale: "sticky",
+			payload: botCommentPayload(), commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				cf := commented("rev-acct")
+				cf.HeadAtComment, cf.HeadWhy = "", "GitHub's push history of the branch does not reach back that far"
+				in.Comments[provCommentID] = cf
+			},
+			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"cannot be told (GitHub's push history"}}},
+			notAccepted: []string{"T1"}},
+		{name: "a comment-backed accept stamped at another time than the comment", mode: "warn", stale: "sticky",
+			payload: botCommentPayload(), commit: botSigned,
+			setup: func(in *checks.ProvenanceInput) {
+				cf := commented("rev-acct")
+				cf.CreatedAt = provAcceptTS.Add(-time.Nanosecond)
+				in.Comments[provCommentID] = cf
+			},
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"is not the time comment 7001 was made"}}}},
+
+		// Timestamps far ahead of the commit that added the line.
+		{name: "an event stamped days ahead of its commit and of the check", mode: "require", stale: "sticky",
+			commit: commitBy("ac1", "rev-acct", true),
+			setup: func(in *checks.ProvenanceInput) {
+				in.Events[2].Commit.Date = provAcceptTS.Add(-72 * time.Hour)
+				in.Now = provAcceptTS.Add(-71 * time.Hour)
+			},
+			want: []provWant{{checks.CodeProvenanceFutureTS, checks.SeverityError, 5, []string{"stamped 2026-06-09T10:05:00Z, 2 days ahead of commit ac1"}}}},
+		{name: "a commit dated in the future is the reference then", mode: "warn", stale: "sticky",
+			commit: commitBy("ac1", "rev-acct", true),
+			setup: func(in *checks.ProvenanceInput) {
+				in.Events[2].Commit.Date = provAcceptTS.Add(-30 * time.Hour)
+				in.Now = provAcceptTS.Add(-40 * time.Hour)
+			},
+			want: []provWant{{checks.CodeProvenanceFutureTS, checks.SeverityWarning, 5, []string{"30 hours ahead of commit ac1"}}}},
+		{name: "stamped after its commit but no longer in the future", mode: "require", stale: "sticky",
+			commit: commitBy("ac1", "rev-acct", true),
+			setup: func(in *checks.ProvenanceInput) {
+				in.Events[2].Commit.Date = provAcceptTS.Add(-72 * time.Hour)
+				in.Now = provAcceptTS.Add(time.Hour)
+			}},
+		{name: "a day of clock skew is fine", mode: "require", stale: "sticky",
+			commit: commitBy("ac1", "rev-acct", true),
+			setup: func(in *checks.ProvenanceInput) {
+				in.Events[2].Commit.Date = provAcceptTS.Add(-23 * time.Hour)
+				in.Now = provAcceptTS.Add(-23 * time.Hour)
 			}},
 
 		// Path (a): bot-written, backed by a /pact comment.
 		{name: "bot-written accept backed by a /pact accept comment", mode: "require", stale: "sticky",
 			payload: botCommentPayload(), commit: botSigned,
 			setup: func(in *checks.ProvenanceInput) {
-				in.Comments[provCommentID] = checks.CommentFact{Found: true, AuthorLogin: "rev-acct", Number: 7,
-					Commands: []checks.CommentCommand{{Type: projection.TypeAccept, Task: "T1"}}}
+				in.Comments[provCommentID] = commented("rev-acct")
 			}},
 		{name: "a comment that accepts another task", mode: "warn", stale: "sticky",
 			payload: botCommentPayload(), commit: botSigned,
 			setup: func(in *checks.ProvenanceInput) {
-				in.Comments[provCommentID] = checks.CommentFact{Found: true, AuthorLogin: "rev-acct", Number: 7,
-					Commands: []checks.CommentCommand{{Type: projection.TypeAccept, Task: "T2"}}}
+				in.Comments[provCommentID] = commented("rev-acct", checks.CommentCommand{Type: projection.TypeAccept, Task: "T2"})
 			},
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"holds no /pact accept T1 command"}}}},
 		{name: "a comment on another pull request", mode: "warn", stale: "sticky",
 			payload: botCommentPayload(), commit: botSigned,
 			setup: func(in *checks.ProvenanceInput) {
-				in.Comments[provCommentID] = checks.CommentFact{Found: true, AuthorLogin: "rev-acct", Number: 8,
-					Commands: []checks.CommentCommand{{Type: projection.TypeAccept, Task: "T1"}}}
+				cf := commented("rev-acct")
+				cf.Number = 8
+				in.Comments[provCommentID] = cf
 			},
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"belongs to #8, not to this pull request #7"}}}},
 		{name: "a comment that does not exist", mode: "warn", stale: "sticky",
@@ -320,8 +484,7 @@ func TestProvenanceRules(t *testing.T) {
 		{name: "a comment by an account without the seat", mode: "warn", stale: "sticky",
 			payload: map[string]any{"commit": provReviewed, "github": map[string]any{"comment_id": provCommentID}}, commit: botSigned,
 			setup: func(in *checks.ProvenanceInput) {
-				in.Comments[provCommentID] = checks.CommentFact{Found: true, AuthorLogin: "dev-acct", Number: 7,
-					Commands: []checks.CommentCommand{{Type: projection.TypeAccept, Task: "T1"}}}
+				in.Comments[provCommentID] = commented("dev-acct")
 			},
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"comment 7001 (/pact accept T1) was made by account dev-acct, who does not hold seat rev"}}}},
 
@@ -512,14 +675,17 @@ func TestAcceptAnchor(t *testing.T) {
 	t.Parallel()
 	ev := &projection.Event{Payload: projection.Payload{GitHub: &projection.GitHubRef{ReviewID: 1}}}
 	reviews := map[int64]checks.ReviewFact{1: {Found: true, CommitID: provReviewed}}
-	if got := checks.AcceptAnchor(ev, reviews); got != provReviewed {
+	if got := checks.AcceptAnchor(ev, reviews, "p"); got != provReviewed {
 		t.Errorf("anchor from the review = %q", got)
 	}
 	ev.Payload.Commit = provOtherSHA
-	if got := checks.AcceptAnchor(ev, reviews); got != provOtherSHA {
+	if got := checks.AcceptAnchor(ev, reviews, "p"); got != provOtherSHA {
 		t.Errorf("anchor from payload.commit = %q", got)
 	}
-	if got := checks.AcceptAnchor(&projection.Event{}, reviews); got != "" {
+	if got := checks.AcceptAnchor(&projection.Event{}, reviews, "p"); got != "p" {
+		t.Errorf("anchor of an accept without commit or review = %q, want the parent of its commit", got)
+	}
+	if got := checks.AcceptAnchor(&projection.Event{}, reviews, ""); got != "" {
 		t.Errorf("anchor of nothing = %q", got)
 	}
 	if !checks.IsBotLogin("GitHub-Actions[bot]", []string{provBot}) || checks.IsBotLogin("", []string{provBot}) {

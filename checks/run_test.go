@@ -44,7 +44,11 @@ var semanticsCodes = []struct {
 	{"pr.unaccepted_feature", SeverityPending},
 	{"provenance.unverified", SeverityError},
 	{"provenance.stale", SeverityError},
+	{"pr.unmapped_branch", SeverityWarning},
 }
+
+// ownCodes are the codes this project adds after SEMANTICS §6's, in order.
+var ownCodes = []projection.Code{CodeProvenanceFutureTS, CodeConfigInvalid}
 
 func TestCodeTableMatchesSemantics(t *testing.T) {
 	t.Parallel()
@@ -73,8 +77,13 @@ func TestCodeTableMatchesSemantics(t *testing.T) {
 			t.Errorf("%s: severity %s, SEMANTICS §6 says %s", want.code, info.Severity, want.severity)
 		}
 	}
-	if len(Table) != len(semanticsCodes)+1 || Table[len(Table)-1].Code != CodeConfigInvalid {
-		t.Errorf("Table has %d codes; want the %d of SEMANTICS §6 and config.invalid last", len(Table), len(semanticsCodes))
+	if len(Table) != len(semanticsCodes)+len(ownCodes) {
+		t.Fatalf("Table has %d codes; want the %d of SEMANTICS §6 and then %v", len(Table), len(semanticsCodes), ownCodes)
+	}
+	for i, c := range ownCodes {
+		if got := Table[len(semanticsCodes)+i].Code; got != c {
+			t.Errorf("Table[%d] = %s, want %s", len(semanticsCodes)+i, got, c)
+		}
 	}
 	if d := Describe("no.such_code"); d.Severity != SeverityError || d.Title != "no.such_code" {
 		t.Errorf("Describe of an unknown code: %+v", d)

@@ -58,6 +58,17 @@ const (
 	StalePush   Stale = "push"
 )
 
+// Unmapped is the policy for a pull request whose head branch no task
+// names, so that it ships no feature (finding pr.unmapped_branch).
+type Unmapped string
+
+// Unmapped-branch policies.
+const (
+	UnmappedAllow Unmapped = "allow"
+	UnmappedWarn  Unmapped = "warn" // the default
+	UnmappedBlock Unmapped = "block"
+)
+
 // Provenance is the provenance policy of pull-request mode.
 type Provenance struct {
 	Mode  Mode
@@ -70,14 +81,18 @@ type Config struct {
 	// written in the file. Never nil after Parse or Default.
 	Seats      map[string][]string
 	Provenance Provenance
+	// UnmappedBranches is the unmapped-branches policy.
+	UnmappedBranches Unmapped
 }
 
 // Default is the configuration of a repository without .github/pact.yml (or
-// with an empty one): no seat mapped to any account, provenance warn/tree.
+// with an empty one): no seat mapped to any account, provenance warn/tree,
+// unmapped branches warn.
 func Default() *Config {
 	return &Config{
-		Seats:      map[string][]string{},
-		Provenance: Provenance{Mode: ModeWarn, Stale: StaleTree},
+		Seats:            map[string][]string{},
+		Provenance:       Provenance{Mode: ModeWarn, Stale: StaleTree},
+		UnmappedBranches: UnmappedWarn,
 	}
 }
 
@@ -227,7 +242,7 @@ func describe(root *yaml.Node, e *jsonschema.ValidationError) Problem {
 	where := strings.Join(loc, ".")
 	switch k := e.ErrorKind.(type) {
 	case *kind.AdditionalProperties:
-		allowed, scope := "seats and provenance", "at the top level"
+		allowed, scope := "seats, provenance and unmapped-branches", "at the top level"
 		if len(loc) == 1 && loc[0] == "provenance" {
 			allowed, scope = "mode and stale", "under provenance"
 		}
@@ -268,6 +283,8 @@ func describe(root *yaml.Node, e *jsonschema.ValidationError) Problem {
 			p.Message = fmt.Sprintf("provenance.mode is %s; set it to off, warn or require", shown(node, k.Got))
 		case "provenance.stale":
 			p.Message = fmt.Sprintf("provenance.stale is %s; set it to sticky, tree or push", shown(node, k.Got))
+		case "unmapped-branches":
+			p.Message = fmt.Sprintf("unmapped-branches is %s; set it to allow, warn or block", shown(node, k.Got))
 		default:
 			p.Message = fmt.Sprintf("%s is %s; use one of %v", where, shown(node, k.Got), k.Want)
 		}
@@ -289,7 +306,7 @@ func describe(root *yaml.Node, e *jsonschema.ValidationError) Problem {
 		}
 		switch {
 		case len(loc) == 0:
-			p.Message = fmt.Sprintf("the file holds %s, not a mapping; write a mapping with the keys seats and provenance", got)
+			p.Message = fmt.Sprintf("the file holds %s, not a mapping; write a mapping with the keys seats, provenance and unmapped-branches", got)
 		case where == "seats":
 			p.Message = fmt.Sprintf("seats is %s; write it as a mapping from seat id to a list of GitHub logins", got)
 		case where == "provenance":
@@ -447,6 +464,9 @@ func build(root *yaml.Node) (*Config, error) {
 		if s := mappingValue(prov, "stale"); s != nil {
 			c.Provenance.Stale = Stale(s.Value)
 		}
+	}
+	if u := mappingValue(top, "unmapped-branches"); u != nil {
+		c.UnmappedBranches = Unmapped(u.Value)
 	}
 	// The schema allows what build reads; this guards the two against
 	// drifting apart (for instance YAML merge keys, which build does not

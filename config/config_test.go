@@ -64,6 +64,16 @@ func TestParseValid(t *testing.T) {
 			Seats:      map[string][]string{"lead": {"octocat"}, "opencode": {"octocat"}},
 			Provenance: Provenance{Mode: ModeWarn, Stale: StaleTree},
 		}},
+		{"unmapped branches block", "unmapped-branches: block\n", &Config{
+			Seats:            map[string][]string{},
+			Provenance:       Provenance{Mode: ModeWarn, Stale: StaleTree},
+			UnmappedBranches: UnmappedBlock,
+		}},
+		{"unmapped branches allow", "seats: {lead: [a]}\nunmapped-branches: allow\n", &Config{
+			Seats:            map[string][]string{"lead": {"a"}},
+			Provenance:       Provenance{Mode: ModeWarn, Stale: StaleTree},
+			UnmappedBranches: UnmappedAllow,
+		}},
 		{"CRLF line ends and a BOM-free header comment", "# pact\r\nseats:\r\n  lead: [a]\r\n", &Config{
 			Seats:      map[string][]string{"lead": {"a"}},
 			Provenance: Provenance{Mode: ModeWarn, Stale: StaleTree},
@@ -73,6 +83,9 @@ func TestParseValid(t *testing.T) {
 			got, err := Parse([]byte(tc.doc))
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
+			}
+			if tc.want.UnmappedBranches == "" {
+				tc.want.UnmappedBranches = UnmappedWarn // the default, unless the case says otherwise
 			}
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("Parse = %+v, want %+v", got, tc.want)
@@ -92,7 +105,7 @@ func TestParseInvalid(t *testing.T) {
 		schema bool
 	}{
 		{"unknown top-level key", "seats: {}\nreviewers: [octocat]\n", 2,
-			[]string{`unknown key "reviewers"`, "top level", "seats and provenance"}, true},
+			[]string{`unknown key "reviewers"`, "top level", "seats, provenance and unmapped-branches"}, true},
 		{"two unknown top-level keys", "x: 1\ny: 2\n", 1,
 			[]string{`unknown keys "x", "y"`, "remove or rename them"}, true},
 		{"unknown provenance key", "provenance:\n  mode: warn\n  strict: true\n", 3,
@@ -101,6 +114,8 @@ func TestParseInvalid(t *testing.T) {
 			[]string{`provenance.mode is "strict"`, "off, warn or require"}, true},
 		{"mode boolean", "provenance:\n  mode: false\n", 2,
 			[]string{"provenance.mode", "off, warn or require"}, true},
+		{"bad unmapped-branches", "unmapped-branches: deny\n", 1,
+			[]string{`unmapped-branches is "deny"`, "allow, warn or block"}, true},
 		{"bad stale", "provenance:\n  stale: always\n", 2,
 			[]string{`provenance.stale is "always"`, "sticky, tree or push"}, true},
 		{"bad login", "seats:\n  lead:\n    - octocat\n    - -octocat\n", 4,
@@ -211,6 +226,9 @@ func TestDefault(t *testing.T) {
 	d := Default()
 	if d.Provenance != (Provenance{Mode: ModeWarn, Stale: StaleTree}) {
 		t.Errorf("Default provenance = %+v", d.Provenance)
+	}
+	if d.UnmappedBranches != UnmappedWarn {
+		t.Errorf("Default unmapped-branches = %q, want warn", d.UnmappedBranches)
 	}
 	if d.Seats == nil || len(d.Seats) != 0 {
 		t.Errorf("Default seats = %#v, want an empty map", d.Seats)

@@ -118,7 +118,10 @@ func apiErrorFrom(er *github.ErrorResponse) *APIError {
 		switch {
 		case strings.Contains(m, "fast forward") || strings.Contains(m, "fast-forward"):
 			ae.kind = ErrNotFastForward
-		case strings.Contains(m, "reference does not exist"):
+		case strings.Contains(m, "reference does not exist"),
+			// GET .../commits/{sha} and compares answer 422 for a commit
+			// the repository does not have (e.g. dropped by a force-push).
+			strings.Contains(m, "no commit found"):
 			ae.kind = ErrNotFound
 		}
 	case http.StatusTooManyRequests:

@@ -49,6 +49,9 @@ type Commit struct {
 	// GitHub).
 	Verified bool
 	Message  string
+	// CommitterDate is the committer date of the commit object; the
+	// committer chose it, GitHub does not.
+	CommitterDate time.Time
 }
 
 // Review is a pull request review.
@@ -148,6 +151,7 @@ func commitFrom(rc *github.RepositoryCommit) Commit {
 		CommitterLogin: rc.GetCommitter().GetLogin(),
 		Verified:       rc.GetCommit().GetVerification().GetVerified(),
 		Message:        rc.GetCommit().GetMessage(),
+		CommitterDate:  rc.GetCommit().GetCommitter().GetDate().Time,
 	}
 	for _, p := range rc.Parents {
 		cm.Parents = append(cm.Parents, p.GetSHA())

@@ -88,10 +88,35 @@ func Escape(s string) string {
 	return mdEscaper.Replace(strings.ToValidUTF8(s, "\uFFFD"))
 }
 
-// Code renders a stable finding code or a path: our own text, so only made
-// safe for an inline code span.
+// Code renders s as an inline code span that stays inert whatever s holds,
+// so it is the one way to quote text someone else wrote (a task id, a
+// branch name, a word of a comment) inside backticks. GitHub renders no
+// mention, link, image or HTML inside a code span; only a backtick could
+// end the span early, so it becomes ', and line breaks become spaces.
 func Code(s string) string {
-	return "`" + strings.ReplaceAll(strings.ReplaceAll(s, "`", "'"), "\n", " ") + "`"
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.NewReplacer("`", "'", "\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	if strings.TrimSpace(s) == "" {
+		s = "\u00a0" + s // an empty span is not a span: show it as one
+	}
+	return "`" + s + "`"
+}
+
+// Fence renders body as a fenced code block of the given info string that
+// body cannot close: the fence is one backtick longer than the longest run
+// of backticks inside it.
+func Fence(info, body string) string {
+	longest, run := 0, 0
+	for _, c := range body {
+		if c == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", max(3, longest+1))
+	return fence + info + "\n" + strings.TrimSuffix(strings.ToValidUTF8(body, "\uFFFD"), "\n") + "\n" + fence
 }
 
 func icon(s checks.Severity) string {

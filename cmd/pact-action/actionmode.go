@@ -120,42 +120,39 @@ func runURL(getenv func(string) string) string {
 	return fmt.Sprintf("%s/%s/actions/runs/%s", strings.TrimRight(server, "/"), repo, id)
 }
 
-// targets lists what check mode judges for this event.
+// targets lists the commits check mode posts the check on for this event.
+// A pull request is read from the API (its head, base and state now, not as
+// the payload says), and every target is judged as the head of each open
+// pull request whose head it is, so a push, a re-run or a manual run posts
+// exactly the verdict the pull request's own run would.
 func (e *runEnv) targets(ctx context.Context) ([]action.Target, error) {
 	workspace := e.getenv("GITHUB_WORKSPACE")
 	switch {
 	case e.event.MergeGroup != nil:
 		mg := e.event.MergeGroup
-		t := action.Target{HeadSHA: mg.HeadSHA, BaseSHA: mg.BaseSHA, BaseRef: strings.TrimPrefix(mg.BaseRef, "refs/heads/"), Workspace: workspace}
 		prs := action.MergeGroupPRs(mg.HeadRef)
 		if len(prs) == 0 {
 			// Fail closed: without the queued PRs, Rule 2 cannot be judged.
 			return nil, fmt.Errorf("cannot tell which pull requests merge group %s holds: its head ref %q is not gh-readonly-queue/<base>/pr-<number>-<sha>", mg.HeadSHA, mg.HeadRef)
 		}
-		for _, n := range prs {
-			pr, err := e.gh.PullRequest(ctx, n)
-			if err != nil {
-				return nil, fmt.Errorf("read pull request #%d of the merge group: %w", n, err)
-			}
-			t.Branches = append(t.Branches, pr.HeadRef)
-		}
-		return []action.Target{t}, nil
+		return []action.Target{{HeadSHA: mg.HeadSHA, Workspace: workspace,
+			MergeGroup: &action.MergeGroup{BaseRef: strings.TrimPrefix(mg.BaseRef, "refs/heads/"), PRs: prs}}}, nil
 	case e.event.PullRequest != nil:
-		return []action.Target{action.PRTarget(e.event.PullRequest, workspace)}, nil
+		return e.prTarget(ctx, e.event.PullRequest.Number, workspace)
 	case e.event.Issue != nil && len(e.event.Issue.PullRequest) > 0 && string(e.event.Issue.PullRequest) != "null":
-		pr, err := e.gh.PullRequest(ctx, e.event.Issue.Number)
-		if err != nil {
-			return nil, fmt.Errorf("read pull request #%d: %w", e.event.Issue.Number, err)
-		}
-		return []action.Target{prTarget(*pr, workspace)}, nil
+		return e.prTarget(ctx, e.event.Issue.Number, workspace)
 	case e.eventName == "workflow_dispatch" || e.eventName == "schedule":
-		prs, err := e.gh.OpenPullRequests(ctx)
+		open, err := e.gh.OpenPullRequests(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("list open pull requests: %w", err)
 		}
 		var out []action.Target
-		for _, pr := range prs {
-			out = append(out, prTarget(pr, workspace))
+		seen := map[string]bool{}
+		for _, pr := range open {
+			if !seen[pr.HeadSHA] {
+				seen[pr.HeadSHA] = true
+				out = append(out, action.Target{HeadSHA: pr.HeadSHA, Workspace: workspace, Open: open})
+			}
 		}
 		return out, nil
 	}
@@ -165,8 +162,13 @@ func (e *runEnv) targets(ctx context.Context) ([]action.Target, error) {
 	return nil, usagef("the %s event names no pull request or commit to check", e.eventName)
 }
 
-func prTarget(pr ghapi.PR, workspace string) action.Target {
-	return action.Target{HeadSHA: pr.HeadSHA, Branches: []string{pr.HeadRef}, BaseRef: pr.BaseRef, BaseSHA: pr.BaseSHA, Workspace: workspace, PRNumber: pr.Number}
+// prTarget is the current head of pull request number.
+func (e *runEnv) prTarget(ctx context.Context, number int, workspace string) ([]action.Target, error) {
+	pr, err := e.gh.PullRequest(ctx, number)
+	if err != nil {
+		return nil, fmt.Errorf("read pull request #%d: %w", number, err)
+	}
+	return []action.Target{{HeadSHA: pr.HeadSHA, Workspace: workspace, Known: []ghapi.PR{*pr}}}, nil
 }
 
 // check runs check mode on every target of the event and reports.
@@ -273,7 +275,7 @@ func (e *runEnv) writeReport(conclusion string, outcomes []*action.Outcome) erro
 		Runs       []prReport `json:"runs"`
 	}{Conclusion: conclusion, Runs: []prReport{}}
 	for _, o := range outcomes {
-		doc.Runs = append(doc.Runs, prReport{o.Target.PRNumber, newJSONReport(o.Conclusion, o.Target.HeadSHA, o.CheckRunID, o.Findings)})
+		doc.Runs = append(doc.Runs, prReport{firstPR(o.PRs), newJSONReport(o.Conclusion, o.Target.HeadSHA, o.CheckRunID, o.Findings)})
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
@@ -296,4 +298,11 @@ func (e *runEnv) writeReport(conclusion string, outcomes []*action.Outcome) erro
 // bot is bot mode; see bot.go.
 func (e *runEnv) bot(ctx context.Context) error {
 	return runBot(ctx, e)
+}
+
+func firstPR(prs []int) int {
+	if len(prs) > 0 {
+		return prs[0]
+	}
+	return 0
 }

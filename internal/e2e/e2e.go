@@ -31,6 +31,10 @@ const (
 	Token = "ghs_e2e_workflow_token"
 )
 
+// ServerEpoch is when the fake GitHub of NewServer starts its clock: a day
+// after the logs of NewLog begin.
+var ServerEpoch = time.Date(2026, 6, 10, 0, 0, 0, 0, time.UTC)
+
 // Result is what one run of the binary left behind.
 type Result struct {
 	Code    int
@@ -246,6 +250,9 @@ func (r Result) Codes() []string {
 // NewServer starts a fake GitHub whose workflow token may do everything.
 func NewServer(t *testing.T, opts ...fakegithub.Option) *fakegithub.Server {
 	t.Helper()
+	// Reviews and comments come after the events of NewLog's logs, as they
+	// would on GitHub.
+	opts = append([]fakegithub.Option{fakegithub.WithClock(ServerEpoch)}, opts...)
 	s := fakegithub.New(t, opts...)
 	s.SetToken(Token, fakegithub.Token{Login: "github-actions[bot]"})
 	return s

@@ -29,10 +29,16 @@ func NewLog() *Log {
 	return l
 }
 
-// Add appends one event.
+// Add appends one event, a minute after the previous one.
 func (l *Log) Add(agent, typ, task, feature string, payload any) *Log {
+	return l.AddAt(l.at.Add(time.Duration(l.n+1)*time.Minute), agent, typ, task, feature, payload)
+}
+
+// AddAt appends one event stamped at ts (the time of a review or comment
+// the event records).
+func (l *Log) AddAt(ts time.Time, agent, typ, task, feature string, payload any) *Log {
 	l.n++
-	line, err := projection.Encode(projection.Draft{EventID: fmt.Sprintf("%032x", l.n), TS: l.at.Add(time.Duration(l.n) * time.Minute),
+	line, err := projection.Encode(projection.Draft{EventID: fmt.Sprintf("%032x", l.n), TS: ts,
 		AgentID: agent, Type: typ, TaskID: task, Feature: feature, Payload: payload})
 	if err != nil {
 		panic(err)

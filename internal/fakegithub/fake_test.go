@@ -466,11 +466,11 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 			body: map[string]any{"state": "success", "context": "pact", "target_url": nil}},
 		{name: "status for missing commit", method: "POST", path: "/repos/o/r/statuses/0000000000000000000000000000000000000000", wantStatus: 422,
 			body: map[string]any{"state": "success"}},
-		{name: "extra: list pulls", method: "GET", path: "/repos/o/r/pulls?state=all&per_page=1", wantStatus: 200},
-		{name: "extra: pull commits", method: "GET", path: fmt.Sprintf("/repos/o/r/pulls/%d/commits", n), wantStatus: 200},
-		{name: "extra: get review", method: "GET", path: fmt.Sprintf("/repos/o/r/pulls/%d/reviews/%d", n, rv), wantStatus: 200},
-		{name: "extra: review comment reaction", method: "POST", path: fmt.Sprintf("/repos/o/r/pulls/comments/%d/reactions", rc), body: map[string]any{"content": "eyes"}, wantStatus: 201},
-		{name: "extra: get issue comment", method: "GET", path: "/repos/o/r/issues/comments/{comment}", wantStatus: 200,
+		{name: "list pulls", method: "GET", path: "/repos/o/r/pulls?state=all&per_page=1", wantStatus: 200},
+		{name: "pull commits", method: "GET", path: fmt.Sprintf("/repos/o/r/pulls/%d/commits", n), wantStatus: 200},
+		{name: "get review", method: "GET", path: fmt.Sprintf("/repos/o/r/pulls/%d/reviews/%d", n, rv), wantStatus: 200},
+		{name: "review comment reaction", method: "POST", path: fmt.Sprintf("/repos/o/r/pulls/comments/%d/reactions", rc), body: map[string]any{"content": "eyes"}, wantStatus: 201},
+		{name: "get issue comment", method: "GET", path: "/repos/o/r/issues/comments/{comment}", wantStatus: 200,
 			check: func(t *testing.T, body []byte, _ http.Header) {
 				var m map[string]any
 				_ = json.Unmarshal(body, &m)
@@ -478,7 +478,7 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 					t.Errorf("comment = %s", body)
 				}
 			}},
-		{name: "extra: get review comment", method: "GET", path: fmt.Sprintf("/repos/o/r/pulls/comments/%d", rc), wantStatus: 200,
+		{name: "get review comment", method: "GET", path: fmt.Sprintf("/repos/o/r/pulls/comments/%d", rc), wantStatus: 200,
 			check: func(t *testing.T, body []byte, _ http.Header) {
 				var m map[string]any
 				_ = json.Unmarshal(body, &m)
@@ -486,8 +486,8 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 					t.Errorf("review comment = %s", body)
 				}
 			}},
-		{name: "extra: review comment id is not an issue comment id", method: "GET", path: fmt.Sprintf("/repos/o/r/issues/comments/%d", rc), wantStatus: 404},
-		{name: "extra: get commit", method: "GET", path: "/repos/o/r/commits/" + head + "?per_page=1", wantStatus: 200,
+		{name: "review comment id is not an issue comment id", method: "GET", path: fmt.Sprintf("/repos/o/r/issues/comments/%d", rc), wantStatus: 404},
+		{name: "get commit", method: "GET", path: "/repos/o/r/commits/" + head + "?per_page=1", wantStatus: 200,
 			check: func(t *testing.T, body []byte, _ http.Header) {
 				var m map[string]any
 				_ = json.Unmarshal(body, &m)
@@ -495,7 +495,19 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 					t.Errorf("commit = %s", body)
 				}
 			}},
-		{name: "extra: get unknown commit", method: "GET", path: "/repos/o/r/commits/0000000000000000000000000000000000000000", wantStatus: 422},
+		{name: "get unknown commit", method: "GET", path: "/repos/o/r/commits/0000000000000000000000000000000000000000", wantStatus: 422},
+		{name: "branch activity, newest first, paged", method: "GET", path: "/repos/o/r/activity?ref=topic&direction=desc&per_page=1", wantStatus: 200,
+			check: func(t *testing.T, body []byte, h http.Header) {
+				var list []map[string]any
+				_ = json.Unmarshal(body, &list)
+				if len(list) != 1 || list[0]["ref"] != "refs/heads/topic" || list[0]["after"] != s.BranchHead("o", "r", "topic") {
+					t.Errorf("activity = %s", body)
+				}
+				if !strings.Contains(h.Get("Link"), `after=1`) || !strings.Contains(h.Get("Link"), `rel="next"`) {
+					t.Errorf("Link = %q, want a cursor to the next page", h.Get("Link"))
+				}
+			}},
+		{name: "activity with a bad cursor", method: "GET", path: "/repos/o/r/activity?after=x", wantStatus: 422},
 		{name: "enterprise prefix", method: "GET", path: "/api/v3/repos/o/r/git/ref/heads/main", wantStatus: 200},
 		{name: "unknown repository", method: "GET", path: "/repos/o/nope/git/ref/heads/main", wantStatus: 404},
 	}

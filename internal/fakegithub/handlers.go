@@ -56,6 +56,7 @@ func (s *Server) buildRoutes() error {
 		"issues/get-comment":       s.getIssueComment,
 		"pulls/get-review-comment": s.getReviewComment,
 		"repos/get-commit":         s.getRepoCommit,
+		"repos/list-activities":    s.listActivities,
 	}
 	for _, op := range s.spec.ops {
 		// An operation of the subset the fake has no handler for is not
@@ -503,7 +504,7 @@ func (s *Server) putContent(c *call) *reply {
 	}
 	flat[p] = fileEntry{mode: "100644", typ: "blob", sha: s.store.putBlob(data)}
 	cm := s.newCommit(c, s.store.buildTree(flat), []string{parent}, in.Message, in.Author, in.Committer, "")
-	c.repo.refs["refs/heads/"+branch] = cm.sha
+	s.setRefLocked(c.repo, "refs/heads/"+branch, cm.sha, c.login)
 	e, _ := s.store.lookupPath(cm.tree, p)
 	content := s.contentEntryJSON(c.repo, branch, p, e, false)
 	status := http.StatusCreated
@@ -667,7 +668,7 @@ func (s *Server) updateRef(c *call) *reply {
 	if !in.Force && !s.store.isAncestor(cur, in.SHA) {
 		return validationFailed("Update is not a fast forward")
 	}
-	c.repo.refs[full] = in.SHA
+	s.setRefLocked(c.repo, full, in.SHA, c.login)
 	return jsonReply(http.StatusOK, s.gitRefJSON(c.repo, full, in.SHA))
 }
 

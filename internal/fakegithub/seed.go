@@ -162,7 +162,7 @@ func (s *Server) CommitFiles(owner, repo, branch string, files map[string]string
 	c.authorName, c.authorEmail = identity(author, cs.email)
 	c.committerName, c.committerEmail = identity(committer, "")
 	sha := s.store.putCommit(c)
-	r.refs[refName] = sha
+	s.setRefLocked(r, refName, sha, author)
 	return sha
 }
 
@@ -190,7 +190,7 @@ func (s *Server) SetBranch(owner, repo, branch, sha string) {
 	if r.defaultBranch == "" {
 		r.defaultBranch = branch
 	}
-	r.refs["refs/heads/"+branch] = sha
+	s.setRefLocked(r, "refs/heads/"+branch, sha, "")
 }
 
 // BranchHead returns the commit branch points at ("" if none).
@@ -566,4 +566,98 @@ func (s *Server) MergeBase(a, b string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.store.mergeBase(a, b)
+}
+
+// RetargetPR changes the base branch of pull request number, as a user
+// editing the pull request does.
+func (s *Server) RetargetPR(number int, base string) {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.pulls[number]
+	if p == nil || p.repo.refs["refs/heads/"+base] == "" {
+		s.t.Fatalf("fakegithub: RetargetPR: unknown pull request %d or branch %q", number, base)
+	}
+	p.baseRef = base
+	p.baseSHA = p.repo.refs["refs/heads/"+base]
+	p.updated = s.tick()
+}
+
+// DismissReview dismisses review id of pull request number: its state
+// becomes DISMISSED, as GitHub reports a dismissed review.
+func (s *Server) DismissReview(number int, id int64) {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p := s.pulls[number]; p != nil {
+		for _, rv := range p.reviews {
+			if rv.id == id {
+				rv.state = "DISMISSED"
+				return
+			}
+		}
+	}
+	s.t.Fatalf("fakegithub: DismissReview: unknown review %d of pull request %d", id, number)
+}
+
+// EditComment replaces the body of issue comment id, as its author (or
+// anyone with write access to the repository) editing it does.
+func (s *Server) EditComment(id int64, body string) {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.comments[id]
+	if c == nil {
+		c = s.reviewComments[id]
+	}
+	if c == nil {
+		s.t.Fatalf("fakegithub: EditComment: unknown comment %d", id)
+	}
+	c.body = body
+	c.updated = s.tick()
+}
+
+// ReviewInfo is a review as the fake holds it.
+type ReviewInfo struct {
+	ID          int64
+	Login       string
+	State       string
+	CommitID    string
+	SubmittedAt time.Time
+}
+
+// Review returns review id of pull request number.
+func (s *Server) Review(number int, id int64) (ReviewInfo, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p := s.pulls[number]; p != nil {
+		for _, rv := range p.reviews {
+			if rv.id == id {
+				return ReviewInfo{ID: rv.id, Login: rv.login, State: rv.state, CommitID: rv.commitID, SubmittedAt: rv.submitted}, true
+			}
+		}
+	}
+	return ReviewInfo{}, false
+}
+
+// CommentCreatedAt returns the creation time of comment id (issue or review
+// comment).
+func (s *Server) CommentCreatedAt(id int64) (time.Time, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := s.comments[id]; c != nil {
+		return c.created, true
+	}
+	if c := s.reviewComments[id]; c != nil {
+		return c.created, true
+	}
+	return time.Time{}, false
+}
+
+// SetNow makes the next thing the fake records (a review, a comment, a
+// commit, a push) happen at t; the clock goes on from there.
+func (s *Server) SetNow(t time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.next = t.UTC()
 }

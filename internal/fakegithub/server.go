@@ -75,6 +75,7 @@ type Server struct {
 	nextID          int64
 	nextNumber      int
 	clock           time.Time
+	next            time.Time // when set, the next tick's time
 	pulls           map[int]*pullState
 	comments        map[int64]*commentState
 	reviewComments  map[int64]*commentState
@@ -97,6 +98,13 @@ type Option func(*Server)
 // use it to provoke violations on purpose.
 func WithViolationHandler(fn func(msg string)) Option {
 	return func(s *Server) { s.onViolation = fn }
+}
+
+// WithClock starts the fake's clock at t (default 2024-01-02T03:04:05Z);
+// every recorded thing (commit, review, comment, push) advances it by a
+// second.
+func WithClock(t time.Time) Option {
+	return func(s *Server) { s.clock = t.UTC() }
 }
 
 // WithRawContentLimit lowers the size above which the contents API refuses
@@ -584,6 +592,7 @@ type repoState struct {
 	id            int64
 	defaultBranch string
 	refs          map[string]string // "refs/heads/main" -> sha
+	activity      []*activityState  // every branch move, oldest first
 	forkOf        *repoState
 	created       time.Time
 }
@@ -670,6 +679,10 @@ type statusState struct {
 }
 
 func (s *Server) tick() time.Time {
+	if !s.next.IsZero() {
+		s.clock, s.next = s.next, time.Time{}
+		return s.clock
+	}
 	s.clock = s.clock.Add(time.Second)
 	return s.clock
 }

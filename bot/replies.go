@@ -1,0 +1,246 @@
+package bot
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/projection"
+	"github.com/pact-action/pact-action/report"
+)
+
+// Every reply the bot posts is written here. Text that someone else wrote
+// (a task id, a branch name, a word of a comment, an error from GitHub) is
+// quoted only through report.Code (an inert code span), report.Escape or
+// report.Fence, so no mention, link, image or HTML in it comes alive; the
+// one intended mention is of the commenter, by login.
+
+// ReplyMarker tags the bot's own comments so it never acts on them.
+const ReplyMarker = "<!-- pact-action -->"
+
+// HelpText is the reply to /pact help and to anything /pact does not know.
+const HelpText = "**/pact commands** (each on a line of its own, as plain text — not in code, quotes or lists):\n\n" +
+	"- `/pact accept <task>` — accept a task awaiting review (you must hold its reviewer seat and not its owner seat)\n" +
+	"- `/pact changes <task> <reason…>` — request changes on a task awaiting review\n" +
+	"- `/pact status` — show the pact's tasks for this pull request\n" +
+	"- `/pact recheck` — judge this pull request's head again\n" +
+	"- `/pact help` — this text\n\n" +
+	"Approving the pull request accepts every task on this branch that awaits your review at the commit you approved; requesting changes does the opposite. " +
+	"Seats are mapped to GitHub accounts in `.github/pact.yml` on the base branch."
+
+func helpReply(problem string) string {
+	if problem == "" {
+		return HelpText
+	}
+	return "❓ " + problem + "\n\n" + HelpText
+}
+
+func mention(login string) string { return "@" + report.Escape(login) }
+
+func verbFor(typ string) string {
+	if typ == projection.TypeAccept {
+		return "accept"
+	}
+	return "request changes on"
+}
+
+func ownerRefusal(login string, t *projection.Task, typ string) string {
+	return fmt.Sprintf("🚫 **Rule 1 (no self-acceptance):** %s holds seat %s, which owns task %s, so that account can never %s it — even if it also holds the reviewer seat %s. Nothing was recorded. "+
+		"Ask an account that holds %s and not %s (see `.github/pact.yml` on the base branch) to review %s.",
+		mention(login), report.Code(t.Owner), report.Code(t.ID), verbFor(typ), report.Code(t.Reviewer), report.Code(t.Reviewer), report.Code(t.Owner), report.Code(t.ID))
+}
+
+func notReviewerRefusal(login string, held []string, t *projection.Task, what string) string {
+	holds := "holds no seat"
+	if len(held) > 0 {
+		holds = "holds " + codeList(held)
+	}
+	return fmt.Sprintf("🚫 **Rule 1 (only the reviewer reviews):** task %s is reviewed by seat %s, and %s %s; nothing was recorded. "+
+		"Ask an account mapped to %s in `.github/pact.yml` on the base branch to run %s.",
+		report.Code(t.ID), report.Code(t.Reviewer), mention(login), holds, report.Code(t.Reviewer), report.Code(what+" "+t.ID))
+}
+
+func unknownTaskReply(what, task string, st *projection.State, branch string) string {
+	return fmt.Sprintf("❓ %s: there is no task %s in this branch's pact; nothing was recorded. Tasks on this branch:\n\n%s",
+		report.Code(what), report.Code(task), strings.Join(orNone(branchTasks(st, branch)), ""))
+}
+
+func notAwaitingReply(what string, t *projection.Task, at string) string {
+	return fmt.Sprintf("🚫 %s %s: task %s was not awaiting review at commit %s, the head of the branch when you commented (it was %s); nothing was recorded.",
+		report.Code(what), report.Code(t.ID), report.Code(t.ID), report.Code(shortSHA(at)), report.Escape(checks.WaitingFor(t)))
+}
+
+func noWrite(login, what string) string {
+	return fmt.Sprintf("🚫 %s needs write permission on this repository to use %s; nothing was recorded. Ask a maintainer to run it, or to grant you write access.", mention(login), report.Code(what))
+}
+
+// nothingToReview answers a seat holder whose review concerns no task: which
+// tasks this branch has and what each waits for.
+func nothingToReview(login string, seats []string, branch, commit string, st *projection.State) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "ℹ️ %s holds seat(s) %s, but no task on branch %s was awaiting review by them at commit %s, which this review was given on, so this review recorded nothing.",
+		mention(login), codeList(seats), report.Code(branch), report.Code(shortSHA(commit)))
+	lines := branchTasks(st, branch)
+	if len(lines) == 0 {
+		b.WriteString(" This branch has no pact tasks.")
+		return b.String()
+	}
+	b.WriteString(" Tasks on this branch at that commit:\n\n")
+	for _, l := range lines {
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+func branchTasks(st *projection.State, branch string) []string {
+	var out []string
+	for _, id := range st.TaskOrder {
+		t := st.Tasks[id]
+		if t.Branch == branch {
+			out = append(out, fmt.Sprintf("- %s (%s): %s\n", report.Code(t.ID), report.Escape(t.Feature), report.Escape(checks.WaitingFor(t))))
+		}
+	}
+	return out
+}
+
+func orNone(lines []string) []string {
+	if len(lines) == 0 {
+		return []string{"_(none)_\n"}
+	}
+	return lines
+}
+
+func codeList(items []string) string {
+	s := append([]string(nil), items...)
+	sort.Strings(s)
+	for i := range s {
+		s[i] = report.Code(s[i])
+	}
+	return strings.Join(s, ", ")
+}
+
+func shortSHA(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
+
+// StatusReply is the answer to /pact status: the state table for this PR.
+func StatusReply(st *projection.State, branch string, findings []checks.Finding) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### pact status for %s\n\n**%s**\n", report.Code(branch), report.Title(findings))
+	for _, f := range findings {
+		if f.Severity == checks.SeverityPending {
+			fmt.Fprintf(&b, "- %s\n", report.Escape(f.Message))
+		}
+	}
+	b.WriteString(report.TaskTable(st, branch))
+	return b.String()
+}
+
+// ConfigUnusable says the base branch's configuration cannot be used.
+func ConfigUnusable(path, baseRef string, err error) string {
+	return fmt.Sprintf("⚠️ pact-action cannot use %s on %s: %s. Nothing was recorded.", report.Code(path), report.Code(baseRef), report.Escape(err.Error()))
+}
+
+// NoPact says the pull request's head has no log to record in.
+func NoPact(logPath string) string {
+	return fmt.Sprintf("ℹ️ This pull request's head has no %s, so there is no pact to record in.", report.Code(logPath))
+}
+
+// CommentEdited refuses a comment whose body changed before the bot read it.
+func CommentEdited(login string) string {
+	return fmt.Sprintf("🚫 %s, your comment was edited before pact-action read it, and anyone with write access can edit a comment, so an edited comment records nothing. Post the command in a new comment.", mention(login))
+}
+
+// HeadUnknown refuses a comment whose commit cannot be told.
+func HeadUnknown(why string) string {
+	return fmt.Sprintf("🚫 pact-action cannot tell which commit was the head of this pull request when you commented (%s), so the command recorded nothing. Approve the pull request instead (a review records the commit it was given on), or comment again.", report.Escape(why))
+}
+
+// BranchMoved refuses comment commands after code was pushed since the
+// comment.
+func BranchMoved(what []string, at, now string) string {
+	return fmt.Sprintf("🚫 The branch moved after your comment: it was at %s, and files outside the pact directory differ at %s now, so %s would cover code you may not have seen. Nothing was recorded; review the new commits and comment again.",
+		report.Code(shortSHA(at)), report.Code(shortSHA(now)), quotedList(what))
+}
+
+// EngineRefusal says the engine refused an intended event.
+func EngineRefusal(what string, code projection.Code, message, hint string) string {
+	r := fmt.Sprintf("🚫 The pact refused %s: %s — %s. Nothing was recorded for it.", report.Code(what), report.Code(string(code)), report.Escape(message))
+	if hint != "" {
+		r += " " + report.Escape(hint)
+	}
+	return r
+}
+
+// FutureHint explains a refusal caused by events stamped in the future.
+func FutureHint(lines []int, latest string) string {
+	return fmt.Sprintf("The log holds events stamped in the future (%s, up to %s), which every event recorded at its real time sorts before: remove those lines from the pull request's commits (the base branch does not have them yet) and record them again with pactify, then review again.",
+		lineWords(lines), latest)
+}
+
+// IDConflict says a line with the bot's event id, but other content, is
+// already in the log: the bot never calls that recorded.
+func IDConflict(what, eventID string, line int) string {
+	return fmt.Sprintf("⚠️ Conflict: line %d of the log already holds event id %s with different content than %s, so pact-action recorded nothing for it. Someone wrote that line before the bot could; remove it from the pull request's commits and run %s (or review again).",
+		line, report.Code(eventID), report.Code(what), report.Code("/pact recheck"))
+}
+
+// ForkNotice explains that the branch cannot be written with the
+// workflow's token and gives the pactify commands to run instead.
+func ForkNotice(why, headRef string, commands []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "ℹ️ %s, so pact-action recorded nothing. Whoever can push to %s (the author, or a maintainer when the fork allows edits by maintainers) can record it by running, in a checkout of the branch — ideally from an account that holds the reviewer seat, so the provenance check can verify the line:\n\n",
+		why, report.Code(headRef))
+	b.WriteString(report.Fence("sh", strings.Join(commands, "\n")+"\ngit add .pact && git commit -m 'pact: record review' && git push"))
+	return b.String()
+}
+
+// Why ForkNotice is needed: the branch lives in a fork, or the token may
+// not push to it (no contents: write, or a protected branch).
+const (
+	WhyFork      = "This pull request comes from a fork, and the workflow's token cannot push to a fork's branch"
+	WhyForbidden = "The workflow's token may not push to this pull request's branch (the job needs `permissions: contents: write`, and the branch must accept its pushes)"
+)
+
+func quotedList(items []string) string {
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = report.Code(s)
+	}
+	return strings.Join(q, ", ")
+}
+
+func lineWords(lines []int) string {
+	if len(lines) == 1 {
+		return fmt.Sprintf("line %d", lines[0])
+	}
+	parts := make([]string, 0, len(lines))
+	for i, l := range lines {
+		if i == 5 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(lines)-5))
+			break
+		}
+		parts = append(parts, fmt.Sprint(l))
+	}
+	return "lines " + strings.Join(parts, ", ")
+}
+
+// FutureLines lists the log's events stamped more than a day after now.
+func FutureLines(log *projection.Log, now time.Time) (lines []int, latest string) {
+	var max time.Time
+	for i := range log.Events {
+		ev := &log.Events[i]
+		if ev.TS.Sub(now) > 24*time.Hour {
+			lines = append(lines, ev.Line)
+			if ev.TS.After(max) {
+				max, latest = ev.TS, ev.TSRaw
+			}
+		}
+	}
+	return lines, latest
+}

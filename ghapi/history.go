@@ -1,0 +1,88 @@
+package ghapi
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+)
+
+// Questions about a branch's past and a pull request's changed files.
+
+// maxActivityPages bounds the pages of push history read for one question
+// (100 entries each, newest first).
+const maxActivityPages = 3
+
+// BranchHeadAt returns the commit branch pointed at, at instant at, from
+// GitHub's own record of the pushes to it (the repository activity API:
+// server-stamped, unlike a commit's dates, which its author chooses). It
+// wraps ErrNotFound when the record does not reach back to at (the branch
+// was created later, or its history is older than what is read) or the
+// server has no such record (older GitHub Enterprise Server).
+func (c *Client) BranchHeadAt(ctx context.Context, branch string, at time.Time) (string, error) {
+	op := fmt.Sprintf("find the head of %s at %s", branch, at.UTC().Format(time.RFC3339))
+	q := url.Values{"ref": {"refs/heads/" + branch}, "direction": {"desc"}, "per_page": {strconv.Itoa(perPage)}}
+	for page := 0; page < maxActivityPages; page++ {
+		req, err := c.gh.NewRequest(http.MethodGet, c.repoPath()+"/activity?"+q.Encode(), nil)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", op, err)
+		}
+		var acts []struct {
+			After        string    `json:"after"`
+			Ref          string    `json:"ref"`
+			Timestamp    time.Time `json:"timestamp"`
+			ActivityType string    `json:"activity_type"`
+		}
+		resp, err := c.gh.Do(ctx, req, &acts)
+		if err != nil {
+			return "", wrapErr(op, err)
+		}
+		for _, a := range acts {
+			if a.Ref != "refs/heads/"+branch || a.Timestamp.After(at) {
+				continue
+			}
+			if a.ActivityType == "branch_deletion" {
+				return "", fmt.Errorf("%s: the branch did not exist then: %w", op, ErrNotFound)
+			}
+			return a.After, nil
+		}
+		if resp.After == "" {
+			break
+		}
+		q.Set("after", resp.After) // the activity API pages by cursor
+	}
+	return "", fmt.Errorf("%s: GitHub's push history of the branch does not reach back that far: %w", op, ErrNotFound)
+}
+
+// maxPullFiles is the most files GitHub lists for a pull request.
+const maxPullFiles = 3000
+
+// PullRequestChangesOutside reports whether pull request number changes a
+// file for which inside returns false, reading its file list page by page
+// and stopping at the first such file. GitHub lists at most 3,000 files; a
+// pull request whose listed files are all inside and that may have more is
+// reported as changing files outside (the answer cannot be proven no).
+func (c *Client) PullRequestChangesOutside(ctx context.Context, number int, inside func(path string) bool) (bool, error) {
+	opts := &github.ListOptions{PerPage: perPage}
+	seen := 0
+	for {
+		files, resp, err := c.gh.PullRequests.ListFiles(ctx, c.owner, c.repo, number, opts)
+		if err != nil {
+			return false, wrapErr(fmt.Sprintf("list the files of pull request #%d", number), err)
+		}
+		for _, f := range files {
+			seen++
+			if !inside(f.GetFilename()) || (f.GetPreviousFilename() != "" && !inside(f.GetPreviousFilename())) {
+				return true, nil
+			}
+		}
+		if resp.NextPage == 0 {
+			return seen >= maxPullFiles, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}
