@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/sethvargo/go-githubactions"
 
@@ -90,14 +91,33 @@ func runAction(ctx context.Context, stdout io.Writer, getenv func(string) string
 	if err != nil {
 		return err
 	}
+	timeout, err := judgementTimeout(getenv)
+	if err != nil {
+		return err
+	}
 	env := &runEnv{gha: gha, gh: gh, in: in, getenv: getenv, stdout: stdout, event: ev, eventName: eventName,
-		settings: action.Settings{CheckName: in.checkName, PactDir: in.pactDir, DetailsURL: runURL(getenv), BotLogin: in.botLogin}}
+		settings: action.Settings{CheckName: in.checkName, PactDir: in.pactDir, DetailsURL: runURL(getenv), BotLogin: in.botLogin, Timeout: timeout}}
 	// A manual or scheduled run re-judges every open PR in either mode, so
 	// a missed event never leaves a PR stuck.
 	if mode == "bot" && eventName != "workflow_dispatch" && eventName != "schedule" {
 		return env.bot(ctx)
 	}
 	return env.check(ctx)
+}
+
+// judgementTimeout reads PACT_TIMEOUT (a Go duration such as 90s or 5m):
+// how long one judgement may take before its check run is completed as
+// failed. Unset means the default (10 minutes).
+func judgementTimeout(getenv func(string) string) (time.Duration, error) {
+	v := strings.TrimSpace(getenv("PACT_TIMEOUT"))
+	if v == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, usagef("PACT_TIMEOUT %q is not a positive duration such as 90s or 5m", v)
+	}
+	return d, nil
 }
 
 // runEnv is what the modes share within one workflow run.

@@ -108,6 +108,9 @@ type Run struct {
 	Env map[string]string
 	// Args run the binary with arguments instead of as an action.
 	Args []string
+	// While runs beside the binary once it started (to signal it, say);
+	// Exec waits for it too.
+	While func(p *os.Process)
 }
 
 // Exec runs the binary and collects what it left behind.
@@ -164,7 +167,20 @@ func (r Run) Exec(t testing.TB) Result {
 	cmd.Dir = ws
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
+	err := cmd.Start()
+	if err == nil {
+		done := make(chan struct{})
+		if r.While != nil {
+			go func() {
+				defer close(done)
+				r.While(cmd.Process)
+			}()
+		} else {
+			close(done)
+		}
+		err = cmd.Wait()
+		<-done
+	}
 	res := Result{Stdout: stdout.String(), Stderr: stderr.String()}
 	var exit *exec.ExitError
 	switch {

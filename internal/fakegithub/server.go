@@ -140,6 +140,9 @@ type Fault struct {
 	// AfterApply runs the request first and then answers with the fault,
 	// like a GitHub that applied a write and failed before answering.
 	AfterApply bool
+	// Stall never answers: the request hangs until the client gives up
+	// (a hung connection, to test timeouts and cancellation).
+	Stall bool
 }
 
 // Request is an entry of the request log.
@@ -357,6 +360,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	entry := Request{Method: r.Method, Path: escaped, Query: r.URL.RawQuery}
 
 	if f := s.takeFault(r.Method, escaped); f != nil {
+		if f.Stall {
+			entry.Fault = true
+			s.logRequest(entry)
+			<-r.Context().Done()
+			return
+		}
 		if f.AfterApply {
 			_, _ = s.serve(r, escaped)
 		}

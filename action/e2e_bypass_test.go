@@ -1,0 +1,545 @@
+package action_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/pact-action/pact-action/bot"
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/internal/e2e"
+	"github.com/pact-action/pact-action/internal/fakegithub"
+	"github.com/pact-action/pact-action/projection"
+	"github.com/pact-action/pact-action/report"
+)
+
+// End-to-end tests of the ways a worker — who can push to the PR branch,
+// open, edit and retarget PRs, run workflows of their own (so commits
+// signed by github-actions[bot] prove nothing) and comment — tried to turn
+// the check green or make the bot write what no reviewer gave. Each drives
+// the real binary against the fake GitHub and looks only at what GitHub
+// would show: check runs, commits, replies and outputs.
+
+// forgedPR seeds main (T1 assigned to dev, reviewed by rev; provenance
+// require with every seat mapped), a branch "evil" the worker controls
+// (provenance off), and feat/login where dev checkpointed T1 and then
+// accepted it under rev's seat from dev's own account. It opens the pull
+// request into base and returns it.
+func forgedPR(t *testing.T, base string) (*fakegithub.Server, int, string) {
+	t.Helper()
+	s := e2e.NewServer(t)
+	log := e2e.NewLog().Assign("T1", "LOGIN", provBranch, "dev", "rev")
+	files := with(log.Files(), ".github/pact.yml", provPactYML("require", "tree"), "src/login.go", "package login\n")
+	s.CommitFiles(e2e.Owner, e2e.Repo, "main", files, provLeadGH, fakegithub.Verified())
+	s.CommitFiles(e2e.Owner, e2e.Repo, "evil", map[string]string{".github/pact.yml": "provenance:\n  mode: off\n"}, provDevGH, fakegithub.From("main"))
+	work := log.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN")
+	s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, with(work.Files(), "src/login.go", "package login // done\n"), provDevGH, fakegithub.From("main"), fakegithub.Verified())
+	work.Add("rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{})
+	head := s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, work.Files(), provDevGH, fakegithub.Verified())
+	n := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: provBranch, Base: base, Author: provDevGH})
+	return s, n, head
+}
+
+// latestRun is the check run branch protection reads: the newest on sha.
+func latestRun(t *testing.T, s *fakegithub.Server, sha string) fakegithub.CheckRun {
+	t.Helper()
+	runs := s.CheckRuns(sha)
+	if len(runs) == 0 {
+		t.Fatalf("no check run on %s", sha)
+	}
+	run := runs[len(runs)-1]
+	if run.Status != "completed" {
+		t.Fatalf("the newest check run on %s is %s, never left in progress", sha, run.Status)
+	}
+	return run
+}
+
+// A PR opened against a branch the worker controls passes there; once it is
+// retargeted to main, a re-run of that old job (its payload still naming
+// evil) judges it against main as GitHub has it now.
+func TestBypassRetargetedPRIsJudgedAgainstItsCurrentBase(t *testing.T) {
+	t.Parallel()
+	s, n, head := forgedPR(t, "evil")
+	oldPayload := prPayload(t, s, n, provBranch, "evil")
+	res := e2e.Run{Server: s, EventName: "pull_request", Payload: oldPayload}.Exec(t)
+	if run := latestRun(t, s, head); run.Conclusion != report.ConclusionSuccess {
+		t.Fatalf("against evil the forged accept passes (that base's policy is off): %s\n%s", run.Conclusion, res.Stderr)
+	}
+
+	s.RetargetPR(n, "main")
+	for _, tc := range []struct{ name, event string }{{"re-run of the old job", "pull_request"}, {"the edited event", "pull_request"}} {
+		payload := oldPayload
+		if tc.name == "the edited event" {
+			var doc map[string]any
+			_ = json.Unmarshal(prPayload(t, s, n, provBranch, "main"), &doc)
+			doc["action"] = "edited"
+			doc["changes"] = map[string]any{"base": map[string]any{"ref": map[string]any{"from": "evil"}}}
+			payload, _ = json.Marshal(doc)
+		}
+		res := e2e.Run{Server: s, EventName: tc.event, Payload: payload}.Exec(t)
+		run := latestRun(t, s, head)
+		if run.Conclusion != report.ConclusionFailure || !strings.Contains(run.Summary, string(checks.CodeProvenanceUnverified)) {
+			t.Errorf("%s: newest run %s, want failure with %s\n%s\n%s", tc.name, run.Conclusion, checks.CodeProvenanceUnverified, run.Summary, res.Stderr)
+		}
+		if res.Code != 1 {
+			t.Errorf("%s: exit %d, want 1", tc.name, res.Code)
+		}
+	}
+	botNoViolations(t, s)
+}
+
+// A push run (mode auto), a manual run and a scheduled run post on the PR's
+// head exactly what the PR's own run posts: Rule 2, history, provenance.
+func TestBypassOtherEventsJudgeThePR(t *testing.T) {
+	t.Parallel()
+	for _, event := range []string{"push", "workflow_dispatch", "schedule"} {
+		t.Run(event, func(t *testing.T) {
+			t.Parallel()
+			s, _, head := forgedPR(t, "main")
+			payload := []byte(`{"ref":"refs/heads/feat/login","after":"` + head + `","repository":{"full_name":"` + e2e.Owner + "/" + e2e.Repo + `"}}`)
+			res := e2e.Run{Server: s, EventName: event, Payload: payload, Env: map[string]string{"GITHUB_SHA": head}}.Exec(t)
+			run := latestRun(t, s, head)
+			if run.Conclusion != report.ConclusionFailure || !strings.Contains(run.Summary, string(checks.CodeProvenanceUnverified)) {
+				t.Errorf("%s run posted %s on the PR's head, want the PR's failure\n%s\n%s", event, run.Conclusion, run.Summary, res.Stderr)
+			}
+			botNoViolations(t, s)
+		})
+	}
+	// A commit that heads no open pull request gets validate's judgement,
+	// and says so.
+	s, _, _ := forgedPR(t, "main")
+	lone := s.CommitFiles(e2e.Owner, e2e.Repo, "scratch", e2e.NewLog().Files(), provDevGH, fakegithub.From("main"))
+	e2e.Run{Server: s, EventName: "push", Payload: []byte(`{}`), Env: map[string]string{"GITHUB_SHA": lone}}.Exec(t)
+	if run := latestRun(t, s, lone); run.Conclusion != report.ConclusionSuccess || !strings.Contains(run.Summary, "head of no open pull request") {
+		t.Errorf("a lone commit: %s\n%s", run.Conclusion, run.Summary)
+	}
+}
+
+// Two open PRs share a head: one into main, one into a branch the worker
+// controls. Any run posting on that head judges both, so the worker's PR
+// cannot post a passing check that main's protection would read.
+func TestBypassTwoPRsWithOneHead(t *testing.T) {
+	t.Parallel()
+	s, intoMain, head := forgedPR(t, "main")
+	intoEvil := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: provBranch, Base: "evil", Author: provDevGH})
+	res := e2e.Run{Server: s, EventName: "pull_request", Payload: prPayload(t, s, intoEvil, provBranch, "evil")}.Exec(t)
+	run := latestRun(t, s, head)
+	if run.Conclusion != report.ConclusionFailure {
+		t.Fatalf("the run of the PR into evil posted %s on the shared head\n%s\n%s", run.Conclusion, run.Summary, res.Stderr)
+	}
+	if !strings.Contains(run.Summary, "head of 2 open pull requests") {
+		t.Errorf("summary does not say two pull requests were judged:\n%s", run.Summary)
+	}
+	said := false
+	for _, f := range findings(t, res, 0) {
+		said = said || f.Code == checks.CodeProvenanceUnverified && strings.HasPrefix(f.Message, fmt.Sprintf("pull request #%d into main: ", intoMain))
+	}
+	if !said {
+		t.Errorf("no finding names pull request #%d into main: %v", intoMain, findings(t, res, 0))
+	}
+}
+
+// A review of commit C1 (where only T1 awaited review) processed after the
+// worker pushed C2 (checkpointing T2) accepts T1 only.
+func TestBypassReviewIsPlannedAgainstTheReviewedCommit(t *testing.T) {
+	t.Parallel()
+	b := newBotScenario(t, botOpts{})
+	// T2, also reviewed by rev, checkpointed after the review's commit.
+	later := b.headLog.Copy().Assign("T2", "LOGIN", b.branch, "dev", "rev").Join("dev").Checkpoint("dev", "T2", "LOGIN")
+	payload, id := b.review(t, "revuser", "approved", "LGTM")
+	c2 := b.s.CommitFiles(e2e.Owner, e2e.Repo, b.branch, later.Files(), "devuser")
+
+	botExit(t, b.run(t, "pull_request_review", payload), 0)
+	_, evs := botAppended(t, b.s, c2, b.head())
+	if len(evs) != 1 || evs[0].TaskID != "T1" || evs[0].EventID != bot.EventID(botRepoFull, "review", id, "T1") {
+		t.Fatalf("appended %+v, want only the accept of T1", evs)
+	}
+	if evs[0].Payload.Commit != b.headSHA {
+		t.Errorf("payload.commit = %s, want the reviewed commit %s", evs[0].Payload.Commit, b.headSHA)
+	}
+}
+
+// Under require, a bot-shaped accept the worker wrote through a workflow of
+// their own (so github-actions[bot] signed it) verifies nothing when what it
+// cites is not the reviewer's standing decision.
+func TestBypassReplayedReviewOrCommentVerifiesNothing(t *testing.T) {
+	t.Parallel()
+	t.Run("an approval the reviewer overrode by requesting changes", func(t *testing.T) {
+		t.Parallel()
+		p := provSeed(t, "require", "tree")
+		approvedAt := e2e.ServerEpoch.Add(time.Hour)
+		p.s.SetNow(approvedAt)
+		approval := p.s.AddReview(p.n, fakegithub.ReviewSeed{Login: provRevGH, State: "APPROVED", CommitID: p.worked})
+		p.s.SetNow(approvedAt.Add(time.Hour))
+		p.s.AddReview(p.n, fakegithub.ReviewSeed{Login: provRevGH, State: "CHANGES_REQUESTED", CommitID: p.worked, Body: "no"})
+		p.log.AddAt(approvedAt, "rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{"commit": p.worked,
+			"github": map[string]any{"review_id": approval, "login": provRevGH, "head_sha": p.worked}})
+		p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, p.log.Files(), provBotGH, fakegithub.Verified())
+		_, got, run := p.check(t, "failure")
+		provWantFindings(t, got, run,
+			provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
+			provExpect{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"overridden by their later review", "changes_requested"}})
+	})
+	t.Run("a /pact accept the bot refused because the task did not await review", func(t *testing.T) {
+		t.Parallel()
+		p := provSeed(t, "require", "tree")
+		// The reviewer commented before dev joined and checkpointed.
+		before := p.s.BranchHead(e2e.Owner, e2e.Repo, "main")
+		p.s.SetBranch(e2e.Owner, e2e.Repo, provBranch, before)
+		commentedAt := e2e.ServerEpoch.Add(time.Hour)
+		p.s.SetNow(commentedAt)
+		id := p.s.AddComment(p.n, provRevGH, "/pact accept T1")
+		worked := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, p.log.Files(), provDevGH, fakegithub.Verified())
+		p.log.AddAt(commentedAt, "rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{"commit": worked,
+			"github": map[string]any{"comment_id": id, "login": provRevGH}})
+		p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, p.log.Files(), provBotGH, fakegithub.Verified())
+		_, got, run := p.check(t, "failure")
+		provWantFindings(t, got, run,
+			provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
+			provExpect{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"T1 was not awaiting review at commit " + before[:12], fmt.Sprintf("the head when comment %d was made", id)}})
+	})
+	t.Run("a comment-backed accept recorded on code pushed after the comment", func(t *testing.T) {
+		t.Parallel()
+		p := provSeed(t, "require", "tree")
+		commentedAt := e2e.ServerEpoch.Add(time.Hour)
+		p.s.SetNow(commentedAt)
+		id := p.s.AddComment(p.n, provRevGH, "/pact accept T1")
+		sneaked := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, with(p.log.Files(), "src/login.go", "package login // unreviewed\n"), provDevGH, fakegithub.Verified())
+		p.log.AddAt(commentedAt, "rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{"commit": sneaked,
+			"github": map[string]any{"comment_id": id, "login": provRevGH}})
+		p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, with(p.log.Files(), "src/login.go", "package login // unreviewed\n"), provBotGH, fakegithub.Verified())
+		_, got, run := p.check(t, "failure")
+		provWantFindings(t, got, run,
+			provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
+			provExpect{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"the line was recorded on " + sneaked[:12], "files outside .pact/ differ"}})
+	})
+	t.Run("a comment edited to hold the command", func(t *testing.T) {
+		t.Parallel()
+		p := provSeed(t, "require", "tree")
+		commentedAt := e2e.ServerEpoch.Add(time.Hour)
+		p.s.SetNow(commentedAt)
+		id := p.s.AddComment(p.n, provRevGH, "Looks fine so far.")
+		p.s.EditComment(id, "Looks fine so far.\n\n/pact accept T1") // anyone with write access can
+		p.log.AddAt(commentedAt, "rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{"commit": p.worked,
+			"github": map[string]any{"comment_id": id, "login": provRevGH}})
+		p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, p.log.Files(), provBotGH, fakegithub.Verified())
+		_, got, run := p.check(t, "failure")
+		provWantFindings(t, got, run,
+			provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
+			provExpect{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"was edited after it was posted"}})
+	})
+}
+
+// A worker pre-appends a line with the deterministic event id of a review
+// to come; the bot says "conflict" and records nothing, never "recorded".
+func TestBypassEventIDAlreadyTakenIsAConflict(t *testing.T) {
+	t.Parallel()
+	b := newBotScenario(t, botOpts{})
+	payload, id := b.review(t, "revuser", "changes_requested", "the error path is wrong")
+	squat := b.headLog.Copy()
+	squat.Lines = append(squat.Lines, fmt.Sprintf(`{"event_id":%q,"ts":"2026-06-09T11:00:00Z","agent_id":"rev","role":"reviewer","event_type":"accept","task_id":"T1","feature":"LOGIN","payload":{}}`,
+		bot.EventID(botRepoFull, "review", id, "T1")))
+	squatted := b.s.CommitFiles(e2e.Owner, e2e.Repo, b.branch, squat.Files(), "devuser")
+
+	res := b.run(t, "pull_request_review", payload)
+	botExit(t, res, 0)
+	if h := b.head(); h != squatted {
+		t.Errorf("the bot wrote on a squatted event id")
+	}
+	r := b.replies(t)
+	if len(r) != 1 || !strings.Contains(r[0], "Conflict") || !strings.Contains(r[0], "recorded nothing") {
+		t.Fatalf("replies = %q, want one conflict", r)
+	}
+	if strings.Contains(res.Stdout, "recorded 1") || !strings.Contains(res.Stdout, "Conflict") {
+		t.Errorf("the job says:\n%s", res.Stdout)
+	}
+}
+
+// Commands count only where GitHub renders them as a paragraph's text.
+func TestBypassCommandsOnlyWhereGitHubShowsThem(t *testing.T) {
+	t.Parallel()
+	for name, body := range map[string]string{
+		"HTML comment":                   "LGTM\n<!--\n/pact accept T1\n-->",
+		"indented code block":            "see:\n\n    /pact accept T1",
+		"fence closed by an indented one": "```\nx\n   ```\n```\n/pact accept T1\n```",
+		"lazy blockquote continuation":   "> I would write\n/pact accept T1",
+		"inline code":                    "`/pact accept T1`",
+		"HTML block":                     "<details>\n/pact accept T1\n</details>",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			b := newBotScenario(t, botOpts{})
+			payload, id := b.comment(t, "revuser", body, "MEMBER")
+			res := b.run(t, "issue_comment", payload)
+			botExit(t, res, 0)
+			b.assertNothingWritten(t)
+			if r := b.replies(t); len(r) != 0 {
+				t.Errorf("replies: %q", r)
+			}
+			if got := botReactions(b.s, b.pr, id); len(got) != 0 {
+				t.Errorf("reactions: %q", got)
+			}
+		})
+	}
+}
+
+// What a reply quotes back from a comment stays inert: no mention, link or
+// image comes alive, even from a commenter without write permission.
+func TestBypassRepliesAreInert(t *testing.T) {
+	t.Parallel()
+	b := newBotScenario(t, botOpts{})
+	b.s.SetPermission("mallory", fakegithub.Read)
+	payload, _ := b.comment(t, "mallory", "/pact x@org/team\n/pact accept T9@org/team\n/pact changes T1 ![p](//ev.il/p.png) @org/team <img src=x>", "NONE")
+	botExit(t, b.run(t, "issue_comment", payload), 0)
+	b.assertNothingWritten(t)
+	replies := b.replies(t)
+	if len(replies) == 0 {
+		t.Fatal("no reply")
+	}
+	for _, r := range replies {
+		assertInertReply(t, r, "mallory")
+	}
+}
+
+// The workspace holds the head commit, and its .pact/ is hostile: only
+// regular files inside the repository are read; the run fails closed with
+// one sentence, and never leaks, hangs or leaves the run in progress.
+func TestBypassHostileWorkspaceFiles(t *testing.T) {
+	t.Parallel()
+	outside := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(outside, []byte("AWS_SECRET=hunter2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, plant := range map[string]func(path string) error{
+		"symlink out of the repository": func(p string) error { return os.Symlink(outside, p) },
+		"symlink to /dev/zero":          func(p string) error { return os.Symlink("/dev/zero", p) },
+		"FIFO":                          func(p string) error { return syscall.Mkfifo(p, 0o644) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s := e2e.NewServer(t)
+			sc := seedPR(t, s, e2e.NewLog().Files(), e2e.NewLog().Join("dev").Files(), "feat/x")
+			ws := t.TempDir()
+			if err := os.MkdirAll(filepath.Join(ws, ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(ws, ".git", "HEAD"), []byte(sc.headSHA+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Join(ws, ".pact"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := plant(filepath.Join(ws, ".pact", "log.jsonl")); err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			res := e2e.Run{Server: s, EventName: "pull_request", Payload: sc.payload(t), Workspace: ws, Timeout: 30 * time.Second}.Exec(t)
+			if d := time.Since(start); d > 20*time.Second {
+				t.Errorf("took %s", d)
+			}
+			run := latestRun(t, s, sc.headSHA)
+			if run.Conclusion != report.ConclusionFailure || !strings.Contains(run.Summary, "not a regular file inside the repository") {
+				t.Errorf("check run %s:\n%s", run.Conclusion, run.Summary)
+			}
+			for _, where := range []string{run.Summary, run.Text, res.Stdout, res.Stderr, res.Summary} {
+				if strings.Contains(where, "hunter2") {
+					t.Errorf("the secret leaked: %s", where)
+				}
+			}
+			if res.Code != 2 {
+				t.Errorf("exit %d, want 2", res.Code)
+			}
+		})
+	}
+}
+
+// SIGTERM (a cancelled job) and the judgement timeout both complete the
+// check run as failed, even while a request hangs.
+func TestBypassCancelledOrTimedOutRunIsNeverLeftInProgress(t *testing.T) {
+	t.Parallel()
+	for _, how := range []string{"SIGTERM", "timeout"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			s := e2e.NewServer(t)
+			sc := seedPR(t, s, e2e.NewLog().Files(), e2e.NewLog().Join("dev").Files(), "feat/x")
+			s.Inject(fakegithub.Fault{Method: "GET", Path: repoPath + "/contents/.pact/STATE.yml", Stall: true, Times: 1})
+			run := e2e.Run{Server: s, EventName: "pull_request", Payload: sc.payload(t), Timeout: 30 * time.Second}
+			if how == "timeout" {
+				run.Env = map[string]string{"PACT_TIMEOUT": "2s"}
+			} else {
+				run.While = func(p *os.Process) {
+					for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+						if stalled(s) {
+							_ = p.Signal(syscall.SIGTERM)
+							return
+						}
+					}
+				}
+			}
+			res := run.Exec(t)
+			got := latestRun(t, s, sc.headSHA)
+			if got.Conclusion != report.ConclusionFailure || !strings.Contains(got.Summary, "stopped before it finished") {
+				t.Errorf("check run %s:\n%s\nstderr: %s", got.Conclusion, got.Summary, res.Stderr)
+			}
+			if res.Code == 0 {
+				t.Errorf("exit 0")
+			}
+		})
+	}
+}
+
+// stalled reports whether the fake is holding a request.
+func stalled(s *fakegithub.Server) bool {
+	for _, r := range s.Requests() {
+		if r.Fault && r.Status == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Rule 2 cannot be dodged by opening the same code from a branch no task
+// names.
+func TestBypassUnmappedBranch(t *testing.T) {
+	t.Parallel()
+	log := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev").Join("dev").Checkpoint("dev", "T1", "LOGIN")
+	for _, tc := range []struct {
+		name, policy string
+		code         bool // the PR changes files outside .pact/
+		conclusion   string
+		severity     checks.Severity
+	}{
+		{"default warn", "", true, report.ConclusionSuccess, checks.SeverityWarning},
+		{"block with code", "unmapped-branches: block\n", true, report.ConclusionFailure, checks.SeverityError},
+		{"block, only .pact/", "unmapped-branches: block\n", false, report.ConclusionSuccess, checks.SeverityWarning},
+		{"allow", "unmapped-branches: allow\n", true, report.ConclusionSuccess, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := e2e.NewServer(t)
+			head := log.Copy().Join("dev").Files()
+			if tc.code {
+				head["src/login.go"] = "package login // the same code as feat/login\n"
+			}
+			s.CommitFiles(e2e.Owner, e2e.Repo, "main", with(log.Files(), ".github/pact.yml", provenanceOff+tc.policy), "lead")
+			s.CommitFiles(e2e.Owner, e2e.Repo, "feat/login-v2", head, "dev", fakegithub.From("main"))
+			n := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/login-v2", Base: "main"})
+			res := e2e.Run{Server: s, EventName: "pull_request", Payload: prPayload(t, s, n, "feat/login-v2", "main")}.Exec(t)
+			run := latestRun(t, s, s.BranchHead(e2e.Owner, e2e.Repo, "feat/login-v2"))
+			if run.Conclusion != tc.conclusion {
+				t.Errorf("conclusion %s, want %s\n%s", run.Conclusion, tc.conclusion, run.Summary)
+			}
+			var sev []checks.Severity
+			for _, f := range findings(t, res, 0) {
+				if f.Code == checks.CodePRUnmappedBranch {
+					sev = append(sev, f.Severity)
+				}
+			}
+			want := []checks.Severity{}
+			if tc.severity != "" {
+				want = append(want, tc.severity)
+			}
+			if !slices.Equal(append([]checks.Severity{}, sev...), want) {
+				t.Errorf("%s findings %v, want %v", checks.CodePRUnmappedBranch, sev, want)
+			}
+		})
+	}
+}
+
+// An accept that records no payload.commit (another implementation wrote
+// it) was given on the parent of its commit: stale only when code changed
+// after that.
+func TestBypassAcceptWithoutCommitIsAnchoredOnItsParent(t *testing.T) {
+	t.Parallel()
+	for _, changed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("code changed after: %v", changed), func(t *testing.T) {
+			t.Parallel()
+			p := provSeed(t, "require", "tree")
+			p.accept(t, map[string]any{}, provRevGH, fakegithub.Verified())
+			want := "success"
+			if changed {
+				p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, with(p.log.Files(), "src/login.go", "package login // later\n"), provDevGH, fakegithub.Verified())
+				want = "failure"
+			}
+			_, got, run := p.check(t, want)
+			if changed {
+				provWantFindings(t, got, run,
+					provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
+					provExpect{checks.CodeProvenanceStale, checks.SeverityError, 5, []string{"src/login.go"}})
+			} else {
+				provWantFindings(t, got, run)
+			}
+		})
+	}
+}
+
+// A checkpoint stamped in 2099 is reported, and the bot's refusal of a
+// review it blocks says how to fix it.
+func TestBypassFutureTimestamps(t *testing.T) {
+	t.Parallel()
+	b := newBotScenario(t, botOpts{seatMap: botSeatMap + "provenance:\n  mode: require\n"})
+	future := b.headLog.Copy()
+	future.AddAt(time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC), "rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{})
+	stamped := b.s.CommitFiles(e2e.Owner, e2e.Repo, b.branch, future.Files(), "devuser")
+
+	res := e2e.Run{Server: b.s, EventName: "pull_request", Payload: prPayload(t, b.s, b.pr, b.branch, "main")}.Exec(t)
+	run := latestRun(t, b.s, stamped)
+	if !strings.Contains(run.Summary, string(checks.CodeProvenanceFutureTS)) || !strings.Contains(run.Summary, "2099-01-01T00:00:00Z") {
+		t.Errorf("summary lacks the future stamp:\n%s\n%s", run.Summary, res.Stderr)
+	}
+
+	payload, _ := b.review(t, "revuser", "changes_requested", "please fix")
+	botExit(t, b.run(t, "pull_request_review", payload), 0)
+	if h := b.head(); h != stamped {
+		t.Errorf("recorded a changes_requested that breaks a later line")
+	}
+	r := b.replies(t)
+	if len(r) != 1 || !strings.Contains(r[0], "stamped in the future") || !strings.Contains(r[0], "remove those lines") {
+		t.Errorf("replies = %q", r)
+	}
+}
+
+// assertInertReply renders a reply as GitHub renders comments and fails on
+// anything live: a link, image, autolink or HTML, or an @mention or #ref in
+// text other than the @login of the commenter the bot answers.
+func assertInertReply(t *testing.T, reply, login string) {
+	t.Helper()
+	src := []byte(reply)
+	doc := goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser().Parse(text.NewReader(src))
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n.Kind() {
+		case ast.KindCodeSpan, ast.KindFencedCodeBlock, ast.KindCodeBlock:
+			return ast.WalkSkipChildren, nil
+		case ast.KindLink, ast.KindImage, ast.KindAutoLink, ast.KindRawHTML:
+			t.Errorf("reply has a live %s:\n%s", n.Kind(), reply)
+		case ast.KindHTMLBlock:
+			if n.(*ast.HTMLBlock).HTMLBlockType != ast.HTMLBlockType2 {
+				t.Errorf("reply has a live HTML block:\n%s", reply)
+			}
+		case ast.KindText:
+			txt := string(n.(*ast.Text).Segment.Value(src))
+			for i := 0; i+1 < len(txt); i++ {
+				c, next := txt[i], txt[i+1]
+				if (c == '@' || c == '#') && (next == '_' || next == '-' || next >= 'a' && next <= 'z' || next >= 'A' && next <= 'Z' || next >= '0' && next <= '9') &&
+					!(c == '@' && strings.HasPrefix(txt[i+1:], login)) {
+					t.Errorf("reply has a live %q:\n%s", txt[i:min(len(txt), i+16)], reply)
+				}
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+}
