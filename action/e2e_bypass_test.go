@@ -270,12 +270,12 @@ func TestBypassEventIDAlreadyTakenIsAConflict(t *testing.T) {
 func TestBypassCommandsOnlyWhereGitHubShowsThem(t *testing.T) {
 	t.Parallel()
 	for name, body := range map[string]string{
-		"HTML comment":                   "LGTM\n<!--\n/pact accept T1\n-->",
-		"indented code block":            "see:\n\n    /pact accept T1",
+		"HTML comment":                    "LGTM\n<!--\n/pact accept T1\n-->",
+		"indented code block":             "see:\n\n    /pact accept T1",
 		"fence closed by an indented one": "```\nx\n   ```\n```\n/pact accept T1\n```",
-		"lazy blockquote continuation":   "> I would write\n/pact accept T1",
-		"inline code":                    "`/pact accept T1`",
-		"HTML block":                     "<details>\n/pact accept T1\n</details>",
+		"lazy blockquote continuation":    "> I would write\n/pact accept T1",
+		"inline code":                     "`/pact accept T1`",
+		"HTML block":                      "<details>\n/pact accept T1\n</details>",
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
