@@ -57,6 +57,7 @@ func (s *Server) buildRoutes() error {
 		"pulls/get-review-comment": s.getReviewComment,
 		"repos/get-commit":         s.getRepoCommit,
 	}
+	s.settingsRoutes(handlers)
 	for _, op := range s.spec.ops {
 		// An operation of the subset the fake has no handler for is not
 		// served: a request to it is answered 404 like an unknown path.
