@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/internal/fakegithub"
@@ -368,9 +369,10 @@ func TestPullCommits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	date := func(sha string) time.Time { c, _ := srv.Commit(sha); return c.Date }
 	want := []ghapi.Commit{
-		{SHA: c1, Parents: []string{base}, AuthorLogin: "bob", CommitterLogin: "bob", Verified: true, Message: "first"},
-		{SHA: c2, Parents: []string{c1}, AuthorLogin: "", CommitterLogin: "web-flow", Verified: false, Message: "update a"},
+		{SHA: c1, Parents: []string{base}, AuthorLogin: "bob", CommitterLogin: "bob", Verified: true, Message: "first", CommitterDate: date(c1)},
+		{SHA: c2, Parents: []string{c1}, AuthorLogin: "", CommitterLogin: "web-flow", Verified: false, Message: "update a", CommitterDate: date(c2)},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("PullCommits =\n%+v\nwant\n%+v", got, want)

@@ -22,14 +22,15 @@ func TestCommitLookup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &ghapi.Commit{SHA: c1, Parents: []string{base}, AuthorLogin: "bob", CommitterLogin: "web-flow", Verified: true, Message: "first"}
+	info, _ := srv.Commit(c1)
+	want := &ghapi.Commit{SHA: c1, Parents: []string{base}, AuthorLogin: "bob", CommitterLogin: "web-flow", Verified: true, Message: "first", CommitterDate: info.Date}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Commit =\n%+v\nwant\n%+v", got, want)
 	}
 	_, err = c.Commit(context.Background(), "0000000000000000000000000000000000000000")
 	var ae *ghapi.APIError
-	if !errors.As(err, &ae) || ae.StatusCode != http.StatusUnprocessableEntity {
-		t.Errorf("Commit(unknown) error = %v, want a 422 APIError", err)
+	if !errors.As(err, &ae) || ae.StatusCode != http.StatusUnprocessableEntity || !errors.Is(err, ghapi.ErrNotFound) {
+		t.Errorf("Commit(unknown) error = %v, want a 422 APIError that is ErrNotFound", err)
 	}
 }
 

@@ -43,6 +43,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = runAction(ctx, stdout, getenv, logger)
 	case args[0] == "check" && len(args) > 1:
 		err = runLocal(ctx, args[1:], stdout)
+	case args[0] == "doctor":
+		err = runDoctor(ctx, args[1:], stdout, getenv, logger)
 	case args[0] == "help" || args[0] == "--help" || args[0] == "-h":
 		_, err = io.WriteString(stdout, helpText)
 	default:
@@ -83,6 +85,13 @@ Local preview, no token needed:
     plus append-only against REV's log (git show REV:<pact-dir>/log.jsonl) and
     Rule 2 for the features on branch NAME (default: DIR's current branch).
 
-Exit codes: 0 mergeable; 1 violations; 2 usage or operational error;
-4 waiting for reviews (only when no check run carries the block).
+Is this repository really protected? (read-only token in GITHUB_TOKEN or GH_TOKEN)
+  pact-action doctor [--repo owner/name] [--format text|json] [--check-name pact]
+                     [--pact-dir DIR]
+    Reads branch protection, rulesets, workflows and .github/pact.yml of the
+    default branch and prints one line per check (✓ ✗ ! ?) with the fix.
+
+Exit codes: 0 mergeable (doctor: no ✗); 1 violations (doctor: a ✗);
+2 usage or operational error; 4 waiting for reviews (only when no check run
+carries the block).
 `

@@ -300,6 +300,7 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 	rc := s.AddReviewComment(n, "carol", "nit")
 	s.SetPermission("carol", Maintain)
 	s.SetToken("bot-token", Token{Login: "pact-bot[bot]"})
+	rulesetID := seedSettings(s)
 
 	type step struct {
 		name       string
@@ -508,6 +509,49 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 				}
 			}},
 		{name: "activity with a bad cursor", method: "GET", path: "/repos/o/r/activity?after=x", wantStatus: 422},
+		{name: "repository", method: "GET", path: "/repos/o/settings", wantStatus: 200},
+		{name: "branch protection", method: "GET", path: "/repos/o/settings/branches/main/protection", wantStatus: 200,
+			check: func(t *testing.T, body []byte, _ http.Header) {
+				m := decodeJSON(t, body)
+				checks := m["required_status_checks"].(map[string]any)["checks"].([]any)
+				if len(checks) != 2 || checks[0].(map[string]any)["app_id"] != float64(GitHubActionsAppID) || checks[1].(map[string]any)["app_id"] != nil {
+					t.Errorf("required checks = %v", checks)
+				}
+			}},
+		{name: "branch without protection", method: "GET", path: "/repos/o/settings/branches/topic/protection", wantStatus: 404,
+			check: func(t *testing.T, body []byte, _ http.Header) {
+				if decodeJSON(t, body)["message"] != "Branch not protected" {
+					t.Errorf("body = %s", body)
+				}
+			}},
+		{name: "branch protection without Administration", method: "GET", path: "/repos/o/settings/branches/main/protection", header: []string{"Authorization", "Bearer no-admin"}, wantStatus: 403},
+		{name: "status check protection", method: "GET", path: "/repos/o/settings/branches/main/protection/required_status_checks", wantStatus: 200},
+		{name: "branch rules", method: "GET", path: "/repos/o/settings/rules/branches/main?per_page=2", wantStatus: 200,
+			check: func(t *testing.T, body []byte, h http.Header) {
+				var rules []map[string]any
+				_ = json.Unmarshal(body, &rules)
+				if len(rules) != 2 || rules[0]["type"] != "required_status_checks" || rules[0]["ruleset_id"] != float64(rulesetID) || !strings.Contains(h.Get("Link"), `rel="next"`) {
+					t.Errorf("rules = %s (Link %q)", body, h.Get("Link"))
+				}
+			}},
+		{name: "rulesets", method: "GET", path: "/repos/o/settings/rulesets?includes_parents=true", wantStatus: 200},
+		{name: "ruleset", method: "GET", path: fmt.Sprintf("/repos/o/settings/rulesets/%d", rulesetID), wantStatus: 200},
+		{name: "missing ruleset", method: "GET", path: "/repos/o/settings/rulesets/1", wantStatus: 404},
+		{name: "workflows", method: "GET", path: "/repos/o/settings/actions/workflows", wantStatus: 200,
+			check: func(t *testing.T, body []byte, _ http.Header) {
+				w := decodeJSON(t, body)["workflows"].([]any)
+				if len(w) != 1 || w[0].(map[string]any)["path"] != ".github/workflows/pact.yml" || w[0].(map[string]any)["name"] != "pact" {
+					t.Errorf("workflows = %s", body)
+				}
+			}},
+		{name: "default workflow permissions", method: "GET", path: "/repos/o/settings/actions/permissions/workflow", wantStatus: 200,
+			check: func(t *testing.T, body []byte, _ http.Header) {
+				if decodeJSON(t, body)["default_workflow_permissions"] != "write" {
+					t.Errorf("body = %s", body)
+				}
+			}},
+		{name: "user", method: "GET", path: "/users/carol", wantStatus: 200},
+		{name: "unknown user", method: "GET", path: "/users/nobody", wantStatus: 404},
 		{name: "enterprise prefix", method: "GET", path: "/api/v3/repos/o/r/git/ref/heads/main", wantStatus: 200},
 		{name: "unknown repository", method: "GET", path: "/repos/o/nope/git/ref/heads/main", wantStatus: 404},
 	}

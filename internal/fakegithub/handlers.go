@@ -58,6 +58,7 @@ func (s *Server) buildRoutes() error {
 		"repos/get-commit":         s.getRepoCommit,
 		"repos/list-activities":    s.listActivities,
 	}
+	s.settingsRoutes(handlers)
 	for _, op := range s.spec.ops {
 		// An operation of the subset the fake has no handler for is not
 		// served: a request to it is answered 404 like an unknown path.

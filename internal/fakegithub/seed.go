@@ -212,6 +212,8 @@ type CommitInfo struct {
 	AuthorLogin    string
 	CommitterLogin string
 	Verified       bool
+	// Date is the commit's author and committer date.
+	Date time.Time
 }
 
 // Commit returns the stored commit sha.
@@ -224,7 +226,7 @@ func (s *Server) Commit(sha string) (CommitInfo, bool) {
 	}
 	return CommitInfo{
 		SHA: c.sha, Parents: append([]string(nil), c.parents...), Message: c.message,
-		AuthorLogin: c.authorLogin, CommitterLogin: c.committerLogin, Verified: c.verified,
+		AuthorLogin: c.authorLogin, CommitterLogin: c.committerLogin, Verified: c.verified, Date: c.date,
 	}, true
 }
 

@@ -88,6 +88,7 @@ type Server struct {
 	rawLimit        int
 	requests        []Request
 	violations      []string
+	settings        *settingsState // see settings.go
 }
 
 // Option configures New.

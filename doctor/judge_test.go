@@ -1,0 +1,336 @@
+package doctor
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pact-action/pact-action/config"
+)
+
+// readmeCheckWorkflow is the workflow doctor prints as the fix: the
+// README's shape.
+const readmeCheckWorkflow = CheckWorkflow + "\n"
+
+// readmeBotWorkflow is the bot workflow the README recommends.
+const readmeBotWorkflow = `name: pact-bot
+on:
+  pull_request_review:
+    types: [submitted]
+  issue_comment:
+    types: [created]
+  pull_request_review_comment:
+    types: [created]
+  schedule:
+    - cron: "17 * * * *"
+permissions:
+  contents: write
+  pull-requests: write
+  checks: write
+jobs:
+  bot:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: pact-action/pact-action@v1
+        with:
+          mode: auto
+`
+
+func workflow(t *testing.T, path, yaml string) Workflow {
+	t.Helper()
+	f, err := ParseWorkflow([]byte(yaml))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return Workflow{Path: path, Name: f.Name, State: "active", File: f}
+}
+
+func mustConfig(t *testing.T, yaml string) *config.Config {
+	t.Helper()
+	c, err := config.Parse([]byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// protected is a repository set up as the README says: every check passes.
+func protected(t *testing.T) Facts {
+	return Facts{
+		Repository: "octo-org/octo-repo", DefaultBranch: "main", CheckName: "pact", PactDir: ".pact",
+		Rules: []Rule{
+			{Type: "required_status_checks", Ruleset: "protect main", RequiredChecks: []RequiredCheck{{Context: "ci"}, {Context: "pact", AppID: 15368}}},
+			{Type: "pull_request", Ruleset: "protect main", DismissStaleReviewsOnPush: true},
+			{Type: "non_fast_forward", Ruleset: "protect main"},
+		},
+		Workflows: []Workflow{
+			workflow(t, ".github/workflows/pact.yml", readmeCheckWorkflow),
+			workflow(t, ".github/workflows/pact-bot.yml", readmeBotWorkflow),
+		},
+		DefaultTokenPermission: "read",
+		Roster:                 []string{"lead", "dev", "rev"},
+		Config:                 mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\n  rev: [carol, Alice]\nprovenance:\n  mode: require\n"),
+		Accounts: map[string]Account{
+			"alice": {Exists: true, Permission: "admin"}, "bob": {Exists: true, Permission: "write"}, "carol": {Exists: true, Permission: "maintain"},
+		},
+	}
+}
+
+func TestAProtectedRepositoryPassesEveryCheck(t *testing.T) {
+	t.Parallel()
+	checks := Judge(protected(t))
+	var ids []string
+	for _, c := range checks {
+		ids = append(ids, c.ID)
+		if c.Status != StatusPass {
+			t.Errorf("%s: %s %q (%s) fix %q", c.ID, c.Status, c.Title, c.Detail, c.Fix)
+		}
+	}
+	want := "branch.required_check branch.check_source branch.dismiss_stale_reviews branch.force_push_blocked branch.merge_queue " +
+		"workflow.check workflow.pull_request_types workflow.merge_group workflow.check_permissions workflow.bot workflow.bot_permissions " +
+		"pact.roster config.file seat.lead seat.dev seat.rev login.alice login.bob login.carol config.provenance"
+	if got := strings.Join(ids, " "); got != want {
+		t.Errorf("checks:\n got %s\nwant %s", got, want)
+	}
+	if !OK(checks) {
+		t.Error("OK = false")
+	}
+}
+
+// setWorkflow replaces the check workflow.
+func setWorkflow(t *testing.T, yaml string) func(*Facts) {
+	return func(f *Facts) { f.Workflows[0] = workflow(t, ".github/workflows/pact.yml", yaml) }
+}
+
+// checkWith is the README's check workflow with one replacement.
+func checkWith(old, new string) string {
+	if !strings.Contains(readmeCheckWorkflow, old) {
+		panic("no " + old)
+	}
+	return strings.Replace(readmeCheckWorkflow, old, new, 1)
+}
+
+func TestJudge(t *testing.T) {
+	t.Parallel()
+	forbiddenAdmin := &Unknown{Reason: "GitHub answered 403 Resource not accessible by personal access token", Permission: "Administration: read"}
+	rules := func(rs ...Rule) func(*Facts) { return func(f *Facts) { f.Rules = rs } }
+	classic := func(p Protection) func(*Facts) { return func(f *Facts) { f.Protection = &p } }
+	both := func(ms ...func(*Facts)) func(*Facts) {
+		return func(f *Facts) {
+			for _, m := range ms {
+				m(f)
+			}
+		}
+	}
+	pinned := []RequiredCheck{{Context: "pact", AppID: 15368}}
+	anyApp := []RequiredCheck{{Context: "pact"}}
+	blockForce := Rule{Type: "non_fast_forward", Ruleset: "protect main"}
+	dismiss := Rule{Type: "pull_request", Ruleset: "protect main", DismissStaleReviewsOnPush: true}
+	tests := []struct {
+		name   string
+		mutate func(*Facts)
+		id     string
+		want   Status
+		// wantText are substrings of the check's title, detail and fix.
+		wantText []string
+	}{
+		// Is the check required, and from GitHub Actions?
+		{"required by classic protection pinned to Actions", both(rules(), classic(Protection{RequiredChecks: pinned})), "branch.check_source", StatusPass, []string{"pinned by branch protection"}},
+		{"required from any source by classic protection", both(rules(blockForce, dismiss), classic(Protection{RequiredChecks: anyApp})), "branch.check_source", StatusFail,
+			[]string{"`pact` is accepted from any source", "Settings → Branches → edit the branch protection rule of main → Require status checks to pass before merging → next to `pact`, choose GitHub Actions as the source (not Any source)"}},
+		{"required from any source by a ruleset", rules(Rule{Type: "required_status_checks", Ruleset: "protect main", RequiredChecks: anyApp}), "branch.check_source", StatusFail,
+			[]string{`ruleset "protect main" requires it from any app`, `Settings → Rules → Rulesets → "protect main" → Require status checks to pass → next to ` + "`pact`"}},
+		{"any source in a ruleset, pinned in classic", both(rules(Rule{Type: "required_status_checks", Ruleset: "r", RequiredChecks: anyApp}), classic(Protection{RequiredChecks: pinned})), "branch.check_source", StatusPass, nil},
+		{"pinned to another app", rules(Rule{Type: "required_status_checks", Ruleset: "r", RequiredChecks: []RequiredCheck{{Context: "pact", AppID: 99}}}), "branch.check_source", StatusWarn,
+			[]string{"must come from app 99, not GitHub Actions"}},
+		{"a differently named check is required", rules(Rule{Type: "required_status_checks", Ruleset: "protect main", RequiredChecks: []RequiredCheck{{Context: "pact / pact", AppID: 15368}}}), "branch.required_check", StatusFail,
+			[]string{"`pact` is not a required check on main", `Settings → Rules → Rulesets → "protect main" → Require status checks to pass → Add checks → ` + "`pact`, source GitHub Actions"}},
+		{"nothing protects the branch", rules(), "branch.required_check", StatusFail,
+			[]string{"New branch ruleset (Enforcement status: Active; Target branches: Include default branch)", "with classic protection instead: Settings → Branches"}},
+		{"a ruleset in evaluate mode would require it", both(rules(), func(f *Facts) { f.InactiveRulesets = []string{"trial"} }), "branch.required_check", StatusFail,
+			[]string{`ruleset "trial" requires it but is not active`, `Settings → Rules → Rulesets → "trial" → Enforcement status: Active`}},
+		{"protection unreadable, rulesets silent", both(rules(), func(f *Facts) { f.ProtectionUnknown = forbiddenAdmin }), "branch.required_check", StatusUnknown,
+			[]string{"cannot tell whether `pact` is a required check on main", "403 Resource not accessible", "give the token Administration: read (fine-grained token: Repository permissions → Administration → Read-only)"}},
+		{"protection unreadable, a ruleset pins it", func(f *Facts) { f.ProtectionUnknown = forbiddenAdmin }, "branch.check_source", StatusPass, nil},
+		{"protection unreadable, a ruleset leaves the source open", both(rules(Rule{Type: "required_status_checks", Ruleset: "r", RequiredChecks: anyApp}), func(f *Facts) { f.ProtectionUnknown = forbiddenAdmin }), "branch.check_source", StatusUnknown,
+			[]string{"Administration: read"}},
+		{"custom check name", both(func(f *Facts) { f.CheckName = "gate" }), "branch.required_check", StatusFail, []string{"`gate` is not a required check"}},
+		{"custom check name, default step", both(func(f *Facts) { f.CheckName = "gate" }), "workflow.check", StatusFail,
+			[]string{"the check workflow posts `pact`, not `gate`", "sets no check-name, so it posts the default, pact", "set `check-name: gate` in .github/workflows/pact.yml"}},
+
+		// Stale approvals and force pushes.
+		{"classic protection dismisses stale reviews", both(rules(blockForce), classic(Protection{RequiresReviews: true, DismissStaleReviews: true})), "branch.dismiss_stale_reviews", StatusPass, []string{"by branch protection"}},
+		{"classic reviews without dismissal", both(rules(blockForce), classic(Protection{RequiresReviews: true})), "branch.dismiss_stale_reviews", StatusFail,
+			[]string{"approvals survive new commits", "Settings → Branches → edit the branch protection rule of main → Require a pull request before merging → Dismiss stale pull request approvals when new commits are pushed"}},
+		{"a ruleset's pull request rule without dismissal", rules(Rule{Type: "pull_request", Ruleset: "protect main"}), "branch.dismiss_stale_reviews", StatusFail,
+			[]string{`Settings → Rules → Rulesets → "protect main" → Require a pull request before merging → Dismiss stale`}},
+		{"stale reviews unknown", both(rules(), func(f *Facts) { f.ProtectionUnknown = forbiddenAdmin }), "branch.dismiss_stale_reviews", StatusUnknown, nil},
+		{"classic protection blocks force pushes by default", both(rules(), classic(Protection{})), "branch.force_push_blocked", StatusPass, []string{"by branch protection"}},
+		{"classic protection allows force pushes", both(rules(), classic(Protection{AllowForcePushes: true})), "branch.force_push_blocked", StatusFail,
+			[]string{"force pushes to main are allowed", "clear Allow force pushes"}},
+		{"a ruleset blocks what classic allows", classic(Protection{AllowForcePushes: true}), "branch.force_push_blocked", StatusPass, []string{`ruleset "protect main"`}},
+		{"no protection at all", rules(dismiss), "branch.force_push_blocked", StatusFail, []string{`Settings → Rules → Rulesets → "protect main" → Block force pushes`}},
+
+		// Merge queue.
+		{"merge queue on, workflow runs on merge_group", func(f *Facts) { f.Rules = append(f.Rules, Rule{Type: "merge_queue", Ruleset: "queue"}) }, "workflow.merge_group", StatusPass, nil},
+		{"merge queue on, workflow lacks merge_group", both(func(f *Facts) { f.Rules = append(f.Rules, Rule{Type: "merge_queue", Ruleset: "queue"}) }, setWorkflow(t, checkWith("  merge_group:\n", ""))),
+			"workflow.merge_group", StatusFail, []string{"a merge queue is on", "on:\n  merge_group:"}},
+		{"no merge queue, no merge_group", setWorkflow(t, checkWith("  merge_group:\n", "")), "workflow.merge_group", StatusPass, []string{"not needed"}},
+		{"rules unreadable, no merge_group", both(func(f *Facts) { f.RulesUnknown = &Unknown{Reason: "403", Permission: "Metadata: read"} }, setWorkflow(t, checkWith("  merge_group:\n", ""))),
+			"workflow.merge_group", StatusUnknown, nil},
+
+		// The check workflow's triggers.
+		{"pull_request without types lacks edited", setWorkflow(t, checkWith("    types: [opened, synchronize, reopened, edited]\n", "")), "workflow.pull_request_types", StatusFail,
+			[]string{"pull_request has no types, so it runs on opened, synchronize, reopened only", "retargeted", "in .github/workflows/pact.yml:\non:\n  pull_request:\n    types: [opened, synchronize, reopened, edited]"}},
+		{"types without edited", setWorkflow(t, checkWith("edited]", "labeled]")), "workflow.pull_request_types", StatusFail, []string{"pull_request types lack edited"}},
+		{"types as a list of lines", setWorkflow(t, checkWith("[opened, synchronize, reopened, edited]", "\n      - edited\n      - opened\n      - reopened\n      - synchronize")), "workflow.pull_request_types", StatusPass, nil},
+		{"on as a list", setWorkflow(t, checkWith("on:\n  pull_request:\n    types: [opened, synchronize, reopened, edited]\n  merge_group:\n  workflow_dispatch:\n", "on: [pull_request, merge_group]\n")),
+			"workflow.pull_request_types", StatusFail, []string{"pull_request has no types"}},
+		{"pull_request_target", setWorkflow(t, checkWith("  pull_request:\n", "  pull_request_target:\n")), "workflow.pull_request_types", StatusPass, []string{"pull_request_target runs on"}},
+		{"a branch filter without the default branch", setWorkflow(t, checkWith("reopened, edited]\n", "reopened, edited]\n    branches: [develop, 'release/**']\n")), "workflow.pull_request_types", StatusFail,
+			[]string{"the branch filter of pull_request leaves out main", "    branches: [main]"}},
+		{"a branch filter with a pattern", setWorkflow(t, checkWith("reopened, edited]\n", "reopened, edited]\n    branches: ['ma*', '!maint']\n")), "workflow.pull_request_types", StatusPass, nil},
+		{"branches-ignore the default branch", setWorkflow(t, checkWith("reopened, edited]\n", "reopened, edited]\n    branches-ignore: [main]\n")), "workflow.pull_request_types", StatusFail, nil},
+		{"a paths filter", setWorkflow(t, checkWith("reopened, edited]\n", "reopened, edited]\n    paths: ['.pact/**']\n")), "workflow.pull_request_types", StatusWarn,
+			[]string{"gets no `pact` check and cannot merge"}},
+
+		// The check workflow itself.
+		{"no workflow", func(f *Facts) { f.Workflows = nil }, "workflow.check", StatusFail,
+			[]string{"no workflow on main uses pact-action/pact-action", "add this workflow on main:\n# .github/workflows/pact.yml", "types: [opened, synchronize, reopened, edited]"}},
+		{"only a bot workflow", func(f *Facts) { f.Workflows = f.Workflows[1:] }, "workflow.check", StatusFail,
+			[]string{".github/workflows/pact-bot.yml uses the action, but not in check mode on pull_request or pull_request_target"}},
+		{"bot mode on pull requests", setWorkflow(t, checkWith("mode: check", "mode: bot")), "workflow.check", StatusFail, nil},
+		{"a workflow that cannot be parsed", func(f *Facts) {
+			f.Workflows = []Workflow{{Path: ".github/workflows/x.yml", State: "active", ParseError: "not valid YAML"}}
+		}, "workflow.check", StatusFail,
+			[]string{".github/workflows/x.yml cannot be parsed (not valid YAML)"}},
+		{"mode auto runs check on pull requests", setWorkflow(t, checkWith("        with:\n          mode: check\n", "")), "workflow.check", StatusPass, []string{"job pact, line 16"}},
+		{"the published image by digest", setWorkflow(t, checkWith("pact-action/pact-action@v1", "docker://ghcr.io/pact-action/pact-action@sha256:0123")), "workflow.check", StatusPass, nil},
+		{"a look-alike action", setWorkflow(t, checkWith("pact-action/pact-action@v1", "pact-action/pact-action-fork@v1")), "workflow.check", StatusFail, nil},
+		{"uses ./ in pact-action itself", both(func(f *Facts) { f.Repository = "pact-action/pact-action" }, setWorkflow(t, checkWith("pact-action/pact-action@v1", "./"))), "workflow.check", StatusPass, nil},
+		{"uses ./ elsewhere", setWorkflow(t, checkWith("pact-action/pact-action@v1", "./")), "workflow.check", StatusFail, nil},
+		{"a disabled workflow", func(f *Facts) { f.Workflows[0].State = "disabled_manually" }, "workflow.check", StatusFail,
+			[]string{"is disabled manually", "Actions → pact → ⋯ → Enable workflow"}},
+		{"another check name", setWorkflow(t, checkWith("mode: check", "mode: check\n          check-name: pact-check")), "workflow.check", StatusFail,
+			[]string{"posts `pact-check`, not `pact`"}},
+		{"workflows unreadable", func(f *Facts) {
+			f.WorkflowsUnknown = &Unknown{Reason: "GitHub answered 403", Permission: "Actions: read"}
+		}, "workflow.check", StatusUnknown,
+			[]string{"give the token Actions: read"}},
+
+		// The check job's permissions.
+		{"no checks: write", setWorkflow(t, checkWith("  checks: write\n", "")), "workflow.check_permissions", StatusFail,
+			[]string{"the check job lacks checks: write (has none)", "permissions:\n  contents: read\n  checks: write\n  pull-requests: read"}},
+		{"job permissions replace the workflow's", setWorkflow(t, checkWith("    runs-on:", "    permissions:\n      checks: write\n    runs-on:")), "workflow.check_permissions", StatusFail,
+			[]string{"contents: read (has none)", "pull-requests: read (has none)", "jobs.pact.permissions"}},
+		{"write-all", setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: read\n", "permissions: write-all\n")), "workflow.check_permissions", StatusPass, nil},
+		{"read-all", setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: read\n", "permissions: read-all\n")), "workflow.check_permissions", StatusFail, []string{"checks: write (has read)"}},
+		{"an empty block", setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: read\n", "permissions: {}\n")), "workflow.check_permissions", StatusFail, nil},
+		{"no block, restricted default", setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: read\n", "")), "workflow.check_permissions", StatusFail,
+			[]string{"the repository's default token permissions (read repository contents)"}},
+		{"no block, permissive default", both(setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: read\n", "")), func(f *Facts) { f.DefaultTokenPermission = "write" }),
+			"workflow.check_permissions", StatusWarn, []string{"the default (read and write) covers the job today"}},
+		{"no block, default unreadable", both(setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: read\n", "")), func(f *Facts) { f.DefaultTokenUnknown = forbiddenAdmin }),
+			"workflow.check_permissions", StatusUnknown, nil},
+
+		// The bot.
+		{"no bot workflow", func(f *Facts) { f.Workflows = f.Workflows[:1] }, "workflow.bot", StatusPass, []string{"no bot workflow (optional)"}},
+		{"a bot that misses comments", func(f *Facts) {
+			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "  issue_comment:\n    types: [created]\n", "", 1))
+		}, "workflow.bot", StatusFail, []string{"does not run on issue_comment (created)"}},
+		{"a bot without contents: write", func(f *Facts) {
+			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "contents: write", "contents: read", 1))
+		}, "workflow.bot_permissions", StatusFail, []string{"the bot job lacks contents: write (has read)"}},
+
+		// The pact and its seat map.
+		{"no log", func(f *Facts) { f.Roster, f.LogProblem = nil, ".pact/log.jsonl does not exist on main" }, "pact.roster", StatusFail, []string{"run `pactify init`"}},
+		{"no config", func(f *Facts) { f.Config, f.ConfigMissing = nil, true }, "config.file", StatusFail,
+			[]string{"no .github/pact.yml on main", "seats:\n  lead: [<github-login>]\n  dev: [<github-login>]\n  rev: [<github-login>]\nprovenance:\n  mode: require"}},
+		{"no config means provenance warn", func(f *Facts) { f.Config, f.ConfigMissing = nil, true }, "config.provenance", StatusWarn, nil},
+		{"an unusable config", func(f *Facts) { f.Config, f.ConfigError = nil, ".github/pact.yml line 3: unknown key \"seat\"" }, "config.file", StatusFail, []string{"unknown key"}},
+		{"a config seat outside the roster", func(f *Facts) {
+			f.Config = mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\n  rev: [carol]\n  ghost: [dan]\nprovenance:\n  mode: require\n")
+		}, "config.file", StatusFail, []string{`seat "ghost" is not in the roster`}},
+		{"an unmapped seat", func(f *Facts) {
+			f.Config = mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\nprovenance:\n  mode: require\n")
+		}, "seat.rev", StatusFail,
+			[]string{"seat rev is mapped to no GitHub account", "in .github/pact.yml on main:\nseats:\n  rev: [<github-login>]"}},
+		{"a login that does not exist", func(f *Facts) { f.Accounts["bob"] = Account{} }, "login.bob", StatusFail,
+			[]string{"bob (seat dev) is not a GitHub account", "correct the login under seats.dev"}},
+		{"a login without write", func(f *Facts) { f.Accounts["bob"] = Account{Exists: true, Permission: "read"} }, "login.bob", StatusFail,
+			[]string{"bob (seat dev) cannot write to octo-org/octo-repo", "permission: read", "Settings → Collaborators and teams → Add people → bob, role Write"}},
+		{"a login held twice is checked once, with both seats", nil, "login.alice", StatusPass, []string{"alice (seat lead, rev) can write"}},
+		{"an app's account", func(f *Facts) {
+			f.Config = mustConfig(t, "seats:\n  lead: [alice]\n  dev: [\"dev-agent[bot]\"]\n  rev: [carol]\nprovenance:\n  mode: require\n")
+			f.Accounts["dev-agent[bot]"] = Account{Exists: true}
+		}, "login.dev-agent[bot]", StatusUnknown, []string{"installed on octo-org/octo-repo with Contents: read and write"}},
+		{"permission unreadable", func(f *Facts) {
+			f.Accounts["bob"] = Account{Exists: true, Unreadable: &Unknown{Reason: "403", Permission: "Metadata: read"}}
+		}, "login.bob", StatusUnknown, nil},
+		{"provenance warn", func(f *Facts) { f.Config.Provenance.Mode = config.ModeWarn }, "config.provenance", StatusWarn,
+			[]string{"provenance only warns (mode warn, stale: tree)", "provenance:\n  mode: require"}},
+		{"provenance off", func(f *Facts) { f.Config.Provenance.Mode = config.ModeOff }, "config.provenance", StatusFail, []string{"provenance is off"}},
+		{"sticky accepts", func(f *Facts) { f.Config.Provenance.Stale = config.StaleSticky }, "config.provenance", StatusPass, []string{"stale: sticky keeps an accept valid"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := protected(t)
+			if tt.mutate != nil {
+				tt.mutate(&f)
+			}
+			checks := Judge(f)
+			var got *Check
+			for i := range checks {
+				if checks[i].ID == tt.id {
+					got = &checks[i]
+				}
+			}
+			if got == nil {
+				t.Fatalf("no check %s in %+v", tt.id, checks)
+			}
+			if got.Status != tt.want {
+				t.Errorf("%s = %s, want %s: %q / %q / fix %q", tt.id, got.Status, tt.want, got.Title, got.Detail, got.Fix)
+			}
+			text := got.Title + "\n" + got.Detail + "\n" + got.Fix
+			for _, w := range tt.wantText {
+				if !strings.Contains(text, w) {
+					t.Errorf("%s lacks %q:\n%s", tt.id, w, text)
+				}
+			}
+			if got.Status == StatusFail && got.Fix == "" {
+				t.Errorf("%s fails without a fix", tt.id)
+			}
+			if tt.want == StatusFail && OK(checks) {
+				t.Errorf("OK = true with %s failing", tt.id)
+			}
+		})
+	}
+}
+
+// Without a required check there is no source to judge: one ✗, not two.
+func TestNoSourceLineWhenNotRequired(t *testing.T) {
+	t.Parallel()
+	f := protected(t)
+	f.Rules = nil
+	for _, c := range Judge(f) {
+		if c.ID == "branch.check_source" {
+			t.Errorf("unexpected %+v", c)
+		}
+	}
+}
+
+// Warnings and unknowns are worth a look, but only a ✗ fails doctor.
+func TestWarningsAndUnknownsDoNotFail(t *testing.T) {
+	t.Parallel()
+	f := protected(t)
+	f.Config.Provenance.Mode = config.ModeWarn
+	f.Accounts["bob"] = Account{Exists: true, Unreadable: &Unknown{Reason: "403"}}
+	checks := Judge(f)
+	statuses := map[Status]int{}
+	for _, c := range checks {
+		statuses[c.Status]++
+	}
+	if statuses[StatusWarn] != 1 || statuses[StatusUnknown] != 1 || statuses[StatusFail] != 0 || !OK(checks) {
+		t.Errorf("statuses %v, OK %v", statuses, OK(checks))
+	}
+}

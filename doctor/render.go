@@ -1,0 +1,63 @@
+package doctor
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Symbols of the text report, one per status.
+var symbols = map[Status]string{StatusPass: "✓", StatusFail: "✗", StatusWarn: "!", StatusUnknown: "?"}
+
+// Report is the JSON document of `doctor --format json`.
+type Report struct {
+	Repository string  `json:"repository"`
+	OK         bool    `json:"ok"`
+	Checks     []Check `json:"checks"`
+}
+
+// WriteJSON writes the JSON report.
+func WriteJSON(w io.Writer, repository string, checks []Check) error {
+	if checks == nil {
+		checks = []Check{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	// Fixes hold YAML snippets with <placeholders>: keep them readable.
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(Report{Repository: repository, OK: OK(checks), Checks: checks}); err != nil {
+		return fmt.Errorf("write the doctor report: %w", err)
+	}
+	return nil
+}
+
+// WriteText writes one line per check, its detail and fix indented below
+// it, and a count.
+func WriteText(w io.Writer, repository, branch string, checks []Check) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "pact-action doctor: %s (default branch %s)\n\n", repository, branch)
+	counts := map[Status]int{}
+	for _, c := range checks {
+		counts[c.Status]++
+		fmt.Fprintf(&b, "%s %s\n", symbols[c.Status], c.Title)
+		if c.Detail != "" {
+			fmt.Fprintf(&b, "    %s\n", c.Detail)
+		}
+		if c.Fix == "" {
+			continue
+		}
+		if first, rest, multi := strings.Cut(c.Fix, "\n"); multi {
+			fmt.Fprintf(&b, "    fix: %s\n", first)
+			for _, line := range strings.Split(rest, "\n") {
+				fmt.Fprintf(&b, "        %s\n", line)
+			}
+		} else {
+			fmt.Fprintf(&b, "    fix: %s\n", c.Fix)
+		}
+	}
+	fmt.Fprintf(&b, "\n%d passed, %d failed, %d warning%s, %d unknown\n",
+		counts[StatusPass], counts[StatusFail], counts[StatusWarn], plural(counts[StatusWarn]), counts[StatusUnknown])
+	_, err := io.WriteString(w, b.String())
+	return err
+}

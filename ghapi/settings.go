@@ -1,0 +1,360 @@
+package ghapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+)
+
+// Read-only questions about how a repository is configured: its default
+// branch, the protection and rulesets that apply to it, its workflows and
+// the accounts it names. `pact-action doctor` asks them. They are decoded
+// into this file's own types rather than go-github's, whose v60 types lack
+// fields GitHub added since (ruleset_id on effective rules, the merge_queue
+// rule, user_view_type).
+
+// GitHubActionsAppID is the id of the GitHub Actions app: a required check
+// pinned to it can only be satisfied by a check run a workflow posted.
+const GitHubActionsAppID = 15368
+
+// Repository is what doctor needs of a repository.
+type Repository struct {
+	FullName      string
+	DefaultBranch string
+	Private       bool
+	Archived      bool
+}
+
+// RequiredCheck is a required status check and the app that must post it.
+type RequiredCheck struct {
+	Context string
+	// AppID is the GitHub App that must post the check; 0 means any
+	// source (GitHub sends null, or -1 for "any source" set explicitly).
+	AppID int64
+}
+
+// BranchProtection is the classic branch protection of one branch.
+type BranchProtection struct {
+	RequiredChecks []RequiredCheck
+	// StrictChecks: the branch must be up to date before merging.
+	StrictChecks bool
+	// RequiresReviews: a pull request with reviews is required.
+	RequiresReviews     bool
+	DismissStaleReviews bool
+	AllowForcePushes    bool
+	EnforceAdmins       bool
+}
+
+// BranchRule is one rule of an active ruleset that applies to a branch.
+type BranchRule struct {
+	// Type is GitHub's rule type: required_status_checks, pull_request,
+	// non_fast_forward, merge_queue, ...
+	Type string
+	// RulesetID is the ruleset the rule comes from (0 when GitHub did not
+	// say); RulesetSource names its repository or organization and
+	// RulesetSourceType is "Repository" or "Organization".
+	RulesetID         int64
+	RulesetSource     string
+	RulesetSourceType string
+	// RequiredChecks is set for required_status_checks.
+	RequiredChecks []RequiredCheck
+	// DismissStaleReviewsOnPush is set for pull_request.
+	DismissStaleReviewsOnPush bool
+}
+
+// Ruleset is a ruleset of the repository (or of its organization).
+type Ruleset struct {
+	ID   int64
+	Name string
+	// Target is branch, tag, push or repository.
+	Target string
+	// Enforcement is active, evaluate or disabled.
+	Enforcement string
+	SourceType  string
+	Source      string
+	// Rules is only filled by Ruleset (the list does not carry them).
+	Rules []BranchRule
+}
+
+// Workflow is a GitHub Actions workflow of the repository.
+type Workflow struct {
+	ID   int64
+	Name string
+	// Path is the workflow file, e.g. ".github/workflows/pact.yml".
+	Path string
+	// State is active, deleted, disabled_fork, disabled_inactivity or
+	// disabled_manually.
+	State string
+}
+
+// User is a GitHub account.
+type User struct {
+	Login string
+	// Type is "User", "Organization" or "Bot".
+	Type string
+}
+
+// Repository reads the repository the client works on.
+func (c *Client) Repository(ctx context.Context) (*Repository, error) {
+	var body struct {
+		FullName      string `json:"full_name"`
+		DefaultBranch string `json:"default_branch"`
+		Private       bool   `json:"private"`
+		Archived      bool   `json:"archived"`
+	}
+	if err := c.getJSON(ctx, "read repository "+c.owner+"/"+c.repo, c.repoPath(), "", &body); err != nil {
+		return nil, err
+	}
+	return &Repository{FullName: body.FullName, DefaultBranch: body.DefaultBranch, Private: body.Private, Archived: body.Archived}, nil
+}
+
+// ErrNotProtected is returned by BranchProtection for a branch without
+// classic protection. It wraps ErrNotFound.
+var ErrNotProtected = fmt.Errorf("branch not protected: %w", ErrNotFound)
+
+// BranchProtection reads the classic protection of branch. A branch
+// without protection yields ErrNotProtected; any other 404 (GitHub hides
+// protection from accounts without admin rights that way) stays a plain
+// ErrNotFound, and a token without the Administration permission gets
+// ErrForbidden.
+func (c *Client) BranchProtection(ctx context.Context, branch string) (*BranchProtection, error) {
+	var body struct {
+		RequiredStatusChecks *struct {
+			Strict   bool     `json:"strict"`
+			Contexts []string `json:"contexts"`
+			Checks   []struct {
+				Context string `json:"context"`
+				AppID   *int64 `json:"app_id"`
+			} `json:"checks"`
+		} `json:"required_status_checks"`
+		RequiredPullRequestReviews *struct {
+			DismissStaleReviews bool `json:"dismiss_stale_reviews"`
+		} `json:"required_pull_request_reviews"`
+		AllowForcePushes *struct {
+			Enabled bool `json:"enabled"`
+		} `json:"allow_force_pushes"`
+		EnforceAdmins *struct {
+			Enabled bool `json:"enabled"`
+		} `json:"enforce_admins"`
+	}
+	op := "read branch protection of " + branch
+	err := c.getJSON(ctx, op, c.repoPath()+"/branches/"+url.PathEscape(branch)+"/protection", "", &body)
+	if err != nil {
+		var ae *APIError
+		if errors.As(err, &ae) && ae.StatusCode == http.StatusNotFound && strings.Contains(strings.ToLower(ae.Message), "branch not protected") {
+			return nil, fmt.Errorf("%s: %w", op, ErrNotProtected)
+		}
+		return nil, err
+	}
+	p := &BranchProtection{}
+	if rs := body.RequiredStatusChecks; rs != nil {
+		p.StrictChecks = rs.Strict
+		for _, ch := range rs.Checks {
+			p.RequiredChecks = append(p.RequiredChecks, RequiredCheck{Context: ch.Context, AppID: appID(ch.AppID)})
+		}
+		if len(rs.Checks) == 0 {
+			// Old protections list only contexts: any source.
+			for _, ctxName := range rs.Contexts {
+				p.RequiredChecks = append(p.RequiredChecks, RequiredCheck{Context: ctxName})
+			}
+		}
+	}
+	if r := body.RequiredPullRequestReviews; r != nil {
+		p.RequiresReviews = true
+		p.DismissStaleReviews = r.DismissStaleReviews
+	}
+	if f := body.AllowForcePushes; f != nil {
+		p.AllowForcePushes = f.Enabled
+	}
+	if e := body.EnforceAdmins; e != nil {
+		p.EnforceAdmins = e.Enabled
+	}
+	return p, nil
+}
+
+// appID maps GitHub's app_id / integration_id to RequiredCheck.AppID: null
+// and -1 both mean any source.
+func appID(id *int64) int64 {
+	if id == nil || *id < 0 {
+		return 0
+	}
+	return *id
+}
+
+// ruleJSON is a rule as GitHub sends it, in effective rules and rulesets.
+type ruleJSON struct {
+	Type              string `json:"type"`
+	RulesetID         int64  `json:"ruleset_id"`
+	RulesetSource     string `json:"ruleset_source"`
+	RulesetSourceType string `json:"ruleset_source_type"`
+	Parameters        struct {
+		RequiredStatusChecks []struct {
+			Context       string `json:"context"`
+			IntegrationID *int64 `json:"integration_id"`
+		} `json:"required_status_checks"`
+		DismissStaleReviewsOnPush bool `json:"dismiss_stale_reviews_on_push"`
+	} `json:"parameters"`
+}
+
+func (r ruleJSON) rule() BranchRule {
+	out := BranchRule{Type: r.Type, RulesetID: r.RulesetID, RulesetSource: r.RulesetSource, RulesetSourceType: r.RulesetSourceType,
+		DismissStaleReviewsOnPush: r.Parameters.DismissStaleReviewsOnPush}
+	for _, ch := range r.Parameters.RequiredStatusChecks {
+		out.RequiredChecks = append(out.RequiredChecks, RequiredCheck{Context: ch.Context, AppID: appID(ch.IntegrationID)})
+	}
+	return out
+}
+
+// BranchRules lists the rules of active rulesets (of the repository and
+// its organization) that apply to branch. GitHub leaves out rulesets in
+// evaluate or disabled mode.
+func (c *Client) BranchRules(ctx context.Context, branch string) ([]BranchRule, error) {
+	var out []BranchRule
+	err := getPagesOf(ctx, c, "read the rules of branch "+branch, c.repoPath()+"/rules/branches/"+escapeSegments(branch), "", func(page *[]ruleJSON) {
+		for _, r := range *page {
+			out = append(out, r.rule())
+		}
+	})
+	return out, err
+}
+
+// rulesetJSON is a ruleset as GitHub sends it.
+type rulesetJSON struct {
+	ID          int64      `json:"id"`
+	Name        string     `json:"name"`
+	Target      string     `json:"target"`
+	Enforcement string     `json:"enforcement"`
+	SourceType  string     `json:"source_type"`
+	Source      string     `json:"source"`
+	Rules       []ruleJSON `json:"rules"`
+}
+
+func (r rulesetJSON) ruleset() Ruleset {
+	out := Ruleset{ID: r.ID, Name: r.Name, Target: r.Target, Enforcement: r.Enforcement, SourceType: r.SourceType, Source: r.Source}
+	for _, rule := range r.Rules {
+		br := rule.rule()
+		br.RulesetID, br.RulesetSource, br.RulesetSourceType = r.ID, r.Source, r.SourceType
+		out.Rules = append(out.Rules, br)
+	}
+	return out
+}
+
+// Rulesets lists the rulesets that apply to the repository, its
+// organization's included, whatever their enforcement. The list carries no
+// rules: read one with Ruleset.
+func (c *Client) Rulesets(ctx context.Context) ([]Ruleset, error) {
+	var out []Ruleset
+	err := getPagesOf(ctx, c, "list rulesets", c.repoPath()+"/rulesets", "includes_parents=true", func(page *[]rulesetJSON) {
+		for _, r := range *page {
+			out = append(out, r.ruleset())
+		}
+	})
+	return out, err
+}
+
+// Ruleset reads ruleset id with its rules.
+func (c *Client) Ruleset(ctx context.Context, id int64) (*Ruleset, error) {
+	var body rulesetJSON
+	if err := c.getJSON(ctx, fmt.Sprintf("read ruleset %d", id), c.repoPath()+"/rulesets/"+strconv.FormatInt(id, 10), "includes_parents=true", &body); err != nil {
+		return nil, err
+	}
+	rs := body.ruleset()
+	return &rs, nil
+}
+
+// Workflows lists the repository's GitHub Actions workflows.
+func (c *Client) Workflows(ctx context.Context) ([]Workflow, error) {
+	type page struct {
+		Workflows []struct {
+			ID    int64  `json:"id"`
+			Name  string `json:"name"`
+			Path  string `json:"path"`
+			State string `json:"state"`
+		} `json:"workflows"`
+	}
+	var out []Workflow
+	err := getPagesOf(ctx, c, "list workflows", c.repoPath()+"/actions/workflows", "", func(p *page) {
+		for _, w := range p.Workflows {
+			out = append(out, Workflow{ID: w.ID, Name: w.Name, Path: w.Path, State: w.State})
+		}
+	})
+	return out, err
+}
+
+// DefaultWorkflowPermissions returns the permissions a workflow's
+// GITHUB_TOKEN gets when the workflow does not set them: "read" or "write".
+func (c *Client) DefaultWorkflowPermissions(ctx context.Context) (string, error) {
+	var body struct {
+		DefaultWorkflowPermissions string `json:"default_workflow_permissions"`
+	}
+	if err := c.getJSON(ctx, "read the default workflow permissions", c.repoPath()+"/actions/permissions/workflow", "", &body); err != nil {
+		return "", err
+	}
+	return body.DefaultWorkflowPermissions, nil
+}
+
+// User reads the account login; an unknown login yields ErrNotFound.
+func (c *Client) User(ctx context.Context, login string) (*User, error) {
+	var body struct {
+		Login string `json:"login"`
+		Type  string `json:"type"`
+	}
+	if err := c.getJSON(ctx, "read user "+login, "users/"+url.PathEscape(login), "", &body); err != nil {
+		return nil, err
+	}
+	return &User{Login: body.Login, Type: body.Type}, nil
+}
+
+// getJSON GETs path (relative to the API base, with an optional raw query)
+// into v, wrapping errors with op.
+func (c *Client) getJSON(ctx context.Context, op, path, query string, v any) error {
+	_, err := c.get(ctx, op, path, query, v)
+	return err
+}
+
+func (c *Client) get(ctx context.Context, op, path, query string, v any) (*github.Response, error) {
+	if query != "" {
+		path += "?" + query
+	}
+	req, err := c.gh.NewRequest(http.MethodGet, path, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	resp, err := c.gh.Do(ctx, req, v)
+	if err != nil {
+		return resp, wrapErr(op, err)
+	}
+	return resp, nil
+}
+
+// getPagesOf GETs every page of a list endpoint, handing each decoded
+// page to add.
+func getPagesOf[T any](ctx context.Context, c *Client, op, path, query string, add func(*T)) error {
+	q := url.Values{}
+	if query != "" {
+		var err error
+		if q, err = url.ParseQuery(query); err != nil {
+			return fmt.Errorf("%s: %w", op, err)
+		}
+	}
+	q.Set("per_page", strconv.Itoa(perPage))
+	for page := 1; ; {
+		q.Set("page", strconv.Itoa(page))
+		var v T
+		resp, err := c.get(ctx, op, path, q.Encode(), &v)
+		if err != nil {
+			return err
+		}
+		add(&v)
+		if resp.NextPage == 0 || resp.NextPage <= page {
+			return nil
+		}
+		page = resp.NextPage
+	}
+}
