@@ -73,7 +73,7 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		var text, js, sf bytes.Buffer
-		if WriteText(&text, findings) != nil || WriteJSON(&js, findings) != nil || WriteSARIF(&sf, "pactify", findings) != nil {
+		if WriteText(&text, findings) != nil || WriteJSON(&js, findings) != nil || WriteSARIF(&sf, testTool, findings) != nil {
 			t.Fatal("a format failed")
 		}
 		if !json.Valid(js.Bytes()) || !json.Valid(sf.Bytes()) {
