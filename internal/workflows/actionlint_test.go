@@ -30,9 +30,7 @@ var knownStale = []string{
 func lint(t *testing.T, root, path string, content []byte) []*actionlint.Error {
 	t.Helper()
 	opts := &actionlint.LinterOptions{LogWriter: io.Discard, WorkingDir: root}
-	for _, p := range knownStale {
-		opts.IgnorePatterns = append(opts.IgnorePatterns, p)
-	}
+	opts.IgnorePatterns = append(opts.IgnorePatterns, knownStale...)
 	// shellcheck checks run: scripts where it is installed (GitHub's
 	// Ubuntu runners have it); actionlint skips the check without it.
 	if sc, err := exec.LookPath("shellcheck"); err == nil {
