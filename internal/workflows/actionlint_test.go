@@ -22,7 +22,7 @@ import (
 // missing.
 var knownStale = []string{
 	`input "client-id" is not defined in action "actions/create-github-app-token@v3"`,
-	`missing input "app-id" which is required by action "Create GitHub App Token" \(actions/create-github-app-token@v3\)`,
+	`missing input "app-id" which is required by action "actions/create-github-app-token@v3"`,
 }
 
 // lint runs actionlint on one workflow file of a project whose root holds
