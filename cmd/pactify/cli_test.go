@@ -106,6 +106,7 @@ func TestPactDir(t *testing.T) {
 		{"the flag wins, even when wrong", "docs/pact", []string{"validate", "--pact-dir", "nowhere"}, 2},
 		{"an absolute path", "", []string{"status", "--pact-dir", p.path("docs/pact")}, 0},
 		{"the working directory itself", "", []string{"validate", "--pact-dir", "."}, 2},
+		{"an empty flag", "docs/pact", []string{"validate", "--pact-dir="}, 2},
 	} {
 		r := withEnv(c.env, unset, c.args...)
 		if r.code != c.code {

@@ -77,6 +77,9 @@ func (c *cli) dispatch(args []string) error {
 	case "completion":
 		return c.cmdCompletion(p)
 	}
+	if p.Has(pactDirFlag) && strings.TrimSpace(p.Get(pactDirFlag)) == "" {
+		return usagef("--pact-dir needs a directory, such as .pact")
+	}
 	if c.dir, err = pactDir(p.Get(pactDirFlag), c.getenv("PACT_DIR")); err != nil {
 		return err
 	}
