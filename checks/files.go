@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -125,14 +124,4 @@ func ProjectHeader(projectPath string, project []byte, st *projection.State) []F
 		return bad(line, fmt.Sprintf("PROJECT.md says protocol_version %s but the log's init says %d", m[1], st.ProtocolVersion))
 	}
 	return nil
-}
-
-// sortedKeys returns a map's keys in order, for deterministic output.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

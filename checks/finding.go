@@ -51,6 +51,16 @@ type Finding struct {
 	Hint     string          `json:"hint"`
 }
 
+// AnnotatedLine is the line a finding is shown on where a line is required
+// (check-run annotations, SARIF regions): its own, or line 1 of its file
+// when it has none (drift, a missing file, init.missing at the end).
+func (f Finding) AnnotatedLine() int {
+	if f.Line < 1 {
+		return 1
+	}
+	return f.Line
+}
+
 // Counts tallies findings by severity.
 type Counts struct {
 	Errors, Pending, Warnings int

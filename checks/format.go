@@ -2,6 +2,8 @@ package checks
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -104,6 +106,7 @@ type sarifTool struct {
 
 type sarifDriver struct {
 	Name           string      `json:"name"`
+	Version        string      `json:"version"`
 	InformationURI string      `json:"informationUri"`
 	Rules          []sarifRule `json:"rules"`
 }
@@ -116,7 +119,9 @@ type sarifRule struct {
 	ID                   string      `json:"id"`
 	Name                 string      `json:"name"`
 	ShortDescription     sarifText   `json:"shortDescription"`
+	FullDescription      sarifText   `json:"fullDescription"`
 	Help                 sarifText   `json:"help"`
+	HelpURI              string      `json:"helpUri"`
 	DefaultConfiguration sarifConfig `json:"defaultConfiguration"`
 }
 
@@ -125,11 +130,12 @@ type sarifConfig struct {
 }
 
 type sarifResult struct {
-	RuleID    string          `json:"ruleId"`
-	RuleIndex int             `json:"ruleIndex"`
-	Level     string          `json:"level"`
-	Message   sarifText       `json:"message"`
-	Locations []sarifLocation `json:"locations"`
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           int               `json:"ruleIndex"`
+	Level               string            `json:"level"`
+	Message             sarifText         `json:"message"`
+	Locations           []sarifLocation   `json:"locations"`
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
 }
 
 type sarifLocation struct {
@@ -138,7 +144,7 @@ type sarifLocation struct {
 
 type sarifPhysical struct {
 	ArtifactLocation sarifArtifact `json:"artifactLocation"`
-	Region           *sarifRegion  `json:"region,omitempty"`
+	Region           sarifRegion   `json:"region"`
 }
 
 type sarifArtifact struct {
@@ -159,38 +165,91 @@ func sarifLevel(s Severity) string {
 	return "note"
 }
 
+// SARIFTool names the tool in a SARIF log: GitHub code scanning groups
+// alerts by name and tells a tool upgrade from a code change by version.
+type SARIFTool struct {
+	Name    string
+	Version string
+}
+
+// findingCodesURI is where the README documents every code.
+const findingCodesURI = "https://github.com/pact-action/pact-action#finding-codes"
+
 // WriteSARIF writes findings as SARIF 2.1.0 with one rule per stable code,
-// so GitHub code scanning can show them.
-func WriteSARIF(w io.Writer, toolName string, findings []Finding) error {
-	driver := sarifDriver{Name: toolName, InformationURI: "https://github.com/pact-action/pact-action#finding-codes"}
+// holding what GitHub code scanning requires of an upload: every rule has a
+// short and a full description and help, the driver a version, and every
+// result a region (line 1 for a finding without a line, as annotations do)
+// and a fingerprint.
+func WriteSARIF(w io.Writer, tool SARIFTool, findings []Finding) error {
+	driver := sarifDriver{Name: tool.Name, Version: tool.Version, InformationURI: findingCodesURI}
 	index := map[string]int{}
 	for i, c := range Table {
 		index[string(c.Code)] = i
-		driver.Rules = append(driver.Rules, sarifRule{ID: string(c.Code), Name: ruleName(string(c.Code)),
-			ShortDescription: sarifText{c.Title}, Help: sarifText{c.Hint}, DefaultConfiguration: sarifConfig{sarifLevel(c.Severity)}})
+		driver.Rules = append(driver.Rules, newSARIFRule(c))
 	}
 	results := []sarifResult{}
 	for _, f := range findings {
 		idx, ok := index[string(f.Code)]
-		if !ok {
+		if !ok { // a code outside the table (a newer engine's): describe it from the finding
 			idx = len(driver.Rules)
 			index[string(f.Code)] = idx
-			driver.Rules = append(driver.Rules, sarifRule{ID: string(f.Code), Name: ruleName(string(f.Code)), ShortDescription: sarifText{string(f.Code)},
-				Help: sarifText{f.Hint}, DefaultConfiguration: sarifConfig{sarifLevel(f.Severity)}})
+			driver.Rules = append(driver.Rules, newSARIFRule(CodeInfo{Code: f.Code, Severity: f.Severity, Title: string(f.Code), Hint: f.Hint}))
 		}
-		loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(f.Path)}}
-		if f.Line > 0 {
-			loc.Region = &sarifRegion{StartLine: f.Line}
-		}
+		loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(f.Path)}, Region: sarifRegion{StartLine: f.AnnotatedLine()}}
 		results = append(results, sarifResult{RuleID: string(f.Code), RuleIndex: idx, Level: sarifLevel(f.Severity),
-			Message:   sarifText{oneLine(f.Message) + " Hint: " + f.Hint},
-			Locations: []sarifLocation{{PhysicalLocation: loc}}})
+			Message:             sarifText{oneLine(f.Message) + " Hint: " + f.Hint},
+			Locations:           []sarifLocation{{PhysicalLocation: loc}},
+			PartialFingerprints: map[string]string{"primaryLocationLineHash": fingerprint(f)}})
 	}
 	doc := sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0",
 		Runs: []sarifRun{{Tool: sarifTool{Driver: driver}, Results: results}}}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
+}
+
+// newSARIFRule describes one code: the title is the short description; the
+// full description adds what the severity blocks.
+func newSARIFRule(c CodeInfo) sarifRule {
+	title := c.Title
+	if title == "" {
+		title = string(c.Code)
+	}
+	hint := c.Hint
+	if hint == "" {
+		hint = "See " + findingCodesURI + "."
+	}
+	return sarifRule{ID: string(c.Code), Name: ruleName(string(c.Code)),
+		ShortDescription:     sarifText{title},
+		FullDescription:      sarifText{fmt.Sprintf("%s%s (%s). %s", strings.ToUpper(title[:1]), title[1:], c.Code, severityMeaning(c.Severity))},
+		Help:                 sarifText{hint},
+		HelpURI:              findingCodesURI,
+		DefaultConfiguration: sarifConfig{sarifLevel(c.Severity)}}
+}
+
+// severityMeaning says what a finding of the severity blocks.
+func severityMeaning(s Severity) string {
+	switch s {
+	case SeverityError:
+		return "An error: it fails validation and the pact check."
+	case SeverityPending:
+		return "Pending: the merge waits for reviews; it is not a violation."
+	case SeverityWarning:
+		return "A warning: it blocks nothing."
+	}
+	return "Severity " + string(s) + "."
+}
+
+// fingerprint identifies a finding across runs for code scanning, which
+// otherwise hashes the source line: the log is append-only, so its code,
+// place, event and message identify it.
+func fingerprint(f Finding) string {
+	h := sha256.New()
+	for _, part := range []string{string(f.Code), f.Path, strconv.Itoa(f.Line), f.EventID, f.TaskID, f.Feature, oneLine(f.Message)} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
 // sarifURI turns a relative slash-separated path into the URI reference

@@ -73,7 +73,7 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		var text, js, sf bytes.Buffer
-		if WriteText(&text, findings) != nil || WriteJSON(&js, findings) != nil || WriteSARIF(&sf, "pactify", findings) != nil {
+		if WriteText(&text, findings) != nil || WriteJSON(&js, findings) != nil || WriteSARIF(&sf, testTool, findings) != nil {
 			t.Fatal("a format failed")
 		}
 		if !json.Valid(js.Bytes()) || !json.Valid(sf.Bytes()) {
@@ -92,13 +92,13 @@ func FuzzParse(f *testing.F) {
 		if h := History("log", logData, append(append([]byte(nil), logData...), "\n{}\n"...)); len(h) != 0 {
 			t.Fatalf("appending rewrote history: %s", h[0].Message)
 		}
-		for _, id := range res.State.TaskOrder {
+		if len(res.State.TaskOrder) > 0 {
+			id := res.State.TaskOrder[0]
 			for _, w := range Waiting("log", res.State, res.State.Tasks[id].Branch, nil) {
 				if w.Severity != SeverityPending || w.Code != CodePRUnaccepted {
 					t.Fatalf("waiting finding %+v", w)
 				}
 			}
-			break
 		}
 	})
 }

@@ -306,16 +306,12 @@ type Annotation struct {
 	Message string
 }
 
-// Annotations turns every finding into an annotation. A finding without a
-// line points at line 1 of its file, since GitHub needs a line.
+// Annotations turns every finding into an annotation, on its
+// AnnotatedLine since GitHub needs a line.
 func Annotations(findings []checks.Finding) []Annotation {
 	out := make([]Annotation, 0, len(findings))
 	for _, f := range findings {
-		line := f.Line
-		if line < 1 {
-			line = 1
-		}
-		out = append(out, Annotation{Path: f.Path, Line: line, Level: level(f.Severity),
+		out = append(out, Annotation{Path: f.Path, Line: f.AnnotatedLine(), Level: level(f.Severity),
 			Title: fmt.Sprintf("%s (%s)", f.Code, f.Severity), Message: oneLine(f.Message) + "\nHint: " + f.Hint})
 	}
 	return out

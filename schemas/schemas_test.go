@@ -213,7 +213,7 @@ func TestEmbeddedDocuments(t *testing.T) {
 			t.Errorf("%s() = nil", name)
 		}
 	}
-	if Event() != Event() {
+	if first, second := Event(), Event(); first != second {
 		t.Error("Event() compiles more than once")
 	}
 }

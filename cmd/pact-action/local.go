@@ -12,31 +12,34 @@ import (
 	"strings"
 
 	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/internal/cmdline"
 	"github.com/pact-action/pact-action/internal/pactdir"
+	"github.com/pact-action/pact-action/internal/version"
 	"github.com/pact-action/pact-action/report"
 )
 
+// localFlags are the flags of `pact-action check --local`.
+var localFlags = cmdline.Flags{"local": cmdline.String, "base": cmdline.String, "base-log": cmdline.String,
+	"branch": cmdline.String, "pact-dir": cmdline.String, "fail-on": cmdline.String, "format": cmdline.String}
+
 // runLocal previews the check on a local checkout, without GitHub.
 func runLocal(ctx context.Context, args []string, stdout io.Writer) error {
+	p, err := cmdline.Parse("check", args, localFlags)
+	if errors.Is(err, cmdline.ErrHelp) {
+		_, err = io.WriteString(stdout, helpText)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	if len(p.Positional) != 0 {
+		return usagef("unexpected argument %q", p.Positional[0])
+	}
 	opts := map[string]string{"pact-dir": ".pact", "fail-on": "error", "format": "text"}
-	for i := 0; i < len(args); i++ {
-		name, value, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
-		if !strings.HasPrefix(args[i], "--") {
-			return usagef("unexpected argument %q", args[i])
+	for name := range localFlags {
+		if p.Has(name) {
+			opts[name] = p.Get(name)
 		}
-		switch name {
-		case "local", "base", "base-log", "branch", "pact-dir", "fail-on", "format":
-		default:
-			return usagef("check does not take --%s", name)
-		}
-		if !hasValue {
-			if i+1 >= len(args) {
-				return usagef("--%s needs a value", name)
-			}
-			i++
-			value = args[i]
-		}
-		opts[name] = value
 	}
 	root := opts["local"]
 	if root == "" {
@@ -46,8 +49,8 @@ func runLocal(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if opts["format"] != "text" && opts["format"] != "json" {
-		return usagef("--format must be text or json")
+	if f := opts["format"]; f != "text" && f != "json" && f != "sarif" {
+		return usagef("--format must be text, json or sarif, not %q", f)
 	}
 	dir := pactdir.Dir{Root: root, Name: filepath.Clean(opts["pact-dir"])}
 	in, err := dir.Load()
@@ -79,13 +82,18 @@ func runLocal(ctx context.Context, args []string, stdout io.Writer) error {
 	opts["branch"] = branch
 	findings := checks.PullRequest(in, pr)
 	conclusion := report.Conclusion(findings)
-	if opts["format"] == "json" {
+	switch opts["format"] {
+	case "json":
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(newJSONReport(conclusion, "", 0, findings)); err != nil {
 			return fmt.Errorf("write the report: %w", err)
 		}
-	} else {
+	case "sarif":
+		if err := checks.WriteSARIF(stdout, checks.SARIFTool{Name: "pact-action", Version: version.String()}, findings); err != nil {
+			return fmt.Errorf("write the report: %w", err)
+		}
+	default:
 		v := report.Verdict{CheckName: "pact", HeadBranch: opts["branch"], Findings: findings, State: in.Replay.State,
 			Note: "Local preview: this is what the check run would show."}
 		fmt.Fprintf(stdout, "%s: %s [%s]\n\n%s\n", v.CheckName, report.Title(findings), conclusion, report.Summary(v))

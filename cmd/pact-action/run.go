@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+
+	"github.com/pact-action/pact-action/internal/cmdline"
+	"github.com/pact-action/pact-action/internal/version"
 )
 
 // Exit codes, documented in the README.
@@ -16,12 +19,11 @@ const (
 	exitWaiting   = 4 // no violation, but tasks wait for review and no check run carries the block
 )
 
-// usageError is an invocation that cannot run as given.
-type usageError struct{ msg string }
+// usageError is an invocation that cannot run as given; both binaries
+// share it.
+type usageError = cmdline.UsageError
 
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+func usagef(format string, args ...any) error { return cmdline.Usagef(format, args...) }
 
 // verdictError carries the exit code a verdict asks for; what to say was
 // already said with the verdict.
@@ -47,6 +49,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = runDoctor(ctx, args[1:], stdout, getenv, logger)
 	case args[0] == "help" || args[0] == "--help" || args[0] == "-h":
 		_, err = io.WriteString(stdout, helpText)
+	case args[0] == "--version" && len(args) == 1:
+		_, err = io.WriteString(stdout, version.Line("pact-action"))
 	default:
 		err = usagef("unknown arguments %q", args)
 	}
@@ -65,7 +69,7 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.As(err, &verdict):
 		return verdict.code
 	case errors.As(err, &usage):
-		fmt.Fprintf(stderr, "pact-action: %s\nRun `pact-action help` for usage.\n", usage.msg)
+		fmt.Fprintf(stderr, "pact-action: %s\nRun `pact-action help` for usage.\n", usage.Msg)
 		return exitUsage
 	}
 	fmt.Fprintf(stderr, "pact-action: %s\n", err)
@@ -80,7 +84,7 @@ mode or bot mode.
 
 Local preview, no token needed:
   pact-action check --local DIR [--base REV | --base-log FILE] [--branch NAME]
-                    [--pact-dir .pact] [--fail-on error|warning|never] [--format text|json]
+                    [--pact-dir .pact] [--fail-on error|warning|never] [--format text|json|sarif]
     Judges DIR's pact as the check would: everything pactify validate judges,
     plus append-only against REV's log (git show REV:<pact-dir>/log.jsonl) and
     Rule 2 for the features on branch NAME (default: DIR's current branch).
@@ -90,6 +94,8 @@ Is this repository really protected? (read-only token in GITHUB_TOKEN or GH_TOKE
                      [--pact-dir DIR]
     Reads branch protection, rulesets, workflows and .github/pact.yml of the
     default branch and prints one line per check (✓ ✗ ! ?) with the fix.
+
+pact-action --version prints the version.
 
 Exit codes: 0 mergeable (doctor: no ✗); 1 violations (doctor: a ✗);
 2 usage or operational error; 4 waiting for reviews (only when no check run

@@ -32,6 +32,13 @@ func TestLocalCheckOnTheShippedExample(t *testing.T) {
 		{"no pact there", []string{"check", "--local", t.TempDir()}, exitUsage, nil},
 		{"bad fail-on", []string{"check", "--local", "../../examples/demo", "--fail-on", "sometimes"}, exitUsage, nil},
 		{"outside a workflow", nil, exitUsage, nil},
+		{"sarif format for code scanning", []string{"check", "--local", "../../examples/demo", "--branch", "feat/signup", "--format", "sarif"}, exitWaiting,
+			[]string{`"version": "2.1.0"`, `"name": "pact-action"`, `"ruleId": "pr.unaccepted_feature"`, `"partialFingerprints"`}},
+		{"bad format", []string{"check", "--local", "../../examples/demo", "--format", "xml"}, exitUsage, nil},
+		{"check --help", []string{"check", "--help"}, exitOK, []string{"pact-action check --local DIR", "--format text|json|sarif"}},
+		{"check -h after flags", []string{"check", "--local", "x", "-h"}, exitOK, []string{"Local preview"}},
+		{"--version", []string{"--version"}, exitOK, []string{"pact-action "}},
+		{"--version takes nothing else", []string{"--version", "x"}, exitUsage, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

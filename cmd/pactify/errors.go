@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/pact-action/pact-action/internal/cmdline"
 )
 
 // Exit codes, documented in the README.
@@ -14,12 +16,11 @@ const (
 	exitUnsupported = 3 // the log needs a newer protocol major: upgrade
 )
 
-// usageError is a command line that cannot be run as given.
-type usageError struct{ msg string }
+// usageError is a command line that cannot be run as given; both binaries
+// share it.
+type usageError = cmdline.UsageError
 
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+func usagef(format string, args ...any) error { return cmdline.Usagef(format, args...) }
 
 // refusal is a verb the protocol does not allow right now; nothing was
 // written.
@@ -61,7 +62,7 @@ func exitCode(err error, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pactify: refused: %s\nhint: %s\n", refused.msg, refused.hint)
 		return exitInvalid
 	case errors.As(err, &usage):
-		fmt.Fprintf(stderr, "pactify: %s\nRun `pactify help` for the verb reference.\n", usage.msg)
+		fmt.Fprintf(stderr, "pactify: %s\nRun `pactify help` for the verb reference.\n", usage.Msg)
 		return exitUsage
 	}
 	fmt.Fprintf(stderr, "pactify: %s\n", err)

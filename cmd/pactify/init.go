@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/pact-action/pact-action/internal/cmdline"
 	"github.com/pact-action/pact-action/internal/pactdir"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -49,16 +50,12 @@ func safeEntry(p string) error {
 	return nil
 }
 
-func (c *cli) cmdInit(args []string) error {
-	p, err := parseArgs("init", args, map[string]flagKind{"project": flagString, "seat": flagMulti, "base-branch": flagString})
-	if err != nil {
-		return err
-	}
-	if len(p.positional) != 0 || p.get("project") == "" || !p.has("seat") {
-		return usagef("usage: pactify init --project <name> --seat \"<id>:<roles>:<entry>\" [--seat ...] [--base-branch main]")
+func (c *cli) cmdInit(p cmdline.Args) error {
+	if len(p.Positional) != 0 || p.Get("project") == "" || !p.Has("seat") {
+		return usageOf("init")
 	}
 	var seats []projection.Seat
-	for _, s := range p.values["seat"] {
+	for _, s := range p.Values["seat"] {
 		seat, err := parseSeat(s)
 		if err != nil {
 			return err
@@ -68,11 +65,11 @@ func (c *cli) cmdInit(args []string) error {
 		}
 		seats = append(seats, seat)
 	}
-	base := p.get("base-branch")
+	base := p.Get("base-branch")
 	if base == "" {
 		base = "main"
 	}
-	project := p.get("project")
+	project := p.Get("project")
 	agent, err := c.agent()
 	if err != nil {
 		return err
@@ -190,7 +187,11 @@ func (c *cli) writeBlocks(project, base string, seats []projection.Seat, targets
 			fmt.Fprintf(&e, "\n### Seat %s (%s)\n\n```sh\nexport PACT_AGENT_ID=%s\npactify join %s --roles %s\n```\n",
 				s.ID, strings.Join(s.Roles, ", "), s.ID, s.ID, strings.Join(s.Roles, ","))
 		}
-		e.WriteString("\nThen read `.pact/STATE.yml` for your tasks. Never edit `.pact/log.jsonl` by hand.\n")
+		if c.dir.Name != defaultPactDir {
+			// The seat's pactify must find the pact where init put it.
+			fmt.Fprintf(&e, "\nThis pact lives in `%s`: `export PACT_DIR=%s` before any pactify command.\n", c.dir.Display(), c.dir.Display())
+		}
+		fmt.Fprintf(&e, "\nThen read `%s` for your tasks. Never edit `%s` by hand.\n", c.dir.Display(pactdir.StateFile), c.dir.Display(pactdir.LogFile))
 		if err := updateBlockFile(entry, e.String(), ""); err != nil {
 			return err
 		}
@@ -307,35 +308,3 @@ func writeTaskFile(path string, t *projection.Task) error {
 	}
 	return pactdir.WriteFileAtomic(path, []byte("---\n"+fm.String()+"---\n"+body))
 }
-
-const helpText = `pactify — the Pact protocol v1 command line
-
-Every verb works on ./.pact of the working directory. Writing verbs need
-PACT_AGENT_ID set to the acting seat; a refused verb writes nothing.
-
-  init   --project <name> --seat "<id>:<roles>:<entry>" [--seat ...] [--base-branch main]
-         Scaffold .pact/, bake each seat's entry file, emit the init event.
-  join   <id> --roles <r1,r2>
-         A seat comes online; its assigned tasks move to in_progress.
-  assign <task_id> --feature <feature_id> --branch <branch_name> --owner <seat_id> --reviewer <seat_id> [--spec <path>]
-         Emit assign and create tasks/<task_id>.md (Rule 1: owner != reviewer; ids are unique).
-  checkpoint <task_id> --evidence "<text>"
-         The owner hands the task in for review (in_progress -> awaiting_review).
-  accept <task_id> [--commit <sha>]
-         The reviewer accepts it (awaiting_review -> accepted); records git HEAD when in a work tree.
-  changes <task_id> --reason "<text>"
-         The reviewer requests changes (awaiting_review -> in_progress).
-  merge  <feature_id>
-         Ship a feature (Rule 2: every task accepted).
-  status
-         Print STATE.yml.
-  log    [--replay]
-         Print log.jsonl, or with --replay rebuild STATE.yml from it.
-  validate [--format text|json|sarif]
-         Check the pact (spec §7.1 checks a-g and more).
-  help
-         Print this reference.
-
-Exit codes: 0 ok; 1 refused, or validate found an error; 2 usage or I/O error;
-3 the log needs a newer protocol version (upgrade pactify).
-`

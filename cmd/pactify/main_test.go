@@ -12,12 +12,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/internal/testbin"
 )
 
 // update rewrites the golden files under testdata instead of comparing.
@@ -29,25 +29,16 @@ var binPath string
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	dir, err := os.MkdirTemp("", "pactify-bin-")
+	// The shipped build (scripts/build.sh): its fixed test version keeps
+	// the SARIF golden file's tool version from changing with each commit.
+	var err error
+	binPath, err = testbin.Build("./cmd/pactify")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "make a directory for the binary:", err)
-		os.Exit(1)
-	}
-	binPath = filepath.Join(dir, "pactify")
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if p, err := exec.LookPath("go"); err == nil {
-		goTool = p
-	}
-	build := exec.Command(goTool, "build", "-o", binPath, ".")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build pactify:", err)
-		os.RemoveAll(dir)
 		os.Exit(1)
 	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	os.RemoveAll(filepath.Dir(binPath))
 	if templates.root != "" {
 		os.RemoveAll(templates.root)
 	}

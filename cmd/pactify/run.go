@@ -10,11 +10,14 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/internal/cmdline"
 	"github.com/pact-action/pact-action/internal/pactdir"
+	"github.com/pact-action/pact-action/internal/version"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -46,29 +49,98 @@ func (c *cli) dispatch(args []string) error {
 		return usagef("no verb given")
 	}
 	verb, rest := args[0], args[1:]
-	if verb == "help" || verb == "--help" || verb == "-h" {
-		_, err := io.WriteString(c.stdout, helpText)
+	switch verb {
+	case "--help", "-h":
+		verb = "help"
+	case "--version":
+		if len(rest) != 0 {
+			return usagef("--version takes no arguments")
+		}
+		_, err := io.WriteString(c.stdout, version.Line("pactify"))
 		return err
 	}
-	root, err := os.Getwd()
-	if err != nil {
-		return fmt.Errorf("find the working directory: %w", err)
+	spec, ok := lookupVerb(verb)
+	if !ok {
+		return usagef("unknown verb %q", verb)
 	}
-	c.dir = pactdir.Dir{Root: root, Name: ".pact"}
+	p, err := cmdline.Parse(verb, rest, spec.allFlags())
+	if errors.Is(err, cmdline.ErrHelp) {
+		_, err = io.WriteString(c.stdout, spec.help())
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	switch verb {
+	case "help":
+		return c.cmdHelp(p)
+	case "completion":
+		return c.cmdCompletion(p)
+	}
+	if p.Has(pactDirFlag) && strings.TrimSpace(p.Get(pactDirFlag)) == "" {
+		return usagef("--pact-dir needs a directory, such as .pact")
+	}
+	if c.dir, err = pactDir(p.Get(pactDirFlag), c.getenv("PACT_DIR")); err != nil {
+		return err
+	}
 	c.now, err = clock(c.getenv("PACT_NOW"))
 	if err != nil {
 		return err
 	}
-	verbs := map[string]func([]string) error{
+	verbs := map[string]func(cmdline.Args) error{
 		"init": c.cmdInit, "join": c.cmdJoin, "assign": c.cmdAssign, "checkpoint": c.cmdCheckpoint,
 		"accept": c.cmdAccept, "changes": c.cmdChanges, "merge": c.cmdMerge, "status": c.cmdStatus,
 		"log": c.cmdLog, "validate": c.cmdValidate,
 	}
-	fn, ok := verbs[verb]
-	if !ok {
-		return usagef("unknown verb %q", verb)
+	return verbs[verb](p)
+}
+
+// cmdHelp prints the reference, or one verb's usage.
+func (c *cli) cmdHelp(p cmdline.Args) error {
+	text := helpText
+	switch len(p.Positional) {
+	case 0:
+	case 1:
+		spec, ok := lookupVerb(p.Positional[0])
+		if !ok {
+			return usagef("unknown verb %q", p.Positional[0])
+		}
+		text = spec.help()
+	default:
+		spec, _ := lookupVerb("help")
+		return spec.usageError()
 	}
-	return fn(rest)
+	_, err := io.WriteString(c.stdout, text)
+	return err
+}
+
+// pactDir is the pact directory a verb works on: --pact-dir, else
+// PACT_DIR, else .pact, relative to the working directory (the repository
+// root, which entry files are relative to).
+func pactDir(flag, env string) (pactdir.Dir, error) {
+	root, err := os.Getwd()
+	if err != nil {
+		return pactdir.Dir{}, fmt.Errorf("find the working directory: %w", err)
+	}
+	name := defaultPactDir
+	switch {
+	case flag != "":
+		name = flag
+	case strings.TrimSpace(env) != "":
+		name = env
+	}
+	if filepath.IsAbs(name) {
+		rel, err := filepath.Rel(root, name)
+		if err != nil {
+			return pactdir.Dir{}, usagef("--pact-dir %q cannot be reached from %s: %v", name, root, err)
+		}
+		name = rel
+	}
+	name = filepath.Clean(name)
+	if name == "." {
+		return pactdir.Dir{}, usagef("the pact directory cannot be the working directory itself; name a directory such as .pact")
+	}
+	return pactdir.Dir{Root: root, Name: name}, nil
 }
 
 // clock returns the wall clock, or the fixed instant PACT_NOW names so tests
@@ -203,22 +275,18 @@ func refuse(r *projection.Rejection) error {
 	return &refusal{fmt.Sprintf("%s: %s", r.Code, r.Message), info.Hint}
 }
 
-func (c *cli) cmdJoin(args []string) error {
-	p, err := parseArgs("join", args, map[string]flagKind{"roles": flagString})
-	if err != nil {
-		return err
+func (c *cli) cmdJoin(p cmdline.Args) error {
+	if len(p.Positional) != 1 || !p.Has("roles") {
+		return usageOf("join")
 	}
-	if len(p.positional) != 1 || !p.has("roles") {
-		return usagef("usage: pactify join <id> --roles <r1,r2>")
-	}
-	seat := p.positional[0]
+	seat := p.Positional[0]
 	return c.emit(func(agent string, _ *projection.State) (projection.Draft, error) {
 		if seat != agent {
 			return projection.Draft{}, &refusal{fmt.Sprintf("join names seat %s but PACT_AGENT_ID is %s; a seat can only join for itself", seat, agent),
-				fmt.Sprintf("run it as `PACT_AGENT_ID=%s pactify join %s --roles %s`", seat, seat, p.get("roles"))}
+				fmt.Sprintf("run it as `PACT_AGENT_ID=%s pactify join %s --roles %s`", seat, seat, p.Get("roles"))}
 		}
 		return projection.Draft{AgentID: agent, Type: projection.TypeJoin,
-			Payload: map[string]any{"roles": splitList(p.get("roles"))}}, nil
+			Payload: map[string]any{"roles": splitList(p.Get("roles"))}}, nil
 	}, nil)
 }
 
@@ -232,20 +300,15 @@ func splitList(s string) []string {
 	return out
 }
 
-func (c *cli) cmdAssign(args []string) error {
-	known := map[string]flagKind{"feature": flagString, "branch": flagString, "owner": flagString, "reviewer": flagString, "spec": flagString}
-	p, err := parseArgs("assign", args, known)
-	if err != nil {
-		return err
-	}
-	if len(p.positional) != 1 || !p.has("feature") || !p.has("branch") || !p.has("owner") || !p.has("reviewer") {
-		return usagef("usage: pactify assign <task_id> --feature <feature_id> --branch <branch_name> --owner <seat_id> --reviewer <seat_id> [--spec <path>]")
+func (c *cli) cmdAssign(p cmdline.Args) error {
+	if len(p.Positional) != 1 || !p.Has("feature") || !p.Has("branch") || !p.Has("owner") || !p.Has("reviewer") {
+		return usageOf("assign")
 	}
 	// The seat comes first, as for every writing verb (spec §6.5).
 	if _, err := c.agent(); err != nil {
 		return err
 	}
-	task := p.positional[0]
+	task := p.Positional[0]
 	if why := projection.UnsafeTaskID(task); why != "" || task == "" {
 		if task == "" {
 			why = "it is empty"
@@ -253,46 +316,38 @@ func (c *cli) cmdAssign(args []string) error {
 		return &refusal{fmt.Sprintf("%s: task id %q cannot be a file name under tasks/: %s", projection.CodeTaskUnsafeID, task, why),
 			checks.Describe(projection.CodeTaskUnsafeID).Hint}
 	}
-	spec := p.get("spec")
+	spec := p.Get("spec")
 	if spec == "" {
 		spec = c.dir.Display(pactdir.TasksDir, task+".md")
 	}
 	return c.emit(func(agent string, _ *projection.State) (projection.Draft, error) {
-		return projection.Draft{AgentID: agent, Type: projection.TypeAssign, TaskID: task, Feature: p.get("feature"),
-			Payload: map[string]any{"owner": p.get("owner"), "reviewer": p.get("reviewer"), "branch": p.get("branch"), "spec": spec}}, nil
+		return projection.Draft{AgentID: agent, Type: projection.TypeAssign, TaskID: task, Feature: p.Get("feature"),
+			Payload: map[string]any{"owner": p.Get("owner"), "reviewer": p.Get("reviewer"), "branch": p.Get("branch"), "spec": spec}}, nil
 	}, func(st *projection.State) error {
 		return writeTaskFile(c.dir.Path(pactdir.TasksDir, task+".md"), st.Tasks[task])
 	})
 }
 
-func (c *cli) cmdCheckpoint(args []string) error {
-	p, err := parseArgs("checkpoint", args, map[string]flagKind{"evidence": flagString})
-	if err != nil {
-		return err
+func (c *cli) cmdCheckpoint(p cmdline.Args) error {
+	if len(p.Positional) != 1 || !p.Has("evidence") {
+		return usageOf("checkpoint")
 	}
-	if len(p.positional) != 1 || !p.has("evidence") {
-		return usagef("usage: pactify checkpoint <task_id> --evidence \"<text>\"")
-	}
-	return c.taskEvent(projection.TypeCheckpoint, p.positional[0], map[string]any{"evidence": p.get("evidence")})
+	return c.taskEvent(projection.TypeCheckpoint, p.Positional[0], map[string]any{"evidence": p.Get("evidence")})
 }
 
-func (c *cli) cmdAccept(args []string) error {
-	p, err := parseArgs("accept", args, map[string]flagKind{"commit": flagString})
-	if err != nil {
-		return err
-	}
-	if len(p.positional) != 1 {
-		return usagef("usage: pactify accept <task_id> [--commit <sha>]")
+func (c *cli) cmdAccept(p cmdline.Args) error {
+	if len(p.Positional) != 1 {
+		return usageOf("accept")
 	}
 	payload := map[string]any{}
-	commit := p.get("commit")
+	commit := p.Get("commit")
 	if commit == "" {
 		commit = c.gitHead()
 	}
 	if commit != "" {
 		payload["commit"] = commit
 	}
-	return c.taskEvent(projection.TypeAccept, p.positional[0], payload)
+	return c.taskEvent(projection.TypeAccept, p.Positional[0], payload)
 }
 
 // gitHead records which commit an accept was given on, when pactify runs in
@@ -308,15 +363,11 @@ func (c *cli) gitHead() string {
 	return strings.TrimSpace(string(out))
 }
 
-func (c *cli) cmdChanges(args []string) error {
-	p, err := parseArgs("changes", args, map[string]flagKind{"reason": flagString})
-	if err != nil {
-		return err
+func (c *cli) cmdChanges(p cmdline.Args) error {
+	if len(p.Positional) != 1 || !p.Has("reason") {
+		return usageOf("changes")
 	}
-	if len(p.positional) != 1 || !p.has("reason") {
-		return usagef("usage: pactify changes <task_id> --reason \"<text>\"")
-	}
-	return c.taskEvent(projection.TypeChangesRequested, p.positional[0], map[string]any{"reason": p.get("reason")})
+	return c.taskEvent(projection.TypeChangesRequested, p.Positional[0], map[string]any{"reason": p.Get("reason")})
 }
 
 // taskEvent emits checkpoint, accept or changes_requested on an existing
@@ -331,22 +382,18 @@ func (c *cli) taskEvent(typ, task string, payload map[string]any) error {
 	}, nil)
 }
 
-func (c *cli) cmdMerge(args []string) error {
-	p, err := parseArgs("merge", args, map[string]flagKind{})
-	if err != nil {
-		return err
-	}
-	if len(p.positional) != 1 || p.positional[0] == "" {
-		return usagef("usage: pactify merge <feature_id>")
+func (c *cli) cmdMerge(p cmdline.Args) error {
+	if len(p.Positional) != 1 || p.Positional[0] == "" {
+		return usageOf("merge")
 	}
 	return c.emit(func(agent string, _ *projection.State) (projection.Draft, error) {
-		return projection.Draft{AgentID: agent, Type: projection.TypeMerge, Feature: p.positional[0]}, nil
+		return projection.Draft{AgentID: agent, Type: projection.TypeMerge, Feature: p.Positional[0]}, nil
 	}, nil)
 }
 
-func (c *cli) cmdStatus(args []string) error {
-	if _, err := parseArgs("status", args, map[string]flagKind{}); err != nil {
-		return err
+func (c *cli) cmdStatus(p cmdline.Args) error {
+	if len(p.Positional) != 0 {
+		return usageOf("status")
 	}
 	_, res, err := c.loadForRead()
 	if err != nil {
@@ -364,15 +411,11 @@ func (c *cli) cmdStatus(args []string) error {
 	return err
 }
 
-func (c *cli) cmdLog(args []string) error {
-	p, err := parseArgs("log", args, map[string]flagKind{"replay": flagBool})
-	if err != nil {
-		return err
+func (c *cli) cmdLog(p cmdline.Args) error {
+	if len(p.Positional) != 0 {
+		return usageOf("log")
 	}
-	if len(p.positional) != 0 {
-		return usagef("usage: pactify log [--replay]")
-	}
-	if !p.bools["replay"] {
+	if !p.Bools["replay"] {
 		if _, _, err := c.loadForRead(); err != nil {
 			return err
 		}
@@ -406,20 +449,16 @@ func (c *cli) cmdLog(args []string) error {
 	return nil
 }
 
-func (c *cli) cmdValidate(args []string) error {
-	p, err := parseArgs("validate", args, map[string]flagKind{"format": flagString})
-	if err != nil {
-		return err
-	}
-	format := p.get("format")
+func (c *cli) cmdValidate(p cmdline.Args) error {
+	format := p.Get("format")
 	if format == "" {
 		format = "text"
 	}
 	if format != "text" && format != "json" && format != "sarif" {
 		return usagef("--format must be text, json or sarif, not %q", format)
 	}
-	if len(p.positional) != 0 {
-		return usagef("usage: pactify validate [--format text|json|sarif]")
+	if len(p.Positional) != 0 {
+		return usageOf("validate")
 	}
 	in, err := c.dir.Load()
 	if errors.Is(err, pactdir.ErrNoPact) {
@@ -433,7 +472,7 @@ func (c *cli) cmdValidate(args []string) error {
 	case "json":
 		err = checks.WriteJSON(c.stdout, findings)
 	case "sarif":
-		err = checks.WriteSARIF(c.stdout, "pactify", findings)
+		err = checks.WriteSARIF(c.stdout, checks.SARIFTool{Name: "pactify", Version: version.String()}, findings)
 	default:
 		err = checks.WriteText(c.stdout, findings)
 	}

@@ -1,6 +1,7 @@
-// Package testbin builds the project's real binaries for end-to-end tests,
-// with exactly the flags the release image uses (the Dockerfile test holds
-// the two together), once per test process.
+// Package testbin builds the project's real binaries for end-to-end tests
+// with scripts/build.sh, the build the release and the image use (the tests
+// here hold the Dockerfile and the release workflow to it), once per test
+// process.
 package testbin
 
 import (
@@ -12,15 +13,19 @@ import (
 	"sync"
 )
 
-// Flags are the go build flags of every shipped binary; the Dockerfile adds
-// only -ldflags that strip symbols.
-var Flags = []string{"-trimpath"}
+// BuildScript is the one build of every shipped binary, relative to the
+// module root.
+const BuildScript = "scripts/build.sh"
 
-// Env is the build environment of every shipped binary: static, no cgo.
-var Env = []string{"CGO_ENABLED=0"}
+// Version is what test binaries report as their version: fixed, so golden
+// files do not change with every commit, and not a real release's.
+const Version = "v0.0.0-testbin"
 
 // ActionPackage is the package the Dockerfile builds as the entrypoint.
 const ActionPackage = "./cmd/pact-action"
+
+// ReleasePackages are the binaries a release publishes.
+var ReleasePackages = []string{"./cmd/pactify", ActionPackage}
 
 var (
 	mu    sync.Mutex
@@ -49,13 +54,21 @@ func Build(pkg string) (string, error) {
 		dir = d
 	}
 	out := filepath.Join(dir, filepath.Base(pkg))
-	args := append(append([]string{"build"}, Flags...), "-o", out, pkg)
-	cmd := exec.Command("go", args...)
-	cmd.Dir = ModuleRoot()
-	cmd.Env = append(os.Environ(), Env...)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build %s: %w\n%s", pkg, err, b)
+	if err := RunBuildScript(pkg, out, Version, nil); err != nil {
+		return "", err
 	}
 	built[pkg] = out
 	return out, nil
+}
+
+// RunBuildScript runs scripts/build.sh for pkg into out (an absolute path)
+// with VERSION set and extra environment such as GOOS and GOARCH.
+func RunBuildScript(pkg, out, version string, env []string) error {
+	cmd := exec.Command("bash", BuildScript, pkg, out)
+	cmd.Dir = ModuleRoot()
+	cmd.Env = append(append(os.Environ(), "VERSION="+version), env...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s %s: %w\n%s", BuildScript, pkg, err, b)
+	}
+	return nil
 }

@@ -1,0 +1,138 @@
+package workflows
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/pact-action/pact-action/internal/testbin"
+)
+
+// concurrentPackages lists every package of the module whose non-test code
+// starts goroutines or imports sync: the ones `go test -race` must cover.
+func concurrentPackages(t *testing.T) []string {
+	t.Helper()
+	root := testbin.ModuleRoot()
+	found := map[string]bool{}
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != root || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		concurrent := false
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == "sync" || strings.HasPrefix(p, "sync/") || strings.HasPrefix(p, "golang.org/x/sync") {
+				concurrent = true
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if _, ok := n.(*ast.GoStmt); ok {
+				concurrent = true
+			}
+			return !concurrent
+		})
+		if concurrent {
+			rel, _ := filepath.Rel(root, filepath.Dir(path))
+			found["./"+filepath.ToSlash(rel)] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for p := range found {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestRaceJobCoversConcurrency: ci.yml's `go test -race` names every
+// package with concurrency, so a new goroutine cannot slip past the race
+// detector.
+func TestRaceJobCoversConcurrency(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join(testbin.ModuleRoot(), ".github", "workflows", "ci.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(`(?m)^\s*- run: go test -race (.+)$`).FindStringSubmatch(string(b))
+	if line == nil {
+		t.Fatal("ci.yml has no `- run: go test -race …` step")
+	}
+	covered := map[string]bool{}
+	for _, pattern := range strings.Fields(line[1]) {
+		covered[strings.TrimSuffix(pattern, "/...")] = true
+	}
+	pkgs := concurrentPackages(t)
+	if len(pkgs) == 0 {
+		t.Fatal("found no package with concurrency: the scan is broken (projection replays in parallel)")
+	}
+	for _, p := range pkgs {
+		covered := covered[p]
+		for dir := p; !covered && strings.Contains(dir, "/"); {
+			dir = dir[:strings.LastIndex(dir, "/")]
+			covered = strings.Contains(line[1], dir+"/...")
+		}
+		if !covered {
+			t.Errorf("package %s starts goroutines or imports sync, but ci.yml's race step does not test it", p)
+		}
+	}
+}
+
+// TestDependabotWatchesEveryPin: Go modules, the Dockerfile's base image and
+// the workflows' actions are all pinned, so Dependabot must update all three.
+func TestDependabotWatchesEveryPin(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join(testbin.ModuleRoot(), ".github", "dependabot.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Version int `yaml:"version"`
+		Updates []struct {
+			Ecosystem string `yaml:"package-ecosystem"`
+			Directory string `yaml:"directory"`
+			Schedule  struct {
+				Interval string `yaml:"interval"`
+			} `yaml:"schedule"`
+		} `yaml:"updates"`
+	}
+	if err := yaml.Unmarshal(b, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Version != 2 {
+		t.Errorf("dependabot.yml version %d, want 2", cfg.Version)
+	}
+	seen := map[string]bool{}
+	for _, u := range cfg.Updates {
+		if u.Directory != "/" || u.Schedule.Interval == "" {
+			t.Errorf("update %s: directory %q, interval %q", u.Ecosystem, u.Directory, u.Schedule.Interval)
+		}
+		seen[u.Ecosystem] = true
+	}
+	for _, eco := range []string{"gomod", "docker", "github-actions"} {
+		if !seen[eco] {
+			t.Errorf("dependabot.yml does not update %s", eco)
+		}
+	}
+}
