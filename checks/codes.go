@@ -78,7 +78,7 @@ var Table = []CodeInfo{
 		"Ask the reviewer to accept again on the current head, or revert the later changes."},
 	{CodePRUnmappedBranch, SeverityWarning, "the PR's head branch is named by no task, so it ships no feature",
 		"Open the pull request from the branch its tasks name (`pactify assign --branch`), or assign the work to this branch first; a PR that only changes .pact/ is never blocked."},
-	{CodeProvenanceFutureTS, SeverityError, "an event the PR adds is stamped more than a day after its commit",
+	{CodeProvenanceFutureTS, SeverityError, "an event the PR adds is stamped more than a day in the future",
 		"Remove the line from the pull request's commits (the base branch does not have it yet, so the PR may rewrite it) and record the event again with pactify or the bot, which stamp the current time."},
 	{CodeConfigInvalid, SeverityError, ".github/pact.yml cannot be used",
 		"Fix .github/pact.yml on the base branch: only the keys seats, provenance and unmapped-branches, and seats that exist in the roster."},

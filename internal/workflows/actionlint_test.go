@@ -12,6 +12,7 @@ import (
 
 	"github.com/rhysd/actionlint"
 
+	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/internal/testbin"
 )
 
@@ -209,8 +210,9 @@ var (
 //   - "workflow": a whole workflow (top-level on: and jobs:), linted as is;
 //   - "steps": a fragment that is a job's steps: list (the GitHub App
 //     recipe), linted wrapped in a minimal workflow;
-//   - "pact config": a .github/pact.yml (seats:, provenance:), which is no
-//     workflow and which config's own tests cover;
+//   - "pact config": a .github/pact.yml (seats:, provenance:,
+//     unmapped-branches:), which is no workflow; it must parse with the
+//     config package, as the action would read it;
 //
 // anything else fails the test, so a new kind of snippet is classified on
 // purpose rather than skipped.
@@ -227,8 +229,8 @@ func snippetKind(s string) (kind, body string, header int) {
 		const wrap = "on: workflow_dispatch\njobs:\n  snippet:\n    runs-on: ubuntu-latest\n"
 		indented := "    " + strings.ReplaceAll(strings.TrimRight(d, "\n"), "\n", "\n    ") + "\n"
 		return "steps", wrap + indented, strings.Count(wrap, "\n")
-	case len(keys) > 0 && !hasOtherThan(keys, "seats", "provenance"):
-		return "pact config", "", 0
+	case len(keys) > 0 && !hasOtherThan(keys, "seats", "provenance", "unmapped-branches"):
+		return "pact config", d, 0
 	}
 	return "", "", 0
 }
@@ -284,6 +286,12 @@ func TestActionlintREADMESnippets(t *testing.T) {
 		counts[kind]++
 		if kind == "" {
 			t.Errorf("README.md:%d: a YAML snippet that is neither a workflow, a steps: fragment nor .github/pact.yml; classify it in snippetKind:\n%s", s.line, s.text)
+			continue
+		}
+		if kind == "pact config" {
+			if _, err := config.Parse([]byte(body)); err != nil {
+				t.Errorf("README.md:%d: a .github/pact.yml snippet the action would refuse: %v", s.line, err)
+			}
 			continue
 		}
 		if body == "" {
