@@ -655,7 +655,35 @@ func judgeBot(f Facts) []Check {
 		c.Detail = "approvals (pull_request_review submitted) and /pact commands (issue_comment created) that it does not see are never recorded"
 		c.Fix = fmt.Sprintf("in %s:\non:\n  pull_request_review:\n    types: [submitted]\n  issue_comment:\n    types: [created]", u.wf.Path)
 	}
-	return []Check{c, judgePermissions(f, u, "workflow.bot_permissions", botPerms, "contents: write\n  pull-requests: write\n  checks: write")}
+	return []Check{c, judgeRejudge(u), judgePermissions(f, u, "workflow.bot_permissions", botPerms, "contents: write\n  pull-requests: write\n  checks: write")}
+}
+
+// judgeRejudge: a dismissed review, or an edited or deleted comment, can
+// take away what backs an event already in the log; the bot workflow should
+// judge the pull request again when they happen, and on a schedule so a
+// missed event (or a cancelled run) never leaves a stale verdict.
+func judgeRejudge(u usage) Check {
+	c := Check{ID: "workflow.bot_rejudge"}
+	var missing []string
+	for _, need := range []struct{ event, typ string }{
+		{"pull_request_review", "dismissed"}, {"issue_comment", "edited"}, {"issue_comment", "deleted"},
+	} {
+		t, ok := u.wf.File.On[need.event]
+		if !ok || !slices.Contains(t.EffectiveTypes(need.event), need.typ) {
+			missing = append(missing, need.event+" ("+need.typ+")")
+		}
+	}
+	if _, ok := u.wf.File.On["schedule"]; !ok {
+		missing = append(missing, "a schedule")
+	}
+	if len(missing) == 0 {
+		c.Status, c.Title = StatusPass, fmt.Sprintf("%s judges pull requests again on dismissed reviews, edited comments and a schedule", u.wf.Path)
+		return c
+	}
+	c.Status, c.Title = StatusWarn, fmt.Sprintf("the bot workflow %s does not run on %s", u.wf.Path, strings.Join(missing, ", "))
+	c.Detail = "a dismissed review or an edited comment may take away what backs an accept; without these the verdict is only renewed by the next push"
+	c.Fix = fmt.Sprintf("in %s:\non:\n  pull_request_review:\n    types: [submitted, dismissed]\n  issue_comment:\n    types: [created, edited, deleted]\n  pull_request_review_comment:\n    types: [created, edited, deleted]\n  schedule:\n    - cron: \"17 * * * *\"", u.wf.Path)
+	return c
 }
 
 // ---- the pact and .github/pact.yml ----
@@ -699,7 +727,7 @@ func judgePact(f Facts) []Check {
 		cfgCheck.Detail = "no GitHub account holds a seat: the bot cannot tell which seat a reviewer holds, and provenance can verify nothing"
 		cfgCheck.Fix = "add " + config.Path + " on " + branch + ":\n" + configSnippet(f.Roster)
 		out = append(out, cfgCheck)
-		return append(out, judgeProvenance(f, config.Default()))
+		return append(out, judgeProvenance(f, config.Default()), judgeUnmapped(f, config.Default()))
 	}
 	var roster []projection.Seat
 	for _, s := range f.Roster {
@@ -726,7 +754,7 @@ func judgePact(f Facts) []Check {
 		out = append(out, c)
 	}
 	out = append(out, judgeLogins(f, cfg)...)
-	return append(out, judgeProvenance(f, cfg))
+	return append(out, judgeProvenance(f, cfg), judgeUnmapped(f, cfg))
 }
 
 // judgeLogins checks every login of the seat map once, in roster order.
@@ -809,6 +837,20 @@ func judgeProvenance(f Facts, cfg *config.Config) Check {
 	if stale == config.StaleSticky {
 		c.Detail += "; stale: sticky keeps an accept valid whatever is pushed after it"
 	}
+	return c
+}
+
+// judgeUnmapped: without unmapped-branches: block, the same code opened
+// from a branch no task names dodges Rule 2 (a warning at most).
+func judgeUnmapped(f Facts, cfg *config.Config) Check {
+	c := Check{ID: "config.unmapped_branches"}
+	if cfg.UnmappedBranches == config.UnmappedBlock {
+		c.Status, c.Title = StatusPass, "a pull request from a branch no task names is blocked when it changes code (unmapped-branches: block)"
+		return c
+	}
+	c.Status, c.Title = StatusWarn, fmt.Sprintf("a pull request from a branch no task names is not blocked (unmapped-branches: %s)", cfg.UnmappedBranches)
+	c.Detail = "opening the same code from another branch name ships no feature, so Rule 2 holds nothing back"
+	c.Fix = fmt.Sprintf("in %s on %s:\nunmapped-branches: block", config.Path, f.DefaultBranch)
 	return c
 }
 

@@ -1,6 +1,8 @@
 package doctor
 
 import (
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -11,29 +13,27 @@ import (
 // README's shape.
 const readmeCheckWorkflow = CheckWorkflow + "\n"
 
-// readmeBotWorkflow is the bot workflow the README recommends.
-const readmeBotWorkflow = `name: pact-bot
-on:
-  pull_request_review:
-    types: [submitted]
-  issue_comment:
-    types: [created]
-  pull_request_review_comment:
-    types: [created]
-  schedule:
-    - cron: "17 * * * *"
-permissions:
-  contents: write
-  pull-requests: write
-  checks: write
-jobs:
-  bot:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: pact-action/pact-action@v1
-        with:
-          mode: auto
-`
+// readmeBotWorkflow is the bot workflow the README recommends, read from
+// the README so the two never drift apart; readmeCheckSnippet likewise.
+var (
+	readmeBotWorkflow  = readmeSnippet("# .github/workflows/pact-bot.yml")
+	readmeCheckSnippet = readmeSnippet("# .github/workflows/pact.yml")
+)
+
+// readmeSnippet is the ```yaml block of README.md whose first line is first.
+func readmeSnippet(first string) string {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		panic(err)
+	}
+	for _, block := range strings.Split(string(b), "```yaml\n")[1:] {
+		body, _, _ := strings.Cut(block, "```")
+		if strings.HasPrefix(body, first+"\n") {
+			return body
+		}
+	}
+	panic("README.md has no yaml block starting " + first)
+}
 
 func workflow(t *testing.T, path, yaml string) Workflow {
 	t.Helper()
@@ -68,10 +68,23 @@ func protected(t *testing.T) Facts {
 		},
 		DefaultTokenPermission: "read",
 		Roster:                 []string{"lead", "dev", "rev"},
-		Config:                 mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\n  rev: [carol, Alice]\nprovenance:\n  mode: require\n"),
+		Config:                 mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\n  rev: [carol, Alice]\nprovenance:\n  mode: require\nunmapped-branches: block\n"),
 		Accounts: map[string]Account{
 			"alice": {Exists: true, Permission: "admin"}, "bob": {Exists: true, Permission: "write"}, "carol": {Exists: true, Permission: "maintain"},
 		},
+	}
+}
+
+// The README's check workflow is the one doctor prints as the fix, and
+// passes.
+func TestTheREADMEsCheckWorkflowPasses(t *testing.T) {
+	t.Parallel()
+	f := protected(t)
+	f.Workflows[0] = workflow(t, ".github/workflows/pact.yml", readmeCheckSnippet)
+	for _, c := range Judge(f) {
+		if strings.HasPrefix(c.ID, "workflow.") && c.Status != StatusPass {
+			t.Errorf("%s: %s %q (%s)", c.ID, c.Status, c.Title, c.Detail)
+		}
 	}
 }
 
@@ -86,8 +99,8 @@ func TestAProtectedRepositoryPassesEveryCheck(t *testing.T) {
 		}
 	}
 	want := "branch.required_check branch.check_source branch.dismiss_stale_reviews branch.force_push_blocked branch.merge_queue " +
-		"workflow.check workflow.pull_request_types workflow.merge_group workflow.check_permissions workflow.bot workflow.bot_permissions " +
-		"pact.roster config.file seat.lead seat.dev seat.rev login.alice login.bob login.carol config.provenance"
+		"workflow.check workflow.pull_request_types workflow.merge_group workflow.check_permissions workflow.bot workflow.bot_rejudge workflow.bot_permissions " +
+		"pact.roster config.file seat.lead seat.dev seat.rev login.alice login.bob login.carol config.provenance config.unmapped_branches"
 	if got := strings.Join(ids, " "); got != want {
 		t.Errorf("checks:\n got %s\nwant %s", got, want)
 	}
@@ -235,8 +248,17 @@ func TestJudge(t *testing.T) {
 		// The bot.
 		{"no bot workflow", func(f *Facts) { f.Workflows = f.Workflows[:1] }, "workflow.bot", StatusPass, []string{"no bot workflow (optional)"}},
 		{"a bot that misses comments", func(f *Facts) {
-			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "  issue_comment:\n    types: [created]\n", "", 1))
+			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", regexp.MustCompile(`(?m)^  issue_comment:\n    types: .*\n`).ReplaceAllString(readmeBotWorkflow, ""))
 		}, "workflow.bot", StatusFail, []string{"does not run on issue_comment (created)"}},
+		{"a bot that does not judge again when a review is dismissed", func(f *Facts) {
+			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "[submitted, dismissed]", "[submitted]", 1))
+		}, "workflow.bot_rejudge", StatusWarn, []string{"does not run on pull_request_review (dismissed)"}},
+		{"a bot without a schedule", func(f *Facts) {
+			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "  schedule:\n    - cron: \"17 * * * *\"      # re-judge every open PR, so a missed event never leaves one stuck\n", "", 1))
+		}, "workflow.bot_rejudge", StatusWarn, []string{"a schedule"}},
+		{"unmapped branches only warn", func(f *Facts) {
+			f.Config = mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\n  rev: [carol]\nprovenance:\n  mode: require\n")
+		}, "config.unmapped_branches", StatusWarn, []string{"not blocked (unmapped-branches: warn)"}},
 		{"a bot without contents: write", func(f *Facts) {
 			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "contents: write", "contents: read", 1))
 		}, "workflow.bot_permissions", StatusFail, []string{"the bot job lacks contents: write (has read)"}},
