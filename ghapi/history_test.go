@@ -1,0 +1,76 @@
+package ghapi_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/internal/fakegithub"
+)
+
+func TestBranchHeadAt(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	srv := fakegithub.New(t, fakegithub.WithClock(start))
+	seedRepo(t, srv)
+	var heads []string
+	var pushed []time.Time
+	for i := range 230 { // more than two pages of the activity API
+		srv.SetNow(start.Add(time.Duration(i+1) * time.Hour))
+		heads = append(heads, srv.CommitFiles(owner, repo, "topic", map[string]string{"n": fmt.Sprint(i)}, "bob", fakegithub.From("main")))
+		pushed = append(pushed, start.Add(time.Duration(i+1)*time.Hour))
+	}
+	c, _ := newClient(t, srv)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		at   time.Time
+		want string
+	}{
+		{"the newest push", pushed[229].Add(time.Minute), heads[229]},
+		{"the second the fake pushed it (a tick after the commit)", pushed[200].Add(time.Second), heads[200]},
+		{"just before that push", pushed[200], heads[199]},
+		{"between two pushes", pushed[10].Add(30 * time.Minute), heads[10]},
+		{"on the third page", pushed[5].Add(time.Minute), heads[5]},
+	} {
+		got, err := c.BranchHeadAt(ctx, "topic", tc.at)
+		if err != nil || got != tc.want {
+			t.Errorf("%s: BranchHeadAt = %s, %v; want %s", tc.name, got, err, tc.want)
+		}
+	}
+	// Before the branch existed, and beyond the pages read: not found.
+	for _, at := range []time.Time{start, pushed[0].Add(-time.Second)} {
+		if _, err := c.BranchHeadAt(ctx, "topic", at); !errors.Is(err, ghapi.ErrNotFound) {
+			t.Errorf("BranchHeadAt(%s) error = %v, want ErrNotFound", at, err)
+		}
+	}
+	if _, err := c.BranchHeadAt(ctx, "nope", pushed[0]); !errors.Is(err, ghapi.ErrNotFound) {
+		t.Errorf("BranchHeadAt(unknown branch) error = %v, want ErrNotFound", err)
+	}
+}
+
+func TestPullRequestChangesOutside(t *testing.T) {
+	t.Parallel()
+	srv := fakegithub.New(t)
+	seedRepo(t, srv)
+	pactOnly := map[string]string{}
+	for i := range 150 { // two pages of files
+		pactOnly[fmt.Sprintf(".pact/tasks/T%d.md", i)] = "x\n"
+	}
+	srv.CommitFiles(owner, repo, "pact-only", pactOnly, "bob", fakegithub.From("main"))
+	onlyPact := srv.OpenPR(owner, repo, fakegithub.PRSeed{Head: "pact-only", Base: "main"})
+	srv.CommitFiles(owner, repo, "code", map[string]string{".pact/log.jsonl": "{}\n", "src/widget.go": "package widget // changed\n"}, "bob", fakegithub.From("main"))
+	code := srv.OpenPR(owner, repo, fakegithub.PRSeed{Head: "code", Base: "main"})
+	c, _ := newClient(t, srv)
+	inside := func(p string) bool { return strings.HasPrefix(p, ".pact/") }
+	if got, err := c.PullRequestChangesOutside(context.Background(), onlyPact, inside); err != nil || got {
+		t.Errorf("a PR that only changes .pact/: %v, %v", got, err)
+	}
+	if got, err := c.PullRequestChangesOutside(context.Background(), code, inside); err != nil || !got {
+		t.Errorf("a PR that changes code: %v, %v", got, err)
+	}
+}
