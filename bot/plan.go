@@ -127,11 +127,10 @@ func PlanReview(req Request, cfg *config.Config, st *projection.State) Plan {
 		if t.Branch != req.HeadBranch || t.Status != projection.StatusAwaitingReview {
 			continue
 		}
-		if cfg.Holds(req.Login, t.Owner) {
+		switch cfg.ReviewRight(req.Login, t.Owner, t.Reviewer) {
+		case config.OwnsTheTask:
 			refused = append(refused, ownerRefusal(req.Login, t, typ))
-			continue
-		}
-		if cfg.Holds(req.Login, t.Reviewer) {
+		case config.MayReview:
 			plan.Intents = append(plan.Intents, reviewIntent(req, t, typ))
 		}
 	}
@@ -209,10 +208,10 @@ func planTaskCommand(req Request, cfg *config.Config, st *projection.State, cmd 
 	if t == nil {
 		return Intent{}, unknownTaskReply(what, cmd.Task, st, req.HeadBranch), false
 	}
-	if cfg.Holds(req.Login, t.Owner) {
+	switch cfg.ReviewRight(req.Login, t.Owner, t.Reviewer) {
+	case config.OwnsTheTask:
 		return Intent{}, ownerRefusal(req.Login, t, typ), false
-	}
-	if !cfg.Holds(req.Login, t.Reviewer) {
+	case config.NotTheReviewer:
 		return Intent{}, notReviewerRefusal(req.Login, cfg.SeatsOf(req.Login), t, what), false
 	}
 	if t.Status != projection.StatusAwaitingReview {

@@ -573,15 +573,15 @@ func (j judge) viaBot(ae AddedEvent) (evidence, why string) {
 	if g.Login != "" && !strings.EqualFold(g.Login, login) {
 		return "", fmt.Sprintf("it names account %s, but %s was made by %s", g.Login, what, provAccount(login))
 	}
-	if !j.cfg.Holds(login, ev.AgentID) {
-		return "", fmt.Sprintf("%s was made by %s, who does not hold seat %s (%s)", what, provAccount(login), ev.AgentID, j.holders(ev.AgentID))
-	}
 	t := j.task(ev)
 	if t == nil {
+		if !j.cfg.Holds(login, ev.AgentID) {
+			return "", fmt.Sprintf("%s was made by %s, who does not hold seat %s (%s)", what, provAccount(login), ev.AgentID, j.holders(ev.AgentID))
+		}
 		return "", fmt.Sprintf("task %s is not assigned in this log, so %s cannot be matched to it", ev.TaskID, what)
 	}
-	if j.cfg.Holds(login, t.Owner) {
-		return "", fmt.Sprintf("%s was made by %s, who also holds seat %s, the owner of %s (Rule 1: an account may not review its own task)", what, provAccount(login), t.Owner, t.ID)
+	if why := j.reviewRight(login, t, ev); why != "" {
+		return "", fmt.Sprintf("%s was made by %s, who %s", what, provAccount(login), why)
 	}
 	if g.ReviewID != 0 && !slices.Contains(j.in.Branches, t.Branch) {
 		return "", fmt.Sprintf("task %s is on branch %s, not on this pull request's branch, so a review of this pull request does not cover it", t.ID, t.Branch)
@@ -598,13 +598,12 @@ func (j judge) viaCommit(ae AddedEvent) (evidence, why string) {
 		return "", fmt.Sprintf("commit %s that added it has an author e-mail GitHub links to no account, so nothing ties it to a seat holder", provShort(c.SHA))
 	case IsBotLogin(login, j.in.BotLogins):
 		return "", fmt.Sprintf("commit %s that added it is the pact bot's, and the bot only records accept and changes_requested events backed by a review or /pact comment", provShort(c.SHA))
+	case isReview(ev) && j.task(ev) != nil:
+		if why := j.reviewRight(login, j.task(ev), ev); why != "" {
+			return "", fmt.Sprintf("commit %s that added it is authored by %s, who %s", provShort(c.SHA), provAccount(login), why)
+		}
 	case !j.cfg.Holds(login, ev.AgentID):
 		return "", fmt.Sprintf("commit %s that added it is authored by %s, who does not hold seat %s (%s)", provShort(c.SHA), provAccount(login), ev.AgentID, j.holders(ev.AgentID))
-	}
-	if isReview(ev) {
-		if t := j.task(ev); t != nil && j.cfg.Holds(login, t.Owner) {
-			return "", fmt.Sprintf("commit %s that added it is authored by %s, who also holds seat %s, the owner of %s (Rule 1: an account may not review its own task)", provShort(c.SHA), provAccount(login), t.Owner, t.ID)
-		}
 	}
 	if j.require {
 		if !c.Verified {
@@ -616,6 +615,21 @@ func (j judge) viaCommit(ae AddedEvent) (evidence, why string) {
 		return fmt.Sprintf("commit %s authored and signed by %s, who holds seat %s", provShort(c.SHA), provAccount(login), ev.AgentID), ""
 	}
 	return fmt.Sprintf("commit %s authored by %s, who holds seat %s", provShort(c.SHA), provAccount(login), ev.AgentID), ""
+}
+
+// reviewRight explains why login may not review t as seat ev.AgentID
+// ("" when it may): Rule 1 on GitHub identities (config.ReviewRight).
+func (j judge) reviewRight(login string, t *projection.Task, ev *projection.Event) string {
+	switch j.cfg.ReviewRight(login, t.Owner, ev.AgentID) {
+	case config.OwnsTheTask:
+		if j.cfg.Holds(login, ev.AgentID) {
+			return fmt.Sprintf("also holds seat %s, the owner of %s (Rule 1: an account may not review its own task)", t.Owner, t.ID)
+		}
+		return fmt.Sprintf("does not hold seat %s (%s) but seat %s, the owner of %s (Rule 1: an account may not review its own task)", ev.AgentID, j.holders(ev.AgentID), t.Owner, t.ID)
+	case config.NotTheReviewer:
+		return fmt.Sprintf("does not hold seat %s (%s)", ev.AgentID, j.holders(ev.AgentID))
+	}
+	return ""
 }
 
 func (j judge) pactDir() string { return path.Dir(j.in.LogPath) + "/" }

@@ -522,6 +522,35 @@ func (c *Config) Holds(login, seat string) bool {
 	return slices.ContainsFunc(c.Seats[seat], func(l string) bool { return strings.EqualFold(l, login) })
 }
 
+// ReviewRight is what Rule 1 lets an account do with a task: the one
+// predicate the bot and the provenance check both decide by.
+type ReviewRight int
+
+// Review rights.
+const (
+	// MayReview: the account holds the task's reviewer seat and not its
+	// owner's.
+	MayReview ReviewRight = iota
+	// OwnsTheTask: the account holds the owner's seat, so it may never
+	// accept or request changes on the task, even when it also holds the
+	// reviewer seat.
+	OwnsTheTask
+	// NotTheReviewer: the account does not hold the reviewer seat.
+	NotTheReviewer
+)
+
+// ReviewRight says whether login may review (accept, or request changes
+// on) a task owned by seat owner and reviewed by seat reviewer.
+func (c *Config) ReviewRight(login, owner, reviewer string) ReviewRight {
+	switch {
+	case c.Holds(login, owner):
+		return OwnsTheTask
+	case !c.Holds(login, reviewer):
+		return NotTheReviewer
+	}
+	return MayReview
+}
+
 // LoginsOf returns the logins mapped to seat, in file order.
 func (c *Config) LoginsOf(seat string) []string {
 	if c == nil {

@@ -423,3 +423,26 @@ func FuzzParse(f *testing.F) {
 		_ = c.Check([]projection.Seat{{ID: "lead"}})
 	})
 }
+
+func TestReviewRight(t *testing.T) {
+	t.Parallel()
+	c, err := Parse([]byte("seats:\n  dev: [bob, Mallory]\n  rev: [carol, mallory]\n  lead: [alice]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		login string
+		want  ReviewRight
+	}{
+		{"carol", MayReview},
+		{"CAROL", MayReview}, // logins match case-insensitively
+		{"bob", OwnsTheTask},
+		{"mallory", OwnsTheTask}, // the reviewer seat too changes nothing
+		{"alice", NotTheReviewer},
+		{"stranger", NotTheReviewer},
+	} {
+		if got := c.ReviewRight(tc.login, "dev", "rev"); got != tc.want {
+			t.Errorf("ReviewRight(%s) = %d, want %d", tc.login, got, tc.want)
+		}
+	}
+}
