@@ -18,6 +18,11 @@ type Input struct {
 	State     []byte
 	Project   []byte
 	TaskFiles map[string][]byte
+	// TaskFilesMatched holds the tasks whose file a loader already found to
+	// begin with exactly the front matter pactify writes for the task
+	// (pactfile.TaskMatches), and so did not keep: TaskFiles need not hold
+	// them. A loader of a large pact keeps only the files that differ.
+	TaskFilesMatched map[string]bool
 	// Config is the repository's .github/pact.yml (nil when absent).
 	Config []byte
 }
@@ -71,9 +76,15 @@ func fromRejection(logPath string, r projection.Rejection) Finding {
 }
 
 // Drift compares STATE.yml with a fresh projection on meaning (check a).
+// A STATE.yml that is byte for byte what pactify writes for the state means
+// the same by construction, and is not parsed: on a large pact parsing is
+// most of validate's time and memory.
 func Drift(statePath string, stateYAML []byte, st *projection.State) []Finding {
 	if stateYAML == nil {
 		return []Finding{newFinding(CodeDriftMissing, statePath, 0, "there is no STATE.yml to compare with the log")}
+	}
+	if projection.RenderMatches(st, stateYAML) {
+		return nil
 	}
 	got, err := projection.ParseStateSummary(stateYAML)
 	if err != nil {

@@ -9,9 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/pact-action/pact-action/internal/pactdir"
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -280,32 +279,16 @@ func updateBlockFile(path, block, newFileTail string) error {
 	return pactdir.WriteFileAtomic(path, []byte(text))
 }
 
-// writeTaskFile creates tasks/<id>.md with frontmatter mirroring the assign
-// event, keys in the spec's order (§3.4). An existing file keeps its body;
-// only its frontmatter is replaced.
+// writeTaskFile creates tasks/<id>.md with front matter mirroring the assign
+// event (pactfile.TaskFile). An existing file keeps its body; only its front
+// matter is replaced.
 func writeTaskFile(path string, t *projection.Task) error {
-	var fm strings.Builder
-	for _, kv := range [][2]string{{"id", t.ID}, {"feature", t.Feature}, {"owner", t.Owner}, {"reviewer", t.Reviewer}} {
-		line, err := yaml.Marshal(map[string]string{kv[0]: kv[1]})
-		if err != nil {
-			return fmt.Errorf("render the frontmatter of %s: %w", t.ID, err)
-		}
-		fm.Write(line)
-	}
-	body := "## Spec\n\n## Acceptance\n- [ ] \n\n## Handoff log\n"
 	old, err := pactdir.ReadOptional(path)
 	if err != nil {
 		return err
 	}
-	if old != nil {
-		body = string(old)
-		if rest, ok := strings.CutPrefix(strings.ReplaceAll(body, "\r\n", "\n"), "---\n"); ok {
-			if _, after, found := strings.Cut(rest, "\n---\n"); found {
-				body = after
-			}
-		}
-	}
-	return pactdir.WriteFileAtomic(path, []byte("---\n"+fm.String()+"---\n"+body))
+	fm := pactfile.Task{ID: t.ID, Feature: t.Feature, Owner: t.Owner, Reviewer: t.Reviewer}
+	return pactdir.WriteFileAtomic(path, pactfile.TaskFile(fm, old))
 }
 
 const helpText = `pactify — the Pact protocol v1 command line
