@@ -34,11 +34,11 @@ func TaskFiles(in Input, st *projection.State) []Finding {
 	var out []Finding
 	missing := 0
 	var rest []string // missing beyond the listed ones
-	for _, id := range st.TaskOrder {
+	for _, t := range st.TaskList() {
+		id := t.ID
 		if in.TaskFilesMatched[id] {
 			continue
 		}
-		t := st.Tasks[id]
 		b, ok := in.TaskFiles[id]
 		if !ok || b == nil {
 			if missing++; missing <= ListedMissingTaskFiles {

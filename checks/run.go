@@ -18,6 +18,10 @@ type Input struct {
 	State     []byte
 	Project   []byte
 	TaskFiles map[string][]byte
+	// StateMatched says a loader already found STATE.yml to hold exactly
+	// what projection.Render writes for Replay.State, and so did not keep
+	// it (State is then nil): it cannot drift.
+	StateMatched bool
 	// TaskFilesMatched holds the tasks whose file a loader already found to
 	// begin with exactly the front matter pactify writes for the task
 	// (pactfile.TaskMatches), and so did not keep: TaskFiles need not hold
@@ -57,7 +61,9 @@ func Run(in Input) []Finding {
 	for _, r := range in.Replay.Rejections {
 		out = append(out, fromRejection(in.LogPath(), r))
 	}
-	out = append(out, Drift(in.statePath(), in.State, in.Replay.State)...)
+	if !in.StateMatched {
+		out = append(out, Drift(in.statePath(), in.State, in.Replay.State)...)
+	}
 	out = append(out, TaskFiles(in, in.Replay.State)...)
 	out = append(out, ProjectHeader(in.projectPath(), in.Project, in.Replay.State)...)
 	out = append(out, Config(".github/pact.yml", in.Config, in.Replay.State)...)

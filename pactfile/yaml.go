@@ -169,6 +169,8 @@ func (w *YAMLWriter) writeBreak(s string, i int) int {
 	return i
 }
 
+const spaces = "                                                                "
+
 func (w *YAMLWriter) writeIndent(indent int) {
 	if indent < 0 {
 		indent = 0
@@ -177,18 +179,20 @@ func (w *YAMLWriter) writeIndent(indent int) {
 		w.putBreak()
 	}
 	for w.column < indent {
-		w.put(' ')
+		n := min(indent-w.column, len(spaces))
+		w.Buf = append(w.Buf, spaces[:n]...)
+		w.column += n
 	}
 	w.whitespace = true
 }
 
+// indicator writes an indicator, which is ASCII.
 func (w *YAMLWriter) indicator(ind string, needWhitespace, isWhitespace, isIndention bool) {
 	if needWhitespace && !w.whitespace {
 		w.put(' ')
 	}
-	for i := 0; i < len(ind); {
-		i = w.write(ind, i)
-	}
+	w.Buf = append(w.Buf, ind...)
+	w.column += len(ind)
 	w.whitespace = isWhitespace
 	w.indention = w.indention && isIndention
 	w.openEnded = false
@@ -282,26 +286,38 @@ func (w *YAMLWriter) scalar(s string, indent int, flow bool) {
 }
 
 // simplePlain reports whether s is written as a plain scalar in any context
-// without further analysis: printable ASCII with no indicator, space or
-// quote, starting with a letter that no YAML 1.1 or 1.2 keyword starts
-// with, or with a keyword letter but longer than every such keyword. Most
-// ids, seat names, statuses and paths are.
+// without further analysis: ASCII letters, digits and -_./ with single
+// spaces inside, starting with a letter or with a dot then a letter, and
+// not a keyword of YAML 1.1 or 1.2 (true, null, yes, .inf, …). Most ids,
+// seat names, statuses, paths and short reasons are.
 func (w *YAMLWriter) simplePlain(s string) bool {
-	if len(s) == 0 {
+	if len(s) < 2 {
 		return false
 	}
 	c := s[0]
-	if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
-		return false
-	}
-	if strings.IndexByte("yYnNtTfFoO", c) >= 0 && len(s) <= 5 {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.' || c == '/') {
+	switch {
+	case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+	case c == '.':
+		// ".5" is a float, "..." a document end.
+		if c1 := s[1]; !('a' <= c1 && c1 <= 'z' || 'A' <= c1 && c1 <= 'Z') {
 			return false
 		}
+	default:
+		return false
+	}
+	if len(s) <= 6 && (isKeyword(s) || isOldBool(s)) {
+		return false
+	}
+	last := len(s) - 1
+	for i := 1; i <= last; i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.' || c == '/' {
+			continue
+		}
+		if c == ' ' && i < last && s[i+1] != ' ' {
+			continue
+		}
+		return false
 	}
 	return true
 }
@@ -667,15 +683,11 @@ func resolvesToString(s string) bool {
 	}
 	switch hint := s[0]; {
 	case hint == '+' || hint == '-' || '0' <= hint && hint <= '9':
-		if _, ok := resolveKeywords[s]; ok {
-			return false
-		}
-		return !numberOrTimestamp(s)
+		return !isKeyword(s) && !numberOrTimestamp(s)
 	case strings.IndexByte("yYnNtTfFoO~", hint) >= 0:
-		_, ok := resolveKeywords[s]
-		return !ok
+		return !isKeyword(s)
 	case hint == '.':
-		if _, ok := resolveKeywords[s]; ok {
+		if isKeyword(s) {
 			return false
 		}
 		_, err := strconv.ParseFloat(s, 64)
@@ -688,11 +700,15 @@ func resolvesToString(s string) bool {
 	return true
 }
 
-var resolveKeywords = map[string]bool{
-	"true": true, "True": true, "TRUE": true, "false": true, "False": true, "FALSE": true,
-	"~": true, "null": true, "Null": true, "NULL": true,
-	".nan": true, ".NaN": true, ".NAN": true, ".inf": true, ".Inf": true, ".INF": true,
-	"+.inf": true, "+.Inf": true, "+.INF": true, "-.inf": true, "-.Inf": true, "-.INF": true,
+// isKeyword reports whether s is a key of the resolver's map other than
+// "<<" (which it never looks up for an untagged string).
+func isKeyword(s string) bool {
+	switch s {
+	case "true", "True", "TRUE", "false", "False", "FALSE", "~", "null", "Null", "NULL",
+		".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF":
+		return true
+	}
+	return false
 }
 
 var yamlStyleFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)

@@ -85,8 +85,7 @@ func renderChunks(s *State, buf []byte, emit func([]byte) bool) bool {
 	if len(s.TaskOrder) == 0 {
 		w.EmptySeq()
 	}
-	for _, id := range s.TaskOrder {
-		t := s.Tasks[id]
+	for _, t := range s.TaskList() {
 		w.Item(seq)
 		for _, kv := range [...]struct{ key, value string }{{"id", t.ID}, {"feature", t.Feature}, {"owner", t.Owner},
 			{"reviewer", t.Reviewer}, {"branch", t.Branch}, {"spec", t.Spec}, {"status", string(t.Status)}} {

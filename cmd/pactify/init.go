@@ -86,7 +86,11 @@ func (c *cli) cmdInit(args []string) error {
 	payload := map[string]any{"project": project, "protocol_version": projection.SupportedProtocolVersion, "seats": seats, "base_branch": base}
 	draft := projection.Draft{AgentID: agent, Type: projection.TypeInit, Payload: payload}
 	empty := projection.ParseBytes(nil)
-	line, err := c.stamp(&draft, empty)
+	id, err := newEventID()
+	if err != nil {
+		return err
+	}
+	line, err := c.stamp(&draft, id, empty)
 	if err != nil {
 		return err
 	}
@@ -134,7 +138,7 @@ func seatList(seats []projection.Seat) string {
 // the managed blocks and appends nothing; anything else is refused, since v1
 // has exactly one init and no way to change seats.
 func (c *cli) reinit(project, base string, seats []projection.Seat, targets map[string]string) error {
-	_, res, err := c.loadForRead()
+	_, res, err := c.loadForRead(nil)
 	if err != nil {
 		return err
 	}
