@@ -20,18 +20,17 @@ import (
 // compared bytes first, frozen: every task file read whole and parsed,
 // STATE.yml always parsed and compared on meaning, every missing task file
 // its own finding. Its rules for the rest are today's checks.Run.
-func referenceFindings(t *testing.T, d Dir) []checks.Finding {
+func referenceFindings(t testing.TB, d Dir) []checks.Finding {
 	t.Helper()
 	f, err := os.Open(d.Path(LogFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	log, err := projection.Parse(f)
+	log, res, err := projection.ParseReplay(f) // as Load did
 	f.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := projection.Replay(log)
 	in := checks.Input{Dir: d.Display(), Log: log, Replay: res, TaskFiles: map[string][]byte{}}
 	read := func(p string) []byte {
 		b, err := ReadOptional(p)

@@ -142,3 +142,29 @@ func writeLog(path string, cfg loggen.Config) (loggen.Stats, error) {
 	}
 	return st, f.Close()
 }
+
+// Cached returns the root of the repository cfg and opts describe under
+// cache, generating it on first use. The name holds Version, so a generator
+// change never reuses an old repository; a marker written last means an
+// interrupted generation is started again.
+func Cached(cache string, cfg loggen.Config, opts Options) (string, error) {
+	name := fmt.Sprintf("repo-v%d-n%d-seed%d-defects%g-swaps%g", Version, cfg.Lines, cfg.Seed, cfg.Defects, cfg.Swaps)
+	if cfg.NoMalformed {
+		name += "-nomalformed"
+	}
+	if opts.LogOnly {
+		name += "-logonly"
+	}
+	root := filepath.Join(cache, name)
+	marker := filepath.Join(root, ".complete")
+	if _, err := os.Stat(marker); err == nil {
+		return root, nil
+	}
+	if err := os.RemoveAll(root); err != nil {
+		return "", err
+	}
+	if _, err := Write(root, cfg, opts); err != nil {
+		return "", err
+	}
+	return root, os.WriteFile(marker, nil, 0o644)
+}
