@@ -152,3 +152,26 @@ func FuzzRenderStrings(f *testing.F) {
 		assertRendersAsReference(t, "fuzzed strings", trickyState([]string{a, b, c, a + b, c + "\n" + a}))
 	})
 }
+
+// BenchmarkRender compares the append-based renderer with the yaml.v3 one
+// it replaced, on the state of a generated 100k-event log:
+//
+//	go test ./projection/ -run '^$' -bench Render -count 6 | benchstat -col /impl -
+func BenchmarkRender(b *testing.B) {
+	var buf bytes.Buffer
+	if _, err := loggen.Write(&buf, loggen.Config{Lines: 100_000, Seed: 1, Swaps: 0.01}); err != nil {
+		b.Fatal(err)
+	}
+	st := Replay(ParseBytes(buf.Bytes())).State
+	for _, impl := range []struct {
+		name   string
+		render func(*State) []byte
+	}{{"append", RenderBytes}, {"yaml.v3", referenceRenderBytes}} {
+		b.Run("impl="+impl.name, func(b *testing.B) {
+			b.SetBytes(int64(len(RenderBytes(st))))
+			for b.Loop() {
+				impl.render(st)
+			}
+		})
+	}
+}
