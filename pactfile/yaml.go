@@ -223,7 +223,7 @@ const (
 // scalar writes a string the way the encoder's stringv and the emitter's
 // emit_scalar do, at the given scalar indent, in block or flow context.
 func (w *YAMLWriter) scalar(s string, indent int, flow bool) {
-	if w.simplePlain(s) {
+	if simplePlain(s) {
 		w.appendPlain(s)
 		return
 	}
@@ -275,7 +275,7 @@ func (w *YAMLWriter) scalar(s string, indent int, flow bool) {
 	}
 	switch style {
 	case stylePlain:
-		w.writePlain(s)
+		w.writePlain(s, indent)
 	case styleSingle:
 		w.writeSingleQuoted(s, indent)
 	case styleDouble:
@@ -285,14 +285,22 @@ func (w *YAMLWriter) scalar(s string, indent int, flow bool) {
 	}
 }
 
+// PlainText reports whether YAML reads s written as a plain scalar, in a
+// block or a flow context, as exactly the string s, and YAMLWriter writes s
+// so: a test any reader of a file in the layout of YAMLWriter may rely on.
+// It is true of most ids, seat names, statuses and paths, and false of
+// anything unusual.
+func PlainText(s string) bool { return simplePlain(s) }
+
 // simplePlain reports whether s is written as a plain scalar in any context
 // without further analysis: ASCII letters, digits and -_./ with single
 // spaces inside, starting with a letter or with a dot then a letter, and
 // not a keyword of YAML 1.1 or 1.2 (true, null, yes, .inf, …). Most ids,
 // seat names, statuses, paths and short reasons are.
-func (w *YAMLWriter) simplePlain(s string) bool {
+func simplePlain(s string) bool {
 	if len(s) < 2 {
-		return false
+		// One letter, except the YAML 1.1 booleans y and n.
+		return len(s) == 1 && ('a' <= s[0] && s[0] <= 'z' || 'A' <= s[0] && s[0] <= 'Z') && !isOldBool(s)
 	}
 	c := s[0]
 	switch {
@@ -436,7 +444,7 @@ func analyzeScalar(value string) scalarAnalysis {
 
 // writePlain is yaml_emitter_write_plain_scalar without line folding (the
 // width is unlimited) and outside the document root.
-func (w *YAMLWriter) writePlain(value string) {
+func (w *YAMLWriter) writePlain(value string, indent int) {
 	if len(value) > 0 && !w.whitespace {
 		w.put(' ')
 	}
@@ -453,7 +461,7 @@ func (w *YAMLWriter) writePlain(value string) {
 			breaks = true
 		default:
 			if breaks {
-				w.writeIndent(-1) // unreachable: a plain scalar has no breaks
+				w.writeIndent(indent) // not reached: a scalar with breaks is never plain
 			}
 			i = w.write(value, i)
 			w.indention = false
@@ -822,4 +830,105 @@ func encodeBase64(s string) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// ParseValue is YAMLWriter's inverse for a one-line value: the string s for
+// which String writes exactly text after a key, if there is one. A reader
+// of a file in YAMLWriter's layout can take such a line for the scalar s,
+// as YAML would, without a YAML parser: text is exactly what the writer
+// writes for s, plain, single- or double-quoted.
+func ParseValue(text string) (string, bool) {
+	s, ok := text, true
+	switch {
+	case strings.HasPrefix(text, `"`):
+		s, ok = unquoteDouble(text)
+	case strings.HasPrefix(text, "'"):
+		if ok = len(text) >= 2 && strings.HasSuffix(text, "'"); ok {
+			s = strings.ReplaceAll(text[1:len(text)-1], "''", "'")
+		}
+	}
+	if !ok {
+		return "", false
+	}
+	if simplePlain(s) {
+		return s, s == text // the common case, without writing it again
+	}
+	w := YAMLWriter{best: 2, whitespace: true, indention: true}
+	w.Key(0, "k")
+	w.String(0, s)
+	return s, string(w.Buf) == "k: "+text
+}
+
+// unquoteDouble decodes a double-quoted scalar with the escapes the writer
+// uses; anything else is not one of its outputs.
+func unquoteDouble(text string) (string, bool) {
+	if len(text) < 2 || !strings.HasSuffix(text, `"`) {
+		return "", false
+	}
+	in := text[1 : len(text)-1]
+	var b strings.Builder
+	for i := 0; i < len(in); i++ {
+		c := in[i]
+		if c == '"' {
+			return "", false
+		}
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		if i++; i >= len(in) {
+			return "", false
+		}
+		digits := 0
+		switch in[i] {
+		case '0':
+			b.WriteByte(0)
+		case 'a':
+			b.WriteByte(7)
+		case 'b':
+			b.WriteByte(8)
+		case 't':
+			b.WriteByte(9)
+		case 'n':
+			b.WriteByte(10)
+		case 'v':
+			b.WriteByte(11)
+		case 'f':
+			b.WriteByte(12)
+		case 'r':
+			b.WriteByte(13)
+		case 'e':
+			b.WriteByte(0x1B)
+		case '"', '\\':
+			b.WriteByte(in[i])
+		case 'N':
+			b.WriteRune(0x85)
+		case '_':
+			b.WriteRune(0xA0)
+		case 'L':
+			b.WriteRune(0x2028)
+		case 'P':
+			b.WriteRune(0x2029)
+		case 'x':
+			digits = 2
+		case 'u':
+			digits = 4
+		case 'U':
+			digits = 8
+		default:
+			return "", false
+		}
+		if digits > 0 {
+			if i+1+digits > len(in) {
+				return "", false
+			}
+			v, err := strconv.ParseUint(in[i+1:i+1+digits], 16, 32)
+			if err != nil {
+				return "", false
+			}
+			b.WriteRune(rune(v)) // \x too names a code point, as in YAML
+			i += digits
+		}
+	}
+	return b.String(), true
 }

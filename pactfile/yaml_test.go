@@ -148,3 +148,52 @@ func BenchmarkYAMLWriter(b *testing.B) {
 		}
 	})
 }
+
+// TestParseValue: ParseValue inverts String for every one-line value, and
+// takes nothing String does not write.
+func TestParseValue(t *testing.T) {
+	t.Parallel()
+	for _, s := range tricky {
+		w := NewYAMLWriter(nil, 2)
+		w.Key(0, "k")
+		w.String(0, s)
+		text := strings.TrimPrefix(string(w.Buf), "k: ")
+		got, ok := ParseValue(text)
+		if strings.Contains(text, "\n") {
+			if ok {
+				t.Errorf("ParseValue took the multi-line %q", text)
+			}
+			continue
+		}
+		// Values written across a raw line break (LS, PS, CR) or as
+		// !!binary are left to a YAML parser.
+		unusual := strings.HasPrefix(text, "!!") || strings.ContainsAny(text, "\r\u2028\u2029")
+		if ok && got != s || !ok && !unusual {
+			t.Errorf("ParseValue(%q) = %q, %v; want %q", text, got, ok, s)
+		}
+	}
+	for _, text := range []string{"", "~", "null", "yes", "1", `"a`, `'a`, `"\q"`, `"a"b"`, "'a'b'", "a: b", "- a", "|", `"\x4"`, "&a x", "*a", "!x y", "a #b", " a", "a "} {
+		if s, ok := ParseValue(text); ok {
+			t.Errorf("ParseValue(%q) = %q: String never writes that", text, s)
+		}
+	}
+}
+
+// FuzzParseValue: what ParseValue takes, String writes exactly.
+func FuzzParseValue(f *testing.F) {
+	for _, s := range tricky {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		s, ok := ParseValue(text)
+		if !ok {
+			return
+		}
+		w := NewYAMLWriter(nil, 2)
+		w.Key(0, "k")
+		w.String(0, s)
+		if string(w.Buf) != "k: "+text {
+			t.Fatalf("ParseValue(%q) = %q, which String writes as %q", text, s, w.Buf)
+		}
+	})
+}

@@ -45,6 +45,14 @@ func Summarize(s *State) Summary {
 // lists of objects with an id or maps keyed by id; tasks at the top level or
 // nested in their features.
 func ParseStateSummary(b []byte) (Summary, error) {
+	if sum, ok := parseOwnSummary(b); ok {
+		return sum, nil
+	}
+	return parseYAMLSummary(b)
+}
+
+// parseYAMLSummary is ParseStateSummary for a STATE.yml of any shape.
+func parseYAMLSummary(b []byte) (Summary, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(b, &root); err != nil {
 		return Summary{}, fmt.Errorf("STATE.yml is not valid YAML: %w", err)

@@ -19,7 +19,9 @@ import (
 // referenceFindings is how validate judged a .pact/ directory before it
 // compared bytes first, frozen: every task file read whole and parsed,
 // STATE.yml always parsed and compared on meaning, every missing task file
-// its own finding. Its rules for the rest are today's checks.Run.
+// its own finding. Its rules for the rest are today's checks.Run, and its
+// reading of a STATE.yml today's ParseStateSummary (projection's tests hold
+// its reader of pactify's own layout to the YAML reading).
 func referenceFindings(t testing.TB, d Dir) []checks.Finding {
 	t.Helper()
 	f, err := os.Open(d.Path(LogFile))
