@@ -2,6 +2,7 @@ package projection
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pact-action/pact-action/pactfile"
 )
@@ -16,50 +17,64 @@ import (
 // fraction of the cost: the YAML node tree of a 1M-event STATE.yml took
 // gigabytes.
 func parseOwnSummary(b []byte) (sum Summary, ok bool) {
-	text := string(b)
-	if !strings.HasSuffix(text, "\n") {
+	if len(b) == 0 || b[len(b)-1] != '\n' {
 		return Summary{}, false
 	}
-	lines := strings.Split(text[:len(text)-1], "\n")
-	i := 0
-	for i < len(lines) && strings.HasPrefix(lines[i], "#") {
-		i++ // comment lines before the content
+	// The values are substrings of one copy of the file: no line is held
+	// on its own.
+	text := string(b)
+	pos := 0
+	line, atEnd := "", false
+	advance := func() {
+		if pos >= len(text) {
+			line, atEnd = "", true
+			return
+		}
+		end := pos + strings.IndexByte(text[pos:], '\n')
+		line, pos = text[pos:end], end+1
+	}
+	advance()
+	for !atEnd && strings.HasPrefix(line, "#") {
+		if !plainComment(line) {
+			return Summary{}, false
+		}
+		advance() // comment lines before the content
 	}
 	sum = Summary{Seats: map[string][]string{}, Features: map[string]string{}, Tasks: map[string]TaskSummary{}}
 	// value reads "<indent><key>: <value>", a value exactly as
 	// pactfile.YAMLWriter writes one on one line.
 	value := func(prefix string) (string, bool) {
-		if i >= len(lines) || !strings.HasPrefix(lines[i], prefix) {
+		if atEnd || !strings.HasPrefix(line, prefix) {
 			return "", false
 		}
-		v, ok := pactfile.ParseValue(lines[i][len(prefix):])
-		i++
+		v, ok := pactfile.ParseValue(line[len(prefix):])
+		advance()
 		return v, ok
 	}
-	// id is a value that names an entry: YAML readers skip an entry whose
-	// id is empty, so this one does not take it.
+	// entryID is a value that names an entry: YAML readers skip an entry
+	// whose id is empty, so this one does not take it.
 	entryID := func(prefix string) (string, bool) {
 		v, ok := value(prefix)
 		return v, ok && v != ""
 	}
 	digits := func(prefix string) bool {
-		if i >= len(lines) || !strings.HasPrefix(lines[i], prefix) || len(lines[i]) == len(prefix) {
+		if atEnd || !strings.HasPrefix(line, prefix) || len(line) == len(prefix) {
 			return false
 		}
-		for _, c := range lines[i][len(prefix):] {
+		for _, c := range line[len(prefix):] {
 			if c < '0' || c > '9' {
 				return false
 			}
 		}
-		i++
+		advance()
 		return true
 	}
 	flow := func(prefix string) ([]string, bool) {
-		if i >= len(lines) || !strings.HasPrefix(lines[i], prefix+"[") || !strings.HasSuffix(lines[i], "]") {
+		if atEnd || !strings.HasPrefix(line, prefix+"[") || !strings.HasSuffix(line, "]") {
 			return nil, false
 		}
-		inner := lines[i][len(prefix)+1 : len(lines[i])-1]
-		i++
+		inner := line[len(prefix)+1 : len(line)-1]
+		advance()
 		list := []string{}
 		if inner == "" {
 			return list, true
@@ -72,24 +87,24 @@ func parseOwnSummary(b []byte) (sum Summary, ok bool) {
 		}
 		return list, true
 	}
-	// section reads "<key>: []" or "<key>:" and calls item for each
-	// "  - " that follows.
-	section := func(key string, item func() bool) bool {
+	// section reads "<key>: []", or "<key>:" and then each item that begins
+	// with "  - id: "; item reads the item's keys after that id.
+	section := func(key string, item func(id string) bool) bool {
 		switch {
-		case i < len(lines) && lines[i] == key+": []":
-			i++
+		case !atEnd && line == key+": []":
+			advance()
 			return true
-		case i < len(lines) && lines[i] == key+":":
-			i++
+		case !atEnd && line == key+":":
+			advance()
 		default:
 			return false
 		}
-		if i >= len(lines) || !strings.HasPrefix(lines[i], "  - ") {
+		if atEnd || !strings.HasPrefix(line, "  - ") {
 			return false // "key:" alone is null, not a list
 		}
-		for i < len(lines) && strings.HasPrefix(lines[i], "  - ") {
-			lines[i] = "    " + lines[i][4:] // the item's first key, at its mapping's indent
-			if !item() {
+		for !atEnd && strings.HasPrefix(line, "  - ") {
+			id, ok := entryID("  - id: ")
+			if !ok || !item(id) {
 				return false
 			}
 		}
@@ -104,51 +119,67 @@ func parseOwnSummary(b []byte) (sum Summary, ok bool) {
 		return Summary{}, false
 	}
 	sum.Project = project
-	if !section("seats", func() bool {
-		id, ok1 := entryID("    id: ")
-		roles, ok2 := flow("    roles: ")
-		_, ok3 := value("    entry: ")
-		online := i < len(lines) && (lines[i] == "    online: true" || lines[i] == "    online: false")
-		i++
+	if !section("seats", func(id string) bool {
+		roles, ok1 := flow("    roles: ")
+		_, ok2 := value("    entry: ")
+		online := !atEnd && (line == "    online: true" || line == "    online: false")
+		advance()
 		sum.Seats[id] = roles
-		return ok1 && ok2 && ok3 && online
+		return ok1 && ok2 && online
 	}) {
 		return Summary{}, false
 	}
-	if !section("features", func() bool {
-		id, ok1 := entryID("    id: ")
-		status, ok2 := value("    status: ")
-		_, ok3 := flow("    tasks: ")
+	if !section("features", func(id string) bool {
+		status, ok1 := value("    status: ")
+		_, ok2 := flow("    tasks: ")
 		sum.Features[id] = status
-		return ok1 && ok2 && ok3
+		return ok1 && ok2
 	}) {
 		return Summary{}, false
 	}
-	if !section("tasks", func() bool {
+	if !section("tasks", func(id string) bool {
 		var t TaskSummary
-		id, ok1 := entryID("    id: ")
-		f, ok2 := value("    feature: ")
-		o, ok3 := value("    owner: ")
-		r, ok4 := value("    reviewer: ")
-		_, ok5 := value("    branch: ")
-		_, ok6 := value("    spec: ")
-		s, ok7 := value("    status: ")
-		if i < len(lines) && strings.HasPrefix(lines[i], "    rounds: ") && !digits("    rounds: ") {
+		var ok [6]bool
+		t.Feature, ok[0] = value("    feature: ")
+		t.Owner, ok[1] = value("    owner: ")
+		t.Reviewer, ok[2] = value("    reviewer: ")
+		_, ok[3] = value("    branch: ")
+		_, ok[4] = value("    spec: ")
+		t.Status, ok[5] = value("    status: ")
+		if !atEnd && strings.HasPrefix(line, "    rounds: ") && !digits("    rounds: ") {
 			return false
 		}
-		if i < len(lines) && strings.HasPrefix(lines[i], "    last_reason: ") {
+		if !atEnd && strings.HasPrefix(line, "    last_reason: ") {
 			if _, ok := value("    last_reason: "); !ok {
 				return false
 			}
 		}
-		t.Feature, t.Owner, t.Reviewer, t.Status = f, o, r, s
 		sum.Tasks[id] = t
-		return ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7
+		return ok == [6]bool{true, true, true, true, true, true}
 	}) {
 		return Summary{}, false
 	}
-	if i != len(lines) {
+	if !atEnd {
 		return Summary{}, false
 	}
 	return sum, true
+}
+
+// plainComment reports whether a comment line holds only characters YAML
+// takes in a comment: UTF-8, no control character and no line break of
+// any kind (YAML refuses the whole file for the first, and ends the comment
+// at the second).
+func plainComment(line string) bool {
+	if !utf8.ValidString(line) {
+		return false
+	}
+	for _, r := range line {
+		switch {
+		case r == '\t', 0x20 <= r && r <= 0x7E, 0xA0 <= r && r <= 0xD7FF && r != 0x2028 && r != 0x2029,
+			0xE000 <= r && r <= 0xFFFD && r != 0xFEFF, 0x10000 <= r && r <= 0x10FFFF:
+		default:
+			return false
+		}
+	}
+	return true
 }
