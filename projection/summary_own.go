@@ -1,7 +1,7 @@
 package projection
 
 import (
-	"strings"
+	"bytes"
 	"unicode/utf8"
 
 	"github.com/pact-action/pact-action/pactfile"
@@ -20,22 +20,41 @@ func parseOwnSummary(b []byte) (sum Summary, ok bool) {
 	if len(b) == 0 || b[len(b)-1] != '\n' {
 		return Summary{}, false
 	}
-	// The values are substrings of one copy of the file: no line is held
-	// on its own.
-	text := string(b)
+	// The file is read in place, a line at a time; a string is made of each
+	// value, once for values that repeat (owners, statuses, features).
+	intern := map[string]string{}
+	text := func(raw []byte) string {
+		if s, ok := intern[string(raw)]; ok {
+			return s
+		}
+		s := string(raw)
+		if len(intern) < 1<<16 {
+			intern[s] = s
+		}
+		return s
+	}
 	pos := 0
-	line, atEnd := "", false
+	var line []byte
+	atEnd := false
 	advance := func() {
-		if pos >= len(text) {
-			line, atEnd = "", true
+		if pos >= len(b) {
+			line, atEnd = nil, true
 			return
 		}
-		end := pos + strings.IndexByte(text[pos:], '\n')
-		line, pos = text[pos:end], end+1
+		end := pos + bytes.IndexByte(b[pos:], '\n')
+		line, pos = b[pos:end], end+1
 	}
+	// rest is the current line after prefix, if it starts with it.
+	rest := func(prefix string) ([]byte, bool) {
+		if atEnd || len(line) < len(prefix) || string(line[:len(prefix)]) != prefix {
+			return nil, false
+		}
+		return line[len(prefix):], true
+	}
+	is := func(whole string) bool { return !atEnd && string(line) == whole }
 	advance()
-	for !atEnd && strings.HasPrefix(line, "#") {
-		if !plainComment(line) {
+	for !atEnd && len(line) > 0 && line[0] == '#' {
+		if !plainComment(string(line)) {
 			return Summary{}, false
 		}
 		advance() // comment lines before the content
@@ -44,10 +63,11 @@ func parseOwnSummary(b []byte) (sum Summary, ok bool) {
 	// value reads "<indent><key>: <value>", a value exactly as
 	// pactfile.YAMLWriter writes one on one line.
 	value := func(prefix string) (string, bool) {
-		if atEnd || !strings.HasPrefix(line, prefix) {
+		r, ok := rest(prefix)
+		if !ok {
 			return "", false
 		}
-		v, ok := pactfile.ParseValue(line[len(prefix):])
+		v, ok := pactfile.ParseValue(text(r))
 		advance()
 		return v, ok
 	}
@@ -58,10 +78,11 @@ func parseOwnSummary(b []byte) (sum Summary, ok bool) {
 		return v, ok && v != ""
 	}
 	digits := func(prefix string) bool {
-		if atEnd || !strings.HasPrefix(line, prefix) || len(line) == len(prefix) {
+		r, ok := rest(prefix)
+		if !ok || len(r) == 0 {
 			return false
 		}
-		for _, c := range line[len(prefix):] {
+		for _, c := range r {
 			if c < '0' || c > '9' {
 				return false
 			}
@@ -70,20 +91,22 @@ func parseOwnSummary(b []byte) (sum Summary, ok bool) {
 		return true
 	}
 	flow := func(prefix string) ([]string, bool) {
-		if atEnd || !strings.HasPrefix(line, prefix+"[") || !strings.HasSuffix(line, "]") {
+		r, ok := rest(prefix + "[")
+		if !ok || len(r) == 0 || r[len(r)-1] != ']' {
 			return nil, false
 		}
-		inner := line[len(prefix)+1 : len(line)-1]
+		inner := r[:len(r)-1]
 		advance()
 		list := []string{}
-		if inner == "" {
+		if len(inner) == 0 {
 			return list, true
 		}
-		for _, item := range strings.Split(inner, ", ") {
-			if !pactfile.PlainText(item) {
+		for _, item := range bytes.Split(inner, []byte(", ")) {
+			s := text(item)
+			if !pactfile.PlainText(s) {
 				return nil, false
 			}
-			list = append(list, item)
+			list = append(list, s)
 		}
 		return list, true
 	}
@@ -91,24 +114,26 @@ func parseOwnSummary(b []byte) (sum Summary, ok bool) {
 	// with "  - id: "; item reads the item's keys after that id.
 	section := func(key string, item func(id string) bool) bool {
 		switch {
-		case !atEnd && line == key+": []":
+		case is(key + ": []"):
 			advance()
 			return true
-		case !atEnd && line == key+":":
+		case is(key + ":"):
 			advance()
 		default:
 			return false
 		}
-		if atEnd || !strings.HasPrefix(line, "  - ") {
+		if _, ok := rest("  - "); !ok {
 			return false // "key:" alone is null, not a list
 		}
-		for !atEnd && strings.HasPrefix(line, "  - ") {
+		for {
+			if _, ok := rest("  - "); !ok {
+				return true
+			}
 			id, ok := entryID("  - id: ")
 			if !ok || !item(id) {
 				return false
 			}
 		}
-		return true
 	}
 
 	project, ok := value("project: ")
@@ -122,7 +147,7 @@ func parseOwnSummary(b []byte) (sum Summary, ok bool) {
 	if !section("seats", func(id string) bool {
 		roles, ok1 := flow("    roles: ")
 		_, ok2 := value("    entry: ")
-		online := !atEnd && (line == "    online: true" || line == "    online: false")
+		online := is("    online: true") || is("    online: false")
 		advance()
 		sum.Seats[id] = roles
 		return ok1 && ok2 && online
@@ -146,10 +171,10 @@ func parseOwnSummary(b []byte) (sum Summary, ok bool) {
 		_, ok[3] = value("    branch: ")
 		_, ok[4] = value("    spec: ")
 		t.Status, ok[5] = value("    status: ")
-		if !atEnd && strings.HasPrefix(line, "    rounds: ") && !digits("    rounds: ") {
+		if _, at := rest("    rounds: "); at && !digits("    rounds: ") {
 			return false
 		}
-		if !atEnd && strings.HasPrefix(line, "    last_reason: ") {
+		if _, at := rest("    last_reason: "); at {
 			if _, ok := value("    last_reason: "); !ok {
 				return false
 			}
