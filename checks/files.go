@@ -1,14 +1,13 @@
 package checks
 
 import (
-	"bytes"
 	"fmt"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -18,79 +17,95 @@ const (
 	BlockEnd   = "<!-- pact:end -->"
 )
 
-// Frontmatter is the YAML block at the top of a task file (spec §3.4).
-type Frontmatter struct {
-	ID       string `yaml:"id"`
-	Feature  string `yaml:"feature"`
-	Owner    string `yaml:"owner"`
-	Reviewer string `yaml:"reviewer"`
-}
-
-// ParseFrontmatter reads the frontmatter of a task file: a first line of
-// `---`, YAML, and a closing `---`.
-func ParseFrontmatter(b []byte) (Frontmatter, error) {
-	var fm Frontmatter
-	text := strings.ReplaceAll(string(bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))), "\r\n", "\n")
-	if !strings.HasPrefix(text, "---\n") {
-		return fm, fmt.Errorf("the file does not start with a --- frontmatter line")
-	}
-	body, found := "", false
-	for rest, off := text[4:], 0; !found && off <= len(rest); {
-		line, _, more := strings.Cut(rest[off:], "\n")
-		if strings.TrimRight(line, " \t") == "---" { // the closing line, even right after the opening one
-			body, found = rest[:off], true
-		} else if !more {
-			break
-		}
-		off += len(line) + 1
-	}
-	if !found {
-		return fm, fmt.Errorf("the frontmatter has no closing --- line")
-	}
-	if err := yaml.Unmarshal([]byte(body), &fm); err != nil {
-		return fm, fmt.Errorf("the frontmatter is not valid YAML: %w", err)
-	}
-	return fm, nil
-}
+// ListedMissingTaskFiles is how many missing task files TaskFiles reports
+// one by one; the rest go into one more taskfile.missing finding that counts
+// them. A repository whose task files were never committed would otherwise
+// get a finding (and an annotation) per task: hundreds of thousands of lines
+// that say one thing. It is at least the number of task files the action
+// reads through the API, so that every task it does not read comes after the
+// listed ones.
+const ListedMissingTaskFiles = 300
 
 // TaskFiles checks that every assigned task has tasks/<id>.md and that its
-// frontmatter mirrors the assign event (the log wins).
+// frontmatter mirrors the assign event (the log wins). A file that begins
+// with exactly the front matter pactify writes for its task is not parsed.
 func TaskFiles(in Input, st *projection.State) []Finding {
 	var out []Finding
-	for _, id := range st.TaskOrder {
-		t := st.Tasks[id]
-		p := in.taskPath(id)
-		b, ok := in.TaskFiles[id]
-		if !ok || b == nil {
-			f := newFinding(CodeTaskfileMissing, p, 0, fmt.Sprintf("task %s has no task file %s", id, p))
-			f.TaskID, f.Feature = id, t.Feature
-			out = append(out, f)
+	missing := 0
+	var rest []string // missing beyond the listed ones
+	for _, t := range st.TaskList() {
+		id := t.ID
+		if in.TaskFilesMatched[id] {
 			continue
 		}
-		fm, err := ParseFrontmatter(b)
-		var diffs []string
-		if err != nil {
-			diffs = append(diffs, err.Error())
-		} else {
-			for _, c := range []struct{ name, got, want string }{
-				{"id", fm.ID, t.ID}, {"feature", fm.Feature, t.Feature}, {"owner", fm.Owner, t.Owner}, {"reviewer", fm.Reviewer, t.Reviewer},
-			} {
-				if c.got != c.want {
-					diffs = append(diffs, fmt.Sprintf("%s is %q but the log says %q", c.name, c.got, c.want))
-				}
+		b, ok := in.TaskFiles[id]
+		if !ok || b == nil {
+			if missing++; missing <= ListedMissingTaskFiles {
+				f := newFinding(CodeTaskfileMissing, in.taskPath(id), 0, fmt.Sprintf("task %s has no task file %s", id, in.taskPath(id)))
+				f.TaskID, f.Feature = id, t.Feature
+				out = append(out, f)
+			} else {
+				rest = append(rest, id)
 			}
+			continue
 		}
-		if len(diffs) > 0 {
-			line := 0
-			if err == nil {
-				line = 1
-			}
-			f := newFinding(CodeTaskfileMismatch, p, line, fmt.Sprintf("frontmatter of task %s: %s", id, strings.Join(diffs, "; ")))
-			f.TaskID, f.Feature = id, t.Feature
+		if f, bad := TaskFile(in.taskPath(id), t, b); bad {
 			out = append(out, f)
 		}
 	}
+	if len(rest) > 0 {
+		out = append(out, missingTaskFiles(in, st, rest))
+	}
 	return out
+}
+
+// missingTaskFiles is the one finding for the missing task files beyond the
+// listed ones. It is placed on the first of them, so that it sorts among
+// the others and the action can drop it with that task's.
+func missingTaskFiles(in Input, st *projection.State, ids []string) Finding {
+	const named = 5
+	list := strings.Join(ids[:min(named, len(ids))], ", ")
+	if len(ids) > named {
+		list += ", …"
+	}
+	msg := fmt.Sprintf("%d more tasks have no task file under %s (%s); only the first %d missing task files are listed one by one",
+		len(ids), path.Join(in.dir(), "tasks"), list, ListedMissingTaskFiles)
+	f := newFinding(CodeTaskfileMissing, in.taskPath(ids[0]), 0, msg)
+	f.TaskID, f.Feature = ids[0], st.Tasks[ids[0]].Feature
+	return f
+}
+
+// TaskFile judges the task file b at path of task t: whether its front
+// matter mirrors the task's assign event. It says nothing (false) when it
+// does; a file that begins with exactly what pactify writes is not parsed.
+func TaskFile(path string, t *projection.Task, b []byte) (Finding, bool) {
+	want := pactfile.Task{ID: t.ID, Feature: t.Feature, Owner: t.Owner, Reviewer: t.Reviewer}
+	if pactfile.TaskMatches(b, want) {
+		return Finding{}, false
+	}
+	fm, err := pactfile.ParseTask(b)
+	var diffs []string
+	if err != nil {
+		diffs = append(diffs, err.Error())
+	} else {
+		for _, c := range []struct{ name, got, want string }{
+			{"id", fm.ID, t.ID}, {"feature", fm.Feature, t.Feature}, {"owner", fm.Owner, t.Owner}, {"reviewer", fm.Reviewer, t.Reviewer},
+		} {
+			if c.got != c.want {
+				diffs = append(diffs, fmt.Sprintf("%s is %q but the log says %q", c.name, c.got, c.want))
+			}
+		}
+	}
+	if len(diffs) == 0 {
+		return Finding{}, false
+	}
+	line := 0
+	if err == nil {
+		line = 1
+	}
+	f := newFinding(CodeTaskfileMismatch, path, line, fmt.Sprintf("frontmatter of task %s: %s", t.ID, strings.Join(diffs, "; ")))
+	f.TaskID, f.Feature = t.ID, t.Feature
+	return f, true
 }
 
 var versionAnnotation = regexp.MustCompile(`protocol_version:\s*(\d+)`)

@@ -1,51 +1,13 @@
 package checks
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
-
-func TestParseFrontmatter(t *testing.T) {
-	t.Parallel()
-	full := Frontmatter{ID: "T1", Feature: "F", Owner: "opencode", Reviewer: "claude-opus"}
-	cases := []struct {
-		name string
-		doc  string
-		want Frontmatter
-		err  string
-	}{
-		{"spec shape", "---\nid: T1\nfeature: F\nowner: opencode\nreviewer: claude-opus\n---\n## Spec\n", full, ""},
-		{"CRLF", "---\r\nid: T1\r\nfeature: F\r\nowner: opencode\r\nreviewer: claude-opus\r\n---\r\nbody\r\n", full, ""},
-		{"BOM", "\xEF\xBB\xBF---\nid: T1\nfeature: F\nowner: opencode\nreviewer: claude-opus\n---\n", full, ""},
-		{"quoted, reordered, extra keys", "---\nreviewer: 'claude-opus'\nowner: \"opencode\"\nstatus: whatever\nfeature: F\nid: T1\n---\n", full, ""},
-		{"no trailing newline after the closing line", "---\nid: T1\nfeature: F\nowner: opencode\nreviewer: claude-opus\n---", full, ""},
-		{"numbers read as their text", "---\nid: 1\nfeature: 2.0\n---\n", Frontmatter{ID: "1", Feature: "2.0"}, ""},
-		{"empty frontmatter", "---\n---\nbody\n", Frontmatter{}, ""},
-		{"no opening line", "id: T1\n---\n", Frontmatter{}, "does not start with a --- frontmatter line"},
-		{"text before the opening line", "\n---\nid: T1\n---\n", Frontmatter{}, "does not start with a --- frontmatter line"},
-		{"no closing line", "---\nid: T1\n", Frontmatter{}, "no closing --- line"},
-		{"invalid YAML", "---\nid: [T1\n---\n", Frontmatter{}, "not valid YAML"},
-		{"a list where a string belongs", "---\nid: [T1]\n---\n", Frontmatter{}, "not valid YAML"},
-		{"empty file", "", Frontmatter{}, "does not start"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			got, err := ParseFrontmatter([]byte(tc.doc))
-			if tc.err == "" {
-				if err != nil || got != tc.want {
-					t.Errorf("got %+v, %v; want %+v", got, err, tc.want)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("error %v, want one saying %q", err, tc.err)
-			}
-		})
-	}
-}
 
 func TestTaskFiles(t *testing.T) {
 	t.Parallel()
@@ -108,6 +70,69 @@ func TestTaskFiles(t *testing.T) {
 			t.Errorf("findings %v", got)
 		}
 	})
+}
+
+// TestTaskFilesMatched: a task a loader found to match is not looked up
+// again, whatever TaskFiles holds for it.
+func TestTaskFilesMatched(t *testing.T) {
+	t.Parallel()
+	in := input(new(logb).init().assign("T1", "F", "opencode", "claude-opus", "b").assign("T2", "G", "claude-opus", "gpt", "b").bytes())
+	in.TaskFiles = map[string][]byte{}
+	in.TaskFilesMatched = map[string]bool{"T1": true}
+	assertFindings(t, TaskFiles(in, in.Replay.State), []short{{CodeTaskfileMissing, SeverityWarning, ".pact/tasks/T2.md", 0, "T2", "G"}})
+}
+
+// TestTaskFileFastPath: a file with exactly pactify's front matter, or the
+// same meaning in other bytes, mirrors the task; the verdict on a file never
+// depends on which path judged it.
+func TestTaskFileFastPath(t *testing.T) {
+	t.Parallel()
+	task := &projection.Task{ID: "T1", Feature: "yes", Owner: "opencode", Reviewer: "claude-opus"}
+	fm := pactfile.Task{ID: "T1", Feature: "yes", Owner: "opencode", Reviewer: "claude-opus"}
+	for name, b := range map[string][]byte{
+		"as pactify writes it":       pactfile.TaskFile(fm, nil),
+		"same meaning, other quotes": []byte("---\nid: T1\nfeature: 'yes'\nowner: opencode\nreviewer: claude-opus\n---\n"),
+		"YAML 1.2 reads yes as yes":  []byte("---\nid: T1\nfeature: yes\nowner: opencode\nreviewer: claude-opus\n---\n"),
+		"CRLF":                       []byte("---\r\nid: T1\r\nfeature: \"yes\"\r\nowner: opencode\r\nreviewer: claude-opus\r\n---\r\n"),
+	} {
+		if f, bad := TaskFile(".pact/tasks/T1.md", task, b); bad {
+			t.Errorf("%s: finding %v", name, f)
+		}
+	}
+	f, bad := TaskFile(".pact/tasks/T1.md", task, pactfile.TaskFile(pactfile.Task{ID: "T1", Feature: "yes", Owner: "gpt", Reviewer: "claude-opus"}, nil))
+	if !bad || f.Code != CodeTaskfileMismatch || f.Line != 1 || f.Message != `frontmatter of task T1: owner is "gpt" but the log says "opencode"` {
+		t.Errorf("another owner: got %+v, %v", f, bad)
+	}
+}
+
+// TestMissingTaskFilesSummarised: beyond ListedMissingTaskFiles, missing
+// task files are one finding that counts them, on the first of them.
+func TestMissingTaskFilesSummarised(t *testing.T) {
+	t.Parallel()
+	l := new(logb).init()
+	const tasks = ListedMissingTaskFiles + 42
+	for i := 1; i <= tasks; i++ {
+		l.assign(fmt.Sprintf("T%d", i), "F", "opencode", "claude-opus", "b")
+	}
+	in := input(l.bytes())
+	in.TaskFiles = map[string][]byte{"T2": pactfile.TaskFile(pactfile.Task{ID: "T2", Feature: "F", Owner: "opencode", Reviewer: "claude-opus"}, nil)}
+	got := TaskFiles(in, in.Replay.State)
+	if len(got) != ListedMissingTaskFiles+1 {
+		t.Fatalf("%d findings, want %d", len(got), ListedMissingTaskFiles+1)
+	}
+	for i, f := range got[:ListedMissingTaskFiles] {
+		if f.Code != CodeTaskfileMissing || f.Severity != SeverityWarning || f.TaskID == "T2" || !strings.Contains(f.Message, "has no task file") {
+			t.Fatalf("finding %d: %+v", i, f)
+		}
+	}
+	first := fmt.Sprintf("T%d", ListedMissingTaskFiles+2) // T2 has its file
+	sum := got[ListedMissingTaskFiles]
+	want := fmt.Sprintf("41 more tasks have no task file under .pact/tasks (%s, T%d, T%d, T%d, T%d, …); only the first %d missing task files are listed one by one",
+		first, ListedMissingTaskFiles+3, ListedMissingTaskFiles+4, ListedMissingTaskFiles+5, ListedMissingTaskFiles+6, ListedMissingTaskFiles)
+	if sum.Code != CodeTaskfileMissing || sum.Severity != SeverityWarning || sum.Path != ".pact/tasks/"+first+".md" || sum.Line != 0 ||
+		sum.TaskID != first || sum.Feature != "F" || sum.Message != want {
+		t.Errorf("summary finding %+v\nwant message %q", sum, want)
+	}
 }
 
 func TestProjectHeader(t *testing.T) {

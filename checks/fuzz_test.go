@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -116,33 +114,6 @@ func countGroups(fs []Finding) int {
 		}
 	}
 	return n
-}
-
-// FuzzParseFrontmatter: any task file is read without panicking, and what it
-// reads survives being written back as frontmatter.
-//
-//	go test ./checks/ -run '^$' -fuzz FuzzParseFrontmatter -fuzztime 20s
-func FuzzParseFrontmatter(f *testing.F) {
-	for _, b := range seedFiles(f, "testdata/pacts/*/tasks/*.md") {
-		f.Add(b)
-	}
-	f.Add([]byte("---\n---\n"))
-	f.Add([]byte("---\r\nid: 'a: b'\r\nowner: |\n  x\n---\n"))
-	f.Add([]byte("\xEF\xBB\xBF---\nid: &a T1\nfeature: *a\n---"))
-	f.Fuzz(func(t *testing.T, doc []byte) {
-		fm, err := ParseFrontmatter(doc)
-		if err != nil {
-			return
-		}
-		out, err := yaml.Marshal(fm)
-		if err != nil {
-			t.Fatalf("marshal %+v: %v", fm, err)
-		}
-		again, err := ParseFrontmatter([]byte("---\n" + string(out) + "---\nbody\n"))
-		if err != nil || again != fm {
-			t.Fatalf("round trip: %+v -> %q -> %+v, %v", fm, out, again, err)
-		}
-	})
 }
 
 // FuzzHistory: append-only is judged without panicking, a log never rewrites

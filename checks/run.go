@@ -18,6 +18,15 @@ type Input struct {
 	State     []byte
 	Project   []byte
 	TaskFiles map[string][]byte
+	// StateMatched says a loader already found STATE.yml to hold exactly
+	// what projection.Render writes for Replay.State, and so did not keep
+	// it (State is then nil): it cannot drift.
+	StateMatched bool
+	// TaskFilesMatched holds the tasks whose file a loader already found to
+	// begin with exactly the front matter pactify writes for the task
+	// (pactfile.TaskMatches), and so did not keep: TaskFiles need not hold
+	// them. A loader of a large pact keeps only the files that differ.
+	TaskFilesMatched map[string]bool
 	// Config is the repository's .github/pact.yml (nil when absent).
 	Config []byte
 }
@@ -52,7 +61,9 @@ func Run(in Input) []Finding {
 	for _, r := range in.Replay.Rejections {
 		out = append(out, fromRejection(in.LogPath(), r))
 	}
-	out = append(out, Drift(in.statePath(), in.State, in.Replay.State)...)
+	if !in.StateMatched {
+		out = append(out, Drift(in.statePath(), in.State, in.Replay.State)...)
+	}
 	out = append(out, TaskFiles(in, in.Replay.State)...)
 	out = append(out, ProjectHeader(in.projectPath(), in.Project, in.Replay.State)...)
 	out = append(out, Config(".github/pact.yml", in.Config, in.Replay.State)...)
@@ -71,9 +82,15 @@ func fromRejection(logPath string, r projection.Rejection) Finding {
 }
 
 // Drift compares STATE.yml with a fresh projection on meaning (check a).
+// A STATE.yml that is byte for byte what pactify writes for the state means
+// the same by construction, and is not parsed: on a large pact parsing is
+// most of validate's time and memory.
 func Drift(statePath string, stateYAML []byte, st *projection.State) []Finding {
 	if stateYAML == nil {
 		return []Finding{newFinding(CodeDriftMissing, statePath, 0, "there is no STATE.yml to compare with the log")}
+	}
+	if projection.RenderMatches(st, stateYAML) {
+		return nil
 	}
 	got, err := projection.ParseStateSummary(stateYAML)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pact-action/pact-action/internal/loggen"
 )
@@ -354,13 +355,70 @@ func diffParseReplay(file []byte, small ...bool) string {
 	if len(small) > 0 && small[0] {
 		sizes = append(sizes, []struct{ workers, chunk int }{{1, 1}, {2, 7}, {3, 300}, {2, 4096}}...)
 	}
-	for _, size := range sizes {
-		got, res, err := parseReplay(bytes.NewReader(file), size.workers, size.chunk)
+	for i, size := range sizes {
+		got, res, err := parseReplay(bytes.NewReader(file), "", size.workers, size.chunk)
 		if err != nil {
 			return err.Error()
 		}
 		if msg := sameReplay(got, res, want, wantRes); msg != "" {
 			return fmt.Sprintf("%+v: %s", size, msg)
+		}
+		if g, w := LatestTS(got), LatestTS(want); !g.Equal(w) {
+			return fmt.Sprintf("%+v: LatestTS %v, want %v", size, g, w)
+		}
+		if i > 0 && i != len(sizes)-1 {
+			continue // the reserved id is looked up once reading is done: two sizes suffice
+		}
+		if msg := diffReserved(file, want, size.workers, size.chunk); msg != "" {
+			return fmt.Sprintf("%+v: %s", size, msg)
+		}
+	}
+	return ""
+}
+
+// diffReserved holds ParseReplayAppend to Parse for what a writer asks:
+// the line that first used an event_id (one of the log's, or a new one of
+// each form), and what Propose makes of a line with that id stamped at the
+// log's latest ts.
+func diffReserved(file []byte, want *Log, workers, chunk int) string {
+	ids := []string{"fedcba9876543210fedcba9876543210", "123e4567-e89b-12d3-a456-4266141740ff", "not-a-hex-id"}
+	if len(file) > 256<<10 {
+		ids = ids[:1] // large files: one id is enough, the small ones take every form
+	}
+	for i := range want.Events {
+		if id := want.Events[i].EventID; id != "" && len(ids) < 5 && (i == 0 || i == len(want.Events)/2) {
+			ids = append(ids, id)
+		}
+	}
+	for _, id := range ids {
+		got, res, err := parseReplay(bytes.NewReader(file), id, workers, chunk)
+		if err != nil {
+			return err.Error()
+		}
+		wantLine := 0
+		for i := range want.Events {
+			if want.Events[i].EventID == id {
+				wantLine = want.Events[i].Line
+				break
+			}
+		}
+		if got.reservedLine != wantLine {
+			return fmt.Sprintf("event_id %q: first used on line %d, want %d", id, got.reservedLine, wantLine)
+		}
+		full := ParseBytes(file)
+		fullRes := Replay(full)
+		ts := LatestTS(full)
+		if ts.IsZero() {
+			ts = time.Date(2026, 6, 9, 10, 0, 0, 0, time.UTC)
+		}
+		line := evLine(id, FormatTS(ts), "opencode", "", TypeJoin, "", "", `{"roles":["worker"]}`)
+		gotRej, gotErr := Propose(got, res, []byte(line))
+		wantRej, wantErr := Propose(full, fullRes, []byte(line))
+		if (gotErr != nil) != (wantErr != nil) || !reflect.DeepEqual(gotRej, wantRej) {
+			return fmt.Sprintf("event_id %q: Propose gives %+v, %v; want %+v, %v", id, gotRej, gotErr, wantRej, wantErr)
+		}
+		if wantErr == nil && !reflect.DeepEqual(res.State, fullRes.State) {
+			return fmt.Sprintf("event_id %q: Propose leaves another state", id)
 		}
 	}
 	return ""

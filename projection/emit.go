@@ -59,7 +59,7 @@ func Encode(d Draft) ([]byte, error) {
 // before it, so a new line always replays after every existing one even when
 // clocks disagree.
 func LatestTS(log *Log) time.Time {
-	var latest time.Time
+	latest := log.latest
 	for i := range log.Events {
 		if ts := log.Events[i].TS; ts.After(latest) {
 			latest = ts
@@ -88,10 +88,23 @@ func Propose(log *Log, res *Result, line []byte) (*Rejection, error) {
 	if ev.EventID == "" {
 		return nil, fmt.Errorf("internal error: the new event has no event_id")
 	}
+	duplicate := func(line int) *Rejection {
+		return &Rejection{Line: ev.Line, EventID: ev.EventID, TaskID: ev.TaskID, Feature: ev.Feature, Code: CodeEventIDDuplicate,
+			Message: fmt.Sprintf("event_id %s is already in the log on line %d", ev.EventID, line)}
+	}
+	if log.lean {
+		// The log's own events are gone: only the reserved event_id can be
+		// judged, and only at the end of replay order.
+		if ev.EventID != log.reserved {
+			return nil, fmt.Errorf("internal error: the log was read for appending event_id %q, not %q", log.reserved, ev.EventID)
+		}
+		if log.reservedLine > 0 {
+			return duplicate(log.reservedLine), nil
+		}
+	}
 	for i := range log.Events {
 		if log.Events[i].EventID == ev.EventID {
-			return &Rejection{Line: ev.Line, EventID: ev.EventID, TaskID: ev.TaskID, Feature: ev.Feature, Code: CodeEventIDDuplicate,
-				Message: fmt.Sprintf("event_id %s is already in the log on line %d", ev.EventID, log.Events[i].Line)}, nil
+			return duplicate(log.Events[i].Line), nil
 		}
 	}
 	if ev.Problem != nil || !ev.TS.Before(LatestTS(log)) {
@@ -101,6 +114,9 @@ func Propose(log *Log, res *Result, line []byte) (*Rejection, error) {
 		log.Events = append(log.Events, ev)
 		log.Lines = ev.Line
 		return nil, nil
+	}
+	if log.lean {
+		return nil, fmt.Errorf("internal error: a line dated %s sorts before the log's latest event, and a log read by ParseReplay cannot replay it there", ev.TSRaw)
 	}
 	longer := &Log{Events: append(append([]Event(nil), log.Events...), ev), Malformed: log.Malformed, Claims: log.Claims, Lines: ev.Line}
 	next := Replay(longer)

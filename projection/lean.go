@@ -22,12 +22,25 @@ import (
 // interned) until they are applied, and no line is kept. It is the path of
 // `pactify validate`; its memory stays well below the log's size.
 func ParseReplay(r io.Reader) (*Log, *Result, error) {
-	return parseReplay(r, min(runtime.GOMAXPROCS(0), maxWorkers), chunkBytes)
+	return parseReplay(r, "", min(runtime.GOMAXPROCS(0), maxWorkers), chunkBytes)
+}
+
+// ParseReplayAppend is ParseReplay for a writer about to append one line
+// whose event_id is eventID. The Log it returns keeps no events either, yet
+// answers LatestTS and lets Propose judge that line, exactly as it would on
+// a Log from Parse, provided the line's ts is not before LatestTS: which
+// holds for every line a writer stamps (the ts is never before the log's
+// latest).
+func ParseReplayAppend(r io.Reader, eventID string) (*Log, *Result, error) {
+	if eventID == "" {
+		return nil, nil, errors.New("internal error: no event_id to reserve")
+	}
+	return parseReplay(r, eventID, min(runtime.GOMAXPROCS(0), maxWorkers), chunkBytes)
 }
 
 // parseReplay is ParseReplay with its sizes given (tests make them small).
-func parseReplay(r io.Reader, workers, chunk int) (*Log, *Result, error) {
-	lr := &leanReplay{log: &Log{}, chunk: chunk}
+func parseReplay(r io.Reader, reserve string, workers, chunk int) (*Log, *Result, error) {
+	lr := &leanReplay{log: &Log{lean: true, reserved: reserve}, chunk: chunk}
 	if err := lr.read(r, workers); err != nil {
 		return lr.log, nil, err
 	}
@@ -166,6 +179,24 @@ func (t *idTable) insert(hash uint64, index uint32, equal func(other uint32) boo
 	}
 }
 
+// find returns the index recorded under hash for an equal id.
+func (t *idTable) find(hash uint64, equal func(other uint32) bool) (uint32, bool) {
+	if len(t.slots) == 0 {
+		return 0, false
+	}
+	h := uint32(hash >> 32)
+	mask := uint32(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := t.slots[i]
+		if s == 0 {
+			return 0, false
+		}
+		if uint32(s>>32) == h && equal(uint32(s)-1) {
+			return uint32(s) - 1, true
+		}
+	}
+}
+
 func (t *idTable) grow() {
 	size := 2 * len(t.slots)
 	if size < 1024 {
@@ -238,6 +269,7 @@ type chunkOut struct {
 	fat       []Event
 	malformed []Malformed
 	claims    []VersionClaim
+	latest    time.Time // the latest ts of the chunk's events
 }
 
 type key struct {
@@ -327,6 +359,9 @@ func (lr *leanReplay) read(r io.Reader, workers int) error {
 		}
 	}
 	done.Wait()
+	if lr.log.reserved != "" {
+		lr.log.reservedLine = lr.firstLineOf(lr.log.reserved)
+	}
 	// Duplicates are all found: the id tables are no longer needed.
 	lr.ids, lr.strIDs, lr.hashes = idTable{}, idTable{}, nil
 	if readErr == nil && slices.Contains(overflow, true) {
@@ -486,6 +521,9 @@ func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) {
 
 // add keeps one decoded event.
 func (out *chunkOut) add(d *decoder, ev *Event, hash uint64) {
+	if ev.TS.After(out.latest) {
+		out.latest = ev.TS
+	}
 	r := rec{line: int64(ev.Line), hash: hash, typ: typeCode(ev.Type), role: roleCode(ev.Role), form: d.idForm, aux: noAux}
 	if d.idForm != idOther {
 		r.id = d.idBytes
@@ -534,6 +572,9 @@ func (lr *leanReplay) take(out *chunkOut) {
 	log.Claims = append(log.Claims, out.claims...)
 	if out.lastLine > 0 {
 		log.Lines = out.lastLine
+	}
+	if out.latest.After(log.latest) {
+		log.latest = out.latest
 	}
 	lr.names[out.worker] = out.names
 	assignBase, textBase, fatBase := uint32(len(lr.assigns)), uint32(len(lr.texts)), uint32(len(lr.fat))
@@ -603,6 +644,29 @@ func (lr *leanReplay) firstUse(r *rec, hash uint64, idx uint32) (uint32, bool) {
 		})
 	}
 	return 0, false
+}
+
+// firstLineOf is the line of the first event that used the event_id id, or
+// 0; it asks the tables firstUse filled, so it must run before they go.
+func (lr *leanReplay) firstLineOf(id string) int {
+	var d decoder
+	var idx uint32
+	var found bool
+	if d.compactID([]byte(id)) {
+		idx, found = lr.ids.find(maphash.Bytes(idSeed, d.idBytes[:])+uint64(d.idForm), func(o uint32) bool {
+			other := lr.recs.at(o)
+			return other.form == d.idForm && other.id == d.idBytes
+		})
+	} else {
+		idx, found = lr.strIDs.find(maphash.String(idSeed, id), func(o uint32) bool {
+			other := lr.recs.at(o)
+			return other.form == idOther && lr.fat[other.aux].EventID == id
+		})
+	}
+	if !found {
+		return 0
+	}
+	return int(lr.recs.at(idx).line)
 }
 
 func (lr *leanReplay) eventID(r *rec) string {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"time"
 )
 
 // Log is a parsed log.jsonl: the events of known v1 types in file order, the
@@ -18,6 +19,15 @@ type Log struct {
 	Claims    []VersionClaim
 	// Lines is the number of lines in the file, blank ones included.
 	Lines int
+
+	// A Log read by ParseReplay keeps no Events; instead it knows the
+	// latest ts among them and, when read by ParseReplayAppend, the line
+	// that first used the event_id reserved for the line to append (0: no
+	// line did).
+	lean         bool
+	latest       time.Time
+	reserved     string
+	reservedLine int
 }
 
 var lineSeed = maphash.MakeSeed()

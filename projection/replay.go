@@ -323,6 +323,7 @@ func (s *State) Apply(ev *Event) *Rejection {
 			Branch: ev.Payload.Branch, Spec: ev.Payload.Spec, Status: StatusAssigned, AssignLine: ev.Line, UpdatedAt: ev.TS}
 		s.Tasks[t.ID] = t
 		s.TaskOrder = append(s.TaskOrder, t.ID)
+		s.taskList = append(s.taskList, t)
 		f := s.Features[ev.Feature]
 		if f == nil {
 			f = &Feature{ID: ev.Feature}

@@ -74,6 +74,9 @@ type State struct {
 	FeatureOrder []string
 	Applied      int
 
+	// taskList holds Tasks[TaskOrder[i]] at i, as Apply appends them.
+	taskList []*Task
+
 	// joinQueue holds, per owner, the tasks of TaskOrder[:queued] that were
 	// assigned when indexed, so a join touches only its own seat's waiting
 	// tasks instead of every task (replay stays linear in a long log).
@@ -88,6 +91,20 @@ func NewState() *State {
 		Tasks:    map[string]*Task{},
 		Features: map[string]*Feature{},
 	}
+}
+
+// TaskList returns the tasks in assign order (TaskOrder), without a map
+// look-up per task: walks over every task of a large pact are dominated by
+// those.
+func (s *State) TaskList() []*Task {
+	if len(s.taskList) == len(s.TaskOrder) {
+		return s.taskList
+	}
+	out := make([]*Task, len(s.TaskOrder)) // a state built by hand
+	for i, id := range s.TaskOrder {
+		out[i] = s.Tasks[id]
+	}
+	return out
 }
 
 // Seat returns the declared seat with id.

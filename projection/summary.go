@@ -45,11 +45,19 @@ func Summarize(s *State) Summary {
 // lists of objects with an id or maps keyed by id; tasks at the top level or
 // nested in their features.
 func ParseStateSummary(b []byte) (Summary, error) {
+	if sum, ok := parseOwnSummary(b); ok {
+		return sum, nil
+	}
+	return parseYAMLSummary(b)
+}
+
+// parseYAMLSummary is ParseStateSummary for a STATE.yml of any shape.
+func parseYAMLSummary(b []byte) (Summary, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(b, &root); err != nil {
 		return Summary{}, fmt.Errorf("STATE.yml is not valid YAML: %w", err)
 	}
-	p := plainer{budget: maxStateNodes, open: map[*yaml.Node]bool{}}
+	p := plainer{budget: stateNodeBudget(len(b)), open: map[*yaml.Node]bool{}}
 	doc, err := p.plain(&root)
 	if err != nil {
 		return Summary{}, err
@@ -100,9 +108,20 @@ func ParseStateSummary(b []byte) (Summary, error) {
 	return sum, nil
 }
 
-// maxStateNodes bounds the YAML nodes a STATE.yml may expand to, aliases
-// included: a pull request brings its own STATE.yml, so it is untrusted.
+// maxStateNodes bounds the YAML nodes a small STATE.yml may expand to,
+// aliases included: a pull request brings its own STATE.yml, so it is
+// untrusted.
 const maxStateNodes = 1 << 22
+
+// stateNodeBudget is how many YAML nodes a STATE.yml of size bytes may
+// expand to: maxStateNodes, or one per byte for a larger file. Without
+// aliases a document has fewer nodes than bytes (pactify writes about one
+// per ten), so only an alias can exhaust it, and what aliases may cost
+// stays in proportion to the file. A fixed bound made the STATE.yml of
+// about 1.8M events "too large".
+func stateNodeBudget(size int) int {
+	return max(maxStateNodes, size)
+}
 
 // plainer.plain turns a YAML node into maps keyed by the text of their keys, lists,
 // and scalars kept as the text they are written with (an empty null is nil).

@@ -256,6 +256,13 @@ func TestParseStateSummaryAliasBomb(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "too large") {
 		t.Errorf("an alias bomb must be refused as too large, got %v", err)
 	}
+	// The budget grows with the file: a STATE.yml of millions of tasks has
+	// millions of nodes, aliases or not.
+	for _, tc := range []struct{ size, want int }{{0, maxStateNodes}, {maxStateNodes, maxStateNodes}, {100 << 20, 100 << 20}} {
+		if got := stateNodeBudget(tc.size); got != tc.want {
+			t.Errorf("stateNodeBudget(%d) = %d, want %d", tc.size, got, tc.want)
+		}
+	}
 }
 
 func TestParseStateSummaryRecursiveAlias(t *testing.T) {

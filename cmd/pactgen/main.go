@@ -1,9 +1,12 @@
-// Command pactgen writes a large, deterministic Pact v1 log for benchmarks:
+// Command pactgen writes a large, deterministic Pact v1 log, or a whole
+// .pact/ directory around it, for benchmarks:
 //
 //	pactgen -n 1000000 -seed 1 -o log.jsonl
-//	pactgen -n 1000000 -defects 0.001 -pact /tmp/bench   # /tmp/bench/.pact/{log.jsonl,PROJECT.md}
+//	pactgen -n 1000000 -defects 0.001 -pact /tmp/bench   # /tmp/bench/.pact/{log.jsonl,STATE.yml,PROJECT.md,tasks/}
+//	pactgen -n 1000000 -pact /tmp/bench -files=false     # log.jsonl and PROJECT.md only
 //
-// The same flags always give the same bytes (see internal/loggen).
+// The same flags always give the same bytes (see internal/loggen and
+// internal/loggen/repogen).
 package main
 
 import (
@@ -11,17 +14,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/pact-action/pact-action/internal/loggen"
+	"github.com/pact-action/pact-action/internal/loggen/repogen"
 )
-
-const projectMD = `# acme-widgets
-
-<!-- pact:begin -->
-protocol_version: 1
-<!-- pact:end -->
-`
 
 func main() {
 	var cfg loggen.Config
@@ -31,34 +27,37 @@ func main() {
 	flag.Float64Var(&cfg.Swaps, "swaps", 0.01, "fraction of lines swapped with the next one in the file (timestamps kept)")
 	malformed := flag.Bool("malformed", true, "let defects include truncated lines (false: every line is JSON, for jq)")
 	out := flag.String("o", "-", "output file, - for standard output")
-	pact := flag.String("pact", "", "write DIR/.pact/log.jsonl and DIR/.pact/PROJECT.md instead of -o")
+	pact := flag.String("pact", "", "write the repository DIR/.pact/ instead of -o")
+	files := flag.Bool("files", true, "with -pact: write STATE.yml (as `pactify log --replay` does) and a task file per task (as `pactify assign` does)")
 	flag.Parse()
 	cfg.NoMalformed = !*malformed
 	if flag.NArg() != 0 || cfg.Lines < 0 || cfg.Defects < 0 || cfg.Defects > 0.5 || cfg.Swaps < 0 || cfg.Swaps > 0.5 {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(cfg, *out, *pact); err != nil {
+	if err := run(cfg, *out, *pact, *files); err != nil {
 		fmt.Fprintln(os.Stderr, "pactgen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(cfg loggen.Config, out, pact string) error {
-	var w io.Writer = os.Stdout
+func run(cfg loggen.Config, out, pact string, files bool) error {
 	if pact != "" {
-		dir := filepath.Join(pact, ".pact")
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, "PROJECT.md"), []byte(projectMD), 0o644); err != nil {
-			return err
-		}
-		out = filepath.Join(dir, "log.jsonl")
-	}
-	if out != "-" {
-		f, err := os.Create(out)
+		st, err := repogen.Write(pact, cfg, repogen.Options{LogOnly: !files})
 		if err != nil {
+			return err
+		}
+		report(st.Stats)
+		if files {
+			fmt.Fprintf(os.Stderr, "pactgen: STATE.yml %d bytes, %d task files\n", st.StateBytes, st.TaskFiles)
+		}
+		return nil
+	}
+	var w io.Writer = os.Stdout
+	var f *os.File
+	if out != "-" {
+		var err error
+		if f, err = os.Create(out); err != nil {
 			return err
 		}
 		defer f.Close()
@@ -68,16 +67,20 @@ func run(cfg loggen.Config, out, pact string) error {
 	if err != nil {
 		return err
 	}
-	if f, ok := w.(*os.File); ok && f != os.Stdout {
+	if f != nil {
 		if err := f.Close(); err != nil {
 			return err
 		}
 	}
+	report(st)
+	return nil
+}
+
+func report(st loggen.Stats) {
 	avg := 0.0
 	if st.Lines > 0 {
 		avg = float64(st.Bytes) / float64(st.Lines)
 	}
 	fmt.Fprintf(os.Stderr, "pactgen: %d lines, %d bytes (%.0f B/line), %d tasks in %d features (%d merged), %d defects, %d swaps\n",
 		st.Lines, st.Bytes, avg, st.Tasks, st.Features, st.Merged, st.Defects, st.Swapped)
-	return nil
 }

@@ -9,10 +9,9 @@ import (
 	"slices"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/pact-action/pact-action/internal/cmdline"
 	"github.com/pact-action/pact-action/internal/pactdir"
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -84,7 +83,11 @@ func (c *cli) cmdInit(p cmdline.Args) error {
 	payload := map[string]any{"project": project, "protocol_version": projection.SupportedProtocolVersion, "seats": seats, "base_branch": base}
 	draft := projection.Draft{AgentID: agent, Type: projection.TypeInit, Payload: payload}
 	empty := projection.ParseBytes(nil)
-	line, err := c.stamp(&draft, empty)
+	id, err := newEventID()
+	if err != nil {
+		return err
+	}
+	line, err := c.stamp(&draft, id, empty)
 	if err != nil {
 		return err
 	}
@@ -132,7 +135,7 @@ func seatList(seats []projection.Seat) string {
 // the managed blocks and appends nothing; anything else is refused, since v1
 // has exactly one init and no way to change seats.
 func (c *cli) reinit(project, base string, seats []projection.Seat, targets map[string]string) error {
-	_, res, err := c.loadForRead()
+	_, res, err := c.loadForRead(nil)
 	if err != nil {
 		return err
 	}
@@ -281,30 +284,14 @@ func updateBlockFile(path, block, newFileTail string) error {
 	return pactdir.WriteFileAtomic(path, []byte(text))
 }
 
-// writeTaskFile creates tasks/<id>.md with frontmatter mirroring the assign
-// event, keys in the spec's order (§3.4). An existing file keeps its body;
-// only its frontmatter is replaced.
+// writeTaskFile creates tasks/<id>.md with front matter mirroring the assign
+// event (pactfile.TaskFile). An existing file keeps its body; only its front
+// matter is replaced.
 func writeTaskFile(path string, t *projection.Task) error {
-	var fm strings.Builder
-	for _, kv := range [][2]string{{"id", t.ID}, {"feature", t.Feature}, {"owner", t.Owner}, {"reviewer", t.Reviewer}} {
-		line, err := yaml.Marshal(map[string]string{kv[0]: kv[1]})
-		if err != nil {
-			return fmt.Errorf("render the frontmatter of %s: %w", t.ID, err)
-		}
-		fm.Write(line)
-	}
-	body := "## Spec\n\n## Acceptance\n- [ ] \n\n## Handoff log\n"
 	old, err := pactdir.ReadOptional(path)
 	if err != nil {
 		return err
 	}
-	if old != nil {
-		body = string(old)
-		if rest, ok := strings.CutPrefix(strings.ReplaceAll(body, "\r\n", "\n"), "---\n"); ok {
-			if _, after, found := strings.Cut(rest, "\n---\n"); found {
-				body = after
-			}
-		}
-	}
-	return pactdir.WriteFileAtomic(path, []byte("---\n"+fm.String()+"---\n"+body))
+	fm := pactfile.Task{ID: t.ID, Feature: t.Feature, Owner: t.Owner, Reviewer: t.Reviewer}
+	return pactdir.WriteFileAtomic(path, pactfile.TaskFile(fm, old))
 }

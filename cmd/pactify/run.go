@@ -178,9 +178,10 @@ func unsupported(r *projection.Rejection) error {
 	return &unsupportedError{r.Message}
 }
 
-// loadForRead replays the log for a read-only verb.
-func (c *cli) loadForRead() (*projection.Log, *projection.Result, error) {
-	log, res, err := c.dir.LoadLog()
+// loadForRead replays the log for a verb that needs its state only,
+// reporting on p (nil: nowhere).
+func (c *cli) loadForRead(p *pactdir.Progress) (*projection.Log, *projection.Result, error) {
+	log, res, err := c.dir.LoadReplay(p)
 	if errors.Is(err, pactdir.ErrNoPact) {
 		return nil, nil, fmt.Errorf("there is no pact in %s (%s is missing); run `pactify init` first", c.dir.Root, c.dir.Display(pactdir.LogFile))
 	}
@@ -205,12 +206,18 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 		return &refusal{fmt.Sprintf("there is no pact here: %s does not exist", c.dir.Display(pactdir.LogFile)),
 			"run `pactify init --project NAME --seat id:roles:entry` in the repository root first"}
 	}
+	id, err := newEventID()
+	if err != nil {
+		return err
+	}
 	unlock, err := c.dir.Lock()
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	log, res, err := c.dir.LoadLog()
+	prog := c.progress()
+	defer prog.stop()
+	log, res, err := c.dir.LoadLogToAppend(id, prog.Progress)
 	if err != nil {
 		return err
 	}
@@ -221,7 +228,7 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	if err != nil {
 		return err
 	}
-	line, err := c.stamp(&draft, log)
+	line, err := c.stamp(&draft, id, log)
 	if err != nil {
 		return err
 	}
@@ -240,9 +247,11 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	if err := c.dir.AppendLine(line); err != nil {
 		return err
 	}
+	prog.Start("writing "+c.dir.Display(pactdir.StateFile), 0, "")
 	if err := c.dir.WriteState(res.State); err != nil {
 		return err
 	}
+	prog.stop()
 	target := draft.TaskID
 	switch {
 	case draft.Type == projection.TypeJoin:
@@ -257,11 +266,7 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 // stamp gives a draft its event_id and ts and encodes it. The ts is never
 // before the log's latest, so the new line replays last even when this
 // machine's clock is behind another writer's.
-func (c *cli) stamp(d *projection.Draft, log *projection.Log) ([]byte, error) {
-	id, err := newEventID()
-	if err != nil {
-		return nil, err
-	}
+func (c *cli) stamp(d *projection.Draft, id string, log *projection.Log) ([]byte, error) {
 	d.EventID = id
 	d.TS = c.now()
 	if latest := projection.LatestTS(log); d.TS.Before(latest) {
@@ -395,10 +400,13 @@ func (c *cli) cmdStatus(p cmdline.Args) error {
 	if len(p.Positional) != 0 {
 		return usageOf("status")
 	}
-	_, res, err := c.loadForRead()
+	prog := c.progress()
+	defer prog.stop()
+	_, res, err := c.loadForRead(prog.Progress)
 	if err != nil {
 		return err
 	}
+	prog.stop()
 	b, err := pactdir.ReadOptional(c.dir.Path(pactdir.StateFile))
 	if err != nil {
 		return err
@@ -416,7 +424,7 @@ func (c *cli) cmdLog(p cmdline.Args) error {
 		return usageOf("log")
 	}
 	if !p.Bools["replay"] {
-		if _, _, err := c.loadForRead(); err != nil {
+		if _, _, err := c.loadForRead(nil); err != nil {
 			return err
 		}
 		f, err := os.Open(c.dir.Path(pactdir.LogFile))
@@ -438,13 +446,17 @@ func (c *cli) cmdLog(p cmdline.Args) error {
 		return err
 	}
 	defer unlock()
-	_, res, err := c.loadForRead()
+	prog := c.progress()
+	defer prog.stop()
+	_, res, err := c.loadForRead(prog.Progress)
 	if err != nil {
 		return err
 	}
+	prog.Start("writing "+c.dir.Display(pactdir.StateFile), 0, "")
 	if err := c.dir.WriteState(res.State); err != nil {
 		return err
 	}
+	prog.stop()
 	fmt.Fprintf(c.stdout, "%s rebuilt from %d applied event(s)\n", c.dir.Display(pactdir.StateFile), res.State.Applied)
 	return nil
 }
@@ -460,7 +472,9 @@ func (c *cli) cmdValidate(p cmdline.Args) error {
 	if len(p.Positional) != 0 {
 		return usageOf("validate")
 	}
-	in, err := c.dir.Load()
+	prog := c.progress()
+	defer prog.stop()
+	in, err := c.dir.LoadWatched(prog.Progress)
 	if errors.Is(err, pactdir.ErrNoPact) {
 		return fmt.Errorf("there is no pact to validate in %s (%s is missing); run pactify in the repository root, or `pactify init` to start one", c.dir.Root, c.dir.Display(pactdir.LogFile))
 	}
@@ -468,6 +482,7 @@ func (c *cli) cmdValidate(p cmdline.Args) error {
 		return err
 	}
 	findings := checks.Run(in)
+	prog.stop()
 	switch format {
 	case "json":
 		err = checks.WriteJSON(c.stdout, findings)

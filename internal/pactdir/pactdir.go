@@ -4,6 +4,7 @@
 package pactdir
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
@@ -13,9 +14,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -69,9 +74,10 @@ func ReadOptional(path string) ([]byte, error) {
 	return b, nil
 }
 
-// LoadLog parses and replays the log. A missing log is ErrNoPact.
+// LoadLog parses and replays the log, keeping its events. A missing log is
+// ErrNoPact.
 func (d Dir) LoadLog() (*projection.Log, *projection.Result, error) {
-	return d.loadLog(func(r io.Reader) (*projection.Log, *projection.Result, error) {
+	return d.loadLog(nil, func(r io.Reader) (*projection.Log, *projection.Result, error) {
 		log, err := projection.Parse(r)
 		if err != nil {
 			return nil, nil, err
@@ -80,9 +86,25 @@ func (d Dir) LoadLog() (*projection.Log, *projection.Result, error) {
 	})
 }
 
+// LoadReplay replays the log as it reads it (projection.ParseReplay): the
+// Log keeps no events. A missing log is ErrNoPact.
+func (d Dir) LoadReplay(p *Progress) (*projection.Log, *projection.Result, error) {
+	return d.loadLog(p, projection.ParseReplay)
+}
+
+// LoadLogToAppend replays the log for a writer that will append one line
+// with the given event_id (projection.ParseReplayAppend): the Log keeps no
+// events, so memory stays well below the log's size, yet Propose judges that
+// line exactly. A missing log is ErrNoPact.
+func (d Dir) LoadLogToAppend(eventID string, p *Progress) (*projection.Log, *projection.Result, error) {
+	return d.loadLog(p, func(r io.Reader) (*projection.Log, *projection.Result, error) {
+		return projection.ParseReplayAppend(r, eventID)
+	})
+}
+
 // loadLog opens the log and hands it to parse (Parse and Replay, or the lean
-// ParseReplay, whose Log keeps no Events).
-func (d Dir) loadLog(parse func(io.Reader) (*projection.Log, *projection.Result, error)) (*projection.Log, *projection.Result, error) {
+// ParseReplay, whose Log keeps no Events), counting its bytes on p.
+func (d Dir) loadLog(p *Progress, parse func(io.Reader) (*projection.Log, *projection.Result, error)) (*projection.Log, *projection.Result, error) {
 	f, err := os.Open(d.Path(LogFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, fmt.Errorf("%s does not exist: %w", d.Display(LogFile), ErrNoPact)
@@ -91,7 +113,16 @@ func (d Dir) loadLog(parse func(io.Reader) (*projection.Log, *projection.Result,
 		return nil, nil, fmt.Errorf("open the log: %w", err)
 	}
 	defer f.Close()
-	log, res, err := parse(f)
+	var r io.Reader = f
+	if p != nil {
+		size := int64(0)
+		if fi, err := f.Stat(); err == nil {
+			size = fi.Size()
+		}
+		p.Start("reading "+d.Display(LogFile), size, "B")
+		r = &countingReader{r: f, p: p, then: "replaying " + d.Display(LogFile)}
+	}
+	log, res, err := parse(r)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read %s: %w", d.Display(LogFile), err)
 	}
@@ -99,14 +130,19 @@ func (d Dir) loadLog(parse func(io.Reader) (*projection.Log, *projection.Result,
 }
 
 // Load reads everything validate judges. The log is replayed as it is read
-// (projection.ParseReplay), so in.Log.Events is nil.
+// (projection.ParseReplay), so in.Log.Events is nil; task files that begin
+// with exactly the front matter pactify writes are only counted in
+// in.TaskFilesMatched, so TaskFiles holds just the others.
 func (d Dir) Load() (checks.Input, error) {
+	return d.LoadWatched(nil)
+}
+
+// LoadWatched is Load that reports how far it has come on p (which may be
+// nil).
+func (d Dir) LoadWatched(p *Progress) (checks.Input, error) {
 	in := checks.Input{Dir: d.Display(), TaskFiles: map[string][]byte{}}
 	var err error
-	if in.Log, in.Replay, err = d.loadLog(projection.ParseReplay); err != nil {
-		return in, err
-	}
-	if in.State, err = ReadOptional(d.Path(StateFile)); err != nil {
+	if in.Log, in.Replay, err = d.loadLog(p, projection.ParseReplay); err != nil {
 		return in, err
 	}
 	if in.Project, err = ReadOptional(d.Path(ProjectFile)); err != nil {
@@ -115,41 +151,170 @@ func (d Dir) Load() (checks.Input, error) {
 	if in.Config, err = ReadOptional(filepath.Join(d.Root, ".github", "pact.yml")); err != nil {
 		return in, err
 	}
-	// One directory listing instead of a failed open per missing file:
-	// on a large pact most of the cost of this loop was those opens.
-	present, err := d.taskFiles()
-	if err != nil {
-		return in, err
+	// STATE.yml is compared with a fresh render while the task files are
+	// read: a file that matches is never held in memory.
+	stateDone := make(chan error, 1)
+	go func() {
+		st := in.Replay.State
+		same, err := holds(d.Path(StateFile), func(w io.Writer) error { return projection.Render(w, st) })
+		if err == nil && !same {
+			in.State, err = ReadOptional(d.Path(StateFile))
+		}
+		in.StateMatched = same
+		stateDone <- err
+	}()
+	if in.Replay.Unsupported == nil {
+		err = d.readTaskFiles(&in, p)
 	}
-	for _, id := range in.Replay.State.TaskOrder {
-		if !present[id+".md"] {
-			continue
-		}
-		b, err := ReadOptional(d.Path(TasksDir, id+".md"))
+	if stateErr := <-stateDone; err == nil {
+		err = stateErr
+	}
+	p.Start("checking "+d.Display(), 0, "")
+	return in, err
+}
+
+// taskFilePrefix is how much of a task file is read first: enough for the
+// front matter pactify writes for any usual task, which is all that is
+// needed when the file matches it.
+const taskFilePrefix = 512
+
+// readTaskFiles reads tasks/<id>.md for every task, on a few goroutines.
+// A file that begins with exactly the front matter pactify writes for its
+// task is let go at once (in.TaskFilesMatched); only the others are kept,
+// whole, for checks.TaskFiles to parse and report.
+//
+// The files are opened relative to the directory with plain system calls:
+// on a pact of 200,000 tasks, os.Open's path walk and poller set-up were
+// most of the time spent here.
+func (d Dir) readTaskFiles(in *checks.Input, p *Progress) error {
+	tasks := in.Replay.State.TaskList()
+	p.Start("reading "+d.Display(TasksDir), int64(len(tasks)), "files")
+	dirFD, err := syscall.Open(d.Path(TasksDir), syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	switch {
+	case errors.Is(err, syscall.ENOENT):
+		return nil // no task files at all
+	case err != nil:
+		return fmt.Errorf("open %s: %w", d.Display(TasksDir), err)
+	}
+	defer syscall.Close(dirFD)
+	matched := make([]bool, len(tasks))
+	workers := min(max(2, 2*runtime.GOMAXPROCS(0)), 16)
+	const batch = 256
+	var next atomic.Int64
+	kept := make([]map[string][]byte, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, taskFilePrefix)
+			for {
+				lo := int(next.Add(batch)) - batch
+				if lo >= len(tasks) {
+					return
+				}
+				hi := min(lo+batch, len(tasks))
+				for i := lo; i < hi; i++ {
+					t := tasks[i]
+					b, ok, err := readTaskFile(dirFD, t.ID+".md", buf, t)
+					if err != nil {
+						errs[w] = fmt.Errorf("read %s: %w", d.Display(TasksDir, t.ID+".md"), err)
+						return
+					}
+					switch {
+					case ok:
+						matched[i] = true
+					case b != nil:
+						if kept[w] == nil {
+							kept[w] = map[string][]byte{}
+						}
+						kept[w][t.ID] = b
+					}
+				}
+				p.Add(int64(hi - lo))
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
-			return in, err
+			return err
 		}
-		if b != nil {
+	}
+	for _, m := range kept {
+		for id, b := range m {
 			in.TaskFiles[id] = b
 		}
 	}
-	return in, nil
+	in.TaskFilesMatched = make(map[string]bool, len(tasks)-len(in.TaskFiles))
+	for i, ok := range matched {
+		if ok {
+			in.TaskFilesMatched[tasks[i].ID] = true
+		}
+	}
+	return nil
 }
 
-// taskFiles lists the names in tasks/ (none when it does not exist).
-func (d Dir) taskFiles() (map[string]bool, error) {
-	entries, err := os.ReadDir(d.Path(TasksDir))
-	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]bool{}, nil
+// readTaskFile reads the start of the task file name in the directory dirFD
+// into buf and says whether it begins with exactly the front matter pactify
+// writes for t. When it does not, it returns the whole file (nil: there is
+// none).
+func readTaskFile(dirFD int, name string, buf []byte, t *projection.Task) ([]byte, bool, error) {
+	fd, err := retryEINTR(func() (int, error) {
+		return syscall.Openat(dirFD, name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	})
+	if errors.Is(err, syscall.ENOENT) {
+		return nil, false, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", d.Display(TasksDir), err)
+		return nil, false, err
 	}
-	names := make(map[string]bool, len(entries))
-	for _, e := range entries {
-		names[e.Name()] = true
+	defer syscall.Close(fd)
+	read := func(b []byte) (int, error) {
+		return retryEINTR(func() (int, error) { return syscall.Read(fd, b) })
 	}
-	return names, nil
+	// One read usually holds the whole front matter: a match needs no
+	// more system calls (not even the read that would see the end).
+	fm := pactfile.Task{ID: t.ID, Feature: t.Feature, Owner: t.Owner, Reviewer: t.Reviewer}
+	n := 0
+	for n < len(buf) {
+		m, err := read(buf[n:])
+		if err != nil {
+			return nil, false, err
+		}
+		if m == 0 {
+			break
+		}
+		n += m
+		if pactfile.TaskMatches(buf[:n], fm) {
+			return nil, true, nil
+		}
+	}
+	whole := append(make([]byte, 0, n+512), buf[:n]...)
+	for n == len(buf) {
+		if len(whole) == cap(whole) {
+			whole = append(whole, 0)[:len(whole)]
+		}
+		m, err := read(whole[len(whole):cap(whole)])
+		if err != nil {
+			return nil, false, err
+		}
+		if m == 0 {
+			break
+		}
+		whole = whole[:len(whole)+m]
+	}
+	return whole, false, nil
+}
+
+func retryEINTR(call func() (int, error)) (int, error) {
+	for {
+		n, err := call()
+		if !errors.Is(err, syscall.EINTR) {
+			return n, err
+		}
+	}
 }
 
 // Lock takes an exclusive advisory lock on the .pact directory itself, so
@@ -231,9 +396,19 @@ func syncDir(dir string) {
 // already holds exactly data. A replaced file keeps its permission bits; a
 // new one gets 0666 less the umask, as os.WriteFile would give it.
 func WriteFileAtomic(path string, data []byte) error {
-	old, err := os.ReadFile(path)
-	if err == nil && bytes.Equal(old, data) {
-		return nil
+	return writeAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeAtomic is WriteFileAtomic for content that write produces, possibly
+// in many pieces: it is written twice over, once to compare with the file
+// (stopping at the first difference) and once, only if it differs, to the
+// temporary file. Neither the old nor the new content is ever held whole.
+func writeAtomic(path string, write func(io.Writer) error) error {
+	if same, err := holds(path, write); err != nil || same {
+		return err
 	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -250,7 +425,12 @@ func WriteFileAtomic(path string, data []byte) error {
 			return fmt.Errorf("write %s: %w", path, err)
 		}
 	}
-	if _, err := tmp.Write(data); err != nil {
+	bw := bufio.NewWriterSize(tmp, 256<<10)
+	if err := write(bw); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := bw.Flush(); err != nil {
 		tmp.Close()
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -266,6 +446,51 @@ func WriteFileAtomic(path string, data []byte) error {
 	}
 	syncDir(dir)
 	return nil
+}
+
+// errDiffers stops a comparison at the first difference.
+var errDiffers = errors.New("differs")
+
+// holds reports whether the regular file at path holds exactly what write
+// writes. An absent or unreadable file does not.
+func holds(path string, write func(io.Writer) error) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return false, nil
+	}
+	c := &comparer{r: bufio.NewReaderSize(f, 256<<10)}
+	switch err := write(c); {
+	case errors.Is(err, errDiffers):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	_, err = c.r.ReadByte()
+	return errors.Is(err, io.EOF), nil
+}
+
+// comparer is a writer that checks what is written against r.
+type comparer struct {
+	r   *bufio.Reader
+	buf []byte
+}
+
+func (c *comparer) Write(p []byte) (int, error) {
+	for done := 0; done < len(p); {
+		n := min(len(p)-done, 64<<10)
+		if cap(c.buf) < n {
+			c.buf = make([]byte, n)
+		}
+		if _, err := io.ReadFull(c.r, c.buf[:n]); err != nil || !bytes.Equal(c.buf[:n], p[done:done+n]) {
+			return done, errDiffers
+		}
+		done += n
+	}
+	return len(p), nil
 }
 
 // createTemp creates a new hidden file beside base in dir. Unlike
@@ -287,7 +512,8 @@ func createTemp(dir, base string) (*os.File, error) {
 	return nil, fmt.Errorf("no free temporary file name in %s", dir)
 }
 
-// WriteState regenerates STATE.yml from a replayed state.
+// WriteState regenerates STATE.yml from a replayed state, streaming the
+// render: it compares it with the file and writes it only when it differs.
 func (d Dir) WriteState(st *projection.State) error {
-	return WriteFileAtomic(d.Path(StateFile), projection.RenderBytes(st))
+	return writeAtomic(d.Path(StateFile), func(w io.Writer) error { return projection.Render(w, st) })
 }

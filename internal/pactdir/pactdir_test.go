@@ -341,6 +341,44 @@ func TestWriteState(t *testing.T) {
 	if err != nil || !bytes.Equal(b, projection.RenderBytes(st)) {
 		t.Fatalf("STATE.yml = %q, %v", b, err)
 	}
+	// The same state again touches nothing; another replaces the file.
+	old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(d.Path(StateFile), old, old); err != nil {
+		t.Fatal(err)
+	}
+	ino := inode(t, d.Path(StateFile))
+	if err := d.WriteState(st); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(d.Path(StateFile)); !fi.ModTime().Equal(old) || inode(t, d.Path(StateFile)) != ino {
+		t.Fatal("writing the same state rewrote STATE.yml")
+	}
+	// A file that is a prefix of the render, or longer, is replaced.
+	for _, other := range [][]byte{b[:len(b)-1], append(append([]byte(nil), b...), '\n'), nil} {
+		if err := os.WriteFile(d.Path(StateFile), other, 0o640); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(d.Path(StateFile), 0o640); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.WriteState(st); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(d.Path(StateFile)); !bytes.Equal(got, b) || mode(t, d.Path(StateFile)) != 0o640 {
+			t.Fatalf("STATE.yml after replacing %q: %q, mode %v", other, got, mode(t, d.Path(StateFile)))
+		}
+	}
+	// Large enough to be compared and written in many pieces.
+	for i := range 5000 {
+		st.Tasks[fmt.Sprint("T", i)] = &projection.Task{ID: fmt.Sprint("T", i), Feature: "F", Status: projection.StatusAssigned}
+		st.TaskOrder = append(st.TaskOrder, fmt.Sprint("T", i))
+	}
+	if err := d.WriteState(st); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(d.Path(StateFile)); !bytes.Equal(got, projection.RenderBytes(st)) {
+		t.Fatal("large STATE.yml not written as rendered")
+	}
 }
 
 func mode(t *testing.T, path string) os.FileMode {

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/pact-action/pact-action/internal/loggen"
+	"github.com/pact-action/pact-action/internal/loggen/repogen"
+)
+
+// BenchmarkVerbs runs the pactify binary on generated repositories
+// (internal/loggen/repogen: seed 1, no defects, 1% of lines swapped;
+// log.jsonl, STATE.yml, PROJECT.md and a task file per task) of 10k, 100k,
+// 1M and 2M events, generated once into ../../testdata/large (ignored by
+// git), with `jq -c . log.jsonl` as the baseline of the same run:
+//
+//	go test ./cmd/pactify/ -run '^$' -bench Verbs -count 6 -timeout 120m | tee verbs.txt
+//	benchstat -col /verb verbs.txt
+//
+// Besides time it reports peak-RSS-MiB, the process's maximum resident set.
+// Writing verbs run on a copy of the repository's .pact (its tasks/ linked),
+// restored between runs: join is a re-join of a seat, assign a new task,
+// log-replay rebuilds a STATE.yml that lacks its last half.
+func BenchmarkVerbs(b *testing.B) {
+	for _, size := range []struct {
+		name  string
+		lines int
+	}{{"10k", 10_000}, {"100k", 100_000}, {"1M", 1_000_000}, {"2M", 2_000_000}} {
+		for _, verb := range []string{"jq", "validate", "join", "assign", "log-replay"} {
+			b.Run(fmt.Sprintf("n=%s/verb=%s", size.name, verb), func(b *testing.B) {
+				src, err := repogen.Cached(filepath.Join("..", "..", "testdata", "large"), loggen.Config{Lines: size.lines, Seed: 1, Swaps: 0.01}, repogen.Options{})
+				if err == nil {
+					src, err = filepath.Abs(src)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				benchVerb(b, src, verb)
+			})
+		}
+	}
+}
+
+func benchVerb(b *testing.B, src, verb string) {
+	srcPact := filepath.Join(src, ".pact")
+	dir := src
+	var restore func()
+	if verb == "join" || verb == "assign" || verb == "log-replay" {
+		dir = b.TempDir()
+		pact := filepath.Join(dir, ".pact")
+		if err := os.Mkdir(pact, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for _, name := range []string{"log.jsonl", "STATE.yml", "PROJECT.md"} {
+			copyFile(b, filepath.Join(srcPact, name), filepath.Join(pact, name))
+		}
+		if err := os.Symlink(filepath.Join(srcPact, "tasks"), filepath.Join(pact, "tasks")); err != nil {
+			b.Fatal(err)
+		}
+		fi, err := os.Stat(filepath.Join(pact, "log.jsonl"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		restore = func() {
+			if err := os.Truncate(filepath.Join(pact, "log.jsonl"), fi.Size()); err != nil {
+				b.Fatal(err)
+			}
+			copyFile(b, filepath.Join(srcPact, "STATE.yml"), filepath.Join(pact, "STATE.yml"))
+			os.Remove(filepath.Join(srcPact, "tasks", "BENCH-1.md"))
+			if verb == "log-replay" {
+				state := filepath.Join(pact, "STATE.yml")
+				st, err := os.Stat(state)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := os.Truncate(state, st.Size()/2); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		restore()
+		b.Cleanup(func() { os.Remove(filepath.Join(srcPact, "tasks", "BENCH-1.md")) })
+	}
+	var args []string
+	switch verb {
+	case "jq":
+		if _, err := exec.LookPath("jq"); err != nil {
+			b.Skip("jq is not installed")
+		}
+	case "validate":
+		args = []string{"validate"}
+	case "join":
+		args = []string{"join", "opencode", "--roles", "worker"}
+	case "assign":
+		args = []string{"assign", "BENCH-1", "--feature", "BENCH", "--branch", "feat/bench", "--owner", "opencode", "--reviewer", "codex"}
+	case "log-replay":
+		args = []string{"log", "--replay"}
+	}
+	peak := int64(0)
+	for b.Loop() {
+		var cmd *exec.Cmd
+		if verb == "jq" {
+			cmd = exec.Command("jq", "-c", ".", filepath.Join(srcPact, "log.jsonl"))
+		} else {
+			cmd = exec.Command(binPath, args...)
+			cmd.Env = append(os.Environ(), "PACT_AGENT_ID="+map[bool]string{true: "opencode", false: "lead"}[verb == "join"])
+		}
+		cmd.Dir = dir
+		cmd.Stdout = io.Discard
+		out, err := os.CreateTemp(b.TempDir(), "stderr")
+		if err != nil {
+			b.Fatal(err)
+		}
+		cmd.Stderr = out
+		if err := cmd.Run(); err != nil {
+			msg, _ := os.ReadFile(out.Name())
+			b.Fatalf("%s: %v\n%s", cmd, err, msg)
+		}
+		out.Close()
+		peak = max(peak, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss)
+		if restore != nil {
+			b.StopTimer()
+			restore()
+			b.StartTimer()
+		}
+	}
+	b.ReportMetric(float64(peak)/1024, "peak-RSS-MiB")
+}
+
+func copyFile(b *testing.B, from, to string) {
+	b.Helper()
+	in, err := os.Open(from)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.Create(to)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		b.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		b.Fatal(err)
+	}
+}

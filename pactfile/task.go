@@ -1,0 +1,116 @@
+package pactfile
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Task is the front matter of a task file, tasks/<id>.md (spec §3.4): a
+// mirror of the task's assign event.
+type Task struct {
+	ID       string `yaml:"id"`
+	Feature  string `yaml:"feature"`
+	Owner    string `yaml:"owner"`
+	Reviewer string `yaml:"reviewer"`
+}
+
+// NewTaskBody is the body a new task file starts with.
+const NewTaskBody = "## Spec\n\n## Acceptance\n- [ ] \n\n## Handoff log\n"
+
+// FormatTask is the front matter block pactify writes: a --- line, the four
+// keys in the spec's order, each written as yaml.Marshal writes a one-key
+// map, and a closing --- line.
+func FormatTask(fm Task) []byte {
+	return AppendTask(nil, fm)
+}
+
+// AppendTask appends FormatTask(fm) to dst.
+func AppendTask(dst []byte, fm Task) []byte {
+	w := YAMLWriter{Buf: append(dst, "---\n"...), best: 4}
+	for _, kv := range [...]struct{ key, value string }{{"id", fm.ID}, {"feature", fm.Feature}, {"owner", fm.Owner}, {"reviewer", fm.Reviewer}} {
+		// Each key is its own document, as four yaml.Marshal calls wrote it.
+		w.column, w.whitespace, w.indention, w.openEnded = 0, true, true, false
+		w.Key(0, kv.key)
+		w.String(0, kv.value)
+		w.End()
+	}
+	return append(w.Buf, "---\n"...)
+}
+
+// TaskFile is what tasks/<id>.md holds once assign has written it: the
+// front matter of fm, then the body of old, the file as it was (the body of
+// a new file when old is nil). Only the front matter of an existing file is
+// replaced; a file with none keeps all of its text as the body.
+func TaskFile(fm Task, old []byte) []byte {
+	body := NewTaskBody
+	if old != nil {
+		body = string(old)
+		if rest, ok := strings.CutPrefix(strings.ReplaceAll(body, "\r\n", "\n"), "---\n"); ok {
+			if _, after, found := strings.Cut(rest, "\n---\n"); found {
+				body = after
+			}
+		}
+	}
+	return append(FormatTask(fm), body...)
+}
+
+// ParseTask reads the front matter of a task file: a first line of ---,
+// YAML, and a closing --- line. A byte order mark and CRLF line ends are
+// allowed; keys may come in any order and others may be present.
+func ParseTask(b []byte) (Task, error) {
+	var fm Task
+	text := strings.ReplaceAll(string(bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))), "\r\n", "\n")
+	if !strings.HasPrefix(text, "---\n") {
+		return fm, fmt.Errorf("the file does not start with a --- frontmatter line")
+	}
+	body, found := "", false
+	for rest, off := text[4:], 0; !found && off <= len(rest); {
+		line, _, more := strings.Cut(rest[off:], "\n")
+		if strings.TrimRight(line, " \t") == "---" { // the closing line, even right after the opening one
+			body, found = rest[:off], true
+		} else if !more {
+			break
+		}
+		off += len(line) + 1
+	}
+	if !found {
+		return fm, fmt.Errorf("the frontmatter has no closing --- line")
+	}
+	if err := yaml.Unmarshal([]byte(body), &fm); err != nil {
+		return fm, fmt.Errorf("the frontmatter is not valid YAML: %w", err)
+	}
+	return fm, nil
+}
+
+// TaskMatches reports, without parsing, that ParseTask(b) would return fm
+// and no error: b begins with exactly the front matter pactify writes for
+// fm, and every value of fm is one that front matter reads back unchanged.
+// When it says false, parse: the file may still mean fm, written by hand.
+func TaskMatches(b []byte, fm Task) bool {
+	if !readsBack(fm.ID) || !readsBack(fm.Feature) || !readsBack(fm.Owner) || !readsBack(fm.Reviewer) {
+		return false
+	}
+	var buf [256]byte
+	return bytes.HasPrefix(b, AppendTask(buf[:0], fm))
+}
+
+// readsBack reports whether a front matter value surely parses back to
+// itself: UTF-8 on one line, with no character YAML folds, normalises or
+// strips (line breaks, tabs, other controls, a byte order mark, spaces at
+// either end). Such a value is written plain or quoted on its key's line,
+// and each of those reads back exactly.
+func readsBack(s string) bool {
+	if !utf8.ValidString(s) || strings.HasPrefix(s, " ") || strings.HasSuffix(s, " ") {
+		return false
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7F || r == 0x85 || r == 0xFEFF || r == 0x2028 || r == 0x2029 {
+			return false
+		}
+	}
+	return true
+}

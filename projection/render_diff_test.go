@@ -1,0 +1,177 @@
+package projection
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pact-action/pact-action/internal/loggen"
+)
+
+// renderTricky are values that take every path of YAML's scalar rules.
+var renderTricky = []string{
+	"", " ", "T1", "a b", "a: b", "- a", "#x", "a #b", "yes", "no", "on", "~", "null", "1", "-1", "1.5", ".5", "0x1F", "0o17",
+	"0b101", "1_000", "1:20", "2024-01-02", "2024-01-02T10:00:00Z", ".inf", "<<", "---", "...", "[a]", "{a}", "a,b", "'", "\"", "\\",
+	"a\nb", "a\n", "a\n\n", "\n", " a\nb", "a \nb", "a\tb", "é", "😀", "a\rb", "a\r\nb", "a\u2028b", "\u0085", "\ufeffabc", "\x00",
+	"invalid \xff utf8", strings.Repeat("\xfe", 80), strings.Repeat("long reason ", 20),
+}
+
+// trickyState is a state whose every string is one of renderTricky, in
+// every position STATE.yml has.
+func trickyState(vals []string) *State {
+	v := func(i int) string { return vals[i%len(vals)] }
+	s := NewState()
+	s.Project, s.ProtocolVersion, s.BaseBranch = v(0), 1, v(1)
+	for i := range vals {
+		id := v(i)
+		if i%3 == 0 {
+			s.Seats = append(s.Seats, Seat{ID: id, Roles: []string{v(i + 1), v(i + 2)}, Entry: v(i + 3)})
+			s.Online[id] = i%2 == 0
+		}
+		if i%4 == 0 {
+			s.Seats = append(s.Seats, Seat{ID: id + "x", Entry: v(i)})
+		}
+		taskID := "t" + id
+		if _, dup := s.Tasks[taskID]; dup {
+			continue
+		}
+		feature := v(i + 5)
+		s.Tasks[taskID] = &Task{ID: taskID, Feature: feature, Owner: v(i + 1), Reviewer: v(i + 2), Branch: v(i + 3), Spec: v(i + 4),
+			Status: []TaskStatus{StatusAssigned, StatusInProgress, StatusAwaitingReview, StatusAccepted}[i%4], Rounds: i % 3, LastReason: v(i + 6)}
+		s.TaskOrder = append(s.TaskOrder, taskID)
+		f := s.Features[feature]
+		if f == nil {
+			f = &Feature{ID: feature, Shipped: i%5 == 0}
+			s.Features[feature] = f
+			s.FeatureOrder = append(s.FeatureOrder, feature)
+		}
+		f.Tasks = append(f.Tasks, taskID)
+	}
+	return s
+}
+
+func assertRendersAsReference(t *testing.T, name string, s *State) {
+	t.Helper()
+	want := referenceRenderBytes(s)
+	got := RenderBytes(s)
+	if !bytes.Equal(got, want) {
+		i := 0
+		for i < len(got) && i < len(want) && got[i] == want[i] {
+			i++
+		}
+		lo := max(0, i-200)
+		t.Fatalf("%s: render differs from yaml.v3's at byte %d:\n got  %q\n want %q", name, i, got[lo:min(len(got), i+100)], want[lo:min(len(want), i+100)])
+	}
+	if !RenderMatches(s, want) {
+		t.Fatalf("%s: RenderMatches is false on yaml.v3's render", name)
+	}
+	var buf bytes.Buffer
+	if err := Render(&buf, s); err != nil || !bytes.Equal(buf.Bytes(), want) {
+		t.Fatalf("%s: Render and RenderBytes differ (err %v)", name, err)
+	}
+}
+
+// TestRenderMatchesReference: the append-based renderer writes, byte for
+// byte, what the yaml.v3 renderer wrote, on the test logs, on generated
+// logs with defects and on states full of strings YAML must quote.
+func TestRenderMatchesReference(t *testing.T) {
+	t.Parallel()
+	logs, _ := filepath.Glob(filepath.Join("testdata", "logs", "*.jsonl"))
+	logs = append(logs, filepath.Join("..", "schemas", "testdata", "corpus.jsonl"))
+	for _, p := range logs {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertRendersAsReference(t, p, Replay(ParseBytes(data)).State)
+	}
+	for _, cfg := range []loggen.Config{{Lines: 3000, Seed: 1}, {Lines: 3000, Seed: 2, Defects: 0.05, Swaps: 0.05}} {
+		var buf bytes.Buffer
+		if _, err := loggen.Write(&buf, cfg); err != nil {
+			t.Fatal(err)
+		}
+		assertRendersAsReference(t, "loggen", Replay(ParseBytes(buf.Bytes())).State)
+	}
+	assertRendersAsReference(t, "empty state", NewState())
+	assertRendersAsReference(t, "tricky strings", trickyState(renderTricky))
+	// Large enough to be handed on in several chunks.
+	var many []string
+	for i := range 5000 {
+		many = append(many, renderTricky[i%len(renderTricky)]+strings.Repeat("x", i%7))
+	}
+	assertRendersAsReference(t, "many chunks", trickyState(many))
+}
+
+func TestRenderMatches(t *testing.T) {
+	t.Parallel()
+	s := trickyState(renderTricky)
+	b := RenderBytes(s)
+	if !RenderMatches(s, b) {
+		t.Fatal("RenderMatches is false on the state's own render")
+	}
+	flip := append([]byte(nil), b...)
+	flip[len(flip)/2] ^= 1
+	for name, other := range map[string][]byte{
+		"a byte changed": flip, "cut short": b[:len(b)-1], "a byte more": append(append([]byte(nil), b...), '\n'),
+		"empty": {}, "nil": nil, "CRLF": bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")),
+	} {
+		if RenderMatches(s, other) {
+			t.Errorf("%s: RenderMatches is true", name)
+		}
+	}
+}
+
+// FuzzRenderDifferential: for any log, the state renders as yaml.v3
+// rendered it.
+//
+//	go test ./projection/ -run '^$' -fuzz FuzzRenderDifferential -fuzztime 60s
+func FuzzRenderDifferential(f *testing.F) {
+	logs, _ := filepath.Glob(filepath.Join("testdata", "logs", "*.jsonl"))
+	for _, p := range logs {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add(shipped().bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		assertRendersAsReference(t, "fuzzed log", Replay(ParseBytes(data)).State)
+	})
+}
+
+// FuzzRenderStrings: a state holding any strings, valid UTF-8 or not,
+// renders as yaml.v3 rendered it.
+//
+//	go test ./projection/ -run '^$' -fuzz FuzzRenderStrings -fuzztime 60s
+func FuzzRenderStrings(f *testing.F) {
+	for i, s := range renderTricky {
+		f.Add(s, renderTricky[(i+3)%len(renderTricky)], renderTricky[(i+11)%len(renderTricky)])
+	}
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		assertRendersAsReference(t, "fuzzed strings", trickyState([]string{a, b, c, a + b, c + "\n" + a}))
+	})
+}
+
+// BenchmarkRender compares the append-based renderer with the yaml.v3 one
+// it replaced, on the state of a generated 100k-event log:
+//
+//	go test ./projection/ -run '^$' -bench Render -count 6 | benchstat -col /impl -
+func BenchmarkRender(b *testing.B) {
+	var buf bytes.Buffer
+	if _, err := loggen.Write(&buf, loggen.Config{Lines: 100_000, Seed: 1, Swaps: 0.01}); err != nil {
+		b.Fatal(err)
+	}
+	st := Replay(ParseBytes(buf.Bytes())).State
+	for _, impl := range []struct {
+		name   string
+		render func(*State) []byte
+	}{{"append", RenderBytes}, {"yaml.v3", referenceRenderBytes}} {
+		b.Run("impl="+impl.name, func(b *testing.B) {
+			b.SetBytes(int64(len(RenderBytes(st))))
+			for b.Loop() {
+				impl.render(st)
+			}
+		})
+	}
+}

@@ -1,0 +1,210 @@
+package projection
+
+import (
+	"bytes"
+	"unicode/utf8"
+
+	"github.com/pact-action/pact-action/pactfile"
+)
+
+// parseOwnSummary reads the meaning of a STATE.yml laid out exactly as
+// Render lays it out, every value on one line as pactfile.YAMLWriter writes
+// it (pactfile.ParseValue) and every list item plain text
+// (pactfile.PlainText): a stale STATE.yml of ours, the usual drift. ok is
+// false for a file in any other shape, and ParseStateSummary then reads it
+// as YAML. Where ok is true the Summary is the one the YAML reading gives
+// (a differential test and a fuzz target hold the two together), at a
+// fraction of the cost: the YAML node tree of a 1M-event STATE.yml took
+// gigabytes.
+func parseOwnSummary(b []byte) (sum Summary, ok bool) {
+	if len(b) == 0 || b[len(b)-1] != '\n' {
+		return Summary{}, false
+	}
+	// The file is read in place, a line at a time; a string is made of each
+	// value, once for values that repeat (owners, statuses, features).
+	intern := map[string]string{}
+	text := func(raw []byte) string {
+		if s, ok := intern[string(raw)]; ok {
+			return s
+		}
+		s := string(raw)
+		if len(intern) < 1<<16 {
+			intern[s] = s
+		}
+		return s
+	}
+	pos := 0
+	var line []byte
+	atEnd := false
+	advance := func() {
+		if pos >= len(b) {
+			line, atEnd = nil, true
+			return
+		}
+		end := pos + bytes.IndexByte(b[pos:], '\n')
+		line, pos = b[pos:end], end+1
+	}
+	// rest is the current line after prefix, if it starts with it.
+	rest := func(prefix string) ([]byte, bool) {
+		if atEnd || len(line) < len(prefix) || string(line[:len(prefix)]) != prefix {
+			return nil, false
+		}
+		return line[len(prefix):], true
+	}
+	is := func(whole string) bool { return !atEnd && string(line) == whole }
+	advance()
+	for !atEnd && len(line) > 0 && line[0] == '#' {
+		if !plainComment(string(line)) {
+			return Summary{}, false
+		}
+		advance() // comment lines before the content
+	}
+	sum = Summary{Seats: map[string][]string{}, Features: map[string]string{}, Tasks: map[string]TaskSummary{}}
+	// value reads "<indent><key>: <value>", a value exactly as
+	// pactfile.YAMLWriter writes one on one line.
+	value := func(prefix string) (string, bool) {
+		r, ok := rest(prefix)
+		if !ok {
+			return "", false
+		}
+		v, ok := pactfile.ParseValue(text(r))
+		advance()
+		return v, ok
+	}
+	// entryID is a value that names an entry: YAML readers skip an entry
+	// whose id is empty, so this one does not take it.
+	entryID := func(prefix string) (string, bool) {
+		v, ok := value(prefix)
+		return v, ok && v != ""
+	}
+	digits := func(prefix string) bool {
+		r, ok := rest(prefix)
+		if !ok || len(r) == 0 {
+			return false
+		}
+		for _, c := range r {
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+		advance()
+		return true
+	}
+	flow := func(prefix string) ([]string, bool) {
+		r, ok := rest(prefix + "[")
+		if !ok || len(r) == 0 || r[len(r)-1] != ']' {
+			return nil, false
+		}
+		inner := r[:len(r)-1]
+		advance()
+		list := []string{}
+		if len(inner) == 0 {
+			return list, true
+		}
+		for _, item := range bytes.Split(inner, []byte(", ")) {
+			s := text(item)
+			if !pactfile.PlainText(s) {
+				return nil, false
+			}
+			list = append(list, s)
+		}
+		return list, true
+	}
+	// section reads "<key>: []", or "<key>:" and then each item that begins
+	// with "  - id: "; item reads the item's keys after that id.
+	section := func(key string, item func(id string) bool) bool {
+		switch {
+		case is(key + ": []"):
+			advance()
+			return true
+		case is(key + ":"):
+			advance()
+		default:
+			return false
+		}
+		if _, ok := rest("  - "); !ok {
+			return false // "key:" alone is null, not a list
+		}
+		for {
+			if _, ok := rest("  - "); !ok {
+				return true
+			}
+			id, ok := entryID("  - id: ")
+			if !ok || !item(id) {
+				return false
+			}
+		}
+	}
+
+	project, ok := value("project: ")
+	if !ok || !digits("protocol_version: ") {
+		return Summary{}, false
+	}
+	if _, ok := value("base_branch: "); !ok {
+		return Summary{}, false
+	}
+	sum.Project = project
+	if !section("seats", func(id string) bool {
+		roles, ok1 := flow("    roles: ")
+		_, ok2 := value("    entry: ")
+		online := is("    online: true") || is("    online: false")
+		advance()
+		sum.Seats[id] = roles
+		return ok1 && ok2 && online
+	}) {
+		return Summary{}, false
+	}
+	if !section("features", func(id string) bool {
+		status, ok1 := value("    status: ")
+		_, ok2 := flow("    tasks: ")
+		sum.Features[id] = status
+		return ok1 && ok2
+	}) {
+		return Summary{}, false
+	}
+	if !section("tasks", func(id string) bool {
+		var t TaskSummary
+		var ok [6]bool
+		t.Feature, ok[0] = value("    feature: ")
+		t.Owner, ok[1] = value("    owner: ")
+		t.Reviewer, ok[2] = value("    reviewer: ")
+		_, ok[3] = value("    branch: ")
+		_, ok[4] = value("    spec: ")
+		t.Status, ok[5] = value("    status: ")
+		if _, at := rest("    rounds: "); at && !digits("    rounds: ") {
+			return false
+		}
+		if _, at := rest("    last_reason: "); at {
+			if _, ok := value("    last_reason: "); !ok {
+				return false
+			}
+		}
+		sum.Tasks[id] = t
+		return ok == [6]bool{true, true, true, true, true, true}
+	}) {
+		return Summary{}, false
+	}
+	if !atEnd {
+		return Summary{}, false
+	}
+	return sum, true
+}
+
+// plainComment reports whether a comment line holds only characters YAML
+// takes in a comment: UTF-8, no control character and no line break of
+// any kind (YAML refuses the whole file for the first, and ends the comment
+// at the second).
+func plainComment(line string) bool {
+	if !utf8.ValidString(line) {
+		return false
+	}
+	for _, r := range line {
+		switch {
+		case r == '\t', 0x20 <= r && r <= 0x7E, 0xA0 <= r && r <= 0xD7FF && r != 0x2028 && r != 0x2029,
+			0xE000 <= r && r <= 0xFFFD && r != 0xFEFF, 0x10000 <= r && r <= 0x10FFFF:
+		default:
+			return false
+		}
+	}
+	return true
+}
