@@ -226,7 +226,7 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, s Set
 	facts := checks.PullRequestFacts{BaseLog: baseLog, HeadLog: headLog, Branches: []string{pr.HeadRef}, Unmapped: cfg.UnmappedBranches}
 	if cfgErr == nil {
 		prov, err := judgeProvenance(ctx, gh, provenanceInput{PR: pr, HeadSHA: head.sha, BaseRef: pr.BaseRef, LogPath: logPath, MergeBase: mergeBase,
-			BaseLog: baseLog, HeadLog: headLog, Log: in.Log, Replay: in.Replay, Config: cfg, BotLogin: s.BotLogin, Settings: s})
+			BaseLog: baseLog, HeadLog: headLog, Log: head.parsed, Replay: in.Replay, Config: cfg, BotLogin: s.BotLogin, Settings: s})
 		if err != nil {
 			return prJudgement{}, err
 		}

@@ -173,7 +173,7 @@ func readHead(ctx context.Context, gh FileReader, t Target, s Settings) (*headFi
 // input is what validate judges of the head, with the base branch's
 // configuration (nil: none).
 func (h *headFiles) input(rawConfig []byte) checks.Input {
-	return checks.Input{Dir: h.dir, Log: h.parsed, Replay: h.replay, State: h.state, Project: h.project, TaskFiles: h.taskFiles, Config: rawConfig}
+	return checks.Input{Dir: h.dir, Scan: &h.parsed.Scan, Replay: h.replay, State: h.state, Project: h.project, TaskFiles: h.taskFiles, Config: rawConfig}
 }
 
 // maxTaskFiles bounds the task files read through the API per run; a pact

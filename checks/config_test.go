@@ -72,7 +72,7 @@ func TestConfig(t *testing.T) {
 
 func TestRunJudgesConfig(t *testing.T) {
 	log, res := replayed(t, configLog)
-	in := Input{Dir: ".pact", Log: log, Replay: res, Config: []byte("seats:\n  lead: [a]\n  ghost: [b]\nextra: 1\n")}
+	in := Input{Dir: ".pact", Scan: &log.Scan, Replay: res, Config: []byte("seats:\n  lead: [a]\n  ghost: [b]\nextra: 1\n")}
 	var got []Finding
 	for _, f := range Run(in) {
 		if f.Code == CodeConfigInvalid {

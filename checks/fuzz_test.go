@@ -43,7 +43,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, logData, state, project, taskfile []byte) {
 		log := projection.ParseBytes(logData)
 		res := projection.Replay(log)
-		in := Input{Dir: ".pact", Log: log, Replay: res, State: state, Project: project, TaskFiles: map[string][]byte{}}
+		in := Input{Dir: ".pact", Scan: &log.Scan, Replay: res, State: state, Project: project, TaskFiles: map[string][]byte{}}
 		for _, id := range res.State.TaskOrder {
 			in.TaskFiles[id] = taskfile
 		}

@@ -81,7 +81,7 @@ func (l *logb) bytes() []byte { return []byte(strings.Join(l.lines, "\n") + "\n"
 func input(data []byte) Input {
 	log := projection.ParseBytes(data)
 	res := projection.Replay(log)
-	in := Input{Dir: ".pact", Log: log, Replay: res, State: projection.RenderBytes(res.State),
+	in := Input{Dir: ".pact", Scan: &log.Scan, Replay: res, State: projection.RenderBytes(res.State),
 		Project:   []byte("<!-- pact:begin -->\n# demo — Pact Charter (protocol_version: 1)\n<!-- pact:end -->\n"),
 		TaskFiles: map[string][]byte{}}
 	for _, id := range res.State.TaskOrder {
@@ -100,7 +100,7 @@ func loadPact(t testing.TB, dir string) Input {
 	}
 	log := projection.ParseBytes(data)
 	res := projection.Replay(log)
-	in := Input{Dir: ".pact", Log: log, Replay: res, TaskFiles: map[string][]byte{}}
+	in := Input{Dir: ".pact", Scan: &log.Scan, Replay: res, TaskFiles: map[string][]byte{}}
 	in.State = optional(t, filepath.Join(dir, "STATE.yml"))
 	in.Project = optional(t, filepath.Join(dir, "PROJECT.md"))
 	for _, id := range res.State.TaskOrder {

@@ -11,8 +11,10 @@ import (
 // caller. A nil byte slice means the file does not exist.
 type Input struct {
 	// Dir is the .pact directory as shown in findings, e.g. ".pact".
-	Dir    string
-	Log    *projection.Log
+	Dir string
+	// Scan is what the reading of the log kept besides its events (the
+	// lines that are not JSON objects); Replay the replay of its events.
+	Scan   *projection.Scan
 	Replay *projection.Result
 	// State is STATE.yml, Project PROJECT.md, TaskFiles tasks/<id>.md by id.
 	State     []byte
@@ -55,7 +57,7 @@ func Run(in Input) []Finding {
 		return []Finding{fromRejection(in.LogPath(), *u)}
 	}
 	var out []Finding
-	for _, m := range in.Log.Malformed {
+	for _, m := range in.Scan.Malformed {
 		out = append(out, newFinding(projection.CodeMalformedJSON, in.LogPath(), m.Line, m.Message))
 	}
 	for _, r := range in.Replay.Rejections {

@@ -54,34 +54,34 @@ func benchLog(b *testing.B, lines int) []byte {
 	return buf.Bytes()
 }
 
-type pipeline func(data []byte) (*projection.Log, *projection.Result)
+type pipeline func(data []byte) (*projection.Scan, *projection.Result)
 
 var pipelines = []struct {
 	name string
 	run  pipeline
 }{
-	{"lean", func(data []byte) (*projection.Log, *projection.Result) {
+	{"lean", func(data []byte) (*projection.Scan, *projection.Result) {
 		log, res, err := projection.ParseReplay(bytes.NewReader(data))
 		if err != nil {
 			panic(err)
 		}
-		return log, res
+		return &log.Scan, res
 	}},
-	{"full", func(data []byte) (*projection.Log, *projection.Result) {
+	{"full", func(data []byte) (*projection.Scan, *projection.Result) {
 		log := projection.ParseBytes(data)
-		return log, projection.Replay(log)
+		return &log.Scan, projection.Replay(log)
 	}},
-	{"reference", func(data []byte) (*projection.Log, *projection.Result) {
+	{"reference", func(data []byte) (*projection.Scan, *projection.Result) {
 		log, err := projection.ParseReference(bytes.NewReader(data))
 		if err != nil {
 			panic(err)
 		}
-		return log, projection.Replay(log)
+		return &log.Scan, projection.Replay(log)
 	}},
 }
 
-func validate(log *projection.Log, res *projection.Result) []checks.Finding {
-	return checks.Run(checks.Input{Dir: ".pact", Log: log, Replay: res, Project: benchProject, TaskFiles: map[string][]byte{}})
+func validate(log *projection.Scan, res *projection.Result) []checks.Finding {
+	return checks.Run(checks.Input{Dir: ".pact", Scan: log, Replay: res, Project: benchProject, TaskFiles: map[string][]byte{}})
 }
 
 // BenchmarkParseReplayValidate reports, besides time and MB/s, the heap the

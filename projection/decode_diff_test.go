@@ -363,7 +363,7 @@ func diffParseReplay(file []byte, small ...bool) string {
 		if msg := sameReplay(got, res, want, wantRes); msg != "" {
 			return fmt.Sprintf("%+v: %s", size, msg)
 		}
-		if g, w := LatestTS(got), LatestTS(want); !g.Equal(w) {
+		if g, w := got.LatestTS(), LatestTS(want); !g.Equal(w) {
 			return fmt.Sprintf("%+v: LatestTS %v, want %v", size, g, w)
 		}
 		if i > 0 && i != len(sizes)-1 {
@@ -412,7 +412,7 @@ func diffReserved(file []byte, want *Log, workers, chunk int) string {
 			ts = time.Date(2026, 6, 9, 10, 0, 0, 0, time.UTC)
 		}
 		line := evLine(id, FormatTS(ts), "opencode", "", TypeJoin, "", "", `{"roles":["worker"]}`)
-		gotRej, gotErr := Propose(got, res, []byte(line))
+		gotRej, gotErr := got.Propose(res, []byte(line))
 		wantRej, wantErr := Propose(full, fullRes, []byte(line))
 		if (gotErr != nil) != (wantErr != nil) || !reflect.DeepEqual(gotRej, wantRej) {
 			return fmt.Sprintf("event_id %q: Propose gives %+v, %v; want %+v, %v", id, gotRej, gotErr, wantRej, wantErr)
@@ -424,10 +424,7 @@ func diffReserved(file []byte, want *Log, workers, chunk int) string {
 	return ""
 }
 
-func sameReplay(got *Log, res *Result, want *Log, wantRes *Result) string {
-	if got.Events != nil {
-		return "ParseReplay kept events"
-	}
+func sameReplay(got *Replayed, res *Result, want *Log, wantRes *Result) string {
 	if got.Lines != want.Lines || !reflect.DeepEqual(got.Malformed, want.Malformed) || !reflect.DeepEqual(got.Claims, want.Claims) {
 		return fmt.Sprintf("log: got %d lines %+v %+v\nwant %d lines %+v %+v", got.Lines, got.Malformed, got.Claims, want.Lines, want.Malformed, want.Claims)
 	}

@@ -56,16 +56,70 @@ func Encode(d Draft) ([]byte, error) {
 }
 
 // LatestTS is the latest valid ts in the log; writers never stamp an event
-// before it, so a new line always replays after every existing one even when
-// clocks disagree.
+// earlier, so a new line replays last even when clocks disagree.
 func LatestTS(log *Log) time.Time {
-	latest := log.latest
+	var latest time.Time
 	for i := range log.Events {
 		if ts := log.Events[i].TS; ts.After(latest) {
 			latest = ts
 		}
 	}
 	return latest
+}
+
+// LatestTS is the latest valid ts among the events the replay read.
+func (r *Replayed) LatestTS() time.Time { return r.latest }
+
+// newEvent decodes the line a writer proposes to append after lines lines.
+func newEvent(line []byte, lines int) (Event, error) {
+	ev, _, skip, malformed := decodeLine(line)
+	if malformed != "" || skip {
+		return ev, fmt.Errorf("internal error: the new event does not parse (%s)", malformed)
+	}
+	ev.Line = lines + 1
+	if ev.EventID == "" {
+		return ev, fmt.Errorf("internal error: the new event has no event_id")
+	}
+	return ev, nil
+}
+
+func duplicateOf(ev *Event, line int) *Rejection {
+	return &Rejection{Line: ev.Line, EventID: ev.EventID, TaskID: ev.TaskID, Feature: ev.Feature, Code: CodeEventIDDuplicate,
+		Message: fmt.Sprintf("event_id %s is already in the log on line %d", ev.EventID, line)}
+}
+
+// Propose judges the line a writer appends to a log read by
+// ParseReplayAppend, exactly as Propose judges it on the whole log, and on
+// success leaves r and res describing the longer log. The line must carry
+// the reserved event_id and a ts not before LatestTS.
+func (r *Replayed) Propose(res *Result, line []byte) (*Rejection, error) {
+	if res.Unsupported != nil {
+		u := *res.Unsupported
+		return &u, nil
+	}
+	ev, err := newEvent(line, r.Lines)
+	if err != nil {
+		return nil, err
+	}
+	if ev.EventID != r.reserved {
+		return nil, fmt.Errorf("internal error: the log was read for appending event_id %q, not %q", r.reserved, ev.EventID)
+	}
+	if r.reservedLine > 0 {
+		return duplicateOf(&ev, r.reservedLine), nil
+	}
+	if ev.Problem == nil && ev.TS.Before(r.latest) {
+		// The log's own events are gone, so the line can only be judged at
+		// the end of replay order.
+		return nil, fmt.Errorf("internal error: a line dated %s sorts before the log's latest event, and a log read by ParseReplay cannot replay it there", ev.TSRaw)
+	}
+	if rej := res.State.Apply(&ev); rej != nil {
+		return rej, nil
+	}
+	r.Lines = ev.Line
+	if ev.TS.After(r.latest) {
+		r.latest = ev.TS
+	}
+	return nil, nil
 }
 
 // Propose judges one new line as if appended to log, exactly as a replay of
@@ -80,31 +134,13 @@ func Propose(log *Log, res *Result, line []byte) (*Rejection, error) {
 		r := *res.Unsupported
 		return &r, nil
 	}
-	ev, _, skip, malformed := decodeLine(line)
-	if malformed != "" || skip {
-		return nil, fmt.Errorf("internal error: the new event does not parse (%s)", malformed)
-	}
-	ev.Line = log.Lines + 1
-	if ev.EventID == "" {
-		return nil, fmt.Errorf("internal error: the new event has no event_id")
-	}
-	duplicate := func(line int) *Rejection {
-		return &Rejection{Line: ev.Line, EventID: ev.EventID, TaskID: ev.TaskID, Feature: ev.Feature, Code: CodeEventIDDuplicate,
-			Message: fmt.Sprintf("event_id %s is already in the log on line %d", ev.EventID, line)}
-	}
-	if log.lean {
-		// The log's own events are gone: only the reserved event_id can be
-		// judged, and only at the end of replay order.
-		if ev.EventID != log.reserved {
-			return nil, fmt.Errorf("internal error: the log was read for appending event_id %q, not %q", log.reserved, ev.EventID)
-		}
-		if log.reservedLine > 0 {
-			return duplicate(log.reservedLine), nil
-		}
+	ev, err := newEvent(line, log.Lines)
+	if err != nil {
+		return nil, err
 	}
 	for i := range log.Events {
 		if log.Events[i].EventID == ev.EventID {
-			return duplicate(log.Events[i].Line), nil
+			return duplicateOf(&ev, log.Events[i].Line), nil
 		}
 	}
 	if ev.Problem != nil || !ev.TS.Before(LatestTS(log)) {
@@ -115,10 +151,7 @@ func Propose(log *Log, res *Result, line []byte) (*Rejection, error) {
 		log.Lines = ev.Line
 		return nil, nil
 	}
-	if log.lean {
-		return nil, fmt.Errorf("internal error: a line dated %s sorts before the log's latest event, and a log read by ParseReplay cannot replay it there", ev.TSRaw)
-	}
-	longer := &Log{Events: append(append([]Event(nil), log.Events...), ev), Malformed: log.Malformed, Claims: log.Claims, Lines: ev.Line}
+	longer := &Log{Events: append(append([]Event(nil), log.Events...), ev), Scan: Scan{Malformed: log.Malformed, Claims: log.Claims, Lines: ev.Line}}
 	next := Replay(longer)
 	before := map[Code]map[int]bool{}
 	for _, r := range res.Rejections {

@@ -2,9 +2,7 @@ package projection
 
 import (
 	"bytes"
-	"cmp"
 	"errors"
-	"fmt"
 	"hash/maphash"
 	"io"
 	"runtime"
@@ -13,25 +11,34 @@ import (
 	"time"
 )
 
+// Replayed is a log read by ParseReplay: its Scan, without events, and
+// what a writer about to append one line needs of the events it did not
+// keep (the latest ts, and whether the event_id it reserved is taken).
+type Replayed struct {
+	Scan
+	latest       time.Time
+	reserved     string
+	reservedLine int
+}
+
 // ParseReplay reads a log and replays it in one go. It returns exactly what
 //
 //	log, err := Parse(r); res := Replay(log)
 //
-// returns, except that log.Events stays nil: lines are decoded on all cores,
+// returns, except that no event is kept: lines are decoded on all cores,
 // events are kept only in a compact form (64 bytes each, repeated strings
 // interned) until they are applied, and no line is kept. It is the path of
 // `pactify validate`; its memory stays well below the log's size.
-func ParseReplay(r io.Reader) (*Log, *Result, error) {
+func ParseReplay(r io.Reader) (*Replayed, *Result, error) {
 	return parseReplay(r, "", min(runtime.GOMAXPROCS(0), maxWorkers), chunkBytes)
 }
 
 // ParseReplayAppend is ParseReplay for a writer about to append one line
-// whose event_id is eventID. The Log it returns keeps no events either, yet
-// answers LatestTS and lets Propose judge that line, exactly as it would on
-// a Log from Parse, provided the line's ts is not before LatestTS: which
-// holds for every line a writer stamps (the ts is never before the log's
-// latest).
-func ParseReplayAppend(r io.Reader, eventID string) (*Log, *Result, error) {
+// whose event_id is eventID: the Replayed it returns answers LatestTS and
+// judges that line with Propose exactly as Propose judges it on a Log from
+// Parse, provided the line's ts is not before LatestTS — which holds for
+// every line a writer stamps (the ts is never before the log's latest).
+func ParseReplayAppend(r io.Reader, eventID string) (*Replayed, *Result, error) {
 	if eventID == "" {
 		return nil, nil, errors.New("internal error: no event_id to reserve")
 	}
@@ -39,8 +46,8 @@ func ParseReplayAppend(r io.Reader, eventID string) (*Log, *Result, error) {
 }
 
 // parseReplay is ParseReplay with its sizes given (tests make them small).
-func parseReplay(r io.Reader, reserve string, workers, chunk int) (*Log, *Result, error) {
-	lr := &leanReplay{log: &Log{lean: true, reserved: reserve}, chunk: chunk}
+func parseReplay(r io.Reader, reserve string, workers, chunk int) (*Replayed, *Result, error) {
+	lr := &leanReplay{log: &Replayed{reserved: reserve}, chunk: chunk}
 	if err := lr.read(r, workers); err != nil {
 		return lr.log, nil, err
 	}
@@ -148,106 +155,6 @@ func (s *recStore) push(r *rec) uint32 {
 	return uint32(i)
 }
 
-// idTable finds duplicate event ids. It stores a 32-bit hash and an index
-// per id (8 bytes a slot, at most half full) and asks its owner to compare
-// the ids themselves.
-type idTable struct {
-	slots []uint64 // hash<<32 | index+1; 0 is empty
-	n     int
-}
-
-var idSeed = maphash.MakeSeed()
-
-// insert records index under hash unless an equal id is already there, whose
-// index it then returns.
-func (t *idTable) insert(hash uint64, index uint32, equal func(other uint32) bool) (uint32, bool) {
-	if 2*(t.n+1) > len(t.slots) {
-		t.grow()
-	}
-	h := uint32(hash >> 32)
-	mask := uint32(len(t.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		s := t.slots[i]
-		if s == 0 {
-			t.slots[i] = uint64(h)<<32 | uint64(index+1)
-			t.n++
-			return 0, false
-		}
-		if uint32(s>>32) == h && equal(uint32(s)-1) {
-			return uint32(s) - 1, true
-		}
-	}
-}
-
-// find returns the index recorded under hash for an equal id.
-func (t *idTable) find(hash uint64, equal func(other uint32) bool) (uint32, bool) {
-	if len(t.slots) == 0 {
-		return 0, false
-	}
-	h := uint32(hash >> 32)
-	mask := uint32(len(t.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		s := t.slots[i]
-		if s == 0 {
-			return 0, false
-		}
-		if uint32(s>>32) == h && equal(uint32(s)-1) {
-			return uint32(s) - 1, true
-		}
-	}
-}
-
-func (t *idTable) grow() {
-	size := 2 * len(t.slots)
-	if size < 1024 {
-		size = 1024
-	}
-	old := t.slots
-	t.slots = make([]uint64, size)
-	mask := uint32(size - 1)
-	for _, s := range old {
-		if s == 0 {
-			continue
-		}
-		i := uint32(s>>32) & mask
-		for t.slots[i] != 0 {
-			i = (i + 1) & mask
-		}
-		t.slots[i] = s
-	}
-}
-
-// duplicateID is the rejection of a later use of an event_id.
-func duplicateID(line int, id, taskID, feature string, firstLine int, identical bool) Rejection {
-	msg := fmt.Sprintf("event_id %q was already used on line %d", id, firstLine)
-	if identical {
-		msg += " by a byte-identical line (a copied or re-merged line)"
-	}
-	return Rejection{Line: line, EventID: id, TaskID: taskID, Feature: feature, Code: CodeEventIDDuplicate, Message: msg, Identical: identical}
-}
-
-// sortRejections orders rejections by line, lineless ones last, keeping the
-// judged order among equals.
-func sortRejections(rs []Rejection) {
-	slices.SortStableFunc(rs, func(a, b Rejection) int {
-		switch {
-		case a.Line == b.Line:
-			return 0
-		case a.Line == 0:
-			return 1
-		case b.Line == 0:
-			return -1
-		}
-		return cmp.Compare(a.Line, b.Line)
-	})
-}
-
-// ---- reading: one goroutine cuts the input into chunks of whole lines,
-// workers decode them, and the caller's goroutine takes the results in file
-// order and finds duplicate event ids; the events are applied once all are
-// read (applying them as they come, through a reordering heap, was measured
-// slower on two cores: it takes the time of a decoder) ----
-
 // chunkBytes is about how many bytes go into one chunk.
 const chunkBytes = 512 << 10
 
@@ -283,7 +190,7 @@ func (a key) less(b key) bool {
 }
 
 type leanReplay struct {
-	log   *Log
+	log   *Replayed
 	chunk int
 	// names holds each worker's interned strings: symbol s is
 	// names[s>>symWorkerShift][s&symIndexMask].
@@ -716,7 +623,7 @@ func (lr *leanReplay) apply(st *State, r *rec, out []Rejection) []Rejection {
 // recs are then read in order only, and each is let go once applied: the
 // recs shrink while the state grows.
 func (lr *leanReplay) finish() *Result {
-	if u := unsupported(lr.log); u != nil {
+	if u := unsupported(&lr.log.Scan); u != nil {
 		return &Result{State: NewState(), Unsupported: u}
 	}
 	type aside struct {

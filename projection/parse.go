@@ -6,28 +6,25 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
-	"time"
 )
 
-// Log is a parsed log.jsonl: the events of known v1 types in file order, the
-// lines that could not be read, and any init line that asks for a newer major.
+// Log is a parsed log.jsonl: the events of known v1 types in file order,
+// and what every reading of the log keeps (Scan).
 type Log struct {
-	// Events holds every event of a known type in file order. ParseReplay,
-	// which replays as it reads, leaves it nil.
-	Events    []Event
+	// Events holds every event of a known type in file order.
+	Events []Event
+	Scan
+}
+
+// Scan is what every reading of log.jsonl keeps besides its events: the
+// lines that could not be read, any init line that asks for a newer major,
+// and the number of lines. ParseReplay, which replays as it reads and keeps
+// no events, returns a Scan (in a Replayed).
+type Scan struct {
 	Malformed []Malformed
 	Claims    []VersionClaim
 	// Lines is the number of lines in the file, blank ones included.
 	Lines int
-
-	// A Log read by ParseReplay keeps no Events; instead it knows the
-	// latest ts among them and, when read by ParseReplayAppend, the line
-	// that first used the event_id reserved for the line to append (0: no
-	// line did).
-	lean         bool
-	latest       time.Time
-	reserved     string
-	reservedLine int
 }
 
 var lineSeed = maphash.MakeSeed()

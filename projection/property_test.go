@@ -295,7 +295,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 // cannot judge without the log's events.
 func TestProposeOnAppendLog(t *testing.T) {
 	t.Parallel()
-	read := func(id string) (*Log, *Result) {
+	read := func(id string) (*Replayed, *Result) {
 		log, res, err := ParseReplayAppend(bytes.NewReader(review().bytes()), id)
 		if err != nil {
 			t.Fatal(err)
@@ -306,21 +306,21 @@ func TestProposeOnAppendLog(t *testing.T) {
 		t.Error("no event_id to reserve must be an error")
 	}
 	log, res := read("e4")
-	rj, err := Propose(log, res, []byte(evLine("e4", at(9), "claude-opus", "", TypeAccept, "T1", "F", "")))
+	rj, err := log.Propose(res, []byte(evLine("e4", at(9), "claude-opus", "", TypeAccept, "T1", "F", "")))
 	if err != nil || rj == nil || rj.Code != CodeEventIDDuplicate || !strings.Contains(rj.Message, "on line 4") {
 		t.Errorf("reused event_id: %+v %v", rj, err)
 	}
 	log, res = read("new")
-	if _, err := Propose(log, res, []byte(evLine("other", at(9), "claude-opus", "", TypeAccept, "T1", "F", ""))); err == nil {
+	if _, err := log.Propose(res, []byte(evLine("other", at(9), "claude-opus", "", TypeAccept, "T1", "F", ""))); err == nil {
 		t.Error("a line with another event_id than the reserved one must be an error")
 	}
-	if _, err := Propose(log, res, []byte(evLine("new", at(1), "claude-opus", "", TypeAccept, "T1", "F", ""))); err == nil {
+	if _, err := log.Propose(res, []byte(evLine("new", at(1), "claude-opus", "", TypeAccept, "T1", "F", ""))); err == nil {
 		t.Error("a line that sorts before the log's latest must be an error")
 	}
-	if !LatestTS(log).Equal(LatestTS(ParseBytes(review().bytes()))) {
-		t.Errorf("LatestTS = %v", LatestTS(log))
+	if !log.LatestTS().Equal(LatestTS(ParseBytes(review().bytes()))) {
+		t.Errorf("LatestTS = %v", log.LatestTS())
 	}
-	rj, err = Propose(log, res, []byte(evLine("new", at(9), "claude-opus", "", TypeAccept, "T1", "F", "")))
+	rj, err = log.Propose(res, []byte(evLine("new", at(9), "claude-opus", "", TypeAccept, "T1", "F", "")))
 	if err != nil || rj != nil || res.State.Tasks["T1"].Status != StatusAccepted || log.Lines != 5 {
 		t.Errorf("a valid accept: %+v %v, lines %d", rj, err, log.Lines)
 	}

@@ -37,7 +37,7 @@ type Result struct {
 // order. Rejections come back sorted by line.
 func Replay(log *Log) *Result {
 	res := &Result{State: NewState()}
-	if u := unsupported(log); u != nil {
+	if u := unsupported(&log.Scan); u != nil {
 		res.Unsupported = u
 		return res
 	}
@@ -87,12 +87,12 @@ func Replay(log *Log) *Result {
 
 // unsupported implements the fail-closed rule of SEMANTICS.md §7: the first
 // init in replay order that asks for a newer major is the only finding.
-func unsupported(log *Log) *Rejection {
-	if len(log.Claims) == 0 {
+func unsupported(scan *Scan) *Rejection {
+	if len(scan.Claims) == 0 {
 		return nil
 	}
-	first := log.Claims[0]
-	for _, c := range log.Claims[1:] {
+	first := scan.Claims[0]
+	for _, c := range scan.Claims[1:] {
 		switch {
 		case c.TSValid && (!first.TSValid || c.TS.Before(first.TS)):
 			first = c

@@ -82,8 +82,11 @@ func (c *cli) cmdInit(p cmdline.Args) error {
 	}
 	payload := map[string]any{"project": project, "protocol_version": projection.SupportedProtocolVersion, "seats": seats, "base_branch": base}
 	draft := projection.Draft{AgentID: agent, Type: projection.TypeInit, Payload: payload}
-	empty := projection.ParseBytes(nil)
 	id, err := newEventID()
+	if err != nil {
+		return err
+	}
+	empty, res, err := projection.ParseReplayAppend(strings.NewReader(""), id)
 	if err != nil {
 		return err
 	}
@@ -91,8 +94,7 @@ func (c *cli) cmdInit(p cmdline.Args) error {
 	if err != nil {
 		return err
 	}
-	res := projection.Replay(empty)
-	rej, err := projection.Propose(empty, res, line)
+	rej, err := empty.Propose(res, line)
 	if err != nil {
 		return err
 	}

@@ -77,7 +77,7 @@ func ReadOptional(path string) ([]byte, error) {
 // LoadLog parses and replays the log, keeping its events. A missing log is
 // ErrNoPact.
 func (d Dir) LoadLog() (*projection.Log, *projection.Result, error) {
-	return d.loadLog(nil, func(r io.Reader) (*projection.Log, *projection.Result, error) {
+	return loadLog(d, nil, func(r io.Reader) (*projection.Log, *projection.Result, error) {
 		log, err := projection.Parse(r)
 		if err != nil {
 			return nil, nil, err
@@ -86,31 +86,32 @@ func (d Dir) LoadLog() (*projection.Log, *projection.Result, error) {
 	})
 }
 
-// LoadReplay replays the log as it reads it (projection.ParseReplay): the
-// Log keeps no events. A missing log is ErrNoPact.
-func (d Dir) LoadReplay(p *Progress) (*projection.Log, *projection.Result, error) {
-	return d.loadLog(p, projection.ParseReplay)
+// LoadReplay replays the log as it reads it (projection.ParseReplay),
+// keeping no events. A missing log is ErrNoPact.
+func (d Dir) LoadReplay(p *Progress) (*projection.Replayed, *projection.Result, error) {
+	return loadLog(d, p, projection.ParseReplay)
 }
 
 // LoadLogToAppend replays the log for a writer that will append one line
-// with the given event_id (projection.ParseReplayAppend): the Log keeps no
-// events, so memory stays well below the log's size, yet Propose judges that
-// line exactly. A missing log is ErrNoPact.
-func (d Dir) LoadLogToAppend(eventID string, p *Progress) (*projection.Log, *projection.Result, error) {
-	return d.loadLog(p, func(r io.Reader) (*projection.Log, *projection.Result, error) {
+// with the given event_id (projection.ParseReplayAppend): no events are
+// kept, so memory stays well below the log's size, yet Replayed.Propose
+// judges that line exactly. A missing log is ErrNoPact.
+func (d Dir) LoadLogToAppend(eventID string, p *Progress) (*projection.Replayed, *projection.Result, error) {
+	return loadLog(d, p, func(r io.Reader) (*projection.Replayed, *projection.Result, error) {
 		return projection.ParseReplayAppend(r, eventID)
 	})
 }
 
 // loadLog opens the log and hands it to parse (Parse and Replay, or the lean
-// ParseReplay, whose Log keeps no Events), counting its bytes on p.
-func (d Dir) loadLog(p *Progress, parse func(io.Reader) (*projection.Log, *projection.Result, error)) (*projection.Log, *projection.Result, error) {
+// ParseReplay, which keeps no events), counting its bytes on p.
+func loadLog[L any](d Dir, p *Progress, parse func(io.Reader) (L, *projection.Result, error)) (L, *projection.Result, error) {
+	var none L
 	f, err := os.Open(d.Path(LogFile))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, fmt.Errorf("%s does not exist: %w", d.Display(LogFile), ErrNoPact)
+		return none, nil, fmt.Errorf("%s does not exist: %w", d.Display(LogFile), ErrNoPact)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("open the log: %w", err)
+		return none, nil, fmt.Errorf("open the log: %w", err)
 	}
 	defer f.Close()
 	var r io.Reader = f
@@ -124,13 +125,13 @@ func (d Dir) loadLog(p *Progress, parse func(io.Reader) (*projection.Log, *proje
 	}
 	log, res, err := parse(r)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", d.Display(LogFile), err)
+		return none, nil, fmt.Errorf("read %s: %w", d.Display(LogFile), err)
 	}
 	return log, res, nil
 }
 
 // Load reads everything validate judges. The log is replayed as it is read
-// (projection.ParseReplay), so in.Log.Events is nil; task files that begin
+// (projection.ParseReplay), keeping no events; task files that begin
 // with exactly the front matter pactify writes are only counted in
 // in.TaskFilesMatched, so TaskFiles holds just the others.
 func (d Dir) Load() (checks.Input, error) {
@@ -142,9 +143,11 @@ func (d Dir) Load() (checks.Input, error) {
 func (d Dir) LoadWatched(p *Progress) (checks.Input, error) {
 	in := checks.Input{Dir: d.Display(), TaskFiles: map[string][]byte{}}
 	var err error
-	if in.Log, in.Replay, err = d.loadLog(p, projection.ParseReplay); err != nil {
+	replayed, res, err := loadLog(d, p, projection.ParseReplay)
+	if err != nil {
 		return in, err
 	}
+	in.Scan, in.Replay = &replayed.Scan, res
 	if in.Project, err = ReadOptional(d.Path(ProjectFile)); err != nil {
 		return in, err
 	}

@@ -101,7 +101,7 @@ func TestLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if in.Dir != ".pact" || in.Log.Lines != 3 || in.Replay.State.Applied != 3 || string(in.State) != "project: p\n" || string(in.Project) != "# p\n" {
+	if in.Dir != ".pact" || in.Scan.Lines != 3 || in.Replay.State.Applied != 3 || string(in.State) != "project: p\n" || string(in.Project) != "# p\n" {
 		t.Fatalf("Load: %+v", in)
 	}
 	if len(in.TaskFiles) != 1 || string(in.TaskFiles["T1"]) != "---\nid: T1\n---\n" {

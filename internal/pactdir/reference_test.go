@@ -33,7 +33,7 @@ func referenceFindings(t testing.TB, d Dir) []checks.Finding {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := checks.Input{Dir: d.Display(), Log: log, Replay: res, TaskFiles: map[string][]byte{}}
+	in := checks.Input{Dir: d.Display(), Scan: &log.Scan, Replay: res, TaskFiles: map[string][]byte{}}
 	read := func(p string) []byte {
 		b, err := ReadOptional(p)
 		if err != nil {
