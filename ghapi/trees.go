@@ -68,10 +68,10 @@ type gqlEntry struct {
 	Mode   int    `json:"mode"`
 	OID    string `json:"oid"`
 	Object *struct {
-		ByteSize    *int    `json:"byteSize"`
-		IsBinary    *bool   `json:"isBinary"`
-		IsTruncated *bool   `json:"isTruncated"`
-		Text        *string `json:"text"`
+		ByteSize    *int       `json:"byteSize"`
+		IsBinary    *bool      `json:"isBinary"`
+		IsTruncated *bool      `json:"isTruncated"`
+		Text        *string    `json:"text"`
 		Entries     []gqlEntry `json:"entries"`
 	} `json:"object"`
 }
