@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -286,7 +285,11 @@ func describeReads(reads []TreeRead) string {
 				at = at[:12]
 			}
 		}
-		parts = append(parts, strconv.Quote(strings.Join(append(append([]string(nil), r.Dirs...), r.Files...), ", "))+" at "+at)
+		paths := append([]string(nil), r.Files...)
+		for _, d := range r.Dirs {
+			paths = append(paths, strings.TrimRight(d, "/")+"/")
+		}
+		parts = append(parts, strings.Join(paths, ", ")+" at "+at)
 	}
 	return strings.Join(parts, " and ")
 }

@@ -112,8 +112,14 @@ type gqlError struct {
 	Message string `json:"message"`
 }
 
-// serveGraphQL answers one GraphQL request.
-func (s *Server) serveGraphQL(r *http.Request) *reply {
+// serveGraphQL answers one GraphQL request, and returns its variables.
+func (s *Server) serveGraphQL(r *http.Request) (*reply, map[string]any) {
+	var vars map[string]any
+	rp := s.answerGraphQL(r, &vars)
+	return rp, vars
+}
+
+func (s *Server) answerGraphQL(r *http.Request, rawVars *map[string]any) *reply {
 	fail := func(msg string) *reply {
 		return jsonReply(http.StatusOK, obj{"errors": []gqlError{{Message: msg}}})
 	}
@@ -132,6 +138,7 @@ func (s *Server) serveGraphQL(r *http.Request) *reply {
 		s.violation("POST %s: the body is not a GraphQL request (JSON with a query): %v", r.URL.Path, err)
 		return errorReply(http.StatusBadRequest, "Problems parsing JSON")
 	}
+	*rawVars = in.Variables
 	schema, err := loadSchema()
 	if err != nil {
 		s.violation("graphql: %v", err)

@@ -162,6 +162,9 @@ type Request struct {
 	Operation string
 	// Fault reports an injected answer.
 	Fault bool
+	// Variables are a GraphQL request's variables (Operation
+	// GraphQLOperation).
+	Variables map[string]any
 }
 
 // New starts a fake server, closed when the test ends.
@@ -375,6 +378,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if f.Stall {
 			entry.Fault = true
 			s.logRequest(entry)
+			// net/http notices a closed connection (and cancels the
+			// context) only once the request body has been read.
+			_, _ = io.Copy(io.Discard, r.Body)
 			<-r.Context().Done()
 			return
 		}
@@ -395,8 +401,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	if isGraphQLPath(escaped) {
-		rp := s.serveGraphQL(r)
-		entry.Status, entry.Operation = rp.status, GraphQLOperation
+		rp, vars := s.serveGraphQL(r)
+		entry.Status, entry.Operation, entry.Variables = rp.status, GraphQLOperation, vars
 		s.logRequest(entry)
 		s.write(w, r, rp, nil)
 		return
