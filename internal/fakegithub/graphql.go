@@ -241,9 +241,13 @@ func (x *gqlExec) applies(typeCond, typ string) bool {
 	return false
 }
 
-// selection resolves a selection set on v (of runtime type typ).
+// selection resolves a selection set on v (of runtime type typ). Fields
+// asked more than once under one response key (through fragments, say)
+// are merged, as GraphQL executes them: one field, the union of their
+// sub-selections (validation has checked they agree).
 func (x *gqlExec) selection(set ast.SelectionSet, typ string, v any, path []any) obj {
-	out := obj{}
+	var keys []string
+	fields := map[string]*ast.Field{}
 	var walk func(set ast.SelectionSet)
 	walk = func(set ast.SelectionSet) {
 		for _, sel := range set {
@@ -256,7 +260,14 @@ func (x *gqlExec) selection(set ast.SelectionSet, typ string, v any, path []any)
 				if key == "" {
 					key = sel.Name
 				}
-				out[key] = x.field(sel, typ, v, append(append([]any(nil), path...), key))
+				if prev := fields[key]; prev != nil {
+					merged := *prev
+					merged.SelectionSet = append(append(ast.SelectionSet(nil), prev.SelectionSet...), sel.SelectionSet...)
+					fields[key] = &merged
+					continue
+				}
+				keys = append(keys, key)
+				fields[key] = sel
 			case *ast.InlineFragment:
 				if x.applies(sel.TypeCondition, typ) {
 					walk(sel.SelectionSet)
@@ -269,6 +280,10 @@ func (x *gqlExec) selection(set ast.SelectionSet, typ string, v any, path []any)
 		}
 	}
 	walk(set)
+	out := obj{}
+	for _, key := range keys {
+		out[key] = x.field(fields[key], typ, v, append(append([]any(nil), path...), key))
+	}
 	return out
 }
 

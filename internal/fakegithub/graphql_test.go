@@ -137,6 +137,19 @@ func TestGraphQLReadsATree(t *testing.T) {
 	}
 }
 
+// Fields asked twice under one key are merged, as GraphQL executes them.
+func TestGraphQLMergesFields(t *testing.T) {
+	t.Parallel()
+	s := New(t)
+	s.CommitFiles("o", "r", "main", map[string]string{"a": "text"}, "alice")
+	_, out := gql(t, s, "/graphql", `query { repository(owner: "o", name: "r") { object(expression: "main:a") { ... on Blob { text } } ...F } }
+fragment F on Repository { object(expression: "main:a") { ... on Blob { byteSize } } }`, nil)
+	obj := dig(t, out, "data", "repository", "object")
+	if dig(t, obj, "text") != "text" || dig(t, obj, "byteSize") != float64(4) {
+		t.Errorf("object = %v, want text and byteSize", obj)
+	}
+}
+
 func TestGraphQLUnknownRepository(t *testing.T) {
 	t.Parallel()
 	s := New(t)
