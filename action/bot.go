@@ -94,11 +94,7 @@ func Bot(ctx context.Context, gh BotGitHub, ev *Event, eventName string, s BotSe
 	}
 	be.req.HeadBranch = pr.HeadRef
 	req := be.req
-	baseTip, err := gh.BranchHead(ctx, pr.BaseRef)
-	if err != nil {
-		return nil, fmt.Errorf("read the tip of the base branch %s: %w", pr.BaseRef, err)
-	}
-	cfg, err := readConfig(ctx, gh, baseTip)
+	cfg, err := readConfig(ctx, gh, pr.BaseRef)
 	if err != nil {
 		if req.Comment != nil {
 			out.reply(ctx, gh, pr.Number, bot.ConfigUnusable(ConfigPath, pr.BaseRef, err))
@@ -334,10 +330,15 @@ func isOwnAccount(u User, botLogin string) bool {
 	return checks.IsBotLogin(u.Login, []string{checks.DefaultBotLogin, botLogin})
 }
 
-// readConfig reads the seat map at the base branch's tip, never the PR
-// head, so a pull request cannot grant itself a seat.
-func readConfig(ctx context.Context, gh FileReader, baseTip string) (*config.Config, error) {
-	b, err := apiSource{gh: gh, ref: baseTip}.read(ctx, ConfigPath)
+// readConfig reads the seat map at the base branch's tip now (one
+// request), never the PR head, so a pull request cannot grant itself a
+// seat.
+func readConfig(ctx context.Context, gh Reader, baseRef string) (*config.Config, error) {
+	trees, err := gh.ReadTrees(ctx, ghapi.TreeRead{Branch: baseRef, Files: []string{ConfigPath}})
+	if err != nil {
+		return nil, err
+	}
+	b, err := treeSource{tree: trees[0]}.read(ctx, ConfigPath)
 	if err != nil {
 		return nil, err
 	}
@@ -431,11 +432,14 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p *bo
 	}
 	logPath, statePath := s.pactPath("log.jsonl"), s.pactPath("STATE.yml")
 	for attempt := 1; ; attempt++ {
-		head, err := gh.BranchHead(ctx, pr.HeadRef)
+		// The branch's head and its log in one request (which also tells
+		// CommitFiles the parent's tree).
+		trees, err := gh.ReadTrees(ctx, ghapi.TreeRead{Branch: pr.HeadRef, Files: []string{logPath}})
 		if err != nil {
 			return fmt.Errorf("read the head of %s: %w", pr.HeadRef, err)
 		}
-		old, err := readRequired(ctx, apiSource{gh: gh, ref: head}, logPath)
+		head := trees[0].Commit
+		old, err := readRequired(ctx, treeSource{tree: trees[0]}, logPath)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,7 +27,7 @@ const ConfigPath = config.Path
 // the merge base, pull requests, and the facts provenance is judged on.
 type Reader interface {
 	FileReader
-	BranchHead(ctx context.Context, branch string) (string, error)
+	ReadTrees(ctx context.Context, reads ...ghapi.TreeRead) ([]ghapi.Tree, error)
 	BranchHeadAt(ctx context.Context, branch string, at time.Time) (string, error)
 	MergeBase(ctx context.Context, base, head string) (string, error)
 	PullRequest(ctx context.Context, number int) (*ghapi.PR, error)
@@ -131,27 +132,34 @@ type Judgement struct {
 // the base tip), never as an event payload said. A commit that is the head
 // of no open pull request gets what validate judges; a merge queue's commit
 // is judged against the queue's base for the branches of its pull requests.
+//
+// Its API calls do not grow with the pact: the open pull requests listed
+// once, the head's pact and every base's tip and configuration in one
+// GraphQL request, then per pull request its merge base and the log there
+// (and provenance, see judgeProvenance).
 func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, error) {
-	head, err := readHead(ctx, gh, t, s)
+	var prs []ghapi.PR
+	var bases []string
+	if t.MergeGroup != nil {
+		bases = []string{t.MergeGroup.BaseRef}
+	} else {
+		var err error
+		if prs, err = pullRequestsAt(ctx, gh, t); err != nil {
+			return nil, err
+		}
+		for _, pr := range prs {
+			if !slices.Contains(bases, pr.BaseRef) {
+				bases = append(bases, pr.BaseRef)
+			}
+		}
+	}
+	head, tips, err := readHead(ctx, gh, t, s, bases)
 	if err != nil {
 		return nil, err
 	}
-	j, err := judgeHead(ctx, gh, head, t, s)
-	if err != nil {
-		return nil, err
-	}
-	j.Findings = dropUnread(j.Findings, head.unread)
-	return j, nil
-}
-
-func judgeHead(ctx context.Context, gh Reader, head *headFiles, t Target, s Settings) (*Judgement, error) {
 	j := &Judgement{Target: t, State: head.replay.State, Source: head.source}
 	if t.MergeGroup != nil {
-		return j, judgeMergeGroup(ctx, gh, head, t.MergeGroup, s, j)
-	}
-	prs, err := pullRequestsAt(ctx, gh, t)
-	if err != nil {
-		return nil, err
+		return j, judgeMergeGroup(ctx, gh, head, t.MergeGroup, tips[t.MergeGroup.BaseRef], s, j)
 	}
 	if len(prs) == 0 {
 		if head.log == nil {
@@ -163,7 +171,7 @@ func judgeHead(ctx context.Context, gh Reader, head *headFiles, t Target, s Sett
 	}
 	noPact := true
 	for _, pr := range prs {
-		pj, err := judgePR(ctx, gh, head, pr, s)
+		pj, err := judgePR(ctx, gh, head, pr, tips[pr.BaseRef], s)
 		if err != nil {
 			return nil, fmt.Errorf("judge pull request #%d: %w", pr.Number, err)
 		}
@@ -183,13 +191,11 @@ type prJudgement struct {
 	noPact   bool
 }
 
-// judgePR judges head as the head of pr, against pr's current base.
-func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, s Settings) (prJudgement, error) {
+// judgePR judges head as the head of pr, against pr's current base (its
+// tip and configuration as read with the head).
+func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base baseTip, s Settings) (prJudgement, error) {
 	logPath := s.pactPath("log.jsonl")
-	baseTip, err := gh.BranchHead(ctx, pr.BaseRef)
-	if err != nil {
-		return prJudgement{}, fmt.Errorf("read the tip of the base branch %s: %w", pr.BaseRef, err)
-	}
+	baseTip := base.sha
 	mergeBase, err := gh.MergeBase(ctx, baseTip, head.sha)
 	if err != nil {
 		return prJudgement{}, fmt.Errorf("find the merge base of %s and %s: %w", short(baseTip), short(head.sha), err)
@@ -201,10 +207,7 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, s Set
 	if head.log == nil && baseLog == nil {
 		return prJudgement{noPact: true}, nil
 	}
-	rawConfig, err := readRequired(ctx, apiSource{gh: gh, ref: baseTip}, ConfigPath)
-	if err != nil {
-		return prJudgement{}, err
-	}
+	rawConfig := base.config
 	in := head.input(rawConfig)
 	if in.Replay.Unsupported != nil {
 		return prJudgement{findings: checks.Run(in)}, nil
@@ -247,7 +250,7 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, s Set
 // judgeMergeGroup judges a merge queue's commit: valid and append-only
 // against the queue's base, and every feature of every queued pull
 // request's branch accepted.
-func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeGroup, s Settings, j *Judgement) error {
+func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeGroup, base baseTip, s Settings, j *Judgement) error {
 	for _, n := range mg.PRs {
 		pr, err := gh.PullRequest(ctx, n)
 		if err != nil {
@@ -256,13 +259,9 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 		j.PRs = append(j.PRs, n)
 		j.Branches = append(j.Branches, pr.HeadRef)
 	}
-	baseTip, err := gh.BranchHead(ctx, mg.BaseRef)
+	mergeBase, err := gh.MergeBase(ctx, base.sha, head.sha)
 	if err != nil {
-		return fmt.Errorf("read the tip of the base branch %s: %w", mg.BaseRef, err)
-	}
-	mergeBase, err := gh.MergeBase(ctx, baseTip, head.sha)
-	if err != nil {
-		return fmt.Errorf("find the merge base of %s and %s: %w", short(baseTip), short(head.sha), err)
+		return fmt.Errorf("find the merge base of %s and %s: %w", short(base.sha), short(head.sha), err)
 	}
 	baseLog, err := readRequired(ctx, apiSource{gh: gh, ref: mergeBase}, s.pactPath("log.jsonl"))
 	if err != nil {
@@ -272,15 +271,11 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 		j.NoPact = true
 		return nil
 	}
-	rawConfig, err := readRequired(ctx, apiSource{gh: gh, ref: baseTip}, ConfigPath)
-	if err != nil {
-		return err
-	}
 	headLog := head.log
 	if headLog == nil {
 		headLog = []byte{}
 	}
-	j.Findings = checks.PullRequest(head.input(rawConfig), checks.PullRequestFacts{BaseLog: baseLog, HeadLog: headLog, Branches: j.Branches, Unmapped: config.UnmappedAllow})
+	j.Findings = checks.PullRequest(head.input(base.config), checks.PullRequestFacts{BaseLog: baseLog, HeadLog: headLog, Branches: j.Branches, Unmapped: config.UnmappedAllow})
 	return nil
 }
 
@@ -350,7 +345,7 @@ type Outcome struct {
 // Check creates the check run first (so a crash can never leave it stuck in
 // progress: it is completed as failed on every way out, a timeout and a
 // cancelled job included), judges the target and completes the run with
-// the verdict, every finding annotated.
+// the verdict, the most important findings annotated (report.CheckRunAnnotations).
 func Check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, error) {
 	out := &Outcome{}
 	id, createErr := gh.CreateCheckRun(ctx, ghapi.CheckRun{Name: s.CheckName, HeadSHA: t.HeadSHA, Status: "in_progress", DetailsURL: s.DetailsURL, ExternalID: newExternalID()})
@@ -404,7 +399,11 @@ func Check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 func (out *Outcome) complete(ctx context.Context, gh GitHub, t Target, s Settings) error {
 	j := out.Judgement
 	out.Conclusion = report.Conclusion(j.Findings)
+	anns, unannotated := report.CheckRunAnnotations(j.Findings)
 	v := report.Verdict{CheckName: s.CheckName, HeadBranch: firstOr(j.Branches, ""), HeadSHA: t.HeadSHA, Findings: j.Findings, State: j.State}
+	if !out.Fallback {
+		v.Unannotated = unannotated
+	}
 	switch {
 	case j.NoPact:
 		v.Note = "This commit has no " + s.pactPath("log.jsonl") + "; there is nothing to enforce."
@@ -421,7 +420,7 @@ func (out *Outcome) complete(ctx context.Context, gh GitHub, t Target, s Setting
 		return nil
 	}
 	if err := gh.CompleteCheckRun(ctx, out.CheckRunID, out.Conclusion, ghapi.Output{
-		Title: report.Title(j.Findings), Summary: out.Summary, Text: report.Text(j.Findings), Annotations: annotations(j.Findings),
+		Title: report.Title(j.Findings), Summary: out.Summary, Text: report.Text(j.Findings), Annotations: annotations(anns),
 	}); err != nil {
 		return fmt.Errorf("post the verdict to check run %d: %w", out.CheckRunID, err)
 	}
@@ -453,9 +452,9 @@ func newExternalID() string {
 	return "pact-action-" + hex.EncodeToString(b[:])
 }
 
-func annotations(findings []checks.Finding) []ghapi.Annotation {
+func annotations(anns []report.Annotation) []ghapi.Annotation {
 	var out []ghapi.Annotation
-	for _, a := range report.Annotations(findings) {
+	for _, a := range anns {
 		out = append(out, ghapi.Annotation{Path: a.Path, StartLine: a.Line, EndLine: a.Line, Level: a.Level, Title: a.Title, Message: a.Message})
 	}
 	return out

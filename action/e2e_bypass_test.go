@@ -373,7 +373,7 @@ func TestBypassCancelledOrTimedOutRunIsNeverLeftInProgress(t *testing.T) {
 			t.Parallel()
 			s := e2e.NewServer(t)
 			sc := seedPR(t, s, e2e.NewLog().Files(), e2e.NewLog().Join("dev").Files(), "feat/x")
-			s.Inject(fakegithub.Fault{Method: "GET", Path: repoPath + "/contents/.pact/STATE.yml", Stall: true, Times: 1})
+			s.Inject(fakegithub.Fault{Method: "POST", Path: "/graphql", Stall: true, Times: 1})
 			run := e2e.Run{Server: s, EventName: "pull_request", Payload: sc.payload(t), Timeout: 30 * time.Second}
 			if how == "timeout" {
 				run.Env = map[string]string{"PACT_TIMEOUT": "2s"}

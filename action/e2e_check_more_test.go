@@ -2,6 +2,7 @@ package action_test
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"regexp"
 	"slices"
@@ -203,16 +204,23 @@ func TestCheckAPI5xxThenSuccess(t *testing.T) {
 // Retry-After) is waited out, then the run goes on.
 func TestCheckSecondaryRateLimit(t *testing.T) {
 	t.Parallel()
-	for _, status := range []int{403, 429} {
+	// GitHub answers a GraphQL primary rate limit with 200 and an error.
+	graphQLLimited := []byte(`{"errors":[{"type":"RATE_LIMITED","message":"API rate limit exceeded for installation ID 1."}]}`)
+	for _, status := range []int{403, 429, 200} {
 		t.Run(fmt.Sprint(status), func(t *testing.T) {
 			t.Parallel()
 			s := e2e.NewServer(t)
 			base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
 			head := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN")
 			sc := seedPR(t, s, base.Files(), head.Files(), "feat/login")
-			// The check run creation and a content read each hit the limit.
-			s.FailNext("POST", repoPath+"/check-runs", status, http.Header{"Retry-After": []string{"1"}}, 1)
-			s.FailNext("GET", repoPath+"/contents/.pact/STATE.yml", status, http.Header{"Retry-After": []string{"1"}}, 1)
+			// The check run creation and the read of the head's pact
+			// (GraphQL) each hit the limit.
+			s.FailNext("POST", repoPath+"/check-runs", max(status, 403), http.Header{"Retry-After": []string{"1"}}, 1)
+			fault := fakegithub.Fault{Method: "POST", Path: "/graphql", Status: status, Header: http.Header{"Retry-After": []string{"1"}}}
+			if status == 200 {
+				fault.Body = graphQLLimited
+			}
+			s.Inject(fault)
 
 			start := time.Now()
 			res := sc.run(t, nil)
@@ -252,7 +260,8 @@ func TestCheckGivesUpLeavesRunFailed(t *testing.T) {
 		want               string
 	}{
 		{name: "compare", method: "GET", path: repoPath + "/compare/*", want: "find the merge base of"},
-		{name: "task file", method: "GET", path: repoPath + "/contents/.pact/tasks/T1.md", want: "read .pact/tasks/T1.md from the GitHub API"},
+		{name: "the head's pact", method: "POST", path: "/graphql", want: "read .pact/log.jsonl, .pact/STATE.yml"},
+		{name: "the merge base's log", method: "GET", path: repoPath + "/contents/.pact/log.jsonl", want: "read .pact/log.jsonl from the GitHub API"},
 		// Completing fails five times; the sixth request, failing the run
 		// on the way out, goes through.
 		{name: "complete check run", method: "PATCH", path: repoPath + "/check-runs/*", times: 5, want: "post the verdict to check run"},
@@ -309,19 +318,27 @@ func TestCheckGivesUpLeavesRunFailed(t *testing.T) {
 	}
 }
 
-// TestCheckGHESAPIPath: a GitHub Enterprise Server API URL (…/api/v3) works.
+// TestCheckGHESAPIPath: a GitHub Enterprise Server API URL (…/api/v3) works,
+// with GraphQL at /api/graphql as the runner names it in
+// GITHUB_GRAPHQL_URL, or derived from GITHUB_API_URL when a runner does not.
 func TestCheckGHESAPIPath(t *testing.T) {
 	t.Parallel()
-	for _, p := range []string{"/api/v3", "/api/v3/"} {
-		t.Run(p, func(t *testing.T) {
+	for _, tc := range []struct {
+		path         string
+		noGraphQLURL bool
+	}{{path: "/api/v3"}, {path: "/api/v3/"}, {path: "/api/v3", noGraphQLURL: true}} {
+		t.Run(fmt.Sprintf("%s, GITHUB_GRAPHQL_URL unset %v", tc.path, tc.noGraphQLURL), func(t *testing.T) {
 			t.Parallel()
 			s := e2e.NewServer(t)
 			base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
 			head := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN")
 			sc := seedPR(t, s, base.Files(), head.Files(), "feat/login")
 
-			res := e2e.Run{Server: s, EventName: "pull_request", Payload: sc.payload(t), APIPath: p,
+			res := e2e.Run{Server: s, EventName: "pull_request", Payload: sc.payload(t), APIPath: tc.path, NoGraphQLURL: tc.noGraphQLURL,
 				Env: map[string]string{"GITHUB_SERVER_URL": "https://ghes.example"}}.Exec(t)
+			if n := s.CountRequests("POST", "/api/graphql"); n != 1 {
+				t.Errorf("GraphQL requests to /api/graphql = %d, want 1: %+v", n, s.Requests())
+			}
 
 			wantExit(t, res, 1)
 			run := onlyRun(t, s, sc.headSHA, "pact", "failure")
@@ -388,9 +405,13 @@ func TestCheckHeadSource(t *testing.T) {
 			if runs := s.CheckRuns(mergeSHA); len(runs) != 0 {
 				t.Errorf("check run posted on the merge SHA: %+v", runs)
 			}
+			// The head's pact is one GraphQL read at the head commit.
 			headReads := 0
 			for _, r := range s.Requests() {
 				if strings.HasPrefix(r.Path, repoPath+"/contents/.pact/") && strings.Contains(r.Query, "ref="+sc.headSHA) {
+					t.Errorf("head file read through the contents API: %s?%s", r.Path, r.Query)
+				}
+				if r.Operation == fakegithub.GraphQLOperation && slices.Contains(slices.Collect(maps.Values(r.Variables)), any(sc.headSHA)) {
 					headReads++
 				}
 			}
@@ -402,13 +423,13 @@ func TestCheckHeadSource(t *testing.T) {
 				}
 				checkAnnotations(t, run, findings(t, res, 0))
 				if headReads != 0 {
-					t.Errorf("%d head files read through the API although the workspace holds the head", headReads)
+					t.Errorf("%d reads at the head through the API although the workspace holds the head", headReads)
 				}
 			} else {
 				wantExit(t, res, 0)
 				onlyRun(t, s, sc.headSHA, "pact", "success")
-				if headReads < 4 { // log, STATE.yml, PROJECT.md, tasks/T1.md
-					t.Errorf("%d head files read through the API, want the log, STATE.yml, PROJECT.md and the task file", headReads)
+				if headReads != 1 {
+					t.Errorf("%d GraphQL reads at the head, want 1", headReads)
 				}
 			}
 			if got := s.CountRequests("GET", repoPath+"/compare/*"); got != 1 {
@@ -456,12 +477,15 @@ func TestCheckLargeLog(t *testing.T) {
 			}
 			run := onlyRun(t, s, sc.headSHA, "pact", "failure")
 			checkAnnotations(t, run, fs)
+			// GraphQL cuts Blob.text at 512,000 bytes: the head log is read
+			// by its blob id; the merge base's log through the raw media
+			// type, or the blobs API when even that refuses it.
 			blobReads := s.CountRequests("GET", repoPath+"/git/blobs/*")
 			if tc.blobs && blobReads != 2 {
 				t.Errorf("blob reads = %d, want 2 (the head log and the merge-base log)", blobReads)
 			}
-			if !tc.blobs && blobReads != 0 {
-				t.Errorf("blob reads = %d, want 0", blobReads)
+			if !tc.blobs && blobReads != 1 {
+				t.Errorf("blob reads = %d, want 1 (the head log)", blobReads)
 			}
 			noViolations(t, s)
 		})

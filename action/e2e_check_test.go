@@ -10,6 +10,7 @@ import (
 	"github.com/pact-action/pact-action/internal/e2e"
 	"github.com/pact-action/pact-action/internal/fakegithub"
 	"github.com/pact-action/pact-action/projection"
+	"github.com/pact-action/pact-action/report"
 )
 
 // End-to-end tests of check mode: the real pact-action binary, a runner-like
@@ -519,8 +520,10 @@ func TestCheckMergeGroup(t *testing.T) {
 	}
 }
 
-// TestCheckManyFindings: every finding is annotated, 50 per request, and the
-// summary and text stay within GitHub's limit, saying what was cut.
+// TestCheckManyFindings: the findings are annotated 50 per request, in at
+// most three requests (errors first), the summary counts what is not
+// annotated, and summary and text stay within GitHub's limit, saying what
+// was cut.
 func TestCheckManyFindings(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{51, 120, 400} {
@@ -556,11 +559,16 @@ func TestCheckManyFindings(t *testing.T) {
 			}
 			run := onlyRun(t, s, sc.headSHA, "pact", "failure")
 			checkAnnotations(t, run, fs)
-			if wantReq := 1 + (n+49)/50; run.Requests != wantReq {
-				t.Errorf("check run requests = %d, want %d (create, then %d annotations 50 at a time)", run.Requests, wantReq, n)
+			patches := min((n+49)/50, report.MaxCheckRunAnnotations/50)
+			if run.Requests != 1+patches {
+				t.Errorf("check run requests = %d, want %d (create, then the annotations 50 at a time, at most 3 times)", run.Requests, 1+patches)
 			}
-			if got := s.CountRequests("PATCH", repoPath+"/check-runs/*"); got != (n+49)/50 {
-				t.Errorf("PATCH requests = %d, want %d", got, (n+49)/50)
+			if got := s.CountRequests("PATCH", repoPath+"/check-runs/*"); got != patches {
+				t.Errorf("PATCH requests = %d, want %d", got, patches)
+			}
+			note := fmt.Sprintf("%d more finding(s) are not annotated", n-report.MaxCheckRunAnnotations)
+			if strings.Contains(run.Summary, note) != (n > report.MaxCheckRunAnnotations) {
+				t.Errorf("summary says %q: %v, want %v", note, strings.Contains(run.Summary, note), n > report.MaxCheckRunAnnotations)
 			}
 			checkOutputs(t, res, "failure", n, 0, 0)
 			if len(run.Summary) > 65535 || len(run.Text) > 65535 || len(res.Summary) > 65535+2 {
@@ -589,8 +597,9 @@ func TestCheckManyFindings(t *testing.T) {
 	}
 }
 
-// TestCheckManyWaitingTasks: hundreds of waiting tasks are all annotated, and
-// the summary lists as many as fit and says how many it left out.
+// TestCheckManyWaitingTasks: every task file of hundreds of tasks is
+// checked, the first 150 waiting tasks are annotated, and the summary lists
+// as many as fit and says how many it left out.
 func TestCheckManyWaitingTasks(t *testing.T) {
 	t.Parallel()
 	const n = 600
@@ -611,8 +620,8 @@ func TestCheckManyWaitingTasks(t *testing.T) {
 	}
 	run := onlyRun(t, s, sc.headSHA, "pact", "action_required")
 	checkAnnotations(t, run, fs)
-	if run.Requests != 1+n/50 {
-		t.Errorf("check run requests = %d, want %d", run.Requests, 1+n/50)
+	if run.Requests != 1+report.MaxCheckRunAnnotations/50 {
+		t.Errorf("check run requests = %d, want %d", run.Requests, 1+report.MaxCheckRunAnnotations/50)
 	}
 	checkOutputs(t, res, "action_required", 0, 0, n)
 	listed := strings.Count(run.Summary, "\n- waiting for T")
@@ -620,9 +629,12 @@ func TestCheckManyWaitingTasks(t *testing.T) {
 		!strings.Contains(run.Summary, fmt.Sprintf("_…%d more waiting task(s) not listed here", n-listed)) {
 		t.Errorf("summary of %d bytes lists %d of %d waiting tasks without the right note", len(run.Summary), listed, n)
 	}
-	// Only the first 200 task files are read through the API.
-	if got := s.CountRequests("GET", repoPath+"/contents/.pact/tasks/*"); got != 200 {
-		t.Errorf("task files read = %d, want 200", got)
+	// Every task file is read, in the one GraphQL request of the head.
+	if got := s.CountRequests("GET", repoPath+"/contents/.pact/tasks/*"); got != 0 {
+		t.Errorf("task files read one by one = %d, want 0", got)
+	}
+	if got := s.CountRequests("POST", "/graphql"); got != 1 {
+		t.Errorf("GraphQL requests = %d, want 1", got)
 	}
 	noViolations(t, s)
 }

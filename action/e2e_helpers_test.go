@@ -166,12 +166,18 @@ func annotationLevel(s checks.Severity) string {
 }
 
 // checkAnnotations compares the annotations the fake stored with the report's
-// findings: one per finding, in order, on the finding's path and line (line 1
-// for a finding without one), at the level of its severity, titled by code.
+// findings: one per finding, most important first (errors, waiting,
+// warnings, each in file order), at most report.MaxCheckRunAnnotations, on
+// the finding's path and line (line 1 for a finding without one), at the
+// level of its severity, titled by code.
 func checkAnnotations(t *testing.T, run fakegithub.CheckRun, fs []checks.Finding) {
 	t.Helper()
+	fs = report.ByImportance(fs)
+	if len(fs) > report.MaxCheckRunAnnotations {
+		fs = fs[:report.MaxCheckRunAnnotations]
+	}
 	if len(run.Annotations) != len(fs) {
-		t.Fatalf("annotations stored = %d, findings = %d", len(run.Annotations), len(fs))
+		t.Fatalf("annotations stored = %d, want %d", len(run.Annotations), len(fs))
 	}
 	for i, f := range fs {
 		a := run.Annotations[i]

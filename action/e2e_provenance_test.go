@@ -150,13 +150,8 @@ func provWantFindings(t *testing.T, got []checks.Finding, run fakegithub.CheckRu
 				t.Errorf("the check run's summary does not say %q:\n%s", s, run.Summary)
 			}
 		}
-		if i < len(run.Annotations) {
-			a := run.Annotations[i]
-			if a.Path != provLog || a.StartLine != max(w.line, 1) || !strings.Contains(a.Message, f.Message) {
-				t.Errorf("annotation %d = %s:%d %q", i, a.Path, a.StartLine, a.Message)
-			}
-		}
 	}
+	checkAnnotations(t, run, got)
 }
 
 func provCount(s *fakegithub.Server, operation string) int {

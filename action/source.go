@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,17 +109,36 @@ func WorkspaceHead(dir string) string {
 	return ""
 }
 
-// headSource prefers the workspace when it holds exactly the head commit
-// and its log (a sparse checkout may leave .pact/ out); otherwise the API at
-// that commit.
-func headSource(gh FileReader, workspace, headSHA, logPath string) fileSource {
-	if workspace != "" && headSHA != "" && WorkspaceHead(workspace) == headSHA {
-		if _, err := os.Lstat(filepath.Join(workspace, filepath.FromSlash(logPath))); err == nil {
-			return diskSource{root: workspace}
-		}
+// headOnDisk reports whether the workspace holds exactly the head commit
+// and its log (a sparse checkout may leave .pact/ out).
+func headOnDisk(workspace, headSHA, logPath string) bool {
+	if workspace == "" || headSHA == "" || WorkspaceHead(workspace) != headSHA {
+		return false
 	}
-	return apiSource{gh: gh, ref: headSHA}
+	_, err := os.Lstat(filepath.Join(workspace, filepath.FromSlash(logPath)))
+	return err == nil
 }
+
+// treeSource serves the files of one commit that ReadTrees read. A path
+// that holds something else than a regular file (a symbolic link, a
+// submodule, a directory) fails the read, as the workspace reader refuses
+// what is not a regular file.
+type treeSource struct{ tree ghapi.Tree }
+
+func (s treeSource) read(_ context.Context, path string) ([]byte, error) {
+	e, ok := s.tree.Entries[path]
+	switch {
+	case !ok:
+		return nil, nil
+	case e.Kind != ghapi.KindFile:
+		return nil, fmt.Errorf("%w (it is a %s in commit %s)", pactdir.ErrNotRegular, e.Kind, short(s.tree.Commit))
+	case e.Data == nil:
+		return []byte{}, nil
+	}
+	return e.Data, nil
+}
+
+func (s treeSource) describe() string { return "the GitHub API at " + short(s.tree.Commit) }
 
 func readRequired(ctx context.Context, src fileSource, path string) ([]byte, error) {
 	b, err := src.read(ctx, path)
@@ -141,16 +159,67 @@ type headFiles struct {
 	state       []byte
 	project     []byte
 	taskFiles   map[string][]byte
-	unread      map[string]bool
 }
 
-// readHead reads the head's log, STATE.yml, PROJECT.md and task files.
-func readHead(ctx context.Context, gh FileReader, t Target, s Settings) (*headFiles, error) {
+// baseTip is a base branch as one judgement sees it: its tip, and the
+// configuration there (nil: none).
+type baseTip struct {
+	sha    string
+	config []byte
+}
+
+// readHead reads what judging a head needs, in one GraphQL request
+// whatever the number of tasks: the head's log, STATE.yml, PROJECT.md and
+// every task file (from the workspace instead when it holds the head), and
+// the tip and .github/pact.yml of each base branch named.
+func readHead(ctx context.Context, gh Reader, t Target, s Settings, bases []string) (*headFiles, map[string]baseTip, error) {
 	logPath := s.pactPath("log.jsonl")
-	src := headSource(gh, t.Workspace, t.HeadSHA, logPath)
-	h := &headFiles{sha: t.HeadSHA, source: src.describe(), dir: s.pactDir(), taskFiles: map[string][]byte{}}
+	var reads []ghapi.TreeRead
+	onDisk := headOnDisk(t.Workspace, t.HeadSHA, logPath)
+	if !onDisk {
+		files := []string{logPath, s.pactPath("STATE.yml"), s.pactPath("PROJECT.md")}
+		if s.pactDir() != "." {
+			files = append(files, s.pactDir())
+		}
+		reads = append(reads, ghapi.TreeRead{Commit: t.HeadSHA, Files: files, Dirs: []string{s.pactPath("tasks")}})
+	}
+	for _, b := range bases {
+		reads = append(reads, ghapi.TreeRead{Branch: b, Files: []string{ConfigPath}})
+	}
+	var trees []ghapi.Tree
+	if len(reads) > 0 {
+		var err error
+		if trees, err = gh.ReadTrees(ctx, reads...); err != nil {
+			return nil, nil, err
+		}
+	}
+	var src fileSource = diskSource{root: t.Workspace}
+	if !onDisk {
+		tree := trees[0]
+		trees = trees[1:]
+		if e, ok := tree.Entries[s.pactDir()]; ok && e.Kind != ghapi.KindDir {
+			return nil, nil, fmt.Errorf("read %s from the GitHub API at %s: it is a %s, not a directory", s.pactDir(), short(t.HeadSHA), e.Kind)
+		}
+		src = treeSource{tree: tree}
+	}
+	tips := map[string]baseTip{}
+	for i, b := range bases {
+		cfg, err := readRequired(ctx, treeSource{tree: trees[i]}, ConfigPath)
+		if err != nil {
+			return nil, nil, fmt.Errorf("the base branch %s: %w", b, err)
+		}
+		tips[b] = baseTip{sha: trees[i].Commit, config: cfg}
+	}
+	h, err := readPact(ctx, src, t.HeadSHA, s)
+	return h, tips, err
+}
+
+// readPact reads the log, and STATE.yml, PROJECT.md and every task file
+// when the log can be replayed.
+func readPact(ctx context.Context, src fileSource, sha string, s Settings) (*headFiles, error) {
+	h := &headFiles{sha: sha, source: src.describe(), dir: s.pactDir(), taskFiles: map[string][]byte{}}
 	var err error
-	if h.log, err = readRequired(ctx, src, logPath); err != nil {
+	if h.log, err = readRequired(ctx, src, s.pactPath("log.jsonl")); err != nil {
 		return nil, err
 	}
 	h.parsed = projection.ParseBytes(h.log)
@@ -164,8 +233,12 @@ func readHead(ctx context.Context, gh FileReader, t Target, s Settings) (*headFi
 	if h.project, err = readRequired(ctx, src, s.pactPath("PROJECT.md")); err != nil {
 		return nil, err
 	}
-	if h.unread, err = readTaskFiles(ctx, src, s, h.replay.State, h.taskFiles); err != nil {
-		return nil, err
+	for _, id := range h.replay.State.TaskOrder {
+		b, err := readRequired(ctx, src, s.pactPath("tasks/"+id+".md"))
+		if err != nil {
+			return nil, err
+		}
+		h.taskFiles[id] = b
 	}
 	return h, nil
 }
@@ -174,47 +247,4 @@ func readHead(ctx context.Context, gh FileReader, t Target, s Settings) (*headFi
 // configuration (nil: none).
 func (h *headFiles) input(rawConfig []byte) checks.Input {
 	return checks.Input{Dir: h.dir, Scan: &h.parsed.Scan, Replay: h.replay, State: h.state, Project: h.project, TaskFiles: h.taskFiles, Config: rawConfig}
-}
-
-// maxTaskFiles bounds the task files read through the API per run; a pact
-// with more tasks skips the mirror check for the rest rather than spend the
-// token's rate limit on it.
-const maxTaskFiles = 200
-
-// readTaskFiles reads the task files into into, and returns the ids of the
-// tasks whose files it did not read (beyond maxTaskFiles through the API).
-func readTaskFiles(ctx context.Context, src fileSource, s Settings, st *projection.State, into map[string][]byte) (map[string]bool, error) {
-	_, onDisk := src.(diskSource)
-	for i, id := range st.TaskOrder {
-		if i >= maxTaskFiles && !onDisk {
-			slog.Warn("too many tasks to read every task file through the API; the rest are not mirror-checked", "read", maxTaskFiles, "tasks", len(st.TaskOrder))
-			unread := map[string]bool{}
-			for _, rest := range st.TaskOrder[i:] {
-				unread[rest] = true
-			}
-			return unread, nil
-		}
-		b, err := readRequired(ctx, src, s.pactPath("tasks/"+id+".md"))
-		if err != nil {
-			return nil, err
-		}
-		into[id] = b
-	}
-	return nil, nil
-}
-
-// dropUnread removes the task-file findings of tasks whose files were not
-// read: checks.TaskFiles cannot tell an unread file from a missing one.
-func dropUnread(findings []checks.Finding, unread map[string]bool) []checks.Finding {
-	if len(unread) == 0 {
-		return findings
-	}
-	out := findings[:0]
-	for _, f := range findings {
-		if (f.Code == checks.CodeTaskfileMissing || f.Code == checks.CodeTaskfileMismatch) && unread[f.TaskID] {
-			continue
-		}
-		out = append(out, f)
-	}
-	return out
 }

@@ -1,4 +1,4 @@
-// Package ghapi owns all GitHub REST traffic of pact-action.
+// Package ghapi owns all GitHub REST and GraphQL traffic of pact-action.
 //
 // It is the only package of the project that imports go-github. Callers get
 // plain structs (PR, Commit, Review, ...) and typed errors (ErrNotFound,
@@ -9,7 +9,13 @@
 // RetryPolicy): 5xx answers, 429 answers and 403 answers that are rate
 // limits are retried with exponential backoff and jitter, honouring
 // Retry-After and x-ratelimit-reset. Nothing else in the project retries
-// GitHub calls.
+// GitHub calls. GraphQL queries go through the same transport.
+//
+// What is read at a commit id never changes, so the client keeps it for
+// the rest of the run (bounded, see objectCache): a file at a commit, a
+// blob by its object id, a commit's tree. The bot's check of the commit it
+// just wrote thus re-reads nothing it already has, yet judges the commit as
+// GitHub has it: every blob is taken by the object id GitHub reports.
 package ghapi
 
 import (
@@ -38,6 +44,11 @@ type Options struct {
 	// https://api.github.com. GitHub Enterprise Server URLs
 	// ("https://host/api/v3") are supported.
 	APIURL string
+	// GraphQLURL is the GraphQL endpoint (the caller passes
+	// $GITHUB_GRAPHQL_URL, which differs from the REST base on GitHub
+	// Enterprise Server). Empty means derived from the REST base:
+	// https://host/api/v3 → https://host/api/graphql, else BASE/graphql.
+	GraphQLURL string
 	// Owner and Repo name the repository every method works on.
 	Owner string
 	Repo  string
@@ -55,11 +66,14 @@ type Options struct {
 
 // Client talks to one repository. It is safe for concurrent use.
 type Client struct {
-	gh     *github.Client
-	owner  string
-	repo   string
-	logger *slog.Logger
-	sleep  func(context.Context, time.Duration) error
+	gh         *github.Client
+	http       *http.Client // authenticated, retrying: GraphQL goes through it
+	graphqlURL string
+	owner      string
+	repo       string
+	logger     *slog.Logger
+	sleep      func(context.Context, time.Duration) error
+	cache      *objectCache
 }
 
 // New builds a Client. ctx is only used while building the HTTP client
@@ -110,8 +124,19 @@ func New(ctx context.Context, o Options) (*Client, error) {
 	if sleep == nil {
 		sleep = SleepContext
 	}
-	return &Client{gh: gh, owner: o.Owner, repo: o.Repo, logger: logger, sleep: sleep}, nil
+	graphqlURL := o.GraphQLURL
+	if graphqlURL == "" {
+		graphqlURL = graphQLURLFor(gh.BaseURL.String())
+	}
+	if g, err := url.Parse(graphqlURL); err != nil || g.Scheme == "" || g.Host == "" {
+		return nil, fmt.Errorf("ghapi: invalid graphql url %q", graphqlURL)
+	}
+	return &Client{gh: gh, http: hc, graphqlURL: graphqlURL, owner: o.Owner, repo: o.Repo, logger: logger, sleep: sleep,
+		cache: newObjectCache(defaultCacheBytes)}, nil
 }
+
+// GraphQLURL returns the GraphQL endpoint in use.
+func (c *Client) GraphQLURL() string { return c.graphqlURL }
 
 // Owner returns the repository owner the client works on.
 func (c *Client) Owner() string { return c.owner }

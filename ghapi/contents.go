@@ -29,6 +29,23 @@ func (c *Client) ReadFile(ctx context.Context, path, ref string) ([]byte, error)
 	if clean == "" || strings.Contains("/"+clean+"/", "/../") {
 		return nil, fmt.Errorf("%s: invalid path", op)
 	}
+	if isObjectID(ref) {
+		if f, ok := c.cache.file(ref, clean); ok {
+			if f.absent {
+				return nil, fmt.Errorf("%s: %w", op, ErrNotFound)
+			}
+			return f.data, nil
+		}
+	}
+	data, err := c.readFile(ctx, op, clean, ref)
+	if err == nil && isObjectID(ref) {
+		c.cache.putFile(ref, clean, data, false)
+		c.cache.putBlob(data, ref)
+	}
+	return data, err
+}
+
+func (c *Client) readFile(ctx context.Context, op, clean, ref string) ([]byte, error) {
 	u := c.repoPath() + "/contents/" + escapeSegments(clean)
 	if ref != "" {
 		u += "?ref=" + url.QueryEscape(ref)
@@ -118,23 +135,31 @@ func findEntry(t *github.Tree, name string) *github.TreeEntry {
 	return nil
 }
 
+// readBlob reads a blob by its object id (from the cache when it holds it)
+// and checks that the bytes are the ones the id names.
 func (c *Client) readBlob(ctx context.Context, sha string) ([]byte, error) {
+	if data, ok := c.cache.blob(sha); ok {
+		return data, nil
+	}
 	blob, _, err := c.gh.Git.GetBlob(ctx, c.owner, c.repo, sha)
 	if err != nil {
 		return nil, wrapErr("get blob "+sha, err)
 	}
+	var data []byte
 	switch blob.GetEncoding() {
 	case "base64":
-		data, err := base64.StdEncoding.DecodeString(strings.ReplaceAll(blob.GetContent(), "\n", ""))
-		if err != nil {
+		if data, err = base64.StdEncoding.DecodeString(strings.ReplaceAll(blob.GetContent(), "\n", "")); err != nil {
 			return nil, fmt.Errorf("decode blob %s: %w", sha, err)
 		}
-		return data, nil
 	case "utf-8", "":
-		return []byte(blob.GetContent()), nil
+		data = []byte(blob.GetContent())
 	default:
 		return nil, fmt.Errorf("blob %s: unsupported encoding %q", sha, blob.GetEncoding())
 	}
+	if isObjectID(sha) && c.cache.putBlob(data, sha) != sha {
+		return nil, fmt.Errorf("blob %s: GitHub sent bytes of another object", sha)
+	}
+	return data, nil
 }
 
 // escapeSegments path-escapes each segment of a slash-separated path.

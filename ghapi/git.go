@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/google/go-github/v60/github"
 )
@@ -21,9 +22,11 @@ func (c *Client) BranchHead(ctx context.Context, branch string) (string, error) 
 
 // CommitFiles writes files (path → content, mode 100644) on top of
 // parentSHA as one commit, then moves branch to it without force, through
-// the Git Data API: get the parent commit (for its tree), create one blob
-// per file, create a tree on the parent's tree, create the commit, update
-// refs/heads/<branch>. It returns the new commit SHA.
+// the Git Data API: the parent's tree (known when this client read the
+// parent through ReadTrees, else one call), a tree on it holding the files
+// (text inline; a file that is not valid UTF-8 as a blob of its own), the
+// commit, and the update of refs/heads/<branch>: three calls in the usual
+// case. It returns the new commit SHA.
 //
 // If branch no longer points at parentSHA (someone pushed meanwhile) the
 // update is refused and the error wraps ErrNotFastForward: re-read the
@@ -38,9 +41,13 @@ func (c *Client) CommitFiles(ctx context.Context, branch, parentSHA string, file
 	if len(files) == 0 {
 		return "", fmt.Errorf("%s: no files", op)
 	}
-	parent, _, err := c.gh.Git.GetCommit(ctx, c.owner, c.repo, parentSHA)
-	if err != nil {
-		return "", wrapErr(op+": get parent commit", err)
+	parentTree, known := c.cache.tree(parentSHA)
+	if !known {
+		parent, _, err := c.gh.Git.GetCommit(ctx, c.owner, c.repo, parentSHA)
+		if err != nil {
+			return "", wrapErr(op+": get parent commit", err)
+		}
+		parentTree = parent.GetTree().GetSHA()
 	}
 	paths := make([]string, 0, len(files))
 	for p := range files {
@@ -53,21 +60,24 @@ func (c *Client) CommitFiles(ctx context.Context, branch, parentSHA string, file
 	sort.Strings(paths)
 	entries := make([]*github.TreeEntry, 0, len(paths))
 	for _, p := range paths {
-		blob, _, err := c.gh.Git.CreateBlob(ctx, c.owner, c.repo, &github.Blob{
-			Content:  github.String(base64.StdEncoding.EncodeToString(files[p])),
-			Encoding: github.String("base64"),
-		})
-		if err != nil {
-			return "", wrapErr(op+": create blob for "+p, err)
+		entry := &github.TreeEntry{Path: github.String(p), Mode: github.String("100644"), Type: github.String("blob")}
+		if len(files[p]) > 0 && utf8.Valid(files[p]) {
+			// GitHub writes the blob from the tree's inline content: its
+			// bytes are the UTF-8 of the JSON string, exactly files[p].
+			entry.Content = github.String(string(files[p]))
+		} else {
+			blob, _, err := c.gh.Git.CreateBlob(ctx, c.owner, c.repo, &github.Blob{
+				Content:  github.String(base64.StdEncoding.EncodeToString(files[p])),
+				Encoding: github.String("base64"),
+			})
+			if err != nil {
+				return "", wrapErr(op+": create blob for "+p, err)
+			}
+			entry.SHA = blob.SHA
 		}
-		entries = append(entries, &github.TreeEntry{
-			Path: github.String(p),
-			Mode: github.String("100644"),
-			Type: github.String("blob"),
-			SHA:  blob.SHA,
-		})
+		entries = append(entries, entry)
 	}
-	tree, _, err := c.gh.Git.CreateTree(ctx, c.owner, c.repo, parent.GetTree().GetSHA(), entries)
+	tree, _, err := c.gh.Git.CreateTree(ctx, c.owner, c.repo, parentTree, entries)
 	if err != nil {
 		return "", wrapErr(op+": create tree", err)
 	}
@@ -85,6 +95,12 @@ func (c *Client) CommitFiles(ctx context.Context, branch, parentSHA string, file
 	}, false)
 	if err != nil {
 		return "", wrapErr(op+": update branch", err)
+	}
+	// What was written is known by its ids: a later read of the new
+	// commit (the check of it) takes these blobs by the ids GitHub reports.
+	c.cache.putTree(commit.GetSHA(), tree.GetSHA())
+	for _, p := range paths {
+		c.cache.putBlob(files[p], commit.GetSHA())
 	}
 	return commit.GetSHA(), nil
 }

@@ -329,6 +329,15 @@ func (t *retryTransport) classify(req *http.Request, resp *http.Response, err er
 	}
 	status := resp.StatusCode
 	switch {
+	case status == http.StatusOK && req.Context().Value(graphQLKey{}) != nil:
+		// GraphQL answers a primary rate limit with 200 and an error.
+		msg, limited := graphQLRateLimited(peekBody(resp))
+		if !limited {
+			return verdict{}
+		}
+		v := verdict{retry: true, rateLimited: true, status: status, message: msg}
+		t.rateLimitWait(resp, &v)
+		return v
 	case status == http.StatusTooManyRequests:
 		v := verdict{retry: true, rateLimited: true, status: status}
 		v.message = peekMessage(resp)
@@ -416,13 +425,19 @@ func rateLimitReset(h http.Header, now time.Time) (time.Duration, bool) {
 // peekMessage reads (a bounded prefix of) the body, puts it back for the
 // caller, and returns the "message" of a GitHub error body.
 func peekMessage(resp *http.Response) string {
+	return errorMessage(peekBody(resp))
+}
+
+// peekBody reads a bounded prefix of the body and puts it back for the
+// caller.
+func peekBody(resp *http.Response) []byte {
 	if resp.Body == nil {
-		return ""
+		return nil
 	}
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	resp.Body = struct {
 		io.Reader
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(data), resp.Body), resp.Body}
-	return errorMessage(data)
+	return data
 }

@@ -7,6 +7,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -35,6 +36,9 @@ type Verdict struct {
 	// Note is an optional line under the verdict (e.g. a fallback notice);
 	// it is our own text, never the log's.
 	Note string
+	// Unannotated counts the findings the check run does not annotate
+	// (beyond MaxCheckRunAnnotations); the summary says so.
+	Unannotated int
 }
 
 // Conclusion is success when nothing is wrong or waiting, failure on any
@@ -162,6 +166,13 @@ func Summary(v Verdict) string {
 	if v.Note != "" {
 		fmt.Fprintf(&head, "\n> %s\n", oneLine(v.Note))
 	}
+	// Where every finding can be read, for the notes of what is cut.
+	everyFinding, eachTask := "every finding is annotated and in the JSON report", "each one is annotated and in the JSON report"
+	if v.Unannotated > 0 {
+		fmt.Fprintf(&head, "\n> %d more finding(s) are not annotated (a check run gets the %d most important, errors first); the summary and the JSON report list them all.\n",
+			v.Unannotated, MaxCheckRunAnnotations)
+		everyFinding, eachTask = "the JSON report lists every finding", "the JSON report lists each one"
+	}
 
 	var waiting []string
 	for _, f := range v.Findings {
@@ -180,7 +191,7 @@ func Summary(v Verdict) string {
 	out := head.String()
 	if len(waiting) > 0 {
 		out += "\n### Waiting\n\n"
-		out += fit(waiting, MaxText/2-len(out), "\n_…%d more waiting task(s) not listed here to fit GitHub's 65,535-character limit; each one is annotated and in the JSON report._\n")
+		out += fit(waiting, MaxText/2-len(out), "\n_…%d more waiting task(s) not listed here to fit GitHub's 65,535-character limit; "+eachTask+"._\n")
 	}
 	budget := MaxText - len(out) - len(footer) - 200
 	if len(rows) > 0 {
@@ -193,7 +204,7 @@ func Summary(v Verdict) string {
 	budget = MaxText - len(out) - len(footer) - 200
 	if len(rows) > 0 {
 		out += rowsHeader
-		out += fit(rows, budget-len(rowsHeader), "\n_…%d more finding(s) not shown here to fit GitHub's 65,535-character limit; every finding is annotated and in the JSON report._\n")
+		out += fit(rows, budget-len(rowsHeader), "\n_…%d more finding(s) not shown here to fit GitHub's 65,535-character limit; "+everyFinding+"._\n")
 	}
 	out += footer
 	if len(out) > MaxText {
@@ -289,7 +300,7 @@ func Text(findings []checks.Finding) string {
 	for i, f := range findings {
 		entry := fmt.Sprintf("%s %s %s\n%s\nHint: %s\n\n", Code(string(f.Severity)), Code(string(f.Code)), Code(where(f)), Escape(f.Message), Escape(f.Hint))
 		if b.Len()+len(entry) > MaxText-200 {
-			fmt.Fprintf(&b, "_…%d more finding(s) cut to fit GitHub's limit; see the annotations and the JSON report._\n", len(findings)-i)
+			fmt.Fprintf(&b, "_…%d more finding(s) cut to fit GitHub's limit; the JSON report lists them all._\n", len(findings)-i)
 			break
 		}
 		b.WriteString(entry)
@@ -336,12 +347,28 @@ func oneLine(s string) string {
 func ByImportance(findings []checks.Finding) []checks.Finding {
 	rank := map[checks.Severity]int{checks.SeverityError: 0, checks.SeverityPending: 1, checks.SeverityWarning: 2}
 	out := append([]checks.Finding(nil), findings...)
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && rank[out[j].Severity] < rank[out[j-1].Severity]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	slices.SortStableFunc(out, func(a, b checks.Finding) int { return rank[a.Severity] - rank[b.Severity] })
 	return out
+}
+
+// MaxCheckRunAnnotations is how many findings a check run annotates: three
+// requests of the 50 annotations GitHub takes per request. GitHub's Checks
+// API reference gives no number it displays per check run (only 50 per
+// request, and 10 warning and 10 error annotations per step for workflow
+// commands), so a few requests bound what a run costs; the summary counts
+// the rest and the JSON report lists them.
+const MaxCheckRunAnnotations = 150
+
+// CheckRunAnnotations are the annotations a check run carries: the most
+// important findings (ByImportance), at most MaxCheckRunAnnotations;
+// left is how many findings are not annotated.
+func CheckRunAnnotations(findings []checks.Finding) (anns []Annotation, left int) {
+	ordered := ByImportance(findings)
+	if len(ordered) > MaxCheckRunAnnotations {
+		left = len(ordered) - MaxCheckRunAnnotations
+		ordered = ordered[:MaxCheckRunAnnotations]
+	}
+	return Annotations(ordered), left
 }
 
 // MaxWorkflowAnnotations is how many error, warning and notice commands

@@ -188,3 +188,48 @@ func TestSummaryCutsEveryPartWithANote(t *testing.T) {
 		})
 	}
 }
+
+// A check run annotates at most MaxCheckRunAnnotations findings, the most
+// important first; the summary counts the rest and no longer claims every
+// finding is annotated.
+func TestCheckRunAnnotationsAreCapped(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		warnings, errors int
+		wantLeft         int
+	}{
+		{warnings: 3, errors: 2},
+		{warnings: 0, errors: MaxCheckRunAnnotations},
+		{warnings: 100, errors: 100, wantLeft: 200 - MaxCheckRunAnnotations},
+		{warnings: 10000, errors: 1, wantLeft: 10001 - MaxCheckRunAnnotations},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%d warnings, %d errors", tt.warnings, tt.errors), func(t *testing.T) {
+			t.Parallel()
+			var fs []checks.Finding
+			for i := range tt.warnings {
+				fs = append(fs, finding(checks.SeverityWarning, i+1, "w"))
+			}
+			for i := range tt.errors {
+				fs = append(fs, finding(checks.SeverityError, tt.warnings+i+1, "e"))
+			}
+			anns, left := CheckRunAnnotations(fs)
+			if left != tt.wantLeft || len(anns) != len(fs)-tt.wantLeft {
+				t.Fatalf("annotations %d, left %d; want %d, %d", len(anns), left, len(fs)-tt.wantLeft, tt.wantLeft)
+			}
+			for i, a := range anns {
+				if wantErr := i < tt.errors; (a.Level == "failure") != wantErr {
+					t.Fatalf("annotation %d is %s: errors must come first", i, a.Level)
+				}
+			}
+			sum := Summary(Verdict{CheckName: "pact", Findings: fs, State: projection.NewState(), Unannotated: left})
+			note := fmt.Sprintf("%d more finding(s) are not annotated", left)
+			if strings.Contains(sum, note) != (left > 0) {
+				t.Errorf("summary says %q: %v, want %v", note, strings.Contains(sum, note), left > 0)
+			}
+			if left > 0 && strings.Contains(sum, "every finding is annotated") {
+				t.Error("the summary claims every finding is annotated")
+			}
+		})
+	}
+}

@@ -87,7 +87,8 @@ func runAction(ctx context.Context, stdout io.Writer, getenv func(string) string
 	if !ok {
 		return usagef("GITHUB_REPOSITORY %q is not owner/name", getenv("GITHUB_REPOSITORY"))
 	}
-	gh, err := ghapi.New(ctx, ghapi.Options{Token: in.token, APIURL: getenv("GITHUB_API_URL"), Owner: owner, Repo: repo, Logger: logger})
+	gh, err := ghapi.New(ctx, ghapi.Options{Token: in.token, APIURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"),
+		Owner: owner, Repo: repo, Logger: logger})
 	if err != nil {
 		return err
 	}

@@ -41,7 +41,8 @@ func runDoctor(ctx context.Context, args []string, stdout io.Writer, getenv func
 	if token == "" {
 		return usagef("doctor needs a token in GITHUB_TOKEN or GH_TOKEN: a fine-grained token with read access to Metadata, Contents, Actions and Administration is enough")
 	}
-	gh, err := ghapi.New(ctx, ghapi.Options{Token: token, APIURL: getenv("GITHUB_API_URL"), Owner: owner, Repo: repo, Logger: logger})
+	gh, err := ghapi.New(ctx, ghapi.Options{Token: token, APIURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"),
+		Owner: owner, Repo: repo, Logger: logger})
 	if err != nil {
 		return err
 	}

@@ -100,8 +100,13 @@ type Run struct {
 	Inputs map[string]string
 	// Workspace is the checkout; empty means a fresh empty directory.
 	Workspace string
-	// APIPath is appended to the server URL (e.g. "/api/v3" for GHES).
+	// APIPath is appended to the server URL (e.g. "/api/v3" for GHES);
+	// GITHUB_GRAPHQL_URL follows it as a runner sets it (/graphql, or
+	// /api/graphql on GHES).
 	APIPath string
+	// NoGraphQLURL leaves GITHUB_GRAPHQL_URL unset, as an older runner
+	// does: the endpoint is then derived from GITHUB_API_URL.
+	NoGraphQLURL bool
 	// Timeout bounds the run (default one minute).
 	Timeout time.Duration
 	// Extra environment variables.
@@ -111,6 +116,17 @@ type Run struct {
 	// While runs beside the binary once it started (to signal it, say);
 	// Exec waits for it too.
 	While func(p *os.Process)
+}
+
+// graphQLURL is the GITHUB_GRAPHQL_URL a runner sets for this server.
+func (r Run) graphQLURL() string {
+	switch {
+	case r.NoGraphQLURL:
+		return ""
+	case strings.HasSuffix(strings.TrimRight(r.APIPath, "/"), "/api/v3"):
+		return r.Server.URL + strings.TrimSuffix(strings.TrimRight(r.APIPath, "/"), "/v3") + "/graphql"
+	}
+	return r.Server.URL + "/graphql"
 }
 
 // Exec runs the binary and collects what it left behind.
@@ -140,7 +156,7 @@ func (r Run) Exec(t testing.TB) Result {
 		"GITHUB_ACTIONS=true", "CI=true",
 		"GITHUB_EVENT_NAME=" + r.EventName, "GITHUB_EVENT_PATH=" + eventPath,
 		"GITHUB_REPOSITORY=" + Owner + "/" + Repo, "GITHUB_REPOSITORY_OWNER=" + Owner,
-		"GITHUB_API_URL=" + r.Server.URL + r.APIPath, "GITHUB_SERVER_URL=https://github.example",
+		"GITHUB_API_URL=" + r.Server.URL + r.APIPath, "GITHUB_GRAPHQL_URL=" + r.graphQLURL(), "GITHUB_SERVER_URL=https://github.example",
 		"GITHUB_WORKSPACE=" + ws, "GITHUB_OUTPUT=" + outputPath, "GITHUB_STEP_SUMMARY=" + summaryPath,
 		"GITHUB_RUN_ID=4242", "GITHUB_RUN_ATTEMPT=1", "GITHUB_SHA=0000000000000000000000000000000000000000",
 		"RUNNER_TEMP=" + dir,

@@ -68,7 +68,7 @@ var (
 // loadSpec loads and compiles the OpenAPI subset once per process.
 func loadSpec() (*apiSpec, error) {
 	specOnce.Do(func() {
-		p, err := findSpec()
+		p, err := findModuleFile(specRelPath)
 		if err != nil {
 			specErr = err
 			return
@@ -86,9 +86,10 @@ func loadSpec() (*apiSpec, error) {
 	return loadedSpec, specErr
 }
 
-// findSpec locates the subset from this source file (then from the working
-// directory) by walking up to the module root (the directory with go.mod).
-func findSpec() (string, error) {
+// findModuleFile locates a file of the module (rel is relative to its root)
+// from this source file, then from the working directory, by walking up to
+// the module root (the directory with go.mod).
+func findModuleFile(rel string) (string, error) {
 	var starts []string
 	if _, file, _, ok := runtime.Caller(0); ok {
 		starts = append(starts, filepath.Dir(file))
@@ -99,7 +100,7 @@ func findSpec() (string, error) {
 	for _, dir := range starts {
 		for d := dir; ; d = filepath.Dir(d) {
 			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-				p := filepath.Join(d, filepath.FromSlash(specRelPath))
+				p := filepath.Join(d, filepath.FromSlash(rel))
 				if _, err := os.Stat(p); err == nil {
 					return p, nil
 				}
@@ -110,7 +111,7 @@ func findSpec() (string, error) {
 			}
 		}
 	}
-	return "", fmt.Errorf("cannot find %s above %v", specRelPath, starts)
+	return "", fmt.Errorf("cannot find %s above %v", rel, starts)
 }
 
 func compileSpec(data []byte) (*apiSpec, error) {

@@ -18,6 +18,7 @@ type commitSeed struct {
 	verified  bool
 	deletes   []string
 	email     string
+	special   map[string]fileEntry // symlinks and submodules by path
 }
 
 // WithParents sets the parents explicitly (none: a root commit; two: a
@@ -56,6 +57,23 @@ func Verified() CommitOption {
 // Deleting removes paths in the commit.
 func Deleting(paths ...string) CommitOption {
 	return func(c *commitSeed) { c.deletes = append(c.deletes, paths...) }
+}
+
+// Symlink commits a symbolic link at path pointing at target (mode 120000).
+func Symlink(path, target string) CommitOption {
+	return func(c *commitSeed) { c.addSpecial(path, fileEntry{mode: "120000", typ: "blob", sha: "link:" + target}) }
+}
+
+// Submodule commits a submodule at path, at commit sha (mode 160000).
+func Submodule(path, sha string) CommitOption {
+	return func(c *commitSeed) { c.addSpecial(path, fileEntry{mode: "160000", typ: "commit", sha: sha}) }
+}
+
+func (c *commitSeed) addSpecial(path string, e fileEntry) {
+	if c.special == nil {
+		c.special = map[string]fileEntry{}
+	}
+	c.special[path] = e
 }
 
 // CreateRepo creates an empty repository (CommitFiles creates repositories
@@ -131,6 +149,18 @@ func (s *Server) CommitFiles(owner, repo, branch string, files map[string]string
 	var paths []string
 	for p, content := range files {
 		flat[p] = fileEntry{mode: "100644", typ: "blob", sha: s.store.putBlob([]byte(content))}
+		paths = append(paths, p)
+	}
+	for p, e := range cs.special {
+		if target, ok := strings.CutPrefix(e.sha, "link:"); ok {
+			e.sha = s.store.putBlob([]byte(target))
+		}
+		for k := range flat {
+			if strings.HasPrefix(k, p+"/") {
+				delete(flat, k) // a link or submodule replaces a directory
+			}
+		}
+		flat[p] = e
 		paths = append(paths, p)
 	}
 	for _, p := range cs.deletes {

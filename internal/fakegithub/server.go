@@ -18,6 +18,10 @@
 // WithViolationHandler) and kept in Violations. Operations outside the
 // subset (listed in extraOperations) are served but cannot be validated.
 //
+// GraphQL (POST /graphql, /api/graphql) is checked the same way against
+// GitHub's GraphQL schema (testdata/github/graphql/schema.graphql): see
+// graphql.go for what the fake resolves.
+//
 // Faults can be injected (FailNext), tokens can be made read-only
 // (SetToken), and a hook can race a concurrent push before an update-ref
 // (BeforeUpdateRef).
@@ -86,6 +90,7 @@ type Server struct {
 	faults          []*Fault
 	beforeUpdateRef func(owner, repo, ref string)
 	rawLimit        int
+	textLimit       int
 	requests        []Request
 	violations      []string
 	settings        *settingsState // see settings.go
@@ -157,6 +162,9 @@ type Request struct {
 	Operation string
 	// Fault reports an injected answer.
 	Fault bool
+	// Variables are a GraphQL request's variables (Operation
+	// GraphQLOperation).
+	Variables map[string]any
 }
 
 // New starts a fake server, closed when the test ends.
@@ -181,6 +189,7 @@ func New(t testing.TB, opts ...Option) *Server {
 		perms:          map[string]string{},
 		tokens:         map[string]Token{},
 		rawLimit:       DefaultRawContentLimit,
+		textLimit:      DefaultGraphQLTextLimit,
 	}
 	s.onViolation = func(msg string) { t.Errorf("fakegithub: %s", msg) }
 	for _, o := range opts {
@@ -230,10 +239,15 @@ type reply struct {
 }
 
 func (s *Server) violation(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.violationLocked(format, args...)
+}
+
+// violationLocked is violation for callers that hold s.mu.
+func (s *Server) violationLocked(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
 	s.violations = append(s.violations, msg)
-	s.mu.Unlock()
 	s.onViolation(msg)
 }
 
@@ -364,6 +378,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if f.Stall {
 			entry.Fault = true
 			s.logRequest(entry)
+			// net/http notices a closed connection (and cancels the
+			// context) only once the request body has been read.
+			_, _ = io.Copy(io.Discard, r.Body)
 			<-r.Context().Done()
 			return
 		}
@@ -383,6 +400,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	if isGraphQLPath(escaped) {
+		rp, vars := s.serveGraphQL(r)
+		entry.Status, entry.Operation, entry.Variables = rp.status, GraphQLOperation, vars
+		s.logRequest(entry)
+		s.write(w, r, rp, nil)
+		return
+	}
 	rp, c := s.serve(r, escaped)
 	if c != nil && c.op != nil {
 		entry.Operation = c.op.id

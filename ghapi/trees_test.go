@@ -1,0 +1,218 @@
+package ghapi_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/internal/fakegithub"
+)
+
+func TestGraphQLURL(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, apiURL, graphqlURL, want string
+	}{
+		{name: "github.com", want: "https://api.github.com/graphql"},
+		{name: "github.com named", apiURL: "https://api.github.com", want: "https://api.github.com/graphql"},
+		{name: "enterprise server", apiURL: "https://ghe.example.com/api/v3", want: "https://ghe.example.com/api/graphql"},
+		{name: "enterprise server bare host", apiURL: "https://ghe.example.com", want: "https://ghe.example.com/api/graphql"},
+		{name: "ghe.com data residency", apiURL: "https://api.octocorp.ghe.com", want: "https://api.octocorp.ghe.com/graphql"},
+		{name: "the runner names it", apiURL: "https://ghe.example.com/api/v3", graphqlURL: "https://gql.example.com/x", want: "https://gql.example.com/x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := ghapi.New(context.Background(), ghapi.Options{APIURL: tt.apiURL, GraphQLURL: tt.graphqlURL, Owner: owner, Repo: repo})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := c.GraphQLURL(); got != tt.want {
+				t.Errorf("GraphQLURL() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if _, err := ghapi.New(context.Background(), ghapi.Options{GraphQLURL: "graphql", Owner: owner, Repo: repo}); err == nil {
+		t.Error("a relative GraphQL URL was accepted")
+	}
+}
+
+// opCount counts the fake's requests answered by operation op.
+func opCount(srv *fakegithub.Server, op string) int {
+	n := 0
+	for _, r := range srv.Requests() {
+		if r.Operation == op {
+			n++
+		}
+	}
+	return n
+}
+
+func TestReadTrees(t *testing.T) {
+	t.Parallel()
+	srv := fakegithub.New(t, fakegithub.WithGraphQLTextLimit(64))
+	seedRepo(t, srv)
+	big := strings.Repeat("x", 100) + "\n"
+	files := map[string]string{
+		".pact/log.jsonl":    big,
+		".pact/STATE.yml":    "state\n",
+		".pact/bin.dat":      "a\x00b",
+		".pact/latin1.txt":   "caf\xe9\n",
+		".pact/tasks/T1.md":  "t1\n",
+		".pact/tasks/T2.md":  "t2\n",
+		"src/outside_pact.g": "package x\n",
+	}
+	srv.CommitFiles(owner, repo, "main", map[string]string{".github/pact.yml": "seats: {}\n"}, "alice")
+	sub := srv.CommitFiles(owner, repo, "other", map[string]string{"x": "1"}, "bob")
+	head := srv.CommitFiles(owner, repo, "topic", files, "bob", fakegithub.Symlink(".pact/tasks/T3.md", "/etc/passwd"),
+		fakegithub.Submodule(".pact/tasks/T4.md", sub), fakegithub.Symlink(".pact/PROJECT.md", "../README.md"))
+	c, _ := newClient(t, srv)
+	ctx := context.Background()
+
+	trees, err := c.ReadTrees(ctx,
+		ghapi.TreeRead{Commit: head, Files: []string{".pact/log.jsonl", ".pact/STATE.yml", ".pact/PROJECT.md", ".pact/missing", ".pact/bin.dat", ".pact/latin1.txt"}, Dirs: []string{".pact/tasks"}},
+		ghapi.TreeRead{Branch: "main", Files: []string{".github/pact.yml", "README.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(trees) != 2 || trees[0].Commit != head || trees[1].Commit != srv.BranchHead(owner, repo, "main") || trees[0].RootTree == "" {
+		t.Fatalf("trees = %+v", trees)
+	}
+	want := map[string]ghapi.Entry{
+		".pact/log.jsonl":   {Kind: ghapi.KindFile, Data: []byte(big)},
+		".pact/STATE.yml":   {Kind: ghapi.KindFile, Data: []byte("state\n")},
+		".pact/PROJECT.md":  {Kind: ghapi.KindSymlink},
+		".pact/bin.dat":     {Kind: ghapi.KindFile, Data: []byte("a\x00b")},
+		".pact/latin1.txt":  {Kind: ghapi.KindFile, Data: []byte("caf\xe9\n")},
+		".pact/tasks":       {Kind: ghapi.KindDir},
+		".pact/tasks/T1.md": {Kind: ghapi.KindFile, Data: []byte("t1\n")},
+		".pact/tasks/T2.md": {Kind: ghapi.KindFile, Data: []byte("t2\n")},
+		".pact/tasks/T3.md": {Kind: ghapi.KindSymlink},
+		".pact/tasks/T4.md": {Kind: ghapi.KindSubmodule},
+	}
+	got := trees[0].Entries
+	if len(got) != len(want) {
+		t.Errorf("entries = %d, want %d: %v", len(got), len(want), got)
+	}
+	for p, w := range want {
+		if g, ok := got[p]; !ok || g.Kind != w.Kind || string(g.Data) != string(w.Data) {
+			t.Errorf("%s = %q %q, want %q %q", p, g.Kind, g.Data, w.Kind, w.Data)
+		}
+	}
+	if _, ok := got[".pact/missing"]; ok {
+		t.Error("a missing file is present")
+	}
+	if e := trees[1].Entries[".github/pact.yml"]; string(e.Data) != "seats: {}\n" {
+		t.Errorf("config at the branch tip = %q", e.Data)
+	}
+	// One query; the blobs API only for the log (over the cut), the binary
+	// file and the file that is not UTF-8.
+	if n := opCount(srv, fakegithub.GraphQLOperation); n != 1 {
+		t.Errorf("graphql requests = %d, want 1", n)
+	}
+	if n := opCount(srv, "git/get-blob"); n != 3 {
+		t.Errorf("blob reads = %d, want 3", n)
+	}
+
+	// Everything read at a commit id is kept: nothing is read again.
+	before := len(srv.Requests())
+	if b, err := c.ReadFile(ctx, ".pact/log.jsonl", head); err != nil || string(b) != big {
+		t.Errorf("ReadFile at the commit = %q, %v", b, err)
+	}
+	if _, err := c.ReadFile(ctx, ".pact/missing", head); !errors.Is(err, ghapi.ErrNotFound) {
+		t.Errorf("ReadFile of the missing file = %v, want ErrNotFound", err)
+	}
+	again, err := c.ReadTrees(ctx, ghapi.TreeRead{Commit: head, Files: []string{".pact/log.jsonl"}})
+	if err != nil || string(again[0].Entries[".pact/log.jsonl"].Data) != big {
+		t.Fatalf("second read: %v", err)
+	}
+	if n := len(srv.Requests()) - before; n != 1 {
+		t.Errorf("%d requests after the first read, want 1 (the query; the log's blob is known)", n)
+	}
+}
+
+func TestReadTreesNotFound(t *testing.T) {
+	t.Parallel()
+	srv := fakegithub.New(t)
+	seedRepo(t, srv)
+	c, _ := newClient(t, srv)
+	ctx := context.Background()
+	for name, r := range map[string]ghapi.TreeRead{
+		"branch": {Branch: "nope", Files: []string{"README.md"}},
+		"commit": {Commit: strings.Repeat("a", 40), Files: []string{"README.md"}},
+	} {
+		if _, err := c.ReadTrees(ctx, r); !errors.Is(err, ghapi.ErrNotFound) {
+			t.Errorf("%s: error = %v, want ErrNotFound", name, err)
+		}
+	}
+	if _, err := c.ReadTrees(ctx, ghapi.TreeRead{Branch: "main", Files: []string{"../x"}}); err == nil {
+		t.Error("a path with .. was read")
+	}
+	if _, err := c.ReadTrees(ctx, ghapi.TreeRead{Branch: "main", Commit: "abc"}); err == nil {
+		t.Error("a read naming a branch and a commit was sent")
+	}
+	other, _ := newClient(t, srv, func(o *ghapi.Options) { o.Repo = "gone" })
+	if _, err := other.ReadTrees(ctx, ghapi.TreeRead{Branch: "main"}); !errors.Is(err, ghapi.ErrNotFound) {
+		t.Errorf("unknown repository: %v, want ErrNotFound", err)
+	}
+}
+
+// GitHub answers a GraphQL rate limit with 200 and an error; it is waited
+// out like a REST one.
+func TestReadTreesRetriesRateLimits(t *testing.T) {
+	t.Parallel()
+	srv := fakegithub.New(t)
+	seedRepo(t, srv)
+	c, sl := newClient(t, srv)
+	srv.Inject(fakegithub.Fault{Method: "POST", Path: "/api/graphql", Status: http.StatusOK, Header: http.Header{"Retry-After": {"5"}},
+		Body: []byte(`{"errors":[{"type":"RATE_LIMITED","message":"API rate limit exceeded for installation ID 1."}]}`)})
+	srv.Inject(fakegithub.Fault{Method: "POST", Path: "/api/graphql", Status: http.StatusBadGateway})
+	trees, err := c.ReadTrees(context.Background(), ghapi.TreeRead{Branch: "main", Files: []string{"README.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(trees[0].Entries["README.md"].Data) != "# widgets\n" {
+		t.Errorf("README = %q", trees[0].Entries["README.md"].Data)
+	}
+	if d := sl.all(); len(d) != 2 || d[0] != 5e9 {
+		t.Errorf("waits = %v, want 5s (Retry-After) then a backoff", d)
+	}
+
+	// Any other error in the answer is an error.
+	srv.Inject(fakegithub.Fault{Method: "POST", Path: "/api/graphql", Status: http.StatusOK,
+		Body: []byte(`{"data":null,"errors":[{"type":"SERVICE_UNAVAILABLE","message":"Something went wrong"}]}`)})
+	if _, err := c.ReadTrees(context.Background(), ghapi.TreeRead{Branch: "main", Files: []string{"README.md"}}); err == nil || !strings.Contains(err.Error(), "Something went wrong") {
+		t.Errorf("error = %v, want GitHub's message", err)
+	}
+}
+
+// The bot's commit costs three calls when the parent was read through
+// ReadTrees and the files are text.
+func TestCommitFilesAfterReadTrees(t *testing.T) {
+	t.Parallel()
+	srv := fakegithub.New(t)
+	seedRepo(t, srv)
+	c, _ := newClient(t, srv)
+	ctx := context.Background()
+	trees, err := c.ReadTrees(ctx, ghapi.TreeRead{Branch: "main", Files: []string{".pact/log.jsonl"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := len(srv.Requests())
+	sha, err := c.CommitFiles(ctx, "main", trees[0].Commit, map[string][]byte{".pact/log.jsonl": []byte("{\"event\":\"init\"}\n{\"é\":\"<&>\"}\n")}, "pact: append")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(srv.Requests()) - before; n != 3 {
+		t.Errorf("%d requests for the commit, want 3 (tree, commit, ref): %+v", n, srv.Requests()[before:])
+	}
+	if got, _ := srv.FileAt(sha, ".pact/log.jsonl"); got != "{\"event\":\"init\"}\n{\"é\":\"<&>\"}\n" {
+		t.Errorf("log = %q", got)
+	}
+	if _, ok := srv.FileAt(sha, "src/deep/dir.txt"); !ok {
+		t.Error("the tree was not based on the parent's")
+	}
+}
