@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Build stage: a static pact-action binary from scripts/build.sh, the one
-# build the release binaries and the test suite use too (internal/testbin's
+# build the release binaries and the test suite use too (internal/testkit/testbin's
 # tests hold the three together). The stage runs on the builder's own
 # platform and cross-compiles for the target, so a multi-arch Buildx build
 # (linux/amd64, linux/arm64) needs no emulation.

@@ -2,7 +2,7 @@ package action_test
 
 // End-to-end tests of bot mode: the real pact-action binary, run the way a
 // GitHub runner runs it, on webhook payloads adapted from GitHub's real
-// examples, against the stateful fake GitHub of internal/fakegithub.
+// examples, against the stateful fake GitHub of internal/testkit/fakegithub.
 
 import (
 	"encoding/json"
@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/bot"
-	"github.com/pact-action/pact-action/internal/e2e"
-	"github.com/pact-action/pact-action/internal/fakegithub"
+	"github.com/pact-action/pact-action/internal/testkit/e2e"
+	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 	"github.com/pact-action/pact-action/projection"
 	"github.com/pact-action/pact-action/report"
 )

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/pact-action/pact-action/internal/e2e"
-	"github.com/pact-action/pact-action/internal/fakegithub"
+	"github.com/pact-action/pact-action/internal/testkit/e2e"
+	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 )
 
 // API budgets of issue 9, counted on the fake GitHub for the real binary: a

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/checks"
-	"github.com/pact-action/pact-action/internal/e2e"
-	"github.com/pact-action/pact-action/internal/fakegithub"
+	"github.com/pact-action/pact-action/internal/testkit/e2e"
+	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 	"github.com/pact-action/pact-action/projection"
 )
 

@@ -10,8 +10,8 @@ import (
 
 	"github.com/pact-action/pact-action/doctor"
 	"github.com/pact-action/pact-action/ghapi"
-	"github.com/pact-action/pact-action/internal/e2e"
-	"github.com/pact-action/pact-action/internal/fakegithub"
+	"github.com/pact-action/pact-action/internal/testkit/e2e"
+	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 )
 
 const token = "doctor-token"

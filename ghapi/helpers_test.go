@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/ghapi"
-	"github.com/pact-action/pact-action/internal/fakegithub"
+	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 )
 
 const (

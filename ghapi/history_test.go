@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/ghapi"
-	"github.com/pact-action/pact-action/internal/fakegithub"
+	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 )
 
 func TestBranchHeadAt(t *testing.T) {

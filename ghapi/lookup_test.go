@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/pact-action/pact-action/ghapi"
-	"github.com/pact-action/pact-action/internal/fakegithub"
+	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 )
 
 func TestCommitLookup(t *testing.T) {

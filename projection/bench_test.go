@@ -11,13 +11,13 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/checks"
-	"github.com/pact-action/pact-action/internal/loggen"
+	"github.com/pact-action/pact-action/internal/testkit/loggen"
 	"github.com/pact-action/pact-action/projection"
 )
 
 // The benchmarks run parse, replay and checks.Run (what `pactify validate`
 // does besides reading the files of .pact/ and printing) over generated logs
-// of 10k, 100k and 1M lines (internal/loggen, seed 1, 0.1% defects, 1% of
+// of 10k, 100k and 1M lines (internal/testkit/loggen, seed 1, 0.1% defects, 1% of
 // lines swapped). Logs are generated once into ../testdata/large (ignored by
 // git) and read into memory, so the disk is not measured.
 //

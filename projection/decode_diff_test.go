@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pact-action/pact-action/internal/loggen"
+	"github.com/pact-action/pact-action/internal/testkit/loggen"
 )
 
 // The scanner of decode.go must agree with decodeLineReference (the

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pact-action/pact-action/internal/loggen"
+	"github.com/pact-action/pact-action/internal/testkit/loggen"
 )
 
 // renderTricky are values that take every path of YAML's scalar rules.

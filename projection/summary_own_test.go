@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/pact-action/pact-action/internal/loggen"
+	"github.com/pact-action/pact-action/internal/testkit/loggen"
 )
 
 // ownSummaryDocs are STATE.yml files in Render's layout, fresh and drifted.

@@ -12,7 +12,7 @@
 # Environment: BENCH_DIR (default /tmp/pact-bench), RUNS (rounds, default 5),
 #   SEED (default 1).
 #
-# Each repository is deterministic (internal/loggen/repogen, via pactgen):
+# Each repository is deterministic (internal/testkit/loggen/repogen, via pactgen):
 # log.jsonl without defects (so validate exits 0 and jq reads every line),
 # STATE.yml exactly as `pactify log --replay` writes it, PROJECT.md, and a
 # task file per task exactly as `pactify assign` writes it. The writing
@@ -56,7 +56,7 @@ results=$dir/results.tsv
 
 for n in "${sizes[@]}"; do
 	repo=$dir/repo-$n
-	want="$n $seed $(cd "$root" && git rev-parse HEAD:internal/loggen 2>/dev/null || echo unknown)"
+	want="$n $seed $(cd "$root" && git rev-parse HEAD:internal/testkit/loggen 2>/dev/null || echo unknown)"
 	if [[ ! -f $repo/.params || "$(cat "$repo/.params")" != "$want" ]]; then
 		rm -rf "$repo"
 		"$dir/bin/pactgen" -n "$n" -seed "$seed" -pact "$repo"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The one build of every shipped binary. The release's binaries
 # (.github/workflows/release.yml), the image's entrypoint (Dockerfile) and
-# the binaries the tests run (internal/testbin) all come from here, so they
-# are built alike; internal/testbin's tests hold every caller to it.
+# the binaries the tests run (internal/testkit/testbin) all come from here, so they
+# are built alike; internal/testkit/testbin's tests hold every caller to it.
 #
 #   VERSION=v1.2.3 GOOS=linux GOARCH=arm64 scripts/build.sh ./cmd/pact-action dist/pact-action
 #

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	doctorpkg "github.com/pact-action/pact-action/doctor"
-	"github.com/pact-action/pact-action/internal/e2e"
-	"github.com/pact-action/pact-action/internal/fakegithub"
+	"github.com/pact-action/pact-action/internal/testkit/e2e"
+	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 )
 
 // The README's bot workflow; the check workflow is the one doctor

@@ -5,8 +5,8 @@
 //	pactgen -n 1000000 -defects 0.001 -pact /tmp/bench   # /tmp/bench/.pact/{log.jsonl,STATE.yml,PROJECT.md,tasks/}
 //	pactgen -n 1000000 -pact /tmp/bench -files=false     # log.jsonl and PROJECT.md only
 //
-// The same flags always give the same bytes (see internal/loggen and
-// internal/loggen/repogen).
+// The same flags always give the same bytes (see internal/testkit/loggen and
+// internal/testkit/loggen/repogen).
 package main
 
 import (
@@ -15,8 +15,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/pact-action/pact-action/internal/loggen"
-	"github.com/pact-action/pact-action/internal/loggen/repogen"
+	"github.com/pact-action/pact-action/internal/testkit/loggen"
+	"github.com/pact-action/pact-action/internal/testkit/loggen/repogen"
 )
 
 func main() {

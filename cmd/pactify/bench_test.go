@@ -9,12 +9,12 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/pact-action/pact-action/internal/loggen"
-	"github.com/pact-action/pact-action/internal/loggen/repogen"
+	"github.com/pact-action/pact-action/internal/testkit/loggen"
+	"github.com/pact-action/pact-action/internal/testkit/loggen/repogen"
 )
 
 // BenchmarkVerbs runs the pactify binary on generated repositories
-// (internal/loggen/repogen: seed 1, no defects, 1% of lines swapped;
+// (internal/testkit/loggen/repogen: seed 1, no defects, 1% of lines swapped;
 // log.jsonl, STATE.yml, PROJECT.md and a task file per task) of 10k, 100k,
 // 1M and 2M events, generated once into ../../testdata/large (ignored by
 // git), with `jq -c . log.jsonl` as the baseline of the same run:

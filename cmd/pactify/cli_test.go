@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pact-action/pact-action/internal/testbin"
+	"github.com/pact-action/pact-action/internal/testkit/testbin"
 )
 
 // TestVerbHelp: `pactify <verb> --help` and `-h` print that verb's usage and

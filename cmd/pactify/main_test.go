@@ -17,7 +17,7 @@ import (
 	"testing"
 
 	"github.com/pact-action/pact-action/checks"
-	"github.com/pact-action/pact-action/internal/testbin"
+	"github.com/pact-action/pact-action/internal/testkit/testbin"
 )
 
 // update rewrites the golden files under testdata instead of comparing.

@@ -6,11 +6,11 @@ import (
 	"testing"
 
 	"github.com/pact-action/pact-action/checks"
-	"github.com/pact-action/pact-action/internal/loggen"
-	"github.com/pact-action/pact-action/internal/loggen/repogen"
+	"github.com/pact-action/pact-action/internal/testkit/loggen"
+	"github.com/pact-action/pact-action/internal/testkit/loggen/repogen"
 )
 
-// The benchmarks judge generated repositories (internal/loggen/repogen:
+// The benchmarks judge generated repositories (internal/testkit/loggen/repogen:
 // seed 1, no defects, 1% of lines swapped; log.jsonl, STATE.yml as
 // `pactify log --replay` writes it, a task file per task) of 10k, 100k, 1M
 // and 2M events, generated once into ../../testdata/large (ignored by git;

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/pact-action/pact-action/checks"
-	"github.com/pact-action/pact-action/internal/loggen"
-	"github.com/pact-action/pact-action/internal/loggen/repogen"
+	"github.com/pact-action/pact-action/internal/testkit/loggen"
+	"github.com/pact-action/pact-action/internal/testkit/loggen/repogen"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )

@@ -36,7 +36,7 @@ var (
 // ModuleRoot finds the repository root from this source file.
 func ModuleRoot() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..", ".."))
 }
 
 // Build compiles pkg (e.g. "./cmd/pactify") once and returns the binary's path.

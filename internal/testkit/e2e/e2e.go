@@ -1,7 +1,7 @@
 // Package e2e runs the real pact-action binary the way a GitHub runner does —
 // runner environment, inputs as INPUT_* variables, a webhook payload file
 // adapted from GitHub's real examples — against the stateful fake GitHub of
-// internal/fakegithub. It is test support: end-to-end tests of every mode
+// internal/testkit/fakegithub. It is test support: end-to-end tests of every mode
 // share it.
 package e2e
 
@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pact-action/pact-action/internal/fakegithub"
-	"github.com/pact-action/pact-action/internal/testbin"
+	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
+	"github.com/pact-action/pact-action/internal/testkit/testbin"
 )
 
 // Owner and Repo name the repository every scenario uses.

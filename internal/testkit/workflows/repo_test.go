@@ -14,7 +14,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/pact-action/pact-action/internal/testbin"
+	"github.com/pact-action/pact-action/internal/testkit/testbin"
 )
 
 // concurrentPackages lists every package of the module whose non-test code

@@ -13,7 +13,7 @@ import (
 	"github.com/rhysd/actionlint"
 
 	"github.com/pact-action/pact-action/config"
-	"github.com/pact-action/pact-action/internal/testbin"
+	"github.com/pact-action/pact-action/internal/testkit/testbin"
 )
 
 // knownStale are actionlint findings that are wrong about the world, each

@@ -1,5 +1,5 @@
 // Package repogen writes a realistic, deterministic .pact/ directory for
-// benchmarks and load tests: the log internal/loggen generates, STATE.yml
+// benchmarks and load tests: the log internal/testkit/loggen generates, STATE.yml
 // exactly as `pactify log --replay` writes it, PROJECT.md, and a task file
 // per task exactly as `pactify assign` writes it.
 //
@@ -14,7 +14,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/pact-action/pact-action/internal/loggen"
+	"github.com/pact-action/pact-action/internal/testkit/loggen"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
