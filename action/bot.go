@@ -14,6 +14,7 @@ import (
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -97,9 +98,9 @@ func Bot(ctx context.Context, gh BotGitHub, ev *Event, eventName string, s BotSe
 	cfg, err := readConfig(ctx, gh, pr.BaseRef)
 	if err != nil {
 		if req.Comment != nil {
-			out.reply(ctx, gh, pr.Number, bot.ConfigUnusable(ConfigPath, pr.BaseRef, err))
+			out.reply(ctx, gh, pr.Number, bot.ConfigUnusable(pactfile.ConfigPath, pr.BaseRef, err))
 		}
-		return out, fmt.Errorf("read %s on the base branch %s: %w", ConfigPath, pr.BaseRef, err)
+		return out, fmt.Errorf("read %s on the base branch %s: %w", pactfile.ConfigPath, pr.BaseRef, err)
 	}
 	var p *botPlan
 	if req.Review != nil {
@@ -193,7 +194,7 @@ func planReview(ctx context.Context, gh BotGitHub, req bot.Request, pr ghapi.PR,
 		return nil, err
 	}
 	if !ok {
-		out.Ignored = "the reviewed commit has no " + s.pactPath("log.jsonl")
+		out.Ignored = "the reviewed commit has no " + s.layout().Log()
 		return nil, nil
 	}
 	return &botPlan{Plan: bot.PlanReview(req, cfg, st), at: r.CommitID}, nil
@@ -244,15 +245,15 @@ func planComment(ctx context.Context, gh BotGitHub, be botEvent, pr ghapi.PR, cf
 		return nil, err
 	}
 	if !ok {
-		out.Ignored = "the pull request's head has no " + s.pactPath("log.jsonl")
-		return &botPlan{Plan: bot.Plan{Replies: []string{bot.NoPact(s.pactPath("log.jsonl"))}}}, nil
+		out.Ignored = "the pull request's head has no " + s.layout().Log()
+		return &botPlan{Plan: bot.Plan{Replies: []string{bot.NoPact(s.layout().Log())}}}, nil
 	}
 	return &botPlan{Plan: bot.PlanComment(req, cfg, st, cmds), at: at}, nil
 }
 
 // stateAt replays the log at commit sha; ok is false when it has none.
 func stateAt(ctx context.Context, gh FileReader, sha string, s Settings) (*projection.State, bool, error) {
-	log, err := readRequired(ctx, apiSource{gh: gh, ref: sha}, s.pactPath("log.jsonl"))
+	log, err := readRequired(ctx, apiSource{gh: gh, ref: sha}, s.layout().Log())
 	if err != nil || log == nil {
 		return nil, false, err
 	}
@@ -334,11 +335,11 @@ func isOwnAccount(u User, botLogin string) bool {
 // request), never the PR head, so a pull request cannot grant itself a
 // seat.
 func readConfig(ctx context.Context, gh Reader, baseRef string) (*config.Config, error) {
-	trees, err := gh.ReadTrees(ctx, ghapi.TreeRead{Branch: baseRef, Files: []string{ConfigPath}})
+	trees, err := gh.ReadTrees(ctx, ghapi.TreeRead{Branch: baseRef, Files: []string{pactfile.ConfigPath}})
 	if err != nil {
 		return nil, err
 	}
-	b, err := treeSource{tree: trees[0]}.read(ctx, ConfigPath)
+	b, err := treeSource{tree: trees[0]}.read(ctx, pactfile.ConfigPath)
 	if err != nil {
 		return nil, err
 	}
@@ -430,7 +431,7 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p *bo
 	if sleep == nil {
 		sleep = ghapi.SleepContext
 	}
-	logPath, statePath := s.pactPath("log.jsonl"), s.pactPath("STATE.yml")
+	logPath, statePath := s.layout().Log(), s.layout().State()
 	for attempt := 1; ; attempt++ {
 		// The branch's head and its log in one request (which also tells
 		// CommitFiles the parent's tree).

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"path"
 	"slices"
 	"strings"
 	"time"
@@ -15,13 +14,10 @@ import (
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 	"github.com/pact-action/pact-action/report"
 )
-
-// ConfigPath is where a repository keeps its seat map and provenance policy,
-// always read from the tip of the base branch.
-const ConfigPath = config.Path
 
 // Reader is what judging needs from GitHub: files at a commit, branches,
 // the merge base, pull requests, and the facts provenance is judged on.
@@ -92,14 +88,10 @@ type Settings struct {
 // minutes at most, so anything longer is stuck.
 const defaultTimeout = 10 * time.Minute
 
-func (s Settings) pactPath(name string) string { return path.Join(s.pactDir(), name) }
+// layout names the pact's files in the repository.
+func (s Settings) layout() pactfile.Layout { return pactfile.Layout(s.PactDir) }
 
-func (s Settings) pactDir() string {
-	if s.PactDir == "" {
-		return ".pact"
-	}
-	return path.Clean(s.PactDir)
-}
+func (s Settings) pactDir() string { return s.layout().Dir() }
 
 func (s Settings) now() time.Time {
 	if s.Now != nil {
@@ -194,7 +186,7 @@ type prJudgement struct {
 // judgePR judges head as the head of pr, against pr's current base (its
 // tip and configuration as read with the head).
 func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base baseTip, s Settings) (prJudgement, error) {
-	logPath := s.pactPath("log.jsonl")
+	logPath := s.layout().Log()
 	baseTip := base.sha
 	mergeBase, err := gh.MergeBase(ctx, baseTip, head.sha)
 	if err != nil {
@@ -263,7 +255,7 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 	if err != nil {
 		return fmt.Errorf("find the merge base of %s and %s: %w", short(base.sha), short(head.sha), err)
 	}
-	baseLog, err := readRequired(ctx, apiSource{gh: gh, ref: mergeBase}, s.pactPath("log.jsonl"))
+	baseLog, err := readRequired(ctx, apiSource{gh: gh, ref: mergeBase}, s.layout().Log())
 	if err != nil {
 		return err
 	}
@@ -406,7 +398,7 @@ func (out *Outcome) complete(ctx context.Context, gh GitHub, t Target, s Setting
 	}
 	switch {
 	case j.NoPact:
-		v.Note = "This commit has no " + s.pactPath("log.jsonl") + "; there is nothing to enforce."
+		v.Note = "This commit has no " + s.layout().Log() + "; there is nothing to enforce."
 	case len(j.PRs) > 1:
 		v.Note = fmt.Sprintf("This commit is the head of %d open pull requests; each was judged against its own base, and the verdict is the strictest.", len(j.PRs))
 	case len(j.PRs) == 0 && t.MergeGroup == nil:

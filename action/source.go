@@ -12,6 +12,7 @@ import (
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/internal/pactdir"
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -173,18 +174,18 @@ type baseTip struct {
 // every task file (from the workspace instead when it holds the head), and
 // the tip and .github/pact.yml of each base branch named.
 func readHead(ctx context.Context, gh Reader, t Target, s Settings, bases []string) (*headFiles, map[string]baseTip, error) {
-	logPath := s.pactPath("log.jsonl")
+	logPath := s.layout().Log()
 	var reads []ghapi.TreeRead
 	onDisk := headOnDisk(t.Workspace, t.HeadSHA, logPath)
 	if !onDisk {
-		files := []string{logPath, s.pactPath("STATE.yml"), s.pactPath("PROJECT.md")}
+		files := []string{logPath, s.layout().State(), s.layout().Project()}
 		if s.pactDir() != "." {
 			files = append(files, s.pactDir())
 		}
-		reads = append(reads, ghapi.TreeRead{Commit: t.HeadSHA, Files: files, Dirs: []string{s.pactPath("tasks")}})
+		reads = append(reads, ghapi.TreeRead{Commit: t.HeadSHA, Files: files, Dirs: []string{s.layout().Tasks()}})
 	}
 	for _, b := range bases {
-		reads = append(reads, ghapi.TreeRead{Branch: b, Files: []string{ConfigPath}})
+		reads = append(reads, ghapi.TreeRead{Branch: b, Files: []string{pactfile.ConfigPath}})
 	}
 	var trees []ghapi.Tree
 	if len(reads) > 0 {
@@ -204,7 +205,7 @@ func readHead(ctx context.Context, gh Reader, t Target, s Settings, bases []stri
 	}
 	tips := map[string]baseTip{}
 	for i, b := range bases {
-		cfg, err := readRequired(ctx, treeSource{tree: trees[i]}, ConfigPath)
+		cfg, err := readRequired(ctx, treeSource{tree: trees[i]}, pactfile.ConfigPath)
 		if err != nil {
 			return nil, nil, fmt.Errorf("the base branch %s: %w", b, err)
 		}
@@ -219,7 +220,7 @@ func readHead(ctx context.Context, gh Reader, t Target, s Settings, bases []stri
 func readPact(ctx context.Context, src fileSource, sha string, s Settings) (*headFiles, error) {
 	h := &headFiles{sha: sha, source: src.describe(), dir: s.pactDir(), taskFiles: map[string][]byte{}}
 	var err error
-	if h.log, err = readRequired(ctx, src, s.pactPath("log.jsonl")); err != nil {
+	if h.log, err = readRequired(ctx, src, s.layout().Log()); err != nil {
 		return nil, err
 	}
 	h.parsed = projection.ParseBytes(h.log)
@@ -227,14 +228,14 @@ func readPact(ctx context.Context, src fileSource, sha string, s Settings) (*hea
 	if h.log == nil || h.replay.Unsupported != nil {
 		return h, nil
 	}
-	if h.state, err = readRequired(ctx, src, s.pactPath("STATE.yml")); err != nil {
+	if h.state, err = readRequired(ctx, src, s.layout().State()); err != nil {
 		return nil, err
 	}
-	if h.project, err = readRequired(ctx, src, s.pactPath("PROJECT.md")); err != nil {
+	if h.project, err = readRequired(ctx, src, s.layout().Project()); err != nil {
 		return nil, err
 	}
 	for _, id := range h.replay.State.TaskOrder {
-		b, err := readRequired(ctx, src, s.pactPath("tasks/"+id+".md"))
+		b, err := readRequired(ctx, src, s.layout().Task(id))
 		if err != nil {
 			return nil, err
 		}

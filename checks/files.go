@@ -2,7 +2,6 @@ package checks
 
 import (
 	"fmt"
-	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -41,7 +40,7 @@ func TaskFiles(in Input, st *projection.State) []Finding {
 		b, ok := in.TaskFiles[id]
 		if !ok || b == nil {
 			if missing++; missing <= ListedMissingTaskFiles {
-				f := newFinding(CodeTaskfileMissing, in.taskPath(id), 0, fmt.Sprintf("task %s has no task file %s", id, in.taskPath(id)))
+				f := newFinding(CodeTaskfileMissing, in.layout().Task(id), 0, fmt.Sprintf("task %s has no task file %s", id, in.layout().Task(id)))
 				f.TaskID, f.Feature = id, t.Feature
 				out = append(out, f)
 			} else {
@@ -49,7 +48,7 @@ func TaskFiles(in Input, st *projection.State) []Finding {
 			}
 			continue
 		}
-		if f, bad := TaskFile(in.taskPath(id), t, b); bad {
+		if f, bad := TaskFile(in.layout().Task(id), t, b); bad {
 			out = append(out, f)
 		}
 	}
@@ -69,8 +68,8 @@ func missingTaskFiles(in Input, st *projection.State, ids []string) Finding {
 		list += ", …"
 	}
 	msg := fmt.Sprintf("%d more tasks have no task file under %s (%s); only the first %d missing task files are listed one by one",
-		len(ids), path.Join(in.dir(), "tasks"), list, ListedMissingTaskFiles)
-	f := newFinding(CodeTaskfileMissing, in.taskPath(ids[0]), 0, msg)
+		len(ids), in.layout().Tasks(), list, ListedMissingTaskFiles)
+	f := newFinding(CodeTaskfileMissing, in.layout().Task(ids[0]), 0, msg)
 	f.TaskID, f.Feature = ids[0], st.Tasks[ids[0]].Feature
 	return f
 }

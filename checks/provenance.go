@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -339,7 +340,7 @@ func Provenance(in ProvenanceInput) ProvenanceResult {
 		}
 	}
 	if len(unverifiedLines) > 0 {
-		where := config.Path
+		where := pactfile.ConfigPath
 		if in.BaseRef != "" {
 			where += " on " + in.BaseRef
 		}
@@ -347,7 +348,7 @@ func Provenance(in ProvenanceInput) ProvenanceResult {
 			"none of the %s this pull request adds (%s) can be verified: %s maps no GitHub account to any seat, so no commit, review or comment can be tied to a seat",
 			plural(len(unverifiedLines), "event"), lineList(unverifiedLines), where))
 		f.Severity = SeverityWarning
-		f.Hint = "Map each seat to the GitHub accounts that act for it under seats: in " + config.Path + " on the base branch, or set provenance.mode: off to stop checking."
+		f.Hint = "Map each seat to the GitHub accounts that act for it under seats: in " + pactfile.ConfigPath + " on the base branch, or set provenance.mode: off to stop checking."
 		res.Findings = append([]Finding{f}, res.Findings...)
 	}
 	return res
@@ -643,7 +644,7 @@ func (j judge) task(ev *projection.Event) *projection.Task {
 
 // holders says which accounts hold seat, and where that is configured.
 func (j judge) holders(seat string) string {
-	where := config.Path
+	where := pactfile.ConfigPath
 	if j.in.BaseRef != "" {
 		where += " on " + j.in.BaseRef
 	}

@@ -2,8 +2,8 @@ package checks
 
 import (
 	"fmt"
-	"path"
 
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -33,21 +33,11 @@ type Input struct {
 	Config []byte
 }
 
-// LogPath, StatePath and friends name the files of a .pact directory as
-// findings show them.
-func (in Input) LogPath() string     { return path.Join(in.dir(), "log.jsonl") }
-func (in Input) statePath() string   { return path.Join(in.dir(), "STATE.yml") }
-func (in Input) projectPath() string { return path.Join(in.dir(), "PROJECT.md") }
-func (in Input) taskPath(id string) string {
-	return path.Join(in.dir(), "tasks", id+".md")
-}
+// LogPath is the log's path as findings show it.
+func (in Input) LogPath() string { return in.layout().Log() }
 
-func (in Input) dir() string {
-	if in.Dir == "" {
-		return ".pact"
-	}
-	return in.Dir
-}
+// layout names the files of the .pact directory as findings show them.
+func (in Input) layout() pactfile.Layout { return pactfile.Layout(in.Dir) }
 
 // Run judges a pact the way `pactify validate` does: spec §7.1 checks (a)–(g)
 // and every code of SEMANTICS.md §6 that needs no pull request. When the log
@@ -64,11 +54,11 @@ func Run(in Input) []Finding {
 		out = append(out, fromRejection(in.LogPath(), r))
 	}
 	if !in.StateMatched {
-		out = append(out, Drift(in.statePath(), in.State, in.Replay.State)...)
+		out = append(out, Drift(in.layout().State(), in.State, in.Replay.State)...)
 	}
 	out = append(out, TaskFiles(in, in.Replay.State)...)
-	out = append(out, ProjectHeader(in.projectPath(), in.Project, in.Replay.State)...)
-	out = append(out, Config(".github/pact.yml", in.Config, in.Replay.State)...)
+	out = append(out, ProjectHeader(in.layout().Project(), in.Project, in.Replay.State)...)
+	out = append(out, Config(pactfile.ConfigPath, in.Config, in.Replay.State)...)
 	Sort(out)
 	return out
 }

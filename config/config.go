@@ -25,12 +25,10 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"gopkg.in/yaml.v3"
 
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 	"github.com/pact-action/pact-action/schemas"
 )
-
-// Path is where the configuration lives, relative to the repository root.
-const Path = ".github/pact.yml"
 
 // Mode is the provenance policy: how provenance findings count.
 type Mode string
@@ -112,10 +110,10 @@ type Error struct {
 // Error reports the first problem and how many more there are.
 func (e *Error) Error() string {
 	if len(e.Problems) == 0 {
-		return Path + " cannot be used: " + e.Err.Error()
+		return pactfile.ConfigPath + " cannot be used: " + e.Err.Error()
 	}
 	p := e.Problems[0]
-	msg := Path
+	msg := pactfile.ConfigPath
 	if p.Line > 0 {
 		msg += fmt.Sprintf(" line %d", p.Line)
 	}
@@ -198,7 +196,7 @@ func yamlError(err error) error {
 	}
 	return &Error{
 		Problems: []Problem{{Line: line, Message: fmt.Sprintf("the file is not usable YAML (%s); fix it so it holds a single YAML mapping", text)}},
-		Err:      fmt.Errorf("parse %s: %w", Path, err),
+		Err:      fmt.Errorf("parse %s: %w", pactfile.ConfigPath, err),
 	}
 }
 
@@ -231,7 +229,7 @@ func schemaError(root *yaml.Node, ve *jsonschema.ValidationError) error {
 		}
 		return a < b
 	})
-	return &Error{Problems: probs, Err: fmt.Errorf("validate %s: %w", Path, ve)}
+	return &Error{Problems: probs, Err: fmt.Errorf("validate %s: %w", pactfile.ConfigPath, ve)}
 }
 
 // describe explains one leaf error of the validator in the file's terms.

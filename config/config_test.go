@@ -10,6 +10,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
 
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 	"github.com/pact-action/pact-action/schemas"
 )
@@ -185,7 +186,7 @@ func TestParseInvalid(t *testing.T) {
 // statement of what happened, then what to do after a semicolon.
 func checkErrorStyle(t *testing.T, err error, ce *Error) {
 	t.Helper()
-	if !strings.HasPrefix(err.Error(), Path) {
+	if !strings.HasPrefix(err.Error(), pactfile.ConfigPath) {
 		t.Errorf("error %q does not start with the file name", err)
 	}
 	if ce.Unwrap() == nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -90,7 +91,7 @@ func Gather(ctx context.Context, gh GitHub, o Options) (Facts, error) {
 		f.PactDir = CheckPactDir(f)
 	}
 	if f.PactDir == "" {
-		f.PactDir = ".pact"
+		f.PactDir = pactfile.DefaultDir
 	}
 	if err := gatherRoster(ctx, gh, &f); err != nil {
 		return f, err
@@ -235,7 +236,7 @@ func gatherRoster(ctx context.Context, gh GitHub, f *Facts) error {
 }
 
 func gatherConfig(ctx context.Context, gh GitHub, f *Facts) error {
-	b, err := gh.ReadFile(ctx, config.Path, f.DefaultBranch)
+	b, err := gh.ReadFile(ctx, pactfile.ConfigPath, f.DefaultBranch)
 	switch {
 	case errors.Is(err, ghapi.ErrNotFound):
 		f.ConfigMissing = true

@@ -8,6 +8,7 @@ import (
 	"github.com/pact-action/pact-action/action"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -693,7 +694,7 @@ func judgePact(f Facts) []Check {
 	branch := f.DefaultBranch
 	dir := f.PactDir
 	if dir == "" {
-		dir = ".pact"
+		dir = pactfile.DefaultDir
 	}
 	logCheck := Check{ID: "pact.roster"}
 	switch {
@@ -714,18 +715,18 @@ func judgePact(f Facts) []Check {
 	cfg := f.Config
 	switch {
 	case f.ConfigUnknown != nil:
-		cfgCheck.Status, cfgCheck.Title = StatusUnknown, "cannot read "+config.Path+" on "+branch
+		cfgCheck.Status, cfgCheck.Title = StatusUnknown, "cannot read "+pactfile.ConfigPath+" on "+branch
 		cfgCheck.Detail, cfgCheck.Fix = f.ConfigUnknown.Reason, permissionFix(f.ConfigUnknown)
 		return append(out, cfgCheck)
 	case f.ConfigError != "":
-		cfgCheck.Status, cfgCheck.Title = StatusFail, config.Path+" on "+branch+" cannot be used"
+		cfgCheck.Status, cfgCheck.Title = StatusFail, pactfile.ConfigPath+" on "+branch+" cannot be used"
 		cfgCheck.Detail = f.ConfigError
-		cfgCheck.Fix = "fix " + config.Path + " on " + branch + ": only the keys seats and provenance, seats of the roster, GitHub logins"
+		cfgCheck.Fix = "fix " + pactfile.ConfigPath + " on " + branch + ": only the keys seats and provenance, seats of the roster, GitHub logins"
 		return append(out, cfgCheck)
 	case f.ConfigMissing || cfg == nil:
-		cfgCheck.Status, cfgCheck.Title = StatusFail, "no "+config.Path+" on "+branch
+		cfgCheck.Status, cfgCheck.Title = StatusFail, "no "+pactfile.ConfigPath+" on "+branch
 		cfgCheck.Detail = "no GitHub account holds a seat: the bot cannot tell which seat a reviewer holds, and provenance can verify nothing"
-		cfgCheck.Fix = "add " + config.Path + " on " + branch + ":\n" + configSnippet(f.Roster)
+		cfgCheck.Fix = "add " + pactfile.ConfigPath + " on " + branch + ":\n" + configSnippet(f.Roster)
 		out = append(out, cfgCheck)
 		return append(out, judgeProvenance(f, config.Default()), judgeUnmapped(f, config.Default()))
 	}
@@ -734,11 +735,11 @@ func judgePact(f Facts) []Check {
 		roster = append(roster, projection.Seat{ID: s})
 	}
 	if problems := cfg.Check(roster); len(f.Roster) > 0 && len(problems) > 0 {
-		cfgCheck.Status, cfgCheck.Title = StatusFail, config.Path+" names seats the pact does not have"
+		cfgCheck.Status, cfgCheck.Title = StatusFail, pactfile.ConfigPath+" names seats the pact does not have"
 		cfgCheck.Detail = strings.Join(problems, "; ")
-		cfgCheck.Fix = "in " + config.Path + " on " + branch + ", keep only the seats " + strings.Join(f.Roster, ", ")
+		cfgCheck.Fix = "in " + pactfile.ConfigPath + " on " + branch + ", keep only the seats " + strings.Join(f.Roster, ", ")
 	} else {
-		cfgCheck.Status, cfgCheck.Title = StatusPass, config.Path+" on "+branch+" is valid"
+		cfgCheck.Status, cfgCheck.Title = StatusPass, pactfile.ConfigPath+" on "+branch+" is valid"
 	}
 	out = append(out, cfgCheck)
 
@@ -749,7 +750,7 @@ func judgePact(f Facts) []Check {
 		} else {
 			c.Status, c.Title = StatusFail, fmt.Sprintf("seat %s is mapped to no GitHub account", seat)
 			c.Detail = "nobody can act for it through the bot, and its events can never be verified"
-			c.Fix = fmt.Sprintf("in %s on %s:\nseats:\n  %s: [<github-login>]", config.Path, branch, seat)
+			c.Fix = fmt.Sprintf("in %s on %s:\nseats:\n  %s: [<github-login>]", pactfile.ConfigPath, branch, seat)
 		}
 		out = append(out, c)
 	}
@@ -781,7 +782,7 @@ func judgeLogins(f Facts, cfg *config.Config) []Check {
 				c.Detail, c.Fix = a.Unreadable.Reason, permissionFix(a.Unreadable)
 			case !a.Exists:
 				c.Status, c.Title = StatusFail, fmt.Sprintf("%s (seat %s) is not a GitHub account", login, held)
-				c.Fix = fmt.Sprintf("correct the login under seats.%s in %s on %s", seat, config.Path, f.DefaultBranch)
+				c.Fix = fmt.Sprintf("correct the login under seats.%s in %s on %s", seat, pactfile.ConfigPath, f.DefaultBranch)
 			case strings.HasSuffix(login, "[bot]"):
 				c.Status, c.Title = StatusUnknown, fmt.Sprintf("cannot tell whether the app %s (seat %s) can write", login, held)
 				c.Detail = "GitHub reports no repository permission for an app's account"
@@ -820,7 +821,7 @@ func canWrite(permission string) bool {
 func judgeProvenance(f Facts, cfg *config.Config) Check {
 	c := Check{ID: "config.provenance"}
 	mode, stale := cfg.Provenance.Mode, cfg.Provenance.Stale
-	fix := fmt.Sprintf("in %s on %s:\nprovenance:\n  mode: require", config.Path, f.DefaultBranch)
+	fix := fmt.Sprintf("in %s on %s:\nprovenance:\n  mode: require", pactfile.ConfigPath, f.DefaultBranch)
 	switch mode {
 	case config.ModeRequire:
 		c.Status, c.Title = StatusPass, fmt.Sprintf("provenance is required (stale: %s)", stale)
@@ -850,7 +851,7 @@ func judgeUnmapped(f Facts, cfg *config.Config) Check {
 	}
 	c.Status, c.Title = StatusWarn, fmt.Sprintf("a pull request from a branch no task names is not blocked (unmapped-branches: %s)", cfg.UnmappedBranches)
 	c.Detail = "opening the same code from another branch name ships no feature, so Rule 2 holds nothing back"
-	c.Fix = fmt.Sprintf("in %s on %s:\nunmapped-branches: block", config.Path, f.DefaultBranch)
+	c.Fix = fmt.Sprintf("in %s on %s:\nunmapped-branches: block", pactfile.ConfigPath, f.DefaultBranch)
 	return c
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/pact-action/pact-action/action"
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/report"
 )
 
@@ -49,7 +50,7 @@ func readInputs(gha *githubactions.Action, getenv func(string) string) (inputs, 
 		in.checkName = "pact"
 	}
 	if in.pactDir == "" {
-		in.pactDir = ".pact"
+		in.pactDir = pactfile.DefaultDir
 	}
 	if in.reportPath == "" {
 		in.reportPath = "pact-report.json"

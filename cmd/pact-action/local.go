@@ -15,6 +15,7 @@ import (
 	"github.com/pact-action/pact-action/internal/cmdline"
 	"github.com/pact-action/pact-action/internal/pactdir"
 	"github.com/pact-action/pact-action/internal/version"
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/report"
 )
 
@@ -35,7 +36,7 @@ func runLocal(ctx context.Context, args []string, stdout io.Writer) error {
 	if len(p.Positional) != 0 {
 		return usagef("unexpected argument %q", p.Positional[0])
 	}
-	opts := map[string]string{"pact-dir": ".pact", "fail-on": "error", "format": "text"}
+	opts := map[string]string{"pact-dir": pactfile.DefaultDir, "fail-on": "error", "format": "text"}
 	for name := range localFlags {
 		if p.Has(name) {
 			opts[name] = p.Get(name)
@@ -60,14 +61,14 @@ func runLocal(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	logPath := dir.Display(pactdir.LogFile)
+	logPath := dir.Display(pactfile.LogFile)
 	base, err := localBase(ctx, root, logPath, opts["base"], opts["base-log"])
 	if err != nil {
 		return err
 	}
 	var head []byte
 	if base != nil { // the head's bytes matter only against a base
-		if head, err = os.ReadFile(dir.Path(pactdir.LogFile)); err != nil {
+		if head, err = os.ReadFile(dir.Path(pactfile.LogFile)); err != nil {
 			return fmt.Errorf("read the head log: %w", err)
 		}
 	}

@@ -101,7 +101,7 @@ func (c *cli) cmdInit(p cmdline.Args) error {
 	if rej != nil {
 		return refuse(rej)
 	}
-	if err := os.MkdirAll(c.dir.Path(pactdir.TasksDir), 0o755); err != nil {
+	if err := os.MkdirAll(c.dir.Path(pactfile.TasksDir), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", c.dir.Display(), err)
 	}
 	unlock, err := c.dir.Lock()
@@ -121,7 +121,7 @@ func (c *cli) cmdInit(p cmdline.Args) error {
 	if err := c.writeBlocks(project, base, seats, targets); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.stdout, "init %s: appended event %s on line 1 of %s; seats: %s\n", project, draft.EventID, c.dir.Display(pactdir.LogFile), seatList(seats))
+	fmt.Fprintf(c.stdout, "init %s: appended event %s on line 1 of %s; seats: %s\n", project, draft.EventID, c.dir.Display(pactfile.LogFile), seatList(seats))
 	return nil
 }
 
@@ -143,7 +143,7 @@ func (c *cli) reinit(project, base string, seats []projection.Seat, targets map[
 	}
 	st := res.State
 	if !st.Initialized {
-		return &refusal{fmt.Sprintf("%s exists but holds no valid init event", c.dir.Display(pactdir.LogFile)),
+		return &refusal{fmt.Sprintf("%s exists but holds no valid init event", c.dir.Display(pactfile.LogFile)),
 			"run `pactify validate` to see what is wrong with the log"}
 	}
 	same := st.Project == project && st.BaseBranch == base && len(st.Seats) == len(seats)
@@ -172,8 +172,8 @@ func (c *cli) writeBlocks(project, base string, seats []projection.Seat, targets
 	for _, s := range seats {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", s.ID, strings.Join(s.Roles, ", "), s.Entry)
 	}
-	fmt.Fprintf(&b, "\nBase branch: `%s`. The log `%s` is authoritative; `STATE.yml` is its projection.\n", base, c.dir.Display(pactdir.LogFile))
-	if err := updateBlockFile(c.dir.Path(pactdir.ProjectFile), b.String(), "\n## Charter\n\nDescribe the project's goals here.\n"); err != nil {
+	fmt.Fprintf(&b, "\nBase branch: `%s`. The log `%s` is authoritative; `STATE.yml` is its projection.\n", base, c.dir.Display(pactfile.LogFile))
+	if err := updateBlockFile(c.dir.Path(pactfile.ProjectFile), b.String(), "\n## Charter\n\nDescribe the project's goals here.\n"); err != nil {
 		return err
 	}
 	byEntry := map[string][]projection.Seat{}
@@ -192,11 +192,11 @@ func (c *cli) writeBlocks(project, base string, seats []projection.Seat, targets
 			fmt.Fprintf(&e, "\n### Seat %s (%s)\n\n```sh\nexport PACT_AGENT_ID=%s\npactify join %s --roles %s\n```\n",
 				s.ID, strings.Join(s.Roles, ", "), s.ID, s.ID, strings.Join(s.Roles, ","))
 		}
-		if c.dir.Name != defaultPactDir {
+		if c.dir.Name != pactfile.DefaultDir {
 			// The seat's pactify must find the pact where init put it.
 			fmt.Fprintf(&e, "\nThis pact lives in `%s`: `export PACT_DIR=%s` before any pactify command.\n", c.dir.Display(), c.dir.Display())
 		}
-		fmt.Fprintf(&e, "\nThen read `%s` for your tasks. Never edit `%s` by hand.\n", c.dir.Display(pactdir.StateFile), c.dir.Display(pactdir.LogFile))
+		fmt.Fprintf(&e, "\nThen read `%s` for your tasks. Never edit `%s` by hand.\n", c.dir.Display(pactfile.StateFile), c.dir.Display(pactfile.LogFile))
 		if err := updateBlockFile(entry, e.String(), ""); err != nil {
 			return err
 		}

@@ -8,10 +8,12 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+
+	"github.com/pact-action/pact-action/pactfile"
 )
 
 func main() {
-	tuneMemory(os.Getenv, logSize(filepath.Join(".pact", "log.jsonl")))
+	tuneMemory(os.Getenv, logSize(filepath.Join(pactfile.DefaultDir, pactfile.LogFile)))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
 	stop()

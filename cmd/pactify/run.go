@@ -18,6 +18,7 @@ import (
 	"github.com/pact-action/pact-action/internal/cmdline"
 	"github.com/pact-action/pact-action/internal/pactdir"
 	"github.com/pact-action/pact-action/internal/version"
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -122,7 +123,7 @@ func pactDir(flag, env string) (pactdir.Dir, error) {
 	if err != nil {
 		return pactdir.Dir{}, fmt.Errorf("find the working directory: %w", err)
 	}
-	name := defaultPactDir
+	name := pactfile.DefaultDir // neither --pact-dir nor PACT_DIR says otherwise
 	switch {
 	case flag != "":
 		name = flag
@@ -183,7 +184,7 @@ func unsupported(r *projection.Rejection) error {
 func (c *cli) loadForRead(p *pactdir.Progress) (*projection.Replayed, *projection.Result, error) {
 	log, res, err := c.dir.LoadReplay(p)
 	if errors.Is(err, pactdir.ErrNoPact) {
-		return nil, nil, fmt.Errorf("there is no pact in %s (%s is missing); run `pactify init` first", c.dir.Root, c.dir.Display(pactdir.LogFile))
+		return nil, nil, fmt.Errorf("there is no pact in %s (%s is missing); run `pactify init` first", c.dir.Root, c.dir.Display(pactfile.LogFile))
 	}
 	if err != nil {
 		return nil, nil, err
@@ -203,7 +204,7 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 		return err
 	}
 	if !c.dir.Exists() {
-		return &refusal{fmt.Sprintf("there is no pact here: %s does not exist", c.dir.Display(pactdir.LogFile)),
+		return &refusal{fmt.Sprintf("there is no pact here: %s does not exist", c.dir.Display(pactfile.LogFile)),
 			"run `pactify init --project NAME --seat id:roles:entry` in the repository root first"}
 	}
 	id, err := newEventID()
@@ -247,7 +248,7 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	if err := c.dir.AppendLine(line); err != nil {
 		return err
 	}
-	prog.Start("writing "+c.dir.Display(pactdir.StateFile), 0, "")
+	prog.Start("writing "+c.dir.Display(pactfile.StateFile), 0, "")
 	if err := c.dir.WriteState(res.State); err != nil {
 		return err
 	}
@@ -259,7 +260,7 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	case target == "":
 		target = draft.Feature
 	}
-	fmt.Fprintf(c.stdout, "%s %s: appended event %s on line %d of %s\n", draft.Type, target, draft.EventID, log.Lines, c.dir.Display(pactdir.LogFile))
+	fmt.Fprintf(c.stdout, "%s %s: appended event %s on line %d of %s\n", draft.Type, target, draft.EventID, log.Lines, c.dir.Display(pactfile.LogFile))
 	return nil
 }
 
@@ -323,13 +324,13 @@ func (c *cli) cmdAssign(p cmdline.Args) error {
 	}
 	spec := p.Get("spec")
 	if spec == "" {
-		spec = c.dir.Display(pactdir.TasksDir, task+".md")
+		spec = c.dir.Display(pactfile.TasksDir, pactfile.TaskFileName(task))
 	}
 	return c.emit(func(agent string, _ *projection.State) (projection.Draft, error) {
 		return projection.Draft{AgentID: agent, Type: projection.TypeAssign, TaskID: task, Feature: p.Get("feature"),
 			Payload: map[string]any{"owner": p.Get("owner"), "reviewer": p.Get("reviewer"), "branch": p.Get("branch"), "spec": spec}}, nil
 	}, func(st *projection.State) error {
-		return writeTaskFile(c.dir.Path(pactdir.TasksDir, task+".md"), st.Tasks[task])
+		return writeTaskFile(c.dir.Path(pactfile.TasksDir, pactfile.TaskFileName(task)), st.Tasks[task])
 	})
 }
 
@@ -407,12 +408,12 @@ func (c *cli) cmdStatus(p cmdline.Args) error {
 		return err
 	}
 	prog.stop()
-	b, err := pactdir.ReadOptional(c.dir.Path(pactdir.StateFile))
+	b, err := pactdir.ReadOptional(c.dir.Path(pactfile.StateFile))
 	if err != nil {
 		return err
 	}
 	if b == nil {
-		fmt.Fprintf(c.stderr, "pactify: %s is missing; showing a fresh projection of the log (run `pactify log --replay` to write it)\n", c.dir.Display(pactdir.StateFile))
+		fmt.Fprintf(c.stderr, "pactify: %s is missing; showing a fresh projection of the log (run `pactify log --replay` to write it)\n", c.dir.Display(pactfile.StateFile))
 		b = projection.RenderBytes(res.State)
 	}
 	_, err = c.stdout.Write(b)
@@ -427,7 +428,7 @@ func (c *cli) cmdLog(p cmdline.Args) error {
 		if _, _, err := c.loadForRead(nil); err != nil {
 			return err
 		}
-		f, err := os.Open(c.dir.Path(pactdir.LogFile))
+		f, err := os.Open(c.dir.Path(pactfile.LogFile))
 		if err != nil {
 			return fmt.Errorf("open the log: %w", err)
 		}
@@ -439,7 +440,7 @@ func (c *cli) cmdLog(p cmdline.Args) error {
 		return err
 	}
 	if !c.dir.Exists() {
-		return &refusal{fmt.Sprintf("there is no pact here: %s does not exist", c.dir.Display(pactdir.LogFile)), "run `pactify init` first"}
+		return &refusal{fmt.Sprintf("there is no pact here: %s does not exist", c.dir.Display(pactfile.LogFile)), "run `pactify init` first"}
 	}
 	unlock, err := c.dir.Lock()
 	if err != nil {
@@ -452,12 +453,12 @@ func (c *cli) cmdLog(p cmdline.Args) error {
 	if err != nil {
 		return err
 	}
-	prog.Start("writing "+c.dir.Display(pactdir.StateFile), 0, "")
+	prog.Start("writing "+c.dir.Display(pactfile.StateFile), 0, "")
 	if err := c.dir.WriteState(res.State); err != nil {
 		return err
 	}
 	prog.stop()
-	fmt.Fprintf(c.stdout, "%s rebuilt from %d applied event(s)\n", c.dir.Display(pactdir.StateFile), res.State.Applied)
+	fmt.Fprintf(c.stdout, "%s rebuilt from %d applied event(s)\n", c.dir.Display(pactfile.StateFile), res.State.Applied)
 	return nil
 }
 
@@ -476,7 +477,7 @@ func (c *cli) cmdValidate(p cmdline.Args) error {
 	defer prog.stop()
 	in, err := c.dir.LoadWatched(prog.Progress)
 	if errors.Is(err, pactdir.ErrNoPact) {
-		return fmt.Errorf("there is no pact to validate in %s (%s is missing); run pactify in the repository root, or `pactify init` to start one", c.dir.Root, c.dir.Display(pactdir.LogFile))
+		return fmt.Errorf("there is no pact to validate in %s (%s is missing); run pactify in the repository root, or `pactify init` to start one", c.dir.Root, c.dir.Display(pactfile.LogFile))
 	}
 	if err != nil {
 		return err

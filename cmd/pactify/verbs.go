@@ -29,10 +29,6 @@ type verbSpec struct {
 // action's pact-dir input.
 const pactDirFlag = "pact-dir"
 
-// defaultPactDir is where the pact lives when neither --pact-dir nor
-// PACT_DIR says otherwise.
-const defaultPactDir = ".pact"
-
 var verbSpecs = []verbSpec{
 	{name: "init", args: `--project <name> --seat "<id>:<roles>:<entry>" [--seat ...] [--base-branch main]`,
 		summary: "Scaffold the pact directory, bake each seat's entry file, emit the init event.",

@@ -24,14 +24,6 @@ import (
 	"github.com/pact-action/pact-action/projection"
 )
 
-// File names inside .pact/.
-const (
-	LogFile     = "log.jsonl"
-	StateFile   = "STATE.yml"
-	ProjectFile = "PROJECT.md"
-	TasksDir    = "tasks"
-)
-
 // ErrNoPact means the directory holds no pact yet.
 var ErrNoPact = errors.New("no pact here")
 
@@ -55,7 +47,7 @@ func (d Dir) Display(elem ...string) string {
 
 // Exists reports whether the log exists.
 func (d Dir) Exists() bool {
-	_, err := os.Stat(d.Path(LogFile))
+	_, err := os.Stat(d.Path(pactfile.LogFile))
 	return err == nil
 }
 
@@ -106,9 +98,9 @@ func (d Dir) LoadLogToAppend(eventID string, p *Progress) (*projection.Replayed,
 // ParseReplay, which keeps no events), counting its bytes on p.
 func loadLog[L any](d Dir, p *Progress, parse func(io.Reader) (L, *projection.Result, error)) (L, *projection.Result, error) {
 	var none L
-	f, err := os.Open(d.Path(LogFile))
+	f, err := os.Open(d.Path(pactfile.LogFile))
 	if errors.Is(err, fs.ErrNotExist) {
-		return none, nil, fmt.Errorf("%s does not exist: %w", d.Display(LogFile), ErrNoPact)
+		return none, nil, fmt.Errorf("%s does not exist: %w", d.Display(pactfile.LogFile), ErrNoPact)
 	}
 	if err != nil {
 		return none, nil, fmt.Errorf("open the log: %w", err)
@@ -120,12 +112,12 @@ func loadLog[L any](d Dir, p *Progress, parse func(io.Reader) (L, *projection.Re
 		if fi, err := f.Stat(); err == nil {
 			size = fi.Size()
 		}
-		p.Start("reading "+d.Display(LogFile), size, "B")
-		r = &countingReader{r: f, p: p, then: "replaying " + d.Display(LogFile)}
+		p.Start("reading "+d.Display(pactfile.LogFile), size, "B")
+		r = &countingReader{r: f, p: p, then: "replaying " + d.Display(pactfile.LogFile)}
 	}
 	log, res, err := parse(r)
 	if err != nil {
-		return none, nil, fmt.Errorf("read %s: %w", d.Display(LogFile), err)
+		return none, nil, fmt.Errorf("read %s: %w", d.Display(pactfile.LogFile), err)
 	}
 	return log, res, nil
 }
@@ -148,10 +140,10 @@ func (d Dir) LoadWatched(p *Progress) (checks.Input, error) {
 		return in, err
 	}
 	in.Scan, in.Replay = &replayed.Scan, res
-	if in.Project, err = ReadOptional(d.Path(ProjectFile)); err != nil {
+	if in.Project, err = ReadOptional(d.Path(pactfile.ProjectFile)); err != nil {
 		return in, err
 	}
-	if in.Config, err = ReadOptional(filepath.Join(d.Root, ".github", "pact.yml")); err != nil {
+	if in.Config, err = ReadOptional(filepath.Join(d.Root, filepath.FromSlash(pactfile.ConfigPath))); err != nil {
 		return in, err
 	}
 	// STATE.yml is compared with a fresh render while the task files are
@@ -159,9 +151,9 @@ func (d Dir) LoadWatched(p *Progress) (checks.Input, error) {
 	stateDone := make(chan error, 1)
 	go func() {
 		st := in.Replay.State
-		same, err := holds(d.Path(StateFile), func(w io.Writer) error { return projection.Render(w, st) })
+		same, err := holds(d.Path(pactfile.StateFile), func(w io.Writer) error { return projection.Render(w, st) })
 		if err == nil && !same {
-			in.State, err = ReadOptional(d.Path(StateFile))
+			in.State, err = ReadOptional(d.Path(pactfile.StateFile))
 		}
 		in.StateMatched = same
 		stateDone <- err
@@ -191,13 +183,13 @@ const taskFilePrefix = 512
 // most of the time spent here.
 func (d Dir) readTaskFiles(in *checks.Input, p *Progress) error {
 	tasks := in.Replay.State.TaskList()
-	p.Start("reading "+d.Display(TasksDir), int64(len(tasks)), "files")
-	dirFD, err := syscall.Open(d.Path(TasksDir), syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	p.Start("reading "+d.Display(pactfile.TasksDir), int64(len(tasks)), "files")
+	dirFD, err := syscall.Open(d.Path(pactfile.TasksDir), syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 	switch {
 	case errors.Is(err, syscall.ENOENT):
 		return nil // no task files at all
 	case err != nil:
-		return fmt.Errorf("open %s: %w", d.Display(TasksDir), err)
+		return fmt.Errorf("open %s: %w", d.Display(pactfile.TasksDir), err)
 	}
 	defer syscall.Close(dirFD)
 	matched := make([]bool, len(tasks))
@@ -220,9 +212,9 @@ func (d Dir) readTaskFiles(in *checks.Input, p *Progress) error {
 				hi := min(lo+batch, len(tasks))
 				for i := lo; i < hi; i++ {
 					t := tasks[i]
-					b, ok, err := readTaskFile(dirFD, t.ID+".md", buf, t)
+					b, ok, err := readTaskFile(dirFD, pactfile.TaskFileName(t.ID), buf, t)
 					if err != nil {
-						errs[w] = fmt.Errorf("read %s: %w", d.Display(TasksDir, t.ID+".md"), err)
+						errs[w] = fmt.Errorf("read %s: %w", d.Display(pactfile.TasksDir, pactfile.TaskFileName(t.ID)), err)
 						return
 					}
 					switch {
@@ -350,7 +342,7 @@ var (
 // crash leaves either the whole line or none of it. When the file does not
 // end in a newline (a hand edit), the newline goes into the same write.
 func (d Dir) AppendLine(line []byte) error {
-	path := d.Path(LogFile)
+	path := d.Path(pactfile.LogFile)
 	_, statErr := os.Stat(path)
 	created := errors.Is(statErr, fs.ErrNotExist)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
@@ -518,5 +510,5 @@ func createTemp(dir, base string) (*os.File, error) {
 // WriteState regenerates STATE.yml from a replayed state, streaming the
 // render: it compares it with the file and writes it only when it differs.
 func (d Dir) WriteState(st *projection.State) error {
-	return writeAtomic(d.Path(StateFile), func(w io.Writer) error { return projection.Render(w, st) })
+	return writeAtomic(d.Path(pactfile.StateFile), func(w io.Writer) error { return projection.Render(w, st) })
 }

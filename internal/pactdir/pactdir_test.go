@@ -13,13 +13,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
 func newDir(t *testing.T) Dir {
 	t.Helper()
 	d := Dir{Root: t.TempDir(), Name: ".pact"}
-	if err := os.MkdirAll(d.Path(TasksDir), 0o755); err != nil {
+	if err := os.MkdirAll(d.Path(pactfile.TasksDir), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return d
@@ -44,10 +45,10 @@ func listDir(t *testing.T, dir string) []string {
 func TestPaths(t *testing.T) {
 	t.Parallel()
 	d := Dir{Root: "/repo", Name: ".pact"}
-	if got := d.Path(TasksDir, "T1.md"); got != filepath.Join("/repo", ".pact", "tasks", "T1.md") {
+	if got := d.Path(pactfile.TasksDir, "T1.md"); got != filepath.Join("/repo", ".pact", "tasks", "T1.md") {
 		t.Errorf("Path = %q", got)
 	}
-	if got := d.Display(LogFile); got != ".pact/log.jsonl" {
+	if got := d.Display(pactfile.LogFile); got != ".pact/log.jsonl" {
 		t.Errorf("Display = %q", got)
 	}
 	if got := d.Display(); got != ".pact" {
@@ -89,7 +90,7 @@ func TestLoad(t *testing.T) {
 {"event_id":"e2","ts":"2026-06-09T10:01:00Z","agent_id":"o","role":"orchestrator","event_type":"assign","task_id":"T1","feature":"F","payload":{"owner":"w","reviewer":"r","branch":"b","spec":"s"}}
 {"event_id":"e3","ts":"2026-06-09T10:02:00Z","agent_id":"o","role":"orchestrator","event_type":"assign","task_id":"T2","feature":"F","payload":{"owner":"w","reviewer":"r","branch":"b","spec":"s"}}
 `
-	for name, text := range map[string]string{LogFile: log, StateFile: "project: p\n", ProjectFile: "# p\n", "tasks/T1.md": "---\nid: T1\n---\n"} {
+	for name, text := range map[string]string{pactfile.LogFile: log, pactfile.StateFile: "project: p\n", pactfile.ProjectFile: "# p\n", "tasks/T1.md": "---\nid: T1\n---\n"} {
 		if err := os.WriteFile(d.Path(filepath.FromSlash(name)), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +180,7 @@ func TestAppendLine(t *testing.T) { // not parallel: it swaps the seams
 		t.Run(c.name, func(t *testing.T) {
 			d := newDir(t)
 			if c.before != "\x00absent" {
-				if err := os.WriteFile(d.Path(LogFile), []byte(c.before), 0o644); err != nil {
+				if err := os.WriteFile(d.Path(pactfile.LogFile), []byte(c.before), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -190,7 +191,7 @@ func TestAppendLine(t *testing.T) { // not parallel: it swaps the seams
 			if got := strings.Join(*calls, "; "); got != c.write+"; sync" {
 				t.Fatalf("system calls: %s; want one write then an fsync: %s; sync", got, c.write)
 			}
-			b, err := os.ReadFile(d.Path(LogFile))
+			b, err := os.ReadFile(d.Path(pactfile.LogFile))
 			if err != nil || string(b) != c.want {
 				t.Fatalf("log = %q, %v; want %q", b, err, c.want)
 			}
@@ -241,7 +242,7 @@ func TestAppendLineUnderLock(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	b, err := os.ReadFile(d.Path(LogFile))
+	b, err := os.ReadFile(d.Path(pactfile.LogFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,35 +338,35 @@ func TestWriteState(t *testing.T) {
 	if err := d.WriteState(st); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(d.Path(StateFile))
+	b, err := os.ReadFile(d.Path(pactfile.StateFile))
 	if err != nil || !bytes.Equal(b, projection.RenderBytes(st)) {
 		t.Fatalf("STATE.yml = %q, %v", b, err)
 	}
 	// The same state again touches nothing; another replaces the file.
 	old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
-	if err := os.Chtimes(d.Path(StateFile), old, old); err != nil {
+	if err := os.Chtimes(d.Path(pactfile.StateFile), old, old); err != nil {
 		t.Fatal(err)
 	}
-	ino := inode(t, d.Path(StateFile))
+	ino := inode(t, d.Path(pactfile.StateFile))
 	if err := d.WriteState(st); err != nil {
 		t.Fatal(err)
 	}
-	if fi, _ := os.Stat(d.Path(StateFile)); !fi.ModTime().Equal(old) || inode(t, d.Path(StateFile)) != ino {
+	if fi, _ := os.Stat(d.Path(pactfile.StateFile)); !fi.ModTime().Equal(old) || inode(t, d.Path(pactfile.StateFile)) != ino {
 		t.Fatal("writing the same state rewrote STATE.yml")
 	}
 	// A file that is a prefix of the render, or longer, is replaced.
 	for _, other := range [][]byte{b[:len(b)-1], append(append([]byte(nil), b...), '\n'), nil} {
-		if err := os.WriteFile(d.Path(StateFile), other, 0o640); err != nil {
+		if err := os.WriteFile(d.Path(pactfile.StateFile), other, 0o640); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Chmod(d.Path(StateFile), 0o640); err != nil {
+		if err := os.Chmod(d.Path(pactfile.StateFile), 0o640); err != nil {
 			t.Fatal(err)
 		}
 		if err := d.WriteState(st); err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := os.ReadFile(d.Path(StateFile)); !bytes.Equal(got, b) || mode(t, d.Path(StateFile)) != 0o640 {
-			t.Fatalf("STATE.yml after replacing %q: %q, mode %v", other, got, mode(t, d.Path(StateFile)))
+		if got, _ := os.ReadFile(d.Path(pactfile.StateFile)); !bytes.Equal(got, b) || mode(t, d.Path(pactfile.StateFile)) != 0o640 {
+			t.Fatalf("STATE.yml after replacing %q: %q, mode %v", other, got, mode(t, d.Path(pactfile.StateFile)))
 		}
 	}
 	// Large enough to be compared and written in many pieces.
@@ -376,7 +377,7 @@ func TestWriteState(t *testing.T) {
 	if err := d.WriteState(st); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := os.ReadFile(d.Path(StateFile)); !bytes.Equal(got, projection.RenderBytes(st)) {
+	if got, _ := os.ReadFile(d.Path(pactfile.StateFile)); !bytes.Equal(got, projection.RenderBytes(st)) {
 		t.Fatal("large STATE.yml not written as rendered")
 	}
 }

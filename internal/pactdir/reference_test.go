@@ -24,7 +24,7 @@ import (
 // its reader of pactify's own layout to the YAML reading).
 func referenceFindings(t testing.TB, d Dir) []checks.Finding {
 	t.Helper()
-	f, err := os.Open(d.Path(LogFile))
+	f, err := os.Open(d.Path(pactfile.LogFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,8 +41,8 @@ func referenceFindings(t testing.TB, d Dir) []checks.Finding {
 		}
 		return b
 	}
-	state := read(d.Path(StateFile))
-	in.Project = read(d.Path(ProjectFile))
+	state := read(d.Path(pactfile.StateFile))
+	in.Project = read(d.Path(pactfile.ProjectFile))
 	in.Config = read(filepath.Join(d.Root, ".github", "pact.yml"))
 	// Drift and task files are judged below; the rest by checks.Run.
 	in.StateMatched = true
@@ -58,7 +58,7 @@ func referenceFindings(t testing.TB, d Dir) []checks.Finding {
 	for _, id := range res.State.TaskOrder {
 		task := res.State.Tasks[id]
 		path := in.Dir + "/tasks/" + id + ".md"
-		b := read(d.Path(TasksDir, id+".md"))
+		b := read(d.Path(pactfile.TasksDir, id+".md"))
 		if b == nil {
 			f := finding(checks.CodeTaskfileMissing, path, 0, fmt.Sprintf("task %s has no task file %s", id, path))
 			f.TaskID, f.Feature = id, task.Feature
@@ -172,33 +172,33 @@ func TestFindingsAsBefore(t *testing.T) {
 	}{
 		{"as generated", func(*testing.T, Dir, *projection.State) {}},
 		{"STATE.yml drifted", func(t *testing.T, d Dir, _ *projection.State) {
-			edit(t, d.Path(StateFile), func(b []byte) []byte {
+			edit(t, d.Path(pactfile.StateFile), func(b []byte) []byte {
 				i := bytes.Index(b[len(b)/2:], []byte("status: accepted")) + len(b)/2
 				return append(append(append([]byte(nil), b[:i]...), "status: in_progress"...), b[i+len("status: accepted"):]...)
 			})
 		}},
 		{"STATE.yml drifted everywhere", func(t *testing.T, d Dir, _ *projection.State) {
-			edit(t, d.Path(StateFile), func(b []byte) []byte {
+			edit(t, d.Path(pactfile.StateFile), func(b []byte) []byte {
 				return bytes.ReplaceAll(b, []byte("owner: codex"), []byte("owner: aider"))
 			})
 		}},
 		{"STATE.yml written otherwise, same meaning", func(t *testing.T, d Dir, _ *projection.State) {
-			edit(t, d.Path(StateFile), func(b []byte) []byte {
+			edit(t, d.Path(pactfile.StateFile), func(b []byte) []byte {
 				b = bytes.ReplaceAll(b, []byte("status: accepted"), []byte("status: 'accepted'"))
 				return append(b, "# a comment\n"...)
 			})
 		}},
-		{"STATE.yml missing", func(t *testing.T, d Dir, _ *projection.State) { remove(t, d.Path(StateFile)) }},
+		{"STATE.yml missing", func(t *testing.T, d Dir, _ *projection.State) { remove(t, d.Path(pactfile.StateFile)) }},
 		{"STATE.yml not YAML", func(t *testing.T, d Dir, _ *projection.State) {
-			edit(t, d.Path(StateFile), func(b []byte) []byte { return append(b, "tasks: [\n"...) })
+			edit(t, d.Path(pactfile.StateFile), func(b []byte) []byte { return append(b, "tasks: [\n"...) })
 		}},
 		{"STATE.yml empty", func(t *testing.T, d Dir, _ *projection.State) {
-			edit(t, d.Path(StateFile), func([]byte) []byte { return nil })
+			edit(t, d.Path(pactfile.StateFile), func([]byte) []byte { return nil })
 		}},
 		{"task files of every kind", func(t *testing.T, d Dir, st *projection.State) {
 			for i, id := range st.TaskOrder {
 				task := st.Tasks[id]
-				path := d.Path(TasksDir, id+".md")
+				path := d.Path(pactfile.TasksDir, id+".md")
 				fm := pactfile.Task{ID: task.ID, Feature: task.Feature, Owner: task.Owner, Reviewer: task.Reviewer}
 				switch {
 				case i%7 == 0:
@@ -227,17 +227,17 @@ func TestFindingsAsBefore(t *testing.T) {
 					edit(t, path, func(b []byte) []byte { return b[:20] })
 				}
 			}
-			write(t, d.Path(TasksDir, "README.md"), []byte("not a task\n"))
+			write(t, d.Path(pactfile.TasksDir, "README.md"), []byte("not a task\n"))
 		}},
 		{"every task file missing", func(t *testing.T, d Dir, st *projection.State) {
 			for i, id := range st.TaskOrder {
 				if i%50 != 0 {
-					remove(t, d.Path(TasksDir, id+".md"))
+					remove(t, d.Path(pactfile.TasksDir, id+".md"))
 				}
 			}
 		}},
 		{"no tasks directory", func(t *testing.T, d Dir, _ *projection.State) {
-			if err := os.RemoveAll(d.Path(TasksDir)); err != nil {
+			if err := os.RemoveAll(d.Path(pactfile.TasksDir)); err != nil {
 				t.Fatal(err)
 			}
 		}},
