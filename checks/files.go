@@ -2,18 +2,11 @@ package checks
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
-)
-
-// Markers of the managed block that init owns in PROJECT.md and entry files.
-const (
-	BlockBegin = "<!-- pact:begin -->"
-	BlockEnd   = "<!-- pact:end -->"
 )
 
 // ListedMissingTaskFiles is how many missing task files TaskFiles reports
@@ -107,10 +100,9 @@ func TaskFile(path string, t *projection.Task, b []byte) (Finding, bool) {
 	return f, true
 }
 
-var versionAnnotation = regexp.MustCompile(`protocol_version:\s*(\d+)`)
-
 // ProjectHeader checks PROJECT.md's managed block and its protocol_version
-// annotation (spec §3.3).
+// annotation (spec §3.3), read as pactify init writes them
+// (pactfile.ParseProject).
 func ProjectHeader(projectPath string, project []byte, st *projection.State) []Finding {
 	bad := func(line int, msg string) []Finding {
 		return []Finding{newFinding(CodeProjectHeader, projectPath, line, msg)}
@@ -118,24 +110,15 @@ func ProjectHeader(projectPath string, project []byte, st *projection.State) []F
 	if project == nil {
 		return bad(0, "there is no PROJECT.md")
 	}
-	text := string(project)
-	begin := strings.Index(text, BlockBegin)
-	end := -1
-	if begin >= 0 { // the end marker that closes the block, not one quoted before it
-		if i := strings.Index(text[begin:], BlockEnd); i >= 0 {
-			end = begin + i
-		}
+	h, ok := pactfile.ParseProject(project)
+	if !ok {
+		return bad(0, fmt.Sprintf("PROJECT.md has no managed block between %s and %s", pactfile.BlockBegin, pactfile.BlockEnd))
 	}
-	if begin < 0 || end < begin {
-		return bad(0, fmt.Sprintf("PROJECT.md has no managed block between %s and %s", BlockBegin, BlockEnd))
+	if h.ProtocolVersion == "" {
+		return bad(h.Line, "the managed block of PROJECT.md has no protocol_version annotation")
 	}
-	line := strings.Count(text[:begin], "\n") + 1
-	m := versionAnnotation.FindStringSubmatch(text[begin:end])
-	if m == nil {
-		return bad(line, "the managed block of PROJECT.md has no protocol_version annotation")
-	}
-	if v, err := strconv.Atoi(m[1]); err != nil || (st.Initialized && v != st.ProtocolVersion) {
-		return bad(line, fmt.Sprintf("PROJECT.md says protocol_version %s but the log's init says %d", m[1], st.ProtocolVersion))
+	if v, err := strconv.Atoi(h.ProtocolVersion); err != nil || (st.Initialized && v != st.ProtocolVersion) {
+		return bad(h.Line, fmt.Sprintf("PROJECT.md says protocol_version %s but the log's init says %d", h.ProtocolVersion, st.ProtocolVersion))
 	}
 	return nil
 }

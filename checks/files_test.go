@@ -139,7 +139,7 @@ func TestProjectHeader(t *testing.T) {
 	t.Parallel()
 	st := projection.Replay(projection.ParseBytes(new(logb).init().bytes())).State
 	empty := projection.NewState()
-	block := func(inner string) string { return BlockBegin + "\n" + inner + "\n" + BlockEnd + "\n" }
+	block := func(inner string) string { return pactfile.BlockBegin + "\n" + inner + "\n" + pactfile.BlockEnd + "\n" }
 	cases := []struct {
 		name    string
 		doc     *string
@@ -151,11 +151,11 @@ func TestProjectHeader(t *testing.T) {
 		{name: "no PROJECT.md", doc: nil, st: st, line: 0, msg: "there is no PROJECT.md"},
 		{name: "spec header", doc: ptr("# Charter\n\n" + block("# demo — Pact Charter (protocol_version: 1)")), st: st, nothing: true},
 		{name: "no space after the colon", doc: ptr(block("protocol_version:1")), st: st, nothing: true},
-		{name: "CRLF", doc: ptr("a\r\n" + BlockBegin + "\r\n# demo (protocol_version: 1)\r\n" + BlockEnd + "\r\n"), st: st, nothing: true},
+		{name: "CRLF", doc: ptr("a\r\n" + pactfile.BlockBegin + "\r\n# demo (protocol_version: 1)\r\n" + pactfile.BlockEnd + "\r\n"), st: st, nothing: true},
 		{name: "no managed block", doc: ptr("# demo (protocol_version: 1)\n"), st: st, line: 0, msg: "has no managed block"},
-		{name: "only the begin marker", doc: ptr(BlockBegin + "\nprotocol_version: 1\n"), st: st, line: 0, msg: "has no managed block"},
-		{name: "markers reversed", doc: ptr(BlockEnd + "\nprotocol_version: 1\n" + BlockBegin + "\n"), st: st, line: 0, msg: "has no managed block"},
-		{name: "end marker quoted in prose before the block", doc: ptr("Do not edit below " + BlockEnd + ".\n\n" + block("# demo (protocol_version: 1)")), st: st, nothing: true},
+		{name: "only the begin marker", doc: ptr(pactfile.BlockBegin + "\nprotocol_version: 1\n"), st: st, line: 0, msg: "has no managed block"},
+		{name: "markers reversed", doc: ptr(pactfile.BlockEnd + "\nprotocol_version: 1\n" + pactfile.BlockBegin + "\n"), st: st, line: 0, msg: "has no managed block"},
+		{name: "end marker quoted in prose before the block", doc: ptr("Do not edit below " + pactfile.BlockEnd + ".\n\n" + block("# demo (protocol_version: 1)")), st: st, nothing: true},
 		{name: "annotation outside the block only", doc: ptr("protocol_version: 1\n\n\n" + block("# demo")), st: st, line: 4,
 			msg: "the managed block of PROJECT.md has no protocol_version annotation"},
 		{name: "annotation disagrees", doc: ptr("# a\n\n" + block("# demo (protocol_version: 2)")), st: st, line: 3,
@@ -164,6 +164,13 @@ func TestProjectHeader(t *testing.T) {
 			msg: "PROJECT.md says protocol_version 99999999999999999999999 but the log's init says 1"},
 		{name: "no init to disagree with", doc: ptr(block("protocol_version: 7")), st: empty, nothing: true},
 		{name: "first annotation in the block counts", doc: ptr(block("protocol_version: 1\nprotocol_version: 2")), st: st, nothing: true},
+		// Prose that mentions the markers is no block: only markers on
+		// lines of their own are (pactfile.ParseBlock, as init writes them).
+		{name: "markers mentioned in prose before the block", doc: ptr("We use " + pactfile.BlockBegin + " and " + pactfile.BlockEnd + " markers.\n" + block("# demo (protocol_version: 1)")), st: st, nothing: true},
+		{name: "markers mentioned in prose only", doc: ptr("We use " + pactfile.BlockBegin + " protocol_version: 1 " + pactfile.BlockEnd + " markers.\n"), st: st, line: 0, msg: "has no managed block"},
+		{name: "a marker with text after it on its line", doc: ptr(pactfile.BlockBegin + " protocol_version: 1\n" + pactfile.BlockEnd + "\n"), st: st, line: 0, msg: "has no managed block"},
+		{name: "markers with trailing blanks", doc: ptr("a\n" + pactfile.BlockBegin + " \t\r\n# demo (protocol_version: 1)\n" + pactfile.BlockEnd + "  \n"), st: st, nothing: true},
+		{name: "a stray begin above the block is not its start", doc: ptr(pactfile.BlockBegin + "\nprotocol_version: 2\n" + block("# demo (protocol_version: 1)")), st: st, nothing: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -186,3 +193,32 @@ func TestProjectHeader(t *testing.T) {
 }
 
 func ptr(s string) *string { return &s }
+
+// TestProjectHeaderReadsWhatInitWrites: the block init writes into
+// PROJECT.md (pactfile.ReplaceBlock of pactfile.FormatCharter) is the one
+// validate reads its protocol_version from, whatever the file held before,
+// so the hint of project.header (run pactify init) always clears it.
+func TestProjectHeaderReadsWhatInitWrites(t *testing.T) {
+	t.Parallel()
+	st := projection.Replay(projection.ParseBytes(new(logb).init().bytes())).State
+	charter := pactfile.FormatCharter(pactfile.Charter{Project: "demo", ProtocolVersion: 1, BaseBranch: "main", Log: ".pact/log.jsonl",
+		Seats: []pactfile.Seat{{ID: "lead", Roles: []string{"orchestrator"}, Entry: "AGENTS.md"}}})
+	B, E := pactfile.BlockBegin, pactfile.BlockEnd
+	for name, text := range map[string]string{
+		"new file":                          "",
+		"charter above":                     "# Charter\n\nGoals.\n",
+		"old block":                         "# Charter\n" + B + "\n# demo — Pact Charter (protocol_version: 0)\n" + E + "\nafter\n",
+		"stray begin above":                 "intro\n" + B + "\nuser stuff\n",
+		"markers quoted in prose":           "Never edit between " + B + " and " + E + " by hand.\n",
+		"markers quoted, then an old block": "We use " + B + " markers.\n" + B + "\nold\n" + E + "\n",
+	} {
+		before := ProjectHeader("PROJECT.md", []byte(text), st)
+		got := pactfile.ReplaceBlock(text, charter)
+		if f := ProjectHeader("PROJECT.md", []byte(got), st); len(f) != 0 {
+			t.Errorf("%s: validate does not see the block init wrote: %s\n%s", name, f[0].Message, got)
+		}
+		if len(before) != 1 {
+			t.Errorf("%s: validate finds %d findings before init, want 1", name, len(before))
+		}
+	}
+}

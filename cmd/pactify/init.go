@@ -165,15 +165,11 @@ func (c *cli) reinit(project, base string, seats []projection.Seat, targets map[
 // between the pact markers is ever rewritten. Seats whose entries are the
 // same file (also through a symlink) share one block.
 func (c *cli) writeBlocks(project, base string, seats []projection.Seat, targets map[string]string) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# %s — Pact Charter (protocol_version: %d)\n\n", project, projection.SupportedProtocolVersion)
-	b.WriteString("This block is managed by `pactify init`; edit the charter outside it.\n\n")
-	b.WriteString("| seat | roles | entry |\n|---|---|---|\n")
+	charter := pactfile.Charter{Project: project, ProtocolVersion: projection.SupportedProtocolVersion, BaseBranch: base, Log: c.dir.Display(pactfile.LogFile)}
 	for _, s := range seats {
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", s.ID, strings.Join(s.Roles, ", "), s.Entry)
+		charter.Seats = append(charter.Seats, pactfile.Seat{ID: s.ID, Roles: s.Roles, Entry: s.Entry})
 	}
-	fmt.Fprintf(&b, "\nBase branch: `%s`. The log `%s` is authoritative; `STATE.yml` is its projection.\n", base, c.dir.Display(pactfile.LogFile))
-	if err := updateBlockFile(c.dir.Path(pactfile.ProjectFile), b.String(), "\n## Charter\n\nDescribe the project's goals here.\n"); err != nil {
+	if err := updateBlockFile(c.dir.Path(pactfile.ProjectFile), pactfile.FormatCharter(charter), pactfile.NewProjectTail); err != nil {
 		return err
 	}
 	byEntry := map[string][]projection.Seat{}
@@ -279,7 +275,7 @@ func updateBlockFile(path, block, newFileTail string) error {
 	if err != nil {
 		return err
 	}
-	text := pactdir.ReplaceBlock(string(old), block)
+	text := pactfile.ReplaceBlock(string(old), block)
 	if old == nil {
 		text += newFileTail
 	}

@@ -1,16 +1,13 @@
-package pactdir
+package pactfile
 
 import (
 	"strings"
 	"testing"
-
-	"github.com/pact-action/pact-action/checks"
-	"github.com/pact-action/pact-action/projection"
 )
 
 const (
-	B = checks.BlockBegin
-	E = checks.BlockEnd
+	B = BlockBegin
+	E = BlockEnd
 )
 
 func TestReplaceBlock(t *testing.T) {
@@ -61,64 +58,57 @@ func TestReplaceBlockStrayBeginTwice(t *testing.T) {
 	}
 }
 
-// FuzzReplaceBlock: for any text, ReplaceBlock is idempotent, keeps
-// everything outside the block it writes, and the result holds the block.
-func FuzzReplaceBlock(f *testing.F) {
+// FuzzParseBlock: for any text, ParseBlock finds a block made of marker
+// lines, with its body between them and its line counted; ReplaceBlock is
+// idempotent, keeps everything outside the block it writes, and the result
+// holds the block, which ParseBlock reads back.
+//
+//	go test ./pactfile -run '^$' -fuzz '^FuzzParseBlock$' -fuzztime 20s
+func FuzzParseBlock(f *testing.F) {
 	for _, s := range []string{"", "x", "x\n", "x\n\n", B, E, B + "\n" + E, E + "\n" + B + "\n", "a\n" + B + "\nb\n" + E + "\nc",
-		B + "\r\n" + E + "\r\n", B + "\n" + B + "\n" + E + "\n" + E + "\n", " " + B + "\n" + E, "a" + B + "\n" + E + "b\n"} {
-		f.Add(s)
+		B + "\r\n" + E + "\r\n", B + "\n" + B + "\n" + E + "\n" + E + "\n", " " + B + "\n" + E, "a" + B + "\n" + E + "b\n",
+		"we use " + B + " and " + E + " markers\n", B + " \t\r\nx\n" + E + "\t\n"} {
+		f.Add(s, "## Pact seat\nexport PACT_AGENT_ID=x\n")
 	}
-	const block = "## Pact seat\nexport PACT_AGENT_ID=x\n"
-	f.Fuzz(func(t *testing.T, text string) {
-		got := ReplaceBlock(text, block)
-		if again := ReplaceBlock(got, block); again != got {
+	f.Fuzz(func(t *testing.T, text, body string) {
+		if b, ok := ParseBlock(text); ok {
+			if !isMarkerLine(text, b.Begin, BlockBegin) || !strings.HasSuffix(text[:b.End], BlockEnd) || !isMarkerLine(text, b.End-len(BlockEnd), BlockEnd) {
+				t.Fatalf("block %+v of %q is not between marker lines", b, text)
+			}
+			if b.Line != strings.Count(text[:b.Begin], "\n")+1 || !strings.HasSuffix(text[:b.End-len(BlockEnd)], b.Body) {
+				t.Fatalf("block %+v of %q: wrong line or body", b, text)
+			}
+		}
+		for _, l := range strings.Split(body, "\n") {
+			if t2 := strings.TrimRight(l, " \t\r"); t2 == BlockBegin || t2 == BlockEnd {
+				return // a body holding a marker line is not a block's body
+			}
+		}
+		got := ReplaceBlock(text, body)
+		if again := ReplaceBlock(got, body); again != got {
 			t.Fatalf("not idempotent on %q:\nonce  %q\ntwice %q", text, got, again)
 		}
-		marked := B + "\n" + strings.TrimRight(block, "\n") + "\n" + E
-		if begin, end, ok := findBlock(text); ok {
-			if got != text[:begin]+marked+text[end:] {
+		marked := FormatBlock(body)
+		if b, ok := ParseBlock(text); ok {
+			if got != text[:b.Begin]+marked+text[b.End:] {
 				t.Fatalf("text outside the block changed: %q -> %q", text, got)
 			}
 		} else if !strings.HasPrefix(got, text) || !strings.HasSuffix(got, marked+"\n") {
 			t.Fatalf("appending changed the text: %q -> %q", text, got)
 		}
-		if b, e, ok := findBlock(got); !ok || got[b:e] != marked {
-			t.Fatalf("the result has no complete block: %q", got)
+		b, ok := ParseBlock(got)
+		if !ok || got[b.Begin:b.End] != marked || b.Body != strings.TrimRight(body, "\n")+"\n" {
+			t.Fatalf("the result does not read back: %+v in %q", b, got)
 		}
 	})
 }
 
-// TestReplaceBlockAgreesWithProjectHeader: the block init writes into
-// PROJECT.md is the one validate reads its protocol_version from.
-func TestReplaceBlockAgreesWithProjectHeader(t *testing.T) {
-	t.Parallel()
-	st := projection.NewState()
-	st.Initialized, st.ProtocolVersion = true, 1
-	header := "# p — Pact Charter (protocol_version: 1)\n"
-	for name, text := range map[string]string{
-		"new file":          "",
-		"charter above":     "# Charter\n\nGoals.\n",
-		"old block":         "# Charter\n" + B + "\n# p — Pact Charter (protocol_version: 0)\n" + E + "\nafter\n",
-		"stray begin above": "intro\n" + B + "\nuser stuff\n",
-	} {
-		got := ReplaceBlock(text, header)
-		if f := checks.ProjectHeader("PROJECT.md", []byte(got), st); len(f) != 0 {
-			t.Errorf("%s: validate does not see the block ReplaceBlock wrote: %+v\n%s", name, f, got)
-		}
+// isMarkerLine reports whether text holds marker at off, alone on its line
+// but for trailing blanks.
+func isMarkerLine(text string, off int, marker string) bool {
+	if off > 0 && text[off-1] != '\n' {
+		return false
 	}
-}
-
-// TestProjectHeaderQuotedMarkers is a disagreement between this package and
-// checks.ProjectHeader (checks, not ours): markers quoted inside a line of
-// the charter are not a block for ReplaceBlock, which appends the real one,
-// but ProjectHeader takes the first occurrence of each marker anywhere and
-// reports a missing protocol_version annotation.
-func TestProjectHeaderQuotedMarkers(t *testing.T) {
-	t.Parallel()
-	st := projection.NewState()
-	st.Initialized, st.ProtocolVersion = true, 1
-	got := ReplaceBlock("Never edit between "+B+" and "+E+" by hand.\n", "# p — Pact Charter (protocol_version: 1)\n")
-	if f := checks.ProjectHeader("PROJECT.md", []byte(got), st); len(f) != 0 {
-		t.Skipf("engine bug (checks.ProjectHeader matches markers inside prose): %s: %s", f[0].Code, f[0].Message)
-	}
+	line, _, _ := strings.Cut(text[off:], "\n")
+	return strings.TrimRight(line, " \t\r") == marker
 }
