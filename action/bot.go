@@ -530,7 +530,7 @@ func stillCovered(ctx context.Context, gh Reader, p *botPlan, intents []bot.Inte
 // for byte the one the bot would write; with other content it is a
 // conflict, said as such and never counted as recorded.
 func unrecorded(log *projection.Log, raw []byte, intents []bot.Intent) (fresh []bot.Intent, dups int, conflicts []string) {
-	lines := checks.SplitLines(raw)
+	lines := pactfile.SplitLines(raw)
 	for _, in := range intents {
 		at := lineOf(log, in.Draft.EventID)
 		if at == 0 {

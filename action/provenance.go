@@ -14,6 +14,7 @@ import (
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -175,7 +176,7 @@ type addedLine struct {
 // identical repeats of an earlier line with an event_id are skipped: replay
 // leaves them out, so they can prove nothing.
 func addedEvents(in provenanceInput) []addedLine {
-	base, head := checks.SplitLines(in.BaseLog), checks.SplitLines(in.HeadLog)
+	base, head := pactfile.SplitLines(in.BaseLog), pactfile.SplitLines(in.HeadLog)
 	prefix := 0
 	for prefix < len(base) && prefix < len(head) && string(base[prefix]) == string(head[prefix]) {
 		prefix++
@@ -258,7 +259,7 @@ func newGatherer(ctx context.Context, gh Reader, in provenanceInput, added []add
 
 func (g *gatherer) count(log []byte) map[string]int {
 	m := map[string]int{}
-	for _, l := range checks.SplitLines(log) {
+	for _, l := range pactfile.SplitLines(log) {
 		if g.interesting[string(l)] {
 			m[string(l)]++
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -298,7 +299,7 @@ func TestGolden(t *testing.T) {
 			// written differently: one rewrite, and T2 still waiting.
 			in := loadPact(t, "testdata/pacts/many")
 			head := readLog(t, "testdata/pacts/many")
-			lines := SplitLines(head)
+			lines := pactfile.SplitLines(head)
 			base := bytes.Join(lines[:10], []byte("\n"))
 			base = bytes.Replace(base, []byte(`"branch":"feat/cli","spec":".pact/tasks/T1.md"`), []byte(`"branch":"feat/cli","spec":"T1.md"`), 1)
 			out := History(in.LogPath(), base, head)

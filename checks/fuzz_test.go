@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -136,7 +137,7 @@ func FuzzHistory(f *testing.F) {
 			t.Fatalf("a log rewrites itself: %s", h[0].Message)
 		}
 		got := History("log", base, head)
-		bl, hl := SplitLines(base), SplitLines(head)
+		bl, hl := pactfile.SplitLines(base), pactfile.SplitLines(head)
 		prefix := len(bl) <= len(hl)
 		for i := 0; prefix && i < len(bl); i++ {
 			prefix = bytes.Equal(bl[i], hl[i])

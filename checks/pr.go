@@ -8,30 +8,16 @@ import (
 	"unicode/utf8"
 
 	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
-
-// SplitLines splits a file into lines without terminators (LF or CRLF), a
-// leading BOM dropped, and no phantom line after a final newline.
-func SplitLines(b []byte) [][]byte {
-	b = bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))
-	if len(b) == 0 {
-		return nil
-	}
-	b = bytes.TrimSuffix(b, []byte("\n"))
-	lines := bytes.Split(b, []byte("\n"))
-	for i, l := range lines {
-		lines[i] = bytes.TrimSuffix(l, []byte("\r"))
-	}
-	return lines
-}
 
 // History judges append-only against the merge base (SEMANTICS.md §5): the
 // merge-base log's lines must be an exact prefix of the head log's lines. It
 // reports the first place the PR diverges, since everything after it is
 // judged relative to a history that no longer holds.
 func History(logPath string, base, head []byte) []Finding {
-	bl, hl := SplitLines(base), SplitLines(head)
+	bl, hl := pactfile.SplitLines(base), pactfile.SplitLines(head)
 	for i, b := range bl {
 		if i < len(hl) && bytes.Equal(b, hl[i]) {
 			continue

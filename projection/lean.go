@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/pact-action/pact-action/pactfile"
 )
 
 // Replayed is a log read by ParseReplay: its Scan, without events, and
@@ -371,8 +373,8 @@ func (out *chunkOut) reset() {
 	*out = chunkOut{recs: out.recs[:0], assigns: out.assigns[:0], texts: out.texts[:0], fat: out.fat[:0]}
 }
 
-// decodeChunk decodes the lines of one chunk (a worker's part), with the
-// rules of ScanLines and Log.add.
+// decodeChunk decodes the lines of one chunk (a worker's part), cut as
+// pactfile cuts a log's lines, with the rules of Log.add.
 func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) {
 	out.in = in
 	defer func() { out.names = d.names }()
@@ -382,25 +384,16 @@ func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) {
 		return
 	}
 	var ev Event
-	n := in.first
-	for data := in.data; len(data) > 0; n++ {
-		var line []byte
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			line, data = bytes.TrimSuffix(data, []byte("\r")), nil
-			if len(line) == 0 {
-				break // a final CR alone is no line
-			}
-		} else {
-			line, data = bytes.TrimSuffix(data[:i], []byte("\r")), data[i+1:]
-		}
+	n := in.first - 1
+	for line, data, ok := pactfile.CutLine(in.data); ok; line, data, ok = pactfile.CutLine(data) {
+		n++
 		out.lastLine = n
 		if len(line) > MaxLineBytes {
 			out.malformed = append(out.malformed, Malformed{Line: n, Message: tooLongMessage})
 			continue
 		}
 		if n == 1 {
-			line = bytes.TrimPrefix(line, utf8BOM)
+			line = pactfile.TrimBOM(line)
 		}
 		if isBlank(line) {
 			continue

@@ -54,7 +54,8 @@ func ParseBytes(b []byte) *Log {
 // tooLong set. A leading UTF-8 BOM is dropped. The slice is only valid during
 // the call. A final line without a terminator counts unless it is empty (a
 // lone CR included); no more than MaxLineBytes+2 bytes of a line are ever
-// held.
+// held. These are the lines of pactfile.SplitLines, read as a stream (held
+// to it by FuzzLinesAgreeWithPactfile).
 func ScanLines(r io.Reader, fn func(n int, line []byte, tooLong bool)) error {
 	size := 256 << 10
 	if l, ok := r.(interface{ Len() int }); ok {

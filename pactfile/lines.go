@@ -1,0 +1,55 @@
+package pactfile
+
+import "bytes"
+
+// What a line of log.jsonl is (spec §2: one event per line). Every reader of
+// the log numbers lines this way, so that a finding's line, the lines a pull
+// request adds and the line the bot finds an event on are the same line:
+//
+//   - a line ends at LF; a CR right before the LF is not part of it (CRLF);
+//   - the last line needs no LF, but a last line that is empty or a lone CR
+//     is no line (a final newline makes no phantom empty line);
+//   - a UTF-8 byte order mark at the start of the file is not part of line 1
+//     (a file holding only one is one empty line).
+//
+// projection reads the log as a stream with a fast path of its own, held
+// to these functions by its tests.
+
+// BOM is the UTF-8 byte order mark a log may start with.
+const BOM = "\xEF\xBB\xBF"
+
+// CutLine cuts the first line off data: the line without its terminator,
+// the data after it, and whether data held a line at all. It does not drop
+// a BOM: only the file's first line starts after one (TrimBOM).
+func CutLine(data []byte) (line, rest []byte, ok bool) {
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		line, rest, ok = data[:i], data[i+1:], true
+	} else {
+		line, ok = data, len(data) > 1 || (len(data) == 1 && data[0] != '\r')
+	}
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	return line, rest, ok
+}
+
+// TrimBOM drops a byte order mark from the start of the log's first line.
+func TrimBOM(first []byte) []byte {
+	if len(first) >= len(BOM) && string(first[:len(BOM)]) == BOM {
+		return first[len(BOM):]
+	}
+	return first
+}
+
+// SplitLines splits a whole log into its lines, without terminators and
+// with line 1 after any BOM. The lines share b's memory.
+func SplitLines(b []byte) [][]byte {
+	var lines [][]byte
+	for line, rest, ok := CutLine(b); ok; line, rest, ok = CutLine(rest) {
+		if lines == nil {
+			line = TrimBOM(line)
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}
