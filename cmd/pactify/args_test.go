@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -141,98 +139,5 @@ func TestRunInProcess(t *testing.T) {
 	out.Reset()
 	if code := run(context.Background(), nil, nil, &out, &errOut, getenv); code != 2 || !strings.Contains(errOut.String(), "no verb given") || out.Len() != 0 {
 		t.Fatalf("no verb: %d %q", code, errOut.String())
-	}
-}
-
-func TestWithin(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		dir, p string
-		want   bool
-	}{
-		{"/r", "/r/a", true},
-		{"/r", "/r/a/b", true},
-		{"/r", "/r", false},
-		{"/r", "/", false},
-		{"/r", "/rx/a", false},
-		{"/r", "/r/../x", false},
-		{"/r", "/r/..x", true},
-	} {
-		if got := within(c.dir, c.p); got != c.want {
-			t.Errorf("within(%q, %q) = %v, want %v", c.dir, c.p, got, c.want)
-		}
-	}
-}
-
-func TestRealPath(t *testing.T) {
-	t.Parallel()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(filepath.Join(dir, "real"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("real", filepath.Join(dir, "link")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("missing", filepath.Join(dir, "dangling")); err != nil {
-		t.Fatal(err)
-	}
-	for in, want := range map[string]string{
-		"real":           "real",
-		"link":           "real",
-		"link/a/b.md":    "real/a/b.md",
-		"new/deeper.md":  "new/deeper.md",
-		"link/../x.md":   "x.md",
-		"real/./file.md": "real/file.md",
-	} {
-		got, err := realPath(filepath.Join(dir, in))
-		if err != nil || got != filepath.Join(dir, want) {
-			t.Errorf("realPath(%s) = %q, %v; want %q", in, got, err, filepath.Join(dir, want))
-		}
-	}
-	if _, err := realPath(filepath.Join(dir, "dangling")); err == nil {
-		t.Error("a dangling symlink should be an error")
-	}
-}
-
-// TestWriteTaskFileKeepsBody: rewriting a task file replaces only its
-// frontmatter.
-func TestWriteTaskFileKeepsBody(t *testing.T) {
-	t.Parallel()
-	path := filepath.Join(t.TempDir(), "tasks", "T1.md")
-	task := &projection.Task{ID: "T1", Feature: "yes", Owner: "a", Reviewer: "b"}
-	if err := writeTaskFile(path, task); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A feature named like a YAML boolean stays a string.
-	if want := "---\nid: T1\nfeature: \"yes\"\nowner: a\nreviewer: b\n---\n## Spec\n\n## Acceptance\n- [ ] \n\n## Handoff log\n"; string(b) != want {
-		t.Fatalf("new task file:\n%s\nwant:\n%s", b, want)
-	}
-	if err := os.WriteFile(path, []byte("---\r\nid: old\r\n---\r\nMy notes.\r\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	task.Feature = "F"
-	if err := writeTaskFile(path, task); err != nil {
-		t.Fatal(err)
-	}
-	b, _ = os.ReadFile(path)
-	if want := "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\nMy notes.\n"; string(b) != want {
-		t.Fatalf("rewritten task file:\n%q\nwant:\n%q", b, want)
-	}
-	if err := os.WriteFile(path, []byte("No frontmatter at all.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := writeTaskFile(path, task); err != nil {
-		t.Fatal(err)
-	}
-	b, _ = os.ReadFile(path)
-	if want := "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\nNo frontmatter at all.\n"; string(b) != want {
-		t.Fatalf("task file without frontmatter:\n%q\nwant:\n%q", b, want)
 	}
 }

@@ -330,7 +330,7 @@ func (c *cli) cmdAssign(p cmdline.Args) error {
 		return projection.Draft{AgentID: agent, Type: projection.TypeAssign, TaskID: task, Feature: p.Get("feature"),
 			Payload: map[string]any{"owner": p.Get("owner"), "reviewer": p.Get("reviewer"), "branch": p.Get("branch"), "spec": spec}}, nil
 	}, func(st *projection.State) error {
-		return writeTaskFile(c.dir.Path(pactfile.TasksDir, pactfile.TaskFileName(task)), st.Tasks[task])
+		return c.dir.WriteTaskFile(st.Tasks[task])
 	})
 }
 

@@ -1,6 +1,8 @@
 // Package pactdir owns the files of a .pact/ directory on local disk: loading
-// everything validate judges, and the locked, durable append that every
-// writing verb of pactify goes through.
+// everything validate judges, the locked, durable append that every writing
+// verb of pactify goes through, and what init and assign write besides the
+// log (init.go: the directory, the managed blocks of PROJECT.md and of the
+// seats' entry files, task files). The bytes of each file are pactfile's.
 package pactdir
 
 import (

@@ -1,0 +1,208 @@
+package pactdir
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pact-action/pact-action/pactfile"
+	"github.com/pact-action/pact-action/projection"
+)
+
+// What init writes on disk besides the log's first line: the .pact
+// directory, STATE.yml, the managed blocks of PROJECT.md and of the seats'
+// entry files, and the task files assign writes later.
+
+// ErrExists means another init created the log first.
+var ErrExists = errors.New("the pact already exists")
+
+// EntryError is a seat's entry file that init will not write: outside the
+// repository, inside the pact's directory or not a regular file. The
+// command line named it, so it is the user's to correct.
+type EntryError struct{ Msg string }
+
+func (e *EntryError) Error() string { return e.Msg }
+
+func entryErrorf(format string, args ...any) error {
+	return &EntryError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// Charter is what init writes outside the log.
+type Charter struct {
+	Project, BaseBranch string
+	Seats               []projection.Seat
+	// Targets maps each seat's entry to the file written (EntryTargets).
+	Targets map[string]string
+}
+
+// Create starts a pact with its init line: the directory and its tasks/,
+// the log, STATE.yml and the managed blocks (WriteBlocks), under the
+// directory's lock. It is ErrExists when another init created the log
+// while this one was judging its line.
+func (d Dir) Create(initLine []byte, st *projection.State, c Charter) error {
+	if err := os.MkdirAll(d.Path(pactfile.TasksDir), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", d.Display(), err)
+	}
+	unlock, err := d.Lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if d.Exists() {
+		return ErrExists
+	}
+	if err := d.AppendLine(initLine); err != nil {
+		return err
+	}
+	if err := d.WriteState(st); err != nil {
+		return err
+	}
+	return d.WriteBlocks(c)
+}
+
+// WriteBlocks bakes PROJECT.md (pactfile.FormatCharter) and each seat's
+// entry file. Only the text between the pact markers is ever rewritten.
+// Seats whose entries are the same file (also through a symlink) share one
+// block.
+func (d Dir) WriteBlocks(c Charter) error {
+	charter := pactfile.Charter{Project: c.Project, ProtocolVersion: projection.SupportedProtocolVersion, BaseBranch: c.BaseBranch,
+		Log: d.Display(pactfile.LogFile)}
+	for _, s := range c.Seats {
+		charter.Seats = append(charter.Seats, pactfile.Seat{ID: s.ID, Roles: s.Roles, Entry: s.Entry})
+	}
+	if err := updateBlockFile(d.Path(pactfile.ProjectFile), pactfile.FormatCharter(charter), pactfile.NewProjectTail); err != nil {
+		return err
+	}
+	byEntry := map[string][]projection.Seat{}
+	var entries []string
+	for _, s := range c.Seats {
+		target := c.Targets[s.Entry]
+		if byEntry[target] == nil {
+			entries = append(entries, target)
+		}
+		byEntry[target] = append(byEntry[target], s)
+	}
+	for _, entry := range entries {
+		if err := updateBlockFile(entry, d.seatBlock(byEntry[entry]), ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// seatBlock is the managed block of an entry file: how each of its seats
+// takes its seat.
+func (d Dir) seatBlock(seats []projection.Seat) string {
+	var e strings.Builder
+	e.WriteString("## Pact seat\n\nThis repository coordinates agents with the Pact protocol v1. Before any pact command, take your seat:\n")
+	for _, s := range seats {
+		fmt.Fprintf(&e, "\n### Seat %s (%s)\n\n```sh\nexport PACT_AGENT_ID=%s\npactify join %s --roles %s\n```\n",
+			s.ID, strings.Join(s.Roles, ", "), s.ID, s.ID, strings.Join(s.Roles, ","))
+	}
+	if d.Name != pactfile.DefaultDir {
+		// The seat's pactify must find the pact where init put it.
+		fmt.Fprintf(&e, "\nThis pact lives in `%s`: `export PACT_DIR=%s` before any pactify command.\n", d.Display(), d.Display())
+	}
+	fmt.Fprintf(&e, "\nThen read `%s` for your tasks. Never edit `%s` by hand.\n", d.Display(pactfile.StateFile), d.Display(pactfile.LogFile))
+	return e.String()
+}
+
+// EntryTargets maps each seat's entry to the file init will write, before
+// anything is written, so a bad entry is refused with the pact untouched
+// (an *EntryError). A symlinked entry (CLAUDE.md -> AGENTS.md is common) is
+// written through, not replaced, but only when its target stays inside the
+// repository; no entry may be, or point into, the .pact directory.
+func (d Dir) EntryTargets(seats []projection.Seat) (map[string]string, error) {
+	root, err := realPath(d.Root)
+	if err != nil {
+		return nil, err
+	}
+	pact, err := realPath(d.Path())
+	if err != nil {
+		return nil, err
+	}
+	targets := map[string]string{}
+	for _, s := range seats {
+		target, err := realPath(filepath.Join(d.Root, filepath.FromSlash(s.Entry)))
+		if err != nil {
+			return nil, entryErrorf("entry file %s of seat %s cannot be used: %v", s.Entry, s.ID, err)
+		}
+		if !within(root, target) {
+			return nil, entryErrorf("entry file %s of seat %s resolves to %s, outside the repository; init writes only inside it", s.Entry, s.ID, target)
+		}
+		if target == pact || within(pact, target) {
+			return nil, entryErrorf("entry file %s of seat %s is inside %s, which holds the pact's own files; use a file such as CLAUDE.md or AGENTS.md", s.Entry, s.ID, d.Display())
+		}
+		if fi, err := os.Stat(target); err == nil && !fi.Mode().IsRegular() {
+			return nil, entryErrorf("entry file %s of seat %s is not a regular file", s.Entry, s.ID)
+		}
+		targets[s.Entry] = target
+	}
+	return targets, nil
+}
+
+// realPath resolves the symlinks of p, which need not exist yet: the part
+// that exists is resolved and the rest joined on. A dangling symlink is an
+// error.
+func realPath(p string) (string, error) {
+	p, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	rest := []string{}
+	cur := p
+	for {
+		if _, err := os.Lstat(cur); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			break
+		}
+		rest = append([]string{filepath.Base(cur)}, rest...)
+		cur = parent
+	}
+	real, err := filepath.EvalSymlinks(cur)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(append([]string{real}, rest...)...), nil
+}
+
+// within reports whether p lies strictly inside dir (both real paths).
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// updateBlockFile puts block into the managed block of the file at path
+// (pactfile.ReplaceBlock); a new file gets newFileTail after it.
+func updateBlockFile(path, block, newFileTail string) error {
+	old, err := ReadOptional(path)
+	if err != nil {
+		return err
+	}
+	text := pactfile.ReplaceBlock(string(old), block)
+	if old == nil {
+		text += newFileTail
+	}
+	return WriteFileAtomic(path, []byte(text))
+}
+
+// WriteTaskFile writes tasks/<id>.md of t with front matter mirroring its
+// assign event (pactfile.TaskFile). An existing file keeps its body; only
+// its front matter is replaced.
+func (d Dir) WriteTaskFile(t *projection.Task) error {
+	path := d.Path(pactfile.TasksDir, pactfile.TaskFileName(t.ID))
+	old, err := ReadOptional(path)
+	if err != nil {
+		return err
+	}
+	fm := pactfile.Task{ID: t.ID, Feature: t.Feature, Owner: t.Owner, Reviewer: t.Reviewer}
+	return WriteFileAtomic(path, pactfile.TaskFile(fm, old))
+}

@@ -1,0 +1,180 @@
+package pactdir
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pact-action/pact-action/pactfile"
+	"github.com/pact-action/pact-action/projection"
+)
+
+func TestWithin(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		dir, p string
+		want   bool
+	}{
+		{"/r", "/r/a", true},
+		{"/r", "/r/a/b", true},
+		{"/r", "/r", false},
+		{"/r", "/", false},
+		{"/r", "/rx/a", false},
+		{"/r", "/r/../x", false},
+		{"/r", "/r/..x", true},
+	} {
+		if got := within(c.dir, c.p); got != c.want {
+			t.Errorf("within(%q, %q) = %v, want %v", c.dir, c.p, got, c.want)
+		}
+	}
+}
+
+func TestRealPath(t *testing.T) {
+	t.Parallel()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "real"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("missing", filepath.Join(dir, "dangling")); err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]string{
+		"real":           "real",
+		"link":           "real",
+		"link/a/b.md":    "real/a/b.md",
+		"new/deeper.md":  "new/deeper.md",
+		"link/../x.md":   "x.md",
+		"real/./file.md": "real/file.md",
+	} {
+		got, err := realPath(filepath.Join(dir, in))
+		if err != nil || got != filepath.Join(dir, want) {
+			t.Errorf("realPath(%s) = %q, %v; want %q", in, got, err, filepath.Join(dir, want))
+		}
+	}
+	if _, err := realPath(filepath.Join(dir, "dangling")); err == nil {
+		t.Error("a dangling symlink should be an error")
+	}
+}
+
+// TestWriteTaskFileKeepsBody: rewriting a task file replaces only its
+// frontmatter.
+func TestWriteTaskFileKeepsBody(t *testing.T) {
+	t.Parallel()
+	d := Dir{Root: t.TempDir(), Name: ".pact"}
+	path := d.Path("tasks", "T1.md")
+	task := &projection.Task{ID: "T1", Feature: "yes", Owner: "a", Reviewer: "b"}
+	if err := d.WriteTaskFile(task); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A feature named like a YAML boolean stays a string.
+	if want := "---\nid: T1\nfeature: \"yes\"\nowner: a\nreviewer: b\n---\n## Spec\n\n## Acceptance\n- [ ] \n\n## Handoff log\n"; string(b) != want {
+		t.Fatalf("new task file:\n%s\nwant:\n%s", b, want)
+	}
+	if err := os.WriteFile(path, []byte("---\r\nid: old\r\n---\r\nMy notes.\r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	task.Feature = "F"
+	if err := d.WriteTaskFile(task); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile(path)
+	if want := "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\nMy notes.\n"; string(b) != want {
+		t.Fatalf("rewritten task file:\n%q\nwant:\n%q", b, want)
+	}
+	if err := os.WriteFile(path, []byte("No frontmatter at all.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.WriteTaskFile(task); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile(path)
+	if want := "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\nNo frontmatter at all.\n"; string(b) != want {
+		t.Fatalf("task file without frontmatter:\n%q\nwant:\n%q", b, want)
+	}
+}
+
+// TestEntryTargets: an entry outside the repository, inside the pact or
+// not a regular file is an *EntryError (the command line's to correct);
+// a symlinked entry is written through.
+func TestEntryTargets(t *testing.T) {
+	t.Parallel()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Dir{Root: root, Name: ".pact"}
+	for _, dir := range []string{d.Path(), filepath.Join(root, "docs")} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "AGENTS.md"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("AGENTS.md", filepath.Join(root, "CLAUDE.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("missing.md", filepath.Join(root, "gone.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("..", filepath.Join(root, "up")); err != nil {
+		t.Fatal(err)
+	}
+	for entry, want := range map[string]string{
+		"AGENTS.md":     filepath.Join(root, "AGENTS.md"),
+		"CLAUDE.md":     filepath.Join(root, "AGENTS.md"),
+		"new/SEAT.md":   filepath.Join(root, "new", "SEAT.md"),
+		"docs":          "is not a regular file",
+		".pact/x.md":    "holds the pact's own files",
+		".pact":         "holds the pact's own files",
+		"up/outside.md": "outside the repository",
+		"gone.md":       "cannot be used",
+	} {
+		targets, err := d.EntryTargets([]projection.Seat{{ID: "s", Roles: []string{"worker"}, Entry: entry}})
+		var entryErr *EntryError
+		switch {
+		case filepath.IsAbs(want):
+			if err != nil || targets[entry] != want {
+				t.Errorf("%s: %q, %v; want %q", entry, targets[entry], err, want)
+			}
+		case !errors.As(err, &entryErr) || !strings.Contains(entryErr.Msg, want):
+			t.Errorf("%s: %v; want an EntryError saying %q", entry, err, want)
+		}
+	}
+}
+
+// TestCreate: the first init creates the pact; a second finds ErrExists
+// and leaves the log as the first wrote it.
+func TestCreate(t *testing.T) {
+	t.Parallel()
+	d := Dir{Root: t.TempDir(), Name: ".pact"}
+	st := projection.NewState()
+	c := Charter{Project: "p", BaseBranch: "main"}
+	if err := d.Create([]byte(`{"first":1}`), st, c); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Create([]byte(`{"second":2}`), st, c); !errors.Is(err, ErrExists) {
+		t.Fatalf("second Create: %v, want ErrExists", err)
+	}
+	for name, want := range map[string]string{pactfile.LogFile: "{\"first\":1}\n", pactfile.StateFile: string(projection.RenderBytes(st))} {
+		if b, err := os.ReadFile(d.Path(name)); err != nil || string(b) != want {
+			t.Errorf("%s: %q, %v; want %q", name, b, err, want)
+		}
+	}
+	project, err := os.ReadFile(d.Path(pactfile.ProjectFile))
+	if h, ok := pactfile.ParseProject(project); err != nil || !ok || h.ProtocolVersion != "1" || !strings.HasSuffix(string(project), pactfile.NewProjectTail) {
+		t.Errorf("PROJECT.md: %+v %v %v\n%s", h, ok, err, project)
+	}
+}
