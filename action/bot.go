@@ -14,6 +14,7 @@ import (
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -507,7 +508,7 @@ func stillCovered(ctx context.Context, gh Reader, p *botPlan, intents []bot.Inte
 	}
 	files, err := gh.CompareFiles(ctx, p.at, head)
 	if err != nil && !errors.Is(err, ghapi.ErrNotFound) {
-		return nil, nil, fmt.Errorf("compare %s with %s: %w", short(p.at), short(head), err)
+		return nil, nil, fmt.Errorf("compare %s with %s: %w", prose.ShortSHA(p.at), prose.ShortSHA(head), err)
 	}
 	changed := err != nil || len(files) >= compareFileLimit
 	for _, f := range files {

@@ -14,6 +14,7 @@ import (
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 	"github.com/pact-action/pact-action/report"
@@ -190,7 +191,7 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base 
 	baseTip := base.sha
 	mergeBase, err := gh.MergeBase(ctx, baseTip, head.sha)
 	if err != nil {
-		return prJudgement{}, fmt.Errorf("find the merge base of %s and %s: %w", short(baseTip), short(head.sha), err)
+		return prJudgement{}, fmt.Errorf("find the merge base of %s and %s: %w", prose.ShortSHA(baseTip), prose.ShortSHA(head.sha), err)
 	}
 	baseLog, err := readRequired(ctx, apiSource{gh: gh, ref: mergeBase}, logPath)
 	if err != nil {
@@ -253,7 +254,7 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 	}
 	mergeBase, err := gh.MergeBase(ctx, base.sha, head.sha)
 	if err != nil {
-		return fmt.Errorf("find the merge base of %s and %s: %w", short(base.sha), short(head.sha), err)
+		return fmt.Errorf("find the merge base of %s and %s: %w", prose.ShortSHA(base.sha), prose.ShortSHA(head.sha), err)
 	}
 	baseLog, err := readRequired(ctx, apiSource{gh: gh, ref: mergeBase}, s.layout().Log())
 	if err != nil {
@@ -348,7 +349,7 @@ func Check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 		out.Fallback = true
 		out.FallbackReason = "the token cannot create check runs (a pull request from a fork gets a read-only token), so the verdict goes to workflow annotations and the job summary instead"
 	default:
-		return nil, fmt.Errorf("create the %q check run on %s: %w", s.CheckName, short(t.HeadSHA), createErr)
+		return nil, fmt.Errorf("create the %q check run on %s: %w", s.CheckName, prose.ShortSHA(t.HeadSHA), createErr)
 	}
 	timeout := s.Timeout
 	if timeout <= 0 {

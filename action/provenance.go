@@ -14,6 +14,7 @@ import (
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -301,7 +302,7 @@ func (g *gatherer) lookup(sha string) (*ghapi.Commit, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("look up commit %s: %w", short(sha), err)
+		return nil, fmt.Errorf("look up commit %s: %w", prose.ShortSHA(sha), err)
 	}
 	g.meta[sha] = *c
 	g.order = append(g.order, sha)
@@ -403,7 +404,7 @@ func (g *gatherer) unreachable(sha string) string {
 	case g.fetches >= maxCommitFetches:
 		return fmt.Sprintf("the pull request has more commits than GitHub lists (250) and looking up more than %d of the rest one by one was not attempted", maxCommitFetches)
 	}
-	return fmt.Sprintf("GitHub does not know commit %s", short(sha))
+	return fmt.Sprintf("GitHub does not know commit %s", prose.ShortSHA(sha))
 }
 
 // fetchBacking gathers what the review or comment a bot-written event

@@ -12,6 +12,7 @@ import (
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/internal/pactdir"
+	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -52,7 +53,7 @@ func (s apiSource) read(ctx context.Context, path string) ([]byte, error) {
 	return b, nil
 }
 
-func (s apiSource) describe() string { return "the GitHub API at " + short(s.ref) }
+func (s apiSource) describe() string { return "the GitHub API at " + prose.ShortSHA(s.ref) }
 
 // diskSource reads files of a work tree someone else committed: only
 // regular files inside it, bounded like the API (pactdir.ReadRegular).
@@ -63,13 +64,6 @@ func (s diskSource) read(ctx context.Context, path string) ([]byte, error) {
 }
 
 func (s diskSource) describe() string { return "the workspace" }
-
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
-}
 
 // WorkspaceHead resolves the commit checked out in dir by reading .git
 // directly (the action's image has no git binary). It returns "" when dir is
@@ -132,14 +126,14 @@ func (s treeSource) read(_ context.Context, path string) ([]byte, error) {
 	case !ok:
 		return nil, nil
 	case e.Kind != ghapi.KindFile:
-		return nil, fmt.Errorf("%w (it is a %s in commit %s)", pactdir.ErrNotRegular, e.Kind, short(s.tree.Commit))
+		return nil, fmt.Errorf("%w (it is a %s in commit %s)", pactdir.ErrNotRegular, e.Kind, prose.ShortSHA(s.tree.Commit))
 	case e.Data == nil:
 		return []byte{}, nil
 	}
 	return e.Data, nil
 }
 
-func (s treeSource) describe() string { return "the GitHub API at " + short(s.tree.Commit) }
+func (s treeSource) describe() string { return "the GitHub API at " + prose.ShortSHA(s.tree.Commit) }
 
 func readRequired(ctx context.Context, src fileSource, path string) ([]byte, error) {
 	b, err := src.read(ctx, path)
@@ -199,7 +193,7 @@ func readHead(ctx context.Context, gh Reader, t Target, s Settings, bases []stri
 		tree := trees[0]
 		trees = trees[1:]
 		if e, ok := tree.Entries[s.pactDir()]; ok && e.Kind != ghapi.KindDir {
-			return nil, nil, fmt.Errorf("read %s from the GitHub API at %s: it is a %s, not a directory", s.pactDir(), short(t.HeadSHA), e.Kind)
+			return nil, nil, fmt.Errorf("read %s from the GitHub API at %s: it is a %s, not a directory", s.pactDir(), prose.ShortSHA(t.HeadSHA), e.Kind)
 		}
 		src = treeSource{tree: tree}
 	}

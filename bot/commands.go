@@ -9,6 +9,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/text"
 
+	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/report"
 )
 
@@ -136,14 +137,5 @@ func parseCommand(words []string) Command {
 		return Command{Verb: verb}
 	}
 	// The word is the commenter's: quoted back only as inert code.
-	return Command{Verb: VerbHelp, Problem: report.Code(truncate(words[0], 40)) + " is not a /pact command."}
-}
-
-// truncate shortens s to at most n runes.
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
+	return Command{Verb: VerbHelp, Problem: report.Code(prose.Truncate(words[0], 40)) + " is not a /pact command."}
 }

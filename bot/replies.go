@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/projection"
 	"github.com/pact-action/pact-action/report"
 )
@@ -69,7 +70,7 @@ func unknownTaskReply(what, task string, st *projection.State, branch string) st
 
 func notAwaitingReply(what string, t *projection.Task, at string) string {
 	return fmt.Sprintf("🚫 %s %s: task %s was not awaiting review at commit %s, the head of the branch when you commented (it was %s); nothing was recorded.",
-		report.Code(what), report.Code(t.ID), report.Code(t.ID), report.Code(shortSHA(at)), report.Escape(checks.WaitingFor(t)))
+		report.Code(what), report.Code(t.ID), report.Code(t.ID), report.Code(prose.ShortSHA(at)), report.Escape(checks.WaitingFor(t)))
 }
 
 func noWrite(login, what string) string {
@@ -81,7 +82,7 @@ func noWrite(login, what string) string {
 func nothingToReview(login string, seats []string, branch, commit string, st *projection.State) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "ℹ️ %s holds seat(s) %s, but no task on branch %s was awaiting review by them at commit %s, which this review was given on, so this review recorded nothing.",
-		mention(login), codeList(seats), report.Code(branch), report.Code(shortSHA(commit)))
+		mention(login), codeList(seats), report.Code(branch), report.Code(prose.ShortSHA(commit)))
 	lines := branchTasks(st, branch)
 	if len(lines) == 0 {
 		b.WriteString(" This branch has no pact tasks.")
@@ -121,13 +122,6 @@ func codeList(items []string) string {
 	return strings.Join(s, ", ")
 }
 
-func shortSHA(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
-}
-
 // StatusReply is the answer to /pact status: the state table for this PR.
 func StatusReply(st *projection.State, branch string, findings []checks.Finding) string {
 	var b strings.Builder
@@ -165,7 +159,7 @@ func HeadUnknown(why string) string {
 // comment.
 func BranchMoved(what []string, at, now string) string {
 	return fmt.Sprintf("🚫 The branch moved after your comment: it was at %s, and files outside the pact directory differ at %s now, so %s would cover code you may not have seen. Nothing was recorded; review the new commits and comment again.",
-		report.Code(shortSHA(at)), report.Code(shortSHA(now)), quotedList(what))
+		report.Code(prose.ShortSHA(at)), report.Code(prose.ShortSHA(now)), quotedList(what))
 }
 
 // EngineRefusal says the engine refused an intended event.
@@ -180,7 +174,7 @@ func EngineRefusal(what string, code projection.Code, message, hint string) stri
 // FutureHint explains a refusal caused by events stamped in the future.
 func FutureHint(lines []int, latest string) string {
 	return fmt.Sprintf("The log holds events stamped in the future (%s, up to %s), which every event recorded at its real time sorts before: remove those lines from the pull request's commits (the base branch does not have them yet) and record them again with pactify, then review again.",
-		lineWords(lines), latest)
+		prose.Lines(lines), latest)
 }
 
 // IDConflict says a line with the bot's event id, but other content, is
@@ -213,21 +207,6 @@ func quotedList(items []string) string {
 		q[i] = report.Code(s)
 	}
 	return strings.Join(q, ", ")
-}
-
-func lineWords(lines []int) string {
-	if len(lines) == 1 {
-		return fmt.Sprintf("line %d", lines[0])
-	}
-	parts := make([]string, 0, len(lines))
-	for i, l := range lines {
-		if i == 5 {
-			parts = append(parts, fmt.Sprintf("and %d more", len(lines)-5))
-			break
-		}
-		parts = append(parts, fmt.Sprint(l))
-	}
-	return "lines " + strings.Join(parts, ", ")
 }
 
 // FutureLines lists the log's events stamped more than a day after now.

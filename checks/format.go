@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/pact-action/pact-action/internal/prose"
 )
 
 // Report is the JSON form of a verdict: `pactify validate --format json`.
@@ -53,7 +55,7 @@ func WriteText(w io.Writer, findings []Finding) error {
 		if f.Line > 0 {
 			loc = f.Path + ":" + strconv.Itoa(f.Line)
 		}
-		fmt.Fprintf(b, "%s: %s: %s\n", loc, f.Code, oneLine(f.Message))
+		fmt.Fprintf(b, "%s: %s: %s\n", loc, f.Code, prose.OneLine(f.Message))
 		fmt.Fprintf(b, "    %s; hint: %s\n", f.Severity, f.Hint)
 	}
 	if len(findings) > 0 {
@@ -70,23 +72,11 @@ func Verdict(findings []Finding) string {
 	if c.Errors > 0 {
 		word = "invalid"
 	}
-	s := fmt.Sprintf("%s: %s, %s", word, plural(c.Errors, "error"), plural(c.Warnings, "warning"))
+	s := fmt.Sprintf("%s: %s, %s", word, prose.Plural(c.Errors, "error"), prose.Plural(c.Warnings, "warning"))
 	if c.Pending > 0 {
-		s += ", " + plural(c.Pending, "pending")
+		s += fmt.Sprintf(", %d pending", c.Pending) // pending is no noun to count
 	}
 	return s
-}
-
-func plural(n int, word string) string {
-	if n == 1 || word == "pending" {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// oneLine folds newlines so a message from the log cannot forge extra lines.
-func oneLine(s string) string {
-	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
 }
 
 type sarifLog struct {
@@ -197,7 +187,7 @@ func WriteSARIF(w io.Writer, tool SARIFTool, findings []Finding) error {
 		}
 		loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(f.Path)}, Region: sarifRegion{StartLine: f.AnnotatedLine()}}
 		results = append(results, sarifResult{RuleID: string(f.Code), RuleIndex: idx, Level: sarifLevel(f.Severity),
-			Message:             sarifText{oneLine(f.Message) + " Hint: " + f.Hint},
+			Message:             sarifText{prose.OneLine(f.Message) + " Hint: " + f.Hint},
 			Locations:           []sarifLocation{{PhysicalLocation: loc}},
 			PartialFingerprints: map[string]string{"primaryLocationLineHash": fingerprint(f)}})
 	}
@@ -245,7 +235,7 @@ func severityMeaning(s Severity) string {
 // place, event and message identify it.
 func fingerprint(f Finding) string {
 	h := sha256.New()
-	for _, part := range []string{string(f.Code), f.Path, strconv.Itoa(f.Line), f.EventID, f.TaskID, f.Feature, oneLine(f.Message)} {
+	for _, part := range []string{string(f.Code), f.Path, strconv.Itoa(f.Line), f.EventID, f.TaskID, f.Feature, prose.OneLine(f.Message)} {
 		h.Write([]byte(part))
 		h.Write([]byte{0})
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -205,7 +206,7 @@ func TestSARIFStructure(t *testing.T) {
 					t.Errorf("result %d: level %s for severity %s", i, res.Level, f.Severity)
 				}
 				text := res.Message["text"]
-				if !strings.HasPrefix(text, oneLine(f.Message)) || !strings.HasSuffix(text, " Hint: "+f.Hint) || strings.ContainsAny(text, "\r\n") {
+				if !strings.HasPrefix(text, prose.OneLine(f.Message)) || !strings.HasSuffix(text, " Hint: "+f.Hint) || strings.ContainsAny(text, "\r\n") {
 					t.Errorf("result %d message %q", i, text)
 				}
 				if len(res.Locations) != 1 || res.Locations[0].PhysicalLocation.ArtifactLocation["uri"] != f.Path {

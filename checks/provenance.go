@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -346,7 +347,7 @@ func Provenance(in ProvenanceInput) ProvenanceResult {
 		}
 		f := newFinding(CodeProvenanceUnverified, in.LogPath, unverifiedLines[0], fmt.Sprintf(
 			"none of the %s this pull request adds (%s) can be verified: %s maps no GitHub account to any seat, so no commit, review or comment can be tied to a seat",
-			plural(len(unverifiedLines), "event"), lineList(unverifiedLines), where))
+			prose.Plural(len(unverifiedLines), "event"), prose.LineSpan(unverifiedLines), where))
 		f.Severity = SeverityWarning
 		f.Hint = "Map each seat to the GitHub accounts that act for it under seats: in " + pactfile.ConfigPath + " on the base branch, or set provenance.mode: off to stop checking."
 		res.Findings = append([]Finding{f}, res.Findings...)
@@ -361,31 +362,6 @@ func anySeatMapped(cfg *config.Config) bool {
 		}
 	}
 	return false
-}
-
-// lineList names lines compactly: "line 3", "lines 3–5", "lines 3, 7 and 9 more".
-func lineList(lines []int) string {
-	if len(lines) == 1 {
-		return fmt.Sprintf("line %d", lines[0])
-	}
-	contiguous := true
-	for i := 1; i < len(lines); i++ {
-		if lines[i] != lines[i-1]+1 {
-			contiguous = false
-		}
-	}
-	if contiguous {
-		return fmt.Sprintf("lines %d–%d", lines[0], lines[len(lines)-1])
-	}
-	var parts []string
-	for i, l := range lines {
-		if i == 5 {
-			parts = append(parts, fmt.Sprintf("and %d more", len(lines)-5))
-			break
-		}
-		parts = append(parts, fmt.Sprint(l))
-	}
-	return "lines " + strings.Join(parts, ", ")
 }
 
 type judge struct {
@@ -434,7 +410,7 @@ func (j judge) future(ae AddedEvent) (Finding, bool) {
 		return Finding{}, false
 	}
 	return j.finding(CodeProvenanceFutureTS, ev, fmt.Sprintf("%s is stamped %s, %s ahead of commit %s that added it and of this check (%s): an event carries the time it happened, and one stamped in the future makes every event recorded later at its real time sort before it",
-		describeEvent(ev), ev.TSRaw, roundDuration(ev.TS.Sub(ref)), provShort(c.SHA), ref.UTC().Format(time.RFC3339))), true
+		describeEvent(ev), ev.TSRaw, roundDuration(ev.TS.Sub(ref)), prose.ShortSHA(c.SHA), ref.UTC().Format(time.RFC3339))), true
 }
 
 // roundDuration says a long duration in days or hours.
@@ -495,10 +471,10 @@ func (j judge) viaBot(ae AddedEvent) (evidence, why string) {
 	}
 	if !IsBotLogin(c.AuthorLogin, j.in.BotLogins) {
 		return "", fmt.Sprintf("it names GitHub %s, but commit %s that added it is authored by %s, not by the pact bot (%s), so that record is only a claim",
-			source, provShort(c.SHA), provAccount(c.AuthorLogin), strings.Join(j.in.BotLogins, ", "))
+			source, prose.ShortSHA(c.SHA), provAccount(c.AuthorLogin), strings.Join(j.in.BotLogins, ", "))
 	}
 	if j.require && !(c.Verified && (IsBotLogin(c.CommitterLogin, j.in.BotLogins) || strings.EqualFold(c.CommitterLogin, WebFlowLogin))) {
-		return "", fmt.Sprintf("commit %s claims the pact bot as its author, but GitHub reports no verified signature by the bot on it (provenance mode require asks for one; a git author e-mail alone can be forged)", provShort(c.SHA))
+		return "", fmt.Sprintf("commit %s claims the pact bot as its author, but GitHub reports no verified signature by the bot on it (provenance mode require asks for one; a git author e-mail alone can be forged)", prose.ShortSHA(c.SHA))
 	}
 	var login, what string
 	if g.ReviewID != 0 {
@@ -518,19 +494,19 @@ func (j judge) viaBot(ae AddedEvent) (evidence, why string) {
 			return "", why + ", so it is no longer the reviewer's decision"
 		}
 		if anchor := ev.Payload.Commit; anchor != "" && anchor != r.CommitID {
-			return "", fmt.Sprintf("it says it was given on commit %s, but review %d was given on %s", provShort(anchor), g.ReviewID, provShort(r.CommitID))
+			return "", fmt.Sprintf("it says it was given on commit %s, but review %d was given on %s", prose.ShortSHA(anchor), g.ReviewID, prose.ShortSHA(r.CommitID))
 		}
 		if g.HeadSHA != "" && g.HeadSHA != r.CommitID {
-			return "", fmt.Sprintf("its payload.github.head_sha is %s, but review %d was given on %s", provShort(g.HeadSHA), g.ReviewID, provShort(r.CommitID))
+			return "", fmt.Sprintf("its payload.github.head_sha is %s, but review %d was given on %s", prose.ShortSHA(g.HeadSHA), g.ReviewID, prose.ShortSHA(r.CommitID))
 		}
 		if !ev.TS.Equal(r.SubmittedAt) {
 			return "", fmt.Sprintf("its ts %s is not the time review %d was submitted (%s)", ev.TSRaw, g.ReviewID, r.SubmittedAt.UTC().Format(time.RFC3339Nano))
 		}
 		switch {
 		case !r.AwaitingKnown:
-			return "", fmt.Sprintf("whether %s was awaiting review at commit %s, which review %d was given on, could not be read", ev.TaskID, provShort(r.CommitID), g.ReviewID)
+			return "", fmt.Sprintf("whether %s was awaiting review at commit %s, which review %d was given on, could not be read", ev.TaskID, prose.ShortSHA(r.CommitID), g.ReviewID)
 		case !slices.Contains(r.Awaiting, ev.TaskID):
-			return "", fmt.Sprintf("%s was not awaiting review in the log at commit %s, which review %d was given on, so that review did not cover it", ev.TaskID, provShort(r.CommitID), g.ReviewID)
+			return "", fmt.Sprintf("%s was not awaiting review in the log at commit %s, which review %d was given on, so that review did not cover it", ev.TaskID, prose.ShortSHA(r.CommitID), g.ReviewID)
 		}
 		login, what = r.AuthorLogin, fmt.Sprintf("review %d (%s)", g.ReviewID, strings.ToLower(state))
 	} else {
@@ -554,20 +530,20 @@ func (j judge) viaBot(ae AddedEvent) (evidence, why string) {
 		case !ev.TS.Equal(cf.CreatedAt):
 			return "", fmt.Sprintf("its ts %s is not the time comment %d was made (%s)", ev.TSRaw, g.CommentID, cf.CreatedAt.UTC().Format(time.RFC3339Nano))
 		case parent == "":
-			return "", fmt.Sprintf("commit %s that added it has no parent, so the commit the comment covered cannot be told", provShort(c.SHA))
+			return "", fmt.Sprintf("commit %s that added it has no parent, so the commit the comment covered cannot be told", prose.ShortSHA(c.SHA))
 		case cf.HeadAtComment == "":
 			return "", fmt.Sprintf("the head of the branch when comment %d was made cannot be told (%s)", g.CommentID, cf.HeadWhy)
 		case ev.Payload.Commit != "" && ev.Payload.Commit != parent && ev.Payload.Commit != cf.HeadAtComment:
 			return "", fmt.Sprintf("its payload.commit is %s, but the line was recorded on commit %s and the branch was at %s when comment %d was made (a comment-backed event is given on one of those, never on a commit its writer chose)",
-				provShort(ev.Payload.Commit), provShort(parent), provShort(cf.HeadAtComment), g.CommentID)
+				prose.ShortSHA(ev.Payload.Commit), prose.ShortSHA(parent), prose.ShortSHA(cf.HeadAtComment), g.CommentID)
 		case g.HeadSHA != "" && g.HeadSHA != cf.HeadAtComment:
-			return "", fmt.Sprintf("its payload.github.head_sha is %s, but the branch was at %s when comment %d was made", provShort(g.HeadSHA), provShort(cf.HeadAtComment), g.CommentID)
+			return "", fmt.Sprintf("its payload.github.head_sha is %s, but the branch was at %s when comment %d was made", prose.ShortSHA(g.HeadSHA), prose.ShortSHA(cf.HeadAtComment), g.CommentID)
 		case cf.HeadAtComment != parent && !j.in.Unchanged[Span{cf.HeadAtComment, parent}]:
-			return "", fmt.Sprintf("comment %d was made when the branch was at %s, but the line was recorded on %s, whose files outside %s differ, so the comment did not cover that code", g.CommentID, provShort(cf.HeadAtComment), provShort(parent), j.pactDir())
+			return "", fmt.Sprintf("comment %d was made when the branch was at %s, but the line was recorded on %s, whose files outside %s differ, so the comment did not cover that code", g.CommentID, prose.ShortSHA(cf.HeadAtComment), prose.ShortSHA(parent), j.pactDir())
 		case !cf.AwaitingKnown:
-			return "", fmt.Sprintf("whether %s was awaiting review at commit %s, the head when comment %d was made, could not be read", ev.TaskID, provShort(cf.HeadAtComment), g.CommentID)
+			return "", fmt.Sprintf("whether %s was awaiting review at commit %s, the head when comment %d was made, could not be read", ev.TaskID, prose.ShortSHA(cf.HeadAtComment), g.CommentID)
 		case !slices.Contains(cf.Awaiting, ev.TaskID):
-			return "", fmt.Sprintf("%s was not awaiting review at commit %s, the head when comment %d was made, so the comment could not %s it", ev.TaskID, provShort(cf.HeadAtComment), g.CommentID, verb)
+			return "", fmt.Sprintf("%s was not awaiting review at commit %s, the head when comment %d was made, so the comment could not %s it", ev.TaskID, prose.ShortSHA(cf.HeadAtComment), g.CommentID, verb)
 		}
 		login, what = cf.AuthorLogin, fmt.Sprintf("comment %d (/pact %s %s)", g.CommentID, verb, ev.TaskID)
 	}
@@ -587,7 +563,7 @@ func (j judge) viaBot(ae AddedEvent) (evidence, why string) {
 	if g.ReviewID != 0 && !slices.Contains(j.in.Branches, t.Branch) {
 		return "", fmt.Sprintf("task %s is on branch %s, not on this pull request's branch, so a review of this pull request does not cover it", t.ID, t.Branch)
 	}
-	return fmt.Sprintf("%s by %s, who holds seat %s, recorded by the bot in commit %s", what, provAccount(login), ev.AgentID, provShort(c.SHA)), ""
+	return fmt.Sprintf("%s by %s, who holds seat %s, recorded by the bot in commit %s", what, provAccount(login), ev.AgentID, prose.ShortSHA(c.SHA)), ""
 }
 
 // viaCommit is path (b): the commit's author holds the event's seat.
@@ -596,26 +572,26 @@ func (j judge) viaCommit(ae AddedEvent) (evidence, why string) {
 	login := c.AuthorLogin
 	switch {
 	case login == "":
-		return "", fmt.Sprintf("commit %s that added it has an author e-mail GitHub links to no account, so nothing ties it to a seat holder", provShort(c.SHA))
+		return "", fmt.Sprintf("commit %s that added it has an author e-mail GitHub links to no account, so nothing ties it to a seat holder", prose.ShortSHA(c.SHA))
 	case IsBotLogin(login, j.in.BotLogins):
-		return "", fmt.Sprintf("commit %s that added it is the pact bot's, and the bot only records accept and changes_requested events backed by a review or /pact comment", provShort(c.SHA))
+		return "", fmt.Sprintf("commit %s that added it is the pact bot's, and the bot only records accept and changes_requested events backed by a review or /pact comment", prose.ShortSHA(c.SHA))
 	case isReview(ev) && j.task(ev) != nil:
 		if why := j.reviewRight(login, j.task(ev), ev); why != "" {
-			return "", fmt.Sprintf("commit %s that added it is authored by %s, who %s", provShort(c.SHA), provAccount(login), why)
+			return "", fmt.Sprintf("commit %s that added it is authored by %s, who %s", prose.ShortSHA(c.SHA), provAccount(login), why)
 		}
 	case !j.cfg.Holds(login, ev.AgentID):
-		return "", fmt.Sprintf("commit %s that added it is authored by %s, who does not hold seat %s (%s)", provShort(c.SHA), provAccount(login), ev.AgentID, j.holders(ev.AgentID))
+		return "", fmt.Sprintf("commit %s that added it is authored by %s, who does not hold seat %s (%s)", prose.ShortSHA(c.SHA), provAccount(login), ev.AgentID, j.holders(ev.AgentID))
 	}
 	if j.require {
 		if !c.Verified {
-			return "", fmt.Sprintf("commit %s that added it is authored by %s, who holds seat %s, but carries no signature GitHub verified (provenance mode require asks for one, because a git author e-mail alone can be forged)", provShort(c.SHA), provAccount(login), ev.AgentID)
+			return "", fmt.Sprintf("commit %s that added it is authored by %s, who holds seat %s, but carries no signature GitHub verified (provenance mode require asks for one, because a git author e-mail alone can be forged)", prose.ShortSHA(c.SHA), provAccount(login), ev.AgentID)
 		}
 		if !strings.EqualFold(c.CommitterLogin, login) && !strings.EqualFold(c.CommitterLogin, WebFlowLogin) {
-			return "", fmt.Sprintf("commit %s that added it names %s as author, but its verified signature is that of its committer %s, which does not vouch for the author", provShort(c.SHA), provAccount(login), provAccount(c.CommitterLogin))
+			return "", fmt.Sprintf("commit %s that added it names %s as author, but its verified signature is that of its committer %s, which does not vouch for the author", prose.ShortSHA(c.SHA), provAccount(login), provAccount(c.CommitterLogin))
 		}
-		return fmt.Sprintf("commit %s authored and signed by %s, who holds seat %s", provShort(c.SHA), provAccount(login), ev.AgentID), ""
+		return fmt.Sprintf("commit %s authored and signed by %s, who holds seat %s", prose.ShortSHA(c.SHA), provAccount(login), ev.AgentID), ""
 	}
-	return fmt.Sprintf("commit %s authored by %s, who holds seat %s", provShort(c.SHA), provAccount(login), ev.AgentID), ""
+	return fmt.Sprintf("commit %s authored by %s, who holds seat %s", prose.ShortSHA(c.SHA), provAccount(login), ev.AgentID), ""
 }
 
 // reviewRight explains why login may not review t as seat ev.AgentID
@@ -663,16 +639,16 @@ func (j judge) stale(policy config.Stale, sf StaleFacts) (msg, reason string) {
 	case sf.Anchor == "":
 		return "it does not record the commit it was given on (payload.commit), so the code it covers cannot be told", "its accept records no commit"
 	case sf.Missing:
-		return fmt.Sprintf("it was given on commit %s, which GitHub does not know (a force-push may have dropped it)", provShort(sf.Anchor)),
-			fmt.Sprintf("the commit %s it was given on is gone", provShort(sf.Anchor))
+		return fmt.Sprintf("it was given on commit %s, which GitHub does not know (a force-push may have dropped it)", prose.ShortSHA(sf.Anchor)),
+			fmt.Sprintf("the commit %s it was given on is gone", prose.ShortSHA(sf.Anchor))
 	}
 	switch policy {
 	case config.StalePush:
 		if len(sf.After) == 0 {
 			return "", ""
 		}
-		return fmt.Sprintf("it was given on commit %s and %s came after it: %s (provenance stale: push)", provShort(sf.Anchor), plural(len(sf.After), "commit"), provList(sf.After, 5)),
-			fmt.Sprintf("%s (%s) came", plural(len(sf.After), "commit"), provList(sf.After, 3))
+		return fmt.Sprintf("it was given on commit %s and %s came after it: %s (provenance stale: push)", prose.ShortSHA(sf.Anchor), prose.Plural(len(sf.After), "commit"), provList(sf.After, 5)),
+			fmt.Sprintf("%s (%s) came", prose.Plural(len(sf.After), "commit"), provList(sf.After, 3))
 	case config.StaleTree:
 		if len(sf.Changed) == 0 && !sf.Truncated {
 			return "", ""
@@ -681,16 +657,16 @@ func (j judge) stale(policy config.Stale, sf StaleFacts) (msg, reason string) {
 		if sf.Truncated {
 			files += " (GitHub's comparison was cut short, so there may be more)"
 		}
-		msg = fmt.Sprintf("it was given on commit %s, and files outside %s changed since: %s", provShort(sf.Anchor), pactDir, files)
+		msg = fmt.Sprintf("it was given on commit %s, and files outside %s changed since: %s", prose.ShortSHA(sf.Anchor), pactDir, files)
 		switch {
 		case len(sf.Touching) > 0:
 			msg += "; changed by " + provList(sf.Touching, 5)
 			if sf.Unexamined > 0 {
-				msg += fmt.Sprintf(" (and %s not examined)", plural(sf.Unexamined, "later commit"))
+				msg += fmt.Sprintf(" (and %s not examined)", prose.Plural(sf.Unexamined, "later commit"))
 			}
 			reason = "code changed in " + provList(sf.Touching, 3)
 		case sf.Unexamined > 0:
-			msg += fmt.Sprintf("; %s after it were not examined one by one", plural(sf.Unexamined, "commit"))
+			msg += fmt.Sprintf("; %s after it were not examined one by one", prose.Plural(sf.Unexamined, "commit"))
 			reason = "code changed"
 		default:
 			msg += " (no commit of this pull request after it made the change; the branch was rebased or its history rewritten)"
@@ -708,13 +684,6 @@ func provAccount(login string) string {
 	return "account " + login
 }
 
-func provShort(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
-}
-
 // shortList lists up to n items (commit SHAs shortened) and how many more.
 func provList(items []string, n int) string {
 	var out []string
@@ -724,7 +693,7 @@ func provList(items []string, n int) string {
 			break
 		}
 		if len(s) == 40 && provIsHex(s) {
-			s = provShort(s)
+			s = prose.ShortSHA(s)
 		}
 		out = append(out, s)
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"gopkg.in/yaml.v3"
 
+	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 	"github.com/pact-action/pact-action/schemas"
@@ -119,20 +120,13 @@ func (e *Error) Error() string {
 	}
 	msg += ": " + p.Message
 	if n := len(e.Problems) - 1; n > 0 {
-		msg += fmt.Sprintf(" (and %d more problem%s)", n, plural(n))
+		msg += " (and " + prose.Plural(n, "more problem") + ")"
 	}
 	return msg
 }
 
 // Unwrap returns the underlying YAML or *jsonschema.ValidationError.
 func (e *Error) Unwrap() error { return e.Err }
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
 
 // Parse reads .github/pact.yml. An empty file, or one holding only comments,
 // is Default(). Anything the schema refuses is an *Error naming the key or

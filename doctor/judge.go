@@ -8,6 +8,7 @@ import (
 	"github.com/pact-action/pact-action/action"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -707,7 +708,7 @@ func judgePact(f Facts) []Check {
 		logCheck.Fix = fmt.Sprintf("run `pactify init` on a branch and merge it into %s (doctor reads %s/log.jsonl)", branch, dir)
 	default:
 		logCheck.Status = StatusPass
-		logCheck.Title = fmt.Sprintf("the pact on %s declares %d seat%s: %s", branch, len(f.Roster), plural(len(f.Roster)), strings.Join(f.Roster, ", "))
+		logCheck.Title = fmt.Sprintf("the pact on %s declares %s: %s", branch, prose.Plural(len(f.Roster), "seat"), strings.Join(f.Roster, ", "))
 	}
 	out = append(out, logCheck)
 
@@ -866,11 +867,4 @@ func configSnippet(roster []string) string {
 	}
 	b.WriteString("provenance:\n  mode: require")
 	return b.String()
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

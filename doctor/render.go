@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/pact-action/pact-action/internal/prose"
 )
 
 // Symbols of the text report, one per status.
@@ -56,8 +58,8 @@ func WriteText(w io.Writer, repository, branch string, checks []Check) error {
 			fmt.Fprintf(&b, "    fix: %s\n", c.Fix)
 		}
 	}
-	fmt.Fprintf(&b, "\n%d passed, %d failed, %d warning%s, %d unknown\n",
-		counts[StatusPass], counts[StatusFail], counts[StatusWarn], plural(counts[StatusWarn]), counts[StatusUnknown])
+	fmt.Fprintf(&b, "\n%d passed, %d failed, %s, %d unknown\n",
+		counts[StatusPass], counts[StatusFail], prose.Plural(counts[StatusWarn], "warning"), counts[StatusUnknown])
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -6,9 +6,10 @@ import (
 	"net/http"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/go-github/v60/github"
+
+	"github.com/pact-action/pact-action/internal/prose"
 )
 
 // MaxAnnotationsPerRequest is GitHub's limit of annotations in one create or
@@ -187,8 +188,8 @@ func (c *Client) CompleteCheckRun(ctx context.Context, id int64, conclusion stri
 	output := func(batch []checkRunAnnotation) *checkRunOutput {
 		return &checkRunOutput{
 			Title:       title,
-			Summary:     truncate(out.Summary, maxOutputText),
-			Text:        truncate(out.Text, maxOutputText),
+			Summary:     prose.Clip(out.Summary, maxOutputText, truncated),
+			Text:        prose.Clip(out.Text, maxOutputText, truncated),
 			Annotations: batch,
 		}
 	}
@@ -228,7 +229,7 @@ func (c *Client) FailCheckRun(ctx context.Context, id int64, summary string) err
 		CompletedAt: time.Now().UTC().Format(time.RFC3339),
 		Output: &checkRunOutput{
 			Title:   "pact-action failed",
-			Summary: truncate(summary, maxOutputText),
+			Summary: prose.Clip(summary, maxOutputText, truncated),
 		},
 	}); err != nil {
 		return fmt.Errorf("fail check run %d: %w", id, err)
@@ -272,21 +273,11 @@ func annotationBody(a Annotation) (checkRunAnnotation, error) {
 		StartLine:       start,
 		EndLine:         end,
 		AnnotationLevel: a.Level,
-		Message:         truncate(a.Message, maxOutputText),
+		Message:         prose.Clip(a.Message, maxOutputText, truncated),
 		Title:           a.Title,
-		RawDetails:      truncate(a.RawDetails, maxOutputText),
+		RawDetails:      prose.Clip(a.RawDetails, maxOutputText, truncated),
 	}, nil
 }
 
-// truncate cuts s to at most n bytes on a rune boundary, marking the cut.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	const mark = "\n…(truncated)"
-	cut := n - len(mark)
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + mark
-}
+// truncated ends a text cut to fit GitHub's limit (prose.Clip).
+const truncated = "\n…(truncated)"

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -59,20 +60,13 @@ func Title(findings []checks.Finding) string {
 	c := checks.Count(findings)
 	switch {
 	case c.Errors > 0:
-		return fmt.Sprintf("%s — merge blocked", plural(c.Errors, "violation"))
+		return fmt.Sprintf("%s — merge blocked", prose.Plural(c.Errors, "violation"))
 	case c.Pending > 0:
-		return fmt.Sprintf("waiting for %s — not yet mergeable", plural(c.Pending, "task"))
+		return fmt.Sprintf("waiting for %s — not yet mergeable", prose.Plural(c.Pending, "task"))
 	case c.Warnings > 0:
-		return fmt.Sprintf("pact holds (%s)", plural(c.Warnings, "warning"))
+		return fmt.Sprintf("pact holds (%s)", prose.Plural(c.Warnings, "warning"))
 	}
 	return "pact holds"
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 var mdEscaper = strings.NewReplacer(
@@ -157,14 +151,14 @@ func Summary(v Verdict) string {
 	fmt.Fprintf(&head, "## %s %s: %s\n\n", emoji, Escape(v.CheckName), Title(v.Findings))
 	fmt.Fprintf(&head, "%d error(s), %d waiting, %d warning(s)", c.Errors, c.Pending, c.Warnings)
 	if v.HeadSHA != "" {
-		fmt.Fprintf(&head, " on %s", Code(shortSHA(v.HeadSHA)))
+		fmt.Fprintf(&head, " on %s", Code(prose.ShortSHA(v.HeadSHA)))
 	}
 	if v.HeadBranch != "" {
 		fmt.Fprintf(&head, " (branch %s)", Escape(v.HeadBranch))
 	}
 	head.WriteString(".\n")
 	if v.Note != "" {
-		fmt.Fprintf(&head, "\n> %s\n", oneLine(v.Note))
+		fmt.Fprintf(&head, "\n> %s\n", prose.OneLine(v.Note))
 	}
 	// Where every finding can be read, for the notes of what is cut.
 	everyFinding, eachTask := "every finding is annotated and in the JSON report", "each one is annotated and in the JSON report"
@@ -246,13 +240,6 @@ func cut(s string, n int, note string) string {
 	return s[:n] + note
 }
 
-func shortSHA(s string) string {
-	if len(s) > 12 {
-		return s[:12]
-	}
-	return s
-}
-
 // TaskTable renders the features and tasks table, marking the tasks of branch.
 func TaskTable(st *projection.State, branch string) string {
 	if st == nil || len(st.TaskOrder) == 0 {
@@ -323,7 +310,7 @@ func Annotations(findings []checks.Finding) []Annotation {
 	out := make([]Annotation, 0, len(findings))
 	for _, f := range findings {
 		out = append(out, Annotation{Path: f.Path, Line: f.AnnotatedLine(), Level: level(f.Severity),
-			Title: fmt.Sprintf("%s (%s)", f.Code, f.Severity), Message: oneLine(f.Message) + "\nHint: " + f.Hint})
+			Title: fmt.Sprintf("%s (%s)", f.Code, f.Severity), Message: prose.OneLine(f.Message) + "\nHint: " + f.Hint})
 	}
 	return out
 }
@@ -336,10 +323,6 @@ func level(s checks.Severity) string {
 		return "warning"
 	}
 	return "notice"
-}
-
-func oneLine(s string) string {
-	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
 }
 
 // ByImportance orders findings for places that show only a few: errors,

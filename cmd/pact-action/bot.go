@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/pact-action/pact-action/action"
+	"github.com/pact-action/pact-action/internal/prose"
 )
 
 // runBot is bot mode: a review or /pact comment becomes pact events on the
@@ -34,7 +35,7 @@ func runBot(ctx context.Context, e *runEnv) error {
 		fmt.Fprintln(e.stdout, "pact: nothing recorded")
 	}
 	for _, r := range out.Replies {
-		fmt.Fprintf(e.stdout, "pact: replied: %s\n", firstLine(r))
+		fmt.Fprintf(e.stdout, "pact: replied: %s\n", prose.FirstLine(r))
 	}
 	if out.Check != nil {
 		// The bot's own check carries any block; its job fails only on
@@ -42,13 +43,4 @@ func runBot(ctx context.Context, e *runEnv) error {
 		return e.finish([]*action.Outcome{out.Check})
 	}
 	return nil
-}
-
-func firstLine(s string) string {
-	for i, c := range s {
-		if c == '\n' {
-			return s[:i]
-		}
-	}
-	return s
 }
