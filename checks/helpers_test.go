@@ -3,7 +3,6 @@ package checks
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -13,10 +12,6 @@ import (
 
 	"github.com/pact-action/pact-action/projection"
 )
-
-// update rewrites the golden files instead of comparing with them:
-// go test ./checks/ -run Golden -update
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 const rosterJSON = `[{"id":"lead","roles":["orchestrator"],"entry":"AGENTS.md"},` +
 	`{"id":"opencode","roles":["worker"],"entry":"AGENTS.md"},` +
@@ -155,25 +150,5 @@ func assertFindings(t *testing.T, got []Finding, want []short) {
 		for _, f := range got {
 			t.Logf("  %s:%d %s %s", f.Path, f.Line, f.Code, f.Message)
 		}
-	}
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs from the golden file (run with -update after checking):\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
 }

@@ -288,16 +288,9 @@ func (e *runEnv) setOutputs(conclusion string, c checks.Counts) {
 // writeReport writes the JSON report, relative to the workspace so later
 // steps find it at the path the report output names.
 func (e *runEnv) writeReport(conclusion string, outcomes []*action.Outcome) error {
-	type prReport struct {
-		PullRequest int `json:"pull_request,omitempty"`
-		jsonReport
-	}
-	doc := struct {
-		Conclusion string     `json:"conclusion"`
-		Runs       []prReport `json:"runs"`
-	}{Conclusion: conclusion, Runs: []prReport{}}
+	doc := report.NewActionJSON(conclusion)
 	for _, o := range outcomes {
-		doc.Runs = append(doc.Runs, prReport{firstPR(o.PRs), newJSONReport(o.Conclusion, o.Target.HeadSHA, o.CheckRunID, o.Findings)})
+		doc.Runs = append(doc.Runs, report.RunJSON{PullRequest: firstPR(o.PRs), CheckJSON: report.NewCheckJSON(o.Conclusion, o.Target.HeadSHA, o.CheckRunID, o.Findings)})
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {

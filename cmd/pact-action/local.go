@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -85,13 +84,11 @@ func runLocal(ctx context.Context, args []string, stdout io.Writer) error {
 	conclusion := report.Conclusion(findings)
 	switch opts["format"] {
 	case "json":
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(newJSONReport(conclusion, "", 0, findings)); err != nil {
+		if err := report.NewCheckJSON(conclusion, "", 0, findings).Write(stdout); err != nil {
 			return fmt.Errorf("write the report: %w", err)
 		}
 	case "sarif":
-		if err := checks.WriteSARIF(stdout, checks.SARIFTool{Name: "pact-action", Version: version.String()}, findings); err != nil {
+		if err := report.WriteSARIF(stdout, report.SARIFTool{Name: "pact-action", Version: version.String()}, findings); err != nil {
 			return fmt.Errorf("write the report: %w", err)
 		}
 	default:
@@ -179,16 +176,4 @@ func verdictExit(c checks.Counts, f failOn, checkPosted bool) error {
 		return &verdictError{exitWaiting}
 	}
 	return nil
-}
-
-// jsonReport is the report file and `--format json` output.
-type jsonReport struct {
-	Conclusion string `json:"conclusion"`
-	HeadSHA    string `json:"head_sha,omitempty"`
-	CheckRunID int64  `json:"check_run_id,omitempty"`
-	checks.Report
-}
-
-func newJSONReport(conclusion, head string, id int64, findings []checks.Finding) jsonReport {
-	return jsonReport{Conclusion: conclusion, HeadSHA: head, CheckRunID: id, Report: checks.NewReport(findings)}
 }

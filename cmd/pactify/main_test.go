@@ -16,8 +16,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/testkit/testbin"
+	"github.com/pact-action/pact-action/report"
 )
 
 // update rewrites the golden files under testdata instead of comparing.
@@ -145,13 +145,13 @@ func (p *project) ok(agent string, args ...string) result {
 	return r
 }
 
-// report is the JSON report of `pactify validate --format json`.
-type report = checks.Report
+// validateJSON is the JSON report of `pactify validate --format json`.
+type validateJSON = report.JSON
 
-func (p *project) validate() (report, result) {
+func (p *project) validate() (validateJSON, result) {
 	p.t.Helper()
 	r := p.run(unset, "validate", "--format", "json")
-	var rep report
+	var rep validateJSON
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 		p.t.Fatalf("validate --format json printed no JSON object: %v\n%s", err, r)
 	}

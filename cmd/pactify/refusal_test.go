@@ -376,7 +376,7 @@ func TestRefusals(t *testing.T) {
 				t.Errorf("stderr is not a one-line message and a hint (%s)\n%s", shape, r)
 			}
 			if c.jsonReport {
-				var rep report
+				var rep validateJSON
 				if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 					t.Fatalf("validate --format json must still print its object: %v\n%s", err, r)
 				}

@@ -20,6 +20,7 @@ import (
 	"github.com/pact-action/pact-action/internal/version"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
+	"github.com/pact-action/pact-action/report"
 )
 
 // cli carries what every verb needs: where the pact is, the streams, the
@@ -486,11 +487,11 @@ func (c *cli) cmdValidate(p cmdline.Args) error {
 	prog.stop()
 	switch format {
 	case "json":
-		err = checks.WriteJSON(c.stdout, findings)
+		err = report.WriteJSON(c.stdout, findings)
 	case "sarif":
-		err = checks.WriteSARIF(c.stdout, checks.SARIFTool{Name: "pactify", Version: version.String()}, findings)
+		err = report.WriteSARIF(c.stdout, report.SARIFTool{Name: "pactify", Version: version.String()}, findings)
 	default:
-		err = checks.WriteText(c.stdout, findings)
+		err = report.WriteText(c.stdout, findings)
 	}
 	if err != nil {
 		return fmt.Errorf("write the report: %w", err)

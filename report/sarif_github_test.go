@@ -1,13 +1,14 @@
-package checks
+package report
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/pact-action/pact-action/checks"
 )
 
 // githubSARIFRequirement is one property GitHub code scanning requires of an
@@ -73,10 +74,10 @@ var githubSARIFRequirements = []githubSARIFRequirement{
 // and holds it to every requirement in the table.
 func TestSARIFMeetsGitHubCodeScanning(t *testing.T) {
 	t.Parallel()
-	for name, findings := range map[string][]Finding{
+	for name, findings := range map[string][]checks.Finding{
 		"none":   nil,
 		"sample": sampleFindings(),
-		"many":   Run(loadPact(t, filepath.Join("testdata", "pacts", "many"))),
+		"many":   checks.Run(loadPact(t, "many")),
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

@@ -1,83 +1,21 @@
-package checks
+package report
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
 	"strconv"
 	"strings"
 
+	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/prose"
 )
 
-// Report is the JSON form of a verdict: `pactify validate --format json`.
-type Report struct {
-	Valid    bool      `json:"valid"`
-	Errors   int       `json:"errors"`
-	Warnings int       `json:"warnings"`
-	Pending  int       `json:"pending"`
-	Findings []Finding `json:"findings"`
-}
-
-// NewReport builds the JSON report; valid means no error finding.
-func NewReport(findings []Finding) Report {
-	c := Count(findings)
-	if findings == nil {
-		findings = []Finding{}
-	}
-	return Report{Valid: c.Errors == 0, Errors: c.Errors, Warnings: c.Warnings, Pending: c.Pending, Findings: findings}
-}
-
-// WriteJSON writes the report as indented JSON.
-func WriteJSON(w io.Writer, findings []Finding) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(NewReport(findings))
-}
-
-// WriteText writes findings grouped by file, one `path:line: code: message`
-// line each with its severity and hint below, and a verdict line last.
-func WriteText(w io.Writer, findings []Finding) error {
-	// Streamed: a large log can have hundreds of thousands of findings, and
-	// building the report as one string doubled validate's peak memory.
-	b := bufio.NewWriterSize(w, 64<<10)
-	lastPath := ""
-	for i, f := range findings {
-		if i > 0 && f.Path != lastPath {
-			b.WriteString("\n")
-		}
-		lastPath = f.Path
-		loc := f.Path
-		if f.Line > 0 {
-			loc = f.Path + ":" + strconv.Itoa(f.Line)
-		}
-		fmt.Fprintf(b, "%s: %s: %s\n", loc, f.Code, prose.OneLine(f.Message))
-		fmt.Fprintf(b, "    %s; hint: %s\n", f.Severity, f.Hint)
-	}
-	if len(findings) > 0 {
-		b.WriteString("\n")
-	}
-	b.WriteString(Verdict(findings) + "\n")
-	return b.Flush()
-}
-
-// Verdict is the one-line outcome: valid or invalid, with the counts.
-func Verdict(findings []Finding) string {
-	c := Count(findings)
-	word := "valid"
-	if c.Errors > 0 {
-		word = "invalid"
-	}
-	s := fmt.Sprintf("%s: %s, %s", word, prose.Plural(c.Errors, "error"), prose.Plural(c.Warnings, "warning"))
-	if c.Pending > 0 {
-		s += fmt.Sprintf(", %d pending", c.Pending) // pending is no noun to count
-	}
-	return s
-}
+// SARIF 2.1.0 for code scanning: `pactify validate --format sarif` and
+// `pact-action check --local --format sarif`. The rules are the code table
+// (checks.Table), so every finding code is described where it is judged.
 
 type sarifLog struct {
 	Schema  string     `json:"$schema"`
@@ -145,11 +83,11 @@ type sarifRegion struct {
 	StartLine int `json:"startLine"`
 }
 
-func sarifLevel(s Severity) string {
+func sarifLevel(s checks.Severity) string {
 	switch s {
-	case SeverityError:
+	case checks.SeverityError:
 		return "error"
-	case SeverityWarning:
+	case checks.SeverityWarning:
 		return "warning"
 	}
 	return "note"
@@ -170,10 +108,10 @@ const findingCodesURI = "https://github.com/pact-action/pact-action#finding-code
 // short and a full description and help, the driver a version, and every
 // result a region (line 1 for a finding without a line, as annotations do)
 // and a fingerprint.
-func WriteSARIF(w io.Writer, tool SARIFTool, findings []Finding) error {
+func WriteSARIF(w io.Writer, tool SARIFTool, findings []checks.Finding) error {
 	driver := sarifDriver{Name: tool.Name, Version: tool.Version, InformationURI: findingCodesURI}
 	index := map[string]int{}
-	for i, c := range Table {
+	for i, c := range checks.Table {
 		index[string(c.Code)] = i
 		driver.Rules = append(driver.Rules, newSARIFRule(c))
 	}
@@ -183,7 +121,7 @@ func WriteSARIF(w io.Writer, tool SARIFTool, findings []Finding) error {
 		if !ok { // a code outside the table (a newer engine's): describe it from the finding
 			idx = len(driver.Rules)
 			index[string(f.Code)] = idx
-			driver.Rules = append(driver.Rules, newSARIFRule(CodeInfo{Code: f.Code, Severity: f.Severity, Title: string(f.Code), Hint: f.Hint}))
+			driver.Rules = append(driver.Rules, newSARIFRule(checks.CodeInfo{Code: f.Code, Severity: f.Severity, Title: string(f.Code), Hint: f.Hint}))
 		}
 		loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(f.Path)}, Region: sarifRegion{StartLine: f.AnnotatedLine()}}
 		results = append(results, sarifResult{RuleID: string(f.Code), RuleIndex: idx, Level: sarifLevel(f.Severity),
@@ -193,14 +131,12 @@ func WriteSARIF(w io.Writer, tool SARIFTool, findings []Finding) error {
 	}
 	doc := sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0",
 		Runs: []sarifRun{{Tool: sarifTool{Driver: driver}, Results: results}}}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	return writeIndented(w, doc)
 }
 
 // newSARIFRule describes one code: the title is the short description; the
 // full description adds what the severity blocks.
-func newSARIFRule(c CodeInfo) sarifRule {
+func newSARIFRule(c checks.CodeInfo) sarifRule {
 	title := c.Title
 	if title == "" {
 		title = string(c.Code)
@@ -218,13 +154,13 @@ func newSARIFRule(c CodeInfo) sarifRule {
 }
 
 // severityMeaning says what a finding of the severity blocks.
-func severityMeaning(s Severity) string {
+func severityMeaning(s checks.Severity) string {
 	switch s {
-	case SeverityError:
+	case checks.SeverityError:
 		return "An error: it fails validation and the pact check."
-	case SeverityPending:
+	case checks.SeverityPending:
 		return "Pending: the merge waits for reviews; it is not a violation."
-	case SeverityWarning:
+	case checks.SeverityWarning:
 		return "A warning: it blocks nothing."
 	}
 	return "Severity " + string(s) + "."
@@ -233,7 +169,7 @@ func severityMeaning(s Severity) string {
 // fingerprint identifies a finding across runs for code scanning, which
 // otherwise hashes the source line: the log is append-only, so its code,
 // place, event and message identify it.
-func fingerprint(f Finding) string {
+func fingerprint(f checks.Finding) string {
 	h := sha256.New()
 	for _, part := range []string{string(f.Code), f.Path, strconv.Itoa(f.Line), f.EventID, f.TaskID, f.Feature, prose.OneLine(f.Message)} {
 		h.Write([]byte(part))

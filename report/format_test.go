@@ -1,4 +1,4 @@
-package checks
+package report
 
 import (
 	"bytes"
@@ -10,20 +10,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
-func sampleFindings() []Finding {
-	return []Finding{
-		{Code: projection.CodeSelfAccept, Severity: SeverityError, Path: ".pact/log.jsonl", Line: 7, EventID: "e7", TaskID: "T1", Feature: "F",
-			Message: "accept of T1 by its own owner opencode", Hint: Describe(projection.CodeSelfAccept).Hint},
-		{Code: CodeDriftMissing, Severity: SeverityWarning, Path: ".pact/STATE.yml", Message: "there is no STATE.yml", Hint: Describe(CodeDriftMissing).Hint},
-		{Code: CodePRUnaccepted, Severity: SeverityPending, Path: ".pact/log.jsonl", Line: 2, TaskID: "T2", Feature: "F",
-			Message: "waiting for T2 (feature F): awaiting review by gpt", Hint: Describe(CodePRUnaccepted).Hint},
-		{Code: "future.code", Severity: SeverityWarning, Path: "x", Line: 1, Message: "multi\nline\r\nmessage", Hint: "h"},
-		{Code: "future.code", Severity: SeverityWarning, Path: "x", Line: 2, Message: "again", Hint: "h"},
+func sampleFindings() []checks.Finding {
+	return []checks.Finding{
+		{Code: projection.CodeSelfAccept, Severity: checks.SeverityError, Path: ".pact/log.jsonl", Line: 7, EventID: "e7", TaskID: "T1", Feature: "F",
+			Message: "accept of T1 by its own owner opencode", Hint: checks.Describe(projection.CodeSelfAccept).Hint},
+		{Code: checks.CodeDriftMissing, Severity: checks.SeverityWarning, Path: ".pact/STATE.yml", Message: "there is no STATE.yml", Hint: checks.Describe(checks.CodeDriftMissing).Hint},
+		{Code: checks.CodePRUnaccepted, Severity: checks.SeverityPending, Path: ".pact/log.jsonl", Line: 2, TaskID: "T2", Feature: "F",
+			Message: "waiting for T2 (feature F): awaiting review by gpt", Hint: checks.Describe(checks.CodePRUnaccepted).Hint},
+		{Code: "future.code", Severity: checks.SeverityWarning, Path: "x", Line: 1, Message: "multi\nline\r\nmessage", Hint: "h"},
+		{Code: "future.code", Severity: checks.SeverityWarning, Path: "x", Line: 2, Message: "again", Hint: "h"},
 	}
 }
 
@@ -40,7 +41,7 @@ func TestJSONReportShape(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name     string
-		findings []Finding
+		findings []checks.Finding
 		valid    bool
 		counts   [3]int // errors, warnings, pending
 	}{
@@ -135,14 +136,14 @@ type sarif struct {
 // testTool names the tool in SARIF the tests write; goldens hold its version.
 var testTool = SARIFTool{Name: "pactify", Version: "v0.0.0-test"}
 
-var sarifLevels = map[Severity]string{SeverityError: "error", SeverityWarning: "warning", SeverityPending: "note"}
+var sarifLevels = map[checks.Severity]string{checks.SeverityError: "error", checks.SeverityWarning: "warning", checks.SeverityPending: "note"}
 
 func TestSARIFStructure(t *testing.T) {
 	t.Parallel()
-	for name, findings := range map[string][]Finding{
+	for name, findings := range map[string][]checks.Finding{
 		"none":   nil,
 		"sample": sampleFindings(),
-		"many":   Run(loadPact(t, filepath.Join("testdata", "pacts", "many"))),
+		"many":   checks.Run(loadPact(t, "many")),
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -180,8 +181,8 @@ func TestSARIFStructure(t *testing.T) {
 					t.Errorf("rule %s twice", r.ID)
 				}
 				ids[r.ID] = i
-				if i < len(Table) {
-					c := Table[i]
+				if i < len(checks.Table) {
+					c := checks.Table[i]
 					if r.ID != string(c.Code) || r.ShortDescription["text"] != c.Title || r.Help["text"] != c.Hint ||
 						r.DefaultConfiguration["level"] != sarifLevels[c.Severity] {
 						t.Errorf("rule %d = %+v, table has %+v", i, r, c)
@@ -221,7 +222,7 @@ func TestSARIFStructure(t *testing.T) {
 				}
 			}
 			if name == "sample" {
-				if _, ok := ids["future.code"]; !ok || len(rules) != len(Table)+1 {
+				if _, ok := ids["future.code"]; !ok || len(rules) != len(checks.Table)+1 {
 					t.Errorf("an unknown code gets one rule of its own: %d rules", len(rules))
 				}
 			}
@@ -231,7 +232,7 @@ func TestSARIFStructure(t *testing.T) {
 
 func TestSARIFLevels(t *testing.T) {
 	t.Parallel()
-	for sev, level := range map[Severity]string{SeverityError: "error", SeverityWarning: "warning", SeverityPending: "note", "odd": "note"} {
+	for sev, level := range map[checks.Severity]string{checks.SeverityError: "error", checks.SeverityWarning: "warning", checks.SeverityPending: "note", "odd": "note"} {
 		if got := sarifLevel(sev); got != level {
 			t.Errorf("sarifLevel(%s) = %s, want %s", sev, got, level)
 		}
@@ -250,13 +251,13 @@ func TestTextFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := ".pact/log.jsonl:7: rule1.self_accept: accept of T1 by its own owner opencode\n" +
-		"    error; hint: " + Describe(projection.CodeSelfAccept).Hint + "\n" +
+		"    error; hint: " + checks.Describe(projection.CodeSelfAccept).Hint + "\n" +
 		"\n" +
 		".pact/STATE.yml: drift.missing_state: there is no STATE.yml\n" +
-		"    warning; hint: " + Describe(CodeDriftMissing).Hint + "\n" +
+		"    warning; hint: " + checks.Describe(checks.CodeDriftMissing).Hint + "\n" +
 		"\n" +
 		".pact/log.jsonl:2: pr.unaccepted_feature: waiting for T2 (feature F): awaiting review by gpt\n" +
-		"    pending; hint: " + Describe(CodePRUnaccepted).Hint + "\n" +
+		"    pending; hint: " + checks.Describe(checks.CodePRUnaccepted).Hint + "\n" +
 		"\n" +
 		"x:1: future.code: multi line message\n" +
 		"    warning; hint: h\n" +
@@ -268,17 +269,17 @@ func TestTextFormat(t *testing.T) {
 		t.Errorf("text:\n%s\nwant:\n%s", buf.String(), want)
 	}
 	verdicts := []struct {
-		findings []Finding
+		findings []checks.Finding
 		want     string
 	}{
 		{nil, "valid: 0 errors, 0 warnings"},
-		{[]Finding{{Severity: SeverityWarning}}, "valid: 0 errors, 1 warning"},
-		{[]Finding{{Severity: SeverityError}, {Severity: SeverityError}}, "invalid: 2 errors, 0 warnings"},
-		{[]Finding{{Severity: SeverityPending}, {Severity: SeverityPending}}, "valid: 0 errors, 0 warnings, 2 pending"},
+		{[]checks.Finding{{Severity: checks.SeverityWarning}}, "valid: 0 errors, 1 warning"},
+		{[]checks.Finding{{Severity: checks.SeverityError}, {Severity: checks.SeverityError}}, "invalid: 2 errors, 0 warnings"},
+		{[]checks.Finding{{Severity: checks.SeverityPending}, {Severity: checks.SeverityPending}}, "valid: 0 errors, 0 warnings, 2 pending"},
 	}
 	for _, v := range verdicts {
-		if got := Verdict(v.findings); got != v.want {
-			t.Errorf("Verdict = %q, want %q", got, v.want)
+		if got := VerdictLine(v.findings); got != v.want {
+			t.Errorf("VerdictLine = %q, want %q", got, v.want)
 		}
 	}
 	buf.Reset()
@@ -288,24 +289,24 @@ func TestTextFormat(t *testing.T) {
 }
 
 // TestGolden writes validate's three formats for the testdata pacts and
-// compares them with testdata/golden (go test ./checks/ -run Golden -update).
+// compares them with testdata/golden (go test ./report/ -run Golden -update).
 func TestGolden(t *testing.T) {
 	t.Parallel()
-	sets := map[string]func(t *testing.T) []Finding{
-		"many":        func(t *testing.T) []Finding { return Run(loadPact(t, "testdata/pacts/many")) },
-		"clean":       func(t *testing.T) []Finding { return Run(loadPact(t, "testdata/pacts/clean")) },
-		"unsupported": func(t *testing.T) []Finding { return Run(loadPact(t, "testdata/pacts/unsupported")) },
-		"pr": func(t *testing.T) []Finding {
+	sets := map[string]func(t *testing.T) []checks.Finding{
+		"many":        func(t *testing.T) []checks.Finding { return checks.Run(loadPact(t, "many")) },
+		"clean":       func(t *testing.T) []checks.Finding { return checks.Run(loadPact(t, "clean")) },
+		"unsupported": func(t *testing.T) []checks.Finding { return checks.Run(loadPact(t, "unsupported")) },
+		"pr": func(t *testing.T) []checks.Finding {
 			// A PR on feat/cli of the many pact whose merge base had line 6
 			// written differently: one rewrite, and T2 still waiting.
-			in := loadPact(t, "testdata/pacts/many")
-			head := readLog(t, "testdata/pacts/many")
+			in := loadPact(t, "many")
+			head := readLog(t, "many")
 			lines := pactfile.SplitLines(head)
 			base := bytes.Join(lines[:10], []byte("\n"))
 			base = bytes.Replace(base, []byte(`"branch":"feat/cli","spec":".pact/tasks/T1.md"`), []byte(`"branch":"feat/cli","spec":"T1.md"`), 1)
-			out := History(in.LogPath(), base, head)
-			out = append(out, Waiting(in.LogPath(), in.Replay.State, "feat/cli", nil)...)
-			Sort(out)
+			out := checks.History(in.LogPath(), base, head)
+			out = append(out, checks.Waiting(in.LogPath(), in.Replay.State, "feat/cli", nil)...)
+			checks.Sort(out)
 			return out
 		},
 	}
@@ -330,15 +331,6 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-func readLog(t *testing.T, dir string) []byte {
-	t.Helper()
-	in := optional(t, filepath.Join(dir, "log.jsonl"))
-	if in == nil {
-		t.Fatal("no log")
-	}
-	return in
-}
-
 // TestSARIFURIs: artifactLocation.uri is a URI reference (SARIF 2.1.0
 // §3.4.3), and task ids may hold spaces, '#', '?', '%' or ':'.
 func TestSARIFURIs(t *testing.T) {
@@ -354,7 +346,7 @@ func TestSARIFURIs(t *testing.T) {
 	}
 	for path, want := range cases {
 		var buf bytes.Buffer
-		if err := WriteSARIF(&buf, testTool, []Finding{{Code: CodeTaskfileMissing, Severity: SeverityWarning, Path: path, Message: "m", Hint: "h"}}); err != nil {
+		if err := WriteSARIF(&buf, testTool, []checks.Finding{{Code: checks.CodeTaskfileMissing, Severity: checks.SeverityWarning, Path: path, Message: "m", Hint: "h"}}); err != nil {
 			t.Fatal(err)
 		}
 		var doc sarif

@@ -1,0 +1,78 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/pact-action/pact-action/checks"
+)
+
+// JSON is the JSON form of a verdict: `pactify validate --format json`, and
+// the part of every JSON report of the action that judges one head.
+type JSON struct {
+	Valid    bool             `json:"valid"`
+	Errors   int              `json:"errors"`
+	Warnings int              `json:"warnings"`
+	Pending  int              `json:"pending"`
+	Findings []checks.Finding `json:"findings"`
+}
+
+// NewJSON builds the JSON form of findings; valid means no error finding.
+func NewJSON(findings []checks.Finding) JSON {
+	c := checks.Count(findings)
+	if findings == nil {
+		findings = []checks.Finding{}
+	}
+	return JSON{Valid: c.Errors == 0, Errors: c.Errors, Warnings: c.Warnings, Pending: c.Pending, Findings: findings}
+}
+
+// WriteJSON writes the JSON form of findings, indented.
+func WriteJSON(w io.Writer, findings []checks.Finding) error {
+	return writeIndented(w, NewJSON(findings))
+}
+
+// CheckJSON is the action's judgement of one head: `pact-action check
+// --local --format json`, and each run of the report file.
+type CheckJSON struct {
+	Conclusion string `json:"conclusion"`
+	HeadSHA    string `json:"head_sha,omitempty"`
+	CheckRunID int64  `json:"check_run_id,omitempty"`
+	JSON
+}
+
+// Write writes the judgement as indented JSON.
+func (j CheckJSON) Write(w io.Writer) error { return writeIndented(w, j) }
+
+// NewCheckJSON builds the judgement of one head; head and the check run's
+// id are left out when empty.
+func NewCheckJSON(conclusion, head string, checkRunID int64, findings []checks.Finding) CheckJSON {
+	return CheckJSON{Conclusion: conclusion, HeadSHA: head, CheckRunID: checkRunID, JSON: NewJSON(findings)}
+}
+
+// ActionJSON is the action's report file (the report output): the
+// strictest conclusion and one run per judged head.
+type ActionJSON struct {
+	Conclusion string    `json:"conclusion"`
+	Runs       []RunJSON `json:"runs"`
+}
+
+// RunJSON is one judged head of the report file, with the pull request it
+// was judged for (left out when none).
+type RunJSON struct {
+	PullRequest int `json:"pull_request,omitempty"`
+	CheckJSON
+}
+
+// NewActionJSON starts a report file of the conclusion with no runs yet
+// (an empty list, never null).
+func NewActionJSON(conclusion string) ActionJSON {
+	return ActionJSON{Conclusion: conclusion, Runs: []RunJSON{}}
+}
+
+// writeIndented writes v as JSON indented by two spaces, with a final
+// newline.
+func writeIndented(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

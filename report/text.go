@@ -1,0 +1,53 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/internal/prose"
+)
+
+// WriteText writes findings grouped by file, one `path:line: code: message`
+// line each with its severity and hint below, and a verdict line last:
+// `pactify validate`'s output.
+func WriteText(w io.Writer, findings []checks.Finding) error {
+	// Streamed: a large log can have hundreds of thousands of findings, and
+	// building the report as one string doubled validate's peak memory.
+	b := bufio.NewWriterSize(w, 64<<10)
+	lastPath := ""
+	for i, f := range findings {
+		if i > 0 && f.Path != lastPath {
+			b.WriteString("\n")
+		}
+		lastPath = f.Path
+		loc := f.Path
+		if f.Line > 0 {
+			loc = f.Path + ":" + strconv.Itoa(f.Line)
+		}
+		fmt.Fprintf(b, "%s: %s: %s\n", loc, f.Code, prose.OneLine(f.Message))
+		fmt.Fprintf(b, "    %s; hint: %s\n", f.Severity, f.Hint)
+	}
+	if len(findings) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString(VerdictLine(findings) + "\n")
+	return b.Flush()
+}
+
+// VerdictLine is the one-line outcome of validate: valid or invalid, with
+// the counts.
+func VerdictLine(findings []checks.Finding) string {
+	c := checks.Count(findings)
+	word := "valid"
+	if c.Errors > 0 {
+		word = "invalid"
+	}
+	s := fmt.Sprintf("%s: %s, %s", word, prose.Plural(c.Errors, "error"), prose.Plural(c.Warnings, "warning"))
+	if c.Pending > 0 {
+		s += fmt.Sprintf(", %d pending", c.Pending) // pending is no noun to count
+	}
+	return s
+}
