@@ -119,16 +119,6 @@ func Fence(info, body string) string {
 	return fence + info + "\n" + strings.TrimSuffix(strings.ToValidUTF8(body, "\uFFFD"), "\n") + "\n" + fence
 }
 
-func icon(s checks.Severity) string {
-	switch s {
-	case checks.SeverityError:
-		return "❌ error"
-	case checks.SeverityPending:
-		return "⏳ waiting"
-	}
-	return "⚠️ warning"
-}
-
 func where(f checks.Finding) string {
 	if f.Line > 0 {
 		return fmt.Sprintf("%s:%d", f.Path, f.Line)
@@ -277,7 +267,7 @@ func findingRows(findings []checks.Finding) ([]string, string) {
 	header := "\n### Findings\n\n| | code | where | what happened | how to fix |\n|---|---|---|---|---|\n"
 	var rows []string
 	for _, f := range findings {
-		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s |\n", icon(f.Severity), Code(string(f.Code)), Code(where(f)), Escape(f.Message), Escape(f.Hint)))
+		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s |\n", words(f.Severity).icon, Code(string(f.Code)), Code(where(f)), Escape(f.Message), Escape(f.Hint)))
 	}
 	return rows, header
 }
@@ -311,20 +301,10 @@ type Annotation struct {
 func Annotations(findings []checks.Finding) []Annotation {
 	out := make([]Annotation, 0, len(findings))
 	for _, f := range findings {
-		out = append(out, Annotation{Path: f.Path, Line: f.AnnotatedLine(), Level: level(f.Severity),
+		out = append(out, Annotation{Path: f.Path, Line: f.AnnotatedLine(), Level: words(f.Severity).annotation,
 			Title: fmt.Sprintf("%s (%s)", f.Code, f.Severity), Message: prose.OneLine(f.Message) + "\nHint: " + f.Hint})
 	}
 	return out
-}
-
-func level(s checks.Severity) string {
-	switch s {
-	case checks.SeverityError:
-		return "failure"
-	case checks.SeverityWarning:
-		return "warning"
-	}
-	return "notice"
 }
 
 // ByImportance orders findings for places that show only a few: errors,

@@ -83,16 +83,6 @@ type sarifRegion struct {
 	StartLine int `json:"startLine"`
 }
 
-func sarifLevel(s checks.Severity) string {
-	switch s {
-	case checks.SeverityError:
-		return "error"
-	case checks.SeverityWarning:
-		return "warning"
-	}
-	return "note"
-}
-
 // SARIFTool names the tool in a SARIF log: GitHub code scanning groups
 // alerts by name and tells a tool upgrade from a code change by version.
 type SARIFTool struct {
@@ -124,7 +114,7 @@ func WriteSARIF(w io.Writer, tool SARIFTool, findings []checks.Finding) error {
 			driver.Rules = append(driver.Rules, newSARIFRule(checks.CodeInfo{Code: f.Code, Severity: f.Severity, Title: string(f.Code), Hint: f.Hint}))
 		}
 		loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(f.Path)}, Region: sarifRegion{StartLine: f.AnnotatedLine()}}
-		results = append(results, sarifResult{RuleID: string(f.Code), RuleIndex: idx, Level: sarifLevel(f.Severity),
+		results = append(results, sarifResult{RuleID: string(f.Code), RuleIndex: idx, Level: words(f.Severity).sarif,
 			Message:             sarifText{prose.OneLine(f.Message) + " Hint: " + f.Hint},
 			Locations:           []sarifLocation{{PhysicalLocation: loc}},
 			PartialFingerprints: map[string]string{"primaryLocationLineHash": fingerprint(f)}})
@@ -147,23 +137,10 @@ func newSARIFRule(c checks.CodeInfo) sarifRule {
 	}
 	return sarifRule{ID: string(c.Code), Name: ruleName(string(c.Code)),
 		ShortDescription:     sarifText{title},
-		FullDescription:      sarifText{fmt.Sprintf("%s%s (%s). %s", strings.ToUpper(title[:1]), title[1:], c.Code, severityMeaning(c.Severity))},
+		FullDescription:      sarifText{fmt.Sprintf("%s%s (%s). %s", strings.ToUpper(title[:1]), title[1:], c.Code, words(c.Severity).meaning)},
 		Help:                 sarifText{hint},
 		HelpURI:              findingCodesURI,
-		DefaultConfiguration: sarifConfig{sarifLevel(c.Severity)}}
-}
-
-// severityMeaning says what a finding of the severity blocks.
-func severityMeaning(s checks.Severity) string {
-	switch s {
-	case checks.SeverityError:
-		return "An error: it fails validation and the pact check."
-	case checks.SeverityPending:
-		return "Pending: the merge waits for reviews; it is not a violation."
-	case checks.SeverityWarning:
-		return "A warning: it blocks nothing."
-	}
-	return "Severity " + string(s) + "."
+		DefaultConfiguration: sarifConfig{words(c.Severity).sarif}}
 }
 
 // fingerprint identifies a finding across runs for code scanning, which
