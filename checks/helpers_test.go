@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -77,7 +78,7 @@ func input(data []byte) Input {
 	log := projection.ParseBytes(data)
 	res := projection.Replay(log)
 	in := Input{Dir: ".pact", Scan: &log.Scan, Replay: res, State: projection.RenderBytes(res.State),
-		Project:   []byte("<!-- pact:begin -->\n# demo — Pact Charter (protocol_version: 1)\n<!-- pact:end -->\n"),
+		Project:   []byte(pactfile.ReplaceBlock("", "# demo — Pact Charter (protocol_version: 1)")),
 		TaskFiles: map[string][]byte{}}
 	for _, id := range res.State.TaskOrder {
 		t := res.State.Tasks[id]
@@ -89,17 +90,17 @@ func input(data []byte) Input {
 // loadPact reads a pact directory of testdata the way pactify validate does.
 func loadPact(t testing.TB, dir string) Input {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, "log.jsonl"))
+	data, err := os.ReadFile(filepath.Join(dir, pactfile.LogFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	log := projection.ParseBytes(data)
 	res := projection.Replay(log)
 	in := Input{Dir: ".pact", Scan: &log.Scan, Replay: res, TaskFiles: map[string][]byte{}}
-	in.State = optional(t, filepath.Join(dir, "STATE.yml"))
-	in.Project = optional(t, filepath.Join(dir, "PROJECT.md"))
+	in.State = optional(t, filepath.Join(dir, pactfile.StateFile))
+	in.Project = optional(t, filepath.Join(dir, pactfile.ProjectFile))
 	for _, id := range res.State.TaskOrder {
-		if b := optional(t, filepath.Join(dir, "tasks", id+".md")); b != nil {
+		if b := optional(t, filepath.Join(dir, pactfile.TasksDir, pactfile.TaskFileName(id))); b != nil {
 			in.TaskFiles[id] = b
 		}
 	}

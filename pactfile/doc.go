@@ -3,9 +3,13 @@
 // use the same code and agree to the byte.
 //
 // It holds the layout (layout.go: the directory, the names of its files and
-// where .github/pact.yml lives), the task file (task.go: tasks/<id>.md, its
-// front matter and the body a new file starts with) and YAMLWriter
-// (yaml.go), the block YAML that STATE.yml and the front matter are written
-// in, byte for byte what gopkg.in/yaml.v3's encoder writes. It is pure: no file system, no clock, and none of the
-// project's other packages.
+// where .github/pact.yml lives), what a line of log.jsonl is (lines.go), the
+// task file (task.go: tasks/<id>.md, its front matter and the body a new
+// file starts with), the managed block init owns in PROJECT.md and the
+// entry files (block.go) and the charter in PROJECT.md's block (project.go),
+// and YAMLWriter (yaml.go), the block YAML that STATE.yml and the front
+// matter are written in, byte for byte what gopkg.in/yaml.v3's encoder
+// writes. Each format has its Format (or Append) and its Parse here, so a
+// file reads back as it was written. It is pure: no file system, no clock,
+// and none of the project's other packages.
 package pactfile
