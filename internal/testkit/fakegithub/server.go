@@ -84,7 +84,6 @@ type Server struct {
 	comments        map[int64]*commentState
 	reviewComments  map[int64]*commentState
 	checkRuns       map[int64]*checkRunState
-	statuses        []*statusState
 	perms           map[string]string
 	tokens          map[string]Token
 	faults          []*Fault
@@ -698,18 +697,6 @@ type checkRunState struct {
 	started     time.Time
 	completed   time.Time
 	requests    int
-}
-
-type statusState struct {
-	id          int64
-	repo        *repoState
-	sha         string
-	state       string
-	targetURL   *string
-	description *string
-	context     string
-	creator     string
-	created     time.Time
 }
 
 func (s *Server) tick() time.Time {
