@@ -4,7 +4,7 @@
 // It keeps repositories with a real Git object store (blobs, trees and
 // commits with GitHub-computed SHAs, refs), pull requests, reviews, issue
 // and review comments with reactions, collaborator permissions, check runs
-// (with every annotation appended across updates) and commit statuses.
+// (with every annotation appended across updates), a push history per branch, and a GraphQL endpoint.
 // Tests seed it with helpers (CommitFiles, OpenPR, AddReview, ...), point a
 // client at URL, then inspect state (CheckRuns, Comments, FileAt, ...).
 //
