@@ -89,6 +89,7 @@ type Server struct {
 	faults          []*Fault
 	beforeUpdateRef func(owner, repo, ref string)
 	rawLimit        int
+	noGraphQL       bool
 	textLimit       int
 	requests        []Request
 	violations      []string
@@ -399,6 +400,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	if isGraphQLPath(escaped) && s.noGraphQL {
+		rp := errorReply(http.StatusNotFound, "Not Found")
+		entry.Status = rp.status
+		s.logRequest(entry)
+		s.write(w, r, rp, nil)
+		return
+	}
 	if isGraphQLPath(escaped) {
 		rp, vars := s.serveGraphQL(r)
 		entry.Status, entry.Operation, entry.Variables = rp.status, GraphQLOperation, vars
