@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -49,7 +50,7 @@ func (g *gatherer) fetchBacking(ref *projection.GitHubRef, parent string, pin *c
 	case ref.CommentID != 0:
 		if !g.comments[ref.CommentID] {
 			g.comments[ref.CommentID] = true
-			cf, err := g.comment(ref.CommentID)
+			cf, err := g.comment(ref.CommentID, parent)
 			if err != nil {
 				return err
 			}
@@ -76,7 +77,7 @@ func (g *gatherer) fetchBacking(ref *projection.GitHubRef, parent string, pin *c
 // comment gathers the facts of one comment: who wrote it and when, whether
 // it was edited, its /pact commands as GitHub renders them, and the head of
 // the branch when it was made with the tasks awaiting review there.
-func (g *gatherer) comment(id int64) (checks.CommentFact, error) {
+func (g *gatherer) comment(id int64, parent string) (checks.CommentFact, error) {
 	// The event does not say which kind of comment it was; the two kinds
 	// have separate ids, so try one, then the other.
 	var c *ghapi.PRComment
@@ -96,7 +97,7 @@ func (g *gatherer) comment(id int64) (checks.CommentFact, error) {
 	}
 	cf := checks.CommentFact{Found: true, AuthorLogin: c.AuthorLogin, Number: c.Number, CreatedAt: c.CreatedAt, Edited: c.UpdatedAt.After(c.CreatedAt)}
 	cf.Commands = commentCommands(c.Body)
-	head, why, err := headAtComment(g.ctx, g.gh, g.in.PR, c.CreatedAt)
+	head, why, err := headAtComment(g.ctx, g.gh, g.in.PR, c.CreatedAt, parent)
 	if err != nil {
 		return cf, err
 	}
@@ -126,13 +127,20 @@ func commentCommands(body string) []checks.CommentCommand {
 
 // headAtComment is the commit the pull request's head branch pointed at
 // when a comment was made, from GitHub's push history ("" and why when it
-// cannot be told).
-func headAtComment(ctx context.Context, gh Reader, pr ghapi.PR, at time.Time) (string, string, error) {
+// cannot be told). A server that keeps no push history (an older GitHub
+// Enterprise Server) cannot tell; there the commit the caller saw instead
+// stands for it — the head when the bot ran, or the commit a line was
+// recorded on — which a push made right after the comment can slip past
+// (the README's threat model says so).
+func headAtComment(ctx context.Context, gh Reader, pr ghapi.PR, at time.Time, instead string) (string, string, error) {
 	if pr.Fork {
 		return "", "the branch lives in a fork, whose push history this repository does not have", nil
 	}
 	sha, err := gh.BranchHeadAt(ctx, pr.HeadRef, at)
 	switch {
+	case errors.Is(err, ghapi.ErrNoPushHistory):
+		slog.Warn("GitHub keeps no push history here; taking the commit at hand for the head when the comment was made", "commit", instead)
+		return instead, "", nil
 	case errors.Is(err, ghapi.ErrNotFound):
 		return "", "GitHub's push history of the branch does not reach back to the comment", nil
 	case err != nil:

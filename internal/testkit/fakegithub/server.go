@@ -90,6 +90,7 @@ type Server struct {
 	beforeUpdateRef func(owner, repo, ref string)
 	rawLimit        int
 	noGraphQL       bool
+	absent          map[string]bool // operations answered 404, as by a server without them
 	textLimit       int
 	requests        []Request
 	violations      []string
@@ -104,6 +105,19 @@ type Option func(*Server)
 // use it to provoke violations on purpose.
 func WithViolationHandler(fn func(msg string)) Option {
 	return func(s *Server) { s.onViolation = fn }
+}
+
+// WithoutOperations answers 404 to the operations named by operationId,
+// like an older GitHub Enterprise Server without them.
+func WithoutOperations(ids ...string) Option {
+	return func(s *Server) {
+		if s.absent == nil {
+			s.absent = map[string]bool{}
+		}
+		for _, id := range ids {
+			s.absent[id] = true
+		}
+	}
 }
 
 // WithClock starts the fake's clock at t (default 2024-01-02T03:04:05Z);
@@ -439,6 +453,9 @@ func (s *Server) serve(r *http.Request, escaped string) (*reply, *call) {
 	if rt == nil {
 		s.violation("%s %s matches no operation of the fake", r.Method, escaped)
 		return errorReply(http.StatusNotFound, "Not Found"), nil
+	}
+	if s.absent[rt.op.id] {
+		return errorReply(http.StatusNotFound, "Not Found"), &call{s: s, r: r, op: rt.op}
 	}
 	c := &call{s: s, r: r, op: rt.op, params: params, query: r.URL.Query()}
 
