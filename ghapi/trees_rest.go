@@ -72,6 +72,7 @@ func (c *Client) readTreesREST(ctx context.Context, op string, reads []TreeRead)
 			return nil, fmt.Errorf("%s: %w", op, wrapErr("get commit "+ref, err))
 		}
 		t := Tree{Commit: rc.GetSHA(), RootTree: rc.GetCommit().GetTree().GetSHA(), Entries: map[string]Entry{}}
+		c.cache.putTree(t.Commit, t.RootTree)
 		for _, p := range r.Files {
 			clean, err := cleanPath(p)
 			if err != nil {
