@@ -200,38 +200,26 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base 
 	if head.log == nil && baseLog == nil {
 		return prJudgement{noPact: true}, nil
 	}
-	rawConfig := base.config
-	in := head.input(rawConfig)
-	if in.Replay.Unsupported != nil {
-		return prJudgement{findings: checks.Run(in)}, nil
-	}
-	cfg, cfgErr := config.Default(), error(nil)
-	if rawConfig != nil {
-		// An unusable file is config.invalid (checks.Config); there is no
-		// policy to apply, so the defaults hold.
-		if c, err := config.Parse(rawConfig); err == nil {
-			cfg = c
-		} else {
-			cfgErr = err
-		}
-	}
+	in := head.input(nil)
+	cf := checks.ParseConfig(base.config)
 	headLog := head.log
 	if headLog == nil {
 		headLog = []byte{}
 	}
-	facts := checks.PullRequestFacts{BaseLog: baseLog, HeadLog: headLog, Branches: []string{pr.HeadRef}, Unmapped: cfg.UnmappedBranches}
-	if cfgErr == nil {
-		prov, err := judgeProvenance(ctx, gh, provenanceInput{PR: pr, HeadSHA: head.sha, BaseRef: pr.BaseRef, LogPath: logPath, MergeBase: mergeBase,
-			BaseLog: baseLog, HeadLog: headLog, Log: head.parsed, Replay: in.Replay, Config: cfg, BotLogin: s.BotLogin, Settings: s})
-		if err != nil {
+	facts := checks.PullRequestFacts{BaseLog: baseLog, HeadLog: headLog, Branches: []string{pr.HeadRef}, Config: cf}
+	if in.Replay.Unsupported != nil {
+		return prJudgement{findings: checks.PullRequest(in, facts)}, nil
+	}
+	if cf.Err == nil {
+		if facts.Provenance, err = gatherProvenance(ctx, gh, provenanceInput{PR: pr, HeadSHA: head.sha, BaseRef: pr.BaseRef, LogPath: logPath, MergeBase: mergeBase,
+			BaseLog: baseLog, HeadLog: headLog, Log: head.parsed, Replay: in.Replay, Config: cf.Config, BotLogin: s.BotLogin, Settings: s}); err != nil {
 			return prJudgement{}, err
 		}
-		facts.Provenance, facts.NotAccepted = prov.Findings, prov.NotAccepted
 	}
-	if cfg.UnmappedBranches == config.UnmappedBlock {
+	if cf.Config.UnmappedBranches == config.UnmappedBlock {
 		// Asked only when the answer decides: an unmapped branch under
 		// block is an error exactly when code changes.
-		if would := checks.Unmapped(logPath, in.Replay.State, baseLog, pr.HeadRef, cfg.UnmappedBranches, true); checks.Count(would).Errors > 0 {
+		if would := checks.Unmapped(logPath, in.Replay.State, baseLog, pr.HeadRef, cf.Config.UnmappedBranches, true); checks.Count(would).Errors > 0 {
 			if facts.ChangesOutsidePact, err = gh.PullRequestChangesOutside(ctx, pr.Number, s.insidePact); err != nil {
 				return prJudgement{}, fmt.Errorf("list the files pull request #%d changes: %w", pr.Number, err)
 			}
@@ -268,7 +256,8 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 	if headLog == nil {
 		headLog = []byte{}
 	}
-	j.Findings = checks.PullRequest(head.input(base.config), checks.PullRequestFacts{BaseLog: baseLog, HeadLog: headLog, Branches: j.Branches, Unmapped: config.UnmappedAllow})
+	j.Findings = checks.PullRequest(head.input(nil), checks.PullRequestFacts{BaseLog: baseLog, HeadLog: headLog, Branches: j.Branches,
+		Config: checks.ParseConfig(base.config), MergeGroup: true})
 	return nil
 }
 

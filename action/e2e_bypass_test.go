@@ -543,3 +543,33 @@ func assertInertReply(t *testing.T, reply, login string) {
 		return ast.WalkContinue, nil
 	})
 }
+
+// A GitHub without the repository activity API (an older GitHub Enterprise
+// Server) cannot tell the head when a comment was made: the bot takes the
+// head it sees, the check the commit the line was recorded on, and a
+// /pact accept still records and verifies (the weaker guarantee the
+// threat model names).
+func TestBotCommentWithoutPushHistory(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewServer(t, fakegithub.WithoutOperations("repos/list-activities"))
+	log := e2e.NewLog().Assign("T1", "LOGIN", provBranch, "dev", "rev")
+	s.CommitFiles(e2e.Owner, e2e.Repo, "main", with(log.Files(), ".github/pact.yml", provPactYML("require", "tree")), provLeadGH, fakegithub.Verified())
+	work := log.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN")
+	head := s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, work.Files(), provDevGH, fakegithub.From("main"), fakegithub.Verified())
+	n := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: provBranch, Base: "main", Author: provDevGH})
+	s.SetPermission(provRevGH, fakegithub.Write)
+	id := s.AddComment(n, provRevGH, "/pact accept T1")
+	payload := e2e.Payload(t, "issue_comment/created.on-pull-request.go-playground-webhooks.json", map[string]any{
+		"action": "created", "issue.number": n,
+		"issue.pull_request": map[string]any{"url": fmt.Sprintf("https://api.github.example/repos/%s/%s/pulls/%d", e2e.Owner, e2e.Repo, n)},
+		"comment.id":         id, "comment.body": "/pact accept T1", "comment.user.login": provRevGH, "comment.author_association": "COLLABORATOR",
+		"repository.full_name": e2e.Owner + "/" + e2e.Repo, "repository.name": e2e.Repo, "sender.login": provRevGH,
+	})
+	res := e2e.Run{Server: s, EventName: "issue_comment", Payload: payload}.Exec(t)
+	after := s.BranchHead(e2e.Owner, e2e.Repo, provBranch)
+	if after == head {
+		t.Fatalf("nothing recorded\nstdout: %s\nstderr: %s", res.Stdout, res.Stderr)
+	}
+	_, got, run := provVerdict(t, s, res, after, "success")
+	provWantFindings(t, got, run)
+}

@@ -99,3 +99,20 @@ func TestHeadReadChecksEveryTaskFile(t *testing.T) {
 	}
 	noViolations(t, s)
 }
+
+// A GitHub whose GraphQL endpoint does not answer (an older GitHub
+// Enterprise Server, a proxy) is read through the REST API: the same
+// verdict, at more calls.
+func TestCheckWithoutGraphQL(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewServer(t, fakegithub.WithoutGraphQL())
+	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
+	sc := seedPR(t, s, base.Files(), base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Files(), "feat/login")
+	res := sc.run(t, nil)
+	if res.Code != 0 || res.Outputs["conclusion"] != "action_required" {
+		t.Fatalf("exit %d, conclusion %q\nstdout: %s\nstderr: %s", res.Code, res.Outputs["conclusion"], res.Stdout, res.Stderr)
+	}
+	if v := s.Violations(); len(v) != 0 {
+		t.Errorf("violations: %v", v)
+	}
+}

@@ -7,22 +7,45 @@ import (
 	"github.com/pact-action/pact-action/projection"
 )
 
+// ConfigFile is a repository's .github/pact.yml, parsed once: the policy
+// (provenance, unmapped branches) and the seat map every judgement of a
+// pull request reads, and what is wrong with the file.
+type ConfigFile struct {
+	// Present says there is a file; Config is its configuration, or the
+	// defaults when there is none or it cannot be used (Err).
+	Present bool
+	Config  *config.Config
+	Err     error
+}
+
+// ParseConfig parses a .github/pact.yml (nil: there is none).
+func ParseConfig(raw []byte) ConfigFile {
+	cf := ConfigFile{Present: raw != nil, Config: config.Default()}
+	if raw == nil {
+		return cf
+	}
+	if c, err := config.Parse(raw); err != nil {
+		cf.Err = err
+	} else {
+		cf.Config = c
+	}
+	return cf
+}
+
 // Config judges the repository configuration (.github/pact.yml, shown as
 // path): one config.invalid finding for every problem of a file that does
 // not parse or validate, at its line when one is known, and one for every
-// seat it maps that the roster of the init event lacks. A nil raw means
-// there is no file, which is the default configuration and no finding. The
-// roster is compared only once an init has been applied: without one the
-// log already has its own finding.
-func Config(path string, raw []byte, st *projection.State) []Finding {
-	if raw == nil {
+// seat it maps that the roster of the init event lacks. No file is the
+// default configuration and no finding. The roster is compared only once an
+// init has been applied: without one the log already has its own finding.
+func Config(path string, cf ConfigFile, st *projection.State) []Finding {
+	if !cf.Present {
 		return nil
 	}
-	cfg, err := config.Parse(raw)
-	if err != nil {
+	if cf.Err != nil {
 		var ce *config.Error
-		if !errors.As(err, &ce) || len(ce.Problems) == 0 {
-			return []Finding{newFinding(CodeConfigInvalid, path, 0, err.Error())}
+		if !errors.As(cf.Err, &ce) || len(ce.Problems) == 0 {
+			return []Finding{newFinding(CodeConfigInvalid, path, 0, cf.Err.Error())}
 		}
 		out := make([]Finding, 0, len(ce.Problems))
 		for _, p := range ce.Problems {
@@ -34,7 +57,7 @@ func Config(path string, raw []byte, st *projection.State) []Finding {
 		return nil
 	}
 	var out []Finding
-	for _, msg := range cfg.Check(st.Seats) {
+	for _, msg := range cf.Config.Check(st.Seats) {
 		out = append(out, newFinding(CodeConfigInvalid, path, 0, msg))
 	}
 	return out

@@ -133,38 +133,58 @@ func WaitingFor(t *projection.Task) string {
 	return string(t.Status)
 }
 
-// PullRequestFacts is what a pull request adds to validate's input.
+// PullRequestFacts is what a pull request adds to validate's input,
+// gathered by the caller (from GitHub, or from git for the local preview).
 type PullRequestFacts struct {
 	// BaseLog is the merge base's log (nil: no base to judge against, or a
 	// base without a log); HeadLog the head's.
 	BaseLog, HeadLog []byte
 	// Branches are the head branches whose features the PR ships.
 	Branches []string
-	// Provenance are the provenance findings, and NotAccepted the accepted
-	// tasks that must still count as open for Rule 2.
-	Provenance  []Finding
-	NotAccepted map[string]string
-	// Unmapped is the base branch's unmapped-branches policy ("" is the
-	// default, warn). ChangesOutsidePact says the pull request changes
-	// files outside the pact directory; it is only asked under block.
-	Unmapped           config.Unmapped
+	// Config is the base branch tip's .github/pact.yml, parsed once by the
+	// caller (ParseConfig), which needs its policy to know what to gather:
+	// PullRequest judges by it and reports what is wrong with it, and does
+	// not read Input.Config.
+	Config ConfigFile
+	// Provenance holds the facts about the events the PR adds (nil when
+	// none were gathered: the policy is off, the file unusable, or no pull
+	// request is at hand). PullRequest sets its LogPath, Config, State and
+	// Branches.
+	Provenance *ProvenanceInput
+	// ChangesOutsidePact says the pull request changes files outside the
+	// pact directory; the caller asks only when unmapped-branches: block
+	// would make it decide (see Unmapped).
 	ChangesOutsidePact bool
+	// MergeGroup judges a merge queue's commit: Rule 2 for every queued
+	// branch; unmapped branches were judged on each pull request.
+	MergeGroup bool
 }
 
-// PullRequest judges a pull request's head the way the check does:
-// everything Run judges, append-only history against the merge base,
-// provenance, and Rule 2 for the head branches. A log that fails closed on a
-// newer protocol major gets only that finding.
+// PullRequest judges a pull request's head the way the check does, in
+// one call: everything Run judges, append-only history against the merge
+// base, provenance (which can leave accepted tasks counted as open), Rule 2
+// for the head branches, and the unmapped-branches policy. A log that fails
+// closed on a newer protocol major gets only that finding.
 func PullRequest(in Input, pr PullRequestFacts) []Finding {
-	out := Run(in)
+	out := run(in, pr.Config)
 	if in.Replay.Unsupported != nil {
 		return out
 	}
 	out = append(out, History(in.LogPath(), pr.BaseLog, pr.HeadLog)...)
-	out = append(out, pr.Provenance...)
+	cfg := pr.Config.Config
+	var notAccepted map[string]string
+	if p := pr.Provenance; p != nil && pr.Config.Err == nil && cfg.Provenance.Mode != config.ModeOff {
+		facts := *p
+		facts.LogPath, facts.Config, facts.State, facts.Branches = in.LogPath(), cfg, in.Replay.State, pr.Branches
+		res := Provenance(facts)
+		out = append(out, res.Findings...)
+		notAccepted = res.NotAccepted
+	}
 	for _, b := range pr.Branches {
-		out = append(out, Waiting(in.LogPath(), in.Replay.State, b, pr.NotAccepted)...)
-		out = append(out, Unmapped(in.LogPath(), in.Replay.State, pr.BaseLog, b, pr.Unmapped, pr.ChangesOutsidePact)...)
+		out = append(out, Waiting(in.LogPath(), in.Replay.State, b, notAccepted)...)
+		if !pr.MergeGroup {
+			out = append(out, Unmapped(in.LogPath(), in.Replay.State, pr.BaseLog, b, cfg.UnmappedBranches, pr.ChangesOutsidePact)...)
+		}
 	}
 	Sort(out)
 	return out

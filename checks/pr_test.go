@@ -246,7 +246,7 @@ func TestUnmappedBranch(t *testing.T) {
 	// Through the whole pull-request judgement: the finding is there once
 	// per unmapped branch.
 	in := input(mapped().bytes())
-	fs := PullRequest(in, PullRequestFacts{HeadLog: mapped().bytes(), Branches: []string{"feat/x"}, Unmapped: config.UnmappedBlock, ChangesOutsidePact: true})
+	fs := PullRequest(in, PullRequestFacts{HeadLog: mapped().bytes(), Branches: []string{"feat/x"}, Config: ParseConfig([]byte("unmapped-branches: block\n")), ChangesOutsidePact: true})
 	if c := Count(fs); c.Errors != 1 || fs[0].Code != CodePRUnmappedBranch {
 		t.Errorf("PullRequest = %v", shorts(fs))
 	}

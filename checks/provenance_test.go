@@ -692,3 +692,38 @@ func TestAcceptAnchor(t *testing.T) {
 		t.Error("IsBotLogin")
 	}
 }
+
+// checks.PullRequest weighs the provenance facts itself, under the policy
+// of the configuration it is given: a forged accept fails and keeps its
+// task waiting under require, and only warns under warn.
+func TestPullRequestWeighsProvenance(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []string{"require", "warn", "off"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			yml := fmt.Sprintf("seats:\n  lead: [lead-acct]\n  dev: [dev-acct]\n  rev: [rev-acct]\nprovenance:\n  mode: %s\n  stale: sticky\n", mode)
+			facts := provInput(t, nil, "rev", nil, commitBy("f0f0", "dev-acct", true))
+			raw := provLog(t, "rev", nil)
+			log := projection.ParseBytes(raw)
+			res := projection.Replay(log)
+			in := checks.Input{Dir: ".pact", Scan: &log.Scan, Replay: res, State: projection.RenderBytes(res.State), TaskFiles: map[string][]byte{}}
+			got := checks.PullRequest(in, checks.PullRequestFacts{HeadLog: raw, Branches: []string{"feat/login"},
+				Config: checks.ParseConfig([]byte(yml)), Provenance: &facts})
+			var codes []string
+			for _, f := range got {
+				if f.Code == checks.CodeProvenanceUnverified || f.Code == checks.CodePRUnaccepted {
+					codes = append(codes, fmt.Sprintf("%s/%s", f.Code, f.Severity))
+				}
+			}
+			want := map[string][]string{
+				"require": {"pr.unaccepted_feature/pending", "provenance.unverified/error"},
+				"warn":    {"provenance.unverified/warning"},
+				"off":     nil,
+			}[mode]
+			slices.Sort(codes)
+			if !slices.Equal(codes, want) {
+				t.Errorf("findings %v, want %v", codes, want)
+			}
+		})
+	}
+}

@@ -43,6 +43,11 @@ func (in Input) layout() pactfile.Layout { return pactfile.Layout(in.Dir) }
 // and every code of SEMANTICS.md §6 that needs no pull request. When the log
 // fails closed on a newer protocol major, that is the only finding.
 func Run(in Input) []Finding {
+	return run(in, ParseConfig(in.Config))
+}
+
+// run is Run with the configuration already parsed.
+func run(in Input, cf ConfigFile) []Finding {
 	if u := in.Replay.Unsupported; u != nil {
 		return []Finding{fromRejection(in.LogPath(), *u)}
 	}
@@ -58,7 +63,7 @@ func Run(in Input) []Finding {
 	}
 	out = append(out, TaskFiles(in, in.Replay.State)...)
 	out = append(out, ProjectHeader(in.layout().Project(), in.Project, in.Replay.State)...)
-	out = append(out, Config(pactfile.ConfigPath, in.Config, in.Replay.State)...)
+	out = append(out, Config(pactfile.ConfigPath, cf, in.Replay.State)...)
 	Sort(out)
 	return out
 }

@@ -138,12 +138,6 @@ func New(ctx context.Context, o Options) (*Client, error) {
 // GraphQLURL returns the GraphQL endpoint in use.
 func (c *Client) GraphQLURL() string { return c.graphqlURL }
 
-// Owner returns the repository owner the client works on.
-func (c *Client) Owner() string { return c.owner }
-
-// Repo returns the repository name the client works on.
-func (c *Client) Repo() string { return c.repo }
-
 // BaseURL returns the REST base URL in use (with a trailing slash).
 func (c *Client) BaseURL() string { return c.gh.BaseURL.String() }
 

@@ -11,15 +11,6 @@ import (
 	"github.com/google/go-github/v60/github"
 )
 
-// BranchHead returns the commit SHA branch points at.
-func (c *Client) BranchHead(ctx context.Context, branch string) (string, error) {
-	ref, _, err := c.gh.Git.GetRef(ctx, c.owner, c.repo, "heads/"+branch)
-	if err != nil {
-		return "", wrapErr("get branch "+branch, err)
-	}
-	return ref.GetObject().GetSHA(), nil
-}
-
 // CommitFiles writes files (path → content, mode 100644) on top of
 // parentSHA as one commit, then moves branch to it without force, through
 // the Git Data API: the parent's tree (known when this client read the

@@ -41,6 +41,10 @@ type graphQLKey struct{}
 // it the read fails rather than exhaust memory.
 const maxGraphQLAnswer = 256 << 20
 
+// errNoGraphQL is a GraphQL endpoint that does not answer GraphQL (404,
+// 405 or 501 at its URL).
+var errNoGraphQL = errors.New("no GraphQL endpoint")
+
 // GraphQLError is a GraphQL answer's error list.
 type GraphQLError struct {
 	Messages []string
@@ -105,8 +109,10 @@ func (c *Client) graphql(ctx context.Context, op, query string, vars map[string]
 	if resp.StatusCode != http.StatusOK {
 		ae := &APIError{Method: http.MethodPost, Path: req.URL.Path, StatusCode: resp.StatusCode, Message: errorMessage(data)}
 		switch resp.StatusCode {
-		case http.StatusNotFound:
-			ae.kind = ErrNotFound
+		case http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusNotImplemented:
+			// The endpoint itself is not there (a GraphQL-level "not
+			// found" is a 200 with errors): callers may fall back to REST.
+			ae.kind = errNoGraphQL
 		case http.StatusUnauthorized, http.StatusForbidden:
 			ae.kind = ErrForbidden
 		}

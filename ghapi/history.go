@@ -2,6 +2,7 @@ package ghapi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -17,12 +18,16 @@ import (
 // (100 entries each, newest first).
 const maxActivityPages = 3
 
+// ErrNoPushHistory is a server without the repository activity API (an
+// older GitHub Enterprise Server): it keeps no push history to ask.
+var ErrNoPushHistory = errors.New("the server keeps no push history (no repository activity API)")
+
 // BranchHeadAt returns the commit branch pointed at, at instant at, from
 // GitHub's own record of the pushes to it (the repository activity API:
 // server-stamped, unlike a commit's dates, which its author chooses). It
 // wraps ErrNotFound when the record does not reach back to at (the branch
-// was created later, or its history is older than what is read) or the
-// server has no such record (older GitHub Enterprise Server).
+// was created later, or its history is older than what is read), and
+// ErrNoPushHistory when the server has no such record.
 func (c *Client) BranchHeadAt(ctx context.Context, branch string, at time.Time) (string, error) {
 	op := fmt.Sprintf("find the head of %s at %s", branch, at.UTC().Format(time.RFC3339))
 	q := url.Values{"ref": {"refs/heads/" + branch}, "direction": {"desc"}, "per_page": {strconv.Itoa(perPage)}}
@@ -39,7 +44,11 @@ func (c *Client) BranchHeadAt(ctx context.Context, branch string, at time.Time) 
 		}
 		resp, err := c.gh.Do(ctx, req, &acts)
 		if err != nil {
-			return "", wrapErr(op, err)
+			werr := wrapErr(op, err)
+			if page == 0 && statusOf(werr) == http.StatusNotFound {
+				return "", fmt.Errorf("%s: %w", op, ErrNoPushHistory)
+			}
+			return "", werr
 		}
 		for _, a := range acts {
 			if a.Ref != "refs/heads/"+branch || a.Timestamp.After(at) {

@@ -216,16 +216,6 @@ func reviewFrom(r *github.PullRequestReview) Review {
 	}
 }
 
-// Review returns review reviewID of pull request number.
-func (c *Client) Review(ctx context.Context, number int, reviewID int64) (*Review, error) {
-	r, _, err := c.gh.PullRequests.GetReview(ctx, c.owner, c.repo, number, reviewID)
-	if err != nil {
-		return nil, wrapErr(fmt.Sprintf("get review %d of pull request #%d", reviewID, number), err)
-	}
-	rv := reviewFrom(r)
-	return &rv, nil
-}
-
 // Reviews lists the reviews of pull request number, oldest first.
 func (c *Client) Reviews(ctx context.Context, number int) ([]Review, error) {
 	opts := &github.ListOptions{PerPage: perPage}

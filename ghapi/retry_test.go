@@ -179,9 +179,9 @@ func TestRetryErrorDetails(t *testing.T) {
 	t.Parallel()
 	srv := fakegithub.New(t)
 	seedRepo(t, srv)
-	srv.FailNext("GET", "/repos/acme/widgets/git/ref/heads/main", 502, nil, 99)
+	srv.FailNext("GET", "/repos/acme/widgets/collaborators/alice/permission", 502, nil, 99)
 	c, _ := newClient(t, srv)
-	_, err := c.BranchHead(context.Background(), "main")
+	_, err := c.Permission(context.Background(), "alice")
 	var re *ghapi.RetryError
 	if !errors.As(err, &re) {
 		t.Fatalf("error %v is not a *RetryError", err)
@@ -231,7 +231,7 @@ func TestRetryStopsWhenContextIsCanceled(t *testing.T) {
 	t.Parallel()
 	srv := fakegithub.New(t)
 	seedRepo(t, srv)
-	srv.FailNext("GET", "/repos/acme/widgets/git/ref/heads/main", 503, nil, 5)
+	srv.FailNext("GET", "/repos/acme/widgets/collaborators/alice/permission", 503, nil, 5)
 	ctx, cancel := context.WithCancel(context.Background())
 	c, _ := newClient(t, srv, func(o *ghapi.Options) {
 		o.Sleep = func(ctx context.Context, d time.Duration) error {
@@ -239,11 +239,11 @@ func TestRetryStopsWhenContextIsCanceled(t *testing.T) {
 			return ctx.Err()
 		}
 	})
-	_, err := c.BranchHead(ctx, "main")
+	_, err := c.Permission(ctx, "alice")
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error = %v, want context.Canceled", err)
 	}
-	if n := srv.CountRequests("GET", "/repos/acme/widgets/git/ref/heads/main"); n != 1 {
+	if n := srv.CountRequests("GET", "/repos/acme/widgets/collaborators/alice/permission"); n != 1 {
 		t.Errorf("requests = %d, want 1", n)
 	}
 }
@@ -252,12 +252,12 @@ func TestRetryIsLogged(t *testing.T) {
 	t.Parallel()
 	srv := fakegithub.New(t)
 	seedRepo(t, srv)
-	srv.FailNext("GET", "/repos/acme/widgets/git/ref/heads/main", 503, nil, 1)
+	srv.FailNext("GET", "/repos/acme/widgets/collaborators/alice/permission", 503, nil, 1)
 	var buf bytes.Buffer
 	c, _ := newClient(t, srv, func(o *ghapi.Options) {
 		o.Logger = slog.New(slog.NewTextHandler(&buf, nil))
 	})
-	if _, err := c.BranchHead(context.Background(), "main"); err != nil {
+	if _, err := c.Permission(context.Background(), "alice"); err != nil {
 		t.Fatal(err)
 	}
 	if out := buf.String(); !strings.Contains(out, "retrying") || !strings.Contains(out, "status=503") || !strings.Contains(out, "attempt=1") {

@@ -3,6 +3,7 @@ package ghapi
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -149,7 +150,10 @@ func (c *Client) ReadTrees(ctx context.Context, reads ...TreeRead) ([]Tree, erro
 	var answer struct {
 		Repository map[string]json.RawMessage `json:"repository"`
 	}
-	if err := c.graphql(ctx, op, q.String(), vars, &answer); err != nil {
+	if err := c.graphql(ctx, op, q.String(), vars, &answer); errors.Is(err, errNoGraphQL) {
+		c.logger.WarnContext(ctx, "the GraphQL endpoint does not answer; reading through the REST API, one call per file", "url", c.graphqlURL, "err", err)
+		return c.readTreesREST(ctx, op, reads)
+	} else if err != nil {
 		return nil, err
 	}
 	type commitAnswer struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -214,5 +215,37 @@ func TestCommitFilesAfterReadTrees(t *testing.T) {
 	}
 	if _, ok := srv.FileAt(sha, "src/deep/dir.txt"); !ok {
 		t.Error("the tree was not based on the parent's")
+	}
+}
+
+// A server whose GraphQL endpoint does not answer is read through the REST
+// API, entry for entry the same.
+func TestReadTreesWithoutGraphQL(t *testing.T) {
+	t.Parallel()
+	read := func(opts ...fakegithub.Option) ([]ghapi.Tree, *fakegithub.Server) {
+		srv := fakegithub.New(t, opts...)
+		seedRepo(t, srv)
+		sub := srv.CommitFiles(owner, repo, "other", map[string]string{"x": "1"}, "bob")
+		head := srv.CommitFiles(owner, repo, "topic", map[string]string{".pact/log.jsonl": "l\n", ".pact/bin.dat": "a\x00b", ".pact/tasks/T1.md": "t1\n"}, "bob",
+			fakegithub.Symlink(".pact/tasks/T3.md", "/etc/passwd"), fakegithub.Submodule(".pact/tasks/T4.md", sub))
+		c, _ := newClient(t, srv)
+		trees, err := c.ReadTrees(context.Background(),
+			ghapi.TreeRead{Commit: head, Files: []string{".pact/log.jsonl", ".pact/bin.dat", ".pact/missing", "nope/deeper"}, Dirs: []string{".pact/tasks", ".pact/none"}},
+			ghapi.TreeRead{Branch: "main", Files: []string{"README.md"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return trees, srv
+	}
+	want, _ := read()
+	got, srv := read(fakegithub.WithoutGraphQL())
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("through REST:\n%+v\nthrough GraphQL:\n%+v", got, want)
+	}
+	if n := opCount(srv, "git/get-blob"); n != 4 {
+		t.Errorf("blob reads = %d, want 4 (one per file)", n)
+	}
+	if v := srv.Violations(); len(v) != 0 {
+		t.Errorf("violations: %v", v)
 	}
 }

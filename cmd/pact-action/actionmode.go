@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -142,60 +143,13 @@ func runURL(getenv func(string) string) string {
 	return fmt.Sprintf("%s/%s/actions/runs/%s", strings.TrimRight(server, "/"), repo, id)
 }
 
-// targets lists the commits check mode posts the check on for this event.
-// A pull request is read from the API (its head, base and state now, not as
-// the payload says), and every target is judged as the head of each open
-// pull request whose head it is, so a push, a re-run or a manual run posts
-// exactly the verdict the pull request's own run would.
-func (e *runEnv) targets(ctx context.Context) ([]action.Target, error) {
-	workspace := e.getenv("GITHUB_WORKSPACE")
-	switch {
-	case e.event.MergeGroup != nil:
-		mg := e.event.MergeGroup
-		prs := action.MergeGroupPRs(mg.HeadRef)
-		if len(prs) == 0 {
-			// Fail closed: without the queued PRs, Rule 2 cannot be judged.
-			return nil, fmt.Errorf("cannot tell which pull requests merge group %s holds: its head ref %q is not gh-readonly-queue/<base>/pr-<number>-<sha>", mg.HeadSHA, mg.HeadRef)
-		}
-		return []action.Target{{HeadSHA: mg.HeadSHA, Workspace: workspace,
-			MergeGroup: &action.MergeGroup{BaseRef: strings.TrimPrefix(mg.BaseRef, "refs/heads/"), PRs: prs}}}, nil
-	case e.event.PullRequest != nil:
-		return e.prTarget(ctx, e.event.PullRequest.Number, workspace)
-	case e.event.Issue != nil && len(e.event.Issue.PullRequest) > 0 && string(e.event.Issue.PullRequest) != "null":
-		return e.prTarget(ctx, e.event.Issue.Number, workspace)
-	case e.eventName == "workflow_dispatch" || e.eventName == "schedule":
-		open, err := e.gh.OpenPullRequests(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("list open pull requests: %w", err)
-		}
-		var out []action.Target
-		seen := map[string]bool{}
-		for _, pr := range open {
-			if !seen[pr.HeadSHA] {
-				seen[pr.HeadSHA] = true
-				out = append(out, action.Target{HeadSHA: pr.HeadSHA, Workspace: workspace, Open: open})
-			}
-		}
-		return out, nil
-	}
-	if sha := e.getenv("GITHUB_SHA"); sha != "" {
-		return []action.Target{{HeadSHA: sha, Workspace: workspace}}, nil
-	}
-	return nil, usagef("the %s event names no pull request or commit to check", e.eventName)
-}
-
-// prTarget is the current head of pull request number.
-func (e *runEnv) prTarget(ctx context.Context, number int, workspace string) ([]action.Target, error) {
-	pr, err := e.gh.PullRequest(ctx, number)
-	if err != nil {
-		return nil, fmt.Errorf("read pull request #%d: %w", number, err)
-	}
-	return []action.Target{{HeadSHA: pr.HeadSHA, Workspace: workspace, Known: []ghapi.PR{*pr}}}, nil
-}
-
 // check runs check mode on every target of the event and reports.
 func (e *runEnv) check(ctx context.Context) error {
-	targets, err := e.targets(ctx)
+	targets, err := action.Targets(ctx, e.gh, e.event, e.eventName, e.getenv("GITHUB_SHA"), e.getenv("GITHUB_WORKSPACE"))
+	var noTarget *action.NoTargetError
+	if errors.As(err, &noTarget) {
+		return usagef("%s", err)
+	}
 	if err != nil {
 		return err
 	}

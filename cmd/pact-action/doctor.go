@@ -2,7 +2,7 @@ package main
 
 import (
 	"context"
-	"flag"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,29 +10,50 @@ import (
 
 	"github.com/pact-action/pact-action/doctor"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/internal/cmdline"
 )
+
+// doctorFlags are the flags of `pact-action doctor`.
+var doctorFlags = cmdline.Flags{"repo": cmdline.String, "format": cmdline.String, "check-name": cmdline.String, "pact-dir": cmdline.String}
+
+const doctorHelp = `usage: pact-action doctor [--repo owner/name] [--format text|json] [--check-name pact] [--pact-dir DIR]
+
+Reads branch protection, rulesets, workflows and .github/pact.yml of the
+default branch with a read-only token (GITHUB_TOKEN or GH_TOKEN) and prints
+one line per check (✓ ✗ ! ?) with the fix. Exit 0: no ✗; 1: a ✗; 2: usage
+or API error.
+`
 
 // runDoctor reads a repository's settings with a read-only token and says
 // whether they make the pact check the gate it should be.
 func runDoctor(ctx context.Context, args []string, stdout io.Writer, getenv func(string) string, logger *slog.Logger) error {
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	repoFlag := fs.String("repo", getenv("GITHUB_REPOSITORY"), "")
-	format := fs.String("format", "text", "")
-	checkName := fs.String("check-name", "pact", "")
-	pactDir := fs.String("pact-dir", "", "")
-	if err := fs.Parse(args); err != nil {
-		return usagef("doctor: %v", err)
+	p, err := cmdline.Parse("doctor", args, doctorFlags)
+	if errors.Is(err, cmdline.ErrHelp) {
+		_, err = io.WriteString(stdout, doctorHelp)
+		return err
 	}
-	if fs.NArg() > 0 {
-		return usagef("doctor takes no arguments, got %q", fs.Args())
+	if err != nil {
+		return err
 	}
-	if *format != "text" && *format != "json" {
-		return usagef("--format must be text or json, not %q", *format)
+	if len(p.Positional) > 0 {
+		return usagef("doctor takes no arguments, got %q", p.Positional)
 	}
-	owner, repo, ok := strings.Cut(*repoFlag, "/")
+	repoFlag, format, checkName, pactDir := getenv("GITHUB_REPOSITORY"), "text", "pact", p.Get("pact-dir")
+	if p.Has("repo") {
+		repoFlag = p.Get("repo")
+	}
+	if p.Has("format") {
+		format = p.Get("format")
+	}
+	if p.Has("check-name") {
+		checkName = p.Get("check-name")
+	}
+	if format != "text" && format != "json" {
+		return usagef("--format must be text or json, not %q", format)
+	}
+	owner, repo, ok := strings.Cut(repoFlag, "/")
 	if !ok || owner == "" || repo == "" || strings.Contains(repo, "/") {
-		return usagef("doctor needs --repo owner/name (or GITHUB_REPOSITORY), got %q", *repoFlag)
+		return usagef("doctor needs --repo owner/name (or GITHUB_REPOSITORY), got %q", repoFlag)
 	}
 	token := getenv("GITHUB_TOKEN")
 	if token == "" {
@@ -46,12 +67,12 @@ func runDoctor(ctx context.Context, args []string, stdout io.Writer, getenv func
 	if err != nil {
 		return err
 	}
-	facts, err := doctor.Gather(ctx, gh, doctor.Options{CheckName: *checkName, PactDir: *pactDir})
+	facts, err := doctor.Gather(ctx, gh, doctor.Options{CheckName: checkName, PactDir: pactDir})
 	if err != nil {
 		return fmt.Errorf("doctor could not read %s/%s: %w", owner, repo, err)
 	}
 	checks := doctor.Judge(facts)
-	if *format == "json" {
+	if format == "json" {
 		err = doctor.WriteJSON(stdout, facts.Repository, checks)
 	} else {
 		err = doctor.WriteText(stdout, facts.Repository, facts.DefaultBranch, checks)

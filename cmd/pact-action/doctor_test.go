@@ -295,7 +295,7 @@ func TestDoctorUsageAndAPIErrors(t *testing.T) {
 		{"bad format", []string{"doctor", "--format", "xml"}, map[string]string{"GITHUB_TOKEN": "t", "GITHUB_REPOSITORY": "o/r"}, "--format must be text or json"},
 		{"no repository", []string{"doctor"}, map[string]string{"GITHUB_TOKEN": "t"}, "doctor needs --repo owner/name"},
 		{"no token", []string{"doctor", "--repo", "o/r"}, nil, "GITHUB_TOKEN or GH_TOKEN"},
-		{"unknown flag", []string{"doctor", "--nope"}, nil, "flag provided but not defined"},
+		{"unknown flag", []string{"doctor", "--nope"}, nil, "doctor does not take the flag --nope"},
 		{"stray argument", []string{"doctor", "--repo", "o/r", "extra"}, nil, "doctor takes no arguments"},
 	}
 	for _, tt := range tests {

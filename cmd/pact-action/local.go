@@ -75,7 +75,7 @@ func runLocal(ctx context.Context, args []string, stdout io.Writer) error {
 	if branch == "" {
 		branch = gitOutput(ctx, root, "rev-parse", "--abbrev-ref", "HEAD")
 	}
-	pr := checks.PullRequestFacts{BaseLog: base, HeadLog: head}
+	pr := checks.PullRequestFacts{BaseLog: base, HeadLog: head, Config: checks.ParseConfig(in.Config)}
 	if branch != "" && branch != "HEAD" {
 		pr.Branches = []string{branch}
 	}

@@ -209,7 +209,7 @@ func TestRequestViolationsAreReported(t *testing.T) {
 		{name: "not json", method: "POST", path: "/repos/o/r/git/blobs", body: "{", wantStatus: 422, want: "invalid json"},
 		{name: "missing body", method: "POST", path: "/repos/o/r/git/trees", body: "", wantStatus: 400, want: "missing required request body"},
 		{name: "path parameter type", method: "GET", path: "/repos/o/r/pulls/abc", wantStatus: 404, want: `"pull_number": "abc" is not an integer`},
-		{name: "undeclared query parameter", method: "GET", path: "/repos/o/r/git/ref/heads/main?recursive=1", wantStatus: 200, want: `query parameter "recursive" is not defined`},
+		{name: "undeclared query parameter", method: "GET", path: "/repos/o/r/commits/main?recursive=1", wantStatus: 200, want: `query parameter "recursive" is not defined`},
 		{name: "query enum", method: "GET", path: "/repos/o/r/commits/main/check-runs?status=done", wantStatus: 200, want: `"status": "done" is not one of`},
 		{name: "unknown operation", method: "GET", path: "/repos/o/r/branches", wantStatus: 404, want: "matches no operation"},
 		{name: "wrong method", method: "DELETE", path: "/repos/o/r/contents/a", wantStatus: 404, want: "matches no operation"},
@@ -295,7 +295,7 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 	forkHead := s.CommitFiles("forker", "r", "fix", map[string]string{"fix.txt": "f\n"}, "forker")
 	n := s.OpenPR("o", "r", PRSeed{Head: "topic", Base: "main", Body: "please"})
 	nFork := s.OpenPR("o", "r", PRSeed{Head: "fix", Base: "main", HeadOwner: "forker"})
-	rv := s.AddReview(n, ReviewSeed{Login: "carol"})
+	_ = s.AddReview(n, ReviewSeed{Login: "carol"})
 	s.AddReview(n, ReviewSeed{Login: "dave", State: "PENDING"})
 	rc := s.AddReviewComment(n, "carol", "nit")
 	s.SetPermission("carol", Maintain)
@@ -379,12 +379,6 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 			}},
 		{name: "content too large is fine raw", method: "GET", path: "/repos/o/r/contents/big.bin", header: []string{"Accept", "application/vnd.github.v3.raw"}, wantStatus: 200},
 		{name: "content missing", method: "GET", path: "/repos/o/r/contents/nope", wantStatus: 404},
-		{name: "create file", method: "PUT", path: "/repos/o/r/contents/docs/new.md", wantStatus: 201,
-			body: map[string]any{"message": "add", "content": b64([]byte("new\n")), "branch": "topic"}},
-		{name: "update file without sha", method: "PUT", path: "/repos/o/r/contents/docs/new.md", wantStatus: 422,
-			body: map[string]any{"message": "edit", "content": b64([]byte("v2\n")), "branch": "topic"}},
-		{name: "update file with wrong sha", method: "PUT", path: "/repos/o/r/contents/docs/new.md", wantStatus: 409,
-			body: map[string]any{"message": "edit", "content": b64([]byte("v2\n")), "branch": "topic", "sha": "0000000000000000000000000000000000000000"}},
 		{name: "create blob", method: "POST", path: "/repos/o/r/git/blobs", wantStatus: 201, header: []string{"Authorization", "Bearer bot-token"},
 			body:  map[string]any{"content": b64([]byte("blob\n")), "encoding": "base64"},
 			check: func(t *testing.T, body []byte, _ http.Header) { blobSHA = decodeJSON(t, body)["sha"].(string) }},
@@ -404,7 +398,7 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 					paths = append(paths, e.(map[string]any)["path"].(string))
 				}
 				sort.Strings(paths)
-				want := []string{"README.md", "big.bin", "dir", "dir/a.txt", "docs", "docs/new.md", "inline.txt", "x", "x/blob.txt"}
+				want := []string{"README.md", "big.bin", "dir", "dir/a.txt", "inline.txt", "x", "x/blob.txt"}
 				if !reflect.DeepEqual(paths, want) {
 					t.Errorf("paths = %q, want %q", paths, want)
 				}
@@ -422,8 +416,6 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 		{name: "create commit with unknown parent", method: "POST", path: "/repos/o/r/git/commits", wantStatus: 422,
 			body: map[string]any{"message": "m", "tree": "{tree}", "parents": []any{"0000000000000000000000000000000000000000"}}},
 		{name: "get commit", method: "GET", path: "/repos/o/r/git/commits/{commit}", wantStatus: 200},
-		{name: "get ref", method: "GET", path: "/repos/o/r/git/ref/heads/topic", wantStatus: 200},
-		{name: "get missing ref", method: "GET", path: "/repos/o/r/git/ref/heads/nope", wantStatus: 404},
 		{name: "update ref", method: "PATCH", path: "/repos/o/r/git/refs/heads/topic", body: map[string]any{"sha": "{commit}", "force": false}, wantStatus: 200},
 		{name: "update ref backwards", method: "PATCH", path: "/repos/o/r/git/refs/heads/topic", body: map[string]any{"sha": base}, wantStatus: 422,
 			check: func(t *testing.T, body []byte, _ http.Header) {
@@ -442,17 +434,8 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 					t.Errorf("comment author = %v", m["user"])
 				}
 			}},
-		{name: "update comment", method: "PATCH", path: "/repos/o/r/issues/comments/{comment}", body: map[string]any{"body": "edited"}, wantStatus: 200},
 		{name: "react", method: "POST", path: "/repos/o/r/issues/comments/{comment}/reactions", body: map[string]any{"content": "heart"}, wantStatus: 201},
 		{name: "react again", method: "POST", path: "/repos/o/r/issues/comments/{comment}/reactions", body: map[string]any{"content": "heart"}, wantStatus: 200},
-		{name: "list comments", method: "GET", path: fmt.Sprintf("/repos/o/r/issues/%d/comments?per_page=1", n), wantStatus: 200,
-			check: func(t *testing.T, body []byte, _ http.Header) {
-				var list []map[string]any
-				_ = json.Unmarshal(body, &list)
-				if len(list) != 1 || list[0]["reactions"].(map[string]any)["heart"].(float64) != 1 {
-					t.Errorf("comments = %s", body)
-				}
-			}},
 		{name: "comment on missing issue", method: "POST", path: "/repos/o/r/issues/999/comments", body: map[string]any{"body": "x"}, wantStatus: 404},
 		{name: "get pull", method: "GET", path: fmt.Sprintf("/repos/o/r/pulls/%d", n), wantStatus: 200},
 		{name: "get fork pull", method: "GET", path: fmt.Sprintf("/repos/o/r/pulls/%d", nFork), wantStatus: 200},
@@ -463,19 +446,14 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 				}
 			}},
 		{name: "list reviews", method: "GET", path: fmt.Sprintf("/repos/o/r/pulls/%d/reviews", n), wantStatus: 200},
-		{name: "create status", method: "POST", path: "/repos/o/r/statuses/" + head, wantStatus: 201,
-			body: map[string]any{"state": "success", "context": "pact", "target_url": nil}},
-		{name: "status for missing commit", method: "POST", path: "/repos/o/r/statuses/0000000000000000000000000000000000000000", wantStatus: 422,
-			body: map[string]any{"state": "success"}},
 		{name: "list pulls", method: "GET", path: "/repos/o/r/pulls?state=all&per_page=1", wantStatus: 200},
 		{name: "pull commits", method: "GET", path: fmt.Sprintf("/repos/o/r/pulls/%d/commits", n), wantStatus: 200},
-		{name: "get review", method: "GET", path: fmt.Sprintf("/repos/o/r/pulls/%d/reviews/%d", n, rv), wantStatus: 200},
 		{name: "review comment reaction", method: "POST", path: fmt.Sprintf("/repos/o/r/pulls/comments/%d/reactions", rc), body: map[string]any{"content": "eyes"}, wantStatus: 201},
 		{name: "get issue comment", method: "GET", path: "/repos/o/r/issues/comments/{comment}", wantStatus: 200,
 			check: func(t *testing.T, body []byte, _ http.Header) {
 				var m map[string]any
 				_ = json.Unmarshal(body, &m)
-				if m["body"] != "edited" || !strings.HasSuffix(m["issue_url"].(string), fmt.Sprintf("/issues/%d", n)) {
+				if m["body"] != "hello" || !strings.HasSuffix(m["issue_url"].(string), fmt.Sprintf("/issues/%d", n)) {
 					t.Errorf("comment = %s", body)
 				}
 			}},
@@ -552,8 +530,8 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 			}},
 		{name: "user", method: "GET", path: "/users/carol", wantStatus: 200},
 		{name: "unknown user", method: "GET", path: "/users/nobody", wantStatus: 404},
-		{name: "enterprise prefix", method: "GET", path: "/api/v3/repos/o/r/git/ref/heads/main", wantStatus: 200},
-		{name: "unknown repository", method: "GET", path: "/repos/o/nope/git/ref/heads/main", wantStatus: 404},
+		{name: "enterprise prefix", method: "GET", path: "/api/v3/repos/o/r/commits/main", wantStatus: 200},
+		{name: "unknown repository", method: "GET", path: "/repos/o/nope/commits/main", wantStatus: 404},
 	}
 	topicTree := func() string {
 		s.mu.Lock()
@@ -599,16 +577,13 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 	if got, _ := s.FileAt("o/r:topic", "x/blob.txt"); got != "blob\n" {
 		t.Errorf("FileAt(topic, x/blob.txt) = %q", got)
 	}
-	if st := s.Statuses(head); len(st) != 1 || st[0].Context != "pact" || st[0].State != "success" {
-		t.Errorf("statuses = %+v", st)
-	}
 }
 
 func TestFaults(t *testing.T) {
 	t.Parallel()
 	s := New(t)
 	s.CommitFiles("o", "r", "main", map[string]string{"a": "1"}, "alice")
-	s.FailNext("GET", "/repos/o/r/git/ref/*/*", 503, http.Header{"Retry-After": {"2"}}, 2)
+	s.FailNext("GET", "/repos/o/r/commits/*", 503, http.Header{"Retry-After": {"2"}}, 2)
 	s.Inject(Fault{Path: "/repos/o/r/git/blobs", Status: 418, Body: []byte(`teapot`)})
 	tests := []struct {
 		name       string
@@ -619,9 +594,9 @@ func TestFaults(t *testing.T) {
 		wantBody   string
 		wantHeader string
 	}{
-		{name: "first fault", method: "GET", path: "/repos/o/r/git/ref/heads/main", wantStatus: 503, wantBody: "Server Error", wantHeader: "2"},
-		{name: "fault under the enterprise prefix", method: "GET", path: "/api/v3/repos/o/r/git/ref/heads/main", wantStatus: 503, wantHeader: "2"},
-		{name: "faults used up", method: "GET", path: "/repos/o/r/git/ref/heads/main", wantStatus: 200},
+		{name: "first fault", method: "GET", path: "/repos/o/r/commits/main", wantStatus: 503, wantBody: "Server Error", wantHeader: "2"},
+		{name: "fault under the enterprise prefix", method: "GET", path: "/api/v3/repos/o/r/commits/main", wantStatus: 503, wantHeader: "2"},
+		{name: "faults used up", method: "GET", path: "/repos/o/r/commits/main", wantStatus: 200},
 		{name: "custom body, any method", method: "POST", path: "/repos/o/r/git/blobs", body: map[string]any{"content": "x"}, wantStatus: 418, wantBody: "teapot"},
 		{name: "custom fault used up", method: "POST", path: "/repos/o/r/git/blobs", body: map[string]any{"content": "x"}, wantStatus: 201},
 	}
@@ -659,7 +634,7 @@ func TestReadOnlyToken(t *testing.T) {
 		{name: "check run", method: "POST", path: "/repos/o/r/check-runs", body: map[string]any{"name": "x", "head_sha": head}, wantStatus: 403},
 		{name: "blob", method: "POST", path: "/repos/o/r/git/blobs", body: map[string]any{"content": "x"}, wantStatus: 403},
 		{name: "update ref", method: "PATCH", path: "/repos/o/r/git/refs/heads/main", body: map[string]any{"sha": head}, wantStatus: 403},
-		{name: "read", method: "GET", path: "/repos/o/r/git/ref/heads/main", wantStatus: 200},
+		{name: "read", method: "GET", path: "/repos/o/r/commits/main", wantStatus: 200},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -51,6 +51,12 @@ func WithGraphQLTextLimit(n int) Option {
 	return func(s *Server) { s.textLimit = n }
 }
 
+// WithoutGraphQL answers 404 at the GraphQL endpoint, like a server that
+// has none, so tests can exercise a client's REST fallback.
+func WithoutGraphQL() Option {
+	return func(s *Server) { s.noGraphQL = true }
+}
+
 var (
 	schemaOnce   sync.Once
 	loadedSchema *ast.Schema

@@ -31,27 +31,21 @@ func (s *Server) buildRoutes() error {
 		"checks/list-for-ref":                     s.listCheckRunsForRef,
 		"repos/compare-commits-with-basehead":     s.compare,
 		"repos/get-content":                       s.getContent,
-		"repos/create-or-update-file-contents":    s.putContent,
 		"git/create-blob":                         s.createBlob,
 		"git/get-blob":                            s.getBlob,
 		"git/create-commit":                       s.createCommit,
 		"git/get-commit":                          s.getCommit,
-		"git/get-ref":                             s.getRef,
 		"git/update-ref":                          s.updateRef,
 		"git/create-tree":                         s.createTree,
 		"git/get-tree":                            s.getTree,
-		"issues/update-comment":                   s.updateComment,
 		"reactions/create-for-issue-comment":      s.createIssueCommentReaction,
-		"issues/list-comments":                    s.listComments,
 		"issues/create-comment":                   s.createComment,
 		"pulls/get":                               s.getPull,
 		"pulls/list-files":                        s.listPullFiles,
 		"pulls/list-reviews":                      s.listReviews,
-		"repos/create-commit-status":              s.createStatus,
 
 		"pulls/list":         s.listPulls,
 		"pulls/list-commits": s.listPullCommits,
-		"pulls/get-review":   s.getReview,
 		"reactions/create-for-pull-request-review-comment": s.createReviewCommentReaction,
 		"issues/get-comment":       s.getIssueComment,
 		"pulls/get-review-comment": s.getReviewComment,
@@ -466,55 +460,6 @@ type gitUserIn struct {
 	Date  string `json:"date"`
 }
 
-func (s *Server) putContent(c *call) *reply {
-	var in struct {
-		Message   string     `json:"message"`
-		Content   string     `json:"content"`
-		SHA       *string    `json:"sha"`
-		Branch    string     `json:"branch"`
-		Author    *gitUserIn `json:"author"`
-		Committer *gitUserIn `json:"committer"`
-	}
-	if rp := c.decode(&in); rp != nil {
-		return rp
-	}
-	p := strings.Trim(c.params["path"], "/")
-	if !validPath(p) {
-		return validationFailed("Invalid request.\n\npath is invalid.")
-	}
-	data, err := base64.StdEncoding.DecodeString(strings.ReplaceAll(in.Content, "\n", ""))
-	if err != nil {
-		return validationFailed("Invalid request.\n\ncontent is not valid Base64.")
-	}
-	branch := in.Branch
-	if branch == "" {
-		branch = c.repo.defaultBranch
-	}
-	parent := c.repo.refs["refs/heads/"+branch]
-	if parent == "" {
-		return errorReply(http.StatusNotFound, "Branch "+branch+" not found")
-	}
-	flat := s.store.flatten(s.treeOf(parent))
-	old, exists := flat[p]
-	switch {
-	case exists && in.SHA == nil:
-		return validationFailed("Invalid request.\n\n\"sha\" wasn't supplied.")
-	case exists && *in.SHA != old.sha:
-		return &reply{status: http.StatusConflict, body: obj{
-			"message": p + " does not match " + *in.SHA, "documentation_url": "https://docs.github.com/rest", "status": "409"}}
-	}
-	flat[p] = fileEntry{mode: "100644", typ: "blob", sha: s.store.putBlob(data)}
-	cm := s.newCommit(c, s.store.buildTree(flat), []string{parent}, in.Message, in.Author, in.Committer, "")
-	s.setRefLocked(c.repo, "refs/heads/"+branch, cm.sha, c.login)
-	e, _ := s.store.lookupPath(cm.tree, p)
-	content := s.contentEntryJSON(c.repo, branch, p, e, false)
-	status := http.StatusCreated
-	if exists {
-		status = http.StatusOK
-	}
-	return jsonReply(status, obj{"content": content, "commit": s.gitCommitJSON(c.repo, cm)})
-}
-
 // newCommit stores a commit made through the API by the acting user.
 // Without explicit author, committer or signature GitHub signs the commit
 // itself, so it is verified.
@@ -641,15 +586,6 @@ func (s *Server) getCommit(c *call) *reply {
 	return jsonReply(http.StatusOK, s.gitCommitJSON(c.repo, cm))
 }
 
-func (s *Server) getRef(c *call) *reply {
-	full := "refs/" + c.params["ref"]
-	sha := c.repo.refs[full]
-	if sha == "" {
-		return errorReply(http.StatusNotFound, "Not Found")
-	}
-	return jsonReply(http.StatusOK, s.gitRefJSON(c.repo, full, sha))
-}
-
 func (s *Server) updateRef(c *call) *reply {
 	var in struct {
 		SHA   string `json:"sha"`
@@ -774,23 +710,6 @@ func (s *Server) getTree(c *call) *reply {
 
 // ---- issues, comments, reactions ----
 
-func (s *Server) updateComment(c *call) *reply {
-	id, _ := c.intParam("comment_id")
-	cm := s.comments[id]
-	if cm == nil || cm.repo != c.repo {
-		return errorReply(http.StatusNotFound, "Not Found")
-	}
-	var in struct {
-		Body string `json:"body"`
-	}
-	if rp := c.decode(&in); rp != nil {
-		return rp
-	}
-	cm.body = in.Body
-	cm.updated = s.tick()
-	return jsonReply(http.StatusOK, s.commentJSON(cm))
-}
-
 func (s *Server) react(c *call, cm *commentState) *reply {
 	if cm == nil || cm.repo != c.repo {
 		return errorReply(http.StatusNotFound, "Not Found")
@@ -829,29 +748,6 @@ func (s *Server) issuePull(c *call) *pullState {
 	return s.pullIn(c.repo, int(n))
 }
 
-func (s *Server) listComments(c *call) *reply {
-	p := s.issuePull(c)
-	if p == nil {
-		return errorReply(http.StatusNotFound, "Not Found")
-	}
-	var since time.Time
-	if v := c.query.Get("since"); v != "" {
-		since, _ = time.Parse(time.RFC3339, v)
-	}
-	var cms []*commentState
-	for _, id := range p.commentIDs {
-		if cm := s.comments[id]; !cm.updated.Before(since) {
-			cms = append(cms, cm)
-		}
-	}
-	lo, hi, h := c.paginate(len(cms), 30)
-	list := []any{}
-	for _, cm := range cms[lo:hi] {
-		list = append(list, s.commentJSON(cm))
-	}
-	return &reply{status: http.StatusOK, header: h, body: list}
-}
-
 func (s *Server) createComment(c *call) *reply {
 	p := s.issuePull(c)
 	if p == nil {
@@ -866,31 +762,6 @@ func (s *Server) createComment(c *call) *reply {
 	cm := s.addCommentLocked(p, c.login, in.Body)
 	return &reply{status: http.StatusCreated, header: http.Header{"Location": {fmt.Sprintf("%s/issues/comments/%d", s.apiRepo(c.repo), cm.id)}}, body: s.commentJSON(cm)}
 }
-
-func (s *Server) createStatus(c *call) *reply {
-	sha := c.params["sha"]
-	if s.store.commits[sha] == nil {
-		return validationFailed("No commit found for SHA: " + sha)
-	}
-	var in struct {
-		State       string  `json:"state"`
-		TargetURL   *string `json:"target_url"`
-		Description *string `json:"description"`
-		Context     string  `json:"context"`
-	}
-	if rp := c.decode(&in); rp != nil {
-		return rp
-	}
-	if in.Context == "" {
-		in.Context = "default"
-	}
-	st := &statusState{id: s.newID(), repo: c.repo, sha: sha, state: in.State, targetURL: in.TargetURL,
-		description: in.Description, context: in.Context, creator: c.login, created: s.tick()}
-	s.statuses = append(s.statuses, st)
-	return jsonReply(http.StatusCreated, s.statusJSON(st))
-}
-
-// ---- pulls ----
 
 func (s *Server) getPull(c *call) *reply {
 	p := s.issuePull(c)
@@ -980,17 +851,4 @@ func (s *Server) listReviews(c *call) *reply {
 		list = append(list, s.reviewJSON(p, rv))
 	}
 	return &reply{status: http.StatusOK, header: h, body: list}
-}
-
-func (s *Server) getReview(c *call) *reply {
-	p := s.issuePull(c)
-	id, _ := c.intParam("review_id")
-	if p != nil {
-		for _, rv := range p.reviews {
-			if rv.id == id {
-				return jsonReply(http.StatusOK, s.reviewJSON(p, rv))
-			}
-		}
-	}
-	return errorReply(http.StatusNotFound, "Not Found")
 }

@@ -542,22 +542,6 @@ func (s *Server) reviewJSON(p *pullState, rv *reviewState) obj {
 	return m
 }
 
-func (s *Server) statusJSON(st *statusState) obj {
-	return obj{
-		"url":         fmt.Sprintf("%s/statuses/%s", s.apiRepo(st.repo), st.sha),
-		"avatar_url":  nil,
-		"id":          st.id,
-		"node_id":     nodeID("SC", st.id),
-		"state":       st.state,
-		"description": nullStr(st.description),
-		"target_url":  nullStr(st.targetURL),
-		"context":     st.context,
-		"created_at":  ts(st.created),
-		"updated_at":  ts(st.created),
-		"creator":     s.nullableUser(st.creator),
-	}
-}
-
 // contentEntryJSON describes a tree entry for the contents API; withContent
 // adds the base64 content of a file.
 func (s *Server) contentEntryJSON(r *repoState, ref, p string, e treeEntry, withContent bool) obj {

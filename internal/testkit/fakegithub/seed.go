@@ -568,31 +568,6 @@ func (s *Server) ReviewComment(id int64) (Comment, bool) {
 	return commentSnapshot(c), true
 }
 
-// Status is a snapshot of a commit status.
-type Status struct {
-	ID          int64
-	SHA         string
-	State       string
-	Context     string
-	Description string
-	TargetURL   string
-	Creator     string
-}
-
-// Statuses returns the commit statuses of sha, oldest first.
-func (s *Server) Statuses(sha string) []Status {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []Status
-	for _, st := range s.statuses {
-		if st.sha == sha {
-			out = append(out, Status{ID: st.id, SHA: st.sha, State: st.state, Context: st.context,
-				Description: deref(st.description), TargetURL: deref(st.targetURL), Creator: st.creator})
-		}
-	}
-	return out
-}
-
 // MergeBase returns the merge base the fake computes for two commits.
 func (s *Server) MergeBase(a, b string) string {
 	s.mu.Lock()

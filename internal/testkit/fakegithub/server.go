@@ -4,7 +4,7 @@
 // It keeps repositories with a real Git object store (blobs, trees and
 // commits with GitHub-computed SHAs, refs), pull requests, reviews, issue
 // and review comments with reactions, collaborator permissions, check runs
-// (with every annotation appended across updates) and commit statuses.
+// (with every annotation appended across updates), a push history per branch, and a GraphQL endpoint.
 // Tests seed it with helpers (CommitFiles, OpenPR, AddReview, ...), point a
 // client at URL, then inspect state (CheckRuns, Comments, FileAt, ...).
 //
@@ -84,12 +84,13 @@ type Server struct {
 	comments        map[int64]*commentState
 	reviewComments  map[int64]*commentState
 	checkRuns       map[int64]*checkRunState
-	statuses        []*statusState
 	perms           map[string]string
 	tokens          map[string]Token
 	faults          []*Fault
 	beforeUpdateRef func(owner, repo, ref string)
 	rawLimit        int
+	noGraphQL       bool
+	absent          map[string]bool // operations answered 404, as by a server without them
 	textLimit       int
 	requests        []Request
 	violations      []string
@@ -104,6 +105,19 @@ type Option func(*Server)
 // use it to provoke violations on purpose.
 func WithViolationHandler(fn func(msg string)) Option {
 	return func(s *Server) { s.onViolation = fn }
+}
+
+// WithoutOperations answers 404 to the operations named by operationId,
+// like an older GitHub Enterprise Server without them.
+func WithoutOperations(ids ...string) Option {
+	return func(s *Server) {
+		if s.absent == nil {
+			s.absent = map[string]bool{}
+		}
+		for _, id := range ids {
+			s.absent[id] = true
+		}
+	}
 }
 
 // WithClock starts the fake's clock at t (default 2024-01-02T03:04:05Z);
@@ -400,6 +414,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	if isGraphQLPath(escaped) && s.noGraphQL {
+		rp := errorReply(http.StatusNotFound, "Not Found")
+		entry.Status = rp.status
+		s.logRequest(entry)
+		s.write(w, r, rp, nil)
+		return
+	}
 	if isGraphQLPath(escaped) {
 		rp, vars := s.serveGraphQL(r)
 		entry.Status, entry.Operation, entry.Variables = rp.status, GraphQLOperation, vars
@@ -432,6 +453,9 @@ func (s *Server) serve(r *http.Request, escaped string) (*reply, *call) {
 	if rt == nil {
 		s.violation("%s %s matches no operation of the fake", r.Method, escaped)
 		return errorReply(http.StatusNotFound, "Not Found"), nil
+	}
+	if s.absent[rt.op.id] {
+		return errorReply(http.StatusNotFound, "Not Found"), &call{s: s, r: r, op: rt.op}
 	}
 	c := &call{s: s, r: r, op: rt.op, params: params, query: r.URL.Query()}
 
@@ -698,18 +722,6 @@ type checkRunState struct {
 	started     time.Time
 	completed   time.Time
 	requests    int
-}
-
-type statusState struct {
-	id          int64
-	repo        *repoState
-	sha         string
-	state       string
-	targetURL   *string
-	description *string
-	context     string
-	creator     string
-	created     time.Time
 }
 
 func (s *Server) tick() time.Time {

@@ -1,0 +1,182 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/pact-action/pact-action/bot"
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/projection"
+)
+
+// Backing evidence: the review or /pact comment a bot-written event names,
+// as GitHub has it now — the reviewer's reviews, the comment's body and
+// times, the head of the branch when it was made — and the tasks that
+// awaited review at the commit it covered.
+
+// fetchBacking gathers what the review or comment a bot-written event
+// names is judged on: the pull request's reviews (once), or the comment
+// (once per id) with the head of the branch when it was made, and whether
+// the task awaited review there. parent is the commit the event's line was
+// recorded on.
+func (g *gatherer) fetchBacking(ref *projection.GitHubRef, parent string, pin *checks.ProvenanceInput) error {
+	n := g.in.PR.Number
+	switch {
+	case ref.ReviewID != 0:
+		if !g.reviewsRead {
+			g.reviewsRead = true
+			list, err := g.gh.Reviews(g.ctx, n)
+			if err != nil {
+				return fmt.Errorf("list the reviews of pull request #%d: %w", n, err)
+			}
+			for _, r := range list {
+				pin.Reviews[r.ID] = checks.ReviewFact{Found: true, State: strings.ToUpper(r.State), AuthorLogin: r.AuthorLogin, CommitID: r.CommitID, SubmittedAt: r.SubmittedAt}
+			}
+		}
+		rf, ok := pin.Reviews[ref.ReviewID]
+		if !ok || rf.AwaitingKnown {
+			return nil
+		}
+		var err error
+		if rf.Awaiting, rf.AwaitingKnown, err = g.awaitingAt(rf.CommitID); err != nil {
+			return err
+		}
+		pin.Reviews[ref.ReviewID] = rf
+	case ref.CommentID != 0:
+		if !g.comments[ref.CommentID] {
+			g.comments[ref.CommentID] = true
+			cf, err := g.comment(ref.CommentID, parent)
+			if err != nil {
+				return err
+			}
+			pin.Comments[ref.CommentID] = cf
+		}
+		cf := pin.Comments[ref.CommentID]
+		if h := cf.HeadAtComment; h != "" && parent != "" && h != parent {
+			if _, asked := pin.Unchanged[checks.Span{From: h, To: parent}]; !asked {
+				files, err := g.compare(h, parent)
+				switch {
+				case errors.Is(err, ghapi.ErrNotFound):
+					pin.Unchanged[checks.Span{From: h, To: parent}] = false
+				case err != nil:
+					return err
+				default:
+					pin.Unchanged[checks.Span{From: h, To: parent}] = len(g.outsidePact(files)) == 0 && len(files) < compareFileLimit
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// comment gathers the facts of one comment: who wrote it and when, whether
+// it was edited, its /pact commands as GitHub renders them, and the head of
+// the branch when it was made with the tasks awaiting review there.
+func (g *gatherer) comment(id int64, parent string) (checks.CommentFact, error) {
+	// The event does not say which kind of comment it was; the two kinds
+	// have separate ids, so try one, then the other.
+	var c *ghapi.PRComment
+	for _, kind := range []ghapi.CommentKind{ghapi.IssueComment, ghapi.ReviewComment} {
+		got, err := g.gh.GetComment(g.ctx, kind, id)
+		if errors.Is(err, ghapi.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return checks.CommentFact{}, fmt.Errorf("read comment %d: %w", id, err)
+		}
+		c = got
+		break
+	}
+	if c == nil {
+		return checks.CommentFact{}, nil
+	}
+	cf := checks.CommentFact{Found: true, AuthorLogin: c.AuthorLogin, Number: c.Number, CreatedAt: c.CreatedAt, Edited: c.UpdatedAt.After(c.CreatedAt)}
+	cf.Commands = commentCommands(c.Body)
+	head, why, err := headAtComment(g.ctx, g.gh, g.in.PR, c.CreatedAt, parent)
+	if err != nil {
+		return cf, err
+	}
+	cf.HeadAtComment, cf.HeadWhy = head, why
+	if head != "" {
+		if cf.Awaiting, cf.AwaitingKnown, err = g.awaitingAt(head); err != nil {
+			return cf, err
+		}
+	}
+	return cf, nil
+}
+
+// commentCommands are the event-recording /pact commands of a comment body,
+// read with the bot's own parser.
+func commentCommands(body string) []checks.CommentCommand {
+	var out []checks.CommentCommand
+	for _, cmd := range bot.ParseCommands(body) {
+		switch cmd.Verb {
+		case bot.VerbAccept:
+			out = append(out, checks.CommentCommand{Type: projection.TypeAccept, Task: cmd.Task})
+		case bot.VerbChanges:
+			out = append(out, checks.CommentCommand{Type: projection.TypeChangesRequested, Task: cmd.Task})
+		}
+	}
+	return out
+}
+
+// headAtComment is the commit the pull request's head branch pointed at
+// when a comment was made, from GitHub's push history ("" and why when it
+// cannot be told). A server that keeps no push history (an older GitHub
+// Enterprise Server) cannot tell; there the commit the caller saw instead
+// stands for it — the head when the bot ran, or the commit a line was
+// recorded on — which a push made right after the comment can slip past
+// (the README's threat model says so).
+func headAtComment(ctx context.Context, gh Reader, pr ghapi.PR, at time.Time, instead string) (string, string, error) {
+	if pr.Fork {
+		return "", "the branch lives in a fork, whose push history this repository does not have", nil
+	}
+	sha, err := gh.BranchHeadAt(ctx, pr.HeadRef, at)
+	switch {
+	case errors.Is(err, ghapi.ErrNoPushHistory):
+		slog.Warn("GitHub keeps no push history here; taking the commit at hand for the head when the comment was made", "commit", instead)
+		return instead, "", nil
+	case errors.Is(err, ghapi.ErrNotFound):
+		return "", "GitHub's push history of the branch does not reach back to the comment", nil
+	case err != nil:
+		return "", "", fmt.Errorf("read the push history of %s: %w", pr.HeadRef, err)
+	}
+	return sha, "", nil
+}
+
+// awaitingAt lists the tasks awaiting review in the log at sha (one read
+// per commit, the two logs already read excepted); known is false when the
+// read budget is spent or sha is not a commit id.
+func (g *gatherer) awaitingAt(sha string) (tasks []string, known bool, err error) {
+	if got, ok := g.awaiting[sha]; ok {
+		return got, true, nil
+	}
+	var log []byte
+	switch {
+	case sha == g.head:
+		log = g.in.HeadLog
+	case sha == g.in.MergeBase:
+		log = g.in.BaseLog
+	case !commitSHA.MatchString(sha) || g.reads >= maxLogReads:
+		return nil, false, nil
+	default:
+		g.reads++
+		if log, err = readRequired(g.ctx, apiSource{gh: g.gh, ref: sha}, g.in.LogPath); err != nil {
+			return nil, false, err
+		}
+	}
+	st := projection.Replay(projection.ParseBytes(log)).State
+	tasks = []string{}
+	for _, id := range st.TaskOrder {
+		if st.Tasks[id].Status == projection.StatusAwaitingReview {
+			tasks = append(tasks, id)
+		}
+	}
+	g.awaiting[sha] = tasks
+	return tasks, true, nil
+}

@@ -1,0 +1,66 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/pact-action/pact-action/ghapi"
+)
+
+// NoTargetError is an event that names no pull request or commit to check.
+type NoTargetError struct{ EventName string }
+
+func (e *NoTargetError) Error() string {
+	return fmt.Sprintf("the %s event names no pull request or commit to check", e.EventName)
+}
+
+// Targets lists the commits check mode posts the check on for an event. A
+// pull request is read from the API (its head, base and state now, not as
+// the payload says), and every target is judged as the head of each open
+// pull request whose head it is, so a push (sha, the runner's GITHUB_SHA), a
+// re-run or a manual run posts exactly the verdict the pull request's own
+// run would. A merge group whose head ref names no pull request fails
+// closed: without the queued pull requests, Rule 2 cannot be judged.
+func Targets(ctx context.Context, gh Reader, ev *Event, eventName, sha, workspace string) ([]Target, error) {
+	switch {
+	case ev.MergeGroup != nil:
+		mg := ev.MergeGroup
+		prs := MergeGroupPRs(mg.HeadRef)
+		if len(prs) == 0 {
+			return nil, fmt.Errorf("cannot tell which pull requests merge group %s holds: its head ref %q is not gh-readonly-queue/<base>/pr-<number>-<sha>", mg.HeadSHA, mg.HeadRef)
+		}
+		return []Target{{HeadSHA: mg.HeadSHA, Workspace: workspace,
+			MergeGroup: &MergeGroup{BaseRef: strings.TrimPrefix(mg.BaseRef, "refs/heads/"), PRs: prs}}}, nil
+	case ev.PullRequest != nil:
+		return prTarget(ctx, gh, ev.PullRequest.Number, workspace)
+	case ev.Issue != nil && len(ev.Issue.PullRequest) > 0 && string(ev.Issue.PullRequest) != "null":
+		return prTarget(ctx, gh, ev.Issue.Number, workspace)
+	case eventName == "workflow_dispatch" || eventName == "schedule":
+		open, err := gh.OpenPullRequests(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("list open pull requests: %w", err)
+		}
+		var out []Target
+		seen := map[string]bool{}
+		for _, pr := range open {
+			if !seen[pr.HeadSHA] {
+				seen[pr.HeadSHA] = true
+				out = append(out, Target{HeadSHA: pr.HeadSHA, Workspace: workspace, Open: open})
+			}
+		}
+		return out, nil
+	case sha != "":
+		return []Target{{HeadSHA: sha, Workspace: workspace}}, nil
+	}
+	return nil, &NoTargetError{EventName: eventName}
+}
+
+// prTarget is the current head of pull request number.
+func prTarget(ctx context.Context, gh Reader, number int, workspace string) ([]Target, error) {
+	pr, err := gh.PullRequest(ctx, number)
+	if err != nil {
+		return nil, fmt.Errorf("read pull request #%d: %w", number, err)
+	}
+	return []Target{{HeadSHA: pr.HeadSHA, Workspace: workspace, Known: []ghapi.PR{*pr}}}, nil
+}

@@ -1,0 +1,135 @@
+package ghapi
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+)
+
+// readTreesREST is ReadTrees through the REST API, for a server whose
+// GraphQL endpoint does not answer: the commit (GET .../commits/{ref}), the
+// trees down to each path (git/trees, cached per tree), and each file's
+// blob. It reads the same entries, with the same kinds, as the GraphQL
+// read, at the cost of a call per file.
+func (c *Client) readTreesREST(ctx context.Context, op string, reads []TreeRead) ([]Tree, error) {
+	trees := map[string]*github.Tree{}
+	getTree := func(sha string) (*github.Tree, error) {
+		if t, ok := trees[sha]; ok {
+			return t, nil
+		}
+		t, _, err := c.gh.Git.GetTree(ctx, c.owner, c.repo, sha, false)
+		if err != nil {
+			return nil, wrapErr("get tree "+sha, err)
+		}
+		trees[sha] = t
+		return t, nil
+	}
+	// lookup finds the entry at path below the root tree (nil: absent).
+	lookup := func(root, path string) (*github.TreeEntry, error) {
+		parts := strings.Split(path, "/")
+		sha := root
+		for i, name := range parts {
+			t, err := getTree(sha)
+			if err != nil {
+				return nil, err
+			}
+			e := findEntry(t, name)
+			if e == nil {
+				return nil, nil
+			}
+			if i == len(parts)-1 {
+				return e, nil
+			}
+			if e.GetType() != "tree" {
+				return nil, nil
+			}
+			sha = e.GetSHA()
+		}
+		return nil, nil
+	}
+	add := func(t *Tree, path string, e *github.TreeEntry) error {
+		en := Entry{Kind: restKind(e)}
+		if en.Kind == KindFile {
+			data, err := c.readBlob(ctx, e.GetSHA())
+			if err != nil {
+				return err
+			}
+			en.Data = data
+		}
+		t.Entries[path] = en
+		return nil
+	}
+	out := make([]Tree, len(reads))
+	for i, r := range reads {
+		ref := r.Commit
+		if r.Branch != "" {
+			ref = "heads/" + r.Branch // the documented form: never a tag of that name
+		}
+		rc, _, err := c.gh.Repositories.GetCommit(ctx, c.owner, c.repo, ref, &github.ListOptions{PerPage: 1})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", op, wrapErr("get commit "+ref, err))
+		}
+		t := Tree{Commit: rc.GetSHA(), RootTree: rc.GetCommit().GetTree().GetSHA(), Entries: map[string]Entry{}}
+		c.cache.putTree(t.Commit, t.RootTree)
+		for _, p := range r.Files {
+			clean, err := cleanPath(p)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", op, err)
+			}
+			e, err := lookup(t.RootTree, clean)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", op, err)
+			}
+			if e != nil {
+				if err := add(&t, clean, e); err != nil {
+					return nil, fmt.Errorf("%s: %w", op, err)
+				}
+			}
+		}
+		for _, p := range r.Dirs {
+			clean, err := cleanPath(p)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", op, err)
+			}
+			e, err := lookup(t.RootTree, clean)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", op, err)
+			}
+			if e == nil {
+				continue
+			}
+			t.Entries[clean] = Entry{Kind: restKind(e)}
+			if e.GetType() != "tree" {
+				continue
+			}
+			dir, err := getTree(e.GetSHA())
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", op, err)
+			}
+			for _, child := range dir.Entries {
+				if err := add(&t, clean+"/"+child.GetPath(), child); err != nil {
+					return nil, fmt.Errorf("%s: %w", op, err)
+				}
+			}
+		}
+		out[i] = t
+	}
+	return out, nil
+}
+
+// restKind is what a git/trees entry holds, as Entry.Kind says it.
+func restKind(e *github.TreeEntry) string {
+	switch {
+	case e.GetType() == "tree":
+		return KindDir
+	case e.GetType() == "commit":
+		return KindSubmodule
+	case e.GetType() == "blob" && (e.GetMode() == "100644" || e.GetMode() == "100755"):
+		return KindFile
+	case e.GetType() == "blob" && e.GetMode() == "120000":
+		return KindSymlink
+	}
+	return fmt.Sprintf("%s of mode %s", e.GetType(), e.GetMode())
+}
