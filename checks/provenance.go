@@ -686,18 +686,14 @@ func provAccount(login string) string {
 
 // shortList lists up to n items (commit SHAs shortened) and how many more.
 func provList(items []string, n int) string {
-	var out []string
+	short := make([]string, len(items))
 	for i, s := range items {
-		if i == n {
-			out = append(out, fmt.Sprintf("and %d more", len(items)-n))
-			break
-		}
 		if len(s) == 40 && provIsHex(s) {
 			s = prose.ShortSHA(s)
 		}
-		out = append(out, s)
+		short[i] = s
 	}
-	return strings.Join(out, ", ")
+	return prose.List(short, n)
 }
 
 func provIsHex(s string) bool {
