@@ -1,0 +1,128 @@
+// Package architecture holds the project's layering to the table of the
+// README's "Architecture" section: which of our packages each package may
+// import. A new import across a line is a decision, made here on purpose.
+package architecture
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pact-action/pact-action/internal/testkit/testbin"
+)
+
+const module = "github.com/pact-action/pact-action/"
+
+// allowed lists, for every product package, the packages of ours it may
+// import (internal/prose, the few shared words, is allowed everywhere).
+var allowed = map[string][]string{
+	"pactfile":         {},
+	"schemas":          {},
+	"internal/prose":   {},
+	"internal/cmdline": {},
+	"internal/version": {},
+	"projection":       {"pactfile"},
+	"config":           {"schemas", "projection", "pactfile"},
+	"checks":           {"projection", "config", "pactfile"},
+	"report":           {"checks", "projection"},
+	"bot":              {"projection", "checks", "config", "report"},
+	"ghapi":            {},
+	"internal/pactdir": {"pactfile", "projection", "checks"},
+	"action":           {"pactfile", "projection", "checks", "config", "report", "bot", "ghapi", "internal/pactdir"},
+	"doctor":           {"pactfile", "projection", "checks", "config", "ghapi", "action"},
+	"cmd/pactify":      {"pactfile", "projection", "checks", "report", "internal/pactdir", "internal/cmdline", "internal/version"},
+	"cmd/pact-action":  {"pactfile", "checks", "report", "action", "doctor", "ghapi", "internal/pactdir", "internal/cmdline", "internal/version"},
+	"cmd/pactgen":      {"internal/testkit/loggen", "internal/testkit/loggen/repogen"},
+}
+
+// pure packages judge data only: no network, no GitHub client, no clock of
+// their own choosing beyond what the caller hands in.
+var pure = []string{"pactfile", "schemas", "internal/prose", "projection", "config", "checks", "report", "bot"}
+
+func TestLayering(t *testing.T) {
+	t.Parallel()
+	root := testbin.ModuleRoot()
+	seen := map[string]bool{}
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			name := d.Name()
+			if p != root && (strings.HasPrefix(name, ".") || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(p))
+		pkg := filepath.ToSlash(rel)
+		if strings.HasPrefix(pkg, "internal/testkit") {
+			return nil // test support may import anything
+		}
+		seen[pkg] = true
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		may, listed := allowed[pkg]
+		if !listed {
+			t.Errorf("package %s is not in the layering table; add it (README: Architecture)", pkg)
+			return nil
+		}
+		for _, imp := range f.Imports {
+			path := strings.Trim(imp.Path.Value, `"`)
+			if slices.Contains(pure, pkg) && (path == "net/http" || strings.HasPrefix(path, "github.com/google/go-github")) {
+				t.Errorf("%s: the pure package %s imports %s", rel, pkg, path)
+			}
+			ours, ok := strings.CutPrefix(path, module)
+			if !ok || ours == "internal/prose" {
+				continue
+			}
+			if !slices.Contains(may, ours) {
+				t.Errorf("%s imports %s, which the layering does not allow (README: Architecture)", filepath.Base(p)+" of "+pkg, ours)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pkg := range allowed {
+		if !seen[pkg] {
+			t.Errorf("the layering table names %s, which has no code", pkg)
+		}
+	}
+}
+
+// Only ghapi talks to GitHub: no other product package imports go-github.
+func TestOnlyGhapiImportsGoGitHub(t *testing.T) {
+	t.Parallel()
+	root := testbin.ModuleRoot()
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.Contains(p, "/testdata/") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if strings.HasPrefix(rel, "ghapi/") || strings.HasPrefix(rel, "internal/testkit/") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
+		if err != nil {
+			return nil
+		}
+		for _, imp := range f.Imports {
+			if strings.HasPrefix(strings.Trim(imp.Path.Value, `"`), "github.com/google/go-github") {
+				t.Errorf("%s imports go-github; only ghapi may", rel)
+			}
+		}
+		return nil
+	})
+}
