@@ -49,6 +49,15 @@ func (c *Client) readTreesREST(ctx context.Context, op string, reads []TreeRead)
 		}
 		return nil, nil
 	}
+	// find cleans a requested path and finds its entry (nil: absent).
+	find := func(root, p string) (string, *github.TreeEntry, error) {
+		clean, err := cleanPath(p)
+		if err != nil {
+			return "", nil, err
+		}
+		e, err := lookup(root, clean)
+		return clean, e, err
+	}
 	add := func(t *Tree, path string, e *github.TreeEntry) error {
 		en := Entry{Kind: restKind(e)}
 		if en.Kind == KindFile {
@@ -74,11 +83,7 @@ func (c *Client) readTreesREST(ctx context.Context, op string, reads []TreeRead)
 		t := Tree{Commit: rc.GetSHA(), RootTree: rc.GetCommit().GetTree().GetSHA(), Entries: map[string]Entry{}}
 		c.cache.putTree(t.Commit, t.RootTree)
 		for _, p := range r.Files {
-			clean, err := cleanPath(p)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", op, err)
-			}
-			e, err := lookup(t.RootTree, clean)
+			clean, e, err := find(t.RootTree, p)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", op, err)
 			}
@@ -89,11 +94,7 @@ func (c *Client) readTreesREST(ctx context.Context, op string, reads []TreeRead)
 			}
 		}
 		for _, p := range r.Dirs {
-			clean, err := cleanPath(p)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", op, err)
-			}
-			e, err := lookup(t.RootTree, clean)
+			clean, e, err := find(t.RootTree, p)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", op, err)
 			}

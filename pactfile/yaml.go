@@ -738,30 +738,23 @@ func numberOrTimestamp(in string) bool {
 			return true
 		}
 	}
-	switch {
-	case strings.HasPrefix(plain, "0b"):
-		if _, err := strconv.ParseInt(plain[2:], 2, 64); err == nil {
-			return true
-		}
-		if _, err := strconv.ParseUint(plain[2:], 2, 64); err == nil {
-			return true
-		}
-	case strings.HasPrefix(plain, "-0b"):
-		if _, err := strconv.ParseInt("-"+plain[3:], 2, 64); err == nil {
-			return true
-		}
-	}
-	switch {
-	case strings.HasPrefix(plain, "0o"):
-		if _, err := strconv.ParseInt(plain[2:], 8, 64); err == nil {
-			return true
-		}
-		if _, err := strconv.ParseUint(plain[2:], 8, 64); err == nil {
-			return true
-		}
-	case strings.HasPrefix(plain, "-0o"):
-		if _, err := strconv.ParseInt("-"+plain[3:], 8, 64); err == nil {
-			return true
+	// YAML 1.1's binary and octal integers, as yaml.v3 resolves them.
+	for _, p := range []struct {
+		prefix string
+		base   int
+	}{{"0b", 2}, {"0o", 8}} {
+		switch {
+		case strings.HasPrefix(plain, p.prefix):
+			if _, err := strconv.ParseInt(plain[2:], p.base, 64); err == nil {
+				return true
+			}
+			if _, err := strconv.ParseUint(plain[2:], p.base, 64); err == nil {
+				return true
+			}
+		case strings.HasPrefix(plain, "-"+p.prefix):
+			if _, err := strconv.ParseInt("-"+plain[3:], p.base, 64); err == nil {
+				return true
+			}
 		}
 	}
 	return false
