@@ -210,17 +210,8 @@ func TestBinaryFailOn(t *testing.T) {
 // TestBinaryInputs: check-name, pact-dir and report-path are honoured.
 func TestBinaryInputs(t *testing.T) {
 	t.Parallel()
-	s := e2e.NewServer(t)
-	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
-	head := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN")
-	move := func(files map[string]string) map[string]string {
-		out := map[string]string{}
-		for k, v := range files {
-			out["meta/pact/"+strings.TrimPrefix(k, ".pact/")] = v
-		}
-		return out
-	}
-	sc := seedPR(t, s, move(base.Files()), move(head.Files()), "feat/login")
+	sc := seedMetaPactPR(t)
+	s := sc.s
 
 	res := e2e.Run{Server: s, EventName: "pull_request", Payload: prPayload(t, s, sc.number, sc.branch, "main"),
 		Inputs: map[string]string{"check-name": "pact / protocol", "pact-dir": "meta/pact/", "report-path": "out/pact.json"}}.Exec(t)

@@ -493,11 +493,10 @@ func TestCheckNoPact(t *testing.T) {
 	noViolations(t, s)
 }
 
-// TestCheckSettings: the check name and the pact directory (the check-name
-// and pact-dir inputs: TestBinaryInputs) are honoured.
-func TestCheckSettings(t *testing.T) {
-	t.Parallel()
-	s := e2e.NewServer(t)
+// seedMetaPactPR is a pull request whose pact lives in meta/pact/, and
+// whose head accepts T1 twice: one violation, on line 6.
+func seedMetaPactPR(t *testing.T) scenario {
+	t.Helper()
 	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
 	head := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN")
 	move := func(files map[string]string) map[string]string {
@@ -507,7 +506,15 @@ func TestCheckSettings(t *testing.T) {
 		}
 		return out
 	}
-	sc := seedPR(t, s, move(base.Files()), move(head.Files()), "feat/login")
+	return seedPR(t, e2e.NewServer(t), move(base.Files()), move(head.Files()), "feat/login")
+}
+
+// TestCheckSettings: the check name and the pact directory (the check-name
+// and pact-dir inputs: TestBinaryInputs) are honoured.
+func TestCheckSettings(t *testing.T) {
+	t.Parallel()
+	sc := seedMetaPactPR(t)
+	s := sc.s
 	ev := sc.event(t)
 	ev.settings = func(st *action.Settings) { st.CheckName, st.PactDir = "pact / protocol", "meta/pact/" }
 
