@@ -115,6 +115,26 @@ func TestBinaryPullRequest(t *testing.T) {
 	noViolations(t, s)
 }
 
+// TestBinaryPush: mode auto checks a push, on the runner's GITHUB_SHA; a
+// commit that heads no pull request is reported without one.
+func TestBinaryPush(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewServer(t)
+	s.CommitFiles(e2e.Owner, e2e.Repo, "main", e2e.NewLog().Files(), "lead")
+	lone := s.CommitFiles(e2e.Owner, e2e.Repo, "scratch", e2e.NewLog().Join("dev").Files(), "dev", fakegithub.From("main"))
+
+	res := e2e.Run{Server: s, EventName: "push", Payload: e2e.Payload(t, "push/payload.json", nil), Env: map[string]string{"GITHUB_SHA": lone}}.Exec(t)
+
+	wantExit(t, res, 0)
+	run := onlyRun(t, s, lone, "pact", report.ConclusionSuccess)
+	checkReportRun(t, res, lone, run, 0)
+	if r := res.Report["runs"].([]any)[0].(map[string]any); r["pull_request"] != nil {
+		t.Errorf("report run names pull request %v", r["pull_request"])
+	}
+	contains(t, "stdout", res.Stdout, "pact: success on "+lone)
+	noViolations(t, s)
+}
+
 // TestBinaryRefusesUnknownEvents: webhook events mode auto does not know are
 // refused before touching GitHub.
 func TestBinaryRefusesUnknownEvents(t *testing.T) {
@@ -619,6 +639,17 @@ func TestBinaryBot(t *testing.T) {
 		contains(t, "job summary", res.Summary, cmd)
 		contains(t, "stdout", res.Stdout, cmd, "nothing recorded")
 		noViolations(t, b.s)
+	})
+	t.Run("a refusal is replied", func(t *testing.T) {
+		t.Parallel()
+		b := newBotScenario(t, botOpts{})
+		payload, _ := b.review(t, "devuser", "approved", nil)
+
+		res := e2e.Run{Server: b.s, EventName: "pull_request_review", Payload: payload}.Exec(t)
+
+		wantExit(t, res, 0)
+		b.assertNothingWritten(t)
+		contains(t, "stdout", res.Stdout, "pact: nothing recorded", "pact: replied: 🚫 **Rule 1 (no self-acceptance):**")
 	})
 	t.Run("nothing to do", func(t *testing.T) {
 		t.Parallel()
