@@ -2,7 +2,9 @@
 // runner environment, inputs as INPUT_* variables, a webhook payload file
 // adapted from GitHub's real examples — against the stateful fake GitHub of
 // internal/testkit/fakegithub. It is test support: end-to-end tests of every mode
-// share it.
+// share it, and the in-process tests of the action package share its
+// scenario vocabulary (NewServer, Log, Payload) so both speak of the same
+// repositories.
 package e2e
 
 import (

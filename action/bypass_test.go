@@ -1,6 +1,7 @@
 package action_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/text"
 
+	"github.com/pact-action/pact-action/action"
 	"github.com/pact-action/pact-action/bot"
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
@@ -24,45 +26,24 @@ import (
 	"github.com/pact-action/pact-action/report"
 )
 
-// End-to-end tests of the ways a worker — who can push to the PR branch,
-// open, edit and retarget PRs, run workflows of their own (so commits
-// signed by github-actions[bot] prove nothing) and comment — tried to turn
-// the check green or make the bot write what no reviewer gave. Each drives
-// the real binary against the fake GitHub and looks only at what GitHub
-// would show: check runs, commits, replies and outputs.
+// The ways a worker — who can push to the PR branch, open, edit and
+// retarget PRs, run workflows of their own (so commits signed by
+// github-actions[bot] prove nothing) and comment — tried to turn the check
+// green or make the bot write what no reviewer gave. Each looks only at
+// what GitHub would show: check runs, commits, replies.
 
-// forgedPR seeds main (T1 assigned to dev, reviewed by rev; provenance
-// require with every seat mapped), a branch "evil" the worker controls
-// (provenance off), and feat/login where dev checkpointed T1 and then
-// accepted it under rev's seat from dev's own account. It opens the pull
-// request into base and returns it.
-func forgedPR(t *testing.T, base string) (*fakegithub.Server, int, string) {
+// forgedPR is provSeed's repository (provenance require, every seat
+// mapped) with a branch "evil" the worker controls (provenance off), where
+// dev changed code on feat/login and then accepted T1 under rev's seat from
+// dev's own account. It opens the pull request into base.
+func forgedPR(t *testing.T, base string) *provPR {
 	t.Helper()
-	s := e2e.NewServer(t)
-	log := e2e.NewLog().Assign("T1", "LOGIN", provBranch, "dev", "rev")
-	files := with(log.Files(), ".github/pact.yml", provPactYML("require", "tree"), "src/login.go", "package login\n")
-	s.CommitFiles(e2e.Owner, e2e.Repo, "main", files, provLeadGH, fakegithub.Verified())
-	s.CommitFiles(e2e.Owner, e2e.Repo, "evil", map[string]string{".github/pact.yml": "provenance:\n  mode: off\n"}, provDevGH, fakegithub.From("main"))
-	work := log.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN")
-	s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, with(work.Files(), "src/login.go", "package login // done\n"), provDevGH, fakegithub.From("main"), fakegithub.Verified())
-	work.Add("rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{})
-	head := s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, work.Files(), provDevGH, fakegithub.Verified())
-	n := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: provBranch, Base: base, Author: provDevGH})
-	return s, n, head
-}
-
-// latestRun is the check run branch protection reads: the newest on sha.
-func latestRun(t *testing.T, s *fakegithub.Server, sha string) fakegithub.CheckRun {
-	t.Helper()
-	runs := s.CheckRuns(sha)
-	if len(runs) == 0 {
-		t.Fatalf("no check run on %s", sha)
-	}
-	run := runs[len(runs)-1]
-	if run.Status != "completed" {
-		t.Fatalf("the newest check run on %s is %s, never left in progress", sha, run.Status)
-	}
-	return run
+	p := provRepo(t, "require", "tree")
+	p.s.CommitFiles(e2e.Owner, e2e.Repo, "evil", map[string]string{".github/pact.yml": provenanceOff}, provDevGH, fakegithub.From("main"))
+	p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{"src/login.go": "package login // done\n"}, provDevGH, fakegithub.Verified())
+	p.accept(t, map[string]any{}, provDevGH, fakegithub.Verified())
+	p.open(t, base)
+	return p
 }
 
 // A PR opened against a branch the worker controls passes there; once it is
@@ -70,59 +51,61 @@ func latestRun(t *testing.T, s *fakegithub.Server, sha string) fakegithub.CheckR
 // evil) judges it against main as GitHub has it now.
 func TestBypassRetargetedPRIsJudgedAgainstItsCurrentBase(t *testing.T) {
 	t.Parallel()
-	s, n, head := forgedPR(t, "evil")
-	oldPayload := prPayload(t, s, n, provBranch, "evil")
-	res := e2e.Run{Server: s, EventName: "pull_request", Payload: oldPayload}.Exec(t)
-	if run := latestRun(t, s, head); run.Conclusion != report.ConclusionSuccess {
-		t.Fatalf("against evil the forged accept passes (that base's policy is off): %s\n%s", run.Conclusion, res.Stderr)
+	p := forgedPR(t, "evil")
+	head := p.head()
+	oldPayload := prPayload(t, p.s, p.n, provBranch, "evil")
+	event{name: "pull_request", payload: oldPayload}.run(t, p.s).only(t)
+	if run := latestRun(t, p.s, head); run.Conclusion != report.ConclusionSuccess {
+		t.Fatalf("against evil the forged accept passes (that base's policy is off): %s", run.Conclusion)
 	}
 
-	s.RetargetPR(n, "main")
+	p.s.RetargetPR(p.n, "main")
 	for _, tc := range []struct{ name, event string }{{"re-run of the old job", "pull_request"}, {"the edited event", "pull_request"}} {
 		payload := oldPayload
 		if tc.name == "the edited event" {
 			var doc map[string]any
-			_ = json.Unmarshal(prPayload(t, s, n, provBranch, "main"), &doc)
+			_ = json.Unmarshal(prPayload(t, p.s, p.n, provBranch, "main"), &doc)
 			doc["action"] = "edited"
 			doc["changes"] = map[string]any{"base": map[string]any{"ref": map[string]any{"from": "evil"}}}
 			payload, _ = json.Marshal(doc)
 		}
-		res := e2e.Run{Server: s, EventName: tc.event, Payload: payload}.Exec(t)
-		run := latestRun(t, s, head)
+		out := event{name: tc.event, payload: payload}.run(t, p.s).only(t)
+		run := latestRun(t, p.s, head)
 		if run.Conclusion != report.ConclusionFailure || !strings.Contains(run.Summary, string(checks.CodeProvenanceUnverified)) {
-			t.Errorf("%s: newest run %s, want failure with %s\n%s\n%s", tc.name, run.Conclusion, checks.CodeProvenanceUnverified, run.Summary, res.Stderr)
+			t.Errorf("%s: newest run %s, want failure with %s\n%s", tc.name, run.Conclusion, checks.CodeProvenanceUnverified, run.Summary)
 		}
-		if res.Code != 1 {
-			t.Errorf("%s: exit %d, want 1", tc.name, res.Code)
+		if c := checks.Count(out.Findings); c.Errors == 0 {
+			t.Errorf("%s: no violation", tc.name)
 		}
 	}
-	botNoViolations(t, s)
+	noViolations(t, p.s)
 }
 
 // A push run (mode auto), a manual run and a scheduled run post on the PR's
 // head exactly what the PR's own run posts: Rule 2, history, provenance.
 func TestBypassOtherEventsJudgeThePR(t *testing.T) {
 	t.Parallel()
-	for _, event := range []string{"push", "workflow_dispatch", "schedule"} {
-		t.Run(event, func(t *testing.T) {
+	for _, name := range []string{"push", "workflow_dispatch", "schedule"} {
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			s, _, head := forgedPR(t, "main")
-			payload := []byte(`{"ref":"refs/heads/feat/login","after":"` + head + `","repository":{"full_name":"` + e2e.Owner + "/" + e2e.Repo + `"}}`)
-			res := e2e.Run{Server: s, EventName: event, Payload: payload, Env: map[string]string{"GITHUB_SHA": head}}.Exec(t)
-			run := latestRun(t, s, head)
+			p := forgedPR(t, "main")
+			head := p.head()
+			payload := []byte(`{"ref":"refs/heads/feat/login","after":"` + head + `","repository":{"full_name":"` + repoFull + `"}}`)
+			event{name: name, payload: payload, sha: head}.run(t, p.s).only(t)
+			run := latestRun(t, p.s, head)
 			if run.Conclusion != report.ConclusionFailure || !strings.Contains(run.Summary, string(checks.CodeProvenanceUnverified)) {
-				t.Errorf("%s run posted %s on the PR's head, want the PR's failure\n%s\n%s", event, run.Conclusion, run.Summary, res.Stderr)
+				t.Errorf("%s run posted %s on the PR's head, want the PR's failure\n%s", name, run.Conclusion, run.Summary)
 			}
-			botNoViolations(t, s)
+			noViolations(t, p.s)
 		})
 	}
 	// A commit that heads no open pull request gets validate's judgement,
 	// and says so.
-	s, _, _ := forgedPR(t, "main")
-	lone := s.CommitFiles(e2e.Owner, e2e.Repo, "scratch", e2e.NewLog().Files(), provDevGH, fakegithub.From("main"))
-	e2e.Run{Server: s, EventName: "push", Payload: []byte(`{}`), Env: map[string]string{"GITHUB_SHA": lone}}.Exec(t)
-	if run := latestRun(t, s, lone); run.Conclusion != report.ConclusionSuccess || !strings.Contains(run.Summary, "head of no open pull request") {
-		t.Errorf("a lone commit: %s\n%s", run.Conclusion, run.Summary)
+	p := forgedPR(t, "main")
+	lone := p.s.CommitFiles(e2e.Owner, e2e.Repo, "scratch", e2e.NewLog().Files(), provDevGH, fakegithub.From("main"))
+	out := event{name: "push", payload: []byte(`{}`), sha: lone}.run(t, p.s).only(t)
+	if run := latestRun(t, p.s, lone); run.Conclusion != report.ConclusionSuccess || !strings.Contains(run.Summary, "head of no open pull request") || len(out.PRs) != 0 {
+		t.Errorf("a lone commit: %s, pull requests %v\n%s", run.Conclusion, out.PRs, run.Summary)
 	}
 }
 
@@ -131,22 +114,23 @@ func TestBypassOtherEventsJudgeThePR(t *testing.T) {
 // cannot post a passing check that main's protection would read.
 func TestBypassTwoPRsWithOneHead(t *testing.T) {
 	t.Parallel()
-	s, intoMain, head := forgedPR(t, "main")
-	intoEvil := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: provBranch, Base: "evil", Author: provDevGH})
-	res := e2e.Run{Server: s, EventName: "pull_request", Payload: prPayload(t, s, intoEvil, provBranch, "evil")}.Exec(t)
-	run := latestRun(t, s, head)
+	p := forgedPR(t, "main")
+	intoMain, head := p.n, p.head()
+	intoEvil := p.s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: provBranch, Base: "evil", Author: provDevGH})
+	out := event{name: "pull_request", payload: prPayload(t, p.s, intoEvil, provBranch, "evil")}.run(t, p.s).only(t)
+	run := latestRun(t, p.s, head)
 	if run.Conclusion != report.ConclusionFailure {
-		t.Fatalf("the run of the PR into evil posted %s on the shared head\n%s\n%s", run.Conclusion, run.Summary, res.Stderr)
+		t.Fatalf("the run of the PR into evil posted %s on the shared head\n%s", run.Conclusion, run.Summary)
 	}
 	if !strings.Contains(run.Summary, "head of 2 open pull requests") {
 		t.Errorf("summary does not say two pull requests were judged:\n%s", run.Summary)
 	}
 	said := false
-	for _, f := range findings(t, res, 0) {
+	for _, f := range out.Findings {
 		said = said || f.Code == checks.CodeProvenanceUnverified && strings.HasPrefix(f.Message, fmt.Sprintf("pull request #%d into main: ", intoMain))
 	}
 	if !said {
-		t.Errorf("no finding names pull request #%d into main: %v", intoMain, findings(t, res, 0))
+		t.Errorf("no finding names pull request #%d into main: %v", intoMain, out.Findings)
 	}
 }
 
@@ -160,9 +144,9 @@ func TestBypassReviewIsPlannedAgainstTheReviewedCommit(t *testing.T) {
 	payload, id := b.review(t, "revuser", "approved", "LGTM")
 	c2 := b.s.CommitFiles(e2e.Owner, e2e.Repo, b.branch, later.Files(), "devuser")
 
-	botExit(t, b.run(t, "pull_request_review", payload), 0)
-	_, evs := botAppended(t, b.s, c2, b.head())
-	if len(evs) != 1 || evs[0].TaskID != "T1" || evs[0].EventID != bot.EventID(botRepoFull, "review", id, "T1") {
+	b.run(t, "pull_request_review", payload).botDone(t)
+	_, evs := appended(t, b.s, c2, b.head())
+	if len(evs) != 1 || evs[0].TaskID != "T1" || evs[0].EventID != bot.EventID(repoFull, "review", id, "T1") {
 		t.Fatalf("appended %+v, want only the accept of T1", evs)
 	}
 	if evs[0].Payload.Commit != b.headSHA {
@@ -185,9 +169,9 @@ func TestBypassReplayedReviewOrCommentVerifiesNothing(t *testing.T) {
 		p.s.AddReview(p.n, fakegithub.ReviewSeed{Login: provRevGH, State: "CHANGES_REQUESTED", CommitID: p.worked, Body: "no"})
 		p.log.AddAt(approvedAt, "rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{"commit": p.worked,
 			"github": map[string]any{"review_id": approval, "login": provRevGH, "head_sha": p.worked}})
-		p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, p.log.Files(), provBotGH, fakegithub.Verified())
-		_, got, run := p.check(t, "failure")
-		provWantFindings(t, got, run,
+		p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, p.log.Files(), botAccount, fakegithub.Verified())
+		out, run := p.check(t, "failure")
+		provWantFindings(t, out.Findings, run,
 			provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
 			provExpect{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"overridden by their later review", "changes_requested"}})
 	})
@@ -203,9 +187,9 @@ func TestBypassReplayedReviewOrCommentVerifiesNothing(t *testing.T) {
 		worked := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, p.log.Files(), provDevGH, fakegithub.Verified())
 		p.log.AddAt(commentedAt, "rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{"commit": worked,
 			"github": map[string]any{"comment_id": id, "login": provRevGH}})
-		p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, p.log.Files(), provBotGH, fakegithub.Verified())
-		_, got, run := p.check(t, "failure")
-		provWantFindings(t, got, run,
+		p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, p.log.Files(), botAccount, fakegithub.Verified())
+		out, run := p.check(t, "failure")
+		provWantFindings(t, out.Findings, run,
 			provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
 			provExpect{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"T1 was not awaiting review at commit " + before[:12], fmt.Sprintf("the head when comment %d was made", id)}})
 	})
@@ -218,9 +202,9 @@ func TestBypassReplayedReviewOrCommentVerifiesNothing(t *testing.T) {
 		sneaked := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, with(p.log.Files(), "src/login.go", "package login // unreviewed\n"), provDevGH, fakegithub.Verified())
 		p.log.AddAt(commentedAt, "rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{"commit": sneaked,
 			"github": map[string]any{"comment_id": id, "login": provRevGH}})
-		p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, with(p.log.Files(), "src/login.go", "package login // unreviewed\n"), provBotGH, fakegithub.Verified())
-		_, got, run := p.check(t, "failure")
-		provWantFindings(t, got, run,
+		p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, with(p.log.Files(), "src/login.go", "package login // unreviewed\n"), botAccount, fakegithub.Verified())
+		out, run := p.check(t, "failure")
+		provWantFindings(t, out.Findings, run,
 			provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
 			provExpect{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"the line was recorded on " + sneaked[:12], "files outside .pact/ differ"}})
 	})
@@ -233,9 +217,9 @@ func TestBypassReplayedReviewOrCommentVerifiesNothing(t *testing.T) {
 		p.s.EditComment(id, "Looks fine so far.\n\n/pact accept T1") // anyone with write access can
 		p.log.AddAt(commentedAt, "rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{"commit": p.worked,
 			"github": map[string]any{"comment_id": id, "login": provRevGH}})
-		p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, p.log.Files(), provBotGH, fakegithub.Verified())
-		_, got, run := p.check(t, "failure")
-		provWantFindings(t, got, run,
+		p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, p.log.Files(), botAccount, fakegithub.Verified())
+		out, run := p.check(t, "failure")
+		provWantFindings(t, out.Findings, run,
 			provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
 			provExpect{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"was edited after it was posted"}})
 	})
@@ -249,11 +233,10 @@ func TestBypassEventIDAlreadyTakenIsAConflict(t *testing.T) {
 	payload, id := b.review(t, "revuser", "changes_requested", "the error path is wrong")
 	squat := b.headLog.Copy()
 	squat.Lines = append(squat.Lines, fmt.Sprintf(`{"event_id":%q,"ts":"2026-06-09T11:00:00Z","agent_id":"rev","role":"reviewer","event_type":"accept","task_id":"T1","feature":"LOGIN","payload":{}}`,
-		bot.EventID(botRepoFull, "review", id, "T1")))
+		bot.EventID(repoFull, "review", id, "T1")))
 	squatted := b.s.CommitFiles(e2e.Owner, e2e.Repo, b.branch, squat.Files(), "devuser")
 
-	res := b.run(t, "pull_request_review", payload)
-	botExit(t, res, 0)
+	out := b.run(t, "pull_request_review", payload).botDone(t)
 	if h := b.head(); h != squatted {
 		t.Errorf("the bot wrote on a squatted event id")
 	}
@@ -261,8 +244,8 @@ func TestBypassEventIDAlreadyTakenIsAConflict(t *testing.T) {
 	if len(r) != 1 || !strings.Contains(r[0], "Conflict") || !strings.Contains(r[0], "recorded nothing") {
 		t.Fatalf("replies = %q, want one conflict", r)
 	}
-	if strings.Contains(res.Stdout, "recorded 1") || !strings.Contains(res.Stdout, "Conflict") {
-		t.Errorf("the job says:\n%s", res.Stdout)
+	if len(out.Appended) != 0 || out.NewHead != "" || !slices.ContainsFunc(out.Notices, func(n string) bool { return strings.Contains(n, "Conflict") }) {
+		t.Errorf("the job says: appended %q, notices %q", out.Appended, out.Notices)
 	}
 }
 
@@ -281,13 +264,12 @@ func TestBypassCommandsOnlyWhereGitHubShowsThem(t *testing.T) {
 			t.Parallel()
 			b := newBotScenario(t, botOpts{})
 			payload, id := b.comment(t, "revuser", body, "MEMBER")
-			res := b.run(t, "issue_comment", payload)
-			botExit(t, res, 0)
+			b.run(t, "issue_comment", payload).botDone(t)
 			b.assertNothingWritten(t)
 			if r := b.replies(t); len(r) != 0 {
 				t.Errorf("replies: %q", r)
 			}
-			if got := botReactions(b.s, b.pr, id); len(got) != 0 {
+			if got := b.reactions(id); len(got) != 0 {
 				t.Errorf("reactions: %q", got)
 			}
 		})
@@ -301,7 +283,7 @@ func TestBypassRepliesAreInert(t *testing.T) {
 	b := newBotScenario(t, botOpts{})
 	b.s.SetPermission("mallory", fakegithub.Read)
 	payload, _ := b.comment(t, "mallory", "/pact x@org/team\n/pact accept T9@org/team\n/pact changes T1 ![p](//ev.il/p.png) @org/team <img src=x>", "NONE")
-	botExit(t, b.run(t, "issue_comment", payload), 0)
+	b.run(t, "issue_comment", payload).botDone(t)
 	b.assertNothingWritten(t)
 	replies := b.replies(t)
 	if len(replies) == 0 {
@@ -330,21 +312,17 @@ func TestBypassHostileWorkspaceFiles(t *testing.T) {
 			t.Parallel()
 			s := e2e.NewServer(t)
 			sc := seedPR(t, s, e2e.NewLog().Files(), e2e.NewLog().Join("dev").Files(), "feat/x")
-			ws := t.TempDir()
-			if err := os.MkdirAll(filepath.Join(ws, ".git"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(ws, ".git", "HEAD"), []byte(sc.headSHA+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			ws := writeWorkspace(t, nil, map[string]string{"HEAD": sc.headSHA + "\n"})
 			if err := os.MkdirAll(filepath.Join(ws, ".pact"), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			if err := plant(filepath.Join(ws, ".pact", "log.jsonl")); err != nil {
 				t.Fatal(err)
 			}
+			ev := sc.event(t)
+			ev.workspace = ws
 			start := time.Now()
-			res := e2e.Run{Server: s, EventName: "pull_request", Payload: sc.payload(t), Workspace: ws, Timeout: 30 * time.Second}.Exec(t)
+			err := ev.run(t, s).failed(t)
 			if d := time.Since(start); d > 20*time.Second {
 				t.Errorf("took %s", d)
 			}
@@ -352,61 +330,53 @@ func TestBypassHostileWorkspaceFiles(t *testing.T) {
 			if run.Conclusion != report.ConclusionFailure || !strings.Contains(run.Summary, "not a regular file inside the repository") {
 				t.Errorf("check run %s:\n%s", run.Conclusion, run.Summary)
 			}
-			for _, where := range []string{run.Summary, run.Text, res.Stdout, res.Stderr, res.Summary} {
+			for _, where := range []string{run.Summary, run.Text, err.Error()} {
 				if strings.Contains(where, "hunter2") {
 					t.Errorf("the secret leaked: %s", where)
 				}
-			}
-			if res.Code != 2 {
-				t.Errorf("exit %d, want 2", res.Code)
 			}
 		})
 	}
 }
 
-// SIGTERM (a cancelled job) and the judgement timeout both complete the
-// check run as failed, even while a request hangs.
+// A cancelled job (SIGTERM: TestBinaryCancelledOrTimedOut) and the
+// judgement timeout both complete the check run as failed, even while a
+// request hangs.
 func TestBypassCancelledOrTimedOutRunIsNeverLeftInProgress(t *testing.T) {
 	t.Parallel()
-	for _, how := range []string{"SIGTERM", "timeout"} {
+	for _, how := range []string{"cancelled", "timeout"} {
 		t.Run(how, func(t *testing.T) {
 			t.Parallel()
 			s := e2e.NewServer(t)
 			sc := seedPR(t, s, e2e.NewLog().Files(), e2e.NewLog().Join("dev").Files(), "feat/x")
 			s.Inject(fakegithub.Fault{Method: "POST", Path: "/graphql", Stall: true, Times: 1})
-			run := e2e.Run{Server: s, EventName: "pull_request", Payload: sc.payload(t), Timeout: 30 * time.Second}
+			ev := sc.event(t)
+			want := "the job was cancelled"
 			if how == "timeout" {
-				run.Env = map[string]string{"PACT_TIMEOUT": "2s"}
+				ev.settings = func(st *action.Settings) { st.Timeout = 200 * time.Millisecond }
+				want = "gave up after 200ms"
 			} else {
-				run.While = func(p *os.Process) {
-					for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-						if stalled(s) {
-							_ = p.Signal(syscall.SIGTERM)
-							return
-						}
+				ctx, cancel := context.WithCancel(t.Context())
+				defer cancel()
+				ev.ctx = ctx
+				go func() {
+					defer cancel()
+					deadline := time.Now().Add(20 * time.Second)
+					for !stalled(s) && time.Now().Before(deadline) {
+						time.Sleep(5 * time.Millisecond)
 					}
-				}
+				}()
 			}
-			res := run.Exec(t)
+			err := ev.run(t, s).failed(t)
 			got := latestRun(t, s, sc.headSHA)
-			if got.Conclusion != report.ConclusionFailure || !strings.Contains(got.Summary, "stopped before it finished") {
-				t.Errorf("check run %s:\n%s\nstderr: %s", got.Conclusion, got.Summary, res.Stderr)
+			if got.Conclusion != report.ConclusionFailure || !strings.Contains(got.Summary, "stopped before it finished") || !strings.Contains(got.Summary, want) {
+				t.Errorf("check run %s:\n%s", got.Conclusion, got.Summary)
 			}
-			if res.Code == 0 {
-				t.Errorf("exit 0")
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("error = %v, want %q", err, want)
 			}
 		})
 	}
-}
-
-// stalled reports whether the fake is holding a request.
-func stalled(s *fakegithub.Server) bool {
-	for _, r := range s.Requests() {
-		if r.Fault && r.Status == 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // Rule 2 cannot be dodged by opening the same code from a branch no task
@@ -435,13 +405,13 @@ func TestBypassUnmappedBranch(t *testing.T) {
 			s.CommitFiles(e2e.Owner, e2e.Repo, "main", with(log.Files(), ".github/pact.yml", provenanceOff+tc.policy), "lead")
 			s.CommitFiles(e2e.Owner, e2e.Repo, "feat/login-v2", head, "dev", fakegithub.From("main"))
 			n := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/login-v2", Base: "main"})
-			res := e2e.Run{Server: s, EventName: "pull_request", Payload: prPayload(t, s, n, "feat/login-v2", "main")}.Exec(t)
+			out := event{name: "pull_request", payload: prPayload(t, s, n, "feat/login-v2", "main")}.run(t, s).only(t)
 			run := latestRun(t, s, s.BranchHead(e2e.Owner, e2e.Repo, "feat/login-v2"))
 			if run.Conclusion != tc.conclusion {
 				t.Errorf("conclusion %s, want %s\n%s", run.Conclusion, tc.conclusion, run.Summary)
 			}
-			var sev []checks.Severity
-			for _, f := range findings(t, res, 0) {
+			sev := []checks.Severity{}
+			for _, f := range out.Findings {
 				if f.Code == checks.CodePRUnmappedBranch {
 					sev = append(sev, f.Severity)
 				}
@@ -450,7 +420,7 @@ func TestBypassUnmappedBranch(t *testing.T) {
 			if tc.severity != "" {
 				want = append(want, tc.severity)
 			}
-			if !slices.Equal(append([]checks.Severity{}, sev...), want) {
+			if !slices.Equal(sev, want) {
 				t.Errorf("%s findings %v, want %v", checks.CodePRUnmappedBranch, sev, want)
 			}
 		})
@@ -472,13 +442,13 @@ func TestBypassAcceptWithoutCommitIsAnchoredOnItsParent(t *testing.T) {
 				p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, with(p.log.Files(), "src/login.go", "package login // later\n"), provDevGH, fakegithub.Verified())
 				want = "failure"
 			}
-			_, got, run := p.check(t, want)
+			out, run := p.check(t, want)
 			if changed {
-				provWantFindings(t, got, run,
+				provWantFindings(t, out.Findings, run,
 					provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
 					provExpect{checks.CodeProvenanceStale, checks.SeverityError, 5, []string{"src/login.go"}})
 			} else {
-				provWantFindings(t, got, run)
+				provWantFindings(t, out.Findings, run)
 			}
 		})
 	}
@@ -493,14 +463,14 @@ func TestBypassFutureTimestamps(t *testing.T) {
 	future.AddAt(time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC), "rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{})
 	stamped := b.s.CommitFiles(e2e.Owner, e2e.Repo, b.branch, future.Files(), "devuser")
 
-	res := e2e.Run{Server: b.s, EventName: "pull_request", Payload: prPayload(t, b.s, b.pr, b.branch, "main")}.Exec(t)
+	event{name: "pull_request", payload: prPayload(t, b.s, b.pr, b.branch, "main")}.run(t, b.s).only(t)
 	run := latestRun(t, b.s, stamped)
 	if !strings.Contains(run.Summary, string(checks.CodeProvenanceFutureTS)) || !strings.Contains(run.Summary, "2099-01-01T00:00:00Z") {
-		t.Errorf("summary lacks the future stamp:\n%s\n%s", run.Summary, res.Stderr)
+		t.Errorf("summary lacks the future stamp:\n%s", run.Summary)
 	}
 
 	payload, _ := b.review(t, "revuser", "changes_requested", "please fix")
-	botExit(t, b.run(t, "pull_request_review", payload), 0)
+	b.run(t, "pull_request_review", payload).botDone(t)
 	if h := b.head(); h != stamped {
 		t.Errorf("recorded a changes_requested that breaks a later line")
 	}
@@ -559,17 +529,11 @@ func TestBotCommentWithoutPushHistory(t *testing.T) {
 	n := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: provBranch, Base: "main", Author: provDevGH})
 	s.SetPermission(provRevGH, fakegithub.Write)
 	id := s.AddComment(n, provRevGH, "/pact accept T1")
-	payload := e2e.Payload(t, "issue_comment/created.on-pull-request.go-playground-webhooks.json", map[string]any{
-		"action": "created", "issue.number": n,
-		"issue.pull_request": map[string]any{"url": fmt.Sprintf("https://api.github.example/repos/%s/%s/pulls/%d", e2e.Owner, e2e.Repo, n)},
-		"comment.id":         id, "comment.body": "/pact accept T1", "comment.user.login": provRevGH, "comment.author_association": "COLLABORATOR",
-		"repository.full_name": e2e.Owner + "/" + e2e.Repo, "repository.name": e2e.Repo, "sender.login": provRevGH,
-	})
-	res := e2e.Run{Server: s, EventName: "issue_comment", Payload: payload}.Exec(t)
+	out := event{name: "issue_comment", payload: commentPayload(t, n, id, reviewTS, provRevGH, "/pact accept T1", "COLLABORATOR")}.run(t, s).botDone(t)
 	after := s.BranchHead(e2e.Owner, e2e.Repo, provBranch)
-	if after == head {
-		t.Fatalf("nothing recorded\nstdout: %s\nstderr: %s", res.Stdout, res.Stderr)
+	if after == head || out.NewHead != after {
+		t.Fatalf("nothing recorded: %+v", out)
 	}
-	_, got, run := provVerdict(t, s, res, after, "success")
-	provWantFindings(t, got, run)
+	run := provVerdict(t, s, out.Check, after, "success")
+	provWantFindings(t, out.Check.Findings, run)
 }

@@ -1,0 +1,675 @@
+package action_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/internal/testkit/e2e"
+	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
+	"github.com/pact-action/pact-action/projection"
+	"github.com/pact-action/pact-action/report"
+)
+
+// What only the binary does, tested through it the way a GitHub runner runs
+// it (internal/testkit/e2e): the runner environment and the action inputs
+// (INPUT_*), mode auto per event, exit codes and fail-on, the outputs, the
+// job summary and the JSON report, the fallback to workflow annotations
+// when the token cannot create check runs, a GHES API path, SIGTERM and
+// PACT_TIMEOUT, a manual run, and bot mode end to end. Everything else the
+// action decides is tested in-process (harness_test.go).
+
+var workflowCommand = regexp.MustCompile(`(?m)^::(error|warning|notice)( [^:]*)?::(.*)$`)
+
+// commands lists the workflow annotation commands of stdout.
+func commands(stdout string) [][]string {
+	return workflowCommand.FindAllStringSubmatch(stdout, -1)
+}
+
+// wantExit fails unless the run exited with code.
+func wantExit(t *testing.T, res e2e.Result, code int) {
+	t.Helper()
+	if res.Code != code {
+		t.Fatalf("exit code %d, want %d\nstdout: %s\nstderr: %s", res.Code, code, res.Stdout, res.Stderr)
+	}
+}
+
+// reportFindings decodes the findings of the JSON report's runs[i].
+func reportFindings(t *testing.T, res e2e.Result, i int) []checks.Finding {
+	t.Helper()
+	runs, _ := res.Report["runs"].([]any)
+	if len(runs) <= i {
+		t.Fatalf("the JSON report has %d run(s), want at least %d: %v\nstdout: %s\nstderr: %s", len(runs), i+1, res.Report, res.Stdout, res.Stderr)
+	}
+	b, err := json.Marshal(runs[i].(map[string]any)["findings"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []checks.Finding
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatalf("findings of the report: %v", err)
+	}
+	return out
+}
+
+// checkOutputs compares the step outputs and the report's conclusion with
+// the verdict.
+func checkOutputs(t *testing.T, res e2e.Result, conclusion string, errs, warnings, pending int) {
+	t.Helper()
+	if res.Outputs["conclusion"] != conclusion || res.Atoi(t, "errors") != errs || res.Atoi(t, "warnings") != warnings ||
+		res.Atoi(t, "pending") != pending || res.Outputs["report"] != "pact-report.json" {
+		t.Errorf("outputs = %v; want conclusion %s, errors %d, warnings %d, pending %d, report pact-report.json",
+			res.Outputs, conclusion, errs, warnings, pending)
+	}
+	if res.Report["conclusion"] != conclusion {
+		t.Errorf("report conclusion = %v, want %s", res.Report["conclusion"], conclusion)
+	}
+}
+
+// checkReportRun checks runs[0] of the JSON report: the head it judged and
+// the check run that carries it.
+func checkReportRun(t *testing.T, res e2e.Result, headSHA string, run fakegithub.CheckRun, pr int) {
+	t.Helper()
+	runs, _ := res.Report["runs"].([]any)
+	if len(runs) != 1 {
+		t.Fatalf("report runs = %d, want 1", len(runs))
+	}
+	r := runs[0].(map[string]any)
+	if r["head_sha"] != headSHA || r["check_run_id"] != float64(run.ID) || r["conclusion"] != run.Conclusion {
+		t.Errorf("report run = head %v, check run %v, conclusion %v; want %s, %d, %s", r["head_sha"], r["check_run_id"], r["conclusion"], headSHA, run.ID, run.Conclusion)
+	}
+	if pr != 0 && r["pull_request"] != float64(pr) {
+		t.Errorf("report run pull_request = %v, want %d", r["pull_request"], pr)
+	}
+}
+
+// TestBinaryPullRequest: a pull_request run posts the check run and leaves
+// the outputs, the job summary (the check run's), the JSON report and a
+// verdict line on stdout.
+func TestBinaryPullRequest(t *testing.T) {
+	t.Parallel()
+	s, n, headSHA := seedCleanPR(t)
+
+	res := e2e.Run{Server: s, EventName: "pull_request", Payload: prPayload(t, s, n, "feat/login", "main")}.Exec(t)
+
+	wantExit(t, res, 0)
+	run := onlyRun(t, s, headSHA, "pact", "success")
+	if got := reportFindings(t, res, 0); len(got) != 0 {
+		t.Errorf("findings = %+v, want none", got)
+	}
+	checkOutputs(t, res, "success", 0, 0, 0)
+	checkReportRun(t, res, headSHA, run, n)
+	if strings.TrimSpace(res.Summary) != strings.TrimSpace(run.Summary) {
+		t.Errorf("the job summary is not the check run's:\n%s\n---\n%s", res.Summary, run.Summary)
+	}
+	contains(t, "job summary", res.Summary, cleanSummary(headSHA)...)
+	if !strings.Contains(res.Stdout, "pact: success on "+headSHA) {
+		t.Errorf("stdout lacks the verdict line:\n%s", res.Stdout)
+	}
+	noViolations(t, s)
+}
+
+// TestBinaryPush: mode auto checks a push, on the runner's GITHUB_SHA; a
+// commit that heads no pull request is reported without one.
+func TestBinaryPush(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewServer(t)
+	s.CommitFiles(e2e.Owner, e2e.Repo, "main", e2e.NewLog().Files(), "lead")
+	lone := s.CommitFiles(e2e.Owner, e2e.Repo, "scratch", e2e.NewLog().Join("dev").Files(), "dev", fakegithub.From("main"))
+
+	res := e2e.Run{Server: s, EventName: "push", Payload: e2e.Payload(t, "push/payload.json", nil), Env: map[string]string{"GITHUB_SHA": lone}}.Exec(t)
+
+	wantExit(t, res, 0)
+	run := onlyRun(t, s, lone, "pact", report.ConclusionSuccess)
+	checkReportRun(t, res, lone, run, 0)
+	if r := res.Report["runs"].([]any)[0].(map[string]any); r["pull_request"] != nil {
+		t.Errorf("report run names pull request %v", r["pull_request"])
+	}
+	contains(t, "stdout", res.Stdout, "pact: success on "+lone)
+	noViolations(t, s)
+}
+
+// TestBinaryRefusesUnknownEvents: webhook events mode auto does not know are
+// refused before touching GitHub.
+func TestBinaryRefusesUnknownEvents(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ event, example string }{
+		{"check_suite", "check_suite/rerequested.payload.json"},
+		{"check_run", "check_run/rerequested.payload.json"},
+		{"release", "push/payload.json"},
+		{"deployment_status", "workflow_dispatch/payload.json"},
+	} {
+		t.Run(tc.event, func(t *testing.T) {
+			t.Parallel()
+			s := e2e.NewServer(t)
+			s.CommitFiles(e2e.Owner, e2e.Repo, "main", e2e.NewLog().Files(), "lead")
+			res := e2e.Run{Server: s, EventName: tc.event, Payload: e2e.Payload(t, tc.example, nil)}.Exec(t)
+			wantExit(t, res, 2)
+			want := fmt.Sprintf("pact-action: mode auto does not know what to do on %q events; set the mode input to check or bot", tc.event)
+			if first, _, _ := strings.Cut(res.Stderr, "\n"); first != want {
+				t.Errorf("stderr = %q, want first line %q", res.Stderr, want)
+			}
+			if n := len(s.Requests()); n != 0 {
+				t.Errorf("%d API requests on an event the action refuses", n)
+			}
+			if res.Summary != "" || len(res.Outputs) != 0 {
+				t.Errorf("summary %q, outputs %v on a refused event", res.Summary, res.Outputs)
+			}
+		})
+	}
+}
+
+// TestBinaryFailOn: fail-on decides the exit code; the check run's conclusion
+// does not change with it.
+func TestBinaryFailOn(t *testing.T) {
+	t.Parallel()
+	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
+	clean := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN")
+	warning := without(clean.Files(), ".pact/tasks/T1.md")
+	violation := clean.Copy().Accept("rev", "T1", "LOGIN").Files()
+	waiting := base.Copy().Join("dev").Files()
+	tests := []struct {
+		failOn     string
+		files      map[string]string
+		deleteTask bool
+		conclusion string
+		exit       int
+	}{
+		{failOn: "error", files: warning, deleteTask: true, conclusion: "success", exit: 0},
+		{failOn: "warning", files: warning, deleteTask: true, conclusion: "success", exit: 1},
+		{failOn: "WARNING", files: violation, conclusion: "failure", exit: 1},
+		{failOn: "never", files: violation, conclusion: "failure", exit: 0},
+		{failOn: "never", files: warning, deleteTask: true, conclusion: "success", exit: 0},
+		{failOn: "warning", files: waiting, conclusion: "action_required", exit: 0},
+		{failOn: "", files: violation, conclusion: "failure", exit: 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.failOn+"/"+tc.conclusion, func(t *testing.T) {
+			t.Parallel()
+			s := e2e.NewServer(t)
+			sc := seedPR(t, s, base.Files(), tc.files, "feat/login")
+			if tc.deleteTask {
+				sc.headSHA = s.CommitFiles(e2e.Owner, e2e.Repo, "feat/login", map[string]string{}, "dev", fakegithub.Deleting(".pact/tasks/T1.md"))
+			}
+
+			res := e2e.Run{Server: s, EventName: "pull_request", Payload: prPayload(t, s, sc.number, sc.branch, "main"),
+				Inputs: map[string]string{"fail-on": tc.failOn}}.Exec(t)
+
+			wantExit(t, res, tc.exit)
+			run := onlyRun(t, s, sc.headSHA, "pact", tc.conclusion)
+			fs := reportFindings(t, res, 0)
+			checkAnnotations(t, run, fs)
+			if tc.deleteTask && (len(fs) != 1 || fs[0].Code != checks.CodeTaskfileMissing) {
+				t.Errorf("codes = %v, want taskfile.missing", codes(fs))
+			}
+			noViolations(t, s)
+		})
+	}
+	t.Run("invalid", func(t *testing.T) {
+		t.Parallel()
+		s := e2e.NewServer(t)
+		sc := seedPR(t, s, base.Files(), clean.Files(), "feat/login")
+		res := e2e.Run{Server: s, EventName: "pull_request", Payload: prPayload(t, s, sc.number, sc.branch, "main"),
+			Inputs: map[string]string{"fail-on": "sometimes"}}.Exec(t)
+		wantExit(t, res, 2)
+		if !strings.Contains(res.Stderr, `fail-on must be error, warning or never, not "sometimes"`) {
+			t.Errorf("stderr = %s", res.Stderr)
+		}
+		if len(s.CheckRuns(sc.headSHA)) != 0 || len(s.Requests()) != 0 {
+			t.Error("a bad input still reached GitHub")
+		}
+	})
+}
+
+// TestBinaryInputs: check-name, pact-dir and report-path are honoured.
+func TestBinaryInputs(t *testing.T) {
+	t.Parallel()
+	sc := seedMetaPactPR(t)
+	s := sc.s
+
+	res := e2e.Run{Server: s, EventName: "pull_request", Payload: prPayload(t, s, sc.number, sc.branch, "main"),
+		Inputs: map[string]string{"check-name": "pact / protocol", "pact-dir": "meta/pact/", "report-path": "out/pact.json"}}.Exec(t)
+
+	wantExit(t, res, 1)
+	if res.Outputs["report"] != "out/pact.json" {
+		t.Errorf("report output = %q", res.Outputs["report"])
+	}
+	fs := reportFindings(t, res, 0)
+	if len(fs) != 1 || fs[0].Code != projection.CodeInvalidTransition || fs[0].Path != "meta/pact/log.jsonl" || fs[0].Line != 6 {
+		t.Fatalf("findings = %+v, want state.invalid_transition at meta/pact/log.jsonl:6", fs)
+	}
+	run := onlyRun(t, s, sc.headSHA, "pact / protocol", "failure")
+	checkAnnotations(t, run, fs)
+	if !strings.Contains(res.Summary, "## ❌ pact / protocol: 1 violation") {
+		t.Errorf("job summary:\n%s", res.Summary)
+	}
+	noViolations(t, s)
+}
+
+// TestBinaryForkReadOnlyToken: a fork's read-only token cannot create check
+// runs; the verdict goes to at most 10 workflow annotations (most important
+// first) and the job summary, and the job itself fails on violations and on
+// waiting.
+func TestBinaryForkReadOnlyToken(t *testing.T) {
+	t.Parallel()
+	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev").Assign("T2", "LOGIN", "feat/login", "dev", "rev")
+	waiting := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN")
+	violating := waiting.Copy()
+	for range 14 {
+		violating.Add("ghost", projection.TypeJoin, "", "", map[string]any{"roles": []string{"worker"}})
+	}
+	violatingFiles := without(violating.Files(), ".pact/tasks/T2.md") // one warning too
+	tests := []struct {
+		name  string
+		files map[string]string
+		exit  int
+		// errors, pending, warnings expected
+		errs, pending, warnings int
+		conclusion              string
+	}{
+		{name: "violations", files: violatingFiles, exit: 1, errs: 14, pending: 2, warnings: 1, conclusion: "failure"},
+		{name: "waiting only", files: waiting.Files(), exit: 4, pending: 2, conclusion: "action_required"},
+		{name: "clean", files: base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Checkpoint("dev", "T2", "LOGIN").
+			Accept("rev", "T1", "LOGIN").Accept("rev", "T2", "LOGIN").Files(), exit: 0, conclusion: "success"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := e2e.NewServer(t)
+			s.SetToken(e2e.Token, fakegithub.Token{Login: botAccount, ReadOnly: true})
+			s.CommitFiles(e2e.Owner, e2e.Repo, "main", with(base.Files(), ".github/pact.yml", provenanceOff), "lead")
+			s.ForkRepo(e2e.Owner, e2e.Repo, "forker")
+			headSHA := s.CommitFiles("forker", e2e.Repo, "feat/login", tc.files, "forker", fakegithub.From("main"))
+			if _, ok := tc.files[".pact/tasks/T2.md"]; !ok {
+				headSHA = s.CommitFiles("forker", e2e.Repo, "feat/login", map[string]string{}, "forker", fakegithub.Deleting(".pact/tasks/T2.md"))
+			}
+			n := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/login", Base: "main", HeadOwner: "forker"})
+			edits := prEdits(s, n, "forker", "feat/login", "main", "forker")
+			edits["number"], edits["pull_request.head.repo.fork"] = n, true
+			payload := e2e.Payload(t, "pull_request/synchronize.payload.json", edits)
+
+			res := e2e.Run{Server: s, EventName: "pull_request", Payload: payload}.Exec(t)
+
+			wantExit(t, res, tc.exit)
+			if runs := s.CheckRuns(headSHA); len(runs) != 0 {
+				t.Errorf("check runs were stored with a read-only token: %+v", runs)
+			}
+			if got := s.CountRequests("POST", repoPath+"/check-runs"); got != 1 {
+				t.Errorf("create check run attempted %d times, want once (a 403 is not retried)", got)
+			}
+			if got := s.CountRequests("PATCH", repoPath+"/check-runs/*"); got != 0 {
+				t.Errorf("%d check run updates without a check run", got)
+			}
+			notice := "pact: the token cannot create check runs (a pull request from a fork gets a read-only token), so the verdict goes to workflow annotations and the job summary instead."
+			if strings.Count(res.Stdout, notice) != 1 {
+				t.Errorf("stdout does not say once, in one line, why there is no check run:\n%s", res.Stdout)
+			}
+			if strings.Contains(res.Stderr, "level=ERROR") {
+				t.Errorf("stderr has errors besides the one-line notice:\n%s", res.Stderr)
+			}
+			fs := reportFindings(t, res, 0)
+			c := checks.Count(fs)
+			if c.Errors != tc.errs || c.Pending != tc.pending || c.Warnings != tc.warnings {
+				t.Fatalf("counts = %+v, want errors %d pending %d warnings %d", c, tc.errs, tc.pending, tc.warnings)
+			}
+			checkOutputs(t, res, tc.conclusion, tc.errs, tc.warnings, tc.pending)
+			runs := res.Report["runs"].([]any)
+			if r := runs[0].(map[string]any); r["head_sha"] != headSHA || r["check_run_id"] != nil {
+				t.Errorf("report run = %v; want head %s and no check run id", r, headSHA)
+			}
+
+			cmds := commands(res.Stdout)
+			total := len(fs)
+			if total > 10 {
+				if len(cmds) != 10 {
+					t.Fatalf("%d workflow annotations for %d findings, want 10:\n%s", len(cmds), total, res.Stdout)
+				}
+				last := cmds[9]
+				if last[1] != "error" || !strings.Contains(last[3], fmt.Sprintf("%d more finding(s) are not annotated", total-9)) {
+					t.Errorf("the 10th annotation does not summarise the rest: %q", last[0])
+				}
+				cmds = cmds[:9]
+			} else if len(cmds) != total {
+				t.Fatalf("%d workflow annotations for %d findings:\n%s", len(cmds), total, res.Stdout)
+			}
+			// Most important first: errors, then waiting, then warnings.
+			rank := map[string]int{"error": 0, "notice": 1, "warning": 2}
+			for i := 1; i < len(cmds); i++ {
+				if rank[cmds[i][1]] < rank[cmds[i-1][1]] {
+					t.Errorf("annotation %d (%s) after a less important one (%s)", i, cmds[i][1], cmds[i-1][1])
+				}
+			}
+			for _, cmd := range cmds {
+				if !strings.Contains(cmd[2], "file=.pact/") || !strings.Contains(cmd[2], "line=") {
+					t.Errorf("annotation without file and line: %q", cmd[0])
+				}
+			}
+			if tc.name == "waiting only" {
+				for _, cmd := range cmds {
+					if cmd[1] != "notice" || !strings.Contains(cmd[2], "title=pr.unaccepted_feature") {
+						t.Errorf("waiting annotated as %q", cmd[0])
+					}
+				}
+			}
+			contains(t, "job summary", res.Summary, "> "+strings.TrimPrefix(strings.TrimSuffix(notice, "."), "pact: "), "(branch feat/login)")
+			if tc.errs > 0 && strings.Count(res.Summary, "| ❌ error |") != tc.errs {
+				t.Errorf("job summary does not list every violation:\n%s", res.Summary)
+			}
+			noViolations(t, s)
+		})
+	}
+}
+
+// TestBinaryWorkflowDispatch: a manual run re-judges every open pull request,
+// each on its own head; with a read-only token the step still shows at most
+// 10 annotations in all, and says once why.
+func TestBinaryWorkflowDispatch(t *testing.T) {
+	t.Parallel()
+	for _, readOnly := range []bool{false, true} {
+		t.Run(fmt.Sprintf("read-only=%v", readOnly), func(t *testing.T) {
+			t.Parallel()
+			s := e2e.NewServer(t)
+			if readOnly {
+				s.SetToken(e2e.Token, fakegithub.Token{ReadOnly: true})
+			}
+			base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev").Assign("T2", "OTHER", "feat/other", "dev", "rev")
+			s.CommitFiles(e2e.Owner, e2e.Repo, "main", with(base.Files(), ".github/pact.yml", provenanceOff), "lead")
+			login := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN")
+			other := base.Copy().Join("dev")
+			for range 8 {
+				login.Add("ghost", projection.TypeJoin, "", "", map[string]any{"roles": []string{"worker"}})
+				other.Add("ghost", projection.TypeJoin, "", "", map[string]any{"roles": []string{"worker"}})
+			}
+			loginSHA := s.CommitFiles(e2e.Owner, e2e.Repo, "feat/login", login.Files(), "dev", fakegithub.From("main"))
+			otherSHA := s.CommitFiles(e2e.Owner, e2e.Repo, "feat/other", other.Files(), "dev", fakegithub.From("main"))
+			n1 := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/login", Base: "main"})
+			n2 := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/other", Base: "main"})
+
+			res := e2e.Run{Server: s, EventName: "workflow_dispatch", Payload: e2e.Payload(t, "workflow_dispatch/payload.json", map[string]any{
+				"repository.full_name": repoFull, "repository.name": e2e.Repo})}.Exec(t)
+
+			wantExit(t, res, 1)
+			checkOutputs(t, res, "failure", 16, 0, 1)
+			runs, _ := res.Report["runs"].([]any)
+			got := map[float64]string{}
+			for _, r := range runs {
+				m := r.(map[string]any)
+				got[m["pull_request"].(float64)] = m["head_sha"].(string)
+			}
+			if len(runs) != 2 || got[float64(n1)] != loginSHA || got[float64(n2)] != otherSHA {
+				t.Errorf("report runs = %v", runs)
+			}
+			if !readOnly {
+				onlyRun(t, s, loginSHA, "pact", "failure")
+				onlyRun(t, s, otherSHA, "pact", "failure")
+				if cmds := commands(res.Stdout); len(cmds) != 0 {
+					t.Errorf("workflow annotations although check runs carry the verdict: %v", cmds)
+				}
+				noViolations(t, s)
+				return
+			}
+			if cmds := commands(res.Stdout); len(cmds) != 10 || !strings.Contains(cmds[9][3], "8 more finding(s) are not annotated") {
+				t.Errorf("%d workflow annotations for 17 findings in one step, want 10 with the rest counted:\n%s", len(cmds), res.Stdout)
+			}
+			if n := strings.Count(res.Stdout, "the token cannot create check runs"); n != 1 {
+				t.Errorf("the read-only notice appears %d times:\n%s", n, res.Stdout)
+			}
+			if strings.Count(res.Summary, "## ❌ pact: 8 violations") != 2 {
+				t.Errorf("job summary lacks a verdict per PR:\n%s", res.Summary)
+			}
+			noViolations(t, s)
+		})
+	}
+}
+
+// TestBinaryBotModeOnManualAndScheduledRuns: with mode bot, a manual or
+// scheduled run records nothing and re-judges every open pull request, so
+// a missed event never leaves one stuck.
+func TestBinaryBotModeOnManualAndScheduledRuns(t *testing.T) {
+	t.Parallel()
+	for _, event := range []string{"workflow_dispatch", "schedule"} {
+		t.Run(event, func(t *testing.T) {
+			t.Parallel()
+			b := newBotScenario(t, botOpts{})
+			s := b.s
+			// A second open PR, fully accepted, and a closed one.
+			other := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev").Assign("T7", "SEARCH", "feat/search", "dev", "rev")
+			other.Join("dev").Checkpoint("dev", "T7", "SEARCH").Accept("rev", "T7", "SEARCH")
+			s.CommitFiles(e2e.Owner, e2e.Repo, "feat/search", other.Files(), "devuser", fakegithub.From("main"))
+			n2 := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/search", Base: "main"})
+			s.CommitFiles(e2e.Owner, e2e.Repo, "feat/old", map[string]string{"src/old.go": "package main\n"}, "devuser", fakegithub.From("main"))
+			n3 := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/old", Base: "main"})
+			s.ClosePR(n3)
+
+			var payload []byte
+			if event == "workflow_dispatch" {
+				payload = e2e.Payload(t, "workflow_dispatch/payload.json", map[string]any{
+					"ref": "refs/heads/main", "repository.full_name": repoFull, "repository.name": e2e.Repo, "sender.login": "leaduser",
+				})
+			} else {
+				payload = []byte(`{"schedule":"*/30 * * * *"}`)
+			}
+			res := e2e.Run{Server: s, EventName: event, Payload: payload, Inputs: map[string]string{"mode": "bot"}}.Exec(t)
+			wantExit(t, res, 0)
+
+			onlyRun(t, s, b.headSHA, "pact", report.ConclusionWaiting)
+			onlyRun(t, s, s.BranchHead(e2e.Owner, e2e.Repo, "feat/search"), "pact", report.ConclusionSuccess)
+			if runs := s.CheckRuns(s.BranchHead(e2e.Owner, e2e.Repo, "feat/old")); len(runs) != 0 {
+				t.Errorf("the closed PR was judged: %+v", runs)
+			}
+			if gitWrites(s) != 0 || len(s.Comments(b.pr)) != 0 || len(s.Comments(n2)) != 0 {
+				t.Errorf("a re-judging run wrote or commented")
+			}
+			if res.Outputs["conclusion"] != report.ConclusionWaiting {
+				t.Errorf("outputs = %v", res.Outputs)
+			}
+			if runs, _ := res.Report["runs"].([]any); len(runs) != 2 {
+				t.Errorf("report runs = %d, want 2", len(runs))
+			}
+			noViolations(t, s)
+		})
+	}
+}
+
+// TestBinaryGHESAPIPath: a GitHub Enterprise Server API URL (…/api/v3) works,
+// with GraphQL at /api/graphql as the runner names it in
+// GITHUB_GRAPHQL_URL, or derived from GITHUB_API_URL when a runner does not.
+func TestBinaryGHESAPIPath(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		path         string
+		noGraphQLURL bool
+	}{{path: "/api/v3"}, {path: "/api/v3/"}, {path: "/api/v3", noGraphQLURL: true}} {
+		t.Run(fmt.Sprintf("%s, GITHUB_GRAPHQL_URL unset %v", tc.path, tc.noGraphQLURL), func(t *testing.T) {
+			t.Parallel()
+			s := e2e.NewServer(t)
+			base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
+			head := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN")
+			sc := seedPR(t, s, base.Files(), head.Files(), "feat/login")
+
+			res := e2e.Run{Server: s, EventName: "pull_request", Payload: prPayload(t, s, sc.number, sc.branch, "main"), APIPath: tc.path, NoGraphQLURL: tc.noGraphQLURL,
+				Env: map[string]string{"GITHUB_SERVER_URL": "https://ghes.example"}}.Exec(t)
+			if n := s.CountRequests("POST", "/api/graphql"); n != 1 {
+				t.Errorf("GraphQL requests to /api/graphql = %d, want 1: %+v", n, s.Requests())
+			}
+
+			wantExit(t, res, 1)
+			run := onlyRun(t, s, sc.headSHA, "pact", "failure")
+			if run.DetailsURL != "https://ghes.example/octo-org/octo-repo/actions/runs/4242" {
+				t.Errorf("details_url = %q, want the GHES run", run.DetailsURL)
+			}
+			fs := reportFindings(t, res, 0)
+			if got := codes(fs); len(got) != 1 || got[0] != "state.invalid_transition" {
+				t.Errorf("codes = %v", got)
+			}
+			checkAnnotations(t, run, fs)
+			noViolations(t, s)
+		})
+	}
+}
+
+// TestBinaryCancelledOrTimedOut: SIGTERM (a cancelled job) and PACT_TIMEOUT
+// both complete the check run as failed, even while a request hangs.
+func TestBinaryCancelledOrTimedOut(t *testing.T) {
+	t.Parallel()
+	for _, how := range []string{"SIGTERM", "timeout"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			s := e2e.NewServer(t)
+			sc := seedPR(t, s, e2e.NewLog().Files(), e2e.NewLog().Join("dev").Files(), "feat/x")
+			s.Inject(fakegithub.Fault{Method: "POST", Path: "/graphql", Stall: true, Times: 1})
+			run := e2e.Run{Server: s, EventName: "pull_request", Payload: prPayload(t, s, sc.number, sc.branch, "main"), Timeout: 30 * time.Second}
+			if how == "timeout" {
+				run.Env = map[string]string{"PACT_TIMEOUT": "2s"}
+			} else {
+				run.While = func(p *os.Process) {
+					for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+						if stalled(s) {
+							_ = p.Signal(syscall.SIGTERM)
+							return
+						}
+					}
+				}
+			}
+			res := run.Exec(t)
+			got := latestRun(t, s, sc.headSHA)
+			if got.Conclusion != report.ConclusionFailure || !strings.Contains(got.Summary, "stopped before it finished") {
+				t.Errorf("check run %s:\n%s\nstderr: %s", got.Conclusion, got.Summary, res.Stderr)
+			}
+			if res.Code != 2 {
+				t.Errorf("exit %d, want 2", res.Code)
+			}
+		})
+	}
+}
+
+// TestBinaryOperationalErrors: when the check cannot be judged or posted,
+// the job exits 2 with one line saying why and a workflow error annotation.
+func TestBinaryOperationalErrors(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, method, path string
+		status             int
+		header             map[string][]string
+		want               string
+		runFailed          bool
+	}{
+		{name: "the merge base cannot be found", method: "GET", path: repoPath + "/compare/*", status: 404,
+			want: "find the merge base of ", runFailed: true},
+		// Not mistaken for a read-only token.
+		{name: "a rate limit too long to wait", method: "POST", path: repoPath + "/check-runs", status: 403, header: map[string][]string{"Retry-After": {"600"}},
+			want: `create the "pact" check run on `},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := e2e.NewServer(t)
+			base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
+			sc := seedPR(t, s, base.Files(), base.Copy().Join("dev").Files(), "feat/login")
+			s.FailNext(tc.method, tc.path, tc.status, tc.header, 100)
+
+			res := e2e.Run{Server: s, EventName: "pull_request", Payload: prPayload(t, s, sc.number, sc.branch, "main")}.Exec(t)
+
+			wantExit(t, res, 2)
+			var lines []string
+			for _, l := range strings.Split(strings.TrimSpace(res.Stderr), "\n") {
+				if strings.HasPrefix(l, "pact-action: ") {
+					lines = append(lines, l)
+				}
+			}
+			if len(lines) != 1 || !strings.Contains(lines[0], tc.want) || !strings.HasSuffix(strings.TrimSpace(res.Stderr), lines[0]) {
+				t.Errorf("stderr does not end with one clear line saying %q:\n%s", tc.want, res.Stderr)
+			}
+			if strings.Contains(res.Stderr, "panic") || strings.Contains(res.Stderr, "goroutine") {
+				t.Errorf("the binary crashed:\n%s", res.Stderr)
+			}
+			if !strings.Contains(res.Stdout, "::error::pact-action could not judge "+sc.headSHA) {
+				t.Errorf("no workflow error annotation:\n%s", res.Stdout)
+			}
+			if strings.Contains(res.Stdout, "cannot create check runs") {
+				t.Errorf("taken for a read-only token:\n%s", res.Stdout)
+			}
+			runs := s.CheckRuns(sc.headSHA)
+			if tc.runFailed && (len(runs) != 1 || runs[0].Conclusion != report.ConclusionFailure) || !tc.runFailed && len(runs) != 0 {
+				t.Errorf("check runs = %+v", runs)
+			}
+			noViolations(t, s)
+		})
+	}
+}
+
+// TestBinaryBot: bot mode end to end, chosen by mode auto for reviews and
+// comments: what it recorded, replied or could not do goes to stdout and
+// the job summary, a failure exits 2 with a workflow error annotation.
+func TestBinaryBot(t *testing.T) {
+	t.Parallel()
+	t.Run("approval recorded and checked", func(t *testing.T) {
+		t.Parallel()
+		b := newBotScenario(t, botOpts{})
+		payload, _ := b.review(t, "revuser", "approved", "LGTM")
+
+		res := e2e.Run{Server: b.s, EventName: "pull_request_review", Payload: payload}.Exec(t)
+
+		wantExit(t, res, 0)
+		commits := b.newCommits(t)
+		if len(commits) != 1 {
+			t.Fatalf("new commits on %s = %d, want exactly 1", b.branch, len(commits))
+		}
+		run := onlyRun(t, b.s, commits[0].SHA, "pact", report.ConclusionSuccess)
+		contains(t, "stdout", res.Stdout, "recorded 1 event(s) in commit "+commits[0].SHA, "accept T1", "pact: success on "+commits[0].SHA)
+		checkOutputs(t, res, report.ConclusionSuccess, 0, 0, 0)
+		checkReportRun(t, res, commits[0].SHA, run, b.pr)
+		noViolations(t, b.s)
+	})
+	t.Run("a fork is explained in the job log and summary", func(t *testing.T) {
+		t.Parallel()
+		b := newBotScenario(t, botOpts{fork: true})
+		payload, _ := b.review(t, "revuser", "approved", nil)
+
+		res := e2e.Run{Server: b.s, EventName: "pull_request_review", Payload: payload}.Exec(t)
+
+		wantExit(t, res, 0)
+		b.assertNothingWritten(t)
+		cmd := "PACT_AGENT_ID=rev pactify accept 'T1'"
+		contains(t, "job summary", res.Summary, cmd)
+		contains(t, "stdout", res.Stdout, cmd, "nothing recorded")
+		noViolations(t, b.s)
+	})
+	t.Run("a refusal is replied", func(t *testing.T) {
+		t.Parallel()
+		b := newBotScenario(t, botOpts{})
+		payload, _ := b.review(t, "devuser", "approved", nil)
+
+		res := e2e.Run{Server: b.s, EventName: "pull_request_review", Payload: payload}.Exec(t)
+
+		wantExit(t, res, 0)
+		b.assertNothingWritten(t)
+		contains(t, "stdout", res.Stdout, "pact: nothing recorded", "pact: replied: 🚫 **Rule 1 (no self-acceptance):**")
+	})
+	t.Run("nothing to do", func(t *testing.T) {
+		t.Parallel()
+		b := newBotScenario(t, botOpts{})
+		payload, _ := b.comment(t, "revuser", "Please /pact accept T1 when you can.", "MEMBER")
+
+		res := e2e.Run{Server: b.s, EventName: "issue_comment", Payload: payload}.Exec(t)
+
+		wantExit(t, res, 0)
+		contains(t, "stdout", res.Stdout, "pact: nothing to do: the comment holds no /pact command")
+	})
+	t.Run("an unusable configuration fails the job", func(t *testing.T) {
+		t.Parallel()
+		b := newBotScenario(t, botOpts{seatMap: "seats:\n  rev: [revuser]\nreviewers: [revuser]\n"})
+		payload, _ := b.comment(t, "revuser", "/pact accept T1", "MEMBER")
+
+		res := e2e.Run{Server: b.s, EventName: "issue_comment", Payload: payload}.Exec(t)
+
+		wantExit(t, res, 2)
+		contains(t, "stdout", res.Stdout, "::error::pact-action bot mode failed: read .github/pact.yml on the base branch main")
+		b.assertNothingWritten(t)
+	})
+}

@@ -1,0 +1,154 @@
+package action_test
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/internal/testkit/e2e"
+	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
+)
+
+// API budgets of issue 9, counted on the fake GitHub: a check, a check
+// with provenance and the bot's approval → commit → check make a bounded
+// number of calls, whatever the number of tasks and log lines. The
+// README's table comes from this test:
+//
+//	go test ./action -run TestAPIBudget -v
+//
+// prints it.
+
+const (
+	budgetCheck      = 12 // a check of a PR without provenance
+	budgetProvenance = 16 // a check with provenance: a few added events
+	budgetBotWrite   = 20 // the bot's approval → commit → check
+)
+
+// budgetSizes are the numbers of tasks the budgets are held for.
+var budgetSizes = []int{2, 20, 200, 1000}
+
+func total(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// budgetCase is one kind of run whose calls are counted; run returns the
+// verdicts it posted.
+type budgetCase struct {
+	name   string
+	budget int
+	run    func(t *testing.T, tasks int) (*fakegithub.Server, []checks.Finding)
+}
+
+// checkPR runs check mode on the budget repository's pull request, with
+// the head checked out when workspace is set.
+func (b *budgetRepo) checkPR(t *testing.T, workspace bool) []checks.Finding {
+	t.Helper()
+	ev := event{name: "pull_request", payload: prPayload(t, b.s, b.pr, "feat/login", "main")}
+	if workspace {
+		ev.workspace = writeWorkspace(t, b.files, map[string]string{"HEAD": b.head + "\n"})
+	}
+	return ev.run(t, b.s).only(t).Findings
+}
+
+var budgetCases = []budgetCase{
+	{name: "check", budget: budgetCheck, run: func(t *testing.T, tasks int) (*fakegithub.Server, []checks.Finding) {
+		b := seedBudget(t, tasks, "off")
+		return b.s, b.checkPR(t, false)
+	}},
+	{name: "check, head checked out", budget: budgetCheck, run: func(t *testing.T, tasks int) (*fakegithub.Server, []checks.Finding) {
+		b := seedBudget(t, tasks, "off")
+		return b.s, b.checkPR(t, true)
+	}},
+	{name: "check with provenance", budget: budgetProvenance, run: func(t *testing.T, tasks int) (*fakegithub.Server, []checks.Finding) {
+		b := seedBudget(t, tasks, "require")
+		return b.s, b.checkPR(t, false)
+	}},
+	{name: "check with provenance, head checked out", budget: budgetProvenance, run: func(t *testing.T, tasks int) (*fakegithub.Server, []checks.Finding) {
+		b := seedBudget(t, tasks, "require")
+		return b.s, b.checkPR(t, true)
+	}},
+	{name: "bot: approval → commit → check", budget: budgetBotWrite, run: func(t *testing.T, tasks int) (*fakegithub.Server, []checks.Finding) {
+		b := seedBudget(t, tasks, "require")
+		out := event{name: "pull_request_review", payload: b.approval(t)}.run(t, b.s).botDone(t)
+		if h := b.s.BranchHead(e2e.Owner, e2e.Repo, "feat/login"); h == b.head || out.Check == nil {
+			t.Fatalf("the bot wrote nothing: %+v", out)
+		}
+		return b.s, out.Check.Findings
+	}},
+}
+
+// TestAPIBudget holds every budget for 2, 20, 200 and 1000 tasks, and holds
+// the count the same for every size.
+func TestAPIBudget(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	counts := map[string]map[int]map[string]int{}
+	t.Run("runs", func(t *testing.T) {
+		for _, bc := range budgetCases {
+			for _, n := range budgetSizes {
+				t.Run(fmt.Sprintf("%s/%d tasks", bc.name, n), func(t *testing.T) {
+					t.Parallel()
+					s, fs := bc.run(t, n)
+					if c := checks.Count(fs); c.Errors != 0 {
+						t.Fatalf("%d violation(s): %+v", c.Errors, fs)
+					}
+					noViolations(t, s)
+					got := calls(s)
+					mu.Lock()
+					defer mu.Unlock()
+					if counts[bc.name] == nil {
+						counts[bc.name] = map[int]map[string]int{}
+					}
+					counts[bc.name][n] = got
+				})
+			}
+		}
+	})
+	var table strings.Builder
+	table.WriteString("| run | " + strings.Join(mapSizes(func(n int) string { return fmt.Sprintf("%d tasks", n) }), " | ") + " | budget |\n")
+	table.WriteString("|---" + strings.Repeat("|---", len(budgetSizes)) + "|---|\n")
+	for _, bc := range budgetCases {
+		row := counts[bc.name]
+		if len(row) != len(budgetSizes) {
+			continue // a run failed above
+		}
+		cells := mapSizes(func(n int) string { return fmt.Sprint(total(row[n])) })
+		fmt.Fprintf(&table, "| %s | %s | ≤ %d |\n", bc.name, strings.Join(cells, " | "), bc.budget)
+		first := row[budgetSizes[0]]
+		for _, n := range budgetSizes {
+			if got := total(row[n]); got > bc.budget {
+				t.Errorf("%s with %d tasks: %d API calls, budget %d: %s", bc.name, n, got, bc.budget, perOperation(row[n]))
+			}
+			if !maps.Equal(row[n], first) {
+				t.Errorf("%s: the calls grow with the tasks: %d tasks %s; %d tasks %s", bc.name, budgetSizes[0], perOperation(first), n, perOperation(row[n]))
+			}
+		}
+		t.Logf("%s: %s", bc.name, perOperation(first))
+	}
+	t.Logf("API calls per run:\n%s", table.String())
+}
+
+func mapSizes(f func(int) string) []string {
+	var out []string
+	for _, n := range budgetSizes {
+		out = append(out, f(n))
+	}
+	return out
+}
+
+func perOperation(m map[string]int) string {
+	keys := slices.Sorted(maps.Keys(m))
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s ×%d", k, m[k]))
+	}
+	return fmt.Sprintf("%d: %s", total(m), strings.Join(parts, ", "))
+}

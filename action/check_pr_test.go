@@ -1,0 +1,567 @@
+package action_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pact-action/pact-action/action"
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/internal/testkit/e2e"
+	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
+	"github.com/pact-action/pact-action/projection"
+	"github.com/pact-action/pact-action/report"
+)
+
+// Check mode on a pull request: the verdict on its head, posted as a check
+// run with annotations and a summary.
+
+// seedCleanPR is a pull request with nothing to report at all: the default
+// provenance policy (warn), with every seat mapped to its account and each
+// event committed by its seat's account.
+func seedCleanPR(t *testing.T) (s *fakegithub.Server, number int, headSHA string) {
+	t.Helper()
+	s = e2e.NewServer(t)
+	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
+	s.CommitFiles(e2e.Owner, e2e.Repo, "main", with(base.Files(), ".github/pact.yml", "seats:\n  lead: [lead]\n  dev: [dev]\n  rev: [rev]\n"), "lead")
+	work := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN")
+	reviewed := s.CommitFiles(e2e.Owner, e2e.Repo, "feat/login", with(work.Files(), "src/login.go", "package login\n"), "dev", fakegithub.From("main"))
+	head := work.Copy().Add("rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{"commit": reviewed})
+	s.CommitFiles(e2e.Owner, e2e.Repo, "feat/login", head.Files(), "rev")
+	number = s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/login", Base: "main", Author: "dev"})
+	return s, number, s.BranchHead(e2e.Owner, e2e.Repo, "feat/login")
+}
+
+// cleanSummary is what the summary of seedCleanPR's verdict says.
+func cleanSummary(headSHA string) []string {
+	return []string{"## ✅ pact: pact holds", "0 error(s), 0 waiting, 0 warning(s) on `" + headSHA[:12] + "` (branch feat/login)",
+		"| LOGIN | accepted | T1 | ✅ accepted | dev | rev | **feat/login** (this PR) |"}
+}
+
+func TestCheckCleanPR(t *testing.T) {
+	t.Parallel()
+	s, n, headSHA := seedCleanPR(t)
+
+	out := event{name: "pull_request", payload: prPayload(t, s, n, "feat/login", "main")}.run(t, s).only(t)
+
+	run := onlyRun(t, s, headSHA, "pact", "success")
+	if len(out.Findings) != 0 {
+		t.Errorf("findings = %+v, want none", out.Findings)
+	}
+	if len(run.Annotations) != 0 || run.Requests != 2 {
+		t.Errorf("annotations %d, requests %d; want 0 and 2 (create in_progress, complete)", len(run.Annotations), run.Requests)
+	}
+	if run.Title != "pact holds" {
+		t.Errorf("title = %q", run.Title)
+	}
+	checkOutcome(t, out, run, n, 0, 0, 0)
+	contains(t, "check run summary", run.Summary, cleanSummary(headSHA)...)
+	if strings.Contains(out.Summary, "### Findings") || strings.Contains(out.Summary, "### Waiting") {
+		t.Errorf("a clean summary lists findings or waiting tasks:\n%s", out.Summary)
+	}
+	noViolations(t, s)
+}
+
+// TestCheckForgedSelfAccept covers the ways a PR can forge an acceptance:
+// every one is a violation (Rule 1 or the roster), the forged accept does not
+// count, so the feature also waits.
+func TestCheckForgedSelfAccept(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		// head appends the PR's events to a base log whose T1 (feature
+		// LOGIN, branch feat/login) is owned by owner and reviewed by rev.
+		owner    string
+		head     func(l *e2e.Log) *e2e.Log
+		want     []string
+		wantLine int // line of the violation
+		wantMsg  string
+	}{
+		{name: "owner holding reviewer accepts own task", owner: "solo",
+			head: func(l *e2e.Log) *e2e.Log {
+				return l.Join("solo").Checkpoint("solo", "T1", "LOGIN").Accept("solo", "T1", "LOGIN")
+			},
+			want: sorted("rule1.self_accept", "pr.unaccepted_feature"), wantLine: 5, wantMsg: "by its own owner solo"},
+		{name: "owner requests changes on own task", owner: "solo",
+			head: func(l *e2e.Log) *e2e.Log {
+				return l.Join("solo").Checkpoint("solo", "T1", "LOGIN").
+					Add("solo", projection.TypeChangesRequested, "T1", "LOGIN", map[string]any{"reason": "self review"})
+			},
+			want: sorted("rule1.self_accept", "pr.unaccepted_feature"), wantLine: 5},
+		{name: "worker without the reviewer role accepts own task", owner: "dev",
+			head: func(l *e2e.Log) *e2e.Log {
+				return l.Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("dev", "T1", "LOGIN")
+			},
+			want: sorted("roster.role_not_held", "pr.unaccepted_feature"), wantLine: 5},
+		{name: "owner's accept labelled with the worker role", owner: "dev",
+			head: func(l *e2e.Log) *e2e.Log {
+				l = l.Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("dev", "T1", "LOGIN")
+				last := len(l.Lines) - 1
+				l.Lines[last] = strings.Replace(l.Lines[last], `"role":"reviewer"`, `"role":"worker"`, 1)
+				return l
+			},
+			want: sorted("role.mismatch", "pr.unaccepted_feature"), wantLine: 5},
+		{name: "a reviewer who is not the task's reviewer accepts", owner: "dev",
+			head: func(l *e2e.Log) *e2e.Log {
+				return l.Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("lead", "T1", "LOGIN")
+			},
+			want: sorted("rule1.not_reviewer", "pr.unaccepted_feature"), wantLine: 5},
+		{name: "assign makes the owner its own reviewer", owner: "dev",
+			head: func(l *e2e.Log) *e2e.Log {
+				return l.Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN").
+					Assign("T2", "LOGIN", "feat/login", "solo", "solo")
+			},
+			want: sorted("rule1.owner_is_reviewer"), wantLine: 6},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := e2e.NewServer(t)
+			base := soloLog(t).Assign("T1", "LOGIN", "feat/login", tc.owner, "rev")
+			head := tc.head(base.Copy())
+			sc := seedPR(t, s, base.Files(), head.Files(), "feat/login")
+
+			out := sc.check(t).only(t)
+
+			fs := out.Findings
+			if got := codes(fs); !slices.Equal(got, tc.want) {
+				t.Fatalf("codes = %v, want %v", got, tc.want)
+			}
+			for _, f := range fs {
+				if f.Severity == checks.SeverityError && (f.Path != logPath || f.Line != tc.wantLine || !strings.Contains(f.Message, tc.wantMsg)) {
+					t.Errorf("violation %s at %s:%d %q; want %s:%d containing %q", f.Code, f.Path, f.Line, f.Message, logPath, tc.wantLine, tc.wantMsg)
+				}
+			}
+			run := onlyRun(t, s, sc.headSHA, "pact", "failure")
+			checkAnnotations(t, run, fs)
+			c := checks.Count(fs)
+			if c.Errors == 0 {
+				t.Error("no violation")
+			}
+			checkOutcome(t, out, run, sc.number, c.Errors, 0, c.Pending)
+			checkSummaryFindings(t, run.Summary, fs)
+			if !strings.HasPrefix(run.Title, "1 violation — merge blocked") || !strings.Contains(run.Summary, "## ❌ pact: 1 violation — merge blocked") {
+				t.Errorf("title %q; summary:\n%s", run.Title, run.Summary)
+			}
+			noViolations(t, s)
+		})
+	}
+}
+
+// TestCheckDrift: STATE.yml must agree with the log; a missing one is only a
+// warning.
+func TestCheckDrift(t *testing.T) {
+	t.Parallel()
+	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
+	head := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN")
+	tests := []struct {
+		name       string
+		files      map[string]string
+		code       string
+		severity   checks.Severity
+		conclusion string
+	}{
+		{name: "stale STATE.yml", files: with(head.Files(), statePath, base.Files()[statePath]),
+			code: "drift.state", severity: checks.SeverityError, conclusion: "failure"},
+		{name: "hand-edited STATE.yml", files: with(head.Files(), statePath, strings.Replace(head.Files()[statePath], "reviewer: rev", "reviewer: lead", 1)),
+			code: "drift.state", severity: checks.SeverityError, conclusion: "failure"},
+		{name: "no STATE.yml", files: without(head.Files(), statePath),
+			code: "drift.missing_state", severity: checks.SeverityWarning, conclusion: "success"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := e2e.NewServer(t)
+			if tc.files[statePath] == head.Files()[statePath] && tc.code == "drift.state" {
+				t.Fatal("the scenario's STATE.yml does not drift")
+			}
+			sc := seedPR(t, s, base.Files(), tc.files, "feat/login")
+			if _, ok := tc.files[statePath]; !ok {
+				// main has one; the PR deletes it.
+				s.CommitFiles(e2e.Owner, e2e.Repo, "feat/login", map[string]string{}, "dev", fakegithub.Deleting(statePath))
+				sc.headSHA = s.BranchHead(e2e.Owner, e2e.Repo, "feat/login")
+				if _, still := s.FileAt(sc.headSHA, statePath); still {
+					t.Fatal("STATE.yml was not deleted")
+				}
+			}
+
+			out := sc.check(t).only(t)
+
+			fs := out.Findings
+			if len(fs) != 1 || string(fs[0].Code) != tc.code || fs[0].Severity != tc.severity || fs[0].Path != statePath {
+				t.Fatalf("findings = %+v, want one %s (%s) on .pact/STATE.yml", fs, tc.code, tc.severity)
+			}
+			run := onlyRun(t, s, sc.headSHA, "pact", tc.conclusion)
+			checkAnnotations(t, run, fs) // line 1 of STATE.yml: drift has no line
+			c := checks.Count(fs)
+			checkOutcome(t, out, run, sc.number, c.Errors, c.Warnings, 0)
+			checkSummaryFindings(t, run.Summary, fs)
+			noViolations(t, s)
+		})
+	}
+}
+
+// TestCheckWaitingTasks: unaccepted tasks of the PR's branch are waiting,
+// not violations — action_required, never success, never an error.
+func TestCheckWaitingTasks(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewServer(t)
+	// Lines: 1 init, 2 T1, 3 T2, 4 T3 (another branch), 5 T4.
+	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev").Assign("T2", "LOGIN", "feat/login", "dev", "lead").
+		Assign("T3", "OTHER", "feat/other", "dev", "rev").Assign("T4", "SSO", "feat/login", "dev", "rev")
+	head := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Checkpoint("dev", "T2", "LOGIN").
+		Add("lead", projection.TypeChangesRequested, "T2", "LOGIN", map[string]any{"reason": "add tests"}).
+		Checkpoint("dev", "T4", "SSO").Accept("rev", "T4", "SSO")
+	sc := seedPR(t, s, base.Files(), head.Files(), "feat/login")
+
+	out := sc.check(t).only(t)
+
+	fs := out.Findings
+	want := []struct {
+		task string
+		line int
+		msg  string
+	}{
+		{"T1", 2, "waiting for T1 (feature LOGIN): awaiting review by rev"},
+		{"T2", 3, "waiting for T2 (feature LOGIN): in progress by dev after lead requested changes"},
+	}
+	if len(fs) != len(want) {
+		t.Fatalf("findings = %+v, want %d waiting", fs, len(want))
+	}
+	for i, w := range want {
+		f := fs[i]
+		if f.Code != checks.CodePRUnaccepted || f.Severity != checks.SeverityPending || f.Path != logPath || f.Line != w.line || f.TaskID != w.task || f.Feature != "LOGIN" || f.Message != w.msg {
+			t.Errorf("finding %d = %+v; want pending %s at line %d: %q", i, f, w.task, w.line, w.msg)
+		}
+	}
+	run := onlyRun(t, s, sc.headSHA, "pact", "action_required")
+	checkAnnotations(t, run, fs)
+	checkOutcome(t, out, run, sc.number, 0, 0, 2) // the check run carries the block
+	if run.Title != "waiting for 2 tasks — not yet mergeable" {
+		t.Errorf("title = %q", run.Title)
+	}
+	contains(t, "summary", run.Summary, "## ⏳ pact: waiting for 2 tasks — not yet mergeable", "### Waiting",
+		"- waiting for T1 \\(feature LOGIN\\): awaiting review by rev",
+		"- waiting for T2 \\(feature LOGIN\\): in progress by dev after lead requested changes",
+		"| LOGIN | in_progress | T2 | in_progress (1 change round(s)) | dev | lead | **feat/login** (this PR) |",
+		"| OTHER | in_progress | T3 | in_progress | dev | rev | feat/other |",
+		"| SSO | accepted | T4 | ✅ accepted | dev | rev | **feat/login** (this PR) |")
+	if strings.Contains(run.Summary, "❌") {
+		t.Errorf("waiting reads as an error:\n%s", run.Summary)
+	}
+	noViolations(t, s)
+}
+
+// TestCheckUnknownLogEventTypes: log events of unknown types are ignored
+// (webhook events check mode does not handle: TestBinaryRefusesUnknownEvents).
+func TestCheckUnknownLogEventTypes(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewServer(t)
+	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
+	head := base.Copy().
+		Raw(draft(t, 40, "dev", "note", "T1", "LOGIN", map[string]any{"text": "started"})).
+		Join("dev").
+		Raw(`{"event_id":"`+eventID(41)+`","ts":"2026-06-09T11:00:00Z","agent_id":"ghost","role":"oracle","event_type":"prophecy_v2","task_id":"","feature":"","payload":{"x":1},"extra":true}`).
+		Checkpoint("dev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN")
+	sc := seedPR(t, s, base.Files(), head.Files(), "feat/login")
+
+	out := sc.check(t).only(t)
+
+	if len(out.Findings) != 0 {
+		t.Errorf("findings = %+v, want none: unknown event types are ignored", out.Findings)
+	}
+	run := onlyRun(t, s, sc.headSHA, "pact", "success")
+	checkOutcome(t, out, run, sc.number, 0, 0, 0)
+	noViolations(t, s)
+}
+
+// TestCheckProtocolVersion2: a log that needs a newer protocol fails closed —
+// one finding, nothing else judged.
+func TestCheckProtocolVersion2(t *testing.T) {
+	t.Parallel()
+	v2 := func(l *e2e.Log) *e2e.Log {
+		l.Lines[0] = strings.Replace(l.Lines[0], `"protocol_version":1`, `"protocol_version":2`, 1)
+		return l
+	}
+	tests := []struct {
+		name string
+		base map[string]string // nil: main has no pact
+		head *e2e.Log
+	}{
+		{name: "PR starts a v2 pact", head: v2(e2e.NewLog()).Assign("T1", "LOGIN", "feat/login", "dev", "rev").Add("dev", "future_event", "", "", nil)},
+		{name: "v2 pact on both sides", base: v2(e2e.NewLog()).Files(),
+			head: v2(e2e.NewLog()).Assign("T1", "LOGIN", "feat/login", "dev", "dev").Accept("dev", "T9", "X")},
+		{name: "PR rewrites the init to v2", base: e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev").Files(),
+			head: v2(e2e.NewLog()).Assign("T1", "LOGIN", "feat/login", "dev", "rev")},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := e2e.NewServer(t)
+			if !strings.Contains(tc.head.Lines[0], `"protocol_version":2`) {
+				t.Fatal("the head log is not v2")
+			}
+			files := tc.head.Files()
+			delete(files, statePath) // would be a warning under v1; v2 judges nothing else
+			sc := seedPR(t, s, tc.base, files, "feat/login")
+
+			out := sc.check(t).only(t)
+
+			fs := out.Findings
+			if len(fs) != 1 || fs[0].Code != projection.CodeVersionUnsupported || fs[0].Path != logPath || fs[0].Line != 1 ||
+				!strings.Contains(fs[0].Message, "protocol_version 2") || !strings.Contains(fs[0].Message, "upgrade") {
+				t.Fatalf("findings = %+v, want only version.unsupported on line 1", fs)
+			}
+			run := onlyRun(t, s, sc.headSHA, "pact", "failure")
+			checkAnnotations(t, run, fs)
+			checkOutcome(t, out, run, sc.number, 1, 0, 0)
+			if !strings.Contains(run.Summary, "`version.unsupported`") || !strings.Contains(run.Summary, "Upgrade pact-action") {
+				t.Errorf("summary does not say to upgrade:\n%s", run.Summary)
+			}
+			noViolations(t, s)
+		})
+	}
+}
+
+// TestCheckManyFindings: the findings are annotated 50 per request, in at
+// most three requests (errors first), the summary counts what is not
+// annotated, and summary and text stay within GitHub's limit, saying what
+// was cut.
+func TestCheckManyFindings(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{51, 120, 400} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			t.Parallel()
+			s := e2e.NewServer(t)
+			base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
+			head := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN")
+			for i := range n {
+				if i%2 == 0 {
+					head.Raw(fmt.Sprintf("{not json %d", i))
+				} else {
+					head.Add("ghost", projection.TypeJoin, "", "", map[string]any{"roles": []string{"worker"}})
+				}
+			}
+			sc := seedPR(t, s, base.Files(), head.Files(), "feat/login")
+
+			out := sc.check(t).only(t)
+
+			fs := out.Findings
+			if len(fs) != n {
+				t.Fatalf("findings = %d, want %d", len(fs), n)
+			}
+			for i, f := range fs {
+				want := projection.CodeMalformedJSON
+				if i%2 == 1 {
+					want = projection.CodeUnknownSeat
+				}
+				if f.Code != want || f.Line != 6+i {
+					t.Errorf("finding %d = %s at line %d, want %s at line %d", i, f.Code, f.Line, want, 6+i)
+				}
+			}
+			run := onlyRun(t, s, sc.headSHA, "pact", "failure")
+			checkAnnotations(t, run, fs)
+			patches := min((n+49)/50, report.MaxCheckRunAnnotations/50)
+			if run.Requests != 1+patches {
+				t.Errorf("check run requests = %d, want %d (create, then the annotations 50 at a time, at most 3 times)", run.Requests, 1+patches)
+			}
+			if got := s.CountRequests("PATCH", repoPath+"/check-runs/*"); got != patches {
+				t.Errorf("PATCH requests = %d, want %d", got, patches)
+			}
+			note := fmt.Sprintf("%d more finding(s) are not annotated", n-report.MaxCheckRunAnnotations)
+			if strings.Contains(run.Summary, note) != (n > report.MaxCheckRunAnnotations) {
+				t.Errorf("summary says %q: %v, want %v", note, strings.Contains(run.Summary, note), n > report.MaxCheckRunAnnotations)
+			}
+			checkOutcome(t, out, run, sc.number, n, 0, 0)
+			if len(run.Summary) > 65535 || len(run.Text) > 65535 {
+				t.Errorf("summary %d, text %d bytes: over GitHub's limit", len(run.Summary), len(run.Text))
+			}
+			if !strings.Contains(run.Summary, fmt.Sprintf("%d error(s), 0 waiting, 0 warning(s)", n)) {
+				t.Errorf("summary lacks the count:\n%.400s", run.Summary)
+			}
+			rows := strings.Count(run.Summary, "| ❌ error |")
+			textEntries := strings.Count(run.Text, "Hint: ")
+			if n <= 120 {
+				if rows != n || textEntries != n {
+					t.Errorf("summary rows %d, text entries %d, want %d", rows, textEntries, n)
+				}
+				return
+			}
+			cutNote := fmt.Sprintf("_…%d more finding(s) not shown here to fit GitHub's 65,535-character limit", n-rows)
+			if rows == 0 || rows >= n || !strings.Contains(run.Summary, cutNote) {
+				t.Errorf("summary shows %d of %d rows; want a cut with the note %q", rows, n, cutNote)
+			}
+			if textEntries == 0 || textEntries >= n || !strings.Contains(run.Text, fmt.Sprintf("_…%d more finding(s) cut to fit GitHub's limit", n-textEntries)) {
+				t.Errorf("text shows %d of %d findings; want a cut with a note:\n…%s", textEntries, n, run.Text[max(0, len(run.Text)-300):])
+			}
+			noViolations(t, s)
+		})
+	}
+}
+
+// TestCheckManyWaitingTasks: every task file of hundreds of tasks is
+// checked, the first 150 waiting tasks are annotated, and the summary lists
+// as many as fit and says how many it left out.
+func TestCheckManyWaitingTasks(t *testing.T) {
+	t.Parallel()
+	const n = 600
+	s := e2e.NewServer(t)
+	base := e2e.NewLog()
+	head := base.Copy()
+	for i := range n {
+		head.Assign(fmt.Sprintf("T%d", i), "BIG", "feat/big", "dev", "rev")
+	}
+	sc := seedPR(t, s, base.Files(), head.Files(), "feat/big")
+
+	out := sc.check(t).only(t)
+
+	fs := out.Findings
+	if c := checks.Count(fs); len(fs) != n || c.Pending != n {
+		t.Fatalf("findings %d (%+v), want %d waiting", len(fs), c, n)
+	}
+	run := onlyRun(t, s, sc.headSHA, "pact", "action_required")
+	checkAnnotations(t, run, fs)
+	if run.Requests != 1+report.MaxCheckRunAnnotations/50 {
+		t.Errorf("check run requests = %d, want %d", run.Requests, 1+report.MaxCheckRunAnnotations/50)
+	}
+	checkOutcome(t, out, run, sc.number, 0, 0, n)
+	listed := strings.Count(run.Summary, "\n- waiting for T")
+	if len(run.Summary) > 65535 || listed == 0 || listed >= n ||
+		!strings.Contains(run.Summary, fmt.Sprintf("_…%d more waiting task(s) not listed here", n-listed)) {
+		t.Errorf("summary of %d bytes lists %d of %d waiting tasks without the right note", len(run.Summary), listed, n)
+	}
+	// Every task file is read, in the one GraphQL request of the head.
+	if got := s.CountRequests("GET", repoPath+"/contents/.pact/tasks/*"); got != 0 {
+		t.Errorf("task files read one by one = %d, want 0", got)
+	}
+	if got := s.CountRequests("POST", "/graphql"); got != 1 {
+		t.Errorf("GraphQL requests = %d, want 1", got)
+	}
+	noViolations(t, s)
+}
+
+// TestCheckSummaryEscapesUserText: text from the log cannot inject Markdown,
+// HTML or @-mentions into the check run or the job summary.
+func TestCheckSummaryEscapesUserText(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewServer(t)
+	const (
+		task    = "T1-@admin-<img src=x onerror=alert(1)>"
+		feature = "F**bold**[link](https://evil.example)|#1"
+	)
+	base := e2e.NewLog().Assign(task, feature, "feat/login", "dev", "rev")
+	head := base.Copy().Join("dev").Checkpoint("dev", task, feature).
+		Add("rev", projection.TypeChangesRequested, task, feature, map[string]any{"reason": "@admin <script>alert(1)</script>\n# heading"}).
+		Raw(`{"not": "closed @admin <b>`)
+	sc := seedPR(t, s, base.Files(), head.Files(), "feat/login")
+
+	out := sc.check(t).only(t)
+
+	run := onlyRun(t, s, sc.headSHA, "pact", "failure")
+	if got := codes(out.Findings); !slices.Equal(got, sorted("log.malformed_json", "pr.unaccepted_feature")) {
+		t.Fatalf("codes = %v", got)
+	}
+	for name, text := range map[string]string{"check run summary": run.Summary, "check run text": run.Text, "job summary": out.Summary} {
+		for _, raw := range []string{"@admin", "<img", "<script", "<b>", "](https://", "**bold**", "|#1", "\n# heading"} {
+			if strings.Contains(text, raw) {
+				t.Errorf("%s contains %q raw:\n%s", name, raw, text)
+			}
+		}
+	}
+	for _, want := range []string{"T1-@\u200badmin-&lt;img src=x onerror=alert\\(1\\)&gt;", "@\u200badmin"} {
+		if !strings.Contains(run.Summary, want) {
+			t.Errorf("summary lacks the escaped %q:\n%s", want, run.Summary)
+		}
+	}
+	noViolations(t, s)
+}
+
+// TestCheckNoPact: a repository without a pact passes, saying so.
+func TestCheckNoPact(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewServer(t)
+	sc := seedPR(t, s, nil, map[string]string{"src/main.go": "package main\n"}, "feat/login")
+
+	out := sc.check(t).only(t)
+
+	run := onlyRun(t, s, sc.headSHA, "pact", "success")
+	if !out.NoPact || !strings.Contains(run.Summary, "This commit has no .pact/log.jsonl; there is nothing to enforce.") {
+		t.Errorf("no pact %v, summary:\n%s", out.NoPact, run.Summary)
+	}
+	checkOutcome(t, out, run, sc.number, 0, 0, 0)
+	noViolations(t, s)
+}
+
+// seedMetaPactPR is a pull request whose pact lives in meta/pact/, and
+// whose head accepts T1 twice: one violation, on line 6.
+func seedMetaPactPR(t *testing.T) scenario {
+	t.Helper()
+	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
+	head := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN")
+	move := func(files map[string]string) map[string]string {
+		out := map[string]string{}
+		for k, v := range files {
+			out["meta/pact/"+strings.TrimPrefix(k, ".pact/")] = v
+		}
+		return out
+	}
+	return seedPR(t, e2e.NewServer(t), move(base.Files()), move(head.Files()), "feat/login")
+}
+
+// TestCheckSettings: the check name and the pact directory (the check-name
+// and pact-dir inputs: TestBinaryInputs) are honoured.
+func TestCheckSettings(t *testing.T) {
+	t.Parallel()
+	sc := seedMetaPactPR(t)
+	s := sc.s
+	ev := sc.event(t)
+	ev.settings = func(st *action.Settings) { st.CheckName, st.PactDir = "pact / protocol", "meta/pact/" }
+
+	out := ev.run(t, s).only(t)
+
+	fs := out.Findings
+	if len(fs) != 1 || fs[0].Code != projection.CodeInvalidTransition || fs[0].Path != "meta/pact/log.jsonl" || fs[0].Line != 6 {
+		t.Fatalf("findings = %+v, want state.invalid_transition at meta/pact/log.jsonl:6", fs)
+	}
+	run := onlyRun(t, s, sc.headSHA, "pact / protocol", "failure")
+	checkAnnotations(t, run, fs)
+	checkOutcome(t, out, run, sc.number, 1, 0, 0)
+	if !strings.Contains(run.Summary, "## ❌ pact / protocol: 1 violation") {
+		t.Errorf("summary:\n%s", run.Summary)
+	}
+	noViolations(t, s)
+}
+
+// TestCheckReadOnlyToken: a token that cannot create check runs (a fork's)
+// still gets the whole verdict, marked as a fallback whose summary says
+// why; the binary turns it into workflow annotations
+// (TestBinaryForkReadOnlyToken).
+func TestCheckReadOnlyToken(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewServer(t)
+	s.SetToken(e2e.Token, fakegithub.Token{Login: botAccount, ReadOnly: true})
+	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
+	head := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Add("ghost", projection.TypeJoin, "", "", map[string]any{"roles": []string{"worker"}})
+	sc := seedPR(t, s, base.Files(), head.Files(), "feat/login")
+
+	out := sc.check(t).only(t)
+
+	if !out.Fallback || out.CheckRunID != 0 || !strings.Contains(out.FallbackReason, "the token cannot create check runs") {
+		t.Errorf("fallback %v (%q), check run %d", out.Fallback, out.FallbackReason, out.CheckRunID)
+	}
+	if runs := s.CheckRuns(sc.headSHA); len(runs) != 0 {
+		t.Errorf("check runs were stored with a read-only token: %+v", runs)
+	}
+	if got := s.CountRequests("POST", repoPath+"/check-runs"); got != 1 {
+		t.Errorf("create check run attempted %d times, want once (a 403 is not retried)", got)
+	}
+	if got := s.CountRequests("PATCH", repoPath+"/check-runs/*"); got != 0 {
+		t.Errorf("%d check run updates without a check run", got)
+	}
+	if c := checks.Count(out.Findings); out.Conclusion != report.ConclusionFailure || c.Errors != 1 || c.Pending != 1 {
+		t.Errorf("conclusion %s, counts %+v; want failure with 1 error and 1 waiting", out.Conclusion, c)
+	}
+	contains(t, "summary", out.Summary, "> "+out.FallbackReason, "(branch feat/login)", "`roster.unknown_seat`", "waiting for T1")
+	noViolations(t, s)
+}
