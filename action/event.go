@@ -101,14 +101,19 @@ func ModeFor(eventName string) (string, error) {
 
 var queuedPR = regexp.MustCompile(`(?:^|/)pr-(\d+)-[0-9a-f]+$`)
 
-// MergeGroupPRs lists the pull request numbers a merge group's head ref
-// (refs/heads/gh-readonly-queue/<base>/pr-<n>-<sha>) names.
+// MergeGroupPRs lists the pull request a merge group's head ref
+// (refs/heads/gh-readonly-queue/<base>/pr-<n>-<sha>) names: the one the
+// group was formed for. The pull requests queued before it are in the
+// group's base and are judged in their own groups. None when the ref has
+// another shape.
 func MergeGroupPRs(headRef string) []int {
-	var out []int
-	for _, m := range queuedPR.FindAllStringSubmatch(headRef, -1) {
-		if n, err := strconv.Atoi(m[1]); err == nil {
-			out = append(out, n)
-		}
+	m := queuedPR.FindStringSubmatch(headRef)
+	if m == nil {
+		return nil
 	}
-	return out
+	n, err := strconv.Atoi(m[1])
+	if err != nil {
+		return nil
+	}
+	return []int{n}
 }

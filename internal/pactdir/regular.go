@@ -48,25 +48,29 @@ func ReadRegular(ctx context.Context, root, name string, limit int64) ([]byte, e
 	if fi.Size() > limit {
 		return nil, fmt.Errorf("read %s: %w (%d bytes, the limit is %d)", name, ErrTooLarge, fi.Size(), limit)
 	}
-	var buf bytes.Buffer
-	buf.Grow(int(fi.Size()))
-	chunk := make([]byte, 1<<20)
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("read %s: %w", name, err)
-		}
-		n, err := f.Read(chunk)
-		buf.Write(chunk[:n])
-		if int64(buf.Len()) > limit {
-			return nil, fmt.Errorf("read %s: %w (more than %d bytes)", name, ErrTooLarge, limit)
-		}
-		if err == io.EOF {
-			return buf.Bytes(), nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", name, err)
-		}
+	// Sized by the file, one byte over to see it grow; a reader that stops
+	// when ctx is done, between reads.
+	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+1))
+	if _, err := buf.ReadFrom(io.LimitReader(ctxReader{ctx, f}, limit+1)); err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
+	if int64(buf.Len()) > limit {
+		return nil, fmt.Errorf("read %s: %w (more than %d bytes)", name, ErrTooLarge, limit)
+	}
+	return buf.Bytes(), nil
+}
+
+// ctxReader is a reader that fails once ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 func kindOf(m fs.FileMode) string {
