@@ -339,3 +339,18 @@ func CheckRunAnnotations(findings []checks.Finding) (anns []Annotation, left int
 // MaxWorkflowAnnotations is how many error, warning and notice commands
 // GitHub shows per step; the fallback summarises the rest in one line.
 const MaxWorkflowAnnotations = 10
+
+// WorkflowAnnotations are the workflow commands a step without a check run
+// (a read-only token) writes: the most important findings, errors first,
+// one fewer than GitHub shows when some must be left out, so the last line
+// (More, when left > 0) can say how many.
+func WorkflowAnnotations(findings []checks.Finding) (anns []Annotation, left int, more string) {
+	ordered := ByImportance(findings)
+	if len(ordered) > MaxWorkflowAnnotations {
+		keep := MaxWorkflowAnnotations - 1
+		left = len(ordered) - keep
+		ordered = ordered[:keep]
+		more = fmt.Sprintf("pact: %d more finding(s) are not annotated (GitHub shows %d per step); the job summary and the JSON report list them all", left, MaxWorkflowAnnotations)
+	}
+	return Annotations(ordered), left, more
+}

@@ -212,22 +212,20 @@ func worse(a, b string) string {
 // annotate is the fallback for a token that cannot create check runs: the
 // most important findings as workflow annotations, the rest summarised.
 func (e *runEnv) annotate(findings []checks.Finding) {
-	ordered := report.ByImportance(findings)
-	for i, f := range ordered {
-		if i == report.MaxWorkflowAnnotations-1 && len(ordered) > report.MaxWorkflowAnnotations {
-			e.gha.Errorf("pact: %d more finding(s) are not annotated (GitHub shows 10 per step); the job summary and the JSON report list them all", len(ordered)-i)
-			return
-		}
-		a := report.Annotations([]checks.Finding{f})[0]
+	anns, _, more := report.WorkflowAnnotations(findings)
+	for _, a := range anns {
 		w := e.gha.WithFieldsMap(map[string]string{"file": a.Path, "line": fmt.Sprint(a.Line), "title": a.Title})
-		switch f.Severity {
-		case checks.SeverityError:
+		switch a.Level {
+		case "failure":
 			w.Errorf("%s", a.Message)
-		case checks.SeverityPending:
+		case "notice":
 			w.Noticef("%s", a.Message)
 		default:
 			w.Warningf("%s", a.Message)
 		}
+	}
+	if more != "" {
+		e.gha.Errorf("%s", more)
 	}
 }
 
