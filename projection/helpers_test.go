@@ -2,17 +2,16 @@ package projection
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	goldenfile "github.com/pact-action/pact-action/internal/testkit/golden"
 )
 
 // update rewrites the golden files instead of comparing with them:
 // go test ./projection/ -run Golden -update
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // The roster every table test starts from. Roles are chosen so each roster
 // rule can be hit on its own: opencode only works, gpt only reviews,
@@ -183,22 +182,4 @@ func readFile(t testing.TB, path string) []byte {
 }
 
 // golden compares got with the file, or rewrites it under -update.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs from the golden file (run with -update after checking):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
-}
+func golden(t *testing.T, path string, got []byte) { t.Helper(); goldenfile.Check(t, path, got) }

@@ -1,10 +1,11 @@
 package report
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
+
+	goldenfile "github.com/pact-action/pact-action/internal/testkit/golden"
 
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/pactdir"
@@ -13,7 +14,6 @@ import (
 
 // update rewrites the golden files instead of comparing with them:
 // go test ./report/ -run Golden -update
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // pacts holds the pacts checks judges in its tests; rendering them here
 // shows every kind of finding.
@@ -41,22 +41,5 @@ func readLog(t testing.TB, name string) []byte {
 	return b
 }
 
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs from the golden file (run with -update after checking):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
-}
+// golden compares got with the file, or rewrites it under -update.
+func golden(t *testing.T, path string, got []byte) { t.Helper(); goldenfile.Check(t, path, got) }

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"strings"
 	"testing"
+
+	goldenfile "github.com/pact-action/pact-action/internal/testkit/golden"
 
 	doctorpkg "github.com/pact-action/pact-action/doctor"
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
@@ -162,8 +163,6 @@ func TestDoctorOnAMisconfiguredRepository(t *testing.T) {
 	readmeExample(t, res.Stdout)
 }
 
-var update = flag.Bool("update", false, "rewrite README.md's doctor example from the real output")
-
 // readmeExample holds the README's doctor example to the real output.
 func readmeExample(t *testing.T, out string) {
 	t.Helper()
@@ -178,7 +177,7 @@ func readmeExample(t *testing.T, out string) {
 		t.Fatalf("README.md lacks the doctor example block after %q", begin)
 	}
 	if example != out {
-		if *update {
+		if goldenfile.Updating() {
 			if err := os.WriteFile("../../README.md", []byte(strings.Replace(string(b), begin+example, begin+out, 1)), 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	goldenfile "github.com/pact-action/pact-action/internal/testkit/golden"
 )
 
 // TestValidateGolden runs validate on testdata/broken, a small pact with one
@@ -28,19 +30,7 @@ func TestValidateGolden(t *testing.T) {
 				t.Errorf("validate wrote to stderr:\n%s", r)
 			}
 			sameTree(t, before, snapshot(t, p.dir)) // validate only reads
-			golden := filepath.Join("testdata", "validate_broken."+format+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(r.stdout), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if r.stdout != string(want) {
-				t.Errorf("validate --format %s differs from %s (run with -update if the change is intended)\n got:\n%s\nwant:\n%s", format, golden, r.stdout, want)
-			}
+			goldenfile.Check(t, filepath.Join("testdata", "validate_broken."+format+".golden"), []byte(r.stdout))
 		})
 	}
 }

@@ -20,9 +20,6 @@ import (
 	"github.com/pact-action/pact-action/report"
 )
 
-// update rewrites the golden files under testdata instead of comparing.
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
 // binPath is the pactify binary TestMain builds once for every end-to-end
 // test.
 var binPath string
