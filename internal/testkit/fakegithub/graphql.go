@@ -155,7 +155,7 @@ func (s *Server) answerGraphQL(r *http.Request, rawVars *map[string]any) *reply 
 		s.violation("graphql: the query does not parse: %v\nquery: %s", perr, in.Query)
 		return fail(perr.Error())
 	}
-	if errs := validator.Validate(schema, doc); len(errs) > 0 {
+	if errs := validator.ValidateWithRules(schema, doc, nil); len(errs) > 0 {
 		s.violation("graphql: the query does not validate against GitHub's schema: %v\nquery: %s", errs, in.Query)
 		return fail(errs.Error())
 	}
