@@ -159,7 +159,7 @@ func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 			j.NoPact = true
 			return j, nil
 		}
-		j.Findings = checks.Run(head.input(nil))
+		j.Findings = checks.Run(head.input())
 		return j, nil
 	}
 	noPact := true
@@ -188,31 +188,22 @@ type prJudgement struct {
 // tip and configuration as read with the head).
 func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base baseTip, s Settings) (prJudgement, error) {
 	logPath := s.layout().Log()
-	baseTip := base.sha
-	mergeBase, err := gh.MergeBase(ctx, baseTip, head.sha)
-	if err != nil {
-		return prJudgement{}, fmt.Errorf("find the merge base of %s and %s: %w", prose.ShortSHA(baseTip), prose.ShortSHA(head.sha), err)
-	}
-	baseLog, err := readRequired(ctx, apiSource{gh: gh, ref: mergeBase}, logPath)
+	mergeBase, baseLog, err := mergeBaseLog(ctx, gh, head, base, s)
 	if err != nil {
 		return prJudgement{}, err
 	}
 	if head.log == nil && baseLog == nil {
 		return prJudgement{noPact: true}, nil
 	}
-	in := head.input(nil)
+	in := head.input()
 	cf := checks.ParseConfig(base.config)
-	headLog := head.log
-	if headLog == nil {
-		headLog = []byte{}
-	}
-	facts := checks.PullRequestFacts{BaseLog: baseLog, HeadLog: headLog, Branches: []string{pr.HeadRef}, Config: cf}
+	facts := checks.PullRequestFacts{BaseLog: baseLog, HeadLog: head.log, Branches: []string{pr.HeadRef}, Config: cf}
 	if in.Replay.Unsupported != nil {
 		return prJudgement{findings: checks.PullRequest(in, facts)}, nil
 	}
 	if cf.Err == nil {
 		if facts.Provenance, err = gatherProvenance(ctx, gh, provenanceInput{PR: pr, HeadSHA: head.sha, BaseRef: pr.BaseRef, LogPath: logPath, MergeBase: mergeBase,
-			BaseLog: baseLog, HeadLog: headLog, Log: head.parsed, Replay: in.Replay, Config: cf.Config, BotLogin: s.BotLogin, Settings: s}); err != nil {
+			BaseLog: baseLog, HeadLog: head.log, Log: head.parsed, Replay: in.Replay, Config: cf.Config, BotLogin: s.BotLogin, Settings: s}); err != nil {
 			return prJudgement{}, err
 		}
 	}
@@ -240,11 +231,7 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 		j.PRs = append(j.PRs, n)
 		j.Branches = append(j.Branches, pr.HeadRef)
 	}
-	mergeBase, err := gh.MergeBase(ctx, base.sha, head.sha)
-	if err != nil {
-		return fmt.Errorf("find the merge base of %s and %s: %w", prose.ShortSHA(base.sha), prose.ShortSHA(head.sha), err)
-	}
-	baseLog, err := readRequired(ctx, apiSource{gh: gh, ref: mergeBase}, s.layout().Log())
+	_, baseLog, err := mergeBaseLog(ctx, gh, head, base, s)
 	if err != nil {
 		return err
 	}
@@ -252,13 +239,19 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 		j.NoPact = true
 		return nil
 	}
-	headLog := head.log
-	if headLog == nil {
-		headLog = []byte{}
-	}
-	j.Findings = checks.PullRequest(head.input(nil), checks.PullRequestFacts{BaseLog: baseLog, HeadLog: headLog, Branches: j.Branches,
+	j.Findings = checks.PullRequest(head.input(), checks.PullRequestFacts{BaseLog: baseLog, HeadLog: head.log, Branches: j.Branches,
 		Config: checks.ParseConfig(base.config), MergeGroup: true})
 	return nil
+}
+
+// mergeBaseLog finds the merge base of head and base's tip, and reads the
+// log there (nil: none): what the head's log must extend.
+func mergeBaseLog(ctx context.Context, gh Reader, head *headFiles, base baseTip, s Settings) (mergeBase string, log []byte, err error) {
+	if mergeBase, err = gh.MergeBase(ctx, base.sha, head.sha); err != nil {
+		return "", nil, fmt.Errorf("find the merge base of %s and %s: %w", prose.ShortSHA(base.sha), prose.ShortSHA(head.sha), err)
+	}
+	log, err = readRequired(ctx, apiSource{gh: gh, ref: mergeBase}, s.layout().Log())
+	return mergeBase, log, err
 }
 
 // pullRequestsAt lists the open pull requests whose head is t.HeadSHA: the

@@ -238,8 +238,8 @@ func readPact(ctx context.Context, src fileSource, sha string, s Settings) (*hea
 	return h, nil
 }
 
-// input is what validate judges of the head, with the base branch's
-// configuration (nil: none).
-func (h *headFiles) input(rawConfig []byte) checks.Input {
-	return checks.Input{Dir: h.dir, Scan: &h.parsed.Scan, Replay: h.replay, State: h.state, Project: h.project, TaskFiles: h.taskFiles, Config: rawConfig}
+// input is what validate judges of the head. The configuration is the
+// base branch's, which the caller parses once (checks.PullRequestFacts).
+func (h *headFiles) input() checks.Input {
+	return checks.Input{Dir: h.dir, Scan: &h.parsed.Scan, Replay: h.replay, State: h.state, Project: h.project, TaskFiles: h.taskFiles}
 }
