@@ -209,12 +209,13 @@ func quotedList(items []string) string {
 	return strings.Join(q, ", ")
 }
 
-// FutureLines lists the log's events stamped more than a day after now.
+// FutureLines lists the log's events stamped more than checks.FutureSlack
+// after now.
 func FutureLines(log *projection.Log, now time.Time) (lines []int, latest string) {
 	var max time.Time
 	for i := range log.Events {
 		ev := &log.Events[i]
-		if ev.TS.Sub(now) > 24*time.Hour {
+		if ev.TS.Sub(now) > checks.FutureSlack {
 			lines = append(lines, ev.Line)
 			if ev.TS.After(max) {
 				max, latest = ev.TS, ev.TSRaw

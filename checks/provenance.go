@@ -274,9 +274,10 @@ func (c *ProvenanceCommit) FirstParent() string {
 	return c.Parents[0]
 }
 
-// futureSlack is how far an event's ts may be ahead of the commit that
-// added it (clocks disagree; a day does not).
-const futureSlack = 24 * time.Hour
+// FutureSlack is how far an event's ts may be ahead of the commit that
+// added it, or of now, before it counts as stamped in the future (clocks
+// disagree; a day does not).
+const FutureSlack = 24 * time.Hour
 
 // Provenance judges the events a pull request adds under the repository's
 // provenance policy.
@@ -406,7 +407,7 @@ func (j judge) future(ae AddedEvent) (Finding, bool) {
 	if j.in.Now.After(ref) {
 		ref = j.in.Now
 	}
-	if ev.TS.Sub(ref) <= futureSlack {
+	if ev.TS.Sub(ref) <= FutureSlack {
 		return Finding{}, false
 	}
 	return j.finding(CodeProvenanceFutureTS, ev, fmt.Sprintf("%s is stamped %s, %s ahead of commit %s that added it and of this check (%s): an event carries the time it happened, and one stamped in the future makes every event recorded later at its real time sort before it",
