@@ -433,6 +433,10 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p *bo
 		sleep = ghapi.SleepContext
 	}
 	logPath, statePath := s.layout().Log(), s.layout().State()
+	// The conflicts the last attempt found go to the job log once: each
+	// retry re-reads the log and finds them again.
+	var conflicts []string
+	defer func() { o.Notices = append(o.Notices, conflicts...) }()
 	for attempt := 1; ; attempt++ {
 		// The branch's head and its log in one request (which also tells
 		// CommitFiles the parent's tree).
@@ -446,9 +450,8 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p *bo
 			return err
 		}
 		log := projection.ParseBytes(old)
-		fresh, dups, conflicts := unrecorded(log, old, p.Intents)
-		o.alreadyRecorded = dups
-		o.Notices = append(o.Notices, conflicts...)
+		var fresh []bot.Intent
+		fresh, o.alreadyRecorded, conflicts = unrecorded(log, old, p.Intents)
 		fresh, moved, err := stillCovered(ctx, gh, p, fresh, head, s.Settings)
 		if err != nil {
 			return err
@@ -569,6 +572,7 @@ type intentJudgement struct {
 func judgeIntents(log *projection.Log, intents []bot.Intent, now time.Time) (intentJudgement, error) {
 	var j intentJudgement
 	res := projection.Replay(log)
+	hint, hinted := "", false
 	for _, in := range intents {
 		line, err := projection.Encode(in.Draft)
 		if err != nil {
@@ -583,9 +587,12 @@ func judgeIntents(log *projection.Log, intents []bot.Intent, now time.Time) (int
 			j.appended = append(j.appended, in.What)
 			continue
 		}
-		hint := ""
-		if future, latest := bot.FutureLines(log, now); len(future) > 0 {
-			hint = bot.FutureHint(future, latest)
+		if !hinted {
+			// Once: it reads the whole log, and is the same for every refusal.
+			if future, latest := bot.FutureLines(log, now); len(future) > 0 {
+				hint = bot.FutureHint(future, latest)
+			}
+			hinted = true
 		}
 		j.refusals = append(j.refusals, bot.EngineRefusal(in.What, rej.Code, rej.Message, hint))
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -246,6 +247,46 @@ func TestBypassEventIDAlreadyTakenIsAConflict(t *testing.T) {
 	}
 	if len(out.Appended) != 0 || out.NewHead != "" || !slices.ContainsFunc(out.Notices, func(n string) bool { return strings.Contains(n, "Conflict") }) {
 		t.Errorf("the job says: appended %q, notices %q", out.Appended, out.Notices)
+	}
+}
+
+// A conflict is said once, however many times the bot re-reads the branch:
+// here the squatted id is T1's, T2's accept is written, and a push racing
+// the bot's ref update makes it read the log twice.
+func TestBypassEventIDConflictSaidOnceAcrossRetries(t *testing.T) {
+	t.Parallel()
+	// revuser holds rev (T1's reviewer) and lead (T2's reviewer).
+	b := newBotScenario(t, botOpts{twoTasks: true, seatMap: "seats:\n  lead: [leaduser, revuser]\n  dev: [devuser]\n  rev: [revuser]\n"})
+	payload, id := b.review(t, "revuser", "approved", nil)
+	squat := b.headLog.Copy()
+	squat.Lines = append(squat.Lines, fmt.Sprintf(`{"event_id":%q,"ts":"2026-06-09T11:00:00Z","agent_id":"rev","role":"reviewer","event_type":"accept","task_id":"T1","feature":"LOGIN","payload":{}}`,
+		bot.EventID(repoFull, "review", id, "T1")))
+	squatted := b.s.CommitFiles(e2e.Owner, e2e.Repo, b.branch, squat.Files(), "devuser")
+	var once sync.Once
+	b.s.BeforeUpdateRef(func(owner, repo, ref string) {
+		once.Do(func() {
+			b.s.CommitFiles(e2e.Owner, e2e.Repo, b.branch, map[string]string{"NOTES.md": "racing push\n"}, "devuser")
+		})
+	})
+
+	out := b.run(t, "pull_request_review", payload).botDone(t)
+	if countOp(b.s, "git/update-ref") != 2 {
+		t.Fatalf("update-ref requests = %d, want 2 (refused, then retried)", countOp(b.s, "git/update-ref"))
+	}
+	if _, evs := appended(t, b.s, squatted, b.head()); len(evs) != 1 || evs[0].TaskID != "T2" {
+		t.Errorf("appended = %+v, want T2's accept only", evs)
+	}
+	var said []string
+	for _, n := range out.Notices {
+		if strings.Contains(n, "Conflict") {
+			said = append(said, n)
+		}
+	}
+	if len(said) != 1 {
+		t.Errorf("the job says the conflict %d time(s), want once: %q", len(said), out.Notices)
+	}
+	if r := b.replies(t); !slices.ContainsFunc(r, func(s string) bool { return strings.Contains(s, "Conflict") }) {
+		t.Errorf("replies = %q, want the conflict said", r)
 	}
 }
 
