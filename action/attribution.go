@@ -31,7 +31,7 @@ func (g *gatherer) has(sha, line string, occ int) (bool, error) {
 			return false, errBudget
 		}
 		g.reads++
-		b, err := readRequired(g.ctx, apiSource{gh: g.gh, ref: sha}, g.in.LogPath)
+		b, err := readRequired(g.ctx, apiSource{gh: g.gh, ref: sha}, g.in.logPath())
 		if err != nil {
 			return false, err
 		}

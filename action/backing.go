@@ -166,7 +166,7 @@ func (g *gatherer) awaitingAt(sha string) (tasks []string, known bool, err error
 		return nil, false, nil
 	default:
 		g.reads++
-		if log, err = readRequired(g.ctx, apiSource{gh: g.gh, ref: sha}, g.in.LogPath); err != nil {
+		if log, err = readRequired(g.ctx, apiSource{gh: g.gh, ref: sha}, g.in.logPath()); err != nil {
 			return nil, false, err
 		}
 	}

@@ -329,7 +329,7 @@ func botRequest(ev *Event, eventName, botLogin string) (botEvent, string) {
 // and the bot-login input's (a GitHub App) — whose events must never feed
 // back into the bot.
 func isOwnAccount(u User, botLogin string) bool {
-	return checks.IsBotLogin(u.Login, []string{checks.DefaultBotLogin, botLogin})
+	return checks.IsBotLogin(u.Login, botLogins(botLogin))
 }
 
 // readConfig reads the seat map at the base branch's tip now (one

@@ -202,8 +202,8 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base 
 		return prJudgement{findings: checks.PullRequest(in, facts)}, nil
 	}
 	if cf.Err == nil {
-		if facts.Provenance, err = gatherProvenance(ctx, gh, provenanceInput{PR: pr, HeadSHA: head.sha, BaseRef: pr.BaseRef, LogPath: logPath, MergeBase: mergeBase,
-			BaseLog: baseLog, HeadLog: head.log, Log: head.parsed, Replay: in.Replay, Config: cf.Config, BotLogin: s.BotLogin, Settings: s}); err != nil {
+		if facts.Provenance, err = gatherProvenance(ctx, gh, provenanceInput{PR: pr, MergeBase: mergeBase,
+			BaseLog: baseLog, HeadLog: head.log, Log: head.parsed, Replay: in.Replay, Config: cf.Config, Settings: s}); err != nil {
 			return prJudgement{}, err
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"path"
 	"regexp"
 	"strings"
 
@@ -21,12 +20,12 @@ import (
 // questions it asks GitHub live in attribution.go, backing.go and
 // staleness.go.
 
-// provenanceInput is what the provenance gathering of a pull request reads.
+// provenanceInput is what the provenance gathering of a pull request reads:
+// the pull request (its head is the commit judged), the logs at the merge
+// base and the head, and the action's settings (the pact directory, and
+// the bot-login input: an extra account the bot commits as).
 type provenanceInput struct {
 	PR        ghapi.PR
-	HeadSHA   string
-	BaseRef   string
-	LogPath   string
 	MergeBase string
 	BaseLog   []byte
 	HeadLog   []byte
@@ -34,12 +33,21 @@ type provenanceInput struct {
 	Replay    *projection.Result
 	// Config is .github/pact.yml at the base branch's tip (the default
 	// when absent).
-	Config *config.Config
-	// BotLogin is an extra account the bot commits as (the bot-login
-	// input, e.g. a GitHub App's "name[bot]"); github-actions[bot] always
-	// is one.
-	BotLogin string
+	Config   *config.Config
 	Settings Settings
+}
+
+// logPath is the log's path in the repository.
+func (in provenanceInput) logPath() string { return in.Settings.layout().Log() }
+
+// botLogins are the accounts the bot commits as: github-actions[bot], and
+// the bot-login input (e.g. a GitHub App's "name[bot]") when set.
+func botLogins(botLogin string) []string {
+	bots := []string{checks.DefaultBotLogin}
+	if b := strings.TrimSpace(botLogin); b != "" && !checks.IsBotLogin(b, bots) {
+		bots = append(bots, b)
+	}
+	return bots
 }
 
 // Bounds on the API calls of one judgement (see gatherer).
@@ -93,16 +101,13 @@ func gatherProvenance(ctx context.Context, gh Reader, in provenanceInput) (*chec
 	if len(added) == 0 {
 		return nil, nil
 	}
-	bots := []string{checks.DefaultBotLogin}
-	if b := strings.TrimSpace(in.BotLogin); b != "" && !checks.IsBotLogin(b, bots) {
-		bots = append(bots, b)
-	}
+	bots := botLogins(in.Settings.BotLogin)
 	g, err := newGatherer(ctx, gh, in, added)
 	if err != nil {
 		return nil, err
 	}
 	pin := checks.ProvenanceInput{
-		BaseRef: in.BaseRef, BotLogins: bots, PRNumber: in.PR.Number,
+		BaseRef: in.PR.BaseRef, BotLogins: bots, PRNumber: in.PR.Number,
 		Reviews: map[int64]checks.ReviewFact{}, Comments: map[int64]checks.CommentFact{}, Stale: map[int]checks.StaleFacts{},
 		Unchanged: map[checks.Span]bool{}, Now: in.Settings.now(),
 	}
@@ -196,11 +201,10 @@ func addedEvents(in provenanceInput) []addedLine {
 // gatherer fetches and caches, for one judgement, the GitHub facts
 // provenance is judged on.
 type gatherer struct {
-	ctx     context.Context
-	gh      Reader
-	in      provenanceInput
-	pactDir string
-	head    string
+	ctx  context.Context
+	gh   Reader
+	in   provenanceInput
+	head string
 	// meta holds the commits known: the pull request's listing, then those
 	// looked up one by one; order is the listing order (oldest first) with
 	// looked-up pull request commits after it.
@@ -221,7 +225,7 @@ type gatherer struct {
 
 func newGatherer(ctx context.Context, gh Reader, in provenanceInput, added []addedLine) (*gatherer, error) {
 	g := &gatherer{
-		ctx: ctx, gh: gh, in: in, head: in.HeadSHA, pactDir: path.Dir(in.LogPath) + "/",
+		ctx: ctx, gh: gh, in: in, head: in.PR.HeadSHA,
 		meta: map[string]ghapi.Commit{}, listed: map[string]bool{}, absent: map[string]bool{},
 		interesting: map[string]bool{}, counts: map[string]map[string]int{}, compared: map[string]comparison{}, awaiting: map[string][]string{},
 		comments: map[int64]bool{},

@@ -2,7 +2,6 @@ package action
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
@@ -142,7 +141,7 @@ func (g *gatherer) compare(base, head string) ([]string, error) {
 func (g *gatherer) outsidePact(files []string) []string {
 	var out []string
 	for _, f := range files {
-		if !strings.HasPrefix(f, g.pactDir) {
+		if !g.in.Settings.insidePact(f) {
 			out = append(out, f)
 		}
 	}
