@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"strings"
 	"time"
 
@@ -34,9 +35,7 @@ func (g *gatherer) fetchBacking(ref *projection.GitHubRef, parent string, pin *c
 			if err != nil {
 				return fmt.Errorf("list the reviews of pull request #%d: %w", n, err)
 			}
-			for _, r := range list {
-				pin.Reviews[r.ID] = checks.ReviewFact{Found: true, State: strings.ToUpper(r.State), AuthorLogin: r.AuthorLogin, CommitID: r.CommitID, SubmittedAt: r.SubmittedAt}
-			}
+			maps.Copy(pin.Reviews, reviewFacts(list))
 		}
 		rf, ok := pin.Reviews[ref.ReviewID]
 		if !ok || rf.AwaitingKnown {
@@ -60,18 +59,24 @@ func (g *gatherer) fetchBacking(ref *projection.GitHubRef, parent string, pin *c
 		if h := cf.HeadAtComment; h != "" && parent != "" && h != parent {
 			if _, asked := pin.Unchanged[checks.Span{From: h, To: parent}]; !asked {
 				files, err := g.compare(h, parent)
-				switch {
-				case errors.Is(err, ghapi.ErrNotFound):
-					pin.Unchanged[checks.Span{From: h, To: parent}] = false
-				case err != nil:
+				if err != nil && !errors.Is(err, ghapi.ErrNotFound) {
 					return err
-				default:
-					pin.Unchanged[checks.Span{From: h, To: parent}] = len(g.outsidePact(files)) == 0 && len(files) < compareFileLimit
 				}
+				pin.Unchanged[checks.Span{From: h, To: parent}] = g.in.Settings.sameCode(files, err)
 			}
 		}
 	}
 	return nil
+}
+
+// reviewFacts are a pull request's reviews as provenance and the bot's
+// standing-decision rule weigh them, by id.
+func reviewFacts(list []ghapi.Review) map[int64]checks.ReviewFact {
+	out := make(map[int64]checks.ReviewFact, len(list))
+	for _, r := range list {
+		out[r.ID] = checks.ReviewFact{Found: true, State: strings.ToUpper(r.State), AuthorLogin: r.AuthorLogin, CommitID: r.CommitID, SubmittedAt: r.SubmittedAt}
+	}
+	return out
 }
 
 // comment gathers the facts of one comment: who wrote it and when, whether

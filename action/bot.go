@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -173,20 +174,14 @@ func planReview(ctx context.Context, gh BotGitHub, req bot.Request, pr ghapi.PR,
 	if err != nil {
 		return nil, fmt.Errorf("list the reviews of pull request #%d: %w", pr.Number, err)
 	}
-	reviews := map[int64]checks.ReviewFact{}
-	var r *ghapi.Review
-	for i, rv := range list {
-		reviews[rv.ID] = checks.ReviewFact{Found: true, State: strings.ToUpper(rv.State), AuthorLogin: rv.AuthorLogin, CommitID: rv.CommitID, SubmittedAt: rv.SubmittedAt}
-		if rv.ID == req.Review.ID {
-			r = &list[i]
-		}
-	}
-	if why := checks.StandingDecision(reviews, req.Review.ID); why != "" {
+	if why := checks.StandingDecision(reviewFacts(list), req.Review.ID); why != "" {
 		out.Ignored = why + ", so it records nothing"
 		out.Notices = append(out.Notices, out.Ignored)
 		return nil, nil
 	}
 	// GitHub's record, not the payload's: a re-run replays an old payload.
+	// (A standing decision is in the list.)
+	r := list[slices.IndexFunc(list, func(rv ghapi.Review) bool { return rv.ID == req.Review.ID })]
 	req.Login = r.AuthorLogin
 	req.Review = &bot.Review{ID: r.ID, State: r.State, Body: r.Body, URL: r.HTMLURL, CommitID: r.CommitID, SubmittedAt: r.SubmittedAt.UTC()}
 	req.HeadSHA = r.CommitID
@@ -513,11 +508,7 @@ func stillCovered(ctx context.Context, gh Reader, p *botPlan, intents []bot.Inte
 	if err != nil && !errors.Is(err, ghapi.ErrNotFound) {
 		return nil, nil, fmt.Errorf("compare %s with %s: %w", prose.ShortSHA(p.at), prose.ShortSHA(head), err)
 	}
-	changed := err != nil || len(files) >= compareFileLimit
-	for _, f := range files {
-		changed = changed || !s.insidePact(f)
-	}
-	if !changed {
+	if s.sameCode(files, err) {
 		return intents, nil, nil
 	}
 	var keep []bot.Intent

@@ -104,6 +104,22 @@ func (s Settings) now() time.Time {
 // insidePact reports whether a repository path is in the pact directory.
 func (s Settings) insidePact(p string) bool { return strings.HasPrefix(p, s.pactDir()+"/") }
 
+// sameCode reports whether a comparison of two commits (files it lists,
+// err when GitHub could not compare them) shows the same code in both:
+// nothing changed outside the pact directory, and fewer files than GitHub
+// lists at most, so that none is hidden.
+func (s Settings) sameCode(files []string, err error) bool {
+	if err != nil || len(files) >= compareFileLimit {
+		return false
+	}
+	for _, f := range files {
+		if !s.insidePact(f) {
+			return false
+		}
+	}
+	return true
+}
+
 // Judgement is the engine's verdict on one head.
 type Judgement struct {
 	Target   Target

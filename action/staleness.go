@@ -43,12 +43,10 @@ func (g *gatherer) staleFacts(policy config.Stale, anchor, intro string) (checks
 		if before[sha] || !g.prCommit(sha) {
 			continue
 		}
-		if sha == intro {
-			candidates = append(candidates, sha)
-			continue
-		}
-		sf.After = append(sf.After, sha)
 		candidates = append(candidates, sha)
+		if sha != intro {
+			sf.After = append(sf.After, sha)
+		}
 	}
 	if policy != config.StaleTree {
 		return sf, nil
