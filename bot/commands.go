@@ -8,9 +8,6 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/text"
-
-	"github.com/pact-action/pact-action/internal/prose"
-	"github.com/pact-action/pact-action/report"
 )
 
 // Command verbs of /pact.
@@ -122,20 +119,19 @@ func parseCommand(words []string) Command {
 	switch verb {
 	case VerbAccept:
 		if len(words) != 2 {
-			return Command{Verb: VerbHelp, Problem: "`/pact accept` takes exactly one task id."}
+			return Command{Verb: VerbHelp, Problem: problemAcceptArgs}
 		}
 		return Command{Verb: verb, Task: words[1]}
 	case VerbChanges:
 		if len(words) < 3 {
-			return Command{Verb: VerbHelp, Problem: "`/pact changes` needs a task id and a reason."}
+			return Command{Verb: VerbHelp, Problem: problemChangesArgs}
 		}
 		return Command{Verb: verb, Task: words[1], Reason: strings.Join(words[2:], " ")}
 	case VerbStatus, VerbRecheck, VerbHelp:
 		if len(words) != 1 {
-			return Command{Verb: VerbHelp, Problem: "`/pact " + verb + "` takes no arguments."}
+			return Command{Verb: VerbHelp, Problem: problemNoArgs(verb)}
 		}
 		return Command{Verb: verb}
 	}
-	// The word is the commenter's: quoted back only as inert code.
-	return Command{Verb: VerbHelp, Problem: report.Code(prose.Truncate(words[0], 40)) + " is not a /pact command."}
+	return Command{Verb: VerbHelp, Problem: problemUnknownVerb(words[0])}
 }

@@ -100,6 +100,16 @@ type changesPayload struct {
 	GitHub GitHubPayload `json:"github"`
 }
 
+// eventPayload is the payload of an accept or changes_requested the bot
+// writes: the commit it was given on, the GitHub object behind it, and for
+// changes_requested the reason.
+func eventPayload(typ, reason, commit string, gh GitHubPayload) any {
+	if typ == projection.TypeAccept {
+		return acceptPayload{Commit: commit, GitHub: gh}
+	}
+	return changesPayload{Reason: reason, Commit: commit, GitHub: gh}
+}
+
 // PlanReview maps a submitted review to events: approved → accept and
 // changes_requested → changes_requested, for every task on the head branch
 // that awaited review, by a seat the reviewer holds, in st: the log at the
@@ -147,15 +157,11 @@ func reviewIntent(req Request, t *projection.Task, typ string) Intent {
 	d := projection.Draft{EventID: EventID(req.Repo, "review", r.ID, t.ID), TS: r.SubmittedAt, AgentID: t.Reviewer,
 		Type: typ, TaskID: t.ID, Feature: t.Feature}
 	what := fmt.Sprintf("%s %s (review %d by @%s)", typ, t.ID, r.ID, req.Login)
-	if typ == projection.TypeAccept {
-		d.Payload = acceptPayload{Commit: r.CommitID, GitHub: gh}
-	} else {
-		reason := strings.TrimSpace(r.Body)
-		if reason == "" {
-			reason = fmt.Sprintf("changes requested in review %s", r.URL)
-		}
-		d.Payload = changesPayload{Reason: reason, Commit: r.CommitID, GitHub: gh}
+	reason := strings.TrimSpace(r.Body)
+	if reason == "" {
+		reason = fmt.Sprintf("changes requested in review %s", r.URL)
 	}
+	d.Payload = eventPayload(typ, reason, r.CommitID, gh)
 	return Intent{Draft: d, What: what}
 }
 
@@ -224,11 +230,7 @@ func planTaskCommand(req Request, cfg *config.Config, st *projection.State, cmd 
 	// them apart by their place in the comment.
 	d := projection.Draft{EventID: EventID(req.Repo, commentKind(c, index), c.ID, t.ID), TS: c.CreatedAt,
 		AgentID: t.Reviewer, Type: typ, TaskID: t.ID, Feature: t.Feature}
-	if typ == projection.TypeAccept {
-		d.Payload = acceptPayload{Commit: req.HeadSHA, GitHub: gh}
-	} else {
-		d.Payload = changesPayload{Reason: cmd.Reason, Commit: req.HeadSHA, GitHub: gh}
-	}
+	d.Payload = eventPayload(typ, cmd.Reason, req.HeadSHA, gh)
 	return Intent{Draft: d, What: fmt.Sprintf("%s %s (comment %d by @%s)", typ, t.ID, c.ID, req.Login), FromComment: true}, "", false
 }
 

@@ -31,6 +31,20 @@ const HelpText = "**/pact commands** (each on a line of its own, as plain text â
 	"Approving the pull request accepts every task on this branch that awaits your review at the commit you approved; requesting changes does the opposite. " +
 	"Seats are mapped to GitHub accounts in `.github/pact.yml` on the base branch."
 
+// What can be wrong with a /pact line (Command.Problem): said first in the
+// help reply.
+const (
+	problemAcceptArgs  = "`/pact accept` takes exactly one task id."
+	problemChangesArgs = "`/pact changes` needs a task id and a reason."
+)
+
+func problemNoArgs(verb string) string { return "`/pact " + verb + "` takes no arguments." }
+
+// problemUnknownVerb quotes the commenter's word back only as inert code.
+func problemUnknownVerb(word string) string {
+	return report.Code(prose.Truncate(word, 40)) + " is not a /pact command."
+}
+
 func helpReply(problem string) string {
 	if problem == "" {
 		return HelpText
