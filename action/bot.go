@@ -309,7 +309,7 @@ func botRequest(ev *Event, eventName, botLogin string) (botEvent, string) {
 		}
 		c := ev.Comment
 		be.req.Login = c.User.Login
-		be.req.Comment = &bot.Comment{ID: c.ID, URL: c.HTMLURL, OnDiff: eventName == "pull_request_review_comment"}
+		be.req.Comment = &bot.Comment{ID: c.ID, OnDiff: eventName == "pull_request_review_comment"}
 		be.kind = ghapi.IssueComment
 		if eventName == "pull_request_review_comment" {
 			be.kind = ghapi.ReviewComment

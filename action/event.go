@@ -5,34 +5,30 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
-	"strings"
 )
 
-// Event is the part of a webhook payload pact-action reads. Our own small
-// structs keep go-github inside ghapi; unknown fields are ignored.
+// Event is the part of a webhook payload pact-action reads: which pull
+// request, review, comment or merge group an event is about, and who caused
+// it. Everything the verdict or an event written depends on (heads, bases,
+// review states, comment bodies and times) is read from GitHub when the job
+// runs, since a re-run replays an old payload; so it is not here. Our own
+// small structs keep go-github inside ghapi; unknown fields are ignored.
 type Event struct {
 	Action      string       `json:"action"`
 	PullRequest *PullRequest `json:"pull_request"`
 	MergeGroup  *struct {
 		HeadSHA string `json:"head_sha"`
 		HeadRef string `json:"head_ref"`
-		BaseSHA string `json:"base_sha"`
 		BaseRef string `json:"base_ref"`
 	} `json:"merge_group"`
 	Review *struct {
-		ID          int64  `json:"id"`
-		State       string `json:"state"`
-		Body        string `json:"body"`
-		CommitID    string `json:"commit_id"`
-		HTMLURL     string `json:"html_url"`
-		SubmittedAt string `json:"submitted_at"`
-		User        User   `json:"user"`
+		ID   int64 `json:"id"`
+		User User  `json:"user"`
 	} `json:"review"`
 	Comment *struct {
-		ID                int64  `json:"id"`
+		ID int64 `json:"id"`
+		// Body only lets the bot skip its own replies early.
 		Body              string `json:"body"`
-		HTMLURL           string `json:"html_url"`
-		CreatedAt         string `json:"created_at"`
 		AuthorAssociation string `json:"author_association"`
 		User              User   `json:"user"`
 	} `json:"comment"`
@@ -49,33 +45,11 @@ type Event struct {
 // User is a GitHub account in a payload.
 type User struct {
 	Login string `json:"login"`
-	Type  string `json:"type"`
 }
 
-// PullRequest is a pull request in a payload.
+// PullRequest is a pull request in a payload: its number only.
 type PullRequest struct {
 	Number int `json:"number"`
-	Head   struct {
-		SHA  string `json:"sha"`
-		Ref  string `json:"ref"`
-		Repo *struct {
-			FullName string `json:"full_name"`
-		} `json:"repo"`
-	} `json:"head"`
-	Base struct {
-		SHA  string `json:"sha"`
-		Ref  string `json:"ref"`
-		Repo struct {
-			FullName string `json:"full_name"`
-		} `json:"repo"`
-	} `json:"base"`
-	User User `json:"user"`
-}
-
-// Fork reports whether the PR's head lives in another repository (or in
-// one that was deleted).
-func (p *PullRequest) Fork() bool {
-	return p.Head.Repo == nil || !strings.EqualFold(p.Head.Repo.FullName, p.Base.Repo.FullName)
 }
 
 // ParseEvent reads a webhook payload.
