@@ -317,7 +317,8 @@ func (t *retryTransport) backoff(attempt int) time.Duration {
 func (t *retryTransport) classify(req *http.Request, resp *http.Response, err error) verdict {
 	if err != nil {
 		// Retry transport failures only for requests that are safe to
-		// repeat: a POST that failed mid-way may have been applied.
+		// repeat: a POST that failed mid-way may have been applied, except
+		// a GraphQL query, which is a read sent as a POST.
 		if req.Context().Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return verdict{}
 		}
@@ -325,7 +326,7 @@ func (t *retryTransport) classify(req *http.Request, resp *http.Response, err er
 		case http.MethodGet, http.MethodHead, http.MethodOptions:
 			return verdict{retry: true}
 		}
-		return verdict{}
+		return verdict{retry: req.Context().Value(graphQLKey{}) != nil}
 	}
 	status := resp.StatusCode
 	switch {

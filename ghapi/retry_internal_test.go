@@ -3,6 +3,7 @@ package ghapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -46,15 +47,17 @@ func TestTransportErrorsRetryOnlySafeMethods(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		method    string
+		graphQL   bool // a GraphQL query: a read sent as a POST
 		wantCalls int32
 	}{
-		{http.MethodGet, 3},
-		{http.MethodHead, 3},
-		{http.MethodPost, 1},
-		{http.MethodPatch, 1},
+		{http.MethodGet, false, 3},
+		{http.MethodHead, false, 3},
+		{http.MethodPost, false, 1},
+		{http.MethodPatch, false, 1},
+		{http.MethodPost, true, 3},
 	}
 	for _, tt := range tests {
-		t.Run(tt.method, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s graphql=%v", tt.method, tt.graphQL), func(t *testing.T) {
 			t.Parallel()
 			var calls atomic.Int32
 			base := roundTripFunc(func(r *http.Request) (*http.Response, error) {
@@ -62,7 +65,11 @@ func TestTransportErrorsRetryOnlySafeMethods(t *testing.T) {
 				return nil, errors.New("connection reset by peer")
 			})
 			rt := newRetryTransport(base, RetryPolicy{MaxAttempts: 3}, func(context.Context, time.Duration) error { return nil }, nil)
-			req, _ := http.NewRequest(tt.method, "http://example.invalid/x", nil)
+			ctx := context.Background()
+			if tt.graphQL {
+				ctx = context.WithValue(ctx, graphQLKey{}, true)
+			}
+			req, _ := http.NewRequestWithContext(ctx, tt.method, "http://example.invalid/x", nil)
 			_, err := rt.RoundTrip(req)
 			if err == nil {
 				t.Fatal("RoundTrip succeeded")
