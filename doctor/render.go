@@ -35,16 +35,18 @@ func WriteJSON(w io.Writer, repository string, checks []Check) error {
 }
 
 // WriteText writes one line per check, its detail and fix indented below
-// it, and a count.
+// it (a fix may span lines, every one indented), and a count.
 func WriteText(w io.Writer, repository, branch string, checks []Check) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "pact-action doctor: %s (default branch %s)\n\n", repository, branch)
 	counts := map[Status]int{}
 	for _, c := range checks {
 		counts[c.Status]++
-		fmt.Fprintf(&b, "%s %s\n", symbols[c.Status], c.Title)
+		// Titles and details quote the repository's files (a workflow's
+		// check-name, a login): one line each, so none can forge a ✓ line.
+		fmt.Fprintf(&b, "%s %s\n", symbols[c.Status], prose.OneLine(c.Title))
 		if c.Detail != "" {
-			fmt.Fprintf(&b, "    %s\n", c.Detail)
+			fmt.Fprintf(&b, "    %s\n", prose.OneLine(c.Detail))
 		}
 		if c.Fix == "" {
 			continue

@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -64,5 +65,23 @@ func TestWriteJSON(t *testing.T) {
 	b.Reset()
 	if err := WriteJSON(&b, "o/r", nil); err != nil || b.String() != "{\n  \"repository\": \"o/r\",\n  \"ok\": true,\n  \"checks\": []\n}\n" {
 		t.Errorf("no checks: %q, %v", b.String(), err)
+	}
+}
+
+// Text from the repository's files cannot forge a line of the report.
+func TestWriteTextKeepsEachCheckOnItsLines(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	forged := []Check{{ID: "x", Status: StatusFail, Title: "check \"evil\n✓ everything is fine\" is not required", Detail: "a\r\n✓ b", Fix: "set:\n✓ c"}}
+	if err := WriteText(&b, "o/r", "main", forged); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(line, "✓") {
+			t.Errorf("a forged line at the top level: %q\n%s", line, b.String())
+		}
+	}
+	if !strings.Contains(b.String(), "✗ check \"evil ✓ everything is fine\" is not required\n    a ✓ b\n") {
+		t.Errorf("got:\n%s", b.String())
 	}
 }
