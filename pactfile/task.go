@@ -44,15 +44,14 @@ func AppendTask(dst []byte, fm Task) []byte {
 // TaskFile is what tasks/<id>.md holds once assign has written it: the
 // front matter of fm, then the body of old, the file as it was (the body of
 // a new file when old is nil). Only the front matter of an existing file is
-// replaced; a file with none keeps all of its text as the body.
+// replaced (as ParseTask finds it); a file with none keeps all of its text
+// as the body.
 func TaskFile(fm Task, old []byte) []byte {
 	body := NewTaskBody
 	if old != nil {
 		body = string(old)
-		if rest, ok := strings.CutPrefix(strings.ReplaceAll(body, "\r\n", "\n"), "---\n"); ok {
-			if _, after, found := strings.Cut(rest, "\n---\n"); found {
-				body = after
-			}
+		if _, rest, err := cutFrontMatter(old); err == nil {
+			body = rest
 		}
 	}
 	return append(FormatTask(fm), body...)
@@ -63,27 +62,37 @@ func TaskFile(fm Task, old []byte) []byte {
 // allowed; keys may come in any order and others may be present.
 func ParseTask(b []byte) (Task, error) {
 	var fm Task
-	text := strings.ReplaceAll(string(bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))), "\r\n", "\n")
-	if !strings.HasPrefix(text, "---\n") {
-		return fm, fmt.Errorf("the file does not start with a --- frontmatter line")
+	front, _, err := cutFrontMatter(b)
+	if err != nil {
+		return fm, err
 	}
-	body, found := "", false
-	for rest, off := text[4:], 0; !found && off <= len(rest); {
-		line, _, more := strings.Cut(rest[off:], "\n")
-		if strings.TrimRight(line, " \t") == "---" { // the closing line, even right after the opening one
-			body, found = rest[:off], true
-		} else if !more {
+	if err := yaml.Unmarshal([]byte(front), &fm); err != nil {
+		return fm, fmt.Errorf("the frontmatter is not valid YAML: %w", err)
+	}
+	return fm, nil
+}
+
+// cutFrontMatter splits a task file, without its byte order mark and with
+// LF line ends, into the YAML between the opening --- line and the closing
+// one (spaces or tabs may follow it; it may come right after the opening
+// line, or end the file), and the body after it.
+func cutFrontMatter(b []byte) (front, body string, err error) {
+	text := strings.ReplaceAll(string(TrimBOM(b)), "\r\n", "\n")
+	if !strings.HasPrefix(text, "---\n") {
+		return "", "", fmt.Errorf("the file does not start with a --- frontmatter line")
+	}
+	rest := text[4:]
+	for off := 0; off <= len(rest); {
+		line, after, more := strings.Cut(rest[off:], "\n")
+		if strings.TrimRight(line, " \t") == "---" {
+			return rest[:off], after, nil
+		}
+		if !more {
 			break
 		}
 		off += len(line) + 1
 	}
-	if !found {
-		return fm, fmt.Errorf("the frontmatter has no closing --- line")
-	}
-	if err := yaml.Unmarshal([]byte(body), &fm); err != nil {
-		return fm, fmt.Errorf("the frontmatter is not valid YAML: %w", err)
-	}
-	return fm, nil
+	return "", "", fmt.Errorf("the frontmatter has no closing --- line")
 }
 
 // TaskMatches reports, without parsing, that ParseTask(b) would return fm

@@ -89,6 +89,12 @@ func TestTaskFile(t *testing.T) {
 		{"keeps the body, in LF", "---\r\nid: old\r\n---\r\nMy notes.\r\n", "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\nMy notes.\n"},
 		{"no front matter: all of it is the body", "No frontmatter at all.\r\n", "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\nNo frontmatter at all.\r\n"},
 		{"empty file", "", "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\n"},
+		// Front matter as ParseTask reads it is replaced, not kept as body.
+		{"byte order mark", "\ufeff---\nid: old\n---\nbody\n", "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\nbody\n"},
+		{"spaces after the closing line", "---\nid: old\n--- \t\nbody\n", "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\nbody\n"},
+		{"empty front matter", "---\n---\nbody\n", "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\nbody\n"},
+		{"closing line ends the file", "---\nid: old\n---", "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\n"},
+		{"no closing line: all of it is the body", "---\nid: old\n", "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\n---\nid: old\n"},
 	}
 	for _, tc := range cases {
 		old := []byte(tc.old)
