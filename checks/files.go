@@ -71,7 +71,7 @@ func missingTaskFiles(in Input, st *projection.State, ids []string) Finding {
 // matter mirrors the task's assign event. It says nothing (false) when it
 // does; a file that begins with exactly what pactify writes is not parsed.
 func TaskFile(path string, t *projection.Task, b []byte) (Finding, bool) {
-	want := pactfile.Task{ID: t.ID, Feature: t.Feature, Owner: t.Owner, Reviewer: t.Reviewer}
+	want := t.FrontMatter()
 	if pactfile.TaskMatches(b, want) {
 		return Finding{}, false
 	}

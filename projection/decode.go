@@ -119,8 +119,8 @@ func (d *decoder) validUTF8() bool {
 func (d *decoder) decode(line []byte, ev *Event) (claim *VersionClaim, skip bool, malformed string) {
 	*ev = Event{}
 	d.line = line
-	d.top = [nTop]span{absent, absent, absent, absent, absent, absent, absent, absent}
-	d.pay = [nPay]span{absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent}
+	d.top = noTop
+	d.pay = noPay
 	d.payObj, d.high, d.notObject, d.idForm = false, false, 0, idOther
 	ok := d.scanLine()
 	d.checkUTF8 = !ok || d.high

@@ -15,6 +15,8 @@ import (
 	"io"
 	"time"
 	"unicode/utf8"
+
+	"github.com/pact-action/pact-action/pactfile"
 )
 
 // parseReference is Parse as it was: bufio lines and decodeLineReference.
@@ -42,7 +44,7 @@ func refScanLines(r io.Reader, fn func(n int, line []byte, tooLong bool)) error 
 		}
 		n++
 		if first {
-			line = bytes.TrimPrefix(line, utf8BOM)
+			line = bytes.TrimPrefix(line, []byte(pactfile.BOM))
 			first = false
 		}
 		fn(n, line, tooLong)

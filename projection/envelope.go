@@ -3,7 +3,6 @@ package projection
 import (
 	"bytes"
 	"fmt"
-	"time"
 )
 
 // The pact meaning of a decoded line: which keys are envelope and payload
@@ -67,7 +66,7 @@ func payloadField(k []byte) int {
 func (d *decoder) topKey(key []byte, i, depth int) int {
 	f := topField(key)
 	if f == fPayload {
-		d.pay = [nPay]span{absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent, absent}
+		d.pay = noPay
 		d.payObj = false
 	}
 	var end int
@@ -145,12 +144,8 @@ func (d *decoder) versionClaim() *VersionClaim {
 		return nil
 	}
 	raw := d.raw(d.pay[pProtocolVersion])
-	if !isJSONInteger(raw) || raw[0] == '-' {
-		return nil
-	}
-	digits := bytes.TrimLeft(raw, "0")
-	if len(digits) == 0 || (len(digits) == 1 && digits[0] <= '0'+SupportedProtocolVersion) {
-		return nil
+	if n, err := parseSmallInt(raw); err != nil || n <= SupportedProtocolVersion {
+		return nil // absent, not a non-negative integer, or supported
 	}
 	c := &VersionClaim{Version: string(raw)}
 	if b, ok := d.content(d.top[fTS]); ok {
@@ -199,14 +194,13 @@ func (d *decoder) envelope(ev *Event, hasType, typeIsString bool) *Problem {
 	if !ok {
 		return envelopeProblem("ts must be a UTC timestamp string, got %s", d.kind(d.top[fTS]))
 	}
-	sec, nsec, ok := tsInstant(ts)
+	ev.TS, ok = parseTSBytes(ts)
 	if !d.lean || !ok {
 		ev.TSRaw = string(ts)
 	}
 	if !ok {
 		return envelopeProblem("ts %q is not a UTC instant of the form YYYY-MM-DDTHH:MM:SS[.fraction]Z", ev.TSRaw)
 	}
-	ev.TS = time.Unix(sec, int64(nsec)).UTC()
 	if ev.AgentID, ok = d.interned(d.top[fAgentID], symAgent); !ok {
 		return envelopeProblem("agent_id must be a string, got %s", d.kind(d.top[fAgentID]))
 	}

@@ -104,9 +104,3 @@ func sortRejections(rs []Rejection) {
 		return cmp.Compare(a.Line, b.Line)
 	})
 }
-
-// ---- reading: one goroutine cuts the input into chunks of whole lines,
-// workers decode them, and the caller's goroutine takes the results in file
-// order and finds duplicate event ids; the events are applied once all are
-// read (applying them as they come, through a reordering heap, was measured
-// slower on two cores: it takes the time of a decoder) ----

@@ -29,6 +29,19 @@ type span struct {
 
 var absent = span{-1, -1, false}
 
+// noTop and noPay are field tables with every field absent: a decoder
+// resets to them before each line (filled by a loop, so a field added to
+// the tables cannot be left present by accident).
+var noTop, noPay = func() (top [nTop]span, pay [nPay]span) {
+	for i := range top {
+		top[i] = absent
+	}
+	for i := range pay {
+		pay[i] = absent
+	}
+	return top, pay
+}()
+
 func (s span) present() bool { return s.lo >= 0 }
 
 const nanMessage = "line is not valid JSON (NaN and Infinity are not JSON numbers)"

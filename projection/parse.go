@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+
+	"github.com/pact-action/pact-action/pactfile"
 )
 
 // Log is a parsed log.jsonl: the events of known v1 types in file order,
@@ -28,8 +30,6 @@ type Scan struct {
 }
 
 var lineSeed = maphash.MakeSeed()
-
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // Parse reads a whole log. It returns an error only when the reader fails;
 // every defect of the content is recorded in the Log instead.
@@ -129,7 +129,7 @@ func (lr *lineReader) emit(line []byte, tooLong bool) bool {
 		if len(line) > MaxLineBytes { // measured with any BOM
 			line, tooLong = nil, true
 		} else if lr.n == 1 {
-			line = bytes.TrimPrefix(line, utf8BOM)
+			line = pactfile.TrimBOM(line)
 		}
 	}
 	lr.line, lr.tooLong = line, tooLong

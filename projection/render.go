@@ -22,8 +22,8 @@ const renderChunk = 64 << 10
 // took seconds and gigabytes.
 //
 // Seats come in roster order, features and tasks in assign order.
-func renderChunks(s *State, buf []byte, emit func([]byte) bool) bool {
-	w := pactfile.NewYAMLWriter(append(buf[:0], stateHeader...), 2)
+func renderChunks(s *State, emit func([]byte) bool) bool {
+	w := pactfile.NewYAMLWriter(append(make([]byte, 0, renderChunk+4<<10), stateHeader...), 2)
 	w.Key(0, "project")
 	w.String(0, s.Project)
 	w.Key(0, "protocol_version")
@@ -112,7 +112,7 @@ func renderChunks(s *State, buf []byte, emit func([]byte) bool) bool {
 // state: seats in roster order, features and tasks in assign order.
 func Render(w io.Writer, s *State) error {
 	var err error
-	renderChunks(s, make([]byte, 0, renderChunk+4<<10), func(b []byte) bool {
+	renderChunks(s, func(b []byte) bool {
 		_, err = w.Write(b)
 		return err == nil
 	})
@@ -122,14 +122,11 @@ func Render(w io.Writer, s *State) error {
 // RenderBytes renders the state into memory.
 func RenderBytes(s *State) []byte {
 	var out []byte
-	renderChunks(s, make([]byte, 0, renderChunk+4<<10), func(b []byte) bool {
+	renderChunks(s, func(b []byte) bool {
 		out = append(out, b...)
 		return true
 	})
-	if out == nil {
-		out = []byte{}
-	}
-	return out
+	return out // never nil: the header is always written
 }
 
 // RenderMatches reports whether b is exactly what Render writes for the
@@ -138,7 +135,7 @@ func RenderBytes(s *State) []byte {
 // of the file.
 func RenderMatches(s *State, b []byte) bool {
 	off := 0
-	same := renderChunks(s, make([]byte, 0, renderChunk+4<<10), func(chunk []byte) bool {
+	same := renderChunks(s, func(chunk []byte) bool {
 		if len(b)-off < len(chunk) || !bytes.Equal(b[off:off+len(chunk)], chunk) {
 			return false
 		}
@@ -146,11 +143,4 @@ func RenderMatches(s *State, b []byte) bool {
 		return true
 	})
 	return same && off == len(b)
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

@@ -42,7 +42,7 @@ func Replay(log *Log) *Result {
 		return res
 	}
 	order := make([]*Event, 0, len(log.Events))
-	var seen idTable // event ids by their first event (lean.go)
+	var seen idTable // event ids by their first event (ids.go)
 	for i := range log.Events {
 		ev := &log.Events[i]
 		if id := ev.EventID; id != "" {

@@ -1,6 +1,10 @@
 package projection
 
-import "time"
+import (
+	"time"
+
+	"github.com/pact-action/pact-action/pactfile"
+)
 
 // TaskStatus is a state of the task state machine (spec §4.1). The
 // changes_requested state is transient: the task goes straight back to
@@ -47,6 +51,11 @@ type Task struct {
 	AcceptCommit string
 	AcceptEvent  string
 	UpdatedAt    time.Time
+}
+
+// FrontMatter is the front matter of the task's file, tasks/<id>.md.
+func (t *Task) FrontMatter() pactfile.Task {
+	return pactfile.Task{ID: t.ID, Feature: t.Feature, Owner: t.Owner, Reviewer: t.Reviewer}
 }
 
 // Feature is one feature: the tasks assigned to it, in assign order.

@@ -346,3 +346,10 @@ func sameSet(a, b []string) bool {
 	}
 	return true
 }
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

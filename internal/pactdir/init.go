@@ -203,6 +203,6 @@ func (d Dir) WriteTaskFile(t *projection.Task) error {
 	if err != nil {
 		return err
 	}
-	fm := pactfile.Task{ID: t.ID, Feature: t.Feature, Owner: t.Owner, Reviewer: t.Reviewer}
+	fm := t.FrontMatter()
 	return WriteFileAtomic(path, pactfile.TaskFile(fm, old))
 }

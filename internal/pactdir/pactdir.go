@@ -273,7 +273,7 @@ func readTaskFile(dirFD int, name string, buf []byte, t *projection.Task) ([]byt
 	}
 	// One read usually holds the whole front matter: a match needs no
 	// more system calls (not even the read that would see the end).
-	fm := pactfile.Task{ID: t.ID, Feature: t.Feature, Owner: t.Owner, Reviewer: t.Reviewer}
+	fm := t.FrontMatter()
 	n := 0
 	for n < len(buf) {
 		m, err := read(buf[n:])

@@ -113,7 +113,7 @@ func writeTaskFiles(dir string, st *projection.State) (int, error) {
 			defer wg.Done()
 			for i := w; i < len(ids); i += workers {
 				t := st.Tasks[ids[i]]
-				b := pactfile.TaskFile(pactfile.Task{ID: t.ID, Feature: t.Feature, Owner: t.Owner, Reviewer: t.Reviewer}, nil)
+				b := pactfile.TaskFile(t.FrontMatter(), nil)
 				if err := os.WriteFile(filepath.Join(dir, t.ID+".md"), b, 0o644); err != nil {
 					errs[w] = err
 					return
