@@ -275,7 +275,7 @@ func (w *YAMLWriter) scalar(s string, indent int, flow bool) {
 	}
 	switch style {
 	case stylePlain:
-		w.writePlain(s, indent)
+		w.writePlain(s)
 	case styleSingle:
 		w.writeSingleQuoted(s, indent)
 	case styleDouble:
@@ -443,30 +443,15 @@ func analyzeScalar(value string) scalarAnalysis {
 }
 
 // writePlain is yaml_emitter_write_plain_scalar without line folding (the
-// width is unlimited) and outside the document root.
-func (w *YAMLWriter) writePlain(value string, indent int) {
+// width is unlimited) and outside the document root. A plain scalar never
+// holds a line break (analyzeScalar rules plain out for one), so its bytes
+// go out as they are.
+func (w *YAMLWriter) writePlain(value string) {
 	if len(value) > 0 && !w.whitespace {
 		w.put(' ')
 	}
-	breaks := false
 	for i := 0; i < len(value); {
-		switch {
-		case value[i] == ' ':
-			i = w.write(value, i)
-		case isBreak(value, i):
-			if !breaks && value[i] == '\n' {
-				w.putBreak()
-			}
-			i = w.writeBreak(value, i)
-			breaks = true
-		default:
-			if breaks {
-				w.writeIndent(indent) // not reached: a scalar with breaks is never plain
-			}
-			i = w.write(value, i)
-			w.indention = false
-			breaks = false
-		}
+		i = w.write(value, i)
 	}
 	if len(value) > 0 {
 		w.whitespace = false
