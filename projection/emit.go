@@ -83,9 +83,12 @@ func newEvent(line []byte, lines int) (Event, error) {
 	return ev, nil
 }
 
+// duplicateOf is a writer's refusal of a line whose event_id the log holds
+// on line: the replay's event_id.duplicate, said the same way. A writer
+// refuses a copy too, which a replay would only warn about.
 func duplicateOf(ev *Event, line int) *Rejection {
-	return &Rejection{Line: ev.Line, EventID: ev.EventID, TaskID: ev.TaskID, Feature: ev.Feature, Code: CodeEventIDDuplicate,
-		Message: fmt.Sprintf("event_id %s is already in the log on line %d", ev.EventID, line)}
+	r := duplicateID(ev.Line, ev.EventID, ev.TaskID, ev.Feature, line, false)
+	return &r
 }
 
 // Propose judges the line a writer appends to a log read by
