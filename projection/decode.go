@@ -115,6 +115,25 @@ func (d *decoder) validUTF8() bool {
 	return !d.checkUTF8 || utf8.Valid(d.line)
 }
 
+// readLine takes one line of the log (its CR and any BOM already off) the
+// way both readings of a log do (Parse and ParseReplay): a blank line is
+// nothing; a line that is not valid UTF-8, or not an event, is malformed
+// (why); any other may claim a newer protocol version, and keep says ev
+// (zeroed and filled) is an event to apply.
+func (d *decoder) readLine(line []byte, ev *Event) (claim *VersionClaim, keep bool, malformed string) {
+	if isBlank(line) {
+		return nil, false, ""
+	}
+	claim, skip, msg := d.decode(line, ev)
+	switch {
+	case !d.validUTF8():
+		return nil, false, "line is not valid UTF-8"
+	case msg != "":
+		return nil, false, msg
+	}
+	return claim, !skip, ""
+}
+
 // decode fills ev (which it zeroes first) from one line.
 func (d *decoder) decode(line []byte, ev *Event) (claim *VersionClaim, skip bool, malformed string) {
 	*ev = Event{}

@@ -401,14 +401,7 @@ func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) {
 		if n == 1 {
 			line = pactfile.TrimBOM(line)
 		}
-		if isBlank(line) {
-			continue
-		}
-		claim, skip, msg := d.decode(line, &ev)
-		if !d.validUTF8() {
-			out.malformed = append(out.malformed, Malformed{Line: n, Message: "line is not valid UTF-8"})
-			continue
-		}
+		claim, keep, msg := d.readLine(line, &ev)
 		if msg != "" {
 			out.malformed = append(out.malformed, Malformed{Line: n, Message: msg})
 			continue
@@ -417,7 +410,7 @@ func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) {
 			claim.Line = n
 			out.claims = append(out.claims, *claim)
 		}
-		if skip {
+		if !keep {
 			continue
 		}
 		ev.Line = n

@@ -187,18 +187,11 @@ func (l *Log) add(d *decoder, n int, line []byte, tooLong bool) {
 		l.Malformed = append(l.Malformed, Malformed{Line: n, Message: tooLongMessage})
 		return
 	}
-	if isBlank(line) {
-		return
-	}
 	l.Events = append(l.Events, Event{})
 	ev := &l.Events[len(l.Events)-1]
-	claim, skip, msg := d.decode(line, ev)
-	if msg != "" || skip || !d.validUTF8() {
+	claim, keep, msg := d.readLine(line, ev)
+	if !keep {
 		l.Events = l.Events[:len(l.Events)-1]
-	}
-	if !d.validUTF8() {
-		l.Malformed = append(l.Malformed, Malformed{Line: n, Message: "line is not valid UTF-8"})
-		return
 	}
 	if msg != "" {
 		l.Malformed = append(l.Malformed, Malformed{Line: n, Message: msg})
@@ -208,7 +201,7 @@ func (l *Log) add(d *decoder, n int, line []byte, tooLong bool) {
 		claim.Line = n
 		l.Claims = append(l.Claims, *claim)
 	}
-	if skip {
+	if !keep {
 		return
 	}
 	ev.Line = n
