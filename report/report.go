@@ -10,6 +10,7 @@ package report
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -94,13 +95,15 @@ func Escape(s string) string {
 // mention, link, image or HTML inside a code span; only a backtick could
 // end the span early, so it becomes ', and line breaks become spaces.
 func Code(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	s = strings.NewReplacer("`", "'", "\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	s = codeSpanText.Replace(strings.ToValidUTF8(s, "\uFFFD"))
 	if strings.TrimSpace(s) == "" {
 		s = "\u00a0" + s // an empty span is not a span: show it as one
 	}
 	return "`" + s + "`"
 }
+
+// codeSpanText makes text safe inside one code span (Code).
+var codeSpanText = strings.NewReplacer("`", "'", "\r\n", " ", "\n", " ", "\r", " ")
 
 // Fence renders body as a fenced code block of the given info string that
 // body cannot close: the fence is one backtick longer than the longest run
@@ -119,9 +122,11 @@ func Fence(info, body string) string {
 	return fence + info + "\n" + strings.TrimSuffix(strings.ToValidUTF8(body, "\uFFFD"), "\n") + "\n" + fence
 }
 
+// where is a finding's place as path:line (path alone for a finding of
+// the whole file).
 func where(f checks.Finding) string {
 	if f.Line > 0 {
-		return fmt.Sprintf("%s:%d", f.Path, f.Line)
+		return f.Path + ":" + strconv.Itoa(f.Line)
 	}
 	return f.Path
 }
@@ -291,7 +296,7 @@ func Text(findings []checks.Finding) string {
 type Annotation struct {
 	Path    string
 	Line    int
-	Level   string // failure, warning or notice
+	Level   string // LevelFailure, LevelWarning or LevelNotice
 	Title   string
 	Message string
 }
@@ -343,14 +348,13 @@ const MaxWorkflowAnnotations = 10
 // WorkflowAnnotations are the workflow commands a step without a check run
 // (a read-only token) writes: the most important findings, errors first,
 // one fewer than GitHub shows when some must be left out, so the last line
-// (More, when left > 0) can say how many.
-func WorkflowAnnotations(findings []checks.Finding) (anns []Annotation, left int, more string) {
+// (more, "" when none are left out) can say how many.
+func WorkflowAnnotations(findings []checks.Finding) (anns []Annotation, more string) {
 	ordered := ByImportance(findings)
 	if len(ordered) > MaxWorkflowAnnotations {
 		keep := MaxWorkflowAnnotations - 1
-		left = len(ordered) - keep
+		more = fmt.Sprintf("pact: %d more finding(s) are not annotated (GitHub shows %d per step); the job summary and the JSON report list them all", len(ordered)-keep, MaxWorkflowAnnotations)
 		ordered = ordered[:keep]
-		more = fmt.Sprintf("pact: %d more finding(s) are not annotated (GitHub shows %d per step); the job summary and the JSON report list them all", left, MaxWorkflowAnnotations)
 	}
-	return Annotations(ordered), left, more
+	return Annotations(ordered), more
 }

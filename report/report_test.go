@@ -233,3 +233,34 @@ func TestCheckRunAnnotationsAreCapped(t *testing.T) {
 		})
 	}
 }
+
+// A step without a check run writes at most MaxWorkflowAnnotations
+// commands: errors first, and when some are left out, the last says how
+// many.
+func TestWorkflowAnnotationsLeaveRoomToSayWhatIsLeftOut(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		warnings, errors int
+		wantAnns         int
+		wantMore         string
+	}{
+		{warnings: 2, errors: 1, wantAnns: 3},
+		{warnings: MaxWorkflowAnnotations - 1, errors: 1, wantAnns: MaxWorkflowAnnotations},
+		{warnings: MaxWorkflowAnnotations, errors: 1, wantAnns: MaxWorkflowAnnotations - 1, wantMore: "pact: 2 more finding(s) are not annotated"},
+	} {
+		var fs []checks.Finding
+		for i := range tt.warnings {
+			fs = append(fs, finding(checks.SeverityWarning, i+1, "w"))
+		}
+		for i := range tt.errors {
+			fs = append(fs, finding(checks.SeverityError, tt.warnings+i+1, "e"))
+		}
+		anns, more := WorkflowAnnotations(fs)
+		if len(anns) != tt.wantAnns || (tt.wantMore == "") != (more == "") || !strings.Contains(more, tt.wantMore) {
+			t.Errorf("%d warnings, %d errors: %d annotations, more %q; want %d, %q", tt.warnings, tt.errors, len(anns), more, tt.wantAnns, tt.wantMore)
+		}
+		if len(anns) > 0 && anns[0].Level != LevelFailure {
+			t.Errorf("%d warnings, %d errors: the first annotation is %s, want the error", tt.warnings, tt.errors, anns[0].Level)
+		}
+	}
+}

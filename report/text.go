@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/prose"
@@ -23,11 +22,7 @@ func WriteText(w io.Writer, findings []checks.Finding) error {
 			b.WriteString("\n")
 		}
 		lastPath = f.Path
-		loc := f.Path
-		if f.Line > 0 {
-			loc = f.Path + ":" + strconv.Itoa(f.Line)
-		}
-		fmt.Fprintf(b, "%s: %s: %s\n", loc, f.Code, prose.OneLine(f.Message))
+		fmt.Fprintf(b, "%s: %s: %s\n", where(f), f.Code, prose.OneLine(f.Message))
 		fmt.Fprintf(b, "    %s; hint: %s\n", f.Severity, f.Hint)
 	}
 	if len(findings) > 0 {

@@ -212,13 +212,13 @@ func worse(a, b string) string {
 // annotate is the fallback for a token that cannot create check runs: the
 // most important findings as workflow annotations, the rest summarised.
 func (e *runEnv) annotate(findings []checks.Finding) {
-	anns, _, more := report.WorkflowAnnotations(findings)
+	anns, more := report.WorkflowAnnotations(findings)
 	for _, a := range anns {
 		w := e.gha.WithFieldsMap(map[string]string{"file": a.Path, "line": fmt.Sprint(a.Line), "title": a.Title})
 		switch a.Level {
-		case "failure":
+		case report.LevelFailure:
 			w.Errorf("%s", a.Message)
-		case "notice":
+		case report.LevelNotice:
 			w.Noticef("%s", a.Message)
 		default:
 			w.Warningf("%s", a.Message)
