@@ -175,7 +175,7 @@ func (g *gatherer) awaitingAt(sha string) (tasks []string, known bool, err error
 			return nil, false, err
 		}
 	}
-	st := projection.Replay(projection.ParseBytes(log)).State
+	st := projection.ReplayBytes(log).State
 	tasks = []string{}
 	for _, id := range st.TaskOrder {
 		if st.Tasks[id].Status == projection.StatusAwaitingReview {

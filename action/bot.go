@@ -253,7 +253,7 @@ func stateAt(ctx context.Context, gh FileReader, sha string, s Settings) (*proje
 	if err != nil || log == nil {
 		return nil, false, err
 	}
-	return projection.Replay(projection.ParseBytes(log)).State, true, nil
+	return projection.ReplayBytes(log).State, true, nil
 }
 
 // botRequest reduces a webhook to a bot request, or says why it is ignored.

@@ -3,7 +3,6 @@ package checks
 import (
 	"bytes"
 	"fmt"
-	"path"
 	"strings"
 	"unicode/utf8"
 
@@ -173,7 +172,7 @@ func PullRequest(in Input, pr PullRequestFacts) []Finding {
 	out = append(out, History(in.LogPath(), pr.BaseLog, pr.HeadLog)...)
 	cfg := pr.Config.Config
 	var notAccepted map[string]string
-	if p := pr.Provenance; p != nil && pr.Config.Err == nil && cfg.Provenance.Mode != config.ModeOff {
+	if p := pr.Provenance; p != nil && pr.Config.Err == nil { // Provenance judges nothing under mode off
 		facts := *p
 		facts.LogPath, facts.Config, facts.State, facts.Branches = in.LogPath(), cfg, in.Replay.State, pr.Branches
 		res := Provenance(facts)
@@ -214,23 +213,23 @@ func Unmapped(logPath string, head *projection.State, baseLog []byte, branch str
 			if baseLog == nil {
 				return nil
 			}
-			base = projection.Replay(projection.ParseBytes(baseLog)).State
+			base = projection.ReplayBytes(baseLog).State
 		}
 		if bf := base.Features[f]; bf == nil || !bf.Shipped {
 			return nil // shipped by this pull request
 		}
 	}
 	msg := fmt.Sprintf("no task names branch %s (the assign events' branch), so this pull request ships no feature and Rule 2 holds nothing back", branch)
-	if names := head.FeaturesOnBranch(branch); len(names) > 0 {
-		msg = fmt.Sprintf("branch %s only names tasks of %s, which the base branch already shipped, so this pull request ships no feature and Rule 2 holds nothing back", branch, strings.Join(names, ", "))
+	if len(features) > 0 {
+		msg = fmt.Sprintf("branch %s only names tasks of %s, which the base branch already shipped, so this pull request ships no feature and Rule 2 holds nothing back", branch, strings.Join(features, ", "))
 	}
 	f := newFinding(CodePRUnmappedBranch, logPath, 0, msg)
 	if policy == config.UnmappedBlock {
 		if changesOutside {
 			f.Severity = SeverityError
-			f.Message += fmt.Sprintf(", yet it changes files outside %s (unmapped-branches: block)", path.Dir(logPath)+"/")
+			f.Message += fmt.Sprintf(", yet it changes files outside %s (unmapped-branches: block)", pactDirOf(logPath))
 		} else {
-			f.Message += fmt.Sprintf("; it only changes %s, which unmapped-branches: block allows", path.Dir(logPath)+"/")
+			f.Message += fmt.Sprintf("; it only changes %s, which unmapped-branches: block allows", pactDirOf(logPath))
 		}
 	}
 	return []Finding{f}

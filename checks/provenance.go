@@ -342,13 +342,9 @@ func Provenance(in ProvenanceInput) ProvenanceResult {
 		}
 	}
 	if len(unverifiedLines) > 0 {
-		where := pactfile.ConfigPath
-		if in.BaseRef != "" {
-			where += " on " + in.BaseRef
-		}
 		f := newFinding(CodeProvenanceUnverified, in.LogPath, unverifiedLines[0], fmt.Sprintf(
 			"none of the %s this pull request adds (%s) can be verified: %s maps no GitHub account to any seat, so no commit, review or comment can be tied to a seat",
-			prose.Plural(len(unverifiedLines), "event"), prose.LineSpan(unverifiedLines), where))
+			prose.Plural(len(unverifiedLines), "event"), prose.LineSpan(unverifiedLines), j.configWhere()))
 		f.Severity = SeverityWarning
 		f.Hint = "Map each seat to the GitHub accounts that act for it under seats: in " + pactfile.ConfigPath + " on the base branch, or set provenance.mode: off to stop checking."
 		res.Findings = append([]Finding{f}, res.Findings...)
@@ -610,7 +606,11 @@ func (j judge) reviewRight(login string, t *projection.Task, ev *projection.Even
 	return ""
 }
 
-func (j judge) pactDir() string { return path.Dir(j.in.LogPath) + "/" }
+func (j judge) pactDir() string { return pactDirOf(j.in.LogPath) }
+
+// pactDirOf is the pact directory of a log path as findings name it, with
+// a trailing slash: ".pact/".
+func pactDirOf(logPath string) string { return path.Dir(logPath) + "/" }
 
 func (j judge) task(ev *projection.Event) *projection.Task {
 	if j.in.State == nil || ev.TaskID == "" {
@@ -619,12 +619,18 @@ func (j judge) task(ev *projection.Event) *projection.Task {
 	return j.in.State.Tasks[ev.TaskID]
 }
 
+// configWhere names the seat map a verdict was judged by: the file, on the
+// base branch when known.
+func (j judge) configWhere() string {
+	if j.in.BaseRef != "" {
+		return pactfile.ConfigPath + " on " + j.in.BaseRef
+	}
+	return pactfile.ConfigPath
+}
+
 // holders says which accounts hold seat, and where that is configured.
 func (j judge) holders(seat string) string {
-	where := pactfile.ConfigPath
-	if j.in.BaseRef != "" {
-		where += " on " + j.in.BaseRef
-	}
+	where := j.configWhere()
 	logins := j.cfg.LoginsOf(seat)
 	if len(logins) == 0 {
 		return "no GitHub account is mapped to it in " + where
@@ -685,7 +691,7 @@ func provAccount(login string) string {
 	return "account " + login
 }
 
-// shortList lists up to n items (commit SHAs shortened) and how many more.
+// provList lists up to n items (commit SHAs shortened) and how many more.
 func provList(items []string, n int) string {
 	short := make([]string, len(items))
 	for i, s := range items {

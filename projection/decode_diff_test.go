@@ -485,5 +485,9 @@ func TestParseReplayEquivalence(t *testing.T) {
 		if msg := diffParseReplay(file, len(file) < 3<<20); msg != "" {
 			t.Errorf("%s: %s", name, msg)
 		}
+		// ReplayBytes is the same replay for a log in memory.
+		if got, want := ReplayBytes(file), Replay(ParseBytes(file)); !reflect.DeepEqual(got.State, want.State) || len(got.Rejections) != len(want.Rejections) {
+			t.Errorf("%s: ReplayBytes differs from Replay(ParseBytes)", name)
+		}
 	}
 }

@@ -35,6 +35,17 @@ func ParseReplay(r io.Reader) (*Replayed, *Result, error) {
 	return parseReplay(r, "", min(runtime.GOMAXPROCS(0), maxWorkers), chunkBytes)
 }
 
+// ReplayBytes is the replay of a log held in memory, for a caller that
+// needs only the result (the state at some commit): ParseReplay's, which
+// keeps no event, or, for a log that names more than the lean reader holds,
+// the full replay's, which is the same.
+func ReplayBytes(log []byte) *Result {
+	if _, res, err := ParseReplay(bytes.NewReader(log)); err == nil {
+		return res
+	}
+	return Replay(ParseBytes(log))
+}
+
 // ParseReplayAppend is ParseReplay for a writer about to append one line
 // whose event_id is eventID: the Replayed it returns answers LatestTS and
 // judges that line with Propose exactly as Propose judges it on a Log from
