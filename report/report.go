@@ -173,7 +173,6 @@ func Summary(v Verdict) string {
 	}
 
 	tasks := TaskTable(v.State, v.HeadBranch)
-	rows, rowsHeader := findingRows(v.Findings)
 	footer := "\n<sub>Finding codes are explained in the pact-action README. The log is append-only; fix problems by appending events with `pactify`, never by editing lines.</sub>\n"
 
 	// Assemble within the limit: the verdict always fits and the waiting
@@ -182,10 +181,10 @@ func Summary(v Verdict) string {
 	out := head.String()
 	if len(waiting) > 0 {
 		out += "\n### Waiting\n\n"
-		out += fit(waiting, MaxText/2-len(out), "\n_…%d more waiting task(s) not listed here to fit GitHub's 65,535-character limit; "+eachTask+"._\n")
+		out += fit(len(waiting), func(i int) string { return waiting[i] }, MaxText/2-len(out), "\n_…%d more waiting task(s) not listed here to fit GitHub's 65,535-character limit; "+eachTask+"._\n")
 	}
 	budget := MaxText - len(out) - len(footer) - 200
-	if len(rows) > 0 {
+	if len(v.Findings) > 0 {
 		budget /= 2
 	}
 	if len(tasks) > budget {
@@ -193,9 +192,11 @@ func Summary(v Verdict) string {
 	}
 	out += tasks
 	budget = MaxText - len(out) - len(footer) - 200
-	if len(rows) > 0 {
-		out += rowsHeader
-		out += fit(rows, budget-len(rowsHeader), "\n_…%d more finding(s) not shown here to fit GitHub's 65,535-character limit; "+everyFinding+"._\n")
+	if len(v.Findings) > 0 {
+		out += findingsHeader
+		// Rows are rendered only while they fit: a log can have a million
+		// findings.
+		out += fit(len(v.Findings), func(i int) string { return findingRow(v.Findings[i]) }, budget-len(findingsHeader), "\n_…%d more finding(s) not shown here to fit GitHub's 65,535-character limit; "+everyFinding+"._\n")
 	}
 	out += footer
 	if len(out) > MaxText {
@@ -206,19 +207,19 @@ func Summary(v Verdict) string {
 
 // fit joins as many entries as fit in budget bytes and, when some do not,
 // appends note (a format taking the number left out).
-func fit(entries []string, budget int, note string) string {
+func fit(n int, entry func(i int) string, budget int, note string) string {
 	var b strings.Builder
 	shown := 0
-	for _, e := range entries {
+	for ; shown < n; shown++ {
+		e := entry(shown)
 		if len(e) > budget {
 			break
 		}
 		b.WriteString(e)
 		budget -= len(e)
-		shown++
 	}
-	if shown < len(entries) {
-		fmt.Fprintf(&b, note, len(entries)-shown)
+	if shown < n {
+		fmt.Fprintf(&b, note, n-shown)
 	}
 	return b.String()
 }
@@ -268,13 +269,10 @@ func statusCell(t *projection.Task) string {
 	return s
 }
 
-func findingRows(findings []checks.Finding) ([]string, string) {
-	header := "\n### Findings\n\n| | code | where | what happened | how to fix |\n|---|---|---|---|---|\n"
-	var rows []string
-	for _, f := range findings {
-		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s |\n", words(f.Severity).icon, Code(string(f.Code)), Code(where(f)), Escape(f.Message), Escape(f.Hint)))
-	}
-	return rows, header
+const findingsHeader = "\n### Findings\n\n| | code | where | what happened | how to fix |\n|---|---|---|---|---|\n"
+
+func findingRow(f checks.Finding) string {
+	return fmt.Sprintf("| %s | %s | %s | %s | %s |\n", words(f.Severity).icon, Code(string(f.Code)), Code(where(f)), Escape(f.Message), Escape(f.Hint))
 }
 
 // Text is the check run's details text: one plain block per finding, under
