@@ -204,6 +204,29 @@ func (c *Client) CompareFiles(ctx context.Context, base, head string) ([]string,
 	}
 }
 
+// Divergence is how a commit relates to another: the commits reachable
+// from head and not from base (AheadBy of them; Commits lists up to the
+// oldest 250, oldest first) and BehindBy the other way round.
+type Divergence struct {
+	AheadBy, BehindBy int
+	Commits           []string
+}
+
+// CompareCommits compares base with head (one request): how many commits
+// each has that the other lacks, and the first of head's. A commit GitHub
+// does not know wraps ErrNotFound.
+func (c *Client) CompareCommits(ctx context.Context, base, head string) (Divergence, error) {
+	cmp, _, err := c.gh.Repositories.CompareCommits(ctx, c.owner, c.repo, base, head, nil)
+	if err != nil {
+		return Divergence{}, wrapErr(fmt.Sprintf("compare %s...%s", base, head), err)
+	}
+	d := Divergence{AheadBy: cmp.GetAheadBy(), BehindBy: cmp.GetBehindBy()}
+	for _, rc := range cmp.Commits {
+		d.Commits = append(d.Commits, rc.GetSHA())
+	}
+	return d, nil
+}
+
 func reviewFrom(r *github.PullRequestReview) Review {
 	return Review{
 		ID:          r.GetID(),
