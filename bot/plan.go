@@ -70,6 +70,13 @@ type Plan struct {
 	// Refused counts the commands asking for an event that the pact's
 	// state refused (the task did not await review).
 	Refused int
+	// Renew lists the accepted tasks an approval may renew the coverage
+	// of (docs/semantics.md §5): no event is written for them; the caller
+	// judges the head again and replies RenewedReply or, when the approval
+	// renewed nothing, NotRenewed.
+	Renew []string
+	// NotRenewed is the reply when the approval renewed no task's coverage.
+	NotRenewed string
 }
 
 // EventID derives a deterministic 128-bit event_id from the GitHub object
@@ -145,9 +152,25 @@ func PlanReview(req Request, cfg *config.Config, st *projection.State) Plan {
 		}
 	}
 	plan.Replies = append(plan.Replies, refused...)
-	if len(plan.Intents) == 0 && len(refused) == 0 {
-		plan.Replies = append(plan.Replies, nothingToReview(req.Login, seats, req.HeadBranch, r.CommitID, st))
+	if len(plan.Intents) > 0 || len(refused) > 0 {
+		return plan
 	}
+	nothing := nothingToReview(req.Login, seats, req.HeadBranch, r.CommitID, st)
+	if typ == projection.TypeAccept {
+		// An approval of code an accept no longer covers renews it; the
+		// judgement of the head tells.
+		for _, id := range st.TaskOrder {
+			t := st.Tasks[id]
+			if t.Branch == req.HeadBranch && t.Status == projection.StatusAccepted && cfg.ReviewRight(req.Login, t.Owner, t.Reviewer) == config.MayReview {
+				plan.Renew = append(plan.Renew, t.ID)
+			}
+		}
+	}
+	if len(plan.Renew) > 0 {
+		plan.NotRenewed, plan.Recheck = nothing, true
+		return plan
+	}
+	plan.Replies = append(plan.Replies, nothing)
 	return plan
 }
 

@@ -145,8 +145,20 @@ func StatusReply(st *projection.State, branch string, findings []checks.Finding)
 			fmt.Fprintf(&b, "- %s\n", report.Escape(f.Message))
 		}
 	}
-	b.WriteString(report.TaskTable(st, branch))
+	b.WriteString(report.TaskTable(st, branch, findings))
 	return b.String()
+}
+
+// RenewedReply tells a reviewer that their approval renewed the coverage of
+// accepted tasks whose accepts no longer covered the head: no event was
+// written, since a second accept is not part of the protocol.
+func RenewedReply(login string, tasks []string, commit string) string {
+	what := "the accept of " + quotedList(tasks) + " now covers"
+	if len(tasks) > 1 {
+		what = "the accepts of " + quotedList(tasks) + " now cover"
+	}
+	return fmt.Sprintf("✅ %s approved %s, which holds this pull request's code: %s the new code (a fresh review; no event was recorded, the task stays accepted).",
+		mention(login), report.Code(prose.ShortSHA(commit)), what)
 }
 
 // ConfigUnusable says the base branch's configuration cannot be used.

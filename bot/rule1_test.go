@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -116,6 +117,10 @@ func TestRule1Decisions(t *testing.T) {
 		// refused: the pact's state said no (😕); acknowledged: the
 		// comment held a command the bot handled or refused that way.
 		refused, acknowledged bool
+		// renew: an approval of an accepted task may renew its accept's
+		// coverage (judged on the head, then replied): no event, no
+		// reply yet, and the reply for when it renews nothing ready.
+		renew bool
 	}{
 		// Reviews: every task of the branch awaiting review by a seat the
 		// reviewer holds, never the owner's; a seat holder whose review
@@ -137,7 +142,10 @@ func TestRule1Decisions(t *testing.T) {
 		{login: "revuser", status: assigned, ask: approve, reply: []string{nothing}},
 		{login: "revuser", status: working, ask: approve, reply: []string{nothing}},
 		{login: "revuser", status: changes, ask: requestChanges, reply: []string{nothing}},
-		{login: "revuser", status: accepted, ask: approve, reply: []string{nothing}},
+		{login: "revuser", status: accepted, ask: approve, renew: true},
+		{login: "devuser", status: accepted, ask: approve, reply: []string{nothing}},
+		{login: "leaduser", status: accepted, ask: approve, reply: []string{nothing}},
+		{login: "revuser", status: accepted, ask: requestChanges, reply: []string{nothing}},
 		{login: "devuser", status: working, ask: approve, reply: []string{nothing}},
 		{login: "revuser", status: awaiting, ask: approve, branch: "feat/y", reply: []string{nothing, "This branch has no pact tasks."}},
 
@@ -217,8 +225,11 @@ func TestRule1Decisions(t *testing.T) {
 			if (plan.Refused > 0) != tc.refused || plan.Acknowledge != tc.acknowledged {
 				t.Errorf("refused %d, acknowledged %v; want refused %v, acknowledged %v", plan.Refused, plan.Acknowledge, tc.refused, tc.acknowledged)
 			}
-			if plan.Status || plan.Recheck {
+			if plan.Status || plan.Recheck != tc.renew {
 				t.Errorf("status %v, recheck %v for %s", plan.Status, plan.Recheck, what)
+			}
+			if tc.renew != (len(plan.Renew) > 0) || tc.renew && (!slices.Equal(plan.Renew, []string{"T1"}) || !strings.Contains(plan.NotRenewed, nothing)) {
+				t.Errorf("renew %q (else %q), want renew %v", plan.Renew, plan.NotRenewed, tc.renew)
 			}
 		})
 	}

@@ -162,31 +162,52 @@ type PullRequestFacts struct {
 // PullRequest judges a pull request's head the way the check does, in
 // one call: everything Run judges, append-only history against the merge
 // base, provenance (which can leave accepted tasks counted as open), Rule 2
-// for the head branches, and the unmapped-branches policy. A log that fails
-// closed on a newer protocol major gets only that finding.
+// for the head branches (every accept covering the head), and the
+// unmapped-branches policy. A log that fails closed on a newer protocol
+// major gets only that finding.
 func PullRequest(in Input, pr PullRequestFacts) []Finding {
+	return JudgePullRequest(in, pr).Findings
+}
+
+// PullRequestVerdict is PullRequest's judgement with what the bot tells a
+// reviewer: the accepted tasks whose coverage a fresh review renewed.
+type PullRequestVerdict struct {
+	Findings []Finding
+	// Renewed maps a task to the review whose approval renewed its
+	// accept's coverage of the head.
+	Renewed map[string]int64
+}
+
+// JudgePullRequest is PullRequest, with the fresh reviews it counted.
+func JudgePullRequest(in Input, pr PullRequestFacts) PullRequestVerdict {
 	out := run(in, pr.Config)
 	if in.Replay.Unsupported != nil {
-		return out
+		return PullRequestVerdict{Findings: out}
 	}
 	out = append(out, History(in.LogPath(), pr.BaseLog, pr.HeadLog)...)
 	cfg := pr.Config.Config
 	var notAccepted map[string]string
+	var renewed map[string]int64
 	if p := pr.Provenance; p != nil && pr.Config.Err == nil { // Provenance judges nothing under mode off
 		facts := *p
 		facts.LogPath, facts.Config, facts.State, facts.Branches = in.LogPath(), cfg, in.Replay.State, pr.Branches
 		res := Provenance(facts)
 		out = append(out, res.Findings...)
-		notAccepted = res.NotAccepted
+		notAccepted, renewed = res.NotAccepted, res.Renewed
 	}
 	for _, b := range pr.Branches {
-		out = append(out, Waiting(in.LogPath(), in.Replay.State, b, notAccepted)...)
+		for _, f := range Waiting(in.LogPath(), in.Replay.State, b, notAccepted) {
+			if t := in.Replay.State.Tasks[f.TaskID]; t != nil && t.Status == projection.StatusAccepted {
+				f.Hint = FreshReviewHint(t, cfg.LoginsOf(t.Reviewer))
+			}
+			out = append(out, f)
+		}
 		if !pr.MergeGroup {
 			out = append(out, Unmapped(in.LogPath(), in.Replay.State, pr.BaseLog, b, cfg.UnmappedBranches, pr.ChangesOutsidePact)...)
 		}
 	}
 	Sort(out)
-	return out
+	return PullRequestVerdict{Findings: out, Renewed: renewed}
 }
 
 // Unmapped applies the unmapped-branches policy (SEMANTICS.md §5) to a

@@ -181,28 +181,6 @@ type CommentCommand struct {
 // Span is a pair of commits, From then To.
 type Span struct{ From, To string }
 
-// StaleFacts is what the staleness of one accept is judged on.
-type StaleFacts struct {
-	// Anchor is the commit the accept was given on ("" when it records
-	// none); Missing says GitHub does not know that commit.
-	Anchor  string
-	Missing bool
-	// After lists the pull request's commits that are neither the anchor
-	// nor one of its ancestors, other than the commit that recorded the
-	// accept, oldest first (push policy; under tree, the candidates).
-	After []string
-	// Changed lists the paths outside the pact directory that differ
-	// between the anchor and the head (tree policy); Truncated says
-	// GitHub's comparison was cut at its file limit, so more may differ.
-	Changed   []string
-	Truncated bool
-	// Touching lists the commits of After (or the accept's own commit)
-	// that changed files outside the pact directory, oldest first;
-	// Unexamined counts candidates left unexamined to bound API calls.
-	Touching   []string
-	Unexamined int
-}
-
 // ProvenanceInput is everything the provenance judgement weighs.
 type ProvenanceInput struct {
 	LogPath string
@@ -231,8 +209,13 @@ type ProvenanceInput struct {
 	// Now is the time of the judgement: an event more than a day ahead of
 	// it and of its commit is provenance.future_ts.
 	Now time.Time
-	// Stale holds the staleness facts of each accept, by its line.
+	// Stale holds the coverage facts of each accept, by its line: the
+	// accepts the pull request adds, and those of the features it ships.
 	Stale map[int]StaleFacts
+	// HeadCode says which commits hold the head's files outside the pact
+	// directory (accept anchors and reviewed commits; a commit absent holds
+	// other code or was not asked).
+	HeadCode map[string]bool
 }
 
 // ProvenanceResult is the judgement.
@@ -243,6 +226,9 @@ type ProvenanceResult struct {
 	NotAccepted map[string]string
 	// Evidence says, per verified line, what proved it.
 	Evidence map[int]string
+	// Renewed names the accepted tasks whose accepts no longer cover the
+	// head but a fresh review does, with that review's id.
+	Renewed map[string]int64
 }
 
 // IsBotLogin reports whether login is one of the bot accounts (GitHub
@@ -282,7 +268,7 @@ const FutureSlack = 24 * time.Hour
 // Provenance judges the events a pull request adds under the repository's
 // provenance policy.
 func Provenance(in ProvenanceInput) ProvenanceResult {
-	res := ProvenanceResult{NotAccepted: map[string]string{}, Evidence: map[int]string{}}
+	res := ProvenanceResult{NotAccepted: map[string]string{}, Evidence: map[int]string{}, Renewed: map[string]int64{}}
 	cfg := in.Config
 	if cfg == nil {
 		cfg = config.Default()
@@ -300,11 +286,13 @@ func Provenance(in ProvenanceInput) ProvenanceResult {
 	// per line (under require each still fails the check on its line).
 	unconfigured := !j.require && !anySeatMapped(cfg)
 	var unverifiedLines []int
+	added := map[int]bool{}
 	for _, ae := range in.Events {
 		ev := ae.Event
 		if ev == nil {
 			continue
 		}
+		added[ev.Line] = true
 		evidence, why := j.verify(ae)
 		switch {
 		case why == "":
@@ -320,9 +308,6 @@ func Provenance(in ProvenanceInput) ProvenanceResult {
 		if f, ok := j.future(ae); ok {
 			res.Findings = append(res.Findings, f)
 		}
-		if cfg.Provenance.Stale == config.StaleSticky {
-			continue
-		}
 		t := j.appliedAccept(ev)
 		if t == nil {
 			continue
@@ -331,16 +316,20 @@ func Provenance(in ProvenanceInput) ProvenanceResult {
 		if !ok {
 			continue
 		}
-		msg, reason := j.stale(cfg.Provenance.Stale, sf)
+		id, msg, reason := j.cover(t, sf)
+		if id != 0 {
+			res.Renewed[t.ID] = id
+		}
 		if msg == "" {
 			continue
 		}
 		f := j.finding(CodeProvenanceStale, ev, fmt.Sprintf("the accept of %s on line %d is stale: %s.", ev.TaskID, ev.Line, msg))
 		res.Findings = append(res.Findings, f)
 		if _, already := res.NotAccepted[t.ID]; j.require && !already {
-			res.NotAccepted[t.ID] = fmt.Sprintf("%s after its accept on line %d", reason, ev.Line)
+			res.NotAccepted[t.ID] = reason
 		}
 	}
+	j.baseCoverage(added, &res)
 	if len(unverifiedLines) > 0 {
 		f := newFinding(CodeProvenanceUnverified, in.LogPath, unverifiedLines[0], fmt.Sprintf(
 			"none of the %s this pull request adds (%s) can be verified: %s maps no GitHub account to any seat, so no commit, review or comment can be tied to a seat",
@@ -636,52 +625,6 @@ func (j judge) holders(seat string) string {
 		return "no GitHub account is mapped to it in " + where
 	}
 	return fmt.Sprintf("%s maps it to %s", where, strings.Join(logins, ", "))
-}
-
-// stale returns why an accept is stale under policy ("" when it is not),
-// and a short reason for the waiting message.
-func (j judge) stale(policy config.Stale, sf StaleFacts) (msg, reason string) {
-	pactDir := j.pactDir()
-	switch {
-	case sf.Anchor == "":
-		return "it does not record the commit it was given on (payload.commit), so the code it covers cannot be told", "its accept records no commit"
-	case sf.Missing:
-		return fmt.Sprintf("it was given on commit %s, which GitHub does not know (a force-push may have dropped it)", prose.ShortSHA(sf.Anchor)),
-			fmt.Sprintf("the commit %s it was given on is gone", prose.ShortSHA(sf.Anchor))
-	}
-	switch policy {
-	case config.StalePush:
-		if len(sf.After) == 0 {
-			return "", ""
-		}
-		return fmt.Sprintf("it was given on commit %s and %s came after it: %s (provenance stale: push)", prose.ShortSHA(sf.Anchor), prose.Plural(len(sf.After), "commit"), provList(sf.After, 5)),
-			fmt.Sprintf("%s (%s) came", prose.Plural(len(sf.After), "commit"), provList(sf.After, 3))
-	case config.StaleTree:
-		if len(sf.Changed) == 0 && !sf.Truncated {
-			return "", ""
-		}
-		files := provList(sf.Changed, 5)
-		if sf.Truncated {
-			files += " (GitHub's comparison was cut short, so there may be more)"
-		}
-		msg = fmt.Sprintf("it was given on commit %s, and files outside %s changed since: %s", prose.ShortSHA(sf.Anchor), pactDir, files)
-		switch {
-		case len(sf.Touching) > 0:
-			msg += "; changed by " + provList(sf.Touching, 5)
-			if sf.Unexamined > 0 {
-				msg += fmt.Sprintf(" (and %s not examined)", prose.Plural(sf.Unexamined, "later commit"))
-			}
-			reason = "code changed in " + provList(sf.Touching, 3)
-		case sf.Unexamined > 0:
-			msg += fmt.Sprintf("; %s after it were not examined one by one", prose.Plural(sf.Unexamined, "commit"))
-			reason = "code changed"
-		default:
-			msg += " (no commit of this pull request after it made the change; the branch was rebased or its history rewritten)"
-			reason = "the history it was given on was rewritten"
-		}
-		return msg, reason
-	}
-	return "", ""
 }
 
 func provAccount(login string) string {

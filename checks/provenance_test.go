@@ -507,6 +507,7 @@ func TestProvenanceRules(t *testing.T) {
 			payload: map[string]any{"commit": provReviewed}, commit: commitBy("ac1", "rev-acct", true),
 			setup: func(in *checks.ProvenanceInput) {
 				in.Stale[5] = checks.StaleFacts{Anchor: provReviewed, After: []string{provOtherSHA}}
+				in.HeadCode = map[string]bool{provReviewed: true}
 			}},
 		{name: "any commit after the accept is stale under push", mode: "require", stale: "push",
 			payload: map[string]any{"commit": provReviewed}, commit: commitBy("ac1", "rev-acct", true),

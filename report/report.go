@@ -172,7 +172,7 @@ func Summary(v Verdict) string {
 		}
 	}
 
-	tasks := TaskTable(v.State, v.HeadBranch)
+	tasks := TaskTable(v.State, v.HeadBranch, v.Findings)
 	footer := "\n<sub>Finding codes are explained in the pact-action README. The log is append-only; fix problems by appending events with `pactify`, never by editing lines.</sub>\n"
 
 	// Assemble within the limit: the verdict always fits and the waiting
@@ -238,10 +238,18 @@ func cut(s string, n int, note string) string {
 	return s[:n] + note
 }
 
-// TaskTable renders the features and tasks table, marking the tasks of branch.
-func TaskTable(st *projection.State, branch string) string {
+// TaskTable renders the features and tasks table, marking the tasks of
+// branch. An accepted task that a pending finding still holds back (its
+// accept does not cover the head) reads as waiting, not as accepted.
+func TaskTable(st *projection.State, branch string, findings []checks.Finding) string {
 	if st == nil || len(st.TaskOrder) == 0 {
 		return ""
+	}
+	waiting := map[string]bool{}
+	for _, f := range findings {
+		if f.Severity == checks.SeverityPending && f.TaskID != "" {
+			waiting[f.TaskID] = true
+		}
 	}
 	var b strings.Builder
 	b.WriteString("\n### Features and tasks\n\n| feature | feature status | task | status | owner | reviewer | branch |\n|---|---|---|---|---|---|---|\n")
@@ -252,15 +260,18 @@ func TaskTable(st *projection.State, branch string) string {
 			if branch != "" && t.Branch == branch {
 				br = "**" + br + "** (this PR)"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", Escape(fid), st.FeatureStatus(fid), Escape(tid), statusCell(t), Escape(t.Owner), Escape(t.Reviewer), br)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", Escape(fid), st.FeatureStatus(fid), Escape(tid), statusCell(t, waiting[tid]), Escape(t.Owner), Escape(t.Reviewer), br)
 		}
 	}
 	return b.String()
 }
 
-func statusCell(t *projection.Task) string {
+func statusCell(t *projection.Task, waiting bool) string {
 	s := string(t.Status)
-	if t.Status == projection.StatusAccepted {
+	switch {
+	case t.Status == projection.StatusAccepted && waiting:
+		s = "⏳ accepted, not for this code"
+	case t.Status == projection.StatusAccepted:
 		s = "✅ accepted"
 	}
 	if t.Rounds > 0 {

@@ -1,0 +1,228 @@
+package checks
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/internal/prose"
+	"github.com/pact-action/pact-action/projection"
+)
+
+// Coverage (docs/semantics.md §5): an accept covers the code it was given
+// on, never a branch name. For every feature a pull request ships, a task
+// counts as accepted only when its accept covers the pull request's head
+// under the stale policy, wherever the accept's line came from (the merge
+// base's log or the pull request's own lines):
+//
+//   - tree: the files outside the pact directory at the accept's anchor
+//     (payload.commit, or the parent of the commit that added its line) are
+//     the head's;
+//   - push: no commit came after the anchor other than the one that
+//     recorded the accept;
+//   - sticky: every accept covers.
+//
+// An anchor GitHub no longer knows does not cover. Since a second accept of
+// an accepted task is not a valid transition, the way back is a fresh
+// review: the standing GitHub approval of an account that may review the
+// task, given on a commit with the head's code outside the pact directory.
+// It renews the accept's coverage without a new line.
+//
+// uncovered is the one predicate; provenance (provenance.stale on the
+// accepts a pull request adds) and Rule 2 (pr.unaccepted_feature) both ask
+// it, and the gatherer asks Covers to know when a fresh review is worth
+// looking for.
+
+// StaleFacts is what the coverage of one accept is judged on.
+type StaleFacts struct {
+	// Anchor is the commit the accept was given on ("" when it cannot be
+	// told, and AnchorWhy says why); Missing says GitHub does not know that
+	// commit.
+	Anchor    string
+	AnchorWhy string
+	Missing   bool
+	// After lists the commits that are neither the anchor nor one of its
+	// ancestors, other than the commit that recorded the accept, oldest
+	// first (push policy; under tree, the candidates).
+	After []string
+	// Changed lists the paths outside the pact directory that differ
+	// between the anchor and the head, when they do (tree policy, to say
+	// what changed); Truncated says GitHub's comparison was cut at its file
+	// limit, so more may differ.
+	Changed   []string
+	Truncated bool
+	// Touching lists the commits of After (or the accept's own commit)
+	// that changed files outside the pact directory, oldest first;
+	// Unexamined counts candidates left unexamined to bound API calls.
+	Touching   []string
+	Unexamined int
+	// Behind counts the commits of the anchor's history that the head
+	// lacks (push: the head does not build on what was reviewed).
+	Behind int
+}
+
+// Covers reports whether an accept with these facts covers the head under
+// policy; headCode says which commits hold the head's files outside the
+// pact directory (a commit absent holds other code, or was not asked).
+func Covers(policy config.Stale, sf StaleFacts, headCode map[string]bool) bool {
+	msg, _ := uncovered(policy, sf, headCode, "")
+	return msg == ""
+}
+
+// uncovered says why an accept does not cover the head ("" when it does):
+// a sentence for a provenance.stale finding, and a short reason for the
+// waiting message ("… because <reason>").
+func uncovered(policy config.Stale, sf StaleFacts, headCode map[string]bool, pactDir string) (msg, reason string) {
+	if policy == config.StaleSticky {
+		return "", ""
+	}
+	anchor := prose.ShortSHA(sf.Anchor)
+	switch {
+	case sf.Anchor == "" && sf.AnchorWhy != "":
+		return "the commit it was given on cannot be told: " + sf.AnchorWhy, "the commit its accept was given on cannot be told"
+	case sf.Anchor == "":
+		return "it does not record the commit it was given on (payload.commit), so the code it covers cannot be told", "its accept records no commit"
+	case sf.Missing:
+		return fmt.Sprintf("it was given on commit %s, which GitHub does not know (a force-push may have dropped it)", anchor),
+			fmt.Sprintf("the commit %s its accept was given on is gone", anchor)
+	}
+	if policy == config.StalePush {
+		if sf.Behind > 0 {
+			return fmt.Sprintf("it was given on commit %s, and the head lacks %s of its history (the branch was reset or rebased; provenance stale: push)", anchor, prose.Plural(sf.Behind, "commit")),
+				fmt.Sprintf("the head does not build on %s, the commit its accept was given on", anchor)
+		}
+		if len(sf.After) == 0 {
+			return "", ""
+		}
+		return fmt.Sprintf("it was given on commit %s and %s came after it: %s (provenance stale: push)", anchor, prose.Plural(len(sf.After), "commit"), provList(sf.After, 5)),
+			fmt.Sprintf("%s (%s) came after the accept on %s", prose.Plural(len(sf.After), "commit"), provList(sf.After, 3), anchor)
+	}
+	if headCode[sf.Anchor] {
+		return "", ""
+	}
+	if len(sf.Changed) == 0 && !sf.Truncated {
+		return fmt.Sprintf("it was given on commit %s, whose files outside %s are not the head's (no commit of this pull request after it made the change; the branch was rebased or its history rewritten)", anchor, pactDir),
+			fmt.Sprintf("the code differs from %s, the commit its accept was given on", anchor)
+	}
+	files := provList(sf.Changed, 5)
+	changed := provList(sf.Changed, 3)
+	if sf.Truncated {
+		files += " (GitHub's comparison was cut short, so there may be more)"
+		changed += " and more"
+	}
+	msg = fmt.Sprintf("it was given on commit %s, and files outside %s changed since: %s", anchor, pactDir, files)
+	switch {
+	case len(sf.Touching) > 0:
+		msg += "; changed by " + provList(sf.Touching, 5)
+		if sf.Unexamined > 0 {
+			msg += fmt.Sprintf(" (and %s not examined)", prose.Plural(sf.Unexamined, "later commit"))
+		}
+	case sf.Unexamined > 0:
+		msg += fmt.Sprintf("; %s after it were not examined one by one", prose.Plural(sf.Unexamined, "commit"))
+	default:
+		msg += " (no commit of this pull request after it made the change; the branch was rebased or its history rewritten)"
+	}
+	return msg, fmt.Sprintf("%s changed since the accept on %s", changed, anchor)
+}
+
+// ShippedAccepts lists the accepted tasks of the features a pull request
+// from these branches ships (those not shipped yet), in assign order: the
+// tasks whose accepts must cover its head.
+func ShippedAccepts(st *projection.State, branches []string) []*projection.Task {
+	if st == nil {
+		return nil
+	}
+	var out []*projection.Task
+	seen := map[string]bool{}
+	for _, b := range branches {
+		for _, f := range st.FeaturesOnBranch(b) {
+			if st.Features[f].Shipped {
+				continue
+			}
+			for _, id := range st.Features[f].Tasks {
+				if t := st.Tasks[id]; t.Status == projection.StatusAccepted && !seen[id] {
+					seen[id] = true
+					out = append(out, t)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// freshReview finds the review that renews the coverage of t's accept: the
+// standing approval (StandingDecision) of an account that may review t
+// (config.ReviewRight: it holds t's reviewer seat and not its owner's),
+// given on a commit that holds the head's code. It returns the earliest
+// such review's id (0: none).
+func (j judge) freshReview(t *projection.Task) int64 {
+	var ids []int64
+	for id, r := range j.in.Reviews {
+		if r.Found && strings.EqualFold(r.State, ReviewApproved) && j.in.HeadCode[r.CommitID] &&
+			j.cfg.ReviewRight(r.AuthorLogin, t.Owner, t.Reviewer) == config.MayReview && StandingDecision(j.in.Reviews, id) == "" {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return 0
+	}
+	sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
+	return ids[0]
+}
+
+// cover judges the coverage of the accept of t recorded on line (under
+// the policy): covered, renewed by a fresh review, or not, with why.
+func (j judge) cover(t *projection.Task, sf StaleFacts) (renewedBy int64, msg, reason string) {
+	msg, reason = uncovered(j.cfg.Provenance.Stale, sf, j.in.HeadCode, j.pactDir())
+	if msg == "" {
+		return 0, "", ""
+	}
+	if id := j.freshReview(t); id != 0 {
+		return id, "", ""
+	}
+	return 0, msg, reason
+}
+
+// baseCoverage judges the accepts a pull request ships without adding
+// them (their lines are in the merge base's log): under require an accept
+// that does not cover the head leaves its task waiting for a fresh review;
+// under warn it is a provenance.stale warning.
+func (j judge) baseCoverage(added map[int]bool, res *ProvenanceResult) {
+	for _, t := range ShippedAccepts(j.in.State, j.in.Branches) {
+		if added[t.AcceptLine] {
+			continue // judged with the lines the pull request adds
+		}
+		sf, ok := j.in.Stale[t.AcceptLine]
+		if !ok {
+			continue
+		}
+		id, msg, reason := j.cover(t, sf)
+		if id != 0 {
+			res.Renewed[t.ID] = id
+		}
+		if msg == "" {
+			continue
+		}
+		if j.require {
+			res.NotAccepted[t.ID] = reason
+			continue
+		}
+		f := newFinding(CodeProvenanceStale, j.in.LogPath, t.AcceptLine, fmt.Sprintf(
+			"the accept of %s on line %d, recorded before this pull request, does not cover its head: %s.", t.ID, t.AcceptLine, msg))
+		f.TaskID, f.Feature = t.ID, t.Feature
+		f.Severity = SeverityWarning
+		res.Findings = append(res.Findings, f)
+	}
+}
+
+// FreshReviewHint is the fix for a task whose accept no longer covers the
+// head: the two ways out the frozen protocol leaves.
+func FreshReviewHint(t *projection.Task, logins []string) string {
+	who := "an account that holds seat " + t.Reviewer
+	if len(logins) > 0 {
+		who = strings.Join(slices.Clone(logins), " or ")
+	}
+	return fmt.Sprintf("Ask %s to approve the pull request's current head on GitHub: a fresh review renews the accept of %s without a new event (a second accept is not allowed). Or give the new work a new task with `pactify assign`, or revert the changes.", who, t.ID)
+}
