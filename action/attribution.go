@@ -65,16 +65,16 @@ func (g *gatherer) lookup(sha string) (*ghapi.Commit, error) {
 }
 
 // introducer finds the commit that added the occ-th copy of line: a commit
-// whose log holds it while none of its parents' logs do. It walks from the
-// head, which holds it, along first-parent chains, binary-searching each
+// whose log holds it while none of its parents' logs do. It walks from
+// start (the head, or the merge base for a line of its log), which holds it, along first-parent chains, binary-searching each
 // chain (every adjacent pair where the line appears is a commit that
 // added it, so the search needs no assumption about the order GitHub lists
 // commits in, whose dates an author can forge), and descends into a merged
 // parent when the line came from there. It returns "" and why when the
 // commit cannot be found.
-func (g *gatherer) introducer(line string, occ int) (string, string, error) {
+func (g *gatherer) introducer(start, line string, occ int) (string, string, error) {
 	has := func(sha string) (bool, error) { return g.has(sha, line, occ) }
-	cur := g.head
+	cur := start
 	for hop := 0; hop < maxHops; hop++ {
 		m, err := g.lookup(cur)
 		if err != nil {

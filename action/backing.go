@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"strings"
 	"time"
 
@@ -26,16 +25,10 @@ import (
 // the task awaited review there. parent is the commit the event's line was
 // recorded on.
 func (g *gatherer) fetchBacking(ref *projection.GitHubRef, parent string, pin *checks.ProvenanceInput) error {
-	n := g.in.PR.Number
 	switch {
 	case ref.ReviewID != 0:
-		if !g.reviewsRead {
-			g.reviewsRead = true
-			list, err := g.gh.Reviews(g.ctx, n)
-			if err != nil {
-				return fmt.Errorf("list the reviews of pull request #%d: %w", n, err)
-			}
-			maps.Copy(pin.Reviews, reviewFacts(list))
+		if err := g.listReviews(pin); err != nil {
+			return err
 		}
 		rf, ok := pin.Reviews[ref.ReviewID]
 		if !ok || rf.AwaitingKnown {

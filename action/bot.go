@@ -152,15 +152,34 @@ func Bot(ctx context.Context, gh BotGitHub, ev *Event, eventName string, s BotSe
 			return out, err
 		}
 	}
+	if len(p.Renew) > 0 {
+		out.reply(ctx, gh, pr.Number, renewReply(p, req.Review.ID, out.Check))
+	}
 	return out, nil
+}
+
+// renewReply answers an approval that may renew the coverage of accepted
+// tasks: which it renewed, judged on the head, or why it recorded nothing.
+func renewReply(p *botPlan, review int64, check *Outcome) string {
+	var renewed []string
+	for _, id := range p.Renew {
+		if check != nil && check.Judgement != nil && check.Renewed[id] == review {
+			renewed = append(renewed, id)
+		}
+	}
+	if len(renewed) == 0 {
+		return p.NotRenewed
+	}
+	return bot.RenewedReply(p.login, renewed, p.at)
 }
 
 // botPlan is a bot.Plan with the commit it was made against.
 type botPlan struct {
 	bot.Plan
 	// at is the commit the plan was judged on: the reviewed commit, or the
-	// head of the branch when the comment was made.
-	at string
+	// head of the branch when the comment was made; login is the account
+	// that reviewed or commented, as GitHub has it.
+	at, login string
 }
 
 // planReview plans a submitted review against the log at the commit it
@@ -193,7 +212,7 @@ func planReview(ctx context.Context, gh BotGitHub, req bot.Request, pr ghapi.PR,
 		out.Ignored = "the reviewed commit has no " + s.layout().Log()
 		return nil, nil
 	}
-	return &botPlan{Plan: bot.PlanReview(req, cfg, st), at: r.CommitID}, nil
+	return &botPlan{Plan: bot.PlanReview(req, cfg, st), at: r.CommitID, login: r.AuthorLogin}, nil
 }
 
 // planComment plans the /pact commands of a comment as GitHub has it now,

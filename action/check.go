@@ -35,6 +35,8 @@ type Reader interface {
 	Commit(ctx context.Context, sha string) (*ghapi.Commit, error)
 	GetComment(ctx context.Context, kind ghapi.CommentKind, id int64) (*ghapi.PRComment, error)
 	CompareFiles(ctx context.Context, base, head string) ([]string, error)
+	CodeIDs(ctx context.Context, dir string, commits ...string) (map[string]string, error)
+	CompareCommits(ctx context.Context, base, head string) (ghapi.Divergence, error)
 }
 
 // GitHub is what check mode needs from GitHub: reading, and the Checks API.
@@ -133,6 +135,9 @@ type Judgement struct {
 	Source string
 	// NoPact is set when neither the head nor any merge base has a log.
 	NoPact bool
+	// Renewed maps an accepted task whose accept no longer covers the head
+	// to the review whose approval renews it (checks.PullRequestVerdict).
+	Renewed map[string]int64
 }
 
 // Judge judges a commit the way branch protection sees it: as the head of
@@ -185,6 +190,12 @@ func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 			return nil, fmt.Errorf("judge pull request #%d: %w", pr.Number, err)
 		}
 		noPact = noPact && pj.noPact
+		for task, review := range pj.renewed {
+			if j.Renewed == nil {
+				j.Renewed = map[string]int64{}
+			}
+			j.Renewed[task] = review
+		}
 		j.PRs = append(j.PRs, pr.Number)
 		j.Branches = append(j.Branches, pr.HeadRef)
 		j.Findings = merge(j.Findings, pj.findings, pr, len(prs) > 1)
@@ -197,6 +208,7 @@ func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 // prJudgement is one pull request's verdict.
 type prJudgement struct {
 	findings []checks.Finding
+	renewed  map[string]int64
 	noPact   bool
 }
 
@@ -232,7 +244,8 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base 
 			}
 		}
 	}
-	return prJudgement{findings: checks.PullRequest(in, facts)}, nil
+	v := checks.JudgePullRequest(in, facts)
+	return prJudgement{findings: v.Findings, renewed: v.Renewed}, nil
 }
 
 // judgeMergeGroup judges a merge queue's commit: valid and append-only

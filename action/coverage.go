@@ -2,17 +2,174 @@ package action
 
 import (
 	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/internal/prose"
+	"github.com/pact-action/pact-action/projection"
 )
 
-// Staleness: what changed between the commit an accept was given on and
-// the head, and which commits changed it.
+// Coverage (checks/coverage.go): for each accept a pull request adds or
+// ships, the commit it was given on, the commits after it, whether the
+// head holds that commit's code, what changed and who changed it; and,
+// when some accept no longer covers the head, the reviews whose approvals
+// may renew it.
 
-// staleFacts gathers what the staleness of an accept given on anchor and
-// recorded by commit intro is judged on.
+// coverAccept is one accept whose coverage is judged: its line, the commit
+// it was given on ("" and why when that cannot be told) and the commit that
+// recorded it.
+type coverAccept struct {
+	line               int
+	anchor, why, intro string
+}
+
+// coverage gathers the coverage facts of the accepts the pull request adds
+// (intro: the commits that added their lines) and of those of the merge
+// base's log that it ships (shipped), into pin.Stale and pin.HeadCode; it
+// lists the reviews (once) only when some accept does not cover the head.
+//
+// API calls: one code-identity request for the head and every anchor
+// (stale: tree), one comparison per anchor whose code differs (to name the
+// files) plus at most maxStaleCompares to name the commits that changed
+// them; for an accept of the merge base's log that records no commit, the
+// commit that added it is looked up from the merge base back (bounded by
+// maxCommitFetches and maxLogReads); and when a fresh review may renew an
+// accept, the reviews listed and one code-identity request for the commits
+// they approved.
+func (g *gatherer) coverage(added, shipped []addedLine, intro map[int]string, pin *checks.ProvenanceInput) error {
+	policy := g.in.Config.Provenance.Stale
+	if policy == config.StaleSticky {
+		return nil
+	}
+	var accepts []coverAccept
+	for _, a := range added {
+		t := g.in.Replay.State.Tasks[a.ev.TaskID]
+		if a.ev.Type != projection.TypeAccept || t == nil || t.Status != projection.StatusAccepted || t.AcceptLine != a.ev.Line {
+			continue
+		}
+		parent := ""
+		if m, ok := g.meta[intro[a.ev.Line]]; ok && len(m.Parents) > 0 {
+			parent = m.Parents[0]
+		}
+		accepts = append(accepts, coverAccept{line: a.ev.Line, anchor: checks.AcceptAnchor(a.ev, pin.Reviews, parent), intro: intro[a.ev.Line]})
+	}
+	for _, a := range shipped {
+		ca := coverAccept{line: a.ev.Line, anchor: a.ev.Payload.Commit}
+		if ca.anchor == "" {
+			// Given on the parent of the commit that added the line, which
+			// is in the base branch's history (docs/semantics.md §5).
+			sha, why, err := g.introducer(g.in.MergeBase, a.content, a.occurrence)
+			switch {
+			case err != nil:
+				return err
+			case sha == "":
+				ca.why = "the commit that recorded it cannot be found (" + why + ")"
+			case len(g.meta[sha].Parents) == 0:
+				ca.why = fmt.Sprintf("commit %s that recorded it has no parent", prose.ShortSHA(sha))
+			default:
+				ca.intro, ca.anchor = sha, g.meta[sha].Parents[0]
+			}
+		}
+		accepts = append(accepts, ca)
+	}
+	if len(accepts) == 0 {
+		return nil
+	}
+	if policy == config.StaleTree {
+		anchors := []string{g.head}
+		for _, a := range accepts {
+			anchors = append(anchors, a.anchor)
+		}
+		if err := g.codeOf(pin, anchors...); err != nil {
+			return err
+		}
+	}
+	renewable := false
+	for _, a := range accepts {
+		sf, err := g.staleFacts(policy, a.anchor, a.intro)
+		if err != nil {
+			return err
+		}
+		sf.AnchorWhy = a.why
+		pin.Stale[a.line] = sf
+		renewable = renewable || !checks.Covers(policy, sf, pin.HeadCode)
+	}
+	if !renewable {
+		return nil
+	}
+	if err := g.listReviews(pin); err != nil {
+		return err
+	}
+	approved := []string{g.head}
+	for _, r := range pin.Reviews {
+		if strings.EqualFold(r.State, checks.ReviewApproved) {
+			approved = append(approved, r.CommitID)
+		}
+	}
+	return g.codeOf(pin, approved...)
+}
+
+// codeOf asks GitHub which of the commits hold the head's files outside
+// the pact directory (one request for those not asked before), into
+// pin.HeadCode; a commit GitHub does not know is left out of g.codeIDs.
+func (g *gatherer) codeOf(pin *checks.ProvenanceInput, commits ...string) error {
+	var ask []string
+	for _, c := range append([]string{g.head}, commits...) {
+		if !g.codeAsked[c] && commitSHA.MatchString(c) && !slices.Contains(ask, c) {
+			ask = append(ask, c)
+		}
+	}
+	if len(ask) > 0 {
+		ids, err := g.gh.CodeIDs(g.ctx, g.in.Settings.pactDir(), ask...)
+		if err != nil {
+			return fmt.Errorf("compare the code of %s with the head: %w", prose.List(shortAll(ask), 3), err)
+		}
+		for _, c := range ask {
+			g.codeAsked[c] = true
+			if id, ok := ids[c]; ok {
+				g.codeIDs[c] = id
+			}
+		}
+	}
+	head, ok := g.codeIDs[g.head]
+	for c, id := range g.codeIDs {
+		pin.HeadCode[c] = ok && id == head
+	}
+	return nil
+}
+
+func shortAll(shas []string) []string {
+	out := make([]string, len(shas))
+	for i, s := range shas {
+		out[i] = prose.ShortSHA(s)
+	}
+	return out
+}
+
+// listReviews reads the pull request's reviews once.
+func (g *gatherer) listReviews(pin *checks.ProvenanceInput) error {
+	if g.reviewsRead {
+		return nil
+	}
+	g.reviewsRead = true
+	list, err := g.gh.Reviews(g.ctx, g.in.PR.Number)
+	if err != nil {
+		return fmt.Errorf("list the reviews of pull request #%d: %w", g.in.PR.Number, err)
+	}
+	maps.Copy(pin.Reviews, reviewFacts(list))
+	return nil
+}
+
+// staleFacts gathers what the coverage of an accept given on anchor and
+// recorded by commit intro is judged on. Under tree, the code identity of
+// the anchor was asked first (codeOf): an anchor GitHub does not know is
+// missing, and the files and commits that changed are named only when the
+// anchor's code is not the head's.
 func (g *gatherer) staleFacts(policy config.Stale, anchor, intro string) (checks.StaleFacts, error) {
 	sf := checks.StaleFacts{Anchor: anchor}
 	if anchor == "" {
@@ -23,16 +180,16 @@ func (g *gatherer) staleFacts(policy config.Stale, anchor, intro string) (checks
 		sf.Missing = true
 		return sf, nil
 	}
-	known := anchor == g.in.MergeBase
-	if _, ok := g.meta[anchor]; ok {
-		known = true
-	}
-	if !known && policy == config.StalePush {
-		m, err := g.lookup(anchor)
-		if err != nil {
-			return sf, err
+	switch policy {
+	case config.StalePush:
+		// The listing of the pull request's commits says what came after
+		// an anchor in it (or at the merge base) exactly while it holds the
+		// head (GitHub lists at most 250); anywhere else, GitHub compares.
+		if !g.listed[g.head] || !g.listed[anchor] && anchor != g.in.MergeBase {
+			return g.pushFacts(sf, intro)
 		}
-		if m == nil && g.absent[anchor] {
+	case config.StaleTree:
+		if _, ok := g.codeIDs[anchor]; !ok {
 			sf.Missing = true
 			return sf, nil
 		}
@@ -48,15 +205,11 @@ func (g *gatherer) staleFacts(policy config.Stale, anchor, intro string) (checks
 			sf.After = append(sf.After, sha)
 		}
 	}
-	if policy != config.StaleTree {
+	if policy != config.StaleTree || g.codeIDs[anchor] == g.codeIDs[g.head] {
 		return sf, nil
 	}
 	files, err := g.compare(anchor, g.head)
-	if errors.Is(err, ghapi.ErrNotFound) {
-		sf.Missing = true
-		return sf, nil
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, ghapi.ErrNotFound) {
 		return sf, err
 	}
 	sf.Changed = g.outsidePact(files)
@@ -111,6 +264,31 @@ func (g *gatherer) staleFacts(policy config.Stale, anchor, intro string) (checks
 			sf.Touching = append(sf.Touching, sha)
 		}
 	}
+	return sf, nil
+}
+
+// pushFacts fills in the commits after sf.Anchor (other than intro, the
+// one that recorded the accept) from GitHub's comparison of the anchor
+// with the head, and how many of the anchor's commits the head lacks.
+func (g *gatherer) pushFacts(sf checks.StaleFacts, intro string) (checks.StaleFacts, error) {
+	g.compares++
+	d, err := g.gh.CompareCommits(g.ctx, sf.Anchor, g.head)
+	switch {
+	case errors.Is(err, ghapi.ErrNotFound):
+		sf.Missing = true
+		return sf, nil
+	case err != nil:
+		return sf, err
+	}
+	for _, c := range d.Commits {
+		if c != intro {
+			sf.After = append(sf.After, c)
+		}
+	}
+	if len(sf.After) == 0 && d.AheadBy > len(d.Commits) {
+		sf.After = append(sf.After, g.head) // more than GitHub lists
+	}
+	sf.Behind = d.BehindBy
 	return sf, nil
 }
 

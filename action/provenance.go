@@ -98,23 +98,24 @@ func gatherProvenance(ctx context.Context, gh Reader, in provenanceInput) (*chec
 		return nil, nil
 	}
 	added := addedEvents(in)
-	if len(added) == 0 {
+	shipped := shippedBaseAccepts(in, added)
+	if len(added) == 0 && len(shipped) == 0 {
 		return nil, nil
 	}
 	bots := botLogins(in.Settings.BotLogin)
-	g, err := newGatherer(ctx, gh, in, added)
+	g, err := newGatherer(ctx, gh, in, append(append([]addedLine(nil), added...), shipped...))
 	if err != nil {
 		return nil, err
 	}
 	pin := checks.ProvenanceInput{
 		BaseRef: in.PR.BaseRef, BotLogins: bots, PRNumber: in.PR.Number,
 		Reviews: map[int64]checks.ReviewFact{}, Comments: map[int64]checks.CommentFact{}, Stale: map[int]checks.StaleFacts{},
-		Unchanged: map[checks.Span]bool{}, Now: in.Settings.now(),
+		Unchanged: map[checks.Span]bool{}, HeadCode: map[string]bool{}, Now: in.Settings.now(),
 	}
 	intro := map[int]string{}
 	for _, a := range added {
 		ae := checks.AddedEvent{Event: a.ev}
-		sha, why, err := g.introducer(a.content, a.occurrence)
+		sha, why, err := g.introducer(g.head, a.content, a.occurrence)
 		if err != nil {
 			return nil, err
 		}
@@ -133,26 +134,46 @@ func gatherProvenance(ctx context.Context, gh Reader, in provenanceInput) (*chec
 		}
 		pin.Events = append(pin.Events, ae)
 	}
-	if cfg.Provenance.Stale != config.StaleSticky {
-		for _, a := range added {
-			t := in.Replay.State.Tasks[a.ev.TaskID]
-			if a.ev.Type != projection.TypeAccept || t == nil || t.Status != projection.StatusAccepted || t.AcceptLine != a.ev.Line {
-				continue
-			}
-			parent := ""
-			if m, ok := g.meta[intro[a.ev.Line]]; ok && len(m.Parents) > 0 {
-				parent = m.Parents[0]
-			}
-			sf, err := g.staleFacts(cfg.Provenance.Stale, checks.AcceptAnchor(a.ev, pin.Reviews, parent), intro[a.ev.Line])
-			if err != nil {
-				return nil, err
-			}
-			pin.Stale[a.ev.Line] = sf
-		}
+	if err := g.coverage(added, shipped, intro, &pin); err != nil {
+		return nil, err
 	}
-	slog.Info("provenance gathered", "pr", in.PR.Number, "events", len(added),
+	slog.Info("provenance gathered", "pr", in.PR.Number, "events", len(added), "shipped_accepts", len(shipped),
 		"commits_listed", len(g.order), "log_reads", g.reads, "commit_lookups", g.fetches, "compares", g.compares)
 	return &pin, nil
+}
+
+// shippedBaseAccepts lists the accept lines of the merge base's log that
+// the pull request ships (checks.ShippedAccepts): they must cover its head
+// too. None under stale: sticky, where every accept covers.
+func shippedBaseAccepts(in provenanceInput, added []addedLine) []addedLine {
+	if in.Config.Provenance.Stale == config.StaleSticky {
+		return nil
+	}
+	byLine := map[int]*projection.Event{}
+	for i := range in.Log.Events {
+		byLine[in.Log.Events[i].Line] = &in.Log.Events[i]
+	}
+	isAdded := map[int]bool{}
+	for _, a := range added {
+		isAdded[a.ev.Line] = true
+	}
+	head := pactfile.SplitLines(in.HeadLog)
+	var out []addedLine
+	for _, t := range checks.ShippedAccepts(in.Replay.State, []string{in.PR.HeadRef}) {
+		ev := byLine[t.AcceptLine]
+		if isAdded[t.AcceptLine] || ev == nil || t.AcceptLine > len(head) {
+			continue
+		}
+		content := string(head[t.AcceptLine-1])
+		occ := 0
+		for _, l := range head[:t.AcceptLine] {
+			if string(l) == content {
+				occ++
+			}
+		}
+		out = append(out, addedLine{ev: ev, content: content, occurrence: occ})
+	}
+	return out
 }
 
 // addedLine is one event line the pull request adds.
@@ -219,6 +240,10 @@ type gatherer struct {
 	awaiting    map[string][]string
 	reviewsRead bool
 	comments    map[int64]bool
+	// codeIDs are the code identities of the commits asked (codeAsked),
+	// those GitHub knows.
+	codeIDs   map[string]string
+	codeAsked map[string]bool
 
 	reads, fetches, compares int
 }
@@ -228,7 +253,7 @@ func newGatherer(ctx context.Context, gh Reader, in provenanceInput, added []add
 		ctx: ctx, gh: gh, in: in, head: in.PR.HeadSHA,
 		meta: map[string]ghapi.Commit{}, listed: map[string]bool{}, absent: map[string]bool{},
 		interesting: map[string]bool{}, counts: map[string]map[string]int{}, compared: map[string]comparison{}, awaiting: map[string][]string{},
-		comments: map[int64]bool{},
+		comments: map[int64]bool{}, codeIDs: map[string]string{}, codeAsked: map[string]bool{},
 	}
 	for _, a := range added {
 		g.interesting[a.content] = true

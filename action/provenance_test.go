@@ -209,8 +209,14 @@ func TestProvenanceCodeAfterAccept(t *testing.T) {
 				provWantFindings(t, out.Findings, run,
 					provExpect{checks.CodeProvenanceStale, checks.SeverityWarning, 5, []string{tt.says, later[:12]}})
 			default:
+				// The waiting line says what changed since the accept (tree)
+				// or what came after it (push); the finding names both.
+				why := "src/login.go changed since the accept on " + p.worked[:12]
+				if tt.stale == "push" {
+					why = later[:12] + ") came after the accept on " + p.worked[:12]
+				}
 				provWantFindings(t, out.Findings, run,
-					provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1", "a fresh review by rev", later[:12]}},
+					provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1", "a fresh review by rev", why}},
 					provExpect{checks.CodeProvenanceStale, checks.SeverityError, 5, []string{"the accept of T1 on line 5 is stale", "given on commit " + p.worked[:12], tt.says + later[:12]}})
 			}
 			if n := countOp(p.s, "pulls/list-commits"); n != 1 {
