@@ -12,7 +12,7 @@ type CodeInfo struct {
 }
 
 // Table lists every code in a stable order (SEMANTICS.md §6); SARIF rules and
-// the README's code reference are generated from it.
+// docs/codes.md's table are generated from it.
 var Table = []CodeInfo{
 	{projection.CodeMalformedJSON, SeverityError, "a line of the log is not a JSON object",
 		"Restore the line from git history (`git log -p .pact/log.jsonl`); the log is append-only and must never be edited by hand."},
