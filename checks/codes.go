@@ -11,7 +11,7 @@ type CodeInfo struct {
 	Hint     string
 }
 
-// Table lists every code in a stable order (SEMANTICS.md §6); SARIF rules and
+// Table lists every code in a stable order (docs/semantics.md §6); SARIF rules and
 // docs/codes.md's table are generated from it.
 var Table = []CodeInfo{
 	{projection.CodeMalformedJSON, SeverityError, "a line of the log is not a JSON object",
