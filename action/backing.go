@@ -129,7 +129,7 @@ func commentCommands(body string) []checks.CommentCommand {
 // Enterprise Server) cannot tell; there the commit the caller saw instead
 // stands for it — the head when the bot ran, or the commit a line was
 // recorded on — which a push made right after the comment can slip past
-// (the README's threat model says so).
+// (docs/security.md's threat model says so).
 func headAtComment(ctx context.Context, gh Reader, pr ghapi.PR, at time.Time, instead string) (string, string, error) {
 	if pr.Fork {
 		return "", "the branch lives in a fork, whose push history this repository does not have", nil

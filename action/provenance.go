@@ -15,7 +15,7 @@ import (
 	"github.com/pact-action/pact-action/projection"
 )
 
-// Provenance gathering (SEMANTICS.md §5): the facts checks.PullRequest
+// Provenance gathering (docs/semantics.md §5): the facts checks.PullRequest
 // weighs about the events a pull request adds. This file drives it; the
 // questions it asks GitHub live in attribution.go, backing.go and
 // staleness.go.
@@ -78,7 +78,7 @@ var errBudget = errors.New("budget exhausted")
 
 // gatherProvenance gathers, from GitHub, what proves who wrote each event
 // the pull request adds and whether the code changed after each accept it
-// adds (SEMANTICS.md §5); checks.PullRequest weighs it. It returns nil when
+// adds (docs/semantics.md §5); checks.PullRequest weighs it. It returns nil when
 // there is nothing to gather (the policy is off, or the PR adds nothing).
 //
 // API calls, all reads that the workflow token may make: the pull request's

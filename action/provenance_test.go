@@ -12,7 +12,7 @@ import (
 	"github.com/pact-action/pact-action/projection"
 )
 
-// Provenance (SEMANTICS.md §5): who wrote each line of the pull request,
+// Provenance (docs/semantics.md §5): who wrote each line of the pull request,
 // judged on the commits, reviews and comments GitHub has (see provSeed for
 // the repository every test starts from).
 

@@ -11,8 +11,8 @@ type CodeInfo struct {
 	Hint     string
 }
 
-// Table lists every code in a stable order (SEMANTICS.md §6); SARIF rules and
-// the README's code reference are generated from it.
+// Table lists every code in a stable order (docs/semantics.md §6); SARIF rules and
+// docs/codes.md's table are generated from it.
 var Table = []CodeInfo{
 	{projection.CodeMalformedJSON, SeverityError, "a line of the log is not a JSON object",
 		"Restore the line from git history (`git log -p .pact/log.jsonl`); the log is append-only and must never be edited by hand."},

@@ -1,5 +1,5 @@
 // Package checks judges a replayed pact: it turns replay rejections into
-// findings with the stable codes, severities and fix hints of SEMANTICS.md §6,
+// findings with the stable codes, severities and fix hints of docs/semantics.md §6,
 // and adds the checks not tied to replaying one event: STATE.yml drift, task
 // files, the PROJECT.md header, the repository's seat map, and the
 // pull-request checks (append-only history, Rule 2 for the head branch,

@@ -101,7 +101,7 @@ func TaskFile(path string, t *projection.Task, b []byte) (Finding, bool) {
 }
 
 // ProjectHeader checks PROJECT.md's managed block and its protocol_version
-// annotation (spec §3.3), read as pactify init writes them
+// annotation (docs/semantics.md, pact v1 §3.3), read as pactify init writes them
 // (pactfile.ParseProject).
 func ProjectHeader(projectPath string, project []byte, st *projection.State) []Finding {
 	bad := func(line int, msg string) []Finding {

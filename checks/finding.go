@@ -18,7 +18,7 @@ const (
 	SeverityWarning Severity = "warning"
 )
 
-// Codes this package adds to projection's replay codes (SEMANTICS.md §6).
+// Codes this package adds to projection's replay codes (docs/semantics.md §6).
 const (
 	CodeDrift                projection.Code = "drift.state"
 	CodeDriftMissing         projection.Code = "drift.missing_state"
@@ -30,10 +30,10 @@ const (
 	CodeProvenanceUnverified projection.Code = "provenance.unverified"
 	CodeProvenanceStale      projection.Code = "provenance.stale"
 	// CodeProvenanceFutureTS and CodePRUnmappedBranch are new codes
-	// (SEMANTICS.md §6 allows additions; §5 describes the second).
+	// (docs/semantics.md §6 allows additions; §5 describes the second).
 	CodeProvenanceFutureTS projection.Code = "provenance.future_ts"
 	CodePRUnmappedBranch   projection.Code = "pr.unmapped_branch"
-	// CodeConfigInvalid is ours (SEMANTICS.md §6 allows new codes): the
+	// CodeConfigInvalid is ours (docs/semantics.md §6 allows new codes): the
 	// repository's .github/pact.yml cannot be used.
 	CodeConfigInvalid projection.Code = "config.invalid"
 )

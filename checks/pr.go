@@ -11,7 +11,7 @@ import (
 	"github.com/pact-action/pact-action/projection"
 )
 
-// History judges append-only against the merge base (SEMANTICS.md §5): the
+// History judges append-only against the merge base (docs/semantics.md §5): the
 // merge-base log's lines must be an exact prefix of the head log's lines. It
 // reports the first place the PR diverges, since everything after it is
 // judged relative to a history that no longer holds.
@@ -83,7 +83,7 @@ func excerpt(b []byte, from int) string {
 	return fmt.Sprintf("%q", s)
 }
 
-// Waiting applies Rule 2 to a pull request's head branch (SEMANTICS.md §3,
+// Waiting applies Rule 2 to a pull request's head branch (docs/semantics.md §3,
 // §5): every feature with a task on the branch must have all its tasks
 // accepted. Each task still open is a pending finding that says what it waits
 // for and from whom. notAccepted names accepted tasks that must still count
@@ -210,7 +210,7 @@ func JudgePullRequest(in Input, pr PullRequestFacts) PullRequestVerdict {
 	return PullRequestVerdict{Findings: out, Renewed: renewed}
 }
 
-// Unmapped applies the unmapped-branches policy (SEMANTICS.md §5) to a
+// Unmapped applies the unmapped-branches policy (docs/semantics.md §5) to a
 // pull request's head branch: a branch that ships no feature is one no task
 // names, or whose tasks all belong to features the merge base had already
 // shipped (a new pull request from an old feature's branch ships nothing

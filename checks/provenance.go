@@ -14,7 +14,7 @@ import (
 	"github.com/pact-action/pact-action/projection"
 )
 
-// Provenance judgement of pull-request mode (SEMANTICS.md §5 and the codes
+// Provenance judgement of pull-request mode (docs/semantics.md §5 and the codes
 // provenance.unverified and provenance.stale of §6). The facts come from
 // GitHub and are gathered by the caller (action/provenance.go); this file
 // only weighs them, so every rule can be tested without a network.
@@ -239,7 +239,7 @@ func IsBotLogin(login string, bots []string) bool {
 
 // AcceptAnchor is the commit an accept (or changes_requested) was given on:
 // payload.commit, else the commit of the review it names, else the parent
-// of the commit that introduced its line (introParent; SEMANTICS.md §5).
+// of the commit that introduced its line (introParent; docs/semantics.md §5).
 func AcceptAnchor(ev *projection.Event, reviews map[int64]ReviewFact, introParent string) string {
 	if ev.Payload.Commit != "" {
 		return ev.Payload.Commit

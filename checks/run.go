@@ -39,8 +39,8 @@ func (in Input) LogPath() string { return in.layout().Log() }
 // layout names the files of the .pact directory as findings show them.
 func (in Input) layout() pactfile.Layout { return pactfile.Layout(in.Dir) }
 
-// Run judges a pact the way `pactify validate` does: spec §7.1 checks (a)–(g)
-// and every code of SEMANTICS.md §6 that needs no pull request. When the log
+// Run judges a pact the way `pactify validate` does: docs/semantics.md, pact v1 §7.1 checks (a)–(g)
+// and every code of docs/semantics.md §6 that needs no pull request. When the log
 // fails closed on a newer protocol major, that is the only finding.
 func Run(in Input) []Finding {
 	return run(in, ParseConfig(in.Config))

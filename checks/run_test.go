@@ -7,7 +7,7 @@ import (
 	"github.com/pact-action/pact-action/projection"
 )
 
-// semanticsCodes is the code table of SEMANTICS.md §6, in its order, with
+// semanticsCodes is the code table of docs/semantics.md §6, in its order, with
 // each code's severity.
 var semanticsCodes = []struct {
 	code     projection.Code
@@ -47,7 +47,7 @@ var semanticsCodes = []struct {
 	{"pr.unmapped_branch", SeverityWarning},
 }
 
-// ownCodes are the codes this project adds after SEMANTICS §6's, in order.
+// ownCodes are the codes this project adds after docs/semantics.md §6's, in order.
 var ownCodes = []projection.Code{CodeProvenanceFutureTS, CodeConfigInvalid}
 
 func TestCodeTableMatchesSemantics(t *testing.T) {

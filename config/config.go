@@ -1,6 +1,6 @@
 // Package config owns the repository configuration .github/pact.yml: the
 // seat map, which says which GitHub accounts may act for which seat of the
-// pact, and the provenance policy of pull-request mode (SEMANTICS.md §5).
+// pact, and the provenance policy of pull-request mode (docs/semantics.md §5).
 //
 // The file grants rights, so callers read it from the tip of the pull
 // request's base branch, never from its head. This package only turns bytes

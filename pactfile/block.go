@@ -2,7 +2,7 @@ package pactfile
 
 import "strings"
 
-// Markers of the managed block that pactify init owns in PROJECT.md (spec
+// Markers of the managed block that pactify init owns in PROJECT.md (docs/semantics.md, pact v1
 // §3.3) and in the seats' entry files.
 const (
 	BlockBegin = "<!-- pact:begin -->"

@@ -2,20 +2,20 @@ package pactfile
 
 import "path"
 
-// The layout of a pact (spec §3): the directory, the names of the files in
+// The layout of a pact (docs/semantics.md, pact v1 §3): the directory, the names of the files in
 // it, and where a repository keeps its configuration. Every package names
 // these files through here, whether it reads them from disk, from a Git
 // tree or shows them in a finding.
 const (
 	// DefaultDir is where a pact lives unless told otherwise.
 	DefaultDir = ".pact"
-	// LogFile is the event log, the authoritative record (spec §2, §3.1).
+	// LogFile is the event log, the authoritative record (docs/semantics.md, pact v1 §2, §3.1).
 	LogFile = "log.jsonl"
-	// StateFile is the log's projection (spec §3.2).
+	// StateFile is the log's projection (docs/semantics.md, pact v1 §3.2).
 	StateFile = "STATE.yml"
-	// ProjectFile holds the charter and its managed block (spec §3.3).
+	// ProjectFile holds the charter and its managed block (docs/semantics.md, pact v1 §3.3).
 	ProjectFile = "PROJECT.md"
-	// TasksDir holds one file per task, TaskFileName(id) (spec §3.4).
+	// TasksDir holds one file per task, TaskFileName(id) (docs/semantics.md, pact v1 §3.4).
 	TasksDir = "tasks"
 	// ConfigPath is where a repository keeps its seat map and policies,
 	// relative to the repository root (not to the pact directory).

@@ -2,7 +2,7 @@ package pactfile
 
 import "bytes"
 
-// What a line of log.jsonl is (spec §2: one event per line). Every reader of
+// What a line of log.jsonl is (docs/semantics.md, pact v1 §2: one event per line). Every reader of
 // the log numbers lines this way, so that a finding's line, the lines a pull
 // request adds and the line the bot finds an event on are the same line:
 //

@@ -7,7 +7,7 @@ import (
 )
 
 // Charter is what pactify init writes into the managed block of PROJECT.md
-// (spec §3.3): a header annotated with the protocol version, and the seat
+// (docs/semantics.md, pact v1 §3.3): a header annotated with the protocol version, and the seat
 // roster.
 type Charter struct {
 	Project         string

@@ -9,7 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Task is the front matter of a task file, tasks/<id>.md (spec §3.4): a
+// Task is the front matter of a task file, tasks/<id>.md (docs/semantics.md, pact v1 §3.4): a
 // mirror of the task's assign event.
 type Task struct {
 	ID       string `yaml:"id"`

@@ -1,6 +1,6 @@
 package projection
 
-// Code is a stable finding code from SEMANTICS.md §6. Codes are a public
+// Code is a stable finding code from docs/semantics.md §6. Codes are a public
 // contract: they never change meaning, so they live in one place.
 type Code string
 

@@ -25,7 +25,7 @@ import (
 
 // decodeLine turns one non-blank line into an Event. It reports a malformed
 // message when the line is not a JSON object, skip when the line has a
-// string event_type outside v1 (ignored entirely, spec §2.2), and a
+// string event_type outside v1 (ignored entirely, docs/semantics.md, pact v1 §2.2), and a
 // VersionClaim when it is an init asking for a newer protocol major.
 func decodeLine(line []byte) (ev Event, claim *VersionClaim, skip bool, malformed string) {
 	var d decoder

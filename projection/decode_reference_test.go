@@ -118,7 +118,7 @@ func (l *Log) addReference(n int, line []byte, tooLong bool) {
 
 // decodeLine turns one non-blank, valid UTF-8 line into an Event. It reports
 // a malformed message when the line is not a JSON object, skip when the line
-// has a string event_type outside v1 (ignored entirely, spec §2.2), and a
+// has a string event_type outside v1 (ignored entirely, docs/semantics.md, pact v1 §2.2), and a
 // VersionClaim when it is an init asking for a newer protocol major.
 func decodeLineReference(line []byte) (ev Event, claim *VersionClaim, skip bool, malformed string) {
 	var fields map[string]json.RawMessage
@@ -218,7 +218,7 @@ func refVersionClaim(fields map[string]json.RawMessage) *VersionClaim {
 }
 
 // isJSONInteger reports whether raw is a JSON number written without a
-// fraction or exponent: SEMANTICS §7 makes 1.0 a payload error.
+// fraction or exponent: docs/semantics.md §7 makes 1.0 a payload error.
 func refIsJSONInteger(raw []byte) bool {
 	if len(raw) == 0 {
 		return false
@@ -239,7 +239,7 @@ func refIsJSONInteger(raw []byte) bool {
 }
 
 // parseTS accepts exactly YYYY-MM-DDTHH:MM:SS[.fraction]Z naming a real
-// instant (SEMANTICS §7).
+// instant (docs/semantics.md §7).
 func refParseTS(s string) (time.Time, bool) {
 	if len(s) < 20 || s[len(s)-1] != 'Z' {
 		return time.Time{}, false
@@ -284,7 +284,7 @@ func refParseTS(s string) (time.Time, bool) {
 }
 
 // decodeEnvelope fills the envelope fields and returns the first defect, in
-// the field order of spec §2.1.
+// the field order of docs/semantics.md, pact v1 §2.1.
 func refDecodeEnvelope(ev *Event, f map[string]json.RawMessage, hasType, typeIsString bool) *Problem {
 	if raw, ok := f["event_id"]; ok {
 		id, isString := refJSONString(raw)

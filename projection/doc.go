@@ -1,5 +1,5 @@
 // Package projection owns the Pact v1 replay model: it parses .pact/log.jsonl
-// into line-numbered events, replays them in the order SEMANTICS.md §1 fixes
+// into line-numbered events, replays them in the order docs/semantics.md §1 fixes
 // (stable sort by ts, ties by line), judges every event against the state built
 // so far, and renders the resulting State as STATE.yml.
 //

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// SEMANTICS §7, one test per binding decision.
+// docs/semantics.md §7, one test per binding decision.
 
 func initLine(id, when string) string {
 	return evLine(id, when, "lead", "", TypeInit, "", "", initPayload(rosterJSON))
@@ -525,7 +525,7 @@ func TestEventIDPresence(t *testing.T) {
 	})
 }
 
-// TestNonStringEventID: SEMANTICS §7 makes a non-string event_id (null
+// TestNonStringEventID: docs/semantics.md §7 makes a non-string event_id (null
 // included) schema.envelope, the one finding of its event; it is not also a
 // missing event_id.
 func TestNonStringEventID(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 )
 
 // Draft is an event a writer wants to append. Encode turns it into the one
-// log line the spec's envelope (§2.1) describes.
+// log line the envelope (docs/semantics.md, pact v1 §2.1) describes.
 type Draft struct {
 	EventID string
 	TS      time.Time
@@ -38,7 +38,7 @@ type envelope struct {
 func FormatTS(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 // Encode renders a draft as one JSON line without its terminator. The role is
-// always the one the event type implies (spec §2.3).
+// always the one the event type implies (docs/semantics.md, pact v1 §2.3).
 func Encode(d Draft) ([]byte, error) {
 	payload := d.Payload
 	if payload == nil {

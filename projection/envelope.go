@@ -6,7 +6,7 @@ import (
 )
 
 // The pact meaning of a decoded line: which keys are envelope and payload
-// fields, and the checks and conversions of spec §2.1 and §2.4 (SEMANTICS
+// fields, and the checks and conversions of docs/semantics.md, pact v1 §2.1 and §2.4 (docs/semantics.md
 // §7) that turn the recorded values into an Event or a Problem.
 
 func topField(k []byte) int {
@@ -178,7 +178,7 @@ func payloadProblem(format string, args ...any) *Problem {
 }
 
 // envelope fills the envelope fields and returns the first defect, in the
-// field order of spec §2.1.
+// field order of docs/semantics.md, pact v1 §2.1.
 func (d *decoder) envelope(ev *Event, hasType, typeIsString bool) *Problem {
 	if s := d.top[fEventID]; s.present() {
 		b, ok := d.content(s)

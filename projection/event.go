@@ -2,7 +2,7 @@ package projection
 
 import "time"
 
-// The seven v1 event types (spec §2.2).
+// The seven v1 event types (docs/semantics.md, pact v1 §2.2).
 const (
 	TypeInit             = "init"
 	TypeAssign           = "assign"
@@ -13,7 +13,7 @@ const (
 	TypeMerge            = "merge"
 )
 
-// The three roles (spec §2.3).
+// The three roles (docs/semantics.md, pact v1 §2.3).
 const (
 	RoleOrchestrator = "orchestrator"
 	RoleWorker       = "worker"
@@ -27,7 +27,7 @@ const SupportedProtocolVersion = 1
 // whole, so a hostile log cannot exhaust memory.
 const MaxLineBytes = 1 << 20
 
-// RoleFor returns the role a v1 event type implies (spec §2.3), or "" for a
+// RoleFor returns the role a v1 event type implies (docs/semantics.md, pact v1 §2.3), or "" for a
 // type v1 does not know.
 func RoleFor(eventType string) string {
 	switch eventType {
@@ -44,7 +44,7 @@ func RoleFor(eventType string) string {
 // IsKnownType reports whether t is one of the seven v1 event types.
 func IsKnownType(t string) bool { return RoleFor(t) != "" }
 
-// Seat is one roster entry of the init event (spec §6.2).
+// Seat is one roster entry of the init event (docs/semantics.md, pact v1 §6.2).
 type Seat struct {
 	ID    string   `json:"id" yaml:"id"`
 	Roles []string `json:"roles" yaml:"roles"`
@@ -71,7 +71,7 @@ type GitHubRef struct {
 }
 
 // Payload holds the payload fields v1 gives meaning to; everything else in a
-// payload is ignored (spec §1.2.1).
+// payload is ignored (docs/semantics.md, pact v1 §1.2.1).
 type Payload struct {
 	// init
 	Project         string
@@ -115,7 +115,7 @@ type Event struct {
 }
 
 // MissingEventID reports whether the event lacks a non-empty event_id. A
-// non-string event_id is not missing: it is an envelope defect (SEMANTICS
+// non-string event_id is not missing: it is an envelope defect (docs/semantics.md
 // §7), reported once as schema.envelope.
 func (e *Event) MissingEventID() bool { return e.EventID == "" && !e.idNotString }
 

@@ -8,7 +8,7 @@ import (
 )
 
 // What both replays (the canonical Replay and the lean ParseReplay) share:
-// the table of event ids that finds duplicates (SEMANTICS §7), the
+// the table of event ids that finds duplicates (docs/semantics.md §7), the
 // duplicate's rejection, and the order rejections are reported in.
 
 // idTable finds duplicate event ids. It stores a 32-bit hash and an index

@@ -444,7 +444,7 @@ func jsonKind(raw []byte) string {
 }
 
 // isJSONInteger reports whether raw is a JSON number written without a
-// fraction or exponent: SEMANTICS §7 makes 1.0 a payload error.
+// fraction or exponent: docs/semantics.md §7 makes 1.0 a payload error.
 func isJSONInteger(raw []byte) bool {
 	if len(raw) == 0 {
 		return false

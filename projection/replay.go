@@ -8,7 +8,7 @@ import (
 )
 
 // Rejection is one event the replay reported, with the stable code of the
-// first check it failed (SEMANTICS.md §1). A rejected event is not applied,
+// first check it failed (docs/semantics.md §1). A rejected event is not applied,
 // except that an event_id.missing rejection travels with the event, which is
 // still judged and, when nothing else fails, applied.
 type Rejection struct {
@@ -19,7 +19,7 @@ type Rejection struct {
 	Code    Code
 	Message string
 	// Identical marks an event_id.duplicate whose two lines are byte-identical,
-	// which SEMANTICS.md §7 reports as a warning.
+	// which docs/semantics.md §7 reports as a warning.
 	Identical bool
 }
 
@@ -85,7 +85,7 @@ func Replay(log *Log) *Result {
 	return res
 }
 
-// unsupported implements the fail-closed rule of SEMANTICS.md §7: the first
+// unsupported implements the fail-closed rule of docs/semantics.md §7: the first
 // init in replay order that asks for a newer major is the only finding.
 func unsupported(scan *Scan) *Rejection {
 	if len(scan.Claims) == 0 {
@@ -110,7 +110,7 @@ func rejection(ev *Event, code Code, msg string) *Rejection {
 	return &Rejection{Line: ev.Line, EventID: ev.EventID, TaskID: ev.TaskID, Feature: ev.Feature, Code: code, Message: msg}
 }
 
-// Judge runs every check of SEMANTICS.md §1 for ev against the state and
+// Judge runs every check of docs/semantics.md §1 for ev against the state and
 // returns the first failure, without changing the state. event_id presence is
 // not judged here (it never stops an event).
 func (s *State) Judge(ev *Event) *Rejection {
@@ -212,7 +212,7 @@ func findSeat(seats []Seat, id string) (Seat, bool) {
 }
 
 // UnsafeTaskID explains why id cannot be a file name under tasks/, or returns
-// "" when it can (SEMANTICS.md §4).
+// "" when it can (docs/semantics.md §4).
 func UnsafeTaskID(id string) string {
 	switch {
 	case strings.ContainsAny(id, `/\`):

@@ -583,7 +583,7 @@ func TestFeatureStatusDerivation(t *testing.T) {
 	})
 }
 
-// TestCheckOrder pins the per-event order of SEMANTICS §1: when an event
+// TestCheckOrder pins the per-event order of docs/semantics.md §1: when an event
 // fails several checks, only the first is reported.
 func TestCheckOrder(t *testing.T) {
 	t.Parallel()

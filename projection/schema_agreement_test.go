@@ -39,7 +39,7 @@ import (
 //     "integer" is any number with a zero fractional part, so an init event
 //     whose payload.protocol_version is a number token containing '.', 'e'
 //     or 'E' with an integral value of at least 1 (1.0, 1e0, 10e-1, 2.0) is
-//     valid against event.schema.json, while SEMANTICS §7 makes it
+//     valid against event.schema.json, while docs/semantics.md §7 makes it
 //     schema.payload and the fast path reports exactly that. The schema
 //     cannot express the lexical rule (schemas package documentation,
 //     schemas.TestIntegralFractionIsInteger). Asserted in that exact form:
@@ -51,7 +51,7 @@ import (
 //     Asserted: Problem == nil and MissingEventID() is true.
 //
 //  3. Lines whose event_type is a string outside the seven v1 types: readers
-//     ignore them entirely (SEMANTICS §1), so the fast path skips them
+//     ignore them entirely (docs/semantics.md §1), so the fast path skips them
 //     without a verdict, while the schema still checks their envelope. For
 //     those the envelope verdict is asserted separately: the schema's
 //     failures must all be envelope ones, and the schema must agree with the
@@ -59,7 +59,7 @@ import (
 //     type whose only extra rule is a non-empty task_id and whose payload has
 //     no required field).
 //
-// Reading rules that come before any schema (SEMANTICS §7) are not
+// Reading rules that come before any schema (docs/semantics.md §7) are not
 // exceptions but preconditions: a line that is not valid UTF-8 (which
 // encoding/json, and so the validator, would silently repair with U+FFFD) or
 // is longer than MaxLineBytes is log.malformed_json and never reaches a

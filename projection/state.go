@@ -6,7 +6,7 @@ import (
 	"github.com/pact-action/pact-action/pactfile"
 )
 
-// TaskStatus is a state of the task state machine (spec §4.1). The
+// TaskStatus is a state of the task state machine (docs/semantics.md, pact v1 §4.1). The
 // changes_requested state is transient: the task goes straight back to
 // in_progress and Rounds counts the trip.
 type TaskStatus string
@@ -19,8 +19,8 @@ const (
 	StatusAccepted       TaskStatus = "accepted"
 )
 
-// FeatureStatus is a state of the feature state machine (spec §4.2), derived
-// from its tasks as SEMANTICS.md §2 says.
+// FeatureStatus is a state of the feature state machine (docs/semantics.md, pact v1 §4.2), derived
+// from its tasks as docs/semantics.md §2 says.
 type FeatureStatus string
 
 // Feature states.
@@ -126,7 +126,7 @@ func (s *State) Seat(id string) (Seat, bool) {
 	return Seat{}, false
 }
 
-// FeatureStatus derives a feature's status from its tasks (SEMANTICS.md §2).
+// FeatureStatus derives a feature's status from its tasks (docs/semantics.md §2).
 func (s *State) FeatureStatus(id string) FeatureStatus {
 	f := s.Features[id]
 	if f == nil {
@@ -172,7 +172,7 @@ func (s *State) Unaccepted(feature string) []*Task {
 
 // FeaturesOnBranch lists, in first-assign order, the features with at least
 // one task whose assign names branch: what a pull request from that branch
-// ships (SEMANTICS.md §5).
+// ships (docs/semantics.md §5).
 func (s *State) FeaturesOnBranch(branch string) []string {
 	var out []string
 	seen := map[string]bool{}

@@ -2,11 +2,11 @@ package projection
 
 import "time"
 
-// Timestamps: the one ts form SEMANTICS §7 accepts, parsed without
+// Timestamps: the one ts form docs/semantics.md §7 accepts, parsed without
 // allocating to an exact instant.
 
 // parseTSBytes accepts exactly YYYY-MM-DDTHH:MM:SS[.fraction]Z naming a
-// real instant (SEMANTICS §7). The fraction may have any number of digits;
+// real instant (docs/semantics.md §7). The fraction may have any number of digits;
 // those past the ninth are dropped, as time.Parse drops them.
 func parseTSBytes(b []byte) (time.Time, bool) {
 	sec, nsec, ok := tsInstant(b)

@@ -90,8 +90,8 @@ type SARIFTool struct {
 	Version string
 }
 
-// findingCodesURI is where the README documents every code.
-const findingCodesURI = "https://github.com/pact-action/pact-action#finding-codes"
+// findingCodesURI is the page that documents every code (docs/codes.md).
+const findingCodesURI = "https://github.com/pact-action/pact-action/blob/main/docs/codes.md"
 
 // WriteSARIF writes findings as SARIF 2.1.0 with one rule per stable code,
 // holding what GitHub code scanning requires of an upload: every rule has a

@@ -3,12 +3,12 @@
 //
 // The documents:
 //
-//   - event.schema.json: one line of .pact/log.jsonl (spec §2): the envelope,
+//   - event.schema.json: one line of .pact/log.jsonl (docs/semantics.md, pact v1 §2): the envelope,
 //     the scope rules for task_id and feature, and the required payload fields
 //     of the seven event types.
-//   - seat.schema.json: one seat of the init roster (spec §6.2). Its $defs/slug
+//   - seat.schema.json: one seat of the init roster (docs/semantics.md, pact v1 §6.2). Its $defs/slug
 //     is the seat slug pattern shared by the other documents.
-//   - task.schema.json: the YAML frontmatter of .pact/tasks/<id>.md (spec §3.4).
+//   - task.schema.json: the YAML frontmatter of .pact/tasks/<id>.md (docs/semantics.md, pact v1 §3.4).
 //   - pact-config.schema.json: a repository's .github/pact.yml.
 //
 // Their $id values live under https://pact-action.dev/schemas/ and they refer
@@ -30,7 +30,7 @@
 // "integer" is any number with a zero fractional part: 1.0, 1.00, 1e0, 1E0 and
 // 10e-1 all satisfy "type": "integer", and no standard keyword can see how a
 // number was written. The validator used here follows
-// that (it tests the decoded json.Number with big.Rat.IsInt). SEMANTICS §7
+// that (it tests the decoded json.Number with big.Rat.IsInt). docs/semantics.md §7
 // however says protocol_version must be a JSON integer and that 1.0 is
 // schema.payload. So exactly one disagreement is known, and it is pinned by
 // TestIntegralFractionIsInteger:
@@ -38,7 +38,7 @@
 //	An init event whose payload.protocol_version is a JSON number token
 //	containing '.', 'e' or 'E' but with an integral value of at least 1
 //	(1.0, 1e0, 2.0, 1.5e1, ...) is VALID against event.schema.json, but is
-//	schema.payload under SEMANTICS §7.
+//	schema.payload under docs/semantics.md §7.
 //
 // Hand-written checks must therefore test the token itself, as [IsJSONInteger]
 // does, and an agreement test between them and this schema must expect that

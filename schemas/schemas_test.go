@@ -394,7 +394,7 @@ func TestEventInvalid(t *testing.T) {
 
 // TestIntegralFractionIsInteger pins how the validator reads integral numbers
 // written with a fraction or an exponent: as integers, as JSON Schema says.
-// SEMANTICS §7 wants protocol_version 1.0 to be schema.payload; the schema
+// docs/semantics.md §7 wants protocol_version 1.0 to be schema.payload; the schema
 // cannot express that (see the package documentation), so hand-written checks
 // test the token with IsJSONInteger and must differ from the schema exactly
 // here. If this test starts failing, the validator changed and that documented

@@ -160,13 +160,15 @@ func TestDoctorOnAMisconfiguredRepository(t *testing.T) {
 	if len(s.Violations()) > 0 {
 		t.Errorf("OpenAPI violations: %v", s.Violations())
 	}
-	readmeExample(t, res.Stdout)
+	docExample(t, res.Stdout)
 }
 
-// readmeExample holds the README's doctor example to the real output.
-func readmeExample(t *testing.T, out string) {
+// docExample holds the doctor example of docs/doctor.md to the real
+// output.
+func docExample(t *testing.T, out string) {
 	t.Helper()
-	b, err := os.ReadFile("../../README.md")
+	const doc = "../../docs/doctor.md"
+	b, err := os.ReadFile(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,16 +176,16 @@ func readmeExample(t *testing.T, out string) {
 	_, rest, ok := strings.Cut(string(b), begin)
 	example, _, closed := strings.Cut(rest, "```\n")
 	if !ok || !closed {
-		t.Fatalf("README.md lacks the doctor example block after %q", begin)
+		t.Fatalf("%s lacks the doctor example block after %q", doc, begin)
 	}
 	if example != out {
 		if goldenfile.Updating() {
-			if err := os.WriteFile("../../README.md", []byte(strings.Replace(string(b), begin+example, begin+out, 1)), 0o644); err != nil {
+			if err := os.WriteFile(doc, []byte(strings.Replace(string(b), begin+example, begin+out, 1)), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			return
 		}
-		t.Errorf("README.md's doctor example differs from the real output (go test ./cmd/pact-action -update rewrites it); it is:\n%s", out)
+		t.Errorf("%s's doctor example differs from the real output (go test ./cmd/pact-action -update rewrites it); it is:\n%s", doc, out)
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/pact-action/pact-action/internal/version"
 )
 
-// Exit codes, documented in the README.
+// Exit codes, documented in docs/pactify.md.
 const (
 	exitOK        = 0
 	exitViolation = 1 // error findings (or warnings, under fail-on: warning)

@@ -54,7 +54,7 @@ func (p *project) step(agent string, args ...string) wireEvent {
 	return ev
 }
 
-// RoleForTest is spec §2.3's table, written out independently of the engine.
+// RoleForTest is docs/semantics.md, pact v1 §2.3's table, written out independently of the engine.
 func RoleForTest(eventType string) string {
 	return map[string]string{"init": "orchestrator", "assign": "orchestrator", "merge": "orchestrator",
 		"join": "worker", "checkpoint": "worker", "accept": "reviewer", "changes_requested": "reviewer"}[eventType]

@@ -8,7 +8,7 @@ import (
 	"github.com/pact-action/pact-action/internal/cmdline"
 )
 
-// Exit codes, documented in the README.
+// Exit codes, documented in docs/pactify.md.
 const (
 	exitOK          = 0
 	exitInvalid     = 1 // validate found an error, or a verb was refused

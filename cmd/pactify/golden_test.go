@@ -79,7 +79,7 @@ func itoa(n int) string {
 func TestExitCodes(t *testing.T) {
 	t.Parallel()
 	if exitOK != 0 || exitInvalid != 1 || exitUsage != 2 || exitUnsupported != 3 {
-		t.Fatal("the exit code constants changed; the README and help text document 0, 1, 2 and 3")
+		t.Fatal("the exit code constants changed; docs/pactify.md and the help text document 0, 1, 2 and 3")
 	}
 	for _, c := range []struct {
 		name  string

@@ -13,7 +13,7 @@ import (
 	"github.com/pact-action/pact-action/projection"
 )
 
-// parseSeat reads "<id>:<roles>:<entry>" (spec §7.1: exactly three fields,
+// parseSeat reads "<id>:<roles>:<entry>" (docs/semantics.md, pact v1 §7.1: exactly three fields,
 // roles comma-separated).
 func parseSeat(s string) (projection.Seat, error) {
 	parts := strings.Split(s, ":")

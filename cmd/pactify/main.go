@@ -1,4 +1,4 @@
-// Command pactify is the Pact v1 command line: every protocol verb of spec
+// Command pactify is the Pact v1 command line: every protocol verb of docs/semantics.md, pact v1
 // §7.1 over ./.pact, with the same engine the GitHub Action uses.
 package main
 

@@ -212,7 +212,7 @@ type wireEvent struct {
 }
 
 // parseLine decodes one log line strictly: exactly the eight envelope
-// fields of spec §2.1, nothing else.
+// fields of docs/semantics.md, pact v1 §2.1, nothing else.
 func parseLine(t *testing.T, line string) wireEvent {
 	t.Helper()
 	var raw map[string]json.RawMessage

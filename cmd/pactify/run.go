@@ -158,7 +158,7 @@ func clock(fixed string) (func() time.Time, error) {
 	return func() time.Time { return t.UTC() }, nil
 }
 
-// newEventID is 128 bits of randomness in hex (spec §2.1).
+// newEventID is 128 bits of randomness in hex (docs/semantics.md, pact v1 §2.1).
 func newEventID() (string, error) {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -311,7 +311,7 @@ func (c *cli) cmdAssign(p cmdline.Args) error {
 	if len(p.Positional) != 1 || !p.Has("feature") || !p.Has("branch") || !p.Has("owner") || !p.Has("reviewer") {
 		return usageOf("assign")
 	}
-	// The seat comes first, as for every writing verb (spec §6.5).
+	// The seat comes first, as for every writing verb (docs/semantics.md, pact v1 §6.5).
 	if _, err := c.agent(); err != nil {
 		return err
 	}

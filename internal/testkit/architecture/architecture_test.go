@@ -1,5 +1,5 @@
-// Package architecture holds the project's layering to the table of the
-// README's "Architecture" section: which of our packages each package may
+// Package architecture holds the project's layering to the table of
+// CONTRIBUTING.md's "Architecture" section: which of our packages each package may
 // import. A new import across a line is a decision, made here on purpose.
 package architecture
 
@@ -73,7 +73,7 @@ func TestLayering(t *testing.T) {
 		}
 		may, listed := allowed[pkg]
 		if !listed {
-			t.Errorf("package %s is not in the layering table; add it (README: Architecture)", pkg)
+			t.Errorf("package %s is not in the layering table; add it (CONTRIBUTING.md: Architecture)", pkg)
 			return nil
 		}
 		for _, imp := range f.Imports {
@@ -86,7 +86,7 @@ func TestLayering(t *testing.T) {
 				continue
 			}
 			if !slices.Contains(may, ours) {
-				t.Errorf("%s imports %s, which the layering does not allow (README: Architecture)", filepath.Base(p)+" of "+pkg, ours)
+				t.Errorf("%s imports %s, which the layering does not allow (CONTRIBUTING.md: Architecture)", filepath.Base(p)+" of "+pkg, ours)
 			}
 		}
 		return nil

@@ -302,7 +302,7 @@ func (g *gen) emitCheckpoint(t *task) {
 }
 
 // featureField is the task's feature, or now and then "" (allowed on task
-// events, SEMANTICS §1).
+// events, docs/semantics.md §1).
 func (g *gen) featureField(t *task) string {
 	if g.rng.IntN(20) == 0 {
 		return ""

@@ -152,30 +152,51 @@ func TestActionsArePinned(t *testing.T) {
 	}
 }
 
-// snippet is one ```yaml block of README.md.
+// snippet is one ```yaml block of the documentation.
 type snippet struct {
-	line int // README line of the block's first content line
+	file string // relative to the module root, slash-separated
+	line int    // line of the block's first content line
 	text string
 }
 
-func readmeSnippets(t *testing.T) []snippet {
+// docFiles are the Markdown files whose YAML snippets users copy: the
+// README, CONTRIBUTING.md and every page under docs/.
+func docFiles(t *testing.T) []string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(testbin.ModuleRoot(), "README.md"))
+	pages, err := filepath.Glob(filepath.Join(testbin.ModuleRoot(), "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(pages) == 0 {
+		t.Fatal("no docs/*.md: is the module root right?")
+	}
+	files := []string{"README.md", "CONTRIBUTING.md"}
+	for _, p := range pages {
+		files = append(files, "docs/"+filepath.Base(p))
+	}
+	return files
+}
+
+func docSnippets(t *testing.T) []snippet {
+	t.Helper()
 	var out []snippet
-	lines := strings.Split(string(b), "\n")
-	for i := 0; i < len(lines); i++ {
-		if strings.TrimSpace(lines[i]) != "```yaml" {
-			continue
+	for _, file := range docFiles(t) {
+		b, err := os.ReadFile(filepath.Join(testbin.ModuleRoot(), filepath.FromSlash(file)))
+		if err != nil {
+			t.Fatal(err)
 		}
-		start := i + 1
-		var body []string
-		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
-			body = append(body, lines[i])
+		lines := strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
+		for i := 0; i < len(lines); i++ {
+			if strings.TrimSpace(lines[i]) != "```yaml" {
+				continue
+			}
+			start := i + 1
+			var body []string
+			for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
+				body = append(body, lines[i])
+			}
+			out = append(out, snippet{file: file, line: start + 1, text: strings.Join(body, "\n") + "\n"})
 		}
-		out = append(out, snippet{line: start + 1, text: strings.Join(body, "\n") + "\n"})
 	}
 	return out
 }
@@ -206,7 +227,7 @@ var (
 	ourUse = regexp.MustCompile(`pact-action/pact-action@[\w.-]+`)
 )
 
-// snippetKind decides, deliberately, what a README YAML block is:
+// snippetKind decides, deliberately, what a documentation YAML block is:
 //   - "workflow": a whole workflow (top-level on: and jobs:), linted as is;
 //   - "steps": a fragment that is a job's steps: list (the GitHub App
 //     recipe), linted wrapped in a minimal workflow;
@@ -254,9 +275,9 @@ func containsString(list []string, s string) bool {
 }
 
 // snippetProject is a temporary repository holding our action.yml (and
-// the Dockerfile it names), where
-// README snippets run `uses: ./` in place of pact-action/pact-action@v1 so
-// actionlint checks their inputs against the real action.
+// the Dockerfile it names), where documentation snippets run `uses: ./` in
+// place of pact-action/pact-action@v1 (or @main) so actionlint checks their
+// inputs against the real action.
 func snippetProject(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -275,38 +296,39 @@ func snippetProject(t *testing.T) string {
 	return dir
 }
 
-// TestActionlintREADMESnippets: every workflow snippet of README.md passes
-// actionlint, and every YAML snippet is classified (see snippetKind).
-func TestActionlintREADMESnippets(t *testing.T) {
+// TestActionlintDocSnippets: every workflow snippet of the documentation
+// passes actionlint, and every YAML snippet is classified (see
+// snippetKind).
+func TestActionlintDocSnippets(t *testing.T) {
 	t.Parallel()
-	snippets := readmeSnippets(t)
+	snippets := docSnippets(t)
 	counts := map[string]int{}
 	for _, s := range snippets {
 		kind, body, header := snippetKind(s.text)
 		counts[kind]++
 		if kind == "" {
-			t.Errorf("README.md:%d: a YAML snippet that is neither a workflow, a steps: fragment nor .github/pact.yml; classify it in snippetKind:\n%s", s.line, s.text)
+			t.Errorf("%s:%d: a YAML snippet that is neither a workflow, a steps: fragment nor .github/pact.yml; classify it in snippetKind:\n%s", s.file, s.line, s.text)
 			continue
 		}
 		if kind == "pact config" {
 			if _, err := config.Parse([]byte(body)); err != nil {
-				t.Errorf("README.md:%d: a .github/pact.yml snippet the action would refuse: %v", s.line, err)
+				t.Errorf("%s:%d: a .github/pact.yml snippet the action would refuse: %v", s.file, s.line, err)
 			}
 			continue
 		}
 		if body == "" {
 			continue
 		}
-		t.Run(fmt.Sprintf("README.md:%d", s.line), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s:%d", s.file, s.line), func(t *testing.T) {
 			t.Parallel()
 			dir := snippetProject(t)
 			path := filepath.Join(dir, ".github", "workflows", "snippet.yml")
 			for _, e := range lint(t, dir, path, []byte(ourUse.ReplaceAllString(body, "./"))) {
-				t.Errorf("README.md:%d: %s [%s]", s.line+e.Line-1-header, e.Message, e.Kind)
+				t.Errorf("%s:%d: %s [%s]", s.file, s.line+e.Line-1-header, e.Message, e.Kind)
 			}
 		})
 	}
-	if counts["workflow"] < 3 || counts["steps"] < 1 {
-		t.Errorf("README snippets by kind %v: want the check, fork, bot and SARIF workflows and the App steps", counts)
+	if counts["workflow"] < 4 || counts["steps"] < 3 || counts["pact config"] < 2 {
+		t.Errorf("documentation snippets by kind %v: want the check, fork, bot and SARIF workflows, the App and pinning steps, and the .github/pact.yml examples", counts)
 	}
 }
