@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strings"
 	"time"
 
@@ -42,7 +41,7 @@ func (g *gatherer) fetchBacking(ref *projection.GitHubRef, parent string, pin *c
 	case ref.CommentID != 0:
 		if !g.comments[ref.CommentID] {
 			g.comments[ref.CommentID] = true
-			cf, err := g.comment(ref.CommentID, parent)
+			cf, err := g.comment(ref.CommentID)
 			if err != nil {
 				return err
 			}
@@ -75,7 +74,7 @@ func reviewFacts(list []ghapi.Review) map[int64]checks.ReviewFact {
 // comment gathers the facts of one comment: who wrote it and when, whether
 // it was edited, its /pact commands as GitHub renders them, and the head of
 // the branch when it was made with the tasks awaiting review there.
-func (g *gatherer) comment(id int64, parent string) (checks.CommentFact, error) {
+func (g *gatherer) comment(id int64) (checks.CommentFact, error) {
 	// The event does not say which kind of comment it was; the two kinds
 	// have separate ids, so try one, then the other.
 	var c *ghapi.PRComment
@@ -95,7 +94,7 @@ func (g *gatherer) comment(id int64, parent string) (checks.CommentFact, error) 
 	}
 	cf := checks.CommentFact{Found: true, AuthorLogin: c.AuthorLogin, Number: c.Number, CreatedAt: c.CreatedAt, Edited: c.UpdatedAt.After(c.CreatedAt)}
 	cf.Commands = commentCommands(c.Body)
-	head, why, err := headAtComment(g.ctx, g.gh, g.in.PR, c.CreatedAt, parent)
+	head, why, err := headAtComment(g.ctx, g.gh, g.in.PR, c.CreatedAt)
 	if err != nil {
 		return cf, err
 	}
@@ -125,20 +124,21 @@ func commentCommands(body string) []checks.CommentCommand {
 
 // headAtComment is the commit the pull request's head branch pointed at
 // when a comment was made, from GitHub's push history ("" and why when it
-// cannot be told). A server that keeps no push history (an older GitHub
-// Enterprise Server) cannot tell; there the commit the caller saw instead
-// stands for it — the head when the bot ran, or the commit a line was
-// recorded on — which a push made right after the comment can slip past
-// (docs/security.md's threat model says so).
-func headAtComment(ctx context.Context, gh Reader, pr ghapi.PR, at time.Time, instead string) (string, string, error) {
+// cannot be told: docs/semantics.md §5). Only the server's own record of
+// the pushes says it; a commit's dates, or the head at hand when the bot
+// or the check runs, do not, so where there is no record — no activity
+// API (an older GitHub Enterprise Server), a fork, history that does not
+// reach back, a push in the comment's second — the comment backs nothing.
+func headAtComment(ctx context.Context, gh Reader, pr ghapi.PR, at time.Time) (string, string, error) {
 	if pr.Fork {
 		return "", "the branch lives in a fork, whose push history this repository does not have", nil
 	}
 	sha, err := gh.BranchHeadAt(ctx, pr.HeadRef, at)
 	switch {
 	case errors.Is(err, ghapi.ErrNoPushHistory):
-		slog.Warn("GitHub keeps no push history here; taking the commit at hand for the head when the comment was made", "commit", instead)
-		return instead, "", nil
+		return "", "this GitHub server keeps no push history (it has no repository activity API)", nil
+	case errors.Is(err, ghapi.ErrSameSecond):
+		return "", "a push to the branch is stamped in the same second as the comment, so which came first cannot be told", nil
 	case errors.Is(err, ghapi.ErrNotFound):
 		return "", "GitHub's push history of the branch does not reach back to the comment", nil
 	case err != nil:

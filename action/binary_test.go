@@ -116,7 +116,8 @@ func TestBinaryPullRequest(t *testing.T) {
 }
 
 // TestBinaryPush: mode auto checks a push, on the runner's GITHUB_SHA; a
-// commit that heads no pull request is reported without one.
+// commit that heads no pull request is judged for the job summary and the
+// report, and gets no check run (action.NoPullRequestNote).
 func TestBinaryPush(t *testing.T) {
 	t.Parallel()
 	s := e2e.NewServer(t)
@@ -126,12 +127,15 @@ func TestBinaryPush(t *testing.T) {
 	res := e2e.Run{Server: s, EventName: "push", Payload: e2e.Payload(t, "push/payload.json", nil), Env: map[string]string{"GITHUB_SHA": lone}}.Exec(t)
 
 	wantExit(t, res, 0)
-	run := onlyRun(t, s, lone, "pact", report.ConclusionSuccess)
-	checkReportRun(t, res, lone, run, 0)
-	if r := res.Report["runs"].([]any)[0].(map[string]any); r["pull_request"] != nil {
-		t.Errorf("report run names pull request %v", r["pull_request"])
+	if runs := s.CheckRuns(lone); len(runs) != 0 {
+		t.Errorf("check runs on %s = %d, want none", lone, len(runs))
 	}
-	contains(t, "stdout", res.Stdout, "pact: success on "+lone)
+	r := res.Report["runs"].([]any)[0].(map[string]any)
+	if r["pull_request"] != nil || r["head_sha"] != lone {
+		t.Errorf("report run = %v, want the commit without a pull request", r)
+	}
+	contains(t, "stdout", res.Stdout, "pact: no check run on "+lone)
+	contains(t, "job summary", res.Summary, "No check run was posted")
 	noViolations(t, s)
 }
 

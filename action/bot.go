@@ -245,7 +245,7 @@ func planComment(ctx context.Context, gh BotGitHub, be botEvent, pr ghapi.PR, cf
 	case recording && c.UpdatedAt.After(c.CreatedAt):
 		return &botPlan{Plan: bot.Plan{Replies: []string{bot.CommentEdited(req.Login)}}}, nil
 	case recording && !pr.Fork:
-		head, why, err := headAtComment(ctx, gh, pr, c.CreatedAt, pr.HeadSHA)
+		head, why, err := headAtComment(ctx, gh, pr, c.CreatedAt)
 		if err != nil {
 			return nil, err
 		}

@@ -100,13 +100,46 @@ func TestBypassOtherEventsJudgeThePR(t *testing.T) {
 			noViolations(t, p.s)
 		})
 	}
-	// A commit that heads no open pull request gets validate's judgement,
-	// and says so.
+	// A commit that heads no open pull request gets validate's judgement
+	// in the job summary, and no check run at all.
 	p := forgedPR(t, "main")
 	lone := p.s.CommitFiles(e2e.Owner, e2e.Repo, "scratch", e2e.NewLog().Files(), provDevGH, fakegithub.From("main"))
 	out := event{name: "push", payload: []byte(`{}`), sha: lone}.run(t, p.s).only(t)
-	if run := latestRun(t, p.s, lone); run.Conclusion != report.ConclusionSuccess || !strings.Contains(run.Summary, "head of no open pull request") || len(out.PRs) != 0 {
-		t.Errorf("a lone commit: %s, pull requests %v\n%s", run.Conclusion, out.PRs, run.Summary)
+	if runs := p.s.CheckRuns(lone); len(runs) != 0 || !out.NoPullRequest || len(out.PRs) != 0 || !strings.Contains(out.Summary, "No check run was posted") {
+		t.Errorf("a lone commit: %d check run(s), pull requests %v\n%s", len(runs), out.PRs, out.Summary)
+	}
+}
+
+// GitHub's listing of open pull requests lags just after one is opened or
+// pushed, and the newest check run on a commit is the one branch
+// protection reads: a push, manual or scheduled run, or a re-run of a
+// pull request's job after it closed, that finds no open pull request for
+// its commit must never post a passing check over the pull request's own
+// verdict. It posts none.
+func TestBypassRunThatCannotSeeThePR(t *testing.T) {
+	t.Parallel()
+	p := forgedPR(t, "main")
+	head := p.head()
+	event{name: "pull_request", payload: prPayload(t, p.s, p.n, provBranch, "main")}.run(t, p.s).only(t)
+	if run := latestRun(t, p.s, head); run.Conclusion != report.ConclusionFailure {
+		t.Fatalf("the PR's own run: %s, want failure", run.Conclusion)
+	}
+	// The listing lags: the pull request is not in it yet.
+	p.s.Inject(fakegithub.Fault{Method: "GET", Path: "/repos/" + repoFull + "/pulls", Status: 200, Body: []byte("[]"), Times: 5})
+	payload := []byte(`{"ref":"refs/heads/feat/login","after":"` + head + `","repository":{"full_name":"` + repoFull + `"}}`)
+	for _, name := range []string{"push", "workflow_dispatch", "schedule"} {
+		event{name: name, payload: payload, sha: head}.run(t, p.s)
+	}
+	// A re-run of the pull request's job once it is closed.
+	p.s.ClosePR(p.n)
+	event{name: "pull_request", payload: prPayload(t, p.s, p.n, provBranch, "main")}.run(t, p.s)
+	runs := p.s.CheckRuns(head)
+	if len(runs) != 1 || runs[0].Conclusion != report.ConclusionFailure {
+		var got []string
+		for _, r := range runs {
+			got = append(got, r.Conclusion)
+		}
+		t.Errorf("check runs on the head = %v, want only the pull request's failure", got)
 	}
 }
 
@@ -556,10 +589,11 @@ func assertInertReply(t *testing.T, reply, login string) {
 }
 
 // A GitHub without the repository activity API (an older GitHub Enterprise
-// Server) cannot tell the head when a comment was made: the bot takes the
-// head it sees, the check the commit the line was recorded on, and a
-// /pact accept still records and verifies (the weaker guarantee the
-// threat model names).
+// Server) cannot tell the head when a comment was made, so a comment backs
+// nothing (docs/semantics.md §5): the bot refuses the command and says to
+// approve with a review instead, and the check verifies no event by that
+// comment, even one written as the bot would (a worker can run a workflow
+// of their own that commits as github-actions[bot]).
 func TestBotCommentWithoutPushHistory(t *testing.T) {
 	t.Parallel()
 	s := e2e.NewServer(t, fakegithub.WithoutOperations("repos/list-activities"))
@@ -569,12 +603,32 @@ func TestBotCommentWithoutPushHistory(t *testing.T) {
 	head := s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, work.Files(), provDevGH, fakegithub.From("main"), fakegithub.Verified())
 	n := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: provBranch, Base: "main", Author: provDevGH})
 	s.SetPermission(provRevGH, fakegithub.Write)
+	s.SetNow(mustTime(reviewTS))
 	id := s.AddComment(n, provRevGH, "/pact accept T1")
 	out := event{name: "issue_comment", payload: commentPayload(t, n, id, reviewTS, provRevGH, "/pact accept T1", "COLLABORATOR")}.run(t, s).botDone(t)
-	after := s.BranchHead(e2e.Owner, e2e.Repo, provBranch)
-	if after == head || out.NewHead != after {
-		t.Fatalf("nothing recorded: %+v", out)
+	if after := s.BranchHead(e2e.Owner, e2e.Repo, provBranch); after != head || out.NewHead != "" {
+		t.Fatalf("the bot recorded a comment it cannot place: %+v", out)
 	}
-	run := provVerdict(t, s, out.Check, after, "success")
-	provWantFindings(t, out.Check.Findings, run)
+	if len(out.Replies) != 1 || !strings.Contains(out.Replies[0], "keeps no push history") || !strings.Contains(out.Replies[0], "Approve the pull request instead") {
+		t.Errorf("replies = %q, want the refusal that says to approve instead", out.Replies)
+	}
+
+	// The line the bot would have written, committed as the bot over
+	// code pushed after the comment: not verified.
+	s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{"src/login.go": "package login\n\nfunc Backdoor() {}\n"}, provDevGH, fakegithub.Verified())
+	work.AddAt(mustTime(reviewTS), "rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{
+		"github": map[string]any{"comment_id": id, "login": provRevGH, "url": "x"}})
+	forged := s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, work.Files(), botAccount, fakegithub.Verified())
+	res := event{name: "pull_request", payload: prPayload(t, s, n, provBranch, "main")}.run(t, s).only(t)
+	run := latestRun(t, s, forged)
+	if run.Conclusion != report.ConclusionFailure {
+		t.Fatalf("a comment-backed accept without push history: %s\n%s", run.Conclusion, run.Summary)
+	}
+	var said bool
+	for _, f := range res.Findings {
+		said = said || f.Code == checks.CodeProvenanceUnverified && strings.Contains(f.Message, "keeps no push history")
+	}
+	if !said {
+		t.Errorf("no provenance.unverified finding says why: %v", codes(res.Findings))
+	}
 }

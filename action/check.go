@@ -37,6 +37,7 @@ type Reader interface {
 	CompareFiles(ctx context.Context, base, head string) ([]string, error)
 	CodeIDs(ctx context.Context, dir string, commits ...string) (map[string]string, error)
 	CompareCommits(ctx context.Context, base, head string) (ghapi.Divergence, error)
+	MatchingRefs(ctx context.Context, prefix string) (map[string]string, error)
 }
 
 // GitHub is what check mode needs from GitHub: reading, and the Checks API.
@@ -252,7 +253,11 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base 
 // against the queue's base, and every feature of every queued pull
 // request's branch accepted.
 func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeGroup, base baseTip, s Settings, j *Judgement) error {
-	for _, n := range mg.PRs {
+	prs, err := queuedPRs(ctx, gh, mg, base.sha, head.sha)
+	if err != nil {
+		return err
+	}
+	for _, n := range prs {
 		pr, err := gh.PullRequest(ctx, n)
 		if err != nil {
 			return fmt.Errorf("read pull request #%d of the merge group: %w", n, err)
@@ -271,6 +276,44 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 	j.Findings = checks.PullRequest(head.input(), checks.PullRequestFacts{BaseLog: baseLog, HeadLog: head.log, Branches: j.Branches,
 		Config: checks.ParseConfig(base.config), MergeGroup: true})
 	return nil
+}
+
+// queuedPRs lists the pull requests a merge queue's commit carries: the one
+// its ref names, and every one queued ahead of it. The queue builds each
+// entry's group on the group ahead of it and keeps a branch
+// gh-readonly-queue/<base>/pr-<n>-<sha> at each group's head, so an entry
+// is carried exactly when its group's head is among the commits this group
+// adds to the base branch's tip (those already merged are in the base).
+// More commits than GitHub lists in a comparison fail closed.
+func queuedPRs(ctx context.Context, gh Reader, mg *MergeGroup, baseTip, head string) ([]int, error) {
+	refs, err := gh.MatchingRefs(ctx, "heads/gh-readonly-queue/"+mg.BaseRef+"/")
+	if err != nil {
+		return nil, fmt.Errorf("list the merge queue's branches into %s: %w", mg.BaseRef, err)
+	}
+	d, err := gh.CompareCommits(ctx, baseTip, head)
+	if err != nil {
+		return nil, fmt.Errorf("compare merge group %s with %s: %w", prose.ShortSHA(head), mg.BaseRef, err)
+	}
+	if d.AheadBy > len(d.Commits) {
+		return nil, fmt.Errorf("merge group %s adds %d commits to %s, more than GitHub lists in a comparison (%d), so the pull requests queued ahead of it cannot be told", prose.ShortSHA(head), d.AheadBy, mg.BaseRef, len(d.Commits))
+	}
+	carried := map[string]bool{head: true}
+	for _, c := range d.Commits {
+		carried[c] = true
+	}
+	prs := slices.Clone(mg.PRs)
+	for ref, sha := range refs {
+		if !carried[sha] {
+			continue
+		}
+		for _, n := range MergeGroupPRs(ref) {
+			if !slices.Contains(prs, n) {
+				prs = append(prs, n)
+			}
+		}
+	}
+	slices.Sort(prs)
+	return prs, nil
 }
 
 // mergeBaseLog finds the merge base of head and base's tip, and reads the
@@ -344,7 +387,19 @@ type Outcome struct {
 	// token); FallbackReason says why in one line.
 	Fallback       bool
 	FallbackReason string
+	// NoPullRequest is set when the commit heads no open pull request
+	// GitHub lists: then no check run is posted at all (NoPullRequestNote
+	// says why), and only what validate checks was judged.
+	NoPullRequest bool
 }
+
+// NoPullRequestNote says why a run that finds no open pull request for its
+// commit posts no check run: GitHub's listing lags just after a pull
+// request is opened or pushed, and the newest check run on a commit is the
+// one branch protection reads, so a verdict judged without the pull
+// request must never stand in for the pull request's own.
+const NoPullRequestNote = "No check run was posted: this commit is the head of no open pull request that GitHub lists now. " +
+	"A pull request's own run posts its verdict (GitHub's listing can lag just after a pull request is opened or pushed, and a verdict judged without the pull request must never replace it); only what `pactify validate` checks was judged here."
 
 // Check creates the check run first (so a crash can never leave it stuck in
 // progress: it is completed as failed on every way out, a timeout and a
@@ -352,6 +407,19 @@ type Outcome struct {
 // the verdict, the most important findings annotated (report.CheckRunAnnotations).
 func Check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, error) {
 	out := &Outcome{}
+	if t.MergeGroup == nil {
+		// Which pull requests the commit heads is asked before any check
+		// run exists, so a failure here leaves none in progress.
+		prs, err := pullRequestsAt(ctx, gh, t)
+		if err != nil {
+			return nil, err
+		}
+		t.Known, t.Open = prs, prs
+		out.NoPullRequest = len(prs) == 0
+	}
+	if out.NoPullRequest {
+		return out, out.judgeUnposted(ctx, gh, t, s)
+	}
 	id, createErr := gh.CreateCheckRun(ctx, ghapi.CheckRun{Name: s.CheckName, HeadSHA: t.HeadSHA, Status: "in_progress", DetailsURL: s.DetailsURL, ExternalID: newExternalID()})
 	switch {
 	case createErr == nil:
@@ -399,6 +467,23 @@ func Check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 	return out, nil
 }
 
+// judgeUnposted judges a commit that heads no open pull request, for the
+// job summary and outputs only: no check run is created.
+func (out *Outcome) judgeUnposted(ctx context.Context, gh GitHub, t Target, s Settings) error {
+	timeout := s.Timeout
+	if timeout <= 0 {
+		timeout = defaultTimeout
+	}
+	jctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	j, err := Judge(jctx, gh, t, s)
+	if err != nil {
+		return err
+	}
+	out.Judgement = j
+	return out.complete(ctx, gh, t, s)
+}
+
 // complete renders the verdict and posts it.
 func (out *Outcome) complete(ctx context.Context, gh GitHub, t Target, s Settings) error {
 	j := out.Judgement
@@ -413,14 +498,14 @@ func (out *Outcome) complete(ctx context.Context, gh GitHub, t Target, s Setting
 		v.Note = "This commit has no " + s.layout().Log() + "; there is nothing to enforce."
 	case len(j.PRs) > 1:
 		v.Note = fmt.Sprintf("This commit is the head of %d open pull requests; each was judged against its own base, and the verdict is the strictest.", len(j.PRs))
-	case len(j.PRs) == 0 && t.MergeGroup == nil:
-		v.Note = "This commit is the head of no open pull request, so only what `pactify validate` checks was judged."
+	case out.NoPullRequest:
+		v.Note = NoPullRequestNote
 	}
 	if out.Fallback {
 		v.Note = out.FallbackReason
 	}
 	out.Summary = report.Summary(v)
-	if out.Fallback {
+	if out.Fallback || out.NoPullRequest {
 		return nil
 	}
 	if err := gh.CompleteCheckRun(ctx, out.CheckRunID, out.Conclusion, ghapi.Output{

@@ -87,3 +87,47 @@ func TestCheckMergeGroupOfUnknownPRs(t *testing.T) {
 		t.Errorf("check runs on the group: %+v", runs)
 	}
 }
+
+// TestCheckMergeGroupCarriesThePRsAheadOfIt: the queue builds each entry's
+// group on the group ahead of it, so the commit a merge_group event names
+// carries every pull request queued before the one its ref names (and the
+// queue may merge them together when the last group passes). Each one's
+// branch is judged: an unaccepted feature ahead blocks the group behind it.
+func TestCheckMergeGroupCarriesThePRsAheadOfIt(t *testing.T) {
+	t.Parallel()
+	base := soloLog(t).Assign("T1", "LOGIN", "feat/login", "solo", "rev").Assign("T9", "EVIL", "feat/evil", "solo", "rev")
+	s := e2e.NewServer(t)
+	files := with(base.Files(), ".github/pact.yml", provenanceOff)
+	baseSHA := s.CommitFiles(e2e.Owner, e2e.Repo, "main", files, "lead")
+	evil := base.Copy().Join("solo")
+	evilHead := s.CommitFiles(e2e.Owner, e2e.Repo, "feat/evil", with(evil.Files(), "src/evil.go", "package evil\n"), "solo", fakegithub.From("main"))
+	first := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/evil", Base: "main"})
+	login := evil.Copy().Checkpoint("solo", "T1", "LOGIN").Accept("rev", "T1", "LOGIN")
+	loginHead := s.CommitFiles(e2e.Owner, e2e.Repo, "feat/login", login.Files(), "solo", fakegithub.From("main"))
+	second := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/login", Base: "main"})
+
+	ahead := fmt.Sprintf("gh-readonly-queue/main/pr-%d-%s", first, baseSHA)
+	aheadSHA := s.CommitFiles(e2e.Owner, e2e.Repo, ahead, with(evil.Files(), "src/evil.go", "package evil\n"), "", fakegithub.WithParents(baseSHA, evilHead))
+	queue := fmt.Sprintf("gh-readonly-queue/main/pr-%d-%s", second, aheadSHA)
+	groupSHA := s.CommitFiles(e2e.Owner, e2e.Repo, queue, login.Files(), "", fakegithub.WithParents(aheadSHA, loginHead))
+	// A group queued behind this one is not carried by it.
+	behind := fmt.Sprintf("gh-readonly-queue/main/pr-%d-%s", 99, groupSHA)
+	s.CommitFiles(e2e.Owner, e2e.Repo, behind, map[string]string{"x": "1"}, "", fakegithub.WithParents(groupSHA))
+
+	out := event{name: "merge_group", payload: mergeGroupPayload(t, groupSHA, queue, baseSHA), sha: groupSHA}.run(t, s).only(t)
+
+	if !slices.Equal(out.PRs, []int{first, second}) {
+		t.Errorf("judged pull requests %v, want %v", out.PRs, []int{first, second})
+	}
+	var waiting []string
+	for _, f := range out.Findings {
+		if f.Code == checks.CodePRUnaccepted {
+			waiting = append(waiting, f.TaskID)
+		}
+	}
+	if !slices.Equal(waiting, []string{"T9"}) {
+		t.Errorf("waiting for %v, want [T9] (the feature of the pull request queued ahead)", waiting)
+	}
+	onlyRun(t, s, groupSHA, "pact", "action_required")
+	noViolations(t, s)
+}

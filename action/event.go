@@ -75,11 +75,10 @@ func ModeFor(eventName string) (string, error) {
 
 var queuedPR = regexp.MustCompile(`(?:^|/)pr-(\d+)-[0-9a-f]+$`)
 
-// MergeGroupPRs lists the pull request a merge group's head ref
+// MergeGroupPRs lists the pull request a merge queue's branch
 // (refs/heads/gh-readonly-queue/<base>/pr-<n>-<sha>) names: the one the
-// group was formed for. The pull requests queued before it are in the
-// group's base and are judged in their own groups. None when the ref has
-// another shape.
+// group was formed for. The group also carries the pull requests queued
+// ahead of it (queuedPRs finds them). None when the ref has another shape.
 func MergeGroupPRs(headRef string) []int {
 	m := queuedPR.FindStringSubmatch(headRef)
 	if m == nil {

@@ -95,3 +95,18 @@ func (c *Client) CommitFiles(ctx context.Context, branch, parentSHA string, file
 	}
 	return commit.GetSHA(), nil
 }
+
+// MatchingRefs lists the refs whose names start with refs/<prefix> (for
+// example heads/gh-readonly-queue/main/), by full name, with the commit
+// each points at.
+func (c *Client) MatchingRefs(ctx context.Context, prefix string) (map[string]string, error) {
+	refs, _, err := c.gh.Git.ListMatchingRefs(ctx, c.owner, c.repo, &github.ReferenceListOptions{Ref: prefix})
+	if err != nil {
+		return nil, wrapErr("list the refs matching "+prefix, err)
+	}
+	out := make(map[string]string, len(refs))
+	for _, r := range refs {
+		out[r.GetRef()] = r.GetObject().GetSHA()
+	}
+	return out, nil
+}

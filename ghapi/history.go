@@ -22,11 +22,17 @@ const maxActivityPages = 3
 // older GitHub Enterprise Server): it keeps no push history to ask.
 var ErrNoPushHistory = errors.New("the server keeps no push history (no repository activity API)")
 
+// ErrSameSecond is a push stamped in the same second as the instant asked
+// about: GitHub's stamps are whole seconds, so which came first cannot be
+// told.
+var ErrSameSecond = errors.New("a push to the branch is stamped in the same second, so which came first cannot be told")
+
 // BranchHeadAt returns the commit branch pointed at, at instant at, from
 // GitHub's own record of the pushes to it (the repository activity API:
 // server-stamped, unlike a commit's dates, which its author chooses). It
 // wraps ErrNotFound when the record does not reach back to at (the branch
-// was created later, or its history is older than what is read), and
+// was created later, or its history is older than what is read),
+// ErrSameSecond when a push is stamped in at's second, and
 // ErrNoPushHistory when the server has no such record.
 func (c *Client) BranchHeadAt(ctx context.Context, branch string, at time.Time) (string, error) {
 	op := fmt.Sprintf("find the head of %s at %s", branch, at.UTC().Format(time.RFC3339))
@@ -51,7 +57,13 @@ func (c *Client) BranchHeadAt(ctx context.Context, branch string, at time.Time) 
 			return "", werr
 		}
 		for _, a := range acts {
-			if a.Ref != "refs/heads/"+branch || a.Timestamp.After(at) {
+			if a.Ref != "refs/heads/"+branch {
+				continue
+			}
+			if a.Timestamp.Truncate(time.Second).Equal(at.Truncate(time.Second)) {
+				return "", fmt.Errorf("%s: %w", op, ErrSameSecond)
+			}
+			if a.Timestamp.After(at) {
 				continue
 			}
 			if a.ActivityType == "branch_deletion" {

@@ -32,8 +32,8 @@ func TestBranchHeadAt(t *testing.T) {
 		want string
 	}{
 		{"the newest push", pushed[229].Add(time.Minute), heads[229]},
-		{"the second the fake pushed it (a tick after the commit)", pushed[200].Add(time.Second), heads[200]},
-		{"just before that push", pushed[200], heads[199]},
+		{"a second after that push (stamped a tick after its commit)", pushed[200].Add(2 * time.Second), heads[200]},
+		{"the second before that push", pushed[200], heads[199]},
 		{"between two pushes", pushed[10].Add(30 * time.Minute), heads[10]},
 		{"on the third page", pushed[5].Add(time.Minute), heads[5]},
 	} {
@@ -47,6 +47,11 @@ func TestBranchHeadAt(t *testing.T) {
 		if _, err := c.BranchHeadAt(ctx, "topic", at); !errors.Is(err, ghapi.ErrNotFound) {
 			t.Errorf("BranchHeadAt(%s) error = %v, want ErrNotFound", at, err)
 		}
+	}
+	// In the second of a push (the fake stamps it a tick after its
+	// commit), GitHub's whole-second stamps cannot order the two.
+	if _, err := c.BranchHeadAt(ctx, "topic", pushed[200].Add(1500*time.Millisecond)); !errors.Is(err, ghapi.ErrSameSecond) {
+		t.Errorf("BranchHeadAt(the second of a push) error = %v, want ErrSameSecond", err)
 	}
 	if _, err := c.BranchHeadAt(ctx, "nope", pushed[0]); !errors.Is(err, ghapi.ErrNotFound) {
 		t.Errorf("BranchHeadAt(unknown branch) error = %v, want ErrNotFound", err)

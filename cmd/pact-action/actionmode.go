@@ -186,6 +186,10 @@ func (e *runEnv) finish(outcomes []*action.Outcome) error {
 			unposted = append(unposted, out.Findings...)
 		}
 		conclusion = worse(conclusion, out.Conclusion)
+		if out.NoPullRequest {
+			fmt.Fprintf(e.stdout, "pact: no check run on %s: it heads no open pull request (%s)\n", out.Target.HeadSHA, report.Title(out.Findings))
+			continue
+		}
 		fmt.Fprintf(e.stdout, "pact: %s on %s: %s\n", out.Conclusion, out.Target.HeadSHA, report.Title(out.Findings))
 	}
 	// Once for the whole step: GitHub shows 10 annotations per step, not

@@ -357,6 +357,19 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 			}},
 		{name: "compare across the fork network", method: "GET", path: "/repos/o/r/compare/o:main...forker:fix?per_page=1&page=1", wantStatus: 200},
 		{name: "compare unknown", method: "GET", path: "/repos/o/r/compare/main...nope", wantStatus: 404},
+		{name: "matching refs", method: "GET", path: "/repos/o/r/git/matching-refs/heads/to", wantStatus: 200,
+			check: func(t *testing.T, body []byte, _ http.Header) {
+				var refs []map[string]any
+				if err := json.Unmarshal(body, &refs); err != nil || len(refs) != 1 || refs[0]["ref"] != "refs/heads/topic" {
+					t.Errorf("matching refs = %s", body)
+				}
+			}},
+		{name: "matching no ref", method: "GET", path: "/repos/o/r/git/matching-refs/heads/gh-readonly-queue/main/", wantStatus: 200,
+			check: func(t *testing.T, body []byte, _ http.Header) {
+				if strings.TrimSpace(string(body)) != "[]" {
+					t.Errorf("matching refs = %s, want []", body)
+				}
+			}},
 		{name: "content file", method: "GET", path: "/repos/o/r/contents/dir/a.txt?ref=topic", wantStatus: 200,
 			check: func(t *testing.T, body []byte, _ http.Header) {
 				c, _ := base64.StdEncoding.DecodeString(strings.ReplaceAll(decodeJSON(t, body)["content"].(string), "\n", ""))

@@ -36,6 +36,7 @@ func (s *Server) buildRoutes() error {
 		"git/create-commit":                       s.createCommit,
 		"git/get-commit":                          s.getCommit,
 		"git/update-ref":                          s.updateRef,
+		"git/list-matching-refs":                  s.listMatchingRefs,
 		"git/create-tree":                         s.createTree,
 		"git/get-tree":                            s.getTree,
 		"reactions/create-for-issue-comment":      s.createIssueCommentReaction,
@@ -607,6 +608,24 @@ func (s *Server) updateRef(c *call) *reply {
 	}
 	s.setRefLocked(c.repo, full, in.SHA, c.login)
 	return jsonReply(http.StatusOK, s.gitRefJSON(c.repo, full, in.SHA))
+}
+
+// listMatchingRefs answers GET .../git/matching-refs/{ref}: every ref
+// whose name starts with refs/{ref}, in name order.
+func (s *Server) listMatchingRefs(c *call) *reply {
+	prefix := "refs/" + c.params["ref"]
+	var names []string
+	for name := range c.repo.refs {
+		if strings.HasPrefix(name, prefix) {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	list := []any{}
+	for _, n := range names {
+		list = append(list, s.gitRefJSON(c.repo, n, c.repo.refs[n]))
+	}
+	return jsonReply(http.StatusOK, list)
 }
 
 func (s *Server) createTree(c *call) *reply {
