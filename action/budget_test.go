@@ -26,6 +26,7 @@ const (
 	budgetCheck      = 12 // a check of a PR without provenance
 	budgetProvenance = 16 // a check with provenance: a few added events
 	budgetBotWrite   = 20 // the bot's approval → commit → check
+	budgetCoverage   = 16 // a check of a reused branch: accepts from the merge base, a fresh review
 )
 
 // budgetSizes are the numbers of tasks the budgets are held for.
@@ -74,6 +75,23 @@ var budgetCases = []budgetCase{
 	{name: "check with provenance, head checked out", budget: budgetProvenance, run: func(t *testing.T, tasks int) (*fakegithub.Server, []checks.Finding) {
 		b := seedBudget(t, tasks, "require")
 		return b.s, b.checkPR(t, true)
+	}},
+	{name: "check of a reused branch, fresh review", budget: budgetCoverage, run: func(t *testing.T, tasks int) (*fakegithub.Server, []checks.Finding) {
+		b := seedBudget(t, tasks, "require")
+		// T1 accepted by rev on the reviewed head and merged; the branch
+		// name reused for new code, which rev approved again.
+		log, _ := b.s.FileAt(b.head, logPath)
+		accepted := &e2e.Log{Lines: strings.Split(strings.TrimSuffix(log, "\n"), "\n")}
+		accepted.Raw(draft(t, 9999, "rev", "accept", "T1", "LOGIN", map[string]any{"commit": b.head}))
+		b.s.CommitFiles(e2e.Owner, e2e.Repo, "feat/login", accepted.Files(), provRevGH, fakegithub.Verified())
+		mergePR(t, b.s, b.pr, "feat/login")
+		n := reuseBranch(t, &provPR{s: b.s}, "feat/login", map[string]string{"src/login.go": "package main\n\nfunc login2() {}\n"})
+		b.s.AddReview(n, fakegithub.ReviewSeed{Login: provRevGH, State: "APPROVED"})
+		out := event{name: "pull_request", payload: prPayload(t, b.s, n, "feat/login", "main")}.run(t, b.s).only(t)
+		if c := checks.Count(out.Findings); c.Pending != 0 {
+			t.Fatalf("the fresh review did not renew T1: %+v", out.Findings)
+		}
+		return b.s, out.Findings
 	}},
 	{name: "bot: approval → commit → check", budget: budgetBotWrite, run: func(t *testing.T, tasks int) (*fakegithub.Server, []checks.Finding) {
 		b := seedBudget(t, tasks, "require")

@@ -837,7 +837,14 @@ func judgeProvenance(f Facts, cfg *config.Config) Check {
 		c.Fix = fix
 	}
 	if stale == config.StaleSticky {
-		c.Detail += "; stale: sticky keeps an accept valid whatever is pushed after it"
+		// Coverage (docs/semantics.md §5) is what sticky gives up: an
+		// accept keeps counting for any code, even code pushed later under
+		// a reused branch name.
+		c.Detail += "; stale: sticky keeps an accept valid whatever is pushed after it, and a branch name reused after a merge re-ships the accepted feature with new code"
+		if c.Status == StatusPass {
+			c.Status = StatusWarn
+		}
+		c.Fix = fmt.Sprintf("in %s on %s:\nprovenance:\n  mode: require\n  stale: tree", pactfile.ConfigPath, f.DefaultBranch)
 	}
 	return c
 }

@@ -291,7 +291,7 @@ func TestJudge(t *testing.T) {
 		{"provenance warn", func(f *Facts) { f.Config.Provenance.Mode = config.ModeWarn }, "config.provenance", StatusWarn,
 			[]string{"provenance only warns (mode warn, stale: tree)", "provenance:\n  mode: require"}},
 		{"provenance off", func(f *Facts) { f.Config.Provenance.Mode = config.ModeOff }, "config.provenance", StatusFail, []string{"provenance is off"}},
-		{"sticky accepts", func(f *Facts) { f.Config.Provenance.Stale = config.StaleSticky }, "config.provenance", StatusPass, []string{"stale: sticky keeps an accept valid"}},
+		{"sticky accepts cover any code", func(f *Facts) { f.Config.Provenance.Stale = config.StaleSticky }, "config.provenance", StatusWarn, []string{"stale: sticky keeps an accept valid", "reused after a merge re-ships"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
