@@ -36,7 +36,8 @@ var surface = []surfaceCase{
 	{name: "--version with a verb", args: []string{"--version", "validate"}, code: 2, err: "pactify: ", quiet: true},
 	{name: "a verb with --version", args: []string{"validate", "--version"}, code: 2, err: "validate does not take the flag --version", quiet: true},
 	{name: "unknown verb", args: []string{"frobnicate"}, code: 2, err: `unknown verb "frobnicate"`, quiet: true},
-	{name: "a misspelt verb", args: []string{"valdate"}, code: 2, err: `unknown verb "valdate"`, quiet: true},
+	{name: "a misspelt verb", args: []string{"valdate"}, code: 2, err: `unknown verb "valdate"; did you mean validate?`, quiet: true}, // was no suggestion
+	{name: "help of a misspelt verb", args: []string{"help", "acept"}, code: 2, err: `unknown verb "acept"; did you mean accept?`, quiet: true},
 	{name: "an unknown flag before any verb", args: []string{"--nope"}, code: 2, err: "--nope", quiet: true},
 
 	// Flags: --flag value, --flag=value, -flag value, repeated, missing.
@@ -46,7 +47,9 @@ var surface = []surfaceCase{
 	{name: "-format value", args: []string{"validate", "-format", "json"}, out: `"valid": true`},
 	{name: "-format=value", args: []string{"validate", "-format=json"}, out: `"valid": true`},
 	{name: "flags before the verb's arguments", args: []string{"validate", "--pact-dir", ".pact", "--format", "sarif"}, out: `"version": "2.1.0"`},
-	{name: "--pact-dir before the verb", args: []string{"--pact-dir", ".pact", "validate"}, code: 2, err: `unknown verb "--pact-dir"`},
+	{name: "--pact-dir before the verb", args: []string{"--pact-dir", ".pact", "validate"}, out: "valid: 0 errors, 0 warnings"}, // was unknown verb "--pact-dir"
+	{name: "--pact-dir=dir before the verb", args: []string{"--pact-dir=nowhere", "status"}, code: 2, err: "run `pactify init` first", quiet: true},
+	{name: "--pact-dir and no verb", args: []string{"--pact-dir", ".pact"}, code: 2, err: "no verb given", quiet: true},
 	{name: "-pact-dir", args: []string{"status", "-pact-dir", ".pact"}, out: "project: demo"},
 	{name: "--pact-dir=", args: []string{"status", "--pact-dir="}, code: 2, err: "--pact-dir needs a directory", quiet: true},
 	{name: "a flag given twice", args: []string{"validate", "--format", "json", "--format", "text"}, code: 2, err: "--format is given twice", quiet: true},
@@ -54,7 +57,8 @@ var surface = []surfaceCase{
 	{name: "an empty value is the default", args: []string{"validate", "--format="}, out: "valid: 0 errors, 0 warnings"},
 	{name: "an unknown format", args: []string{"validate", "--format", "xml"}, code: 2, err: "--format must be text, json or sarif", quiet: true},
 	{name: "an unknown flag", args: []string{"validate", "--nope"}, code: 2, err: "validate does not take the flag --nope", quiet: true},
-	{name: "an unknown shorthand", args: []string{"validate", "-f", "json"}, code: 2, err: "validate does not take the flag --f", quiet: true},
+	{name: "an unknown shorthand", args: []string{"validate", "-f", "json"}, code: 2, err: "validate does not take the flag -f\n", quiet: true}, // was --f
+	{name: "a misspelt flag", args: []string{"validate", "--fromat", "json"}, code: 2, err: "validate does not take the flag --fromat; did you mean --format?", quiet: true},
 	{name: "a positional", args: []string{"validate", "x"}, code: 2, err: "usage: pactify validate", quiet: true},
 	{name: "-- ends the flags", args: []string{"validate", "--", "--format"}, code: 2, err: "usage: pactify validate", quiet: true},
 	{name: "-h before a bad flag", args: []string{"validate", "-h", "--nope"}, out: "usage: pactify validate"},
@@ -89,6 +93,7 @@ var surface = []surfaceCase{
 	{name: "completion bash", args: []string{"completion", "bash"}, out: "pactify"},
 	{name: "completion zsh", args: []string{"completion", "zsh"}, out: "#compdef pactify"},
 	{name: "completion fish", args: []string{"completion", "fish"}, out: "complete -c pactify"},
+	{name: "completion powershell", args: []string{"completion", "powershell"}, out: "Register-ArgumentCompleter"}, // was exit 2
 	{name: "completion of an unknown shell", args: []string{"completion", "tcsh"}, code: 2, err: `"tcsh"`, quiet: true},
 	{name: "completion without a shell", args: []string{"completion"}, code: 2, err: "usage: pactify completion bash|zsh|fish", quiet: true},
 	{name: "completion of two shells", args: []string{"completion", "bash", "zsh"}, code: 2, err: "usage: pactify completion", quiet: true},
