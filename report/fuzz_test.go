@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/projection"
@@ -14,8 +15,9 @@ import (
 
 // FuzzRender: the findings of any log, STATE.yml and PROJECT.md render in
 // every format without panicking: the JSON and SARIF are JSON, the text has
-// two lines a finding and no stray ones, the summary stays under GitHub's
-// limit and every annotation is on a line.
+// two lines a finding and no stray ones, neither text carries a control
+// character to the terminal, the summary stays under GitHub's limit and
+// every annotation is on a line.
 //
 //	go test ./report/ -run '^$' -fuzz '^FuzzRender$' -fuzztime 20s
 func FuzzRender(f *testing.F) {
@@ -38,6 +40,15 @@ func FuzzRender(f *testing.F) {
 		}
 		if bytes.Count(text.Bytes(), []byte("\n")) != 2*len(findings)+1+countGroups(findings) {
 			t.Fatalf("text output has stray lines:\n%s", text.Bytes())
+		}
+		var check bytes.Buffer
+		if WriteCheckText(&check, Verdict{CheckName: "pact", HeadBranch: "feat/x", Findings: findings, State: res.State}) != nil {
+			t.Fatal("the terminal text failed")
+		}
+		for _, out := range [][]byte{text.Bytes(), check.Bytes()} {
+			if bytes.ContainsAny(out, "\x1b\x07\u009b\u202e") || !utf8.Valid(out) {
+				t.Fatalf("text for a terminal carries a control character:\n%q", out)
+			}
 		}
 		summary := Summary(Verdict{CheckName: "pact", HeadBranch: "feat/x", HeadSHA: strings.Repeat("a", 40), Findings: findings, State: res.State})
 		if len(summary) > MaxText {

@@ -16,20 +16,27 @@ func WriteText(w io.Writer, findings []checks.Finding) error {
 	// Streamed: a large log can have hundreds of thousands of findings, and
 	// building the report as one string doubled validate's peak memory.
 	b := bufio.NewWriterSize(w, 64<<10)
+	writeFindings(b, findings)
+	b.WriteString(VerdictLine(findings) + "\n")
+	return b.Flush()
+}
+
+// writeFindings writes findings as compilers and linters do, grouped by
+// file with a blank line after each group; the text someone else wrote
+// is made inert for a terminal (Plain).
+func writeFindings(b *bufio.Writer, findings []checks.Finding) {
 	lastPath := ""
 	for i, f := range findings {
 		if i > 0 && f.Path != lastPath {
 			b.WriteString("\n")
 		}
 		lastPath = f.Path
-		fmt.Fprintf(b, "%s: %s: %s\n", where(f), f.Code, prose.OneLine(f.Message))
-		fmt.Fprintf(b, "    %s; hint: %s\n", f.Severity, f.Hint)
+		fmt.Fprintf(b, "%s: %s: %s\n", Plain(where(f)), Plain(string(f.Code)), Plain(f.Message))
+		fmt.Fprintf(b, "    %s; hint: %s\n", f.Severity, Plain(f.Hint))
 	}
 	if len(findings) > 0 {
 		b.WriteString("\n")
 	}
-	b.WriteString(VerdictLine(findings) + "\n")
-	return b.Flush()
 }
 
 // VerdictLine is the one-line outcome of validate: valid or invalid, with

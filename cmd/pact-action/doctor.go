@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,28 +12,13 @@ import (
 	"github.com/pact-action/pact-action/internal/cmdline"
 )
 
-// doctorFlags are the flags of `pact-action doctor`.
-var doctorFlags = cmdline.Flags{"repo": cmdline.String, "format": cmdline.String, "check-name": cmdline.String, "pact-dir": cmdline.String}
-
-const doctorHelp = `usage: pact-action doctor [--repo owner/name] [--format text|json] [--check-name pact] [--pact-dir DIR]
-
-Reads branch protection, rulesets, workflows and .github/pact.yml of the
-default branch with a read-only token (GITHUB_TOKEN or GH_TOKEN) and prints
-one line per check (✓ ✗ ! ?) with the fix. Exit 0: no ✗; 1: a ✗; 2: usage
-or API error.
-`
+// doctorFlags are the flags of `pact-action doctor` (and the global
+// --pact-dir).
+var doctorFlags = cmdline.Flags{"repo": cmdline.String, "format": cmdline.String, "check-name": cmdline.String}
 
 // runDoctor reads a repository's settings with a read-only token and says
 // whether they make the pact check the gate it should be.
-func runDoctor(ctx context.Context, args []string, stdout io.Writer, getenv func(string) string, logger *slog.Logger) error {
-	p, err := cmdline.Parse("doctor", args, doctorFlags)
-	if errors.Is(err, cmdline.ErrHelp) {
-		_, err = io.WriteString(stdout, doctorHelp)
-		return err
-	}
-	if err != nil {
-		return err
-	}
+func runDoctor(ctx context.Context, p cmdline.Args, stdout io.Writer, getenv func(string) string, logger *slog.Logger) error {
 	if len(p.Positional) > 0 {
 		return usagef("doctor takes no arguments, got %q", p.Positional)
 	}

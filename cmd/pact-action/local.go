@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/pact-action/pact-action/checks"
@@ -18,28 +20,28 @@ import (
 	"github.com/pact-action/pact-action/report"
 )
 
-// localFlags are the flags of `pact-action check --local`.
+// localFlags are the flags of `pact-action check --local` (and the global
+// --pact-dir).
 var localFlags = cmdline.Flags{"local": cmdline.String, "base": cmdline.String, "base-log": cmdline.String,
-	"branch": cmdline.String, "pact-dir": cmdline.String, "fail-on": cmdline.String, "format": cmdline.String}
+	"branch": cmdline.String, "fail-on": cmdline.String, "format": cmdline.String}
+
+// localFormats are check's --format values: text for a terminal, json and
+// sarif for programs, markdown for where it is rendered.
+var localFormats = []string{"text", "json", "sarif", "markdown"}
 
 // runLocal previews the check on a local checkout, without GitHub.
-func runLocal(ctx context.Context, args []string, stdout io.Writer) error {
-	p, err := cmdline.Parse("check", args, localFlags)
-	if errors.Is(err, cmdline.ErrHelp) {
-		_, err = io.WriteString(stdout, helpText)
-		return err
-	}
-	if err != nil {
-		return err
-	}
+func runLocal(ctx context.Context, p cmdline.Args, stdout io.Writer) error {
 	if len(p.Positional) != 0 {
 		return usagef("unexpected argument %q", p.Positional[0])
 	}
-	opts := map[string]string{"pact-dir": pactfile.DefaultDir, "fail-on": "error", "format": "text"}
+	opts := map[string]string{pactDirFlag: pactfile.DefaultDir, "fail-on": "error", "format": "text"}
 	for name := range localFlags {
 		if p.Has(name) {
 			opts[name] = p.Get(name)
 		}
+	}
+	if p.Has(pactDirFlag) {
+		opts[pactDirFlag] = p.Get(pactDirFlag)
 	}
 	root := opts["local"]
 	if root == "" {
@@ -49,10 +51,18 @@ func runLocal(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if f := opts["format"]; f != "text" && f != "json" && f != "sarif" {
-		return usagef("--format must be text, json or sarif, not %q", f)
+	if f := opts["format"]; !slices.Contains(localFormats, f) {
+		return usagef("--format must be text, json, sarif or markdown, not %q", f)
 	}
-	dir := pactdir.Dir{Root: root, Name: filepath.Clean(opts["pact-dir"])}
+	switch fi, err := os.Stat(root); {
+	case errors.Is(err, fs.ErrNotExist):
+		return usagef("--local %s does not exist; point --local at a repository root", root)
+	case err != nil:
+		return fmt.Errorf("read --local %s: %w", root, err)
+	case !fi.IsDir():
+		return usagef("--local %s is not a directory; point --local at a repository root", root)
+	}
+	dir := pactdir.Dir{Root: root, Name: filepath.Clean(opts[pactDirFlag])}
 	in, err := dir.Load()
 	if errors.Is(err, pactdir.ErrNoPact) {
 		return fmt.Errorf("there is no pact to judge: %w; point --local at a repository root", err)
@@ -79,30 +89,28 @@ func runLocal(ctx context.Context, args []string, stdout io.Writer) error {
 	if branch != "" && branch != "HEAD" {
 		pr.Branches = []string{branch}
 	}
-	opts["branch"] = branch
 	findings := checks.PullRequest(in, pr)
-	conclusion := report.Conclusion(findings)
+	counts := checks.Count(findings)
+	verdict := verdictExit(counts, failOn, false)
+	v := report.Verdict{CheckName: "pact", HeadBranch: branch, Findings: findings, State: in.Replay.State,
+		Note: "Local preview: this is what the check run would show."}
 	switch opts["format"] {
 	case "json":
-		if err := report.NewCheckJSON(conclusion, "", 0, findings).Write(stdout); err != nil {
-			return fmt.Errorf("write the report: %w", err)
-		}
+		err = report.NewCheckJSON(report.Conclusion(findings), "", 0, findings).Write(stdout)
 	case "sarif":
-		if err := report.WriteSARIF(stdout, report.SARIFTool{Name: "pact-action", Version: version.String()}, findings); err != nil {
-			return fmt.Errorf("write the report: %w", err)
-		}
+		err = report.WriteSARIF(stdout, report.SARIFTool{Name: "pact-action", Version: version.String()}, findings)
+	case "markdown":
+		_, err = io.WriteString(stdout, report.Summary(v))
 	default:
-		v := report.Verdict{CheckName: "pact", HeadBranch: opts["branch"], Findings: findings, State: in.Replay.State,
-			Note: "Local preview: this is what the check run would show."}
-		fmt.Fprintf(stdout, "%s: %s [%s]\n\n%s\n", v.CheckName, report.Title(findings), conclusion, report.Summary(v))
-		if anns := report.Annotations(findings); len(anns) > 0 {
-			fmt.Fprintf(stdout, "Annotations (%d):\n", len(anns))
-			for _, a := range anns {
-				fmt.Fprintf(stdout, "  %s:%d: %s: %s: %s\n", a.Path, a.Line, a.Level, a.Title, strings.ReplaceAll(a.Message, "\n", " — "))
-			}
+		err = report.WriteCheckText(stdout, v)
+		if line := exitLine(verdict, counts); line != "" && err == nil {
+			_, err = fmt.Fprintln(stdout, line)
 		}
 	}
-	return verdictExit(checks.Count(findings), failOn, false)
+	if err != nil {
+		return fmt.Errorf("write the report: %w", err)
+	}
+	return verdict
 }
 
 // localBase reads the merge-base log for a local preview: from a file, or

@@ -7,8 +7,9 @@ import (
 	"io"
 	"log/slog"
 
+	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/cmdline"
-	"github.com/pact-action/pact-action/internal/version"
+	"github.com/pact-action/pact-action/internal/prose"
 )
 
 // Exit codes, documented in docs/pactify.md.
@@ -40,19 +41,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(logger)
 	var err error
-	switch {
-	case len(args) == 0:
+	if len(args) == 0 {
+		// The GitHub Action: the runner's environment is its whole input.
 		err = runAction(ctx, stdout, getenv, logger)
-	case args[0] == "check" && len(args) > 1:
-		err = runLocal(ctx, args[1:], stdout)
-	case args[0] == "doctor":
-		err = runDoctor(ctx, args[1:], stdout, getenv, logger)
-	case args[0] == "help" || args[0] == "--help" || args[0] == "-h":
-		_, err = io.WriteString(stdout, helpText)
-	case args[0] == "--version" && len(args) == 1:
-		_, err = io.WriteString(stdout, version.Line("pact-action"))
-	default:
-		err = usagef("unknown arguments %q", args)
+	} else {
+		err = cmdline.Execute(ctx, commands(stdout, getenv, logger), args, stdout, stderr)
 	}
 	return exitCode(err, stderr)
 }
@@ -76,28 +69,21 @@ func exitCode(err error, stderr io.Writer) int {
 	return exitUsage
 }
 
-const helpText = `pact-action — enforce the Pact protocol v1 on pull requests
-
-In a GitHub workflow (no arguments): reads the runner environment and the
-action inputs (mode, token, check-name, pact-dir, fail-on) and runs check
-mode or bot mode.
-
-Local preview, no token needed:
-  pact-action check --local DIR [--base REV | --base-log FILE] [--branch NAME]
-                    [--pact-dir .pact] [--fail-on error|warning|never] [--format text|json|sarif]
-    Judges DIR's pact as the check would: everything pactify validate judges,
-    plus append-only against REV's log (git show REV:<pact-dir>/log.jsonl) and
-    Rule 2 for the features on branch NAME (default: DIR's current branch).
-
-Is this repository really protected? (read-only token in GITHUB_TOKEN or GH_TOKEN)
-  pact-action doctor [--repo owner/name] [--format text|json] [--check-name pact]
-                     [--pact-dir DIR]
-    Reads branch protection, rulesets, workflows and .github/pact.yml of the
-    default branch and prints one line per check (✓ ✗ ! ?) with the fix.
-
-pact-action --version prints the version.
-
-Exit codes: 0 mergeable (doctor: no ✗); 1 violations (doctor: a ✗);
-2 usage or operational error; 4 waiting for reviews (only when no check run
-carries the block).
-`
+// exitLine is the last line of the text output when a verdict exits
+// non-zero, since a shell or `go run` shows only the number ("exit status
+// 4"); "" when it exits 0.
+func exitLine(err error, c checks.Counts) string {
+	var v *verdictError
+	if !errors.As(err, &v) {
+		return ""
+	}
+	switch {
+	case v.code == exitViolation && c.Errors > 0:
+		return fmt.Sprintf("exit %d: violations block the merge (%s)", v.code, prose.Plural(c.Errors, "error"))
+	case v.code == exitViolation:
+		return fmt.Sprintf("exit %d: --fail-on warning fails on warnings (%s)", v.code, prose.Plural(c.Warnings, "warning"))
+	case v.code == exitWaiting:
+		return fmt.Sprintf("exit %d: waiting for reviews (%s); not a violation, but not mergeable yet", v.code, prose.Plural(c.Pending, "task"))
+	}
+	return fmt.Sprintf("exit %d", v.code)
+}

@@ -18,7 +18,7 @@ func TestLocalCheckOnTheShippedExample(t *testing.T) {
 		wantOut  []string
 	}{
 		{"accepted feature is mergeable", []string{"check", "--local", "../../examples/demo", "--branch", "feat/login"}, exitOK,
-			[]string{"pact: pact holds [success]", "| LOGIN | accepted | T1 |"}},
+			[]string{"pact: pact holds [success]", "accepted (1 change round)  opencode  claude-opus  feat/login"}}, // was the Markdown table row "| LOGIN | accepted | T1 |"
 		{"waiting feature without a check run exits 4", []string{"check", "--local", "../../examples/demo", "--branch", "feat/signup"}, exitWaiting,
 			[]string{"[action_required]", "waiting for T3 (feature SIGNUP): awaiting review by codex"}},
 		{"fail-on never", []string{"check", "--local", "../../examples/demo", "--branch", "feat/signup", "--fail-on", "never"}, exitOK, nil},
@@ -59,5 +59,37 @@ func TestLocalCheckOnTheShippedExample(t *testing.T) {
 				t.Errorf("a usage error must say what happened on stderr, got %q", stderr.String())
 			}
 		})
+	}
+}
+
+// TestLocalPreviewIsPlainText: the preview's text is for a terminal, not
+// GitHub: no Markdown escapes, tables, headings or HTML, the waiting task
+// as it is written, and, when it exits non-zero, why on its last line.
+func TestLocalPreviewIsPlainText(t *testing.T) {
+	t.Parallel()
+	for _, branch := range []string{"feat/signup", "feat/login"} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"check", "--local", "../../examples/demo", "--branch", branch}, strings.NewReader(""), &stdout, &stderr, func(string) string { return "" })
+		out := stdout.String()
+		for _, md := range []string{`\`, "| ", "|---", "<sub>", "**", "## ", "&lt;", "&amp;", "\u200b"} {
+			if strings.Contains(out, md) {
+				t.Errorf("%s: the text holds Markdown %q:\n%s", branch, md, out)
+			}
+		}
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		last := lines[len(lines)-1]
+		switch code {
+		case exitWaiting:
+			if !strings.Contains(out, ".pact/log.jsonl:4: pr.unaccepted_feature: waiting for T3 (feature SIGNUP): awaiting review by codex\n") ||
+				!strings.HasPrefix(last, "exit 4: waiting for reviews") {
+				t.Errorf("%s: the waiting task or the exit line is missing:\n%s", branch, out)
+			}
+		case exitOK:
+			if strings.HasPrefix(last, "exit ") {
+				t.Errorf("%s: an exit line for exit 0:\n%s", branch, out)
+			}
+		default:
+			t.Errorf("%s: exit %d\n%s%s", branch, code, out, stderr.String())
+		}
 	}
 }

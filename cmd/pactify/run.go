@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/cmdline"
 	"github.com/pact-action/pact-action/internal/pactdir"
@@ -33,6 +35,12 @@ type cli struct {
 	dir    pactdir.Dir
 	now    func() time.Time
 	log    *slog.Logger
+	// root is the command tree (commands.go); completion scripts are
+	// generated from it.
+	root *cobra.Command
+	// helpErr is a failure to write help, which cobra's help functions
+	// cannot return.
+	helpErr error
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
@@ -43,36 +51,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	c := &cli{ctx: ctx, stdout: stdout, stderr: stderr, getenv: getenv,
 		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))}
-	return exitCode(c.dispatch(args), stderr)
+	c.root = c.commands()
+	err := cmdline.Execute(ctx, c.root, args, stdout, stderr)
+	if err == nil {
+		err = c.helpErr
+	}
+	return exitCode(err, stderr)
 }
 
-func (c *cli) dispatch(args []string) error {
-	if len(args) == 0 {
-		return usagef("no verb given")
-	}
-	verb, rest := args[0], args[1:]
-	switch verb {
-	case "--help", "-h":
-		verb = "help"
-	case "--version":
-		if len(rest) != 0 {
-			return usagef("--version takes no arguments")
-		}
-		_, err := io.WriteString(c.stdout, version.Line("pactify"))
-		return err
-	}
-	spec, ok := lookupVerb(verb)
-	if !ok {
-		return usagef("unknown verb %q", verb)
-	}
-	p, err := cmdline.Parse(verb, rest, spec.allFlags())
-	if errors.Is(err, cmdline.ErrHelp) {
-		_, err = io.WriteString(c.stdout, spec.help())
-		return err
-	}
-	if err != nil {
-		return err
-	}
+// runVerb runs one verb on its parsed command line: help and completion
+// as they are, every other verb on the pact directory it names.
+func (c *cli) runVerb(verb string, p cmdline.Args) error {
 	switch verb {
 	case "help":
 		return c.cmdHelp(p)
@@ -82,6 +71,7 @@ func (c *cli) dispatch(args []string) error {
 	if p.Has(pactDirFlag) && strings.TrimSpace(p.Get(pactDirFlag)) == "" {
 		return usagef("--pact-dir needs a directory, such as .pact")
 	}
+	var err error
 	if c.dir, err = pactDir(p.Get(pactDirFlag), c.getenv("PACT_DIR")); err != nil {
 		return err
 	}
@@ -105,7 +95,7 @@ func (c *cli) cmdHelp(p cmdline.Args) error {
 	case 1:
 		spec, ok := lookupVerb(p.Positional[0])
 		if !ok {
-			return usagef("unknown verb %q", p.Positional[0])
+			return cmdline.UnknownVerb(c.root, p.Positional[0])
 		}
 		text = spec.help()
 	default:

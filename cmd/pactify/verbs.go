@@ -2,27 +2,36 @@ package main
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/pact-action/pact-action/internal/cmdline"
 )
 
-// verbSpec is everything the command line says about one verb: the help
-// reference, `pactify <verb> --help`, usage errors and shell completion are
-// all drawn from this table, so they cannot disagree.
+// verbSpec is everything the command line says about one verb: its cobra
+// command, the help reference, `pactify <verb> --help`, usage errors, the
+// CLI reference in docs/cli and shell completion are all drawn from this
+// table, so they cannot disagree.
 type verbSpec struct {
 	name    string
 	args    string // the synopsis after `pactify <name>`
 	summary string
-	flags   cmdline.Flags
-	// choices are the values a flag accepts, offered by completion.
-	choices map[string][]string
+	flags   []flagSpec
 	// positional are the words completion offers in place of arguments.
 	positional []string
 	// readsPact is false for verbs that never touch the pact directory,
 	// so --pact-dir means nothing to them.
 	readsPact bool
+}
+
+// flagSpec is one flag of a verb: how it takes its value, the value's name
+// and what it means (both shown by --help and completion), and the values
+// it accepts, when they are few.
+type flagSpec struct {
+	name    string
+	kind    cmdline.Kind
+	value   string // "" for a switch
+	text    string
+	choices []string
 }
 
 // pactDirFlag is the flag every pact verb takes (or PACT_DIR); it serves the
@@ -32,40 +41,51 @@ const pactDirFlag = "pact-dir"
 var verbSpecs = []verbSpec{
 	{name: "init", args: `--project <name> --seat "<id>:<roles>:<entry>" [--seat ...] [--base-branch main]`,
 		summary: "Scaffold the pact directory, bake each seat's entry file, emit the init event.",
-		flags:   cmdline.Flags{"project": cmdline.String, "seat": cmdline.Multi, "base-branch": cmdline.String}, readsPact: true},
+		flags: []flagSpec{
+			{name: "project", kind: cmdline.String, value: "NAME", text: "the project's name"},
+			{name: "seat", kind: cmdline.Multi, value: "ID:ROLES:ENTRY", text: "a seat: its id, its roles (comma-separated) and its entry file; one --seat per seat"},
+			{name: "base-branch", kind: cmdline.String, value: "BRANCH", text: "the branch features merge into (default main)"},
+		}, readsPact: true},
 	{name: "join", args: "<id> --roles <r1,r2>",
 		summary: "A seat comes online; its assigned tasks move to in_progress.",
-		flags:   cmdline.Flags{"roles": cmdline.String}, readsPact: true},
+		flags:   []flagSpec{{name: "roles", kind: cmdline.String, value: "ROLES", text: "the roles the seat takes up, comma-separated"}}, readsPact: true},
 	{name: "assign", args: "<task_id> --feature <feature_id> --branch <branch_name> --owner <seat_id> --reviewer <seat_id> [--spec <path>]",
 		summary: "Emit assign and create tasks/<task_id>.md (Rule 1: owner != reviewer; ids are unique).",
-		flags: cmdline.Flags{"feature": cmdline.String, "branch": cmdline.String, "owner": cmdline.String,
-			"reviewer": cmdline.String, "spec": cmdline.String}, readsPact: true},
+		flags: []flagSpec{
+			{name: "feature", kind: cmdline.String, value: "FEATURE", text: "the feature the task is part of"},
+			{name: "branch", kind: cmdline.String, value: "BRANCH", text: "the branch the task's work is done on"},
+			{name: "owner", kind: cmdline.String, value: "SEAT", text: "the seat that does the work"},
+			{name: "reviewer", kind: cmdline.String, value: "SEAT", text: "the seat that reviews it, never the owner (Rule 1)"},
+			{name: "spec", kind: cmdline.String, value: "PATH", text: "the task's spec (default <pact-dir>/tasks/<task_id>.md)"},
+		}, readsPact: true},
 	{name: "checkpoint", args: `<task_id> --evidence "<text>"`,
 		summary: "The owner hands the task in for review (in_progress -> awaiting_review).",
-		flags:   cmdline.Flags{"evidence": cmdline.String}, readsPact: true},
+		flags:   []flagSpec{{name: "evidence", kind: cmdline.String, value: "TEXT", text: "what shows the work is ready for review"}}, readsPact: true},
 	{name: "accept", args: "<task_id> [--commit <sha>]",
 		summary: "The reviewer accepts it (awaiting_review -> accepted); records git HEAD when in a work tree.",
-		flags:   cmdline.Flags{"commit": cmdline.String}, readsPact: true},
+		flags:   []flagSpec{{name: "commit", kind: cmdline.String, value: "SHA", text: "the commit that was reviewed (default: git HEAD, in a work tree)"}}, readsPact: true},
 	{name: "changes", args: `<task_id> --reason "<text>"`,
 		summary: "The reviewer requests changes (awaiting_review -> in_progress).",
-		flags:   cmdline.Flags{"reason": cmdline.String}, readsPact: true},
+		flags:   []flagSpec{{name: "reason", kind: cmdline.String, value: "TEXT", text: "what has to change"}}, readsPact: true},
 	{name: "merge", args: "<feature_id>",
-		summary: "Ship a feature (Rule 2: every task accepted).",
-		flags:   cmdline.Flags{}, readsPact: true},
-	{name: "status", summary: "Print STATE.yml.", flags: cmdline.Flags{}, readsPact: true},
+		summary: "Ship a feature (Rule 2: every task accepted).", readsPact: true},
+	{name: "status", summary: "Print STATE.yml.", readsPact: true},
 	{name: "log", args: "[--replay]",
 		summary: "Print log.jsonl, or with --replay rebuild STATE.yml from it.",
-		flags:   cmdline.Flags{"replay": cmdline.Bool}, readsPact: true},
+		flags:   []flagSpec{{name: "replay", kind: cmdline.Bool, text: "rebuild STATE.yml from the log instead of printing the log"}}, readsPact: true},
 	{name: "validate", args: "[--format text|json|sarif]",
 		summary: "Check the pact (spec §7.1 checks a-g and more).",
-		flags:   cmdline.Flags{"format": cmdline.String},
-		choices: map[string][]string{"format": {"text", "json", "sarif"}}, readsPact: true},
-	{name: "completion", args: "bash|zsh|fish",
+		flags: []flagSpec{{name: "format", kind: cmdline.String, value: "FORMAT", text: "text (the default: path:line: code: message), json or sarif",
+			choices: []string{"text", "json", "sarif"}}}, readsPact: true},
+	{name: "completion", args: "bash|zsh|fish|powershell",
 		summary:    "Print a shell completion script (see `pactify completion --help`).",
-		flags:      cmdline.Flags{},
-		positional: []string{"bash", "zsh", "fish"}},
-	{name: "help", args: "[<verb>]", summary: "Print this reference, or one verb's usage.", flags: cmdline.Flags{}},
+		positional: cmdline.Shells},
+	{name: "help", args: "[<verb>]", summary: "Print this reference, or one verb's usage."},
 }
+
+// pactDirHelp is --pact-dir's line of every pact verb's --help.
+var pactDirHelp = flagSpec{name: pactDirFlag, kind: cmdline.String, value: "DIR",
+	text: "the pact directory (default .pact, or $PACT_DIR), relative to the\nworking directory, which is the repository root for entry files."}
 
 func lookupVerb(name string) (verbSpec, bool) {
 	for _, v := range verbSpecs {
@@ -78,27 +98,11 @@ func lookupVerb(name string) (verbSpec, bool) {
 
 // allFlags is the verb's own flags plus --pact-dir for verbs that read the
 // pact.
-func (v verbSpec) allFlags() cmdline.Flags {
-	all := cmdline.Flags{}
-	for name, kind := range v.flags {
-		all[name] = kind
-	}
+func (v verbSpec) allFlags() []flagSpec {
 	if v.readsPact {
-		all[pactDirFlag] = cmdline.String
+		return append(append([]flagSpec{}, v.flags...), pactDirHelp)
 	}
-	return all
-}
-
-// flagNames lists the verb's flags (with --pact-dir and --help) sorted, for
-// completion.
-func (v verbSpec) flagNames() []string {
-	var names []string
-	for name := range v.allFlags() {
-		names = append(names, name)
-	}
-	names = append(names, "help")
-	sort.Strings(names)
-	return names
+	return v.flags
 }
 
 func (v verbSpec) synopsis() string {
@@ -114,18 +118,37 @@ func usageOf(verb string) error {
 	return spec.usageError()
 }
 
-// help is what `pactify <verb> --help` prints.
+// help is what `pactify <verb> --help` prints: the synopsis, the summary
+// and one entry per flag.
 func (v verbSpec) help() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "usage: %s\n\n%s\n", v.synopsis(), v.summary)
 	if v.name == "completion" {
 		b.WriteString(completionHelp)
 	}
-	if v.readsPact {
-		b.WriteString("\n--pact-dir DIR  the pact directory (default .pact, or $PACT_DIR), relative to the\n                working directory, which is the repository root for entry files.\n")
+	b.WriteString("\n")
+	for _, f := range v.allFlags() {
+		writeFlagHelp(&b, "--"+strings.TrimSpace(f.name+" "+f.value), f.text)
 	}
-	b.WriteString("-h, --help      print this usage.\n")
+	writeFlagHelp(&b, "-h, --help", "print this usage.")
 	return b.String()
+}
+
+// writeFlagHelp writes a flag and its meaning in two columns, the meaning
+// under the flag when the flag is too wide for its column.
+func writeFlagHelp(b *strings.Builder, flag, text string) {
+	const column = 16
+	lines := strings.Split(text, "\n")
+	if len(flag) >= column-1 {
+		fmt.Fprintf(b, "%s\n", flag)
+		flag = ""
+	}
+	for i, l := range lines {
+		if i > 0 {
+			flag = ""
+		}
+		fmt.Fprintf(b, "%-*s%s\n", column, flag, l)
+	}
 }
 
 // helpText is the whole reference: `pactify help`.
@@ -136,8 +159,9 @@ func renderHelp() string {
 	b.WriteString(`pactify — the Pact protocol v1 command line
 
 Every verb works on the pact directory of the working directory: .pact, or
---pact-dir DIR, or $PACT_DIR (the flag wins). Writing verbs need
-PACT_AGENT_ID set to the acting seat; a refused verb writes nothing.
+--pact-dir DIR (before or after the verb), or $PACT_DIR (the flag wins).
+Writing verbs need PACT_AGENT_ID set to the acting seat; a refused verb
+writes nothing.
 
 `)
 	for _, v := range verbSpecs {

@@ -1,10 +1,50 @@
 package cmdline
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
+
+// errHelp stands for "printed the verb's help" in these tests.
+var errHelp = errors.New("help printed")
+
+// parse runs `prog verb args...` through Execute, the way both binaries
+// do, and returns what the verb's RunE read.
+func parse(verb string, args []string, known Flags) (Args, error) {
+	return parseAs(verb, verb, args, known)
+}
+
+// parseAs is parse of a program whose verb is named verb (and "other"),
+// called as `prog typed args...`.
+func parseAs(verb, typed string, args []string, known Flags) (Args, error) {
+	var got Args
+	root := &cobra.Command{Use: "prog", Args: func(c *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return UnknownVerb(c, args[0])
+		}
+		return nil
+	}, RunE: func(*cobra.Command, []string) error { return Usagef("no verb given") }}
+	cmd := &cobra.Command{Use: verb, RunE: func(c *cobra.Command, pos []string) error {
+		var err error
+		got, err = Parsed(c, pos)
+		return err
+	}}
+	Define(cmd, known, nil)
+	root.AddCommand(cmd, &cobra.Command{Use: "other", Run: func(*cobra.Command, []string) {}})
+	var out bytes.Buffer
+	root.SetHelpFunc(func(c *cobra.Command, _ []string) { out.WriteString("help of " + c.Name()) })
+	err := Execute(context.Background(), root, append([]string{typed}, args...), &out, &out)
+	if err == nil && out.String() == "help of "+verb {
+		err = errHelp
+	}
+	return got, err
+}
 
 func TestParseArgs(t *testing.T) {
 	t.Parallel()
@@ -45,7 +85,7 @@ func TestParseArgs(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			p, err := Parse("verb", c.args, known)
+			p, err := parse("verb", c.args, known)
 			if c.err != "" {
 				var u *UsageError
 				if !errors.As(err, &u) || err.Error() != c.err {
@@ -65,7 +105,7 @@ func TestParseArgs(t *testing.T) {
 
 func TestArgsGet(t *testing.T) {
 	t.Parallel()
-	p, err := Parse("init", []string{"--seat", "a", "--seat", "b"}, Flags{"seat": Multi, "project": String})
+	p, err := parse("init", []string{"--seat", "a", "--seat", "b"}, Flags{"seat": Multi, "project": String})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,14 +131,64 @@ func TestHelpFlag(t *testing.T) {
 		{[]string{"--", "-h"}, false},
 		{[]string{"--help=yes"}, false},
 	} {
-		_, err := Parse("changes", c.args, known)
-		if got := errors.Is(err, ErrHelp); got != c.help {
+		_, err := parse("changes", c.args, known)
+		if got := errors.Is(err, errHelp); got != c.help {
 			t.Errorf("Parse(%q): help = %v (err %v), want %v", c.args, got, err, c.help)
 		}
 	}
-	// A verb that takes --help as its own flag keeps it.
-	p, err := Parse("x", []string{"--help"}, Flags{"help": Bool})
-	if err != nil || !p.Bools["help"] {
-		t.Errorf("a verb's own --help flag: %+v %v", p, err)
+}
+
+// TestErrorsNameWhatWasTyped: a bad flag is reported as it was typed, with
+// the flags or verbs it is closest to, in one line.
+func TestErrorsNameWhatWasTyped(t *testing.T) {
+	t.Parallel()
+	known := Flags{"format": String, "replay": Bool}
+	for _, c := range []struct {
+		verb string
+		args []string
+		want string
+	}{
+		{"verb", []string{"-f", "json"}, "verb does not take the flag -f"},
+		{"verb", []string{"-fjson"}, "verb does not take the flag -f (in -fjson)"},
+		{"verb", []string{"--fromat", "json"}, "verb does not take the flag --fromat; did you mean --format?"},
+		{"verb", []string{"-fromat", "json"}, "verb does not take the flag -f (in -fromat)"},
+		{"verb", []string{"---format"}, "verb does not take the flag ---format"},
+		{"verb", []string{"--help=yes"}, "--help takes no value"},
+		{"verb", []string{"--replay=false"}, "--replay takes no value"},
+		{"verb", []string{"--format=a", "--format", "b"}, "--format is given twice"},
+		{"vreb", nil, `unknown verb "vreb"; did you mean verb?`},
+		{"o", nil, `unknown verb "o"; did you mean other?`},
+		{"zzz", nil, `unknown verb "zzz"`},
+	} {
+		_, err := parseAs("verb", c.verb, c.args, known)
+		var u *UsageError
+		if !errors.As(err, &u) || err.Error() != c.want || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s %q: err = %v, want the usage error %q", c.verb, c.args, err, c.want)
+		}
+	}
+}
+
+// TestExclusive: flags of one group are refused together, each alone is
+// fine.
+func TestExclusive(t *testing.T) {
+	t.Parallel()
+	run := func(args ...string) error {
+		root := &cobra.Command{Use: "prog"}
+		cmd := &cobra.Command{Use: "check", RunE: func(*cobra.Command, []string) error { return nil }}
+		Define(cmd, Flags{"base": String, "base-log": String, "branch": String}, nil)
+		Exclusive(cmd, "base", "base-log")
+		root.AddCommand(cmd)
+		var out bytes.Buffer
+		return Execute(context.Background(), root, append([]string{"check"}, args...), &out, &out)
+	}
+	for _, ok := range [][]string{{"--base", "main"}, {"--base-log", "f"}, {"--branch", "b", "--base", "x"}, nil} {
+		if err := run(ok...); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	err := run("--base", "main", "--base-log", "f")
+	var u *UsageError
+	if !errors.As(err, &u) || err.Error() != "--base and --base-log cannot be given together; give one of them" {
+		t.Errorf("--base with --base-log: %v", err)
 	}
 }

@@ -1,0 +1,293 @@
+package main
+
+//go:generate go test -run TestCLIReference -update .
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pact-action/pact-action/internal/cmdline"
+	"github.com/pact-action/pact-action/internal/version"
+)
+
+// Verbs keep the order of the help text in completion and the CLI
+// reference.
+func init() { cobra.EnableCommandSorting = false }
+
+// pactDirFlag is the flag check and doctor take, before or after the verb.
+const pactDirFlag = "pact-dir"
+
+// verb is one verb of pact-action's command line with everything --help,
+// completion and the CLI reference say about it.
+type verb struct {
+	use, short string
+	help       string // what `pact-action <verb> --help` prints
+	flags      cmdline.Flags
+	usage      map[string]string // a flag's meaning, shown by completion
+	choices    map[string][]string
+	positional []string // the words completion offers as arguments
+	pactDir    bool     // takes --pact-dir
+}
+
+var verbs = []verb{
+	{use: "check --local DIR", short: "Preview the check on a local checkout, without GitHub.", help: checkHelp,
+		flags: localFlags, pactDir: true,
+		usage: map[string]string{"local": "the repository to judge (its root)", "base": "the merge base: its log is read with git show",
+			"base-log": "the merge base's log, from a file", "branch": "the pull request's branch (default: the checked-out branch)",
+			"fail-on": "which findings fail: error, warning or never", "format": "text, json, sarif or markdown"},
+		choices: map[string][]string{"fail-on": {"error", "warning", "never"}, "format": localFormats}},
+	{use: "doctor", short: "Say whether the repository's settings make the pact check a gate.", help: doctorHelp,
+		flags: doctorFlags, pactDir: true,
+		usage: map[string]string{"repo": "the repository, owner/name (default $GITHUB_REPOSITORY)", "format": "text or json",
+			"check-name": "the check's name, as branch protection requires it"},
+		choices: map[string][]string{"format": {"text", "json"}}},
+	{use: "completion bash|zsh|fish|powershell", short: "Print a shell completion script.", help: completionHelp,
+		positional: cmdline.Shells},
+	{use: "help [<verb>]", short: "Print the reference, or one verb's usage.", help: helpHelp},
+}
+
+// commands is pact-action's command tree for a command line with
+// arguments (without any, it is the GitHub Action, which needs no parser).
+func commands(stdout io.Writer, getenv func(string) string, logger *slog.Logger) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "pact-action",
+		Short: "enforce the Pact protocol v1 on pull requests",
+		Args: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case len(args) == 0:
+				return nil
+			case cmd.Flags().Changed("version"):
+				return usagef("--version takes no arguments")
+			}
+			return cmdline.UnknownVerb(cmd, args[0])
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().Changed("version") {
+				_, err := io.WriteString(stdout, version.Line("pact-action"))
+				return err
+			}
+			return usagef("no verb given; without any argument pact-action runs as the GitHub Action")
+		},
+		CompletionOptions:     cobra.CompletionOptions{DisableDefaultCmd: true},
+		DisableFlagsInUseLine: true,
+	}
+	root.Flags().Bool("version", false, "print the version")
+	cmdline.Global(root, pactDirFlag, "the pact directory (default .pact)")
+	_ = root.MarkPersistentFlagDirname(pactDirFlag)
+	var helpErr error
+	root.SetHelpFunc(func(cmd *cobra.Command, _ []string) {
+		text := helpText
+		if v, ok := lookupVerb(cmd.Name()); ok && cmd != cmd.Root() {
+			text = v.help
+		}
+		if _, err := io.WriteString(stdout, text); err != nil && helpErr == nil {
+			helpErr = err
+		}
+	})
+	run := func(ctx context.Context, name string, p cmdline.Args) error {
+		switch name {
+		case "check":
+			return runLocal(ctx, p, stdout)
+		case "doctor":
+			return runDoctor(ctx, p, stdout, getenv, logger)
+		case "completion":
+			if len(p.Positional) != 1 {
+				return usagef("usage: pact-action completion bash|zsh|fish|powershell")
+			}
+			return cmdline.Completion(root, p.Positional[0], stdout)
+		}
+		return helpVerb(root, p)
+	}
+	for _, v := range verbs {
+		cmd := v.command(func(cmd *cobra.Command, name string, p cmdline.Args) error {
+			if err := run(cmd.Context(), name, p); err != nil {
+				return err
+			}
+			return helpErr
+		})
+		root.AddCommand(cmd)
+		if cmd.Name() == "help" {
+			root.SetHelpCommand(cmd)
+		}
+	}
+	return root
+}
+
+// command is the cobra command of one verb.
+func (v verb) command(run func(cmd *cobra.Command, name string, p cmdline.Args) error) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:                   v.use,
+		Short:                 v.short,
+		DisableFlagsInUseLine: true,
+		ValidArgs:             v.positional,
+		ValidArgsFunction:     cobra.NoFileCompletions,
+	}
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		p, err := cmdline.Parsed(cmd, args)
+		if err == nil && !v.pactDir {
+			err = cmdline.Unused(cmd, pactDirFlag)
+		}
+		if err != nil {
+			return err
+		}
+		return run(cmd, cmd.Name(), p)
+	}
+	switch {
+	case len(v.positional) > 0:
+		cmd.ValidArgsFunction = nil
+	case cmd.Name() == "help":
+		cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, prefix string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			var words []cobra.Completion
+			for _, v := range verbs {
+				if name := strings.Fields(v.use)[0]; len(args) == 0 && strings.HasPrefix(name, prefix) {
+					words = append(words, cobra.CompletionWithDesc(name, v.short))
+				}
+			}
+			return words, cobra.ShellCompDirectiveNoFileComp
+		}
+	}
+	cmdline.Define(cmd, v.flags, v.usage)
+	for name, kind := range v.flags {
+		switch {
+		case name == "local":
+			_ = cmd.MarkFlagDirname(name)
+		case name == "base-log":
+			_ = cmd.MarkFlagFilename(name)
+		case kind != cmdline.Bool:
+			_ = cmd.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(v.choices[name], cobra.ShellCompDirectiveNoFileComp))
+		}
+	}
+	if cmd.Name() == "check" {
+		cmdline.Exclusive(cmd, "base", "base-log")
+	}
+	return cmd
+}
+
+func lookupVerb(name string) (verb, bool) {
+	for _, v := range verbs {
+		if strings.Fields(v.use)[0] == name {
+			return v, true
+		}
+	}
+	return verb{}, false
+}
+
+// helpVerb is `pact-action help [<verb>]`.
+func helpVerb(root *cobra.Command, p cmdline.Args) error {
+	switch len(p.Positional) {
+	case 0:
+		root.HelpFunc()(root, nil)
+		return nil
+	case 1:
+		for _, cmd := range root.Commands() {
+			if cmd.Name() == p.Positional[0] {
+				cmd.HelpFunc()(cmd, nil)
+				return nil
+			}
+		}
+		return cmdline.UnknownVerb(root, p.Positional[0])
+	}
+	return usagef("usage: pact-action help [<verb>]")
+}
+
+const helpText = `pact-action — enforce the Pact protocol v1 on pull requests
+
+In a GitHub workflow (no arguments): reads the runner environment and the
+action inputs (mode, token, check-name, pact-dir, fail-on) and runs check
+mode or bot mode.
+
+Local preview, no token needed:
+  pact-action check --local DIR [--base REV | --base-log FILE] [--branch NAME]
+                    [--pact-dir .pact] [--fail-on error|warning|never]
+                    [--format text|json|sarif|markdown]
+    Judges DIR's pact as the check would: everything pactify validate judges,
+    plus append-only against REV's log (git show REV:<pact-dir>/log.jsonl) and
+    Rule 2 for the features on branch NAME (default: DIR's current branch).
+
+Is this repository really protected? (read-only token in GITHUB_TOKEN or GH_TOKEN)
+  pact-action doctor [--repo owner/name] [--format text|json] [--check-name pact]
+                     [--pact-dir DIR]
+    Reads branch protection, rulesets, workflows and .github/pact.yml of the
+    default branch and prints one line per check (✓ ✗ ! ?) with the fix.
+
+Shell completion:
+  pact-action completion bash|zsh|fish|powershell
+
+pact-action <verb> --help prints one verb's usage; pact-action --version prints
+the version. --pact-dir may stand before or after the verb.
+
+Exit codes: 0 mergeable (doctor: no ✗); 1 violations (doctor: a ✗);
+2 usage or operational error; 4 waiting for reviews (only when no check run
+carries the block).
+`
+
+const checkHelp = `usage: pact-action check --local DIR [--base REV | --base-log FILE] [--branch NAME]
+                         [--pact-dir .pact] [--fail-on error|warning|never]
+                         [--format text|json|sarif|markdown]
+
+Local preview, no token needed: judges DIR's pact as the check would —
+everything pactify validate judges, plus append-only against the merge
+base's log and Rule 2 for the features on the branch.
+
+--local DIR     the repository to judge, at its root
+--base REV      the merge base: its log is read with git show REV:<pact-dir>/log.jsonl
+                (a revision without a log is an empty base)
+--base-log FILE
+                the merge base's log, from a file; not with --base
+--branch NAME   the pull request's branch, whose features must be accepted
+                (default: DIR's checked-out branch)
+--pact-dir DIR  the pact directory inside DIR (default .pact)
+--fail-on WHAT  which findings fail: error (the default), warning or never
+--format FORMAT
+                text (the default: path:line: code: message, then the tasks of
+                the branch and the verdict), json (the action's report), sarif
+                (code scanning) or markdown (the check run's summary)
+-h, --help      print this usage.
+
+Exit codes: 0 mergeable; 1 violations (warnings too under --fail-on warning);
+2 usage or operational error; 4 waiting for reviews (on GitHub a check run
+carries the wait; here the exit code does). The text output ends with the
+exit code and why, when it is not 0.
+`
+
+const doctorHelp = `usage: pact-action doctor [--repo owner/name] [--format text|json] [--check-name pact] [--pact-dir DIR]
+
+Reads branch protection, rulesets, workflows and .github/pact.yml of the
+default branch with a read-only token (GITHUB_TOKEN or GH_TOKEN) and prints
+one line per check (✓ ✗ ! ?) with the fix. Exit 0: no ✗; 1: a ✗; 2: usage
+or API error.
+
+--repo OWNER/NAME
+                the repository (default $GITHUB_REPOSITORY)
+--format FORMAT
+                text (the default) or json
+--check-name NAME
+                the check's name, as branch protection requires it (default pact)
+--pact-dir DIR  the pact directory (default .pact)
+-h, --help      print this usage.
+`
+
+const completionHelp = `usage: pact-action completion bash|zsh|fish|powershell
+
+Print a shell completion script.
+
+  bash:        source <(pact-action completion bash)   (it needs the bash-completion package)
+  zsh:         source <(pact-action completion zsh)
+  fish:        pact-action completion fish | source
+  powershell:  pact-action completion powershell | Out-String | Invoke-Expression
+The scripts ask pact-action itself for the words, so they follow the
+pact-action on your PATH.
+
+-h, --help      print this usage.
+`
+
+const helpHelp = `usage: pact-action help [<verb>]
+
+Print the reference, or one verb's usage.
+
+-h, --help      print this usage.
+`

@@ -1,0 +1,147 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"unicode/utf8"
+
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/internal/prose"
+	"github.com/pact-action/pact-action/projection"
+)
+
+// Plain makes text someone else wrote inert on a terminal, as Escape does
+// for GitHub's Markdown: line breaks fold into spaces (so it cannot forge
+// lines of output), and control characters, which could move the cursor,
+// rewrite what is shown, set the window title or the clipboard, and
+// bidirectional overrides, which could reorder it, are written out as
+// escapes (\x1b, \u202e). Invalid UTF-8 becomes U+FFFD. Text with none of
+// these is returned as it is.
+func Plain(s string) string {
+	if !needsPlain(s) {
+		return s
+	}
+	s = prose.OneLine(strings.ToValidUTF8(s, "\uFFFD"))
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\t':
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case inertOnTerminal(r):
+			b.WriteRune(r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
+}
+
+// inertOnTerminal is false for the C1 controls and the bidirectional
+// embeddings, overrides and isolates.
+func inertOnTerminal(r rune) bool {
+	return !(r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069)
+}
+
+func needsPlain(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 && c != '\t' || c == 0x7f {
+				return true
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || !inertOnTerminal(r) {
+			return true
+		}
+		i += size
+	}
+	return false
+}
+
+// maxTerminalTasks is how many tasks the preview lists before it counts
+// the rest: a pact can have thousands, and the branch's are the ones the
+// check judges.
+const maxTerminalTasks = 50
+
+// WriteCheckText writes what a check run would show as plain text for a
+// terminal: `pact-action check --local`'s output. Each finding is written
+// as validate writes it (`path:line: code: message`, then its severity and
+// hint), then the tasks of the branch, then the verdict last. Nothing in it
+// is Markdown; user text goes through Plain.
+func WriteCheckText(w io.Writer, v Verdict) error {
+	b := bufio.NewWriterSize(w, 64<<10)
+	writeFindings(b, v.Findings)
+	writeTasks(b, v.State, v.HeadBranch)
+	c := checks.Count(v.Findings)
+	fmt.Fprintf(b, "%s: %s [%s]\n", Plain(v.CheckName), Title(v.Findings), Conclusion(v.Findings))
+	fmt.Fprintf(b, "%s, %d waiting, %s", prose.Plural(c.Errors, "error"), c.Pending, prose.Plural(c.Warnings, "warning"))
+	if v.HeadSHA != "" {
+		fmt.Fprintf(b, " on %s", Plain(prose.ShortSHA(v.HeadSHA)))
+	}
+	if v.HeadBranch != "" {
+		fmt.Fprintf(b, " (branch %s)", Plain(v.HeadBranch))
+	}
+	b.WriteString(".\n")
+	if v.Note != "" {
+		fmt.Fprintf(b, "%s\n", Plain(v.Note))
+	}
+	return b.Flush()
+}
+
+// writeTasks lists the tasks of branch (every task when branch is ""), at
+// most maxTerminalTasks, in columns, and counts the others.
+func writeTasks(b *bufio.Writer, st *projection.State, branch string) {
+	if st == nil || len(st.TaskOrder) == 0 {
+		return
+	}
+	var rows [][]string
+	others := 0
+	for _, fid := range st.FeatureOrder {
+		for _, tid := range st.Features[fid].Tasks {
+			t := st.Tasks[tid]
+			if branch != "" && t.Branch != branch {
+				others++
+				continue
+			}
+			status := string(t.Status)
+			if t.Rounds > 0 {
+				status += " (" + prose.Plural(t.Rounds, "change round") + ")"
+			}
+			rows = append(rows, []string{Plain(fid), string(st.FeatureStatus(fid)), Plain(tid), status, Plain(t.Owner), Plain(t.Reviewer), Plain(t.Branch)})
+		}
+	}
+	switch {
+	case branch == "":
+		b.WriteString("tasks:\n")
+	case len(rows) == 0:
+		fmt.Fprintf(b, "no task is on branch %s.\n", Plain(branch))
+	default:
+		fmt.Fprintf(b, "tasks on branch %s:\n", Plain(branch))
+	}
+	if len(rows) > 0 {
+		tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  feature\tfeature status\ttask\ttask status\towner\treviewer\tbranch")
+		for i, r := range rows {
+			if i == maxTerminalTasks {
+				break
+			}
+			fmt.Fprintln(tw, "  "+strings.Join(r, "\t"))
+		}
+		tw.Flush()
+	}
+	if more := len(rows) - maxTerminalTasks; more > 0 {
+		fmt.Fprintf(b, "  …and %d more on this branch.\n", more)
+	}
+	if others > 0 {
+		fmt.Fprintf(b, "%s on other branches; `pactify status` lists every task.\n", prose.Plural(others, "more task"))
+	}
+	b.WriteString("\n")
+}
