@@ -172,17 +172,23 @@ func (j judge) freshReview(t *projection.Task) int64 {
 	return ids[0]
 }
 
-// cover judges the coverage of the accept of t recorded on line (under
-// the policy): covered, renewed by a fresh review, or not, with why.
-func (j judge) cover(t *projection.Task, sf StaleFacts) (renewedBy int64, msg, reason string) {
+// cover judges whether t's accept covers the head (its facts gathered, by
+// its line; none gathered: nothing to judge), recording in res a fresh
+// review that renews it, and says why not ("" when it covers).
+func (j judge) cover(t *projection.Task, res *ProvenanceResult) (msg, reason string) {
+	sf, ok := j.in.Stale[t.AcceptLine]
+	if !ok {
+		return "", ""
+	}
 	msg, reason = uncovered(j.cfg.Provenance.Stale, sf, j.in.HeadCode, j.pactDir())
 	if msg == "" {
-		return 0, "", ""
+		return "", ""
 	}
 	if id := j.freshReview(t); id != 0 {
-		return id, "", ""
+		res.Renewed[t.ID] = id
+		return "", ""
 	}
-	return 0, msg, reason
+	return msg, reason
 }
 
 // baseCoverage judges the accepts a pull request ships without adding
@@ -194,14 +200,7 @@ func (j judge) baseCoverage(added map[int]bool, res *ProvenanceResult) {
 		if added[t.AcceptLine] {
 			continue // judged with the lines the pull request adds
 		}
-		sf, ok := j.in.Stale[t.AcceptLine]
-		if !ok {
-			continue
-		}
-		id, msg, reason := j.cover(t, sf)
-		if id != 0 {
-			res.Renewed[t.ID] = id
-		}
+		msg, reason := j.cover(t, res)
 		if msg == "" {
 			continue
 		}

@@ -312,14 +312,7 @@ func Provenance(in ProvenanceInput) ProvenanceResult {
 		if t == nil {
 			continue
 		}
-		sf, ok := in.Stale[ev.Line]
-		if !ok {
-			continue
-		}
-		id, msg, reason := j.cover(t, sf)
-		if id != 0 {
-			res.Renewed[t.ID] = id
-		}
+		msg, reason := j.cover(t, &res)
 		if msg == "" {
 			continue
 		}
