@@ -53,29 +53,8 @@ var verbs = []verb{
 // commands is pact-action's command tree for a command line with
 // arguments (without any, it is the GitHub Action, which needs no parser).
 func commands(stdout io.Writer, getenv func(string) string, logger *slog.Logger) *cobra.Command {
-	root := &cobra.Command{
-		Use:   "pact-action",
-		Short: "enforce the Pact protocol v1 on pull requests",
-		Args: func(cmd *cobra.Command, args []string) error {
-			switch {
-			case len(args) == 0:
-				return nil
-			case cmd.Flags().Changed("version"):
-				return usagef("--version takes no arguments")
-			}
-			return cmdline.UnknownVerb(cmd, args[0])
-		},
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if cmd.Flags().Changed("version") {
-				_, err := io.WriteString(stdout, version.Line("pact-action"))
-				return err
-			}
-			return usagef("no verb given; without any argument pact-action runs as the GitHub Action")
-		},
-		CompletionOptions:     cobra.CompletionOptions{DisableDefaultCmd: true},
-		DisableFlagsInUseLine: true,
-	}
-	root.Flags().Bool("version", false, "print the version")
+	root := cmdline.Root("pact-action", "enforce the Pact protocol v1 on pull requests", version.Line("pact-action"),
+		"no verb given; without any argument pact-action runs as the GitHub Action", stdout)
 	cmdline.Global(root, pactDirFlag, "the pact directory (default .pact)")
 	_ = root.MarkPersistentFlagDirname(pactDirFlag)
 	var helpErr error

@@ -21,29 +21,7 @@ func init() { cobra.EnableCommandSorting = false }
 // that takes --version and turns anything else into a usage error.
 // --pact-dir is global, so it may stand before the verb too.
 func (c *cli) commands() *cobra.Command {
-	root := &cobra.Command{
-		Use:   "pactify",
-		Short: "the Pact protocol v1 command line",
-		Args: func(cmd *cobra.Command, args []string) error {
-			switch {
-			case len(args) == 0:
-				return nil
-			case cmd.Flags().Changed("version"):
-				return usagef("--version takes no arguments")
-			}
-			return cmdline.UnknownVerb(cmd, args[0])
-		},
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if cmd.Flags().Changed("version") {
-				_, err := io.WriteString(c.stdout, version.Line("pactify"))
-				return err
-			}
-			return usagef("no verb given")
-		},
-		CompletionOptions:     cobra.CompletionOptions{DisableDefaultCmd: true},
-		DisableFlagsInUseLine: true,
-	}
-	root.Flags().Bool("version", false, "print the version")
+	root := cmdline.Root("pactify", "the Pact protocol v1 command line", version.Line("pactify"), "no verb given", c.stdout)
 	cmdline.Global(root, pactDirFlag, strings.ReplaceAll(pactDirHelp.text, "\n", " "))
 	_ = root.MarkPersistentFlagDirname(pactDirFlag)
 	root.SetHelpFunc(c.help)

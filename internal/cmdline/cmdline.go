@@ -172,6 +172,37 @@ func Exclusive(cmd *cobra.Command, names ...string) {
 	}
 }
 
+// Root is a binary's root command: it takes --version (printing
+// versionLine to stdout) and --help, turns a word that names no verb into
+// UnknownVerb, and no verb at all into a usage error saying noVerb. Verbs
+// are added by the caller.
+func Root(name, short, versionLine, noVerb string, stdout io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   name,
+		Short: short,
+		Args: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case len(args) == 0:
+				return nil
+			case cmd.Flags().Changed("version"):
+				return Usagef("--version takes no arguments")
+			}
+			return UnknownVerb(cmd, args[0])
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().Changed("version") {
+				_, err := io.WriteString(stdout, versionLine)
+				return err
+			}
+			return Usagef("%s", noVerb)
+		},
+		CompletionOptions:     cobra.CompletionOptions{DisableDefaultCmd: true},
+		DisableFlagsInUseLine: true,
+	}
+	root.Flags().Bool("version", false, "print the version")
+	return root
+}
+
 // UnknownVerb is the usage error for a word that names no verb of root,
 // with the verbs it is closest to.
 func UnknownVerb(root *cobra.Command, word string) error {
