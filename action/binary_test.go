@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 	"github.com/pact-action/pact-action/projection"
@@ -495,8 +496,8 @@ func TestBinaryGHESAPIPath(t *testing.T) {
 
 			res := e2e.Run{Server: s, EventName: "pull_request", Payload: prPayload(t, s, sc.number, sc.branch, "main"), APIPath: tc.path, NoGraphQLURL: tc.noGraphQLURL,
 				Env: map[string]string{"GITHUB_SERVER_URL": "https://ghes.example"}}.Exec(t)
-			if n := s.CountRequests("POST", "/api/graphql"); n != 1 {
-				t.Errorf("GraphQL requests to /api/graphql = %d, want 1: %+v", n, s.Requests())
+			if n := s.CountRequests("POST", "/api/graphql"); n != 2 {
+				t.Errorf("GraphQL requests to /api/graphql = %d, want 2 (the head's pact, its task files): %+v", n, s.Requests())
 			}
 
 			wantExit(t, res, 1)
@@ -672,4 +673,28 @@ func TestBinaryBot(t *testing.T) {
 		contains(t, "stdout", res.Stdout, "::error::pact-action bot mode failed: read .github/pact.yml on the base branch main")
 		b.assertNothingWritten(t)
 	})
+}
+
+// TestBinaryJunkPR: a pull request carrying 100 MB of junk under
+// .pact/tasks/ (20 files of 5 MiB that no event names) is judged without
+// reading it: a few KiB downloaded, and a peak resident set far below the
+// junk (before: 256–260 MiB, and 148 MiB downloaded in 27 calls).
+func TestBinaryJunkPR(t *testing.T) {
+	t.Parallel()
+	b := seedJunk(t, 20, 5<<20)
+	before := b.s.BytesServed()
+
+	res := e2e.Run{Server: b.s, EventName: "pull_request", Payload: prPayload(t, b.s, b.pr, "feat/login", "main"), MeasureRSS: true}.Exec(t)
+
+	wantExit(t, res, 0)
+	onlyRun(t, b.s, b.head, "pact", report.ConclusionWaiting)
+	served := b.s.BytesServed() - before
+	t.Logf("peak RSS %s, downloaded %s, %s", prose.Bytes(res.MaxRSS), prose.Bytes(served), perOperation(calls(b.s)))
+	if served > 1<<20 {
+		t.Errorf("downloaded %s: the junk was read", prose.Bytes(served))
+	}
+	if res.MaxRSS > 64<<20 {
+		t.Errorf("peak resident set %s: the junk was held", prose.Bytes(res.MaxRSS))
+	}
+	noViolations(t, b.s)
 }
