@@ -204,3 +204,53 @@ func TestPactBudgetCountsProvenanceReads(t *testing.T) {
 	}
 	noViolations(t, b.s)
 }
+
+// TestScheduledRejudgeJudgesEachPR: a scheduled (or manual) re-judge
+// judges the open pull requests one at a time: the first, whose task file
+// is over the budget (and which carries junk), is completed as failed with
+// the budget's sentence; the others — one carrying only junk — get their
+// own check runs and verdicts, and the run reports the failure at the end.
+func TestScheduledRejudgeJudgesEachPR(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"schedule", "workflow_dispatch"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s := e2e.NewServer(t)
+			base := e2e.NewLog().Assign("T1", "A", "feat/a", "dev", "rev").Assign("T2", "B", "feat/b", "dev", "rev").Assign("T3", "C", "feat/c", "dev", "rev")
+			s.CommitFiles(e2e.Owner, e2e.Repo, "main", with(base.Files(), ".github/pact.yml", provenanceOff), "lead")
+			open := func(branch, task, feature string, extra map[string]string) string {
+				files := base.Copy().Join("dev").Checkpoint("dev", task, feature).Files()
+				for p, c := range extra {
+					files[p] = c
+				}
+				sha := s.CommitFiles(e2e.Owner, e2e.Repo, branch, files, "dev", fakegithub.From("main"))
+				s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: branch, Base: "main"})
+				return sha
+			}
+			junk := junkFiles(10, 1<<20)
+			// GitHub lists the newest first: the failing one is judged first.
+			others := []string{open("feat/b", "T2", "B", nil), open("feat/c", "T3", "C", junk)}
+			failing := open("feat/a", "T1", "A", with(junk, ".pact/tasks/T1.md", strings.Repeat("x", 300<<10)))
+
+			r := event{name: name, payload: []byte(`{}`), settings: withBudget(128 << 10)}.run(t, s)
+
+			tooLarge(t, r.err, ".pact/tasks/T1.md")
+			stoppedByBudget(t, s, failing, ".pact/tasks/T1.md")
+			if !slices.Equal(r.failedHeads, []string{failing}) || len(r.outcomes) != 2 {
+				t.Fatalf("failed %v, judged %d, want the failing head failed and the two others judged", r.failedHeads, len(r.outcomes))
+			}
+			first := latestRun(t, s, failing).ID
+			for _, out := range r.outcomes {
+				if !slices.Contains(others, out.Target.HeadSHA) {
+					t.Fatalf("judged %s, not one of the others", out.Target.HeadSHA)
+				}
+				run := onlyRun(t, s, out.Target.HeadSHA, "pact", report.ConclusionWaiting)
+				checkOutcome(t, out, run, 0, 0, 0, 1)
+				if run.ID < first {
+					t.Errorf("%s was judged before the failing head: the test shows nothing", out.Target.HeadSHA)
+				}
+			}
+			noViolations(t, s)
+		})
+	}
+}
