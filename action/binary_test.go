@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 	"github.com/pact-action/pact-action/projection"
@@ -499,8 +500,8 @@ func TestBinaryGHESAPIPath(t *testing.T) {
 
 			res := e2e.Run{Server: s, EventName: "pull_request", Payload: prPayload(t, s, sc.number, sc.branch, "main"), APIPath: tc.path, NoGraphQLURL: tc.noGraphQLURL,
 				Env: map[string]string{"GITHUB_SERVER_URL": "https://ghes.example"}}.Exec(t)
-			if n := s.CountRequests("POST", "/api/graphql"); n != 1 {
-				t.Errorf("GraphQL requests to /api/graphql = %d, want 1: %+v", n, s.Requests())
+			if n := s.CountRequests("POST", "/api/graphql"); n != 2 {
+				t.Errorf("GraphQL requests to /api/graphql = %d, want 2 (the head's pact, its task files): %+v", n, s.Requests())
 			}
 
 			wantExit(t, res, 1)
@@ -676,4 +677,83 @@ func TestBinaryBot(t *testing.T) {
 		contains(t, "stdout", res.Stdout, "::error::pact-action bot mode failed: read .github/pact.yml on the base branch main")
 		b.assertNothingWritten(t)
 	})
+}
+
+// TestBinaryJunkPR: a pull request carrying 100 MB of junk under
+// .pact/tasks/ (20 files of 5 MiB that no event names) is judged without
+// reading it: a few KiB downloaded, and a peak resident set far below the
+// junk (before: 256–260 MiB, and 148 MiB downloaded in 27 calls).
+func TestBinaryJunkPR(t *testing.T) {
+	t.Parallel()
+	b := seedJunk(t, 20, 5<<20)
+	before := b.s.BytesServed()
+
+	res := e2e.Run{Server: b.s, EventName: "pull_request", Payload: prPayload(t, b.s, b.pr, "feat/login", "main"), MeasureRSS: true}.Exec(t)
+
+	wantExit(t, res, 0)
+	onlyRun(t, b.s, b.head, "pact", report.ConclusionWaiting)
+	served := b.s.BytesServed() - before
+	t.Logf("peak RSS %s, downloaded %s, %s", prose.Bytes(res.MaxRSS), prose.Bytes(served), perOperation(calls(b.s)))
+	if served > 1<<20 {
+		t.Errorf("downloaded %s: the junk was read", prose.Bytes(served))
+	}
+	if res.MaxRSS > 64<<20 {
+		t.Errorf("peak resident set %s: the junk was held", prose.Bytes(res.MaxRSS))
+	}
+	noViolations(t, b.s)
+}
+
+// TestBinaryRejudgeReportsFailuresAtTheEnd: a scheduled re-judge with the
+// max-pact-bytes input judges every open pull request; the one over the
+// budget gets a failed check run saying so and a section of the job
+// summary, the others their verdicts, and the job exits 2 saying which
+// head it could not judge.
+func TestBinaryRejudgeReportsFailuresAtTheEnd(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewServer(t)
+	base := e2e.NewLog().Assign("T1", "A", "feat/a", "dev", "rev").Assign("T2", "B", "feat/b", "dev", "rev")
+	s.CommitFiles(e2e.Owner, e2e.Repo, "main", with(base.Files(), ".github/pact.yml", provenanceOff), "lead")
+	other := s.CommitFiles(e2e.Owner, e2e.Repo, "feat/b", base.Copy().Join("dev").Checkpoint("dev", "T2", "B").Files(), "dev", fakegithub.From("main"))
+	s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/b", Base: "main"})
+	failing := s.CommitFiles(e2e.Owner, e2e.Repo, "feat/a", with(base.Files(), ".pact/tasks/T1.md", strings.Repeat("x", 300<<10)), "dev", fakegithub.From("main"))
+	s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/a", Base: "main"})
+
+	res := e2e.Run{Server: s, EventName: "schedule", Payload: []byte(`{"schedule":"*/30 * * * *"}`),
+		Inputs: map[string]string{"max-pact-bytes": "128KiB"}}.Exec(t)
+
+	wantExit(t, res, 2)
+	stoppedByBudget(t, s, failing, ".pact/tasks/T1.md")
+	onlyRun(t, s, other, "pact", report.ConclusionWaiting)
+	last := strings.TrimSpace(res.Stderr)
+	last = last[strings.LastIndex(last, "\n")+1:]
+	if !strings.HasPrefix(last, "pact-action: could not judge 1 of 2 heads (the others were judged): "+prose.ShortSHA(failing)+": ") ||
+		!strings.Contains(last, "the pact files this check must read come to more than its budget of 128 KiB") {
+		t.Errorf("stderr does not end with the failure:\n%s", res.Stderr)
+	}
+	contains(t, "job summary", res.Summary, "## ❌ pact: not judged", "pact-action did not judge this commit:", "## ⏳ pact: waiting for 1 task")
+	if res.Outputs["conclusion"] != report.ConclusionFailure {
+		t.Errorf("outputs = %v, want conclusion failure", res.Outputs)
+	}
+	if runs, _ := res.Report["runs"].([]any); len(runs) != 1 {
+		t.Errorf("report runs = %d, want the one judged", len(runs))
+	}
+	noViolations(t, s)
+}
+
+// TestBinaryMaxPactBytesInput: the input takes bytes or KiB, MiB, GiB;
+// anything else is a usage error before any request.
+func TestBinaryMaxPactBytesInput(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewServer(t)
+	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
+	sc := seedPR(t, s, base.Files(), base.Copy().Join("dev").Files(), "feat/login")
+	res := e2e.Run{Server: s, EventName: "pull_request", Payload: prPayload(t, s, sc.number, sc.branch, "main"),
+		Inputs: map[string]string{"max-pact-bytes": "lots"}}.Exec(t)
+	wantExit(t, res, 2)
+	if !strings.Contains(res.Stderr, `the max-pact-bytes input "lots" is not a size such as 268435456, 512MiB or 1GiB`) {
+		t.Errorf("stderr = %s", res.Stderr)
+	}
+	if len(s.Requests()) != 0 {
+		t.Error("a bad input still reached GitHub")
+	}
 }

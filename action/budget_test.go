@@ -93,6 +93,13 @@ var budgetCases = []budgetCase{
 		}
 		return b.s, out.Findings
 	}},
+	// The pull request adds that many files under .pact/tasks/ that no
+	// event names, each over GitHub's cut of Blob.text (lowered here):
+	// before, each cost a blobs-API read.
+	{name: "check, junk files under tasks/", budget: budgetCheck, run: func(t *testing.T, junk int) (*fakegithub.Server, []checks.Finding) {
+		b := seedJunk(t, junk, 2048, fakegithub.WithGraphQLTextLimit(1024))
+		return b.s, b.checkPR(t, false)
+	}},
 	{name: "bot: approval → commit → check", budget: budgetBotWrite, run: func(t *testing.T, tasks int) (*fakegithub.Server, []checks.Finding) {
 		b := seedBudget(t, tasks, "require")
 		out := event{name: "pull_request_review", payload: b.approval(t)}.run(t, b.s).botDone(t)

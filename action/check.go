@@ -24,6 +24,7 @@ import (
 // the merge base, pull requests, and the facts provenance is judged on.
 type Reader interface {
 	FileReader
+	BlobReader
 	ReadTrees(ctx context.Context, reads ...ghapi.TreeRead) ([]ghapi.Tree, error)
 	BranchHeadAt(ctx context.Context, branch string, at time.Time) (string, error)
 	MergeBase(ctx context.Context, base, head string) (string, error)
@@ -84,6 +85,10 @@ type Settings struct {
 	// Timeout bounds one judgement; when it passes, the check run is
 	// completed as failed (default defaultTimeout).
 	Timeout time.Duration
+	// MaxPactBytes bounds what one judgement reads of the pact (the
+	// max-pact-bytes input; default DefaultMaxPactBytes): past it the
+	// check run is completed as failed, saying so.
+	MaxPactBytes int64
 	// Now is the clock (tests pin it); nil means time.Now.
 	Now func() time.Time
 }
@@ -149,10 +154,14 @@ type Judgement struct {
 // is judged against the queue's base for the branches of its pull requests.
 //
 // Its API calls do not grow with the pact: the open pull requests listed
-// once, the head's pact and every base's tip and configuration in one
-// GraphQL request, then per pull request its merge base and the log there
-// (and provenance, see judgeProvenance).
+// once, the head's log, STATE.yml, PROJECT.md and tasks/ listing and every
+// base's tip and configuration in one GraphQL request, the task files the
+// log assigns in another (readHead), then per pull request its merge base
+// and the log there (and provenance, see judgeProvenance). What it reads
+// of the pact counts against one budget (Settings.MaxPactBytes).
 func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, error) {
+	budget := newReadBudget(s.MaxPactBytes)
+	gh = budgeted{Reader: gh, b: budget}
 	var prs []ghapi.PR
 	var bases []string
 	if t.MergeGroup != nil {
@@ -168,7 +177,7 @@ func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 			}
 		}
 	}
-	head, tips, err := readHead(ctx, gh, t, s, bases)
+	head, tips, err := readHead(ctx, gh, budget, t, s, bases)
 	if err != nil {
 		return nil, err
 	}
@@ -527,8 +536,7 @@ func (out *Outcome) fail(ctx context.Context, gh GitHub, why error) {
 	}
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), failGrace)
 	defer cancel()
-	msg := "pact-action stopped before it finished judging this commit: " + why.Error() + "\n\nRe-run the job; if it keeps failing, read the job log."
-	if err := gh.FailCheckRun(fctx, out.CheckRunID, msg); err != nil {
+	if err := gh.FailCheckRun(fctx, out.CheckRunID, StoppedSummary(why)); err != nil {
 		slog.Error("could not mark the check run as failed", "check_run", out.CheckRunID, "err", err)
 	}
 }

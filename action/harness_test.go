@@ -3,6 +3,7 @@ package action_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"os"
 	"sync"
@@ -60,6 +61,8 @@ type result struct {
 	outcomes []*action.Outcome
 	bot      *action.BotOutcome
 	err      error
+	// failedHeads are the heads check mode could not judge (err says why).
+	failedHeads []string
 	// log is what the GitHub client logged (retries, rate limits): the
 	// binary's stderr.
 	log string
@@ -145,14 +148,19 @@ func (ev event) run(t *testing.T, s *fakegithub.Server) (r result) {
 		r.err = err
 		return r
 	}
+	// One head at a time: one that cannot be judged does not stop the
+	// others (the binary reports the failures at the end).
+	var errs []error
 	for _, target := range targets {
 		out, err := action.Check(ctx, gh, target, st)
 		if err != nil {
-			r.err = err
-			return r
+			errs = append(errs, err)
+			r.failedHeads = append(r.failedHeads, target.HeadSHA)
+			continue
 		}
 		r.outcomes = append(r.outcomes, out)
 	}
+	r.err = errors.Join(errs...)
 	return r
 }
 

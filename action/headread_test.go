@@ -147,8 +147,9 @@ func TestHeadReadRefusesWhatIsNotARegularFile(t *testing.T) {
 }
 
 // Every task file is checked however many tasks there are (the check read
-// at most 200 through the API before), and a task file over GitHub's cut of
-// Blob.text is read whole through the blobs API.
+// at most 200 through the API before), in one request by blob id after the
+// listing, and a task file over GitHub's cut of Blob.text is read whole
+// through the blobs API.
 func TestHeadReadChecksEveryTaskFile(t *testing.T) {
 	t.Parallel()
 	const n = 600
@@ -183,8 +184,8 @@ func TestHeadReadChecksEveryTaskFile(t *testing.T) {
 	if c := checks.Count(out.Findings); c.Errors != 0 {
 		t.Errorf("%d error(s): task-file findings are warnings", c.Errors)
 	}
-	if g, b := s.CountRequests("POST", "/graphql"), s.CountRequests("GET", repoPath+"/git/blobs/*"); g != 1 || b < 1 {
-		t.Errorf("graphql requests %d, blob reads %d; want 1 and the large task file's blob", g, b)
+	if g, b := s.CountRequests("POST", "/graphql"), s.CountRequests("GET", repoPath+"/git/blobs/*"); g != 2 || b != 3 {
+		t.Errorf("graphql requests %d, blob reads %d; want 2 (the listing, the task files) and 3 (the log, STATE.yml and the one task file over the cut)", g, b)
 	}
 	noViolations(t, s)
 }

@@ -488,9 +488,9 @@ type budgetRepo struct {
 	files map[string]string // the head commit's files
 }
 
-func seedBudget(t *testing.T, tasks int, provenance string) *budgetRepo {
+func seedBudget(t *testing.T, tasks int, provenance string, opts ...fakegithub.Option) *budgetRepo {
 	t.Helper()
-	s := e2e.NewServer(t)
+	s := e2e.NewServer(t, opts...)
 	base := e2e.NewLog()
 	for i := 1; i <= tasks; i++ {
 		branch := fmt.Sprintf("feat/other-%d", i)

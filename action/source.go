@@ -25,6 +25,8 @@ const maxFileBytes = 100 << 20
 // fileSource reads repository files at one commit; nil, nil means absent.
 type fileSource interface {
 	read(ctx context.Context, path string) ([]byte, error)
+	// readAll reads several files, in as few requests as the source can.
+	readAll(ctx context.Context, paths []string) ([][]byte, error)
 	describe() string
 }
 
@@ -34,13 +36,14 @@ type apiSource struct {
 	ref string
 }
 
-// FileReader is the one GitHub call every mode needs.
+// FileReader is the one GitHub call every mode needs: a file at a ref, at
+// most limit bytes of it (a larger one wraps ghapi.ErrTooLarge).
 type FileReader interface {
-	ReadFile(ctx context.Context, path, ref string) ([]byte, error)
+	ReadFileLimit(ctx context.Context, path, ref string, limit int64) ([]byte, error)
 }
 
 func (s apiSource) read(ctx context.Context, path string) ([]byte, error) {
-	b, err := s.gh.ReadFile(ctx, path, s.ref)
+	b, err := s.gh.ReadFileLimit(ctx, path, s.ref, maxFileBytes)
 	if errors.Is(err, ghapi.ErrNotFound) {
 		return nil, nil
 	}
@@ -55,12 +58,32 @@ func (s apiSource) read(ctx context.Context, path string) ([]byte, error) {
 
 func (s apiSource) describe() string { return "the GitHub API at " + prose.ShortSHA(s.ref) }
 
+func (s apiSource) readAll(ctx context.Context, paths []string) ([][]byte, error) {
+	return readEach(ctx, s, paths)
+}
+
 // diskSource reads files of a work tree someone else committed: only
-// regular files inside it, bounded like the API (pactdir.ReadRegular).
-type diskSource struct{ root string }
+// regular files inside it, bounded like the API (pactdir.ReadRegular), and
+// counted against the judgement's budget like what the API serves.
+type diskSource struct {
+	root   string
+	budget *readBudget
+}
 
 func (s diskSource) read(ctx context.Context, path string) ([]byte, error) {
-	return pactdir.ReadRegular(ctx, s.root, path, maxFileBytes)
+	n, binding := s.budget.limit(maxFileBytes)
+	b, err := pactdir.ReadRegular(ctx, s.root, path, n)
+	if errors.Is(err, pactdir.ErrTooLarge) && binding {
+		return nil, s.budget.over(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b, s.budget.take(path, int64(len(b)))
+}
+
+func (s diskSource) readAll(ctx context.Context, paths []string) ([][]byte, error) {
+	return readEach(ctx, s, paths)
 }
 
 func (s diskSource) describe() string { return "the workspace" }
@@ -114,26 +137,109 @@ func headOnDisk(workspace, headSHA, logPath string) bool {
 	return err == nil
 }
 
-// treeSource serves the files of one commit that ReadTrees read. A path
-// that holds something else than a regular file (a symbolic link, a
-// submodule, a directory) fails the read, as the workspace reader refuses
-// what is not a regular file.
-type treeSource struct{ tree ghapi.Tree }
+// treeSource serves the files of one commit that ReadTrees read or
+// listed: a listed file is read by its blob id through blobs (nil: none
+// may be). A path that holds something else than a regular file (a
+// symbolic link, a submodule, a directory) fails the read, as the
+// workspace reader refuses what is not a regular file.
+type treeSource struct {
+	tree  ghapi.Tree
+	blobs BlobReader
+}
 
-func (s treeSource) read(_ context.Context, path string) ([]byte, error) {
+// BlobReader reads files a tree listed, by blob id.
+type BlobReader interface {
+	ReadBlobs(ctx context.Context, blobs []ghapi.BlobRef) (map[string][]byte, error)
+}
+
+func (s treeSource) read(ctx context.Context, path string) ([]byte, error) {
+	e, err := s.file(path)
+	switch {
+	case err != nil || e == nil:
+		return nil, err
+	case e.Data != nil:
+		return e.Data, nil
+	}
+	got, err := s.readBlobs(ctx, []ghapi.BlobRef{{Path: path, OID: e.OID, Size: e.Size}})
+	if err != nil {
+		return nil, err
+	}
+	return nonNil(got[e.OID]), nil
+}
+
+// readAll reads paths, the ones only listed in one ReadBlobs call.
+func (s treeSource) readAll(ctx context.Context, paths []string) ([][]byte, error) {
+	out := make([][]byte, len(paths))
+	var unread []ghapi.BlobRef
+	for i, p := range paths {
+		e, err := s.file(p)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("read %s from %s: %w", p, s.describe(), err)
+		case e == nil:
+		case e.Data != nil:
+			out[i] = e.Data
+		default:
+			unread = append(unread, ghapi.BlobRef{Path: p, OID: e.OID, Size: e.Size})
+		}
+	}
+	if len(unread) == 0 {
+		return out, nil
+	}
+	got, err := s.readBlobs(ctx, unread)
+	if err != nil {
+		return nil, fmt.Errorf("read the task files from %s: %w", s.describe(), err)
+	}
+	for i, p := range paths {
+		if e := s.tree.Entries[p]; out[i] == nil && e.Kind == ghapi.KindFile {
+			out[i] = nonNil(got[e.OID])
+		}
+	}
+	return out, nil
+}
+
+// file is the regular file at path (nil: none), or why what is there is
+// not read as one.
+func (s treeSource) file(path string) (*ghapi.Entry, error) {
 	e, ok := s.tree.Entries[path]
 	switch {
 	case !ok:
 		return nil, nil
 	case e.Kind != ghapi.KindFile:
 		return nil, fmt.Errorf("%w (it is a %s in commit %s)", pactdir.ErrNotRegular, e.Kind, prose.ShortSHA(s.tree.Commit))
-	case e.Data == nil:
-		return []byte{}, nil
 	}
-	return e.Data, nil
+	return &e, nil
+}
+
+func (s treeSource) readBlobs(ctx context.Context, refs []ghapi.BlobRef) (map[string][]byte, error) {
+	if s.blobs == nil {
+		return nil, fmt.Errorf("%s was listed, not read, in commit %s", refs[0].Path, prose.ShortSHA(s.tree.Commit))
+	}
+	return s.blobs.ReadBlobs(ctx, refs)
+}
+
+// nonNil is b, or an empty file for nil.
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
 }
 
 func (s treeSource) describe() string { return "the GitHub API at " + prose.ShortSHA(s.tree.Commit) }
+
+// readEach reads paths one by one.
+func readEach(ctx context.Context, src fileSource, paths []string) ([][]byte, error) {
+	out := make([][]byte, len(paths))
+	for i, p := range paths {
+		b, err := readRequired(ctx, src, p)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = b
+	}
+	return out, nil
+}
 
 func readRequired(ctx context.Context, src fileSource, path string) ([]byte, error) {
 	b, err := src.read(ctx, path)
@@ -163,11 +269,13 @@ type baseTip struct {
 	config []byte
 }
 
-// readHead reads what judging a head needs, in one GraphQL request
+// readHead reads what judging a head needs, in two GraphQL requests
 // whatever the number of tasks: the head's log, STATE.yml, PROJECT.md and
-// every task file (from the workspace instead when it holds the head), and
-// the tip and .github/pact.yml of each base branch named.
-func readHead(ctx context.Context, gh Reader, t Target, s Settings, bases []string) (*headFiles, map[string]baseTip, error) {
+// the listing of its tasks/ directory, with the tip and .github/pact.yml
+// of each base branch named; then the task files the log assigns, by blob
+// id (from the workspace instead when it holds the head). Nothing else
+// under .pact/ is read, and every byte read counts against budget.
+func readHead(ctx context.Context, gh Reader, budget *readBudget, t Target, s Settings, bases []string) (*headFiles, map[string]baseTip, error) {
 	logPath := s.layout().Log()
 	var reads []ghapi.TreeRead
 	onDisk := headOnDisk(t.Workspace, t.HeadSHA, logPath)
@@ -188,14 +296,14 @@ func readHead(ctx context.Context, gh Reader, t Target, s Settings, bases []stri
 			return nil, nil, err
 		}
 	}
-	var src fileSource = diskSource{root: t.Workspace}
+	var src fileSource = diskSource{root: t.Workspace, budget: budget}
 	if !onDisk {
 		tree := trees[0]
 		trees = trees[1:]
 		if e, ok := tree.Entries[s.pactDir()]; ok && e.Kind != ghapi.KindDir {
 			return nil, nil, fmt.Errorf("read %s from the GitHub API at %s: it is a %s, not a directory", s.pactDir(), prose.ShortSHA(t.HeadSHA), e.Kind)
 		}
-		src = treeSource{tree: tree}
+		src = treeSource{tree: tree, blobs: gh}
 	}
 	tips := map[string]baseTip{}
 	for i, b := range bases {
@@ -209,8 +317,9 @@ func readHead(ctx context.Context, gh Reader, t Target, s Settings, bases []stri
 	return h, tips, err
 }
 
-// readPact reads the log, and STATE.yml, PROJECT.md and every task file
-// when the log can be replayed.
+// readPact reads the log, and STATE.yml, PROJECT.md and the file of
+// every task the log assigns when the log can be replayed: never a file
+// the protocol does not name.
 func readPact(ctx context.Context, src fileSource, sha string, s Settings) (*headFiles, error) {
 	h := &headFiles{sha: sha, source: src.describe(), dir: s.pactDir(), taskFiles: map[string][]byte{}}
 	var err error
@@ -228,12 +337,17 @@ func readPact(ctx context.Context, src fileSource, sha string, s Settings) (*hea
 	if h.project, err = readRequired(ctx, src, s.layout().Project()); err != nil {
 		return nil, err
 	}
-	for _, id := range h.replay.State.TaskOrder {
-		b, err := readRequired(ctx, src, s.layout().Task(id))
-		if err != nil {
-			return nil, err
-		}
-		h.taskFiles[id] = b
+	ids := h.replay.State.TaskOrder
+	paths := make([]string, len(ids))
+	for i, id := range ids {
+		paths[i] = s.layout().Task(id)
+	}
+	files, err := src.readAll(ctx, paths)
+	if err != nil {
+		return nil, err
+	}
+	for i, id := range ids {
+		h.taskFiles[id] = files[i]
 	}
 	return h, nil
 }

@@ -24,6 +24,13 @@ const mediaTypeRaw = "application/vnd.github.raw+json"
 // back to the Git Data API (tree walk, then blob). A missing file yields
 // ErrNotFound; a directory yields an error.
 func (c *Client) ReadFile(ctx context.Context, path, ref string) ([]byte, error) {
+	return c.ReadFileLimit(ctx, path, ref, -1)
+}
+
+// ReadFileLimit is ReadFile for a file of at most limit bytes (negative:
+// no limit but GitHub's): a larger one yields ErrTooLarge, and the client
+// stops downloading it past the limit.
+func (c *Client) ReadFileLimit(ctx context.Context, path, ref string, limit int64) ([]byte, error) {
 	op := fmt.Sprintf("read %s at %q", path, ref)
 	clean := strings.Trim(path, "/")
 	if clean == "" || strings.Contains("/"+clean+"/", "/../") {
@@ -31,13 +38,16 @@ func (c *Client) ReadFile(ctx context.Context, path, ref string) ([]byte, error)
 	}
 	if isObjectID(ref) {
 		if f, ok := c.cache.file(ref, clean); ok {
-			if f.absent {
+			switch {
+			case f.absent:
 				return nil, fmt.Errorf("%s: %w", op, ErrNotFound)
+			case limit >= 0 && int64(len(f.data)) > limit:
+				return nil, tooLarge(op, int64(len(f.data)), limit)
 			}
 			return f.data, nil
 		}
 	}
-	data, err := c.readFile(ctx, op, clean, ref)
+	data, err := c.readFile(ctx, op, clean, ref, limit)
 	if err == nil && isObjectID(ref) {
 		c.cache.putFile(ref, clean, data, false)
 		c.cache.putBlob(data, ref)
@@ -45,7 +55,33 @@ func (c *Client) ReadFile(ctx context.Context, path, ref string) ([]byte, error)
 	return data, err
 }
 
-func (c *Client) readFile(ctx context.Context, op, clean, ref string) ([]byte, error) {
+// tooLarge says a file of size bytes (-1: unknown, more than limit) is
+// over limit.
+func tooLarge(op string, size, limit int64) error {
+	if size < 0 {
+		return fmt.Errorf("%s: %w of %d bytes", op, ErrTooLarge, limit)
+	}
+	return fmt.Errorf("%s: %d bytes, %w of %d", op, size, ErrTooLarge, limit)
+}
+
+// limitedBuffer keeps what is written up to limit bytes (negative: all),
+// and fails the write that would go past it. It has no ReadFrom (the
+// buffer is a field, not embedded), so io.Copy goes through Write.
+type limitedBuffer struct {
+	buf   bytes.Buffer
+	limit int64
+}
+
+var errOverLimit = errors.New("over the limit")
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if b.limit >= 0 && int64(b.buf.Len()+len(p)) > b.limit {
+		return 0, errOverLimit
+	}
+	return b.buf.Write(p)
+}
+
+func (c *Client) readFile(ctx context.Context, op, clean, ref string, limit int64) ([]byte, error) {
 	u := c.repoPath() + "/contents/" + escapeSegments(clean)
 	if ref != "" {
 		u += "?ref=" + url.QueryEscape(ref)
@@ -55,13 +91,16 @@ func (c *Client) readFile(ctx context.Context, op, clean, ref string) ([]byte, e
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	req.Header.Set("Accept", mediaTypeRaw)
-	var buf bytes.Buffer
-	resp, err := c.gh.Do(ctx, req, &buf)
+	buf := &limitedBuffer{limit: limit}
+	resp, err := c.gh.Do(ctx, req, buf)
+	if errors.Is(err, errOverLimit) {
+		return nil, tooLarge(op, -1, limit)
+	}
 	if err != nil {
 		werr := wrapErr(op, err)
 		if isTooLarge(werr) {
 			c.logger.DebugContext(ctx, "contents api refused a large file, using the git data api", "path", clean, "ref", ref)
-			data, berr := c.readBlobAt(ctx, clean, ref)
+			data, berr := c.readBlobAt(ctx, clean, ref, limit)
 			if berr != nil {
 				return nil, fmt.Errorf("%s: blob fallback: %w", op, berr)
 			}
@@ -74,7 +113,7 @@ func (c *Client) readFile(ctx context.Context, op, clean, ref string) ([]byte, e
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "application/json" {
 		return nil, fmt.Errorf("%s: not a regular file", op)
 	}
-	return buf.Bytes(), nil
+	return buf.buf.Bytes(), nil
 }
 
 // isTooLarge reports GitHub's refusal to serve a file through the contents
@@ -93,8 +132,9 @@ func isTooLarge(err error) bool {
 }
 
 // readBlobAt finds the blob of path by walking trees from ref, then reads
-// it through the blobs API (base64, up to 100 MB).
-func (c *Client) readBlobAt(ctx context.Context, path, ref string) ([]byte, error) {
+// it through the blobs API (base64, up to 100 MB) when it is at most limit
+// bytes (negative: any size).
+func (c *Client) readBlobAt(ctx context.Context, path, ref string, limit int64) ([]byte, error) {
 	treeish := ref
 	if treeish == "" {
 		treeish = "HEAD"
@@ -111,6 +151,8 @@ func (c *Client) readBlobAt(ctx context.Context, path, ref string) ([]byte, erro
 		}
 		last := i == len(parts)-1
 		switch {
+		case last && entry.GetType() == "blob" && limit >= 0 && int64(entry.GetSize()) > limit:
+			return nil, tooLarge(path, int64(entry.GetSize()), limit)
 		case last && entry.GetType() == "blob":
 			return c.readBlob(ctx, entry.GetSHA())
 		case last:

@@ -31,6 +31,9 @@ var (
 	// ErrRateLimited: the request was still rate limited when retrying
 	// stopped.
 	ErrRateLimited = errors.New("rate limited")
+	// ErrTooLarge: a file is larger than the caller's limit; its bytes
+	// were not kept (ReadFileLimit).
+	ErrTooLarge = errors.New("larger than the limit")
 )
 
 // APIError is a GitHub error answer that was not retried (or no longer).

@@ -21,7 +21,12 @@ const (
 // Entry is what a path holds at a commit.
 type Entry struct {
 	Kind string
-	// Data is the content of a KindFile.
+	// OID is the object's id; Size is a KindFile's size in bytes.
+	OID  string
+	Size int64
+	// Data is the content of a KindFile that was read (a path of Files;
+	// never nil then). An entry only listed (inside one of Dirs) has none:
+	// ReadBlobs reads it by OID.
 	Data []byte
 }
 
@@ -30,11 +35,16 @@ type Entry struct {
 type TreeRead struct {
 	Commit string
 	Branch string
-	// Files are paths of files.
+	// Files are paths of files: read.
 	Files []string
-	// Dirs are paths of directories: each entry directly inside is read
-	// (the files' bytes, the kind of everything else).
+	// Dirs are paths of directories: each entry directly inside is listed
+	// by name, kind, id and size, never read, so that what a directory
+	// holds costs nothing until someone asks for a file of it by id.
 	Dirs []string
+	// Take, when set, is told each file's path and size before its bytes
+	// are kept or fetched; an error from it stops the read, and ReadTrees
+	// returns it (wrapped). A caller bounds what it reads with it.
+	Take func(path string, size int64) error
 }
 
 // Tree is what one TreeRead found.
@@ -56,9 +66,9 @@ const (
 )
 
 const (
-	blobFields = `object { ... on Blob { byteSize isBinary isTruncated text } }`
+	blobFields = `object { ... on Blob { ` + blobObjectFields + ` } }`
 	fileFields = `type mode oid ` + blobFields
-	dirFields  = `type mode oid object { ... on Tree { entries { name type mode oid ` + blobFields + ` } } }`
+	dirFields  = `type mode oid object { ... on Tree { entries { name type mode oid size } } }`
 )
 
 // gqlEntry is a TreeEntry as the queries above select it.
@@ -67,8 +77,9 @@ type gqlEntry struct {
 	Type   string `json:"type"`
 	Mode   int    `json:"mode"`
 	OID    string `json:"oid"`
+	Size   int64  `json:"size"`
 	Object *struct {
-		ByteSize    *int       `json:"byteSize"`
+		ByteSize    *int64     `json:"byteSize"`
 		IsBinary    *bool      `json:"isBinary"`
 		IsTruncated *bool      `json:"isTruncated"`
 		Text        *string    `json:"text"`
@@ -90,14 +101,16 @@ func (e *gqlEntry) kind() string {
 	return fmt.Sprintf("%s of mode %o", e.Type, e.Mode)
 }
 
-// ReadTrees reads files and directories at commits and branch tips in one
-// GraphQL request. A regular file's bytes come from Blob.text when GitHub
-// gives it whole and byte for byte (checked against the blob's id); a
-// binary file, one over GitHub's cut of Blob.text (about 512 KB) or one
+// ReadTrees reads files and lists directories at commits and branch tips
+// in one GraphQL request. A regular file's bytes come from Blob.text when
+// GitHub gives it whole and byte for byte (checked against the blob's id);
+// a binary file, one over GitHub's cut of Blob.text (about 512 KB) or one
 // whose text is not the blob's bytes is read through the blobs API by its
-// id (up to 100 MB), unless this client already read that blob. Symbolic
-// links, submodules and directories are reported as such, never read as
-// files. A branch or commit that does not exist wraps ErrNotFound.
+// id (up to 100 MB), unless this client already read that blob — each
+// only once TreeRead.Take agreed to its size. A directory's entries are
+// listed, never read. Symbolic links, submodules and directories are
+// reported as such, never read as files. A branch or commit that does not
+// exist wraps ErrNotFound.
 func (c *Client) ReadTrees(ctx context.Context, reads ...TreeRead) ([]Tree, error) {
 	op := "read " + describeReads(reads)
 	if len(reads) == 0 {
@@ -196,28 +209,26 @@ func (c *Client) ReadTrees(ctx context.Context, reads ...TreeRead) ([]Tree, erro
 		c.cache.putTree(t.Commit, t.RootTree)
 		for j, p := range r.Files {
 			clean, _ := cleanPath(p)
-			if err := c.addEntry(ctx, &t, clean, fields[fmt.Sprintf("f%d", j)]); err != nil {
+			if err := c.addEntry(ctx, &t, clean, fields[fmt.Sprintf("f%d", j)], r.Take); err != nil {
 				return nil, fmt.Errorf("%s: %w", op, err)
 			}
 		}
 		for j, p := range r.Dirs {
 			clean, _ := cleanPath(p)
-			raw := fields[fmt.Sprintf("d%d", j)]
-			if err := c.addEntry(ctx, &t, clean, raw); err != nil {
-				return nil, fmt.Errorf("%s: %w", op, err)
-			}
 			var dir *gqlEntry
-			if err := json.Unmarshal(raw, &dir); err != nil {
+			if err := json.Unmarshal(fields[fmt.Sprintf("d%d", j)], &dir); err != nil {
 				return nil, fmt.Errorf("%s: decode the answer: %w", op, err)
 			}
-			if dir == nil || dir.kind() != KindDir || dir.Object == nil {
+			if dir == nil {
+				c.cache.putFile(t.Commit, clean, nil, true)
+				continue
+			}
+			t.Entries[clean] = Entry{Kind: dir.kind(), OID: dir.OID}
+			if dir.kind() != KindDir || dir.Object == nil {
 				continue
 			}
 			for _, e := range dir.Object.Entries {
-				e := e
-				if err := c.addGQLEntry(ctx, &t, clean+"/"+e.Name, &e); err != nil {
-					return nil, fmt.Errorf("%s: %w", op, err)
-				}
+				t.Entries[clean+"/"+e.Name] = e.listed()
 			}
 		}
 		out[i] = t
@@ -225,8 +236,19 @@ func (c *Client) ReadTrees(ctx context.Context, reads ...TreeRead) ([]Tree, erro
 	return out, nil
 }
 
-// addEntry decodes one aliased file(path:) answer into t (null: absent).
-func (c *Client) addEntry(ctx context.Context, t *Tree, path string, raw json.RawMessage) error {
+// listed is what a directory's entry says of itself: its kind, id and
+// size, no bytes.
+func (e *gqlEntry) listed() Entry {
+	en := Entry{Kind: e.kind(), OID: e.OID}
+	if en.Kind == KindFile {
+		en.Size = e.Size
+	}
+	return en
+}
+
+// addEntry decodes one aliased file(path:) answer into t (null: absent),
+// reading a regular file's bytes once take agreed to its size.
+func (c *Client) addEntry(ctx context.Context, t *Tree, path string, raw json.RawMessage, take func(string, int64) error) error {
 	var e *gqlEntry
 	if err := json.Unmarshal(raw, &e); err != nil {
 		return fmt.Errorf("decode the answer: %w", err)
@@ -235,21 +257,28 @@ func (c *Client) addEntry(ctx context.Context, t *Tree, path string, raw json.Ra
 		c.cache.putFile(t.Commit, path, nil, true)
 		return nil
 	}
-	return c.addGQLEntry(ctx, t, path, e)
-}
-
-// addGQLEntry records what path holds, reading a regular file's bytes.
-func (c *Client) addGQLEntry(ctx context.Context, t *Tree, path string, e *gqlEntry) error {
-	kind := e.kind()
-	if kind != KindFile {
-		t.Entries[path] = Entry{Kind: kind}
+	en := Entry{Kind: e.kind(), OID: e.OID}
+	if en.Kind != KindFile {
+		t.Entries[path] = en
 		return nil
+	}
+	if e.Object != nil && e.Object.ByteSize != nil {
+		en.Size = *e.Object.ByteSize
+	}
+	if take != nil {
+		if err := take(path, en.Size); err != nil {
+			return err
+		}
 	}
 	data, err := c.blobBytes(ctx, e)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	t.Entries[path] = Entry{Kind: KindFile, Data: data}
+	if data == nil {
+		data = []byte{}
+	}
+	en.Data = data
+	t.Entries[path] = en
 	c.cache.putFile(t.Commit, path, data, false)
 	return nil
 }

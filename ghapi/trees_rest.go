@@ -58,12 +58,25 @@ func (c *Client) readTreesREST(ctx context.Context, op string, reads []TreeRead)
 		e, err := lookup(root, clean)
 		return clean, e, err
 	}
-	add := func(t *Tree, path string, e *github.TreeEntry) error {
-		en := Entry{Kind: restKind(e)}
+	// add records what path holds, reading a file's bytes when read is
+	// set, once take agreed to its size.
+	add := func(t *Tree, path string, e *github.TreeEntry, read bool, take func(string, int64) error) error {
+		en := Entry{Kind: restKind(e), OID: e.GetSHA()}
 		if en.Kind == KindFile {
+			en.Size = int64(e.GetSize())
+		}
+		if en.Kind == KindFile && read {
+			if take != nil {
+				if err := take(path, en.Size); err != nil {
+					return err
+				}
+			}
 			data, err := c.readBlob(ctx, e.GetSHA())
 			if err != nil {
 				return err
+			}
+			if data == nil {
+				data = []byte{}
 			}
 			en.Data = data
 		}
@@ -88,7 +101,7 @@ func (c *Client) readTreesREST(ctx context.Context, op string, reads []TreeRead)
 				return nil, fmt.Errorf("%s: %w", op, err)
 			}
 			if e != nil {
-				if err := add(&t, clean, e); err != nil {
+				if err := add(&t, clean, e, true, r.Take); err != nil {
 					return nil, fmt.Errorf("%s: %w", op, err)
 				}
 			}
@@ -101,7 +114,7 @@ func (c *Client) readTreesREST(ctx context.Context, op string, reads []TreeRead)
 			if e == nil {
 				continue
 			}
-			t.Entries[clean] = Entry{Kind: restKind(e)}
+			t.Entries[clean] = Entry{Kind: restKind(e), OID: e.GetSHA()}
 			if e.GetType() != "tree" {
 				continue
 			}
@@ -110,7 +123,7 @@ func (c *Client) readTreesREST(ctx context.Context, op string, reads []TreeRead)
 				return nil, fmt.Errorf("%s: %w", op, err)
 			}
 			for _, child := range dir.Entries {
-				if err := add(&t, clean+"/"+child.GetPath(), child); err != nil {
+				if err := add(&t, clean+"/"+child.GetPath(), child, false, nil); err != nil {
 					return nil, fmt.Errorf("%s: %w", op, err)
 				}
 			}

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,6 +19,7 @@ import (
 	"github.com/pact-action/pact-action/action"
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/report"
 )
@@ -26,6 +29,8 @@ import (
 type inputs struct {
 	mode, token, checkName, pactDir, reportPath, botLogin string
 	failOn                                                failOn
+	// maxPactBytes is max-pact-bytes (0: the default).
+	maxPactBytes int64
 }
 
 func readInputs(gha *githubactions.Action, getenv func(string) string) (inputs, error) {
@@ -37,6 +42,9 @@ func readInputs(gha *githubactions.Action, getenv func(string) string) (inputs, 
 	var err error
 	if in.failOn, err = parseFailOn(gha.GetInput("fail-on")); err != nil {
 		return in, err
+	}
+	if in.maxPactBytes, err = parseByteSize(gha.GetInput("max-pact-bytes")); err != nil {
+		return in, usagef("the max-pact-bytes input %s", err)
 	}
 	if in.mode == "" {
 		in.mode = "auto"
@@ -99,13 +107,42 @@ func runAction(ctx context.Context, stdout io.Writer, getenv func(string) string
 		return err
 	}
 	env := &runEnv{gha: gha, gh: gh, in: in, getenv: getenv, stdout: stdout, event: ev, eventName: eventName,
-		settings: action.Settings{CheckName: in.checkName, PactDir: in.pactDir, DetailsURL: runURL(getenv), BotLogin: in.botLogin, Timeout: timeout}}
+		settings: action.Settings{CheckName: in.checkName, PactDir: in.pactDir, DetailsURL: runURL(getenv), BotLogin: in.botLogin, Timeout: timeout,
+			MaxPactBytes: in.maxPactBytes}}
 	// A manual or scheduled run re-judges every open PR in either mode, so
 	// a missed event never leaves a PR stuck.
 	if mode == "bot" && eventName != "workflow_dispatch" && eventName != "schedule" {
 		return env.bot(ctx)
 	}
 	return env.check(ctx)
+}
+
+// byteUnits are the suffixes max-pact-bytes takes (binary multiples).
+var byteUnits = []struct {
+	suffix string
+	shift  uint
+}{{"GiB", 30}, {"MiB", 20}, {"KiB", 10}, {"B", 0}}
+
+// parseByteSize reads a size in bytes: a positive whole number, optionally
+// followed by B, KiB, MiB or GiB ("512MiB", "1 GiB", "1048576"). "" is 0,
+// the default.
+func parseByteSize(v string) (int64, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, nil
+	}
+	num, shift := v, uint(0)
+	for _, u := range byteUnits {
+		if rest, ok := strings.CutSuffix(v, u.suffix); ok {
+			num, shift = strings.TrimSpace(rest), u.shift
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 || n > math.MaxInt64>>shift {
+		return 0, fmt.Errorf("%q is not a size such as 268435456, 512MiB or 1GiB", v)
+	}
+	return n << shift, nil
 }
 
 // judgementTimeout reads PACT_TIMEOUT (a Go duration such as 90s or 5m):
@@ -158,23 +195,51 @@ func (e *runEnv) check(ctx context.Context) error {
 		e.setOutputs(report.ConclusionSuccess, checks.Counts{})
 		return nil
 	}
+	// One head at a time, each with its own check run, budget and
+	// verdict: a head that cannot be judged (too large a pact, GitHub
+	// failing) is reported and the others are still judged.
 	var outcomes []*action.Outcome
+	var failed []string
+	var firstErr error
 	for _, t := range targets {
 		out, err := action.Check(ctx, e.gh, t, e.settings)
-		if err != nil {
-			e.gha.Errorf("pact-action could not judge %s: %v", t.HeadSHA, err)
-			return err
+		if err == nil {
+			outcomes = append(outcomes, out)
+			continue
 		}
-		outcomes = append(outcomes, out)
+		e.gha.Errorf("pact-action could not judge %s: %v", t.HeadSHA, err)
+		e.gha.AddStepSummary(report.NotJudged(e.settings.CheckName, t.HeadSHA, action.StoppedSummary(err)))
+		failed = append(failed, fmt.Sprintf("%s: %v", prose.ShortSHA(t.HeadSHA), err))
+		if firstErr == nil {
+			firstErr = err
+		}
+		if ctx.Err() != nil {
+			break // the job is cancelled: the next heads would fail the same way
+		}
 	}
-	return e.finish(outcomes)
+	var verdict error
+	if len(outcomes) > 0 {
+		verdict = e.finish(outcomes, len(failed) > 0)
+	}
+	switch {
+	case len(failed) == 0:
+		return verdict
+	case len(targets) == 1:
+		return firstErr
+	}
+	return fmt.Errorf("could not judge %d of %d heads (the others were judged): %s", len(failed), len(targets), strings.Join(failed, "; "))
 }
 
 // finish writes the job summary, outputs and report, falls back to workflow
-// annotations where no check run was possible, and decides the exit code.
-func (e *runEnv) finish(outcomes []*action.Outcome) error {
+// annotations where no check run was possible, and decides the exit code;
+// unjudged says some head could not be judged, which makes the conclusion
+// a failure.
+func (e *runEnv) finish(outcomes []*action.Outcome, unjudged bool) error {
 	var all, unposted []checks.Finding
 	conclusion, posted := report.ConclusionSuccess, true
+	if unjudged {
+		conclusion = report.ConclusionFailure
+	}
 	for _, out := range outcomes {
 		all = append(all, out.Findings...)
 		e.gha.AddStepSummary(out.Summary)

@@ -40,7 +40,7 @@ func runBot(ctx context.Context, e *runEnv) error {
 	if out.Check != nil {
 		// The bot's own check carries any block; its job fails only on
 		// violations it was asked to fail on.
-		return e.finish([]*action.Outcome{out.Check})
+		return e.finish([]*action.Outcome{out.Check}, false)
 	}
 	return nil
 }

@@ -102,3 +102,22 @@ func Clip(s string, n int, mark string) string {
 	}
 	return s[:cut] + mark
 }
+
+// Bytes is a size as people read it: "512 bytes", "1.5 KiB", "256 MiB",
+// "1 GiB" (one decimal below ten of a unit, none from ten on).
+func Bytes(n int64) string {
+	const unit = 1 << 10
+	if n < unit && n > -unit {
+		return Plural(int(n), "byte")
+	}
+	v, suffixes := float64(n)/unit, []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	i := 0
+	for (v >= unit || v <= -unit) && i < len(suffixes)-1 {
+		v /= unit
+		i++
+	}
+	if v < 10 && v > -10 && v != float64(int64(v)) {
+		return fmt.Sprintf("%.1f %s", v, suffixes[i])
+	}
+	return fmt.Sprintf("%.0f %s", v, suffixes[i])
+}

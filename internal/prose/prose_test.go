@@ -27,6 +27,13 @@ func TestProse(t *testing.T) {
 		{Clip("short", 10, "…"), "short"},
 		{Clip("abcdefghij", 8, "\n…"), "abcd\n…"},
 		{Clip("aéééé", 6, "!"), "aéé!"},
+		{Bytes(1), "1 byte"},
+		{Bytes(1023), "1023 bytes"},
+		{Bytes(1536), "1.5 KiB"},
+		{Bytes(256 << 20), "256 MiB"},
+		{Bytes(100_000_000), "95 MiB"},
+		{Bytes(3 << 30), "3 GiB"},
+		{Bytes(3<<30 + 400<<20), "3.4 GiB"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)

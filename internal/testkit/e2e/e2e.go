@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,6 +46,9 @@ type Result struct {
 	Outputs map[string]string
 	Summary string
 	Report  map[string]any
+	// MaxRSS is the binary's peak resident set in bytes when Run.MeasureRSS
+	// asked for it and GNU time could measure it (0 otherwise).
+	MaxRSS int64
 }
 
 // Binary builds pact-action once per test process with the release flags.
@@ -118,6 +122,11 @@ type Run struct {
 	// While runs beside the binary once it started (to signal it, say);
 	// Exec waits for it too.
 	While func(p *os.Process)
+	// MeasureRSS runs the binary under GNU time (/usr/bin/time, Linux) to
+	// report its peak resident set in Result.MaxRSS. The binary's own
+	// rusage would not do: a child started from this process counts the
+	// test process's memory (the fake's repositories) until it execs.
+	MeasureRSS bool
 }
 
 // graphQLURL is the GITHUB_GRAPHQL_URL a runner sets for this server.
@@ -180,7 +189,15 @@ func (r Run) Exec(t testing.TB) Result {
 	bin := Binary(t) // built before the clock starts: the first build is slow
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, r.Args...)
+	name, args := bin, r.Args
+	rssPath := ""
+	if r.MeasureRSS && runtime.GOOS == "linux" {
+		if timeBin, err := exec.LookPath("/usr/bin/time"); err == nil {
+			rssPath = filepath.Join(dir, "maxrss")
+			name, args = timeBin, append([]string{"-f", "%M", "-o", rssPath, bin}, r.Args...)
+		}
+	}
+	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Env = env
 	cmd.Dir = ws
 	var stdout, stderr bytes.Buffer
@@ -200,6 +217,9 @@ func (r Run) Exec(t testing.TB) Result {
 		<-done
 	}
 	res := Result{Stdout: stdout.String(), Stderr: stderr.String()}
+	if rssPath != "" {
+		res.MaxRSS = readMaxRSS(t, rssPath)
+	}
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
@@ -225,6 +245,22 @@ func (r Run) Exec(t testing.TB) Result {
 		}
 	}
 	return res
+}
+
+// readMaxRSS reads what GNU time -f %M wrote: the peak resident set in
+// KiB, on the last line (after "Command exited with non-zero status N").
+func readMaxRSS(t testing.TB, path string) int64 {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	kib, err := strconv.ParseInt(strings.TrimSpace(lines[len(lines)-1]), 10, 64)
+	if err != nil {
+		t.Fatalf("GNU time wrote %q: %v", b, err)
+	}
+	return kib << 10
 }
 
 // readOutputs parses the GITHUB_OUTPUT file (name<<DELIMITER blocks, or

@@ -93,6 +93,7 @@ type Server struct {
 	absent          map[string]bool // operations answered 404, as by a server without them
 	textLimit       int
 	requests        []Request
+	served          int64 // bytes of the bodies answered
 	violations      []string
 	settings        *settingsState // see settings.go
 }
@@ -576,8 +577,19 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, rp *reply, c *cal
 	w.Header().Set("X-GitHub-Api-Version-Selected", "2022-11-28")
 	w.WriteHeader(rp.status)
 	if r.Method != http.MethodHead {
-		_, _ = w.Write(data)
+		n, _ := w.Write(data)
+		s.mu.Lock()
+		s.served += int64(n)
+		s.mu.Unlock()
 	}
+}
+
+// BytesServed is the total size of the response bodies the fake has
+// answered: what a client downloaded.
+func (s *Server) BytesServed() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.served
 }
 
 func (s *Server) isValidated(op *operation) bool {
