@@ -36,6 +36,14 @@ func (r Reviewer) String() string {
 	return "@" + r.Login
 }
 
+// name is the login, or "team slug".
+func (r Reviewer) name() string {
+	if r.Team != "" {
+		return "team " + r.Team
+	}
+	return r.Login
+}
+
 func (r Reviewer) same(o Reviewer) bool {
 	return strings.EqualFold(r.Login, o.Login) && strings.EqualFold(r.Team, o.Team)
 }
@@ -173,7 +181,7 @@ func PlanReviewRequests(in ReviewRequestInput) ReviewPlan {
 				ask.Asked = append(ask.Asked, r)
 			case standing >= MaxRequestedReviewers:
 				leftOut = append(leftOut, r.String())
-				ask.Skipped = append(ask.Skipped, r.String()+": GitHub keeps at most 15 reviewers requested")
+				ask.Skipped = append(ask.Skipped, r.name()+fmt.Sprintf(": GitHub keeps at most %d reviewers requested", MaxRequestedReviewers))
 			default:
 				standing++
 				plan.Ask = append(plan.Ask, r)

@@ -111,7 +111,7 @@ func TestPlanReviewRequests(t *testing.T) {
 			notes:    []string{"@r12, @r13, @r14, @r15, @r16, and 3 more left out of the review request: GitHub keeps at most 15 reviewers requested on a pull request"}},
 		{name: "15 already requested: nobody more",
 			config: "seats: {gpt: [gpt-gh]}\n", findings: waiting, author: "dev-gh", users: many[:15],
-			standing: "T1=", notes: []string{"no review was requested for T1 from seat gpt: @gpt-gh: GitHub keeps at most 15 reviewers requested", "@gpt-gh left out"}},
+			standing: "T1=", notes: []string{"no review was requested for T1 from seat gpt: gpt-gh: GitHub keeps at most 15 reviewers requested", "@gpt-gh left out"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
