@@ -100,6 +100,31 @@ var budgetCases = []budgetCase{
 		b := seedJunk(t, junk, 2048, fakegithub.WithGraphQLTextLimit(1024))
 		return b.s, b.checkPR(t, false)
 	}},
+	{name: "check that requests the review", budget: budgetCheck, run: func(t *testing.T, tasks int) (*fakegithub.Server, []checks.Finding) {
+		b := seedBudget(t, tasks, "off")
+		// rev's review of an earlier commit answered the standing request,
+		// so the check asks again.
+		b.s.AddReview(b.pr, fakegithub.ReviewSeed{Login: provRevGH, State: "COMMENTED", CommitID: b.s.BranchHead(e2e.Owner, e2e.Repo, "main")})
+		fs := b.checkPR(t, false)
+		if users, _ := b.s.RequestedReviewers(b.pr); len(users) != 1 {
+			t.Fatalf("no review requested: %v", users)
+		}
+		return b.s, fs
+	}},
+	{name: "check of a reused branch that asks for a fresh review", budget: budgetCoverage, run: func(t *testing.T, tasks int) (*fakegithub.Server, []checks.Finding) {
+		b := seedBudget(t, tasks, "require")
+		log, _ := b.s.FileAt(b.head, logPath)
+		accepted := &e2e.Log{Lines: strings.Split(strings.TrimSuffix(log, "\n"), "\n")}
+		accepted.Raw(draft(t, 9999, "rev", "accept", "T1", "LOGIN", map[string]any{"commit": b.head}))
+		b.s.CommitFiles(e2e.Owner, e2e.Repo, "feat/login", accepted.Files(), provRevGH, fakegithub.Verified())
+		mergePR(t, b.s, b.pr, "feat/login")
+		n := reuseBranch(t, &provPR{s: b.s}, "feat/login", map[string]string{"src/login.go": "package main\n\nfunc login2() {}\n"})
+		out := event{name: "pull_request", payload: prPayload(t, b.s, n, "feat/login", "main")}.run(t, b.s).only(t)
+		if users, _ := b.s.RequestedReviewers(n); len(users) != 1 || checks.Count(out.Findings).Pending != 1 {
+			t.Fatalf("no fresh review requested: %v, %+v", users, out.Findings)
+		}
+		return b.s, out.Findings
+	}},
 	{name: "bot: approval → commit → check", budget: budgetBotWrite, run: func(t *testing.T, tasks int) (*fakegithub.Server, []checks.Finding) {
 		b := seedBudget(t, tasks, "require")
 		out := event{name: "pull_request_review", payload: b.approval(t)}.run(t, b.s).botDone(t)

@@ -47,6 +47,7 @@ type GitHub interface {
 	CreateCheckRun(ctx context.Context, cr ghapi.CheckRun) (int64, error)
 	CompleteCheckRun(ctx context.Context, id int64, conclusion string, out ghapi.Output) error
 	FailCheckRun(ctx context.Context, id int64, summary string) error
+	RequestReviewers(ctx context.Context, number int, logins, teams []string) (*ghapi.PR, error)
 }
 
 var _ BotGitHub = (*ghapi.Client)(nil)
@@ -144,6 +145,9 @@ type Judgement struct {
 	// Renewed maps an accepted task whose accept no longer covers the head
 	// to the review whose approval renews it (checks.PullRequestVerdict).
 	Renewed map[string]int64
+	// Requests are the review requests of each pull request judged (Check
+	// carries them out; see reviewrequests.go).
+	Requests []ReviewRequest
 }
 
 // Judge judges a commit the way branch protection sees it: as the head of
@@ -208,6 +212,7 @@ func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 		}
 		j.PRs = append(j.PRs, pr.Number)
 		j.Branches = append(j.Branches, pr.HeadRef)
+		j.Requests = append(j.Requests, pj.requests)
 		j.Findings = merge(j.Findings, pj.findings, pr, len(prs) > 1)
 	}
 	j.NoPact = noPact
@@ -219,6 +224,7 @@ func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 type prJudgement struct {
 	findings []checks.Finding
 	renewed  map[string]int64
+	requests ReviewRequest
 	noPact   bool
 }
 
@@ -255,7 +261,7 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base 
 		}
 	}
 	v := checks.JudgePullRequest(in, facts)
-	return prJudgement{findings: v.Findings, renewed: v.Renewed}, nil
+	return prJudgement{findings: v.Findings, renewed: v.Renewed, requests: planReviewRequests(pr, cf, in, facts, v.Findings)}, nil
 }
 
 // judgeMergeGroup judges a merge queue's commit: valid and append-only
@@ -412,8 +418,10 @@ const NoPullRequestNote = "No check run was posted: this commit is the head of n
 
 // Check creates the check run first (so a crash can never leave it stuck in
 // progress: it is completed as failed on every way out, a timeout and a
-// cancelled job included), judges the target and completes the run with
-// the verdict, the most important findings annotated (report.CheckRunAnnotations).
+// cancelled job included), judges the target, asks GitHub for the reviews
+// the verdict waits for (requestReviews; never changing the verdict), and
+// completes the run with the verdict, the most important findings
+// annotated (report.CheckRunAnnotations).
 func Check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, error) {
 	out := &Outcome{}
 	if t.MergeGroup == nil {
@@ -467,6 +475,7 @@ func Check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 	}
 	if r.err == nil {
 		out.Judgement = r.j
+		r.j.requestReviews(jctx, gh)
 		r.err = out.complete(ctx, gh, t, s)
 	}
 	if r.err != nil {
@@ -502,6 +511,7 @@ func (out *Outcome) complete(ctx context.Context, gh GitHub, t Target, s Setting
 	if !out.Fallback {
 		v.Unannotated = unannotated
 	}
+	v.Requested, v.RequestNotes = j.requested()
 	switch {
 	case j.NoPact:
 		v.Note = "This commit has no " + s.layout().Log() + "; there is nothing to enforce."

@@ -512,6 +512,9 @@ func seedBudget(t *testing.T, tasks int, provenance string, opts ...fakegithub.O
 	head := s.CommitFiles(e2e.Owner, e2e.Repo, "feat/login", files, provDevGH, fakegithub.Verified())
 	n := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/login", Base: "main", Author: provDevGH})
 	s.SetPermission(provRevGH, fakegithub.Write)
+	// As the first check of the checkpoint left it: rev's review of T1
+	// requested (budget rows that ask start from a clean slate).
+	s.RequestReviews(n, provRevGH)
 	return &budgetRepo{s: s, pr: n, head: head, files: files}
 }
 

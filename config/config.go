@@ -1,6 +1,7 @@
 // Package config owns the repository configuration .github/pact.yml: the
 // seat map, which says which GitHub accounts may act for which seat of the
-// pact, and the provenance policy of pull-request mode (docs/semantics.md §5).
+// pact, the provenance policy of pull-request mode (docs/semantics.md §5),
+// and whom the check asks for the reviews the pact waits for.
 //
 // The file grants rights, so callers read it from the tip of the pull
 // request's base branch, never from its head. This package only turns bytes
@@ -68,6 +69,16 @@ const (
 	UnmappedBlock Unmapped = "block"
 )
 
+// Requests is the review-requests switch: whether the check asks GitHub
+// for the reviews the pact waits for.
+type Requests string
+
+// Review-request switches.
+const (
+	RequestsOn  Requests = "on" // the default
+	RequestsOff Requests = "off"
+)
+
 // Provenance is the provenance policy of pull-request mode.
 type Provenance struct {
 	Mode  Mode
@@ -82,16 +93,24 @@ type Config struct {
 	Provenance Provenance
 	// UnmappedBranches is the unmapped-branches policy.
 	UnmappedBranches Unmapped
+	// ReviewRequests is the review-requests switch.
+	ReviewRequests Requests
+	// ReviewTeams maps a seat to the teams (slugs of the repository
+	// owner's organization) the check asks for its reviews instead of the
+	// seat's accounts; nil when the file names none. A team grants
+	// nothing: only the logins of Seats may act for a seat.
+	ReviewTeams map[string][]string
 }
 
 // Default is the configuration of a repository without .github/pact.yml (or
 // with an empty one): no seat mapped to any account, provenance warn/tree,
-// unmapped branches warn.
+// unmapped branches warn, review requests on.
 func Default() *Config {
 	return &Config{
 		Seats:            map[string][]string{},
 		Provenance:       Provenance{Mode: ModeWarn, Stale: StaleTree},
 		UnmappedBranches: UnmappedWarn,
+		ReviewRequests:   RequestsOn,
 	}
 }
 
@@ -226,6 +245,9 @@ func schemaError(root *yaml.Node, ve *jsonschema.ValidationError) error {
 	return &Error{Problems: probs, Err: fmt.Errorf("validate %s: %w", pactfile.ConfigPath, ve)}
 }
 
+// topKeys names the keys the file may hold at the top level.
+const topKeys = "seats, provenance, unmapped-branches, review-requests and review-teams"
+
 // describe explains one leaf error of the validator in the file's terms.
 func describe(root *yaml.Node, e *jsonschema.ValidationError) Problem {
 	loc := e.InstanceLocation
@@ -234,7 +256,7 @@ func describe(root *yaml.Node, e *jsonschema.ValidationError) Problem {
 	where := strings.Join(loc, ".")
 	switch k := e.ErrorKind.(type) {
 	case *kind.AdditionalProperties:
-		allowed, scope := "seats, provenance and unmapped-branches", "at the top level"
+		allowed, scope := topKeys, "at the top level"
 		if len(loc) == 1 && loc[0] == "provenance" {
 			allowed, scope = "mode and stale", "under provenance"
 		}
@@ -264,9 +286,12 @@ func describe(root *yaml.Node, e *jsonschema.ValidationError) Problem {
 		if kn := keyNode(node, k.Property); kn != nil {
 			p.Line = kn.Line
 		}
-		if where == "seats" {
+		switch where {
+		case "seats":
 			p.Message = fmt.Sprintf("seat %q is not a seat id; use the id the seat has in the init roster (lower-case letters, digits and hyphens)", k.Property)
-		} else {
+		case "review-teams":
+			p.Message = fmt.Sprintf("review-teams names %q, which is not a seat id; use the id the seat has in the init roster (lower-case letters, digits and hyphens)", k.Property)
+		default:
 			p.Message = fmt.Sprintf("key %q under %s is not allowed; rename it", k.Property, where)
 		}
 	case *kind.Enum:
@@ -277,6 +302,8 @@ func describe(root *yaml.Node, e *jsonschema.ValidationError) Problem {
 			p.Message = fmt.Sprintf("provenance.stale is %s; set it to sticky, tree or push", shown(node, k.Got))
 		case "unmapped-branches":
 			p.Message = fmt.Sprintf("unmapped-branches is %s; set it to allow, warn or block", shown(node, k.Got))
+		case "review-requests":
+			p.Message = fmt.Sprintf("review-requests is %s; set it to on or off", shown(node, k.Got))
 		default:
 			p.Message = fmt.Sprintf("%s is %s; use one of %v", where, shown(node, k.Got), k.Want)
 		}
@@ -284,6 +311,8 @@ func describe(root *yaml.Node, e *jsonschema.ValidationError) Problem {
 		switch {
 		case len(loc) == 3 && loc[0] == "seats":
 			p.Message = fmt.Sprintf("seats.%s lists %q, which is not a GitHub login; write the account name (letters, digits and hyphens, at most 39 characters, optionally ending in [bot])", loc[1], k.Got)
+		case len(loc) == 3 && loc[0] == "review-teams":
+			p.Message = fmt.Sprintf("review-teams.%s lists %q, which is not a team slug; write the team's slug as its address shows it (github.com/orgs/ORG/teams/SLUG), without the organization", loc[1], k.Got)
 		default:
 			p.Message = fmt.Sprintf("%s is %q, which does not match %s; fix the value", where, k.Got, k.Want)
 		}
@@ -298,7 +327,7 @@ func describe(root *yaml.Node, e *jsonschema.ValidationError) Problem {
 		}
 		switch {
 		case len(loc) == 0:
-			p.Message = fmt.Sprintf("the file holds %s, not a mapping; write a mapping with the keys seats, provenance and unmapped-branches", got)
+			p.Message = fmt.Sprintf("the file holds %s, not a mapping; write a mapping with the keys %s", got, topKeys)
 		case where == "seats":
 			p.Message = fmt.Sprintf("seats is %s; write it as a mapping from seat id to a list of GitHub logins", got)
 		case where == "provenance":
@@ -307,6 +336,12 @@ func describe(root *yaml.Node, e *jsonschema.ValidationError) Problem {
 			p.Message = fmt.Sprintf("seats.%s is %s; write it as a list of GitHub logins, e.g. [octocat]", loc[1], got)
 		case len(loc) == 3 && loc[0] == "seats":
 			p.Message = fmt.Sprintf("seats.%s lists %s, not a login; quote it if it is one (\"1234\")", loc[1], got)
+		case where == "review-teams":
+			p.Message = fmt.Sprintf("review-teams is %s; write it as a mapping from seat id to a list of team slugs", got)
+		case len(loc) == 2 && loc[0] == "review-teams":
+			p.Message = fmt.Sprintf("review-teams.%s is %s; write it as a list of team slugs, e.g. [reviewers]", loc[1], got)
+		case len(loc) == 3 && loc[0] == "review-teams":
+			p.Message = fmt.Sprintf("review-teams.%s lists %s, not a team slug; quote it if it is one", loc[1], got)
 		default:
 			p.Message = fmt.Sprintf("%s is %s but must be %s; fix its type", where, got, strings.Join(k.Want, " or "))
 		}
@@ -460,9 +495,28 @@ func build(root *yaml.Node) (*Config, error) {
 	if u := mappingValue(top, "unmapped-branches"); u != nil {
 		c.UnmappedBranches = Unmapped(u.Value)
 	}
+	if r := mappingValue(top, "review-requests"); r != nil {
+		c.ReviewRequests = Requests(r.Value)
+	}
+	if teams := mappingValue(top, "review-teams"); teams != nil {
+		c.ReviewTeams = map[string][]string{}
+		for i := 0; i+1 < len(teams.Content); i += 2 {
+			var slugs []string
+			for _, item := range deref(teams.Content[i+1]).Content {
+				slugs = append(slugs, deref(item).Value)
+			}
+			c.ReviewTeams[keyString(teams.Content[i])] = slugs
+		}
+	}
 	// The schema allows what build reads; this guards the two against
 	// drifting apart (for instance YAML merge keys, which build does not
 	// follow).
+	for seat, slugs := range c.ReviewTeams {
+		if !projection.IsSlug(seat) || slices.Contains(slugs, "") {
+			return nil, &Error{Problems: []Problem{{Message: fmt.Sprintf("review-teams entry %q could not be read; write the review-teams mapping without anchors or merge keys", seat)}},
+				Err: errors.New("config: review-teams entry not read as validated")}
+		}
+	}
 	for seat, logins := range c.Seats {
 		if !projection.IsSlug(seat) {
 			return nil, &Error{Problems: []Problem{{Message: fmt.Sprintf("seat %q could not be read; write the seats mapping without anchors or merge keys", seat)}},
@@ -543,6 +597,15 @@ func (c *Config) ReviewRight(login, owner, reviewer string) ReviewRight {
 	return MayReview
 }
 
+// TeamsOf returns the teams the check asks for seat's reviews, in file
+// order.
+func (c *Config) TeamsOf(seat string) []string {
+	if c == nil {
+		return nil
+	}
+	return slices.Clone(c.ReviewTeams[seat])
+}
+
 // LoginsOf returns the logins mapped to seat, in file order.
 func (c *Config) LoginsOf(seat string) []string {
 	if c == nil {
@@ -572,6 +635,11 @@ func (c *Config) Check(roster []projection.Seat) []string {
 	for _, seat := range slices.Sorted(maps.Keys(c.Seats)) {
 		if !known[seat] {
 			out = append(out, fmt.Sprintf("seat %q is not in the roster of the init event (seats: %s); remove it from seats or correct its name", seat, list))
+		}
+	}
+	for _, seat := range slices.Sorted(maps.Keys(c.ReviewTeams)) {
+		if !known[seat] {
+			out = append(out, fmt.Sprintf("seat %q of review-teams is not in the roster of the init event (seats: %s); remove it from review-teams or correct its name", seat, list))
 		}
 	}
 	return out

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -75,6 +76,16 @@ func TestParseValid(t *testing.T) {
 			Provenance:       Provenance{Mode: ModeWarn, Stale: StaleTree},
 			UnmappedBranches: UnmappedAllow,
 		}},
+		{"review requests off", "review-requests: off\n", &Config{
+			Seats:          map[string][]string{},
+			Provenance:     Provenance{Mode: ModeWarn, Stale: StaleTree},
+			ReviewRequests: RequestsOff,
+		}},
+		{"review teams", "seats: {rev: [carol]}\nreview-requests: on\nreview-teams:\n  rev: [pact-reviewers, Core_Team.2]\n", &Config{
+			Seats:       map[string][]string{"rev": {"carol"}},
+			Provenance:  Provenance{Mode: ModeWarn, Stale: StaleTree},
+			ReviewTeams: map[string][]string{"rev": {"pact-reviewers", "Core_Team.2"}},
+		}},
 		{"CRLF line ends and a BOM-free header comment", "# pact\r\nseats:\r\n  lead: [a]\r\n", &Config{
 			Seats:      map[string][]string{"lead": {"a"}},
 			Provenance: Provenance{Mode: ModeWarn, Stale: StaleTree},
@@ -87,6 +98,9 @@ func TestParseValid(t *testing.T) {
 			}
 			if tc.want.UnmappedBranches == "" {
 				tc.want.UnmappedBranches = UnmappedWarn // the default, unless the case says otherwise
+			}
+			if tc.want.ReviewRequests == "" {
+				tc.want.ReviewRequests = RequestsOn
 			}
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("Parse = %+v, want %+v", got, tc.want)
@@ -106,7 +120,7 @@ func TestParseInvalid(t *testing.T) {
 		schema bool
 	}{
 		{"unknown top-level key", "seats: {}\nreviewers: [octocat]\n", 2,
-			[]string{`unknown key "reviewers"`, "top level", "seats, provenance and unmapped-branches"}, true},
+			[]string{`unknown key "reviewers"`, "top level", "seats, provenance, unmapped-branches, review-requests and review-teams"}, true},
 		{"two unknown top-level keys", "x: 1\ny: 2\n", 1,
 			[]string{`unknown keys "x", "y"`, "remove or rename them"}, true},
 		{"unknown provenance key", "provenance:\n  mode: warn\n  strict: true\n", 3,
@@ -117,6 +131,18 @@ func TestParseInvalid(t *testing.T) {
 			[]string{"provenance.mode", "off, warn or require"}, true},
 		{"bad unmapped-branches", "unmapped-branches: deny\n", 1,
 			[]string{`unmapped-branches is "deny"`, "allow, warn or block"}, true},
+		{"bad review-requests", "review-requests: always\n", 1,
+			[]string{`review-requests is "always"`, "on or off"}, true},
+		{"review-requests as a YAML boolean", "review-requests: true\n", 1,
+			[]string{"review-requests", "on or off"}, true},
+		{"team slug with the organization", "review-teams:\n  rev: [acme/reviewers]\n", 2,
+			[]string{`review-teams.rev lists "acme/reviewers"`, "not a team slug", "without the organization"}, true},
+		{"review-teams of a non-seat", "review-teams:\n  Rev: [reviewers]\n", 2,
+			[]string{`review-teams names "Rev"`, "not a seat id"}, true},
+		{"review-teams as a list", "review-teams: [reviewers]\n", 1,
+			[]string{"review-teams is an array", "mapping from seat id"}, true},
+		{"review-teams seat as a string", "review-teams:\n  rev: reviewers\n", 2,
+			[]string{`review-teams.rev is the string "reviewers"`, "list of team slugs"}, true},
 		{"bad stale", "provenance:\n  stale: always\n", 2,
 			[]string{`provenance.stale is "always"`, "sticky, tree or push"}, true},
 		{"bad login", "seats:\n  lead:\n    - octocat\n    - -octocat\n", 4,
@@ -312,6 +338,7 @@ func TestCheck(t *testing.T) {
 		{"no seats configured", "", roster, nil},
 		{"seat not in the roster", "seats:\n  lead: [a]\n  gpt-5: [b]\n  claude: [c]\n", roster, []string{"claude", "gpt-5"}},
 		{"empty roster", "seats: {lead: [a]}\n", nil, []string{"lead"}},
+		{"review team of a seat not in the roster", "review-teams: {lead: [a], rev: [b]}\n", roster, []string{"rev"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Parse([]byte(tc.doc))
@@ -323,7 +350,7 @@ func TestCheck(t *testing.T) {
 				t.Fatalf("Check = %q, want problems for %v", got, tc.want)
 			}
 			for i, seat := range tc.want {
-				if !strings.HasPrefix(got[i], `seat "`+seat+`" is not in the roster`) {
+				if !strings.HasPrefix(got[i], `seat "`+seat+`" is not in the roster`) && !strings.HasPrefix(got[i], `seat "`+seat+`" of review-teams is not in the roster`) {
 					t.Errorf("problem %d = %q, want one about %q", i, got[i], seat)
 				}
 				if !strings.Contains(got[i], "; remove it") {
@@ -379,6 +406,11 @@ var fuzzSeeds = []string{
 	"seats: {lead: [!!str 12]}\n",
 	"? [a]\n: b\n",
 	"\t\n",
+	"review-requests: off\n",
+	"review-requests: maybe\n",
+	"review-teams: {rev: [reviewers, a.b_c-d]}\n",
+	"review-teams: {rev: [org/team]}\n",
+	"review-teams:\n  <<: {rev: [a]}\n",
 }
 
 func FuzzParse(f *testing.F) {
@@ -410,6 +442,14 @@ func FuzzParse(f *testing.F) {
 		}
 		if c.Seats == nil {
 			t.Fatal("nil seat map")
+		}
+		if c.ReviewRequests != RequestsOn && c.ReviewRequests != RequestsOff {
+			t.Fatalf("review-requests %q accepted", c.ReviewRequests)
+		}
+		for seat, teams := range c.ReviewTeams {
+			if !projection.IsSlug(seat) || slices.Contains(teams, "") {
+				t.Fatalf("review-teams %q: %q accepted", seat, teams)
+			}
 		}
 		for seat, logins := range c.Seats {
 			if !projection.IsSlug(seat) {

@@ -3,8 +3,10 @@
 // check required from GitHub Actions, stale approvals dismissed, force
 // pushes blocked, a workflow running the action with the triggers and
 // permissions it needs, every seat mapped to an account that can write,
-// provenance enforced), its text and JSON renderings, and the gathering of
-// those facts through a narrow read-only GitHub interface.
+// provenance enforced, review requests able to reach every reviewer seat),
+// its text and JSON renderings, and the gathering of
+// those facts through a narrow read-only GitHub interface. It also says
+// whether the check can ask for the reviews the pact waits for.
 //
 // Judge is pure: Facts in, one Check per line out, so every decision is
 // tested in-process with tables. Gather is the only part that talks to
@@ -109,9 +111,12 @@ type Facts struct {
 
 	// Roster lists the seats of the pact's init event on the default
 	// branch; LogProblem says why there is none (no log, no init).
-	Roster     []string
-	LogProblem string
-	LogUnknown *Unknown
+	Roster []string
+	// ReviewerSeats lists the seats that review a task of that log, in
+	// roster order (none when no task is assigned yet).
+	ReviewerSeats []string
+	LogProblem    string
+	LogUnknown    *Unknown
 
 	// Config is .github/pact.yml on the default branch: nil with
 	// ConfigMissing when absent, or with ConfigError when unusable.

@@ -229,8 +229,15 @@ func gatherRoster(ctx context.Context, gh GitHub, f *Facts) error {
 	case !res.State.Initialized:
 		f.LogProblem = fmt.Sprintf("%s on %s holds no valid init event", logPath, f.DefaultBranch)
 	}
+	reviews := map[string]bool{}
+	for _, id := range res.State.TaskOrder {
+		reviews[res.State.Tasks[id].Reviewer] = true
+	}
 	for _, s := range res.State.Seats {
 		f.Roster = append(f.Roster, s.ID)
+		if reviews[s.ID] {
+			f.ReviewerSeats = append(f.ReviewerSeats, s.ID)
+		}
 	}
 	return nil
 }

@@ -34,7 +34,7 @@ func TestGather(t *testing.T) {
 	ctx := context.Background()
 	s := fakegithub.New(t)
 	s.CommitFiles("o", "r", "trunk", map[string]string{
-		"pact/log.jsonl":               initLine,
+		"pact/log.jsonl":               e2e.NewLog().Assign("T1", "F", "feat/f", "dev", "rev").Text(),
 		".github/workflows/check.yml":  "on: pull_request\njobs:\n  j:\n    steps:\n      - uses: pact-action/pact-action@v1\n        with: {pact-dir: pact}\n",
 		".github/workflows/broken.yml": "on: [\n",
 		".github/pact.yml":             "seats:\n  lead: [Alice, \"helper[bot]\"]\n  dev: [ghost]\n",
@@ -70,6 +70,9 @@ func TestGather(t *testing.T) {
 	// The log is read where the check step's pact-dir says.
 	if f.PactDir != "pact" || !reflect.DeepEqual(f.Roster, []string{"lead", "dev", "rev"}) || f.LogProblem != "" {
 		t.Errorf("pact dir %q roster %q problem %q", f.PactDir, f.Roster, f.LogProblem)
+	}
+	if !reflect.DeepEqual(f.ReviewerSeats, []string{"rev"}) {
+		t.Errorf("reviewer seats %q, want the seat T1 names", f.ReviewerSeats)
 	}
 	wantAccounts := map[string]doctor.Account{
 		"alice":       {Exists: true, Permission: "write"},

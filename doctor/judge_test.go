@@ -68,6 +68,7 @@ func protected(t *testing.T) Facts {
 		},
 		DefaultTokenPermission: "read",
 		Roster:                 []string{"lead", "dev", "rev"},
+		ReviewerSeats:          []string{"rev"},
 		Config:                 mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\n  rev: [carol, Alice]\nprovenance:\n  mode: require\nunmapped-branches: block\n"),
 		Accounts: map[string]Account{
 			"alice": {Exists: true, Permission: "admin"}, "bob": {Exists: true, Permission: "write"}, "carol": {Exists: true, Permission: "maintain"},
@@ -100,7 +101,8 @@ func TestAProtectedRepositoryPassesEveryCheck(t *testing.T) {
 	}
 	want := "branch.required_check branch.check_source branch.dismiss_stale_reviews branch.force_push_blocked branch.merge_queue " +
 		"workflow.check workflow.pull_request_types workflow.merge_group workflow.check_permissions workflow.bot workflow.bot_rejudge workflow.bot_permissions " +
-		"pact.roster config.file seat.lead seat.dev seat.rev login.alice login.bob login.carol config.provenance config.unmapped_branches"
+		"pact.roster config.file seat.lead seat.dev seat.rev login.alice login.bob login.carol config.provenance config.unmapped_branches " +
+		"config.review_requests config.review_seats"
 	if got := strings.Join(ids, " "); got != want {
 		t.Errorf("checks:\n got %s\nwant %s", got, want)
 	}
@@ -232,17 +234,17 @@ func TestJudge(t *testing.T) {
 
 		// The check job's permissions.
 		{"no checks: write", setWorkflow(t, checkWith("  checks: write\n", "")), "workflow.check_permissions", StatusFail,
-			[]string{"the check job lacks checks: write (has none)", "permissions:\n  contents: read\n  checks: write\n  pull-requests: read"}},
+			[]string{"the check job lacks checks: write (has none)", "permissions:\n  contents: read\n  checks: write\n  pull-requests: write"}},
 		{"job permissions replace the workflow's", setWorkflow(t, checkWith("    runs-on:", "    permissions:\n      checks: write\n    runs-on:")), "workflow.check_permissions", StatusFail,
 			[]string{"contents: read (has none)", "pull-requests: read (has none)", "jobs.pact.permissions"}},
-		{"write-all", setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: read\n", "permissions: write-all\n")), "workflow.check_permissions", StatusPass, nil},
-		{"read-all", setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: read\n", "permissions: read-all\n")), "workflow.check_permissions", StatusFail, []string{"checks: write (has read)"}},
-		{"an empty block", setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: read\n", "permissions: {}\n")), "workflow.check_permissions", StatusFail, nil},
-		{"no block, restricted default", setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: read\n", "")), "workflow.check_permissions", StatusFail,
+		{"write-all", setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: write\n", "permissions: write-all\n")), "workflow.check_permissions", StatusPass, nil},
+		{"read-all", setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: write\n", "permissions: read-all\n")), "workflow.check_permissions", StatusFail, []string{"checks: write (has read)"}},
+		{"an empty block", setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: write\n", "permissions: {}\n")), "workflow.check_permissions", StatusFail, nil},
+		{"no block, restricted default", setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: write\n", "")), "workflow.check_permissions", StatusFail,
 			[]string{"the repository's default token permissions (read repository contents)"}},
-		{"no block, permissive default", both(setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: read\n", "")), func(f *Facts) { f.DefaultTokenPermission = "write" }),
+		{"no block, permissive default", both(setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: write\n", "")), func(f *Facts) { f.DefaultTokenPermission = "write" }),
 			"workflow.check_permissions", StatusWarn, []string{"the default (read and write) covers the job today"}},
-		{"no block, default unreadable", both(setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: read\n", "")), func(f *Facts) { f.DefaultTokenUnknown = forbiddenAdmin }),
+		{"no block, default unreadable", both(setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: write\n", "")), func(f *Facts) { f.DefaultTokenUnknown = forbiddenAdmin }),
 			"workflow.check_permissions", StatusUnknown, nil},
 
 		// The bot.
@@ -292,6 +294,50 @@ func TestJudge(t *testing.T) {
 			[]string{"provenance only warns (mode warn, stale: tree)", "provenance:\n  mode: require"}},
 		{"provenance off", func(f *Facts) { f.Config.Provenance.Mode = config.ModeOff }, "config.provenance", StatusFail, []string{"provenance is off"}},
 		{"sticky accepts cover any code", func(f *Facts) { f.Config.Provenance.Stale = config.StaleSticky }, "config.provenance", StatusWarn, []string{"stale: sticky keeps an accept valid", "reused after a merge re-ships"}},
+
+		// Review requests.
+		{"the check job may request reviews", nil, "config.review_requests", StatusPass, []string{"the check job may request reviews (pull-requests: write)", "from the workflow's permissions"}},
+		{"review requests off", func(f *Facts) { f.Config.ReviewRequests = config.RequestsOff }, "config.review_requests", StatusPass, []string{"asks nobody for reviews (review-requests: off)"}},
+		{"the check job reads pull requests only", setWorkflow(t, checkWith("pull-requests: write", "pull-requests: read")), "config.review_requests", StatusWarn,
+			[]string{"the check job cannot request reviews (pull-requests: read)", "nobody is asked", "permissions:\n  contents: read\n  checks: write\n  pull-requests: write", "review-requests: off"}},
+		{"no block, restricted default", setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: write\n", "")), "config.review_requests", StatusWarn,
+			[]string{"pull-requests: none", "the repository's default token permissions"}},
+		{"no block, default unreadable", both(setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: write\n", "")), func(f *Facts) { f.DefaultTokenUnknown = forbiddenAdmin }),
+			"config.review_requests", StatusUnknown, nil},
+		{"no check workflow", func(f *Facts) { f.Workflows = nil }, "config.review_requests", StatusUnknown, []string{"no check workflow"}},
+		{"every reviewer seat can be asked", nil, "config.review_seats", StatusPass, []string{"every seat that reviews a task can be asked"}},
+		{"a worker seat held by an app is not judged", func(f *Facts) {
+			f.Config = mustConfig(t, "seats:\n  lead: [alice]\n  dev: [\"dev-agent[bot]\"]\n  rev: [carol]\n")
+		}, "config.review_seats", StatusPass, nil},
+		{"a reviewer seat held by an app only", func(f *Facts) {
+			f.Config = mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\n  rev: [\"rev-agent[bot]\"]\n")
+		}, "config.review_seats", StatusWarn, []string{"no account of seat rev can be asked for a review: rev-agent[bot] is an app's account", "seats:\n  rev: [<github-login>]"}},
+		{"a reviewer seat without access", func(f *Facts) {
+			f.Config = mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\n  rev: [erin, zed]\n")
+			f.Accounts["erin"] = Account{Exists: true, Permission: "none"}
+			f.Accounts["zed"] = Account{}
+		}, "config.review_seats", StatusWarn, []string{"erin has no access to octo-org/octo-repo; zed is not a GitHub account"}},
+		{"one askable account is enough", func(f *Facts) {
+			f.Config = mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\n  rev: [\"rev-agent[bot]\", carol]\n")
+		}, "config.review_seats", StatusPass, nil},
+		{"a reviewer seat's access unreadable", func(f *Facts) {
+			f.Config = mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\n  rev: [carol]\n")
+			f.Accounts["carol"] = Account{Exists: true, Unreadable: &Unknown{Reason: "403"}}
+		},
+			"config.review_seats", StatusUnknown, []string{"the access of carol cannot be read"}},
+		{"no task yet: every seat of the roster", func(f *Facts) {
+			f.ReviewerSeats = nil
+			f.Config = mustConfig(t, "seats:\n  lead: [alice]\n  dev: [\"dev-agent[bot]\"]\n  rev: [carol]\n")
+		}, "config.review_seats", StatusWarn, []string{"no account of seat dev can be asked"}},
+		{"a team, with the workflow's token", func(f *Facts) {
+			f.Config = mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\n  rev: [carol]\nreview-teams:\n  rev: [reviewers]\n")
+		}, "config.review_seats", StatusWarn, []string{"seat rev is asked through team reviewers, which the workflow's GITHUB_TOKEN cannot request", "GitHub App token with Members: read"}},
+		{"a team, with the workflow's token named", both(setWorkflow(t, checkWith("mode: check", "mode: check\n          token: ${{ secrets.GITHUB_TOKEN }}")), func(f *Facts) {
+			f.Config = mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\n  rev: [carol]\nreview-teams:\n  rev: [reviewers]\n")
+		}), "config.review_seats", StatusWarn, nil},
+		{"a team, with an app's token", both(setWorkflow(t, checkWith("mode: check", "mode: check\n          token: ${{ steps.app.outputs.token }}")), func(f *Facts) {
+			f.Config = mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\n  rev: [carol]\nreview-teams:\n  rev: [reviewers]\n")
+		}), "config.review_seats", StatusPass, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -319,10 +319,58 @@ func TestPullRequest(t *testing.T) {
 			if err != nil {
 				t.Fatalf("PullRequest: %v", err)
 			}
-			if *got != tt.want {
+			if !reflect.DeepEqual(*got, tt.want) {
 				t.Errorf("PullRequest(%d) =\n%+v\nwant\n%+v", tt.number, *got, tt.want)
 			}
 		})
+	}
+}
+
+// TestRequestReviewers: the request, what the pull request then holds
+// (read back by PullRequest and OpenPullRequests too), and GitHub's
+// refusals as typed errors.
+func TestRequestReviewers(t *testing.T) {
+	t.Parallel()
+	srv := fakegithub.New(t)
+	seedRepo(t, srv)
+	srv.CommitFiles(owner, repo, "topic", map[string]string{"t": "1"}, "bob")
+	n := srv.OpenPR(owner, repo, fakegithub.PRSeed{Head: "topic", Base: "main", Author: "bob"})
+	srv.SetPermission("carol", fakegithub.Write)
+	srv.SetPermission("bob", fakegithub.Write)
+	srv.AddTeam("reviewers", "carol")
+	srv.SetToken("app-token", fakegithub.Token{Login: "pact-app[bot]", ReadsTeams: true})
+	srv.SetToken("ro-token", fakegithub.Token{ReadOnly: true})
+	c, _ := newClient(t, srv)
+	ctx := context.Background()
+
+	pr, err := c.RequestReviewers(ctx, n, []string{"carol"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(pr.RequestedReviewers, []string{"carol"}) || pr.RequestedTeams != nil || pr.Number != n {
+		t.Errorf("after the request: %+v", pr)
+	}
+	app, _ := newClient(t, srv, func(o *ghapi.Options) { o.Token = "app-token" })
+	if pr, err = app.RequestReviewers(ctx, n, nil, []string{"reviewers"}); err != nil || !reflect.DeepEqual(pr.RequestedTeams, []string{"reviewers"}) {
+		t.Fatalf("team request: %+v, %v", pr, err)
+	}
+	if got, err := c.PullRequest(ctx, n); err != nil || !reflect.DeepEqual(got.RequestedReviewers, []string{"carol"}) || !reflect.DeepEqual(got.RequestedTeams, []string{"reviewers"}) {
+		t.Errorf("PullRequest: %+v, %v", got, err)
+	}
+	if open, err := c.OpenPullRequests(ctx); err != nil || len(open) != 1 || !reflect.DeepEqual(open[0].RequestedReviewers, []string{"carol"}) || !reflect.DeepEqual(open[0].RequestedTeams, []string{"reviewers"}) {
+		t.Errorf("OpenPullRequests: %+v, %v", open, err)
+	}
+
+	var ae *ghapi.APIError
+	if _, err := c.RequestReviewers(ctx, n, []string{"bob"}, nil); !errors.As(err, &ae) || ae.StatusCode != 422 || !strings.Contains(err.Error(), "pull request author") {
+		t.Errorf("the author: %v", err)
+	}
+	ro, _ := newClient(t, srv, func(o *ghapi.Options) { o.Token = "ro-token" })
+	if _, err := ro.RequestReviewers(ctx, n, []string{"carol"}, nil); !errors.Is(err, ghapi.ErrForbidden) {
+		t.Errorf("a read-only token: %v, want ErrForbidden", err)
+	}
+	if _, err := c.RequestReviewers(ctx, 999, []string{"carol"}, nil); !errors.Is(err, ghapi.ErrNotFound) {
+		t.Errorf("no such pull request: %v, want ErrNotFound", err)
 	}
 }
 

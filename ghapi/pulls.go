@@ -34,6 +34,11 @@ type PR struct {
 	// It is true when the head repository was deleted.
 	Fork        bool
 	AuthorLogin string
+	// RequestedReviewers and RequestedTeams are the accounts and the team
+	// slugs whose review is requested and not yet given (a review removes
+	// its author's request).
+	RequestedReviewers []string
+	RequestedTeams     []string
 }
 
 // Commit is a commit of a pull request.
@@ -80,6 +85,12 @@ func prFrom(p *github.PullRequest) PR {
 		BaseSHA:     p.GetBase().GetSHA(),
 		AuthorLogin: p.GetUser().GetLogin(),
 	}
+	for _, u := range p.RequestedReviewers {
+		pr.RequestedReviewers = append(pr.RequestedReviewers, u.GetLogin())
+	}
+	for _, t := range p.RequestedTeams {
+		pr.RequestedTeams = append(pr.RequestedTeams, t.GetSlug())
+	}
 	headRepo := p.GetHead().GetRepo()
 	baseRepo := p.GetBase().GetRepo()
 	pr.HeadRepoFullName = headRepo.GetFullName()
@@ -99,6 +110,23 @@ func (c *Client) PullRequest(ctx context.Context, number int) (*PR, error) {
 	p, _, err := c.gh.PullRequests.Get(ctx, c.owner, c.repo, number)
 	if err != nil {
 		return nil, wrapErr(fmt.Sprintf("get pull request #%d", number), err)
+	}
+	pr := prFrom(p)
+	return &pr, nil
+}
+
+// RequestReviewers asks for the review of pull request number by the
+// accounts logins and the teams (slugs of the repository owner's
+// organization), in one request, and returns the pull request as GitHub
+// holds it after. Asking again for a pending reviewer changes nothing;
+// asking one who has reviewed is GitHub's re-request. A token without
+// pull-requests: write gets ErrForbidden (or ErrNotFound); an account
+// GitHub cannot ask (the author, a non-collaborator, an app, a team the
+// token cannot see) fails the whole request with a 422 APIError.
+func (c *Client) RequestReviewers(ctx context.Context, number int, logins, teams []string) (*PR, error) {
+	p, _, err := c.gh.PullRequests.RequestReviewers(ctx, c.owner, c.repo, number, github.ReviewersRequest{Reviewers: logins, TeamReviewers: teams})
+	if err != nil {
+		return nil, wrapErr(fmt.Sprintf("request reviews on pull request #%d", number), err)
 	}
 	pr := prFrom(p)
 	return &pr, nil

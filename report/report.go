@@ -43,6 +43,14 @@ type Verdict struct {
 	// Unannotated counts the findings the check run does not annotate
 	// (beyond MaxCheckRunAnnotations); the summary says so.
 	Unannotated int
+	// Requested maps a waiting task to the accounts and teams whose review
+	// stands requested on GitHub (names from the base branch's
+	// configuration, never from the log); its waiting line names them.
+	Requested map[string][]checks.Reviewer
+	// RequestNotes say what the pact waits for that no review was
+	// requested for, and why (they hold logins and GitHub's answers, so
+	// they are escaped like the log's text).
+	RequestNotes []string
 }
 
 // Conclusion is success when nothing is wrong or waiting, failure on any
@@ -265,8 +273,15 @@ func Summary(v Verdict) string {
 	var waiting []string
 	for _, f := range v.Findings {
 		if f.Severity == checks.SeverityPending {
-			waiting = append(waiting, fmt.Sprintf("- %s\n", Escape(f.Message)))
+			line := Escape(f.Message)
+			if who := v.Requested[f.TaskID]; len(who) > 0 && f.TaskID != "" {
+				line += "; review requested from " + Reviewers(who)
+			}
+			waiting = append(waiting, fmt.Sprintf("- %s\n", line))
 		}
+	}
+	for _, n := range v.RequestNotes {
+		waiting = append(waiting, fmt.Sprintf("- review request: %s\n", Escape(n)))
 	}
 
 	tasks := TaskTable(v.State, v.HeadBranch, v.Findings)
@@ -300,6 +315,20 @@ func Summary(v Verdict) string {
 		out = cut(out, MaxText, "\n_…cut to fit GitHub's 65,535-character limit._\n")
 	}
 	return out
+}
+
+// Reviewers names the accounts and teams a review is requested from, inert
+// (an @ that mentions nobody): @login, team slug.
+func Reviewers(rs []checks.Reviewer) string {
+	names := make([]string, 0, len(rs))
+	for _, r := range rs {
+		if r.Team != "" {
+			names = append(names, "team "+Escape(r.Team))
+		} else {
+			names = append(names, Escape("@"+r.Login))
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // fit joins as many entries as fit in budget bytes and, when some do not,

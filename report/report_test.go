@@ -86,6 +86,37 @@ func TestSummaryShowsVerdictTasksWaitingAndFindings(t *testing.T) {
 	}
 }
 
+// TestSummaryNamesTheReviewRequested: the waiting line says whom a review
+// is requested from, and a note why nobody was; logins and GitHub's
+// answers are inert like every other text (an @ that mentions nobody).
+func TestSummaryNamesTheReviewRequested(t *testing.T) {
+	t.Parallel()
+	log := projection.ParseBytes([]byte(strings.Join([]string{
+		`{"event_id":"a1","ts":"2026-06-09T10:00:00Z","agent_id":"lead","role":"orchestrator","event_type":"init","task_id":"","feature":"","payload":{"project":"p","protocol_version":1,"base_branch":"main","seats":[{"id":"lead","roles":["orchestrator","reviewer"],"entry":"A.md"},{"id":"dev","roles":["worker"],"entry":"B.md"}]}}`,
+		`{"event_id":"a2","ts":"2026-06-09T10:01:00Z","agent_id":"lead","role":"orchestrator","event_type":"assign","task_id":"T1","feature":"F","payload":{"owner":"dev","reviewer":"lead","branch":"feat/f","spec":"x"}}`,
+		`{"event_id":"a3","ts":"2026-06-09T10:01:30Z","agent_id":"lead","role":"orchestrator","event_type":"assign","task_id":"T2","feature":"F","payload":{"owner":"dev","reviewer":"lead","branch":"feat/f","spec":"x"}}`,
+		`{"event_id":"a4","ts":"2026-06-09T10:02:00Z","agent_id":"dev","role":"worker","event_type":"join","task_id":"","feature":"","payload":{"roles":["worker"]}}`,
+		`{"event_id":"a5","ts":"2026-06-09T10:03:00Z","agent_id":"dev","role":"worker","event_type":"checkpoint","task_id":"T1","feature":"F","payload":{"evidence":"done"}}`,
+	}, "\n")))
+	res := projection.Replay(log)
+	findings := checks.Waiting(".pact/log.jsonl", res.State, "feat/f", nil)
+	got := Summary(Verdict{CheckName: "pact", HeadBranch: "feat/f", Findings: findings, State: res.State,
+		Requested:    map[string][]checks.Reviewer{"T1": {{Login: "lead-gh"}, {Team: "core_team"}}},
+		RequestNotes: []string{"GitHub refused the request from @mallory: 422 <b>Reviews may only be requested from collaborators</b>"}})
+	for _, want := range []string{
+		"- waiting for T1 \\(feature F\\): awaiting review by lead; review requested from @\u200blead-gh, team core\\_team\n",
+		"- waiting for T2 \\(feature F\\): in progress by dev, not yet checkpointed\n",
+		"- review request: GitHub refused the request from @\u200bmallory: 422 &lt;b&gt;Reviews",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("summary lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "@lead-gh") || strings.Contains(got, "@mallory") || strings.Contains(got, "<b>") {
+		t.Errorf("summary lets a name or GitHub's answer through unescaped:\n%s", got)
+	}
+}
+
 func TestSummaryStaysUnderGitHubsLimitAndSaysWhatWasCut(t *testing.T) {
 	t.Parallel()
 	var findings []checks.Finding

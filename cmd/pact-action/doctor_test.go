@@ -94,11 +94,13 @@ func TestDoctorOnAProtectedRepository(t *testing.T) {
 		"✓ `pact` must come from GitHub Actions",
 		"✓ .github/workflows/pact.yml runs pact-action in check mode",
 		"✓ pull_request runs on opened, synchronize, reopened, edited",
-		"✓ the check job has contents: read, checks: write, pull-requests: read",
+		"✓ the check job has contents: read, checks: write, pull-requests: write",
+		"✓ the check job may request reviews (pull-requests: write)",
+		"✓ every seat (no task names a reviewer yet) can be asked for a review",
 		"✓ .github/workflows/pact-bot.yml runs pact-action in bot mode on reviews and comments",
 		"✓ bob (seat dev) can write",
 		"✓ provenance is required (stale: tree)",
-		"22 passed, 0 failed, 0 warnings, 0 unknown",
+		"24 passed, 0 failed, 0 warnings, 0 unknown",
 	} {
 		if !strings.Contains(res.Stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, res.Stdout)
@@ -113,10 +115,11 @@ func TestDoctorOnAProtectedRepository(t *testing.T) {
 }
 
 // misconfigured: the check required from any source, a pull_request
-// trigger without edited, an unmapped seat and a login that cannot write.
+// trigger without edited, a check job that may not request reviews, an
+// unmapped seat and a login that cannot write.
 func misconfigured(t *testing.T) *fakegithub.Server {
 	s := doctorRepo(t, map[string]string{
-		".github/workflows/pact.yml": strings.Replace(doctorpkg.CheckWorkflow, "    types: [opened, synchronize, reopened, edited]\n", "", 1),
+		".github/workflows/pact.yml": strings.NewReplacer("    types: [opened, synchronize, reopened, edited]\n", "", "pull-requests: write", "pull-requests: read").Replace(doctorpkg.CheckWorkflow),
 		".github/pact.yml":           "seats:\n  lead: [alice]\n  dev: [bob]\nprovenance:\n  mode: require\n",
 	})
 	s.SetPermission("bob", fakegithub.Read)
@@ -152,6 +155,8 @@ func TestDoctorOnAMisconfiguredRepository(t *testing.T) {
 			"    permission: read; the bot refuses its /pact accept and changes, and it cannot push the seat's events\n" +
 			"    fix: Settings → Collaborators and teams → Add people → bob, role Write (or a team with Write)\n",
 		"✓ force pushes to main are blocked\n    by branch protection\n",
+		"! the check job cannot request reviews (pull-requests: read)\n" +
+			"    review-requests is on, but .github/workflows/pact.yml, job pact, gets its permissions from the workflow's permissions: nobody is asked for the reviews the pact waits for, and every summary says so (to ask nobody, set review-requests: off in .github/pact.yml)\n",
 	} {
 		if !strings.Contains(res.Stdout, want) {
 			t.Errorf("output lacks\n%s\nin:\n%s", want, res.Stdout)
@@ -243,7 +248,7 @@ func TestDoctorJSON(t *testing.T) {
 		}
 	}
 	want := map[string]string{"branch.required_check": "pass", "branch.check_source": "fail", "workflow.pull_request_types": "fail",
-		"seat.rev": "fail", "login.bob": "fail", "login.alice": "pass", "config.provenance": "pass"}
+		"seat.rev": "fail", "login.bob": "fail", "login.alice": "pass", "config.provenance": "pass", "config.review_requests": "warn", "config.review_seats": "pass"}
 	for id, st := range want {
 		if statuses[id] != st {
 			t.Errorf("%s = %q, want %q", id, statuses[id], st)
@@ -256,7 +261,7 @@ func TestDoctorJSON(t *testing.T) {
 func TestDoctorWithoutAdministration(t *testing.T) {
 	t.Parallel()
 	s := doctorRepo(t, map[string]string{".github/workflows/pact.yml": strings.Replace(doctorpkg.CheckWorkflow,
-		"permissions:\n  contents: read\n  checks: write\n  pull-requests: read\n", "", 1)})
+		"permissions:\n  contents: read\n  checks: write\n  pull-requests: write\n", "", 1)})
 	// The ruleset dismisses stale reviews and blocks force pushes; only
 	// classic protection (unreadable) could require the check.
 	protectMain(s, fakegithub.RequiredCheck{Context: "ci"})
@@ -273,6 +278,7 @@ func TestDoctorWithoutAdministration(t *testing.T) {
 			"    no active ruleset requires it, and branch protection cannot be read: GitHub answered 403 Resource not accessible by personal access token\n" +
 			"    fix: give the token Administration: read (fine-grained token: Repository permissions → Administration → Read-only), then run doctor again\n",
 		"? cannot tell the permissions of the check job (.github/workflows/pact.yml, job pact)\n",
+		"? cannot tell whether the check job may request reviews\n",
 		"✓ stale approvals are dismissed when new commits are pushed\n",
 	} {
 		if !strings.Contains(res.Stdout, want) {

@@ -300,6 +300,8 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 	rc := s.AddReviewComment(n, "carol", "nit")
 	s.SetPermission("carol", Maintain)
 	s.SetToken("bot-token", Token{Login: "pact-bot[bot]"})
+	s.AddTeam("reviewers", "erin")
+	s.RequestReviews(n, "team:reviewers")
 	rulesetID := seedSettings(s)
 
 	type step struct {
@@ -459,6 +461,18 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 				}
 			}},
 		{name: "list reviews", method: "GET", path: fmt.Sprintf("/repos/o/r/pulls/%d/reviews", n), wantStatus: 200},
+		{name: "request reviewers", method: "POST", path: fmt.Sprintf("/repos/o/r/pulls/%d/requested_reviewers", n), body: map[string]any{"reviewers": []string{"carol"}}, wantStatus: 201,
+			check: func(t *testing.T, body []byte, _ http.Header) {
+				m := decodeJSON(t, body)
+				if users := m["requested_reviewers"].([]any); len(users) != 1 || users[0].(map[string]any)["login"] != "carol" {
+					t.Errorf("requested_reviewers = %v", users)
+				}
+				if teams := m["requested_teams"].([]any); len(teams) != 1 || teams[0].(map[string]any)["slug"] != "reviewers" {
+					t.Errorf("requested_teams = %v", teams)
+				}
+			}},
+		{name: "list requested reviewers", method: "GET", path: fmt.Sprintf("/repos/o/r/pulls/%d/requested_reviewers", n), wantStatus: 200},
+		{name: "get pull with requested reviewers", method: "GET", path: fmt.Sprintf("/repos/o/r/pulls/%d", n), wantStatus: 200},
 		{name: "list pulls", method: "GET", path: "/repos/o/r/pulls?state=all&per_page=1", wantStatus: 200},
 		{name: "pull commits", method: "GET", path: fmt.Sprintf("/repos/o/r/pulls/%d/commits", n), wantStatus: 200},
 		{name: "review comment reaction", method: "POST", path: fmt.Sprintf("/repos/o/r/pulls/comments/%d/reactions", rc), body: map[string]any{"content": "eyes"}, wantStatus: 201},
@@ -589,6 +603,101 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 	}
 	if got, _ := s.FileAt("o/r:topic", "x/blob.txt"); got != "blob\n" {
 		t.Errorf("FileAt(topic, x/blob.txt) = %q", got)
+	}
+}
+
+// TestReviewRequests holds the fake to GitHub's review requests: who may
+// be asked, that asking again changes nothing, that a review answers its
+// author's request (and a team's, for a member), and that a request
+// fails whole.
+func TestReviewRequests(t *testing.T) {
+	t.Parallel()
+	s := New(t)
+	s.CommitFiles("o", "r", "main", map[string]string{"a": "1"}, "alice")
+	s.CommitFiles("o", "r", "topic", map[string]string{"a": "2"}, "bob")
+	n := s.OpenPR("o", "r", PRSeed{Head: "topic", Base: "main", Author: "bob"})
+	for _, login := range []string{"bob", "carol", "dave"} {
+		s.SetPermission(login, Write)
+	}
+	s.SetPermission("mallory", NoAccess)
+	s.AddTeam("reviewers", "erin", "carol")
+	s.SetToken("app", Token{Login: "pact-app[bot]", ReadsTeams: true})
+	s.SetToken("ro", Token{ReadOnly: true})
+	path := fmt.Sprintf("/repos/o/r/pulls/%d/requested_reviewers", n)
+	ask := func(token string, users, teams []string) (int, string) {
+		t.Helper()
+		body := map[string]any{}
+		if users != nil {
+			body["reviewers"] = users
+		}
+		if teams != nil {
+			body["team_reviewers"] = teams
+		}
+		var header []string
+		if token != "" {
+			header = []string{"Authorization", "Bearer " + token}
+		}
+		status, data, _ := do(t, s, "POST", path, body, header...)
+		return status, string(data)
+	}
+	pending := func() string {
+		users, teams := s.RequestedReviewers(n)
+		return fmt.Sprint(users, teams)
+	}
+	steps := []struct {
+		name     string
+		token    string
+		users    []string
+		teams    []string
+		review   string // a review by this account first
+		status   int
+		message  string
+		requests string // pending after the step
+	}{
+		{name: "the author", users: []string{"carol", "Bob"}, status: 422, message: "Review cannot be requested from pull request author.", requests: "[] []"},
+		{name: "no access", users: []string{"mallory"}, status: 422, message: "Reviews may only be requested from collaborators", requests: "[] []"},
+		{name: "unknown to the repository", users: []string{"zed"}, status: 422, message: "not a collaborator of the o/r repository", requests: "[] []"},
+		{name: "an app", users: []string{"renovate[bot]"}, status: 422, message: "Reviews may only be requested from collaborators", requests: "[] []"},
+		{name: "collaborators", users: []string{"carol", "dave"}, status: 201, requests: "[carol dave] []"},
+		{name: "asking again changes nothing", users: []string{"CAROL"}, status: 201, requests: "[carol dave] []"},
+		{name: "a review answers its author's request", review: "carol", status: 201, users: []string{}, requests: "[dave] []"},
+		{name: "asking again after a review: the re-request", users: []string{"carol"}, status: 201, requests: "[dave carol] []"},
+		{name: "a team, with the workflow token", teams: []string{"reviewers"}, status: 422, message: "Could not resolve to a node", requests: "[dave carol] []"},
+		{name: "a team, with a token that reads teams", token: "app", teams: []string{"reviewers"}, status: 201, requests: "[dave carol] [reviewers]"},
+		{name: "an unknown team", token: "app", teams: []string{"nobody"}, status: 422, message: "not a collaborator", requests: "[dave carol] [reviewers]"},
+		{name: "a member's review answers the team's request", review: "erin", token: "app", users: []string{}, status: 201, requests: "[dave carol] []"},
+		{name: "a read-only token", token: "ro", users: []string{"erin"}, status: 403, message: "Resource not accessible by integration", requests: "[dave carol] []"},
+	}
+	for _, st := range steps {
+		if st.review != "" {
+			s.AddReview(n, ReviewSeed{Login: st.review, State: "COMMENTED"})
+		}
+		status, body := ask(st.token, st.users, st.teams)
+		if status != st.status || !strings.Contains(body, st.message) {
+			t.Errorf("%s: %d %s, want %d %q", st.name, status, body, st.status, st.message)
+		}
+		if got := pending(); got != st.requests {
+			t.Errorf("%s: pending %s, want %s", st.name, got, st.requests)
+		}
+	}
+	// At most 15 accounts and teams stand requested; a request past that
+	// fails whole.
+	var many []string
+	for i := range 14 {
+		login := fmt.Sprintf("u%02d", i)
+		s.SetPermission(login, Read)
+		many = append(many, login)
+	}
+	if status, body := ask("", many, nil); status != 422 || !strings.Contains(body, "at most 15") {
+		t.Errorf("16 reviewers: %d %s", status, body)
+	}
+	if status, _ := ask("", many[:13], nil); status != 201 || pending() != fmt.Sprint(append([]string{"dave", "carol"}, many[:13]...), []string{}) {
+		t.Errorf("15 reviewers: %d, pending %s", status, pending())
+	}
+	// A pending review is no answer.
+	s.AddReview(n, ReviewSeed{Login: "dave", State: "PENDING"})
+	if users, _ := s.RequestedReviewers(n); users[0] != "dave" {
+		t.Errorf("a pending review removed dave's request: %v", users)
 	}
 }
 

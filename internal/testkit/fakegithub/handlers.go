@@ -52,6 +52,9 @@ func (s *Server) buildRoutes() error {
 		"pulls/get-review-comment": s.getReviewComment,
 		"repos/get-commit":         s.getRepoCommit,
 		"repos/list-activities":    s.listActivities,
+
+		"pulls/list-requested-reviewers": s.listRequestedReviewers,
+		"pulls/request-reviewers":        s.requestReviewers,
 	}
 	s.settingsRoutes(handlers)
 	for _, op := range s.spec.ops {

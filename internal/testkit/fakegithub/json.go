@@ -192,6 +192,7 @@ func (s *Server) pullJSON(p *pullState) obj {
 		head["repo"] = s.repoJSON(p.headRepo)
 		head["user"] = s.userJSON(p.headRepo.owner)
 	}
+	requestedUsers, requestedTeams := s.requestedJSON(p)
 	mb := s.store.mergeBase(baseSHA, headSHA)
 	changes := s.store.diffTrees(s.treeOf(mb), s.treeOf(headSHA))
 	adds, dels := 0, 0
@@ -228,8 +229,8 @@ func (s *Server) pullJSON(p *pullState) obj {
 		"merge_commit_sha":    nil,
 		"assignee":            nil,
 		"assignees":           []any{},
-		"requested_reviewers": []any{},
-		"requested_teams":     []any{},
+		"requested_reviewers": requestedUsers,
+		"requested_teams":     requestedTeams,
 		"head":                head,
 		"base": obj{
 			"label": p.repo.owner + ":" + p.baseRef,

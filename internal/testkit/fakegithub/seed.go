@@ -398,6 +398,9 @@ func (s *Server) AddReview(number int, rv ReviewSeed) int64 {
 		st.commitID = s.headSHA(p)
 	}
 	p.reviews = append(p.reviews, st)
+	if st.state != "PENDING" {
+		s.reviewedLocked(p, st.login)
+	}
 	return st.id
 }
 

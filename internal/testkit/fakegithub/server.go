@@ -2,8 +2,9 @@
 // for tests, served by net/http/httptest.
 //
 // It keeps repositories with a real Git object store (blobs, trees and
-// commits with GitHub-computed SHAs, refs), pull requests, reviews, issue
-// and review comments with reactions, collaborator permissions, check runs
+// commits with GitHub-computed SHAs, refs), pull requests, reviews and
+// review requests, teams, issue and review comments with reactions,
+// collaborator permissions, check runs
 // (with every annotation appended across updates), a push history per branch, and a GraphQL endpoint.
 // Tests seed it with helpers (CommitFiles, OpenPR, AddReview, ...), point a
 // client at URL, then inspect state (CheckRuns, Comments, FileAt, ...).
@@ -13,8 +14,8 @@
 // path must match the operation path, path and query parameters must match
 // their declarations, the JSON request body must match the requestBody
 // schema, and the JSON response the fake sends must match the schema of its
-// status code (error statuses the subset does not list are checked against
-// basic-error). A mismatch is a violation, reported with t.Errorf (see
+// status code (error statuses the subset does not list, or lists without a
+// body, are checked against basic-error). A mismatch is a violation, reported with t.Errorf (see
 // WithViolationHandler) and kept in Violations. Operations outside the
 // subset (listed in extraOperations) are served but cannot be validated.
 //
@@ -95,7 +96,8 @@ type Server struct {
 	requests        []Request
 	served          int64 // bytes of the bodies answered
 	violations      []string
-	settings        *settingsState // see settings.go
+	settings        *settingsState        // see settings.go
+	teams           map[string]*teamState // by lower-case slug; see reviewrequests.go
 }
 
 // Option configures New.
@@ -143,6 +145,10 @@ type Token struct {
 	// "Resource not accessible by integration", like a workflow token
 	// with read-only permissions (e.g. on pull_request from a fork).
 	ReadOnly bool
+	// ReadsTeams lets the token see the organization's teams, so it can
+	// request a team's review (a GitHub App with Members: read); a
+	// workflow's GITHUB_TOKEN cannot.
+	ReadsTeams bool
 }
 
 // Fault is a canned answer replacing the next matching requests.
@@ -242,6 +248,7 @@ type call struct {
 	body   []byte
 	repo   *repoState
 	login  string
+	tok    Token
 }
 
 // reply is what a handler answers.
@@ -475,6 +482,7 @@ func (s *Server) serve(r *http.Request, escaped string) (*reply, *call) {
 	}
 
 	tok, hasTok := s.token(r)
+	c.tok = tok
 	c.login = DefaultLogin
 	if hasTok && tok.Login != "" {
 		c.login = tok.Login
@@ -614,7 +622,10 @@ func (s *Server) checkResponse(c *call, rp *reply, data []byte, ct string) {
 		// not described by the subset.
 		return
 	}
-	if !documented {
+	if !documented || sch == nil && rp.status >= 400 {
+		// GitHub answers every error with a JSON body, also where the
+		// description lists the status without one (the 422 of
+		// pulls/request-reviewers).
 		sch = s.spec.basicError
 	}
 	if sch == nil {
@@ -689,6 +700,9 @@ type pullState struct {
 	closedAt   time.Time
 	reviews    []*reviewState
 	commentIDs []int64
+	// requestedUsers and requestedTeams are the pending review requests
+	// (see reviewrequests.go).
+	requestedUsers, requestedTeams []string
 }
 
 type reviewState struct {

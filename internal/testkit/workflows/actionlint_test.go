@@ -232,8 +232,9 @@ var (
 //   - "steps": a fragment that is a job's steps: list (the GitHub App
 //     recipe), linted wrapped in a minimal workflow;
 //   - "pact config": a .github/pact.yml (seats:, provenance:,
-//     unmapped-branches:), which is no workflow; it must parse with the
-//     config package, as the action would read it;
+//     unmapped-branches:, review-requests:, review-teams:), which is no
+//     workflow; it must parse with the config package, as the action would
+//     read it;
 //
 // anything else fails the test, so a new kind of snippet is classified on
 // purpose rather than skipped.
@@ -250,7 +251,7 @@ func snippetKind(s string) (kind, body string, header int) {
 		const wrap = "on: workflow_dispatch\njobs:\n  snippet:\n    runs-on: ubuntu-latest\n"
 		indented := "    " + strings.ReplaceAll(strings.TrimRight(d, "\n"), "\n", "\n    ") + "\n"
 		return "steps", wrap + indented, strings.Count(wrap, "\n")
-	case len(keys) > 0 && !hasOtherThan(keys, "seats", "provenance", "unmapped-branches"):
+	case len(keys) > 0 && !hasOtherThan(keys, "seats", "provenance", "unmapped-branches", "review-requests", "review-teams"):
 		return "pact config", d, 0
 	}
 	return "", "", 0
