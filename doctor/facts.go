@@ -3,7 +3,8 @@
 // check required from GitHub Actions, stale approvals dismissed, force
 // pushes blocked, a workflow running the action with the triggers and
 // permissions it needs, every seat mapped to an account that can write,
-// provenance enforced), its text and JSON renderings, and the gathering of
+// provenance enforced, git kept from converting the pact's line endings),
+// its text and JSON renderings, and the gathering of
 // those facts through a narrow read-only GitHub interface.
 //
 // Judge is pure: Facts in, one Check per line out, so every decision is
@@ -112,6 +113,13 @@ type Facts struct {
 	Roster     []string
 	LogProblem string
 	LogUnknown *Unknown
+
+	// GitAttributes is the root .gitattributes on the default branch: nil
+	// with GitAttributesMissing when absent, GitAttributesUnknown when it
+	// could not be read.
+	GitAttributes        []byte
+	GitAttributesMissing bool
+	GitAttributesUnknown *Unknown
 
 	// Config is .github/pact.yml on the default branch: nil with
 	// ConfigMissing when absent, or with ConfigError when unusable.
