@@ -48,7 +48,7 @@ type Charter struct {
 // init would replace that is not a regular file (a link) is refused before
 // anything is made.
 func (d Dir) Create(initLine []byte, st *projection.State, c Charter) error {
-	if err := d.checkCharter(); err != nil {
+	if err := d.checkCharter(pactfile.StateFile); err != nil {
 		return err
 	}
 	unlock, err := d.lock(true)
@@ -68,10 +68,11 @@ func (d Dir) Create(initLine []byte, st *projection.State, c Charter) error {
 	return d.WriteBlocks(c)
 }
 
-// checkCharter refuses, before init writes anything, a STATE.yml,
-// PROJECT.md or .gitattributes that is there but is not a regular file.
-func (d Dir) checkCharter() error {
-	for _, name := range []string{pactfile.StateFile, pactfile.ProjectFile} {
+// checkCharter refuses, before init writes anything, a PROJECT.md,
+// .gitattributes or other file of the pact (also) that is there but is not
+// a regular file.
+func (d Dir) checkCharter(also ...string) error {
+	for _, name := range append(also, pactfile.ProjectFile) {
 		if err := d.CheckWritable(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
@@ -92,8 +93,12 @@ func (d Dir) checkCharter() error {
 // line endings in .gitattributes (pactfile.WithGitAttributesLine: appended
 // once, nothing else of the file touched). Only the text between the pact
 // markers is ever rewritten. Seats whose entries are the same file (also
-// through a symlink) share one block.
+// through a symlink) share one block. A PROJECT.md or .gitattributes that
+// is not a regular file is refused before anything is written.
 func (d Dir) WriteBlocks(c Charter) error {
+	if err := d.checkCharter(); err != nil {
+		return err // before any of them is written
+	}
 	charter := pactfile.Charter{Project: c.Project, ProtocolVersion: projection.SupportedProtocolVersion, BaseBranch: c.BaseBranch,
 		Log: d.Display(pactfile.LogFile)}
 	for _, s := range c.Seats {
