@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/pact-action/pact-action/checks"
@@ -52,7 +51,10 @@ func runLocal(ctx context.Context, args []string, stdout io.Writer) error {
 	if f := opts["format"]; f != "text" && f != "json" && f != "sarif" {
 		return usagef("--format must be text, json or sarif, not %q", f)
 	}
-	dir := pactdir.Dir{Root: root, Name: filepath.Clean(opts["pact-dir"])}
+	dir, err := pactdir.At(root, opts["pact-dir"])
+	if err != nil {
+		return usagef("--pact-dir %q must be a directory inside %s, such as .pact", opts["pact-dir"], root)
+	}
 	in, err := dir.Load()
 	if errors.Is(err, pactdir.ErrNoPact) {
 		return fmt.Errorf("there is no pact to judge: %w; point --local at a repository root", err)
@@ -67,7 +69,13 @@ func runLocal(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	var head []byte
 	if base != nil { // the head's bytes matter only against a base
-		if head, err = os.ReadFile(dir.Path(pactfile.LogFile)); err != nil {
+		f, _, err := dir.OpenLog() // as Load read it: no link, bounded
+		if err != nil {
+			return err
+		}
+		head, err = io.ReadAll(f)
+		f.Close()
+		if err != nil {
 			return fmt.Errorf("read the head log: %w", err)
 		}
 	}
