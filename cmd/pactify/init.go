@@ -81,7 +81,7 @@ func (c *cli) cmdInit(p cmdline.Args) error {
 		return err
 	}
 	charter := pactdir.Charter{Project: project, BaseBranch: base, Seats: seats, Targets: targets}
-	if c.dir.Exists() {
+	if c.dir.Started() {
 		return c.reinit(charter)
 	}
 	payload := map[string]any{"project": project, "protocol_version": projection.SupportedProtocolVersion, "seats": seats, "base_branch": base}

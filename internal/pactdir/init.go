@@ -56,7 +56,7 @@ func (d Dir) Create(initLine []byte, st *projection.State, c Charter) error {
 		return err
 	}
 	defer unlock()
-	if fi, err := os.Lstat(d.Path(pactfile.LogFile)); err != nil || fi.Size() > 0 {
+	if d.Started() {
 		return ErrExists
 	}
 	if err := d.AppendLine(initLine); err != nil {
@@ -66,6 +66,15 @@ func (d Dir) Create(initLine []byte, st *projection.State, c Charter) error {
 		return err
 	}
 	return d.WriteBlocks(c)
+}
+
+// Started reports whether a pact was begun here: the log exists and holds
+// a line. An empty log is what an init leaves that stopped between making
+// the log (under the lock, lock.go) and writing its first line; init starts
+// over on it.
+func (d Dir) Started() bool {
+	fi, err := os.Lstat(d.Path(pactfile.LogFile))
+	return err == nil && (fi.Size() > 0 || !fi.Mode().IsRegular())
 }
 
 // checkCharter refuses, before init writes anything, a PROJECT.md,

@@ -152,8 +152,25 @@ func TestCreate(t *testing.T) {
 	d := Dir{Root: t.TempDir(), Name: ".pact"}
 	st := projection.NewState()
 	c := Charter{Project: "p", BaseBranch: "main"}
+	if d.Started() {
+		t.Fatal("Started without a log")
+	}
+	// An empty log (an init that stopped before its first line) is no
+	// pact yet: Create starts over on it.
+	if err := os.MkdirAll(d.Path(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(d.Path(pactfile.LogFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d.Started() {
+		t.Fatal("Started with an empty log")
+	}
 	if err := d.Create([]byte(`{"first":1}`), st, c); err != nil {
 		t.Fatal(err)
+	}
+	if !d.Started() {
+		t.Fatal("not Started after Create")
 	}
 	if err := d.Create([]byte(`{"second":2}`), st, c); !errors.Is(err, ErrExists) {
 		t.Fatalf("second Create: %v, want ErrExists", err)
