@@ -3,13 +3,13 @@ package action_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -380,7 +380,7 @@ func TestBypassHostileWorkspaceFiles(t *testing.T) {
 	for name, plant := range map[string]func(path string) error{
 		"symlink out of the repository": func(p string) error { return os.Symlink(outside, p) },
 		"symlink to /dev/zero":          func(p string) error { return os.Symlink("/dev/zero", p) },
-		"FIFO":                          func(p string) error { return syscall.Mkfifo(p, 0o644) },
+		"FIFO":                          mkfifo,
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -390,7 +390,9 @@ func TestBypassHostileWorkspaceFiles(t *testing.T) {
 			if err := os.MkdirAll(filepath.Join(ws, ".pact"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := plant(filepath.Join(ws, ".pact", "log.jsonl")); err != nil {
+			if err := plant(filepath.Join(ws, ".pact", "log.jsonl")); errors.Is(err, errors.ErrUnsupported) {
+				t.Skip(err)
+			} else if err != nil {
 				t.Fatal(err)
 			}
 			ev := sc.event(t)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/pact-action/pact-action/pactfile"
@@ -69,6 +70,10 @@ func FuzzParse(f *testing.F) {
 			if sorted[i] != findings[i] {
 				t.Fatal("Run's findings are not sorted")
 			}
+		}
+		// A Windows checkout (every file CRLF) is judged exactly the same.
+		if got := Run(crlfInput(in, logData)); !reflect.DeepEqual(got, findings) {
+			t.Fatalf("CRLF checkout:\n got %v\nwant %v", shorts(got), shorts(findings))
 		}
 		// Our own render never drifts.
 		if res.Unsupported == nil {

@@ -3,10 +3,11 @@
 // check required from GitHub Actions, stale approvals dismissed, force
 // pushes blocked, a workflow running the action with the triggers and
 // permissions it needs, every seat mapped to an account that can write,
-// provenance enforced, review requests able to reach every reviewer seat),
-// its text and JSON renderings, and the gathering of
-// those facts through a narrow read-only GitHub interface. It also says
-// whether the check can ask for the reviews the pact waits for.
+// provenance enforced, git kept from converting the pact's line endings,
+// review requests able to reach every reviewer seat), its text and JSON
+// renderings, and the gathering of those facts through a narrow read-only
+// GitHub interface. It also says whether the check can ask for the reviews
+// the pact waits for.
 //
 // Judge is pure: Facts in, one Check per line out, so every decision is
 // tested in-process with tables. Gather is the only part that talks to
@@ -117,6 +118,13 @@ type Facts struct {
 	ReviewerSeats []string
 	LogProblem    string
 	LogUnknown    *Unknown
+
+	// GitAttributes is the root .gitattributes on the default branch: nil
+	// with GitAttributesMissing when absent, GitAttributesUnknown when it
+	// could not be read.
+	GitAttributes        []byte
+	GitAttributesMissing bool
+	GitAttributesUnknown *Unknown
 
 	// Config is .github/pact.yml on the default branch: nil with
 	// ConfigMissing when absent, or with ConfigError when unusable.

@@ -96,7 +96,27 @@ func Gather(ctx context.Context, gh GitHub, o Options) (Facts, error) {
 	if err := gatherRoster(ctx, gh, &f); err != nil {
 		return f, err
 	}
+	if err := gatherGitAttributes(ctx, gh, &f); err != nil {
+		return f, err
+	}
 	return f, gatherConfig(ctx, gh, &f)
+}
+
+func gatherGitAttributes(ctx context.Context, gh GitHub, f *Facts) error {
+	b, err := gh.ReadFile(ctx, pactfile.GitAttributesFile, f.DefaultBranch)
+	switch {
+	case errors.Is(err, ghapi.ErrNotFound):
+		f.GitAttributesMissing = true
+		return nil
+	case err != nil:
+		f.GitAttributesUnknown, err = forbidden(err, permContents)
+		return err
+	}
+	if b == nil {
+		b = []byte{}
+	}
+	f.GitAttributes = b
+	return nil
 }
 
 func gatherRules(ctx context.Context, gh GitHub, f *Facts) error {

@@ -38,6 +38,7 @@ func TestGather(t *testing.T) {
 		".github/workflows/check.yml":  "on: pull_request\njobs:\n  j:\n    steps:\n      - uses: pact-action/pact-action@v1\n        with: {pact-dir: pact}\n",
 		".github/workflows/broken.yml": "on: [\n",
 		".github/pact.yml":             "seats:\n  lead: [Alice, \"helper[bot]\"]\n  dev: [ghost]\n",
+		".gitattributes":               "pact/** text eol=lf\n",
 	}, "alice")
 	s.SetPermission("alice", fakegithub.Write)
 	s.AddUser("helper[bot]")
@@ -73,6 +74,10 @@ func TestGather(t *testing.T) {
 	}
 	if !reflect.DeepEqual(f.ReviewerSeats, []string{"rev"}) {
 		t.Errorf("reviewer seats %q, want the seat T1 names", f.ReviewerSeats)
+	}
+	// .gitattributes is read at the root, at the default branch.
+	if string(f.GitAttributes) != "pact/** text eol=lf\n" || f.GitAttributesMissing || f.GitAttributesUnknown != nil {
+		t.Errorf(".gitattributes = %q, missing %v, unknown %+v", f.GitAttributes, f.GitAttributesMissing, f.GitAttributesUnknown)
 	}
 	wantAccounts := map[string]doctor.Account{
 		"alice":       {Exists: true, Permission: "write"},
@@ -119,6 +124,11 @@ func TestGatherUnreadable(t *testing.T) {
 		}, func(t *testing.T, f doctor.Facts, err error) {
 			if err != nil || f.WorkflowsUnknown == nil || f.WorkflowsUnknown.Permission != "Actions: read" {
 				t.Errorf("workflows unknown = %+v, %v", f.WorkflowsUnknown, err)
+			}
+		}},
+		{"no .gitattributes", func(*fakegithub.Server) {}, func(t *testing.T, f doctor.Facts, err error) {
+			if err != nil || !f.GitAttributesMissing || f.GitAttributes != nil {
+				t.Errorf(".gitattributes = %q, missing %v, %v", f.GitAttributes, f.GitAttributesMissing, err)
 			}
 		}},
 		{"a server error is an error", func(s *fakegithub.Server) { s.FailNext("GET", "/repos/o/r/rules/branches/main", 500, nil, 1) }, func(t *testing.T, _ doctor.Facts, err error) {

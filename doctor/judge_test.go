@@ -69,6 +69,7 @@ func protected(t *testing.T) Facts {
 		DefaultTokenPermission: "read",
 		Roster:                 []string{"lead", "dev", "rev"},
 		ReviewerSeats:          []string{"rev"},
+		GitAttributes:          []byte("*.png binary\n.pact/** text eol=lf\n"),
 		Config:                 mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\n  rev: [carol, Alice]\nprovenance:\n  mode: require\nunmapped-branches: block\n"),
 		Accounts: map[string]Account{
 			"alice": {Exists: true, Permission: "admin"}, "bob": {Exists: true, Permission: "write"}, "carol": {Exists: true, Permission: "maintain"},
@@ -101,7 +102,7 @@ func TestAProtectedRepositoryPassesEveryCheck(t *testing.T) {
 	}
 	want := "branch.required_check branch.check_source branch.dismiss_stale_reviews branch.force_push_blocked branch.merge_queue " +
 		"workflow.check workflow.pull_request_types workflow.merge_group workflow.check_permissions workflow.bot workflow.bot_rejudge workflow.bot_permissions " +
-		"pact.roster config.file seat.lead seat.dev seat.rev login.alice login.bob login.carol config.provenance config.unmapped_branches " +
+		"pact.roster pact.line_endings config.file seat.lead seat.dev seat.rev login.alice login.bob login.carol config.provenance config.unmapped_branches " +
 		"config.review_requests config.review_seats"
 	if got := strings.Join(ids, " "); got != want {
 		t.Errorf("checks:\n got %s\nwant %s", got, want)
@@ -267,6 +268,18 @@ func TestJudge(t *testing.T) {
 
 		// The pact and its seat map.
 		{"no log", func(f *Facts) { f.Roster, f.LogProblem = nil, ".pact/log.jsonl does not exist on main" }, "pact.roster", StatusFail, []string{"run `pactify init`"}},
+		// Line endings.
+		{"no .gitattributes", func(f *Facts) { f.GitAttributes, f.GitAttributesMissing = nil, true }, "pact.line_endings", StatusWarn,
+			[]string{"no .gitattributes on main keeps git from converting the line endings of .pact", "core.autocrlf=true", "add this line to .gitattributes on main (pactify init writes it):\n.pact/** text eol=lf"}},
+		{"a .gitattributes without the line", func(f *Facts) { f.GitAttributes = []byte("* text=auto\n") }, "pact.line_endings", StatusWarn,
+			[]string{".gitattributes on main does not keep git", ".pact/** text eol=lf"}},
+		{"a line for another directory", func(f *Facts) { f.PactDir = "docs/pact" }, "pact.line_endings", StatusWarn,
+			[]string{"line endings of docs/pact", "docs/pact/** text eol=lf"}},
+		{"a rule of its own", func(f *Facts) { f.GitAttributes = []byte("* -text\n") }, "pact.line_endings", StatusPass,
+			[]string{".gitattributes on main keeps git from converting the line endings of .pact"}},
+		{".gitattributes unreadable", func(f *Facts) {
+			f.GitAttributes, f.GitAttributesUnknown = nil, &Unknown{Reason: "GitHub answered 403", Permission: "Contents: read"}
+		}, "pact.line_endings", StatusUnknown, []string{"cannot read .gitattributes on main", "Contents: read"}},
 		{"no config", func(f *Facts) { f.Config, f.ConfigMissing = nil, true }, "config.file", StatusFail,
 			[]string{"no .github/pact.yml on main", "seats:\n  lead: [<github-login>]\n  dev: [<github-login>]\n  rev: [<github-login>]\nprovenance:\n  mode: require"}},
 		{"no config means provenance warn", func(f *Facts) { f.Config, f.ConfigMissing = nil, true }, "config.provenance", StatusWarn, nil},

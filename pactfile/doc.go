@@ -7,7 +7,8 @@
 // task file (task.go: tasks/<id>.md, its front matter and the body a new
 // file starts with), the managed block init owns in PROJECT.md and the
 // entry files (block.go) and the charter in PROJECT.md's block (project.go),
-// and YAMLWriter (yaml.go), the block YAML that STATE.yml and the front
+// the .gitattributes line that keeps git from converting the pact's line
+// endings (gitattributes.go), and YAMLWriter (yaml.go), the block YAML that STATE.yml and the front
 // matter are written in, byte for byte what gopkg.in/yaml.v3's encoder
 // writes. Each format has its Format (or Append) and its Parse here, so a
 // file reads back as it was written. It is pure: no file system, no clock,

@@ -1,6 +1,9 @@
 package pactfile
 
-import "path"
+import (
+	"path"
+	"strings"
+)
 
 // The layout of a pact (docs/semantics.md, pact v1 §3): the directory, the names of the files in
 // it, and where a repository keeps its configuration. Every package names
@@ -25,17 +28,19 @@ const (
 // TaskFileName is the name of task id's file inside TasksDir.
 func TaskFileName(id string) string { return id + ".md" }
 
-// Layout is a pact directory as a slash-separated path relative to the
-// repository root, "" meaning DefaultDir. Its methods name the pact's files
+// Layout is a pact directory as a path relative to the repository root, ""
+// meaning DefaultDir. Either separator may be given (docs\pact is
+// docs/pact, as a Windows user types it; no directory of a pact has a
+// backslash in its name): its methods name the pact's files with "/" only,
 // the way findings show them and the GitHub API reads them.
 type Layout string
 
-// Dir is the pact directory itself, cleaned.
+// Dir is the pact directory itself, cleaned and slash-separated.
 func (l Layout) Dir() string {
 	if l == "" {
 		return DefaultDir
 	}
-	return path.Clean(string(l))
+	return path.Clean(strings.ReplaceAll(string(l), `\`, "/"))
 }
 
 // Log is the path of the event log.

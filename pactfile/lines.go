@@ -1,6 +1,9 @@
 package pactfile
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // What a line of log.jsonl is (docs/semantics.md, pact v1 §2: one event per line). Every reader of
 // the log numbers lines this way, so that a finding's line, the lines a pull
@@ -52,4 +55,25 @@ func SplitLines(b []byte) [][]byte {
 		lines = append(lines, line)
 	}
 	return lines
+}
+
+// LineEnding is the line terminator a writer appending to, or rewriting
+// part of, the text b uses so that the file never mixes the two: "\r\n"
+// when b's last line break is CRLF (a Windows checkout with
+// core.autocrlf=true converts every line), else "\n" (also when b has no
+// line break). A reader needs no such choice: CutLine takes both.
+func LineEnding(b []byte) string {
+	if i := bytes.LastIndexByte(b, '\n'); i > 0 && b[i-1] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// WithLineEnding is text, written with "\n" line breaks, with eol
+// (LineEnding) instead: unchanged for "\n".
+func WithLineEnding(text, eol string) string {
+	if eol == "\n" {
+		return text
+	}
+	return strings.ReplaceAll(text, "\n", eol)
 }

@@ -73,3 +73,32 @@ func FuzzSplitLines(f *testing.F) {
 		}
 	})
 }
+
+func TestLineEnding(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"":                 "\n",
+		"a":                "\n",
+		"a\n":              "\n",
+		"a\r\n":            "\r\n",
+		"a\r\nb":           "\r\n", // a hand edit without the final newline
+		"a\nb\r\n":         "\r\n", // the last break decides
+		"a\r\nb\n":         "\n",
+		"\n":               "\n",
+		"\r\n":             "\r\n",
+		"a\r":              "\n", // a lone CR is no line break
+		"a\r\r\n":          "\r\n",
+		BOM + "{}\r\n{}":   "\r\n",
+		"{}\r\n{}\r\n\r\n": "\r\n",
+	} {
+		if got := LineEnding([]byte(in)); got != want {
+			t.Errorf("LineEnding(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := WithLineEnding("a\nb\n", "\r\n"); got != "a\r\nb\r\n" {
+		t.Errorf("WithLineEnding CRLF = %q", got)
+	}
+	if got := WithLineEnding("a\nb\n", "\n"); got != "a\nb\n" {
+		t.Errorf("WithLineEnding LF = %q", got)
+	}
+}

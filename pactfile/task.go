@@ -45,11 +45,12 @@ func AppendTask(dst []byte, fm Task) []byte {
 // front matter of fm, then the body of old, the file as it was (the body of
 // a new file when old is nil). Only the front matter of an existing file is
 // replaced (as ParseTask finds it); a file with none keeps all of its text
-// as the body.
+// as the body. The body keeps its text with LF line ends, as the front
+// matter is written, so that no file mixes CRLF and LF.
 func TaskFile(fm Task, old []byte) []byte {
 	body := NewTaskBody
 	if old != nil {
-		body = string(old)
+		body = strings.ReplaceAll(string(TrimBOM(old)), "\r\n", "\n")
 		if _, rest, err := cutFrontMatter(old); err == nil {
 			body = rest
 		}

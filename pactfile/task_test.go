@@ -87,7 +87,7 @@ func TestTaskFile(t *testing.T) {
 	cases := []struct{ name, old, want string }{
 		{"new file", "\x00nil", "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\n" + NewTaskBody},
 		{"keeps the body, in LF", "---\r\nid: old\r\n---\r\nMy notes.\r\n", "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\nMy notes.\n"},
-		{"no front matter: all of it is the body", "No frontmatter at all.\r\n", "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\nNo frontmatter at all.\r\n"},
+		{"no front matter: all of it is the body, in LF", "\ufeffNo frontmatter\r\nat all.\r\n", "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\nNo frontmatter\nat all.\n"},
 		{"empty file", "", "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\n"},
 		// Front matter as ParseTask reads it is replaced, not kept as body.
 		{"byte order mark", "\ufeff---\nid: old\n---\nbody\n", "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\nbody\n"},

@@ -51,6 +51,7 @@ func doctorRepo(t *testing.T, files map[string]string) *fakegithub.Server {
 	all[".github/workflows/pact.yml"] = doctorpkg.CheckWorkflow
 	all[".github/workflows/pact-bot.yml"] = botWorkflow
 	all[".github/pact.yml"] = seatMap
+	all[".gitattributes"] = "# The pact's files keep LF line endings on every checkout (pactify init).\n.pact/** text eol=lf\n"
 	for p, c := range files {
 		if c == "" {
 			delete(all, p)
@@ -100,7 +101,8 @@ func TestDoctorOnAProtectedRepository(t *testing.T) {
 		"✓ .github/workflows/pact-bot.yml runs pact-action in bot mode on reviews and comments",
 		"✓ bob (seat dev) can write",
 		"✓ provenance is required (stale: tree)",
-		"24 passed, 0 failed, 0 warnings, 0 unknown",
+		"✓ .gitattributes on main keeps git from converting the line endings of .pact",
+		"25 passed, 0 failed, 0 warnings, 0 unknown",
 	} {
 		if !strings.Contains(res.Stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, res.Stdout)

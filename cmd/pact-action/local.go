@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -62,7 +61,10 @@ func runLocal(ctx context.Context, p cmdline.Args, stdout io.Writer) error {
 	case !fi.IsDir():
 		return usagef("--local %s is not a directory; point --local at a repository root", root)
 	}
-	dir := pactdir.Dir{Root: root, Name: filepath.Clean(opts[pactDirFlag])}
+	dir, err := pactdir.At(root, opts[pactDirFlag])
+	if err != nil {
+		return usagef("--pact-dir %q must be a directory inside %s, such as .pact", opts[pactDirFlag], root)
+	}
 	in, err := dir.Load()
 	if errors.Is(err, pactdir.ErrNoPact) {
 		return fmt.Errorf("there is no pact to judge: %w; point --local at a repository root", err)
@@ -77,7 +79,13 @@ func runLocal(ctx context.Context, p cmdline.Args, stdout io.Writer) error {
 	}
 	var head []byte
 	if base != nil { // the head's bytes matter only against a base
-		if head, err = os.ReadFile(dir.Path(pactfile.LogFile)); err != nil {
+		f, _, err := dir.OpenLog() // as Load read it: no link, bounded
+		if err != nil {
+			return err
+		}
+		head, err = io.ReadAll(f)
+		f.Close()
+		if err != nil {
 			return fmt.Errorf("read the head log: %w", err)
 		}
 	}

@@ -38,10 +38,11 @@ func parseSeat(s string) (projection.Seat, error) {
 	return seat, nil
 }
 
-// safeEntry keeps entry files inside the repository.
+// safeEntry keeps entry files inside the repository: a local path on this
+// system (on Windows neither rooted, \x, nor a device name such as NUL).
 func safeEntry(p string) error {
 	clean := filepath.Clean(filepath.FromSlash(p))
-	if p == "" || filepath.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) || clean == "." {
+	if p == "" || !filepath.IsLocal(clean) || clean == "." {
 		return usagef("entry file %q must be a path inside the repository, such as CLAUDE.md", p)
 	}
 	return nil
@@ -80,7 +81,7 @@ func (c *cli) cmdInit(p cmdline.Args) error {
 		return err
 	}
 	charter := pactdir.Charter{Project: project, BaseBranch: base, Seats: seats, Targets: targets}
-	if c.dir.Exists() {
+	if c.dir.Started() {
 		return c.reinit(charter)
 	}
 	payload := map[string]any{"project": project, "protocol_version": projection.SupportedProtocolVersion, "seats": seats, "base_branch": base}

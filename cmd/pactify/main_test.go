@@ -85,6 +85,9 @@ func (p *project) env(agent string) []string {
 		"GIT_CEILING_DIRECTORIES=" + filepath.Dir(p.dir),
 		"GIT_CONFIG_NOSYSTEM=1",
 	}
+	if root := os.Getenv("SYSTEMROOT"); root != "" {
+		env = append(env, "SYSTEMROOT="+root) // Windows programs need it
+	}
 	if agent != unset {
 		env = append(env, "PACT_AGENT_ID="+agent)
 	}

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -107,8 +106,9 @@ func (c *cli) cmdHelp(p cmdline.Args) error {
 }
 
 // pactDir is the pact directory a verb works on: --pact-dir, else
-// PACT_DIR, else .pact, relative to the working directory (the repository
-// root, which entry files are relative to).
+// PACT_DIR, else .pact, with either separator, relative to the working
+// directory (the repository root, which entry files are relative to) or
+// absolute inside it (pactdir.At).
 func pactDir(flag, env string) (pactdir.Dir, error) {
 	root, err := os.Getwd()
 	if err != nil {
@@ -121,18 +121,11 @@ func pactDir(flag, env string) (pactdir.Dir, error) {
 	case strings.TrimSpace(env) != "":
 		name = env
 	}
-	if filepath.IsAbs(name) {
-		rel, err := filepath.Rel(root, name)
-		if err != nil {
-			return pactdir.Dir{}, usagef("--pact-dir %q cannot be reached from %s: %v", name, root, err)
-		}
-		name = rel
+	d, err := pactdir.At(root, name)
+	if err != nil {
+		return pactdir.Dir{}, usagef("the pact directory %q must lie inside the repository, the working directory %s, and not be that directory itself; name one such as .pact", name, root)
 	}
-	name = filepath.Clean(name)
-	if name == "." {
-		return pactdir.Dir{}, usagef("the pact directory cannot be the working directory itself; name a directory such as .pact")
-	}
-	return pactdir.Dir{Root: root, Name: name}, nil
+	return d, nil
 }
 
 // clock returns the wall clock, or the fixed instant PACT_NOW names so tests
@@ -207,6 +200,11 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 		return err
 	}
 	defer unlock()
+	// STATE.yml is written after the line: a link or FIFO there is
+	// refused now, while the refusal still leaves every file as it was.
+	if err := c.dir.CheckWritable(pactfile.StateFile); err != nil {
+		return err
+	}
 	prog := c.progress()
 	defer prog.stop()
 	log, res, err := c.dir.LoadLogToAppend(id, prog.Progress)
@@ -241,7 +239,8 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	}
 	prog.Start("writing "+c.dir.Display(pactfile.StateFile), 0, "")
 	if err := c.dir.WriteState(res.State); err != nil {
-		return err
+		return fmt.Errorf("event %s is appended to %s, but %w; run `pactify log --replay` to write %s again",
+			draft.EventID, c.dir.Display(pactfile.LogFile), err, c.dir.Display(pactfile.StateFile))
 	}
 	prog.stop()
 	target := draft.TaskID
@@ -399,7 +398,7 @@ func (c *cli) cmdStatus(p cmdline.Args) error {
 		return err
 	}
 	prog.stop()
-	b, err := pactdir.ReadOptional(c.dir.Path(pactfile.StateFile))
+	b, err := c.dir.ReadFile(pactfile.StateFile)
 	if err != nil {
 		return err
 	}
@@ -419,9 +418,9 @@ func (c *cli) cmdLog(p cmdline.Args) error {
 		if _, _, err := c.loadForRead(nil); err != nil {
 			return err
 		}
-		f, err := os.Open(c.dir.Path(pactfile.LogFile))
+		f, _, err := c.dir.OpenLog()
 		if err != nil {
-			return fmt.Errorf("open the log: %w", err)
+			return err
 		}
 		defer f.Close()
 		_, err = io.Copy(c.stdout, f)

@@ -1,10 +1,13 @@
 package pactdir
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -39,19 +42,21 @@ type Charter struct {
 }
 
 // Create starts a pact with its init line: the directory and its tasks/,
-// the log, STATE.yml and the managed blocks (WriteBlocks), under the
-// directory's lock. It is ErrExists when another init created the log
-// while this one was judging its line.
+// the log, STATE.yml, the managed blocks and the .gitattributes line
+// (WriteBlocks), under the pact's lock. It is ErrExists when another init
+// wrote the log's first line while this one was judging its own. A file
+// init would replace that is not a regular file (a link) is refused before
+// anything is made.
 func (d Dir) Create(initLine []byte, st *projection.State, c Charter) error {
-	if err := os.MkdirAll(d.Path(pactfile.TasksDir), 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", d.Display(), err)
+	if err := d.checkCharter(pactfile.StateFile); err != nil {
+		return err
 	}
-	unlock, err := d.Lock()
+	unlock, err := d.lock(true)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	if d.Exists() {
+	if d.Started() {
 		return ErrExists
 	}
 	if err := d.AppendLine(initLine); err != nil {
@@ -63,19 +68,64 @@ func (d Dir) Create(initLine []byte, st *projection.State, c Charter) error {
 	return d.WriteBlocks(c)
 }
 
+// Started reports whether a pact was begun here: the log exists and holds
+// a line. An empty log is what an init leaves that stopped between making
+// the log (under the lock, lock.go) and writing its first line; init starts
+// over on it.
+func (d Dir) Started() bool {
+	fi, err := os.Lstat(d.Path(pactfile.LogFile))
+	return err == nil && (fi.Size() > 0 || !fi.Mode().IsRegular())
+}
+
+// checkCharter refuses, before init writes anything, a PROJECT.md,
+// .gitattributes or other file of the pact (also) that is there but is not
+// a regular file.
+func (d Dir) checkCharter(also ...string) error {
+	for _, name := range append(also, pactfile.ProjectFile) {
+		if err := d.CheckWritable(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	repo, err := d.openRepo()
+	if err != nil {
+		return err
+	}
+	defer repo.Close()
+	if fi, err := repo.Lstat(pactfile.GitAttributesFile); err == nil && !fi.Mode().IsRegular() {
+		return notRegular("write", pactfile.GitAttributesFile, fi.Mode())
+	}
+	return nil
+}
+
 // WriteBlocks bakes PROJECT.md (pactfile.FormatCharter) and each seat's
-// entry file. Only the text between the pact markers is ever rewritten.
-// Seats whose entries are the same file (also through a symlink) share one
-// block.
+// entry file, and puts the line that keeps git from converting the pact's
+// line endings in .gitattributes (pactfile.WithGitAttributesLine: appended
+// once, nothing else of the file touched). Only the text between the pact
+// markers is ever rewritten. Seats whose entries are the same file (also
+// through a symlink) share one block. A PROJECT.md or .gitattributes that
+// is not a regular file is refused before anything is written.
 func (d Dir) WriteBlocks(c Charter) error {
+	if err := d.checkCharter(); err != nil {
+		return err // before any of them is written
+	}
 	charter := pactfile.Charter{Project: c.Project, ProtocolVersion: projection.SupportedProtocolVersion, BaseBranch: c.BaseBranch,
 		Log: d.Display(pactfile.LogFile)}
 	for _, s := range c.Seats {
 		charter.Seats = append(charter.Seats, pactfile.Seat{ID: s.ID, Roles: s.Roles, Entry: s.Entry})
 	}
-	if err := updateBlockFile(d.Path(pactfile.ProjectFile), pactfile.FormatCharter(charter), pactfile.NewProjectTail); err != nil {
+	pact, err := d.openPact(false)
+	if err != nil {
 		return err
 	}
+	defer pact.Close()
+	if err := updateBlockFile(pact, pactfile.ProjectFile, d.Display(pactfile.ProjectFile), pactfile.FormatCharter(charter), pactfile.NewProjectTail); err != nil {
+		return err
+	}
+	repo, err := d.openRepo()
+	if err != nil {
+		return err
+	}
+	defer repo.Close()
 	byEntry := map[string][]projection.Seat{}
 	var entries []string
 	for _, s := range c.Seats {
@@ -85,12 +135,53 @@ func (d Dir) WriteBlocks(c Charter) error {
 		}
 		byEntry[target] = append(byEntry[target], s)
 	}
-	for _, entry := range entries {
-		if err := updateBlockFile(entry, d.seatBlock(byEntry[entry]), ""); err != nil {
+	if len(entries) > 0 {
+		realRoot, err := realPath(d.Root)
+		if err != nil {
 			return err
 		}
+		for _, entry := range entries {
+			if err := d.writeEntry(repo, realRoot, entry, d.seatBlock(byEntry[entry])); err != nil {
+				return err
+			}
+		}
 	}
-	return nil
+	return d.writeGitAttributes(repo)
+}
+
+// writeEntry puts block into the entry file target (a real path inside the
+// repository, EntryTargets), through the repository's root.
+func (d Dir) writeEntry(repo *os.Root, realRoot, target, block string) error {
+	rel, err := filepath.Rel(realRoot, target)
+	if err != nil || !filepath.IsLocal(rel) {
+		return entryErrorf("entry file %s is outside the repository; init writes only inside it", target)
+	}
+	rel = filepath.ToSlash(rel)
+	dirName, name := path.Split(rel)
+	dir, err := openDir(repo, strings.TrimSuffix(dirName, "/"), "", true)
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	return updateBlockFile(dir, name, rel, block, "")
+}
+
+// writeGitAttributes appends the pact's line to .gitattributes unless it
+// already keeps the pact's line endings.
+func (d Dir) writeGitAttributes(repo *os.Root) error {
+	name := pactfile.GitAttributesFile
+	old, err := readFile(context.Background(), repo, name, name, false, MaxFileBytes)
+	if err != nil {
+		return err
+	}
+	text := pactfile.WithGitAttributesLine(old, d.layout())
+	if old != nil && len(text) == len(old) {
+		return nil
+	}
+	return replace(repo, name, name, func(w io.Writer) error {
+		_, err := w.Write(text)
+		return err
+	})
 }
 
 // seatBlock is the managed block of an entry file: how each of its seats
@@ -180,29 +271,50 @@ func within(dir, p string) bool {
 	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// updateBlockFile puts block into the managed block of the file at path
-// (pactfile.ReplaceBlock); a new file gets newFileTail after it.
-func updateBlockFile(path, block, newFileTail string) error {
-	old, err := ReadOptional(path)
+// updateBlockFile puts block into the managed block of the file name of
+// dir (pactfile.ReplaceBlock); a new file gets newFileTail after it. A file
+// with CRLF line ends (LineEnding) is written in CRLF throughout, so that
+// it never mixes the two.
+func updateBlockFile(dir *os.Root, name, display, block, newFileTail string) error {
+	old, err := readFile(context.Background(), dir, name, display, false, MaxFileBytes)
 	if err != nil {
 		return err
 	}
-	text := pactfile.ReplaceBlock(string(old), block)
+	eol := pactfile.LineEnding(old)
+	text := pactfile.ReplaceBlock(strings.ReplaceAll(string(old), "\r\n", "\n"), block)
 	if old == nil {
 		text += newFileTail
 	}
-	return WriteFileAtomic(path, []byte(text))
+	text = pactfile.WithLineEnding(text, eol)
+	return replace(dir, name, display, func(w io.Writer) error {
+		_, err := io.WriteString(w, text)
+		return err
+	})
 }
 
 // WriteTaskFile writes tasks/<id>.md of t with front matter mirroring its
 // assign event (pactfile.TaskFile). An existing file keeps its body; only
 // its front matter is replaced.
 func (d Dir) WriteTaskFile(t *projection.Task) error {
-	path := d.Path(pactfile.TasksDir, pactfile.TaskFileName(t.ID))
-	old, err := ReadOptional(path)
+	pact, err := d.openPact(true)
 	if err != nil {
 		return err
 	}
-	fm := t.FrontMatter()
-	return WriteFileAtomic(path, pactfile.TaskFile(fm, old))
+	defer pact.Close()
+	tasks, err := openDir(pact, pactfile.TasksDir, d.Display(), true)
+	if err != nil {
+		return err
+	}
+	defer tasks.Close()
+	name := pactfile.TaskFileName(t.ID)
+	display := d.Display(pactfile.TasksDir, name)
+	old, err := readFile(context.Background(), tasks, name, display, false, MaxFileBytes)
+	if err != nil {
+		return err
+	}
+	text := pactfile.TaskFile(t.FrontMatter(), old)
+	return replace(tasks, name, display, func(w io.Writer) error {
+		_, err := w.Write(text)
+		return err
+	})
 }

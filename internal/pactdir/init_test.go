@@ -40,12 +40,8 @@ func TestRealPath(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "real"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink("real", filepath.Join(dir, "link")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("missing", filepath.Join(dir, "dangling")); err != nil {
-		t.Fatal(err)
-	}
+	symlinkOrSkip(t, "real", filepath.Join(dir, "link"))
+	symlinkOrSkip(t, "missing", filepath.Join(dir, "dangling"))
 	for in, want := range map[string]string{
 		"real":           "real",
 		"link":           "real",
@@ -123,15 +119,9 @@ func TestEntryTargets(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "AGENTS.md"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink("AGENTS.md", filepath.Join(root, "CLAUDE.md")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("missing.md", filepath.Join(root, "gone.md")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink("..", filepath.Join(root, "up")); err != nil {
-		t.Fatal(err)
-	}
+	symlinkOrSkip(t, "AGENTS.md", filepath.Join(root, "CLAUDE.md"))
+	symlinkOrSkip(t, "missing.md", filepath.Join(root, "gone.md"))
+	symlinkOrSkip(t, "..", filepath.Join(root, "up"))
 	for entry, want := range map[string]string{
 		"AGENTS.md":     filepath.Join(root, "AGENTS.md"),
 		"CLAUDE.md":     filepath.Join(root, "AGENTS.md"),
@@ -162,8 +152,25 @@ func TestCreate(t *testing.T) {
 	d := Dir{Root: t.TempDir(), Name: ".pact"}
 	st := projection.NewState()
 	c := Charter{Project: "p", BaseBranch: "main"}
+	if d.Started() {
+		t.Fatal("Started without a log")
+	}
+	// An empty log (an init that stopped before its first line) is no
+	// pact yet: Create starts over on it.
+	if err := os.MkdirAll(d.Path(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(d.Path(pactfile.LogFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d.Started() {
+		t.Fatal("Started with an empty log")
+	}
 	if err := d.Create([]byte(`{"first":1}`), st, c); err != nil {
 		t.Fatal(err)
+	}
+	if !d.Started() {
+		t.Fatal("not Started after Create")
 	}
 	if err := d.Create([]byte(`{"second":2}`), st, c); !errors.Is(err, ErrExists) {
 		t.Fatalf("second Create: %v, want ErrExists", err)
@@ -176,5 +183,14 @@ func TestCreate(t *testing.T) {
 	project, err := os.ReadFile(d.Path(pactfile.ProjectFile))
 	if h, ok := pactfile.ParseProject(project); err != nil || !ok || h.ProtocolVersion != "1" || !strings.HasSuffix(string(project), pactfile.NewProjectTail) {
 		t.Errorf("PROJECT.md: %+v %v %v\n%s", h, ok, err, project)
+	}
+}
+
+// symlinkOrSkip makes a symbolic link, or skips the test where this user
+// may not make one (Windows without Developer Mode or admin rights).
+func symlinkOrSkip(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("cannot make a symbolic link here: %v", err)
 	}
 }

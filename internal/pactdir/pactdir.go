@@ -2,24 +2,31 @@
 // everything validate judges, the locked, durable append that every writing
 // verb of pactify goes through, and what init and assign write besides the
 // log (init.go: the directory, the managed blocks of PROJECT.md and of the
-// seats' entry files, task files). The bytes of each file are pactfile's.
+// seats' entry files, the .gitattributes line, task files). The bytes of
+// each file are pactfile's.
+//
+// Every file is opened here, and through os.Root, on every platform: never
+// outside the repository, never through a link inside the pact directory,
+// only regular files, each read bounded (regular.go; ReadRegular is the
+// action's reader of a checkout). Writers serialise on the operating
+// system's lock of the log (lock.go), and files are replaced whole through
+// a rename that is retried where Windows refuses it for a while (write.go).
 package pactdir
 
 import (
-	"bufio"
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/pactfile"
@@ -29,43 +36,138 @@ import (
 // ErrNoPact means the directory holds no pact yet.
 var ErrNoPact = errors.New("no pact here")
 
+// ErrOutside is a pact directory that is not inside the repository.
+var ErrOutside = errors.New("the pact directory must be inside the repository")
+
 // Dir is a .pact directory. Root is the repository root (entry files are
-// relative to it); Name is the directory relative to Root, e.g. ".pact".
+// relative to it); Name is the directory relative to Root, e.g. ".pact",
+// with either separator (pactfile.Layout). At makes one from what a user
+// typed.
 type Dir struct {
 	Root string
 	Name string
 }
 
-// Path joins elements under the .pact directory.
+// At is the pact directory name in the repository at root: name may use
+// either separator and may be absolute, but must lie inside root and not be
+// root itself (ErrOutside). The command lines call it with --pact-dir,
+// PACT_DIR or the action's pact-dir input.
+func At(root, name string) (Dir, error) {
+	if filepath.IsAbs(name) {
+		rel, err := filepath.Rel(root, name)
+		if err != nil {
+			return Dir{}, fmt.Errorf("%w: %s cannot be reached from %s", ErrOutside, name, root)
+		}
+		name = rel
+	}
+	d := Dir{Root: root, Name: pactfile.Layout(name).Dir()}
+	if !d.inside() {
+		return Dir{}, fmt.Errorf("%w, and %s is not (it is relative to %s)", ErrOutside, name, root)
+	}
+	return d, nil
+}
+
+// layout names the directory's files as findings show them.
+func (d Dir) layout() pactfile.Layout { return pactfile.Layout(d.Name) }
+
+// inside reports whether the directory lies inside the repository.
+func (d Dir) inside() bool {
+	rel := d.layout().Dir()
+	return rel != "." && filepath.IsLocal(filepath.FromSlash(rel)) && !path.IsAbs(rel)
+}
+
+// Path joins elements under the .pact directory, as an OS path.
 func (d Dir) Path(elem ...string) string {
-	return filepath.Join(append([]string{d.Root, d.Name}, elem...)...)
+	return filepath.Join(append([]string{d.Root, filepath.FromSlash(d.layout().Dir())}, elem...)...)
 }
 
 // Display is a path under .pact as findings show it (slash-separated,
 // relative to the repository root).
 func (d Dir) Display(elem ...string) string {
-	return filepath.ToSlash(filepath.Join(append([]string{d.Name}, elem...)...))
+	return path.Join(append([]string{d.layout().Dir()}, elem...)...)
 }
 
-// Exists reports whether the log exists.
+// Exists reports whether the log exists (as anything: what is there is
+// judged when it is opened).
 func (d Dir) Exists() bool {
-	_, err := os.Stat(d.Path(pactfile.LogFile))
+	_, err := os.Lstat(d.Path(pactfile.LogFile))
 	return err == nil
 }
 
-// ReadOptional reads a file, returning nil (not an error) when it is absent.
-func ReadOptional(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+// openRepo opens the repository root; every file pactify reads or writes
+// is opened through it (os.Root), so none lies outside.
+func (d Dir) openRepo() (*os.Root, error) {
+	r, err := os.OpenRoot(d.Root)
+	if err != nil {
+		return nil, fmt.Errorf("open the repository %s: %w", d.Root, err)
+	}
+	return r, nil
+}
+
+// openPact opens the pact directory without following a link at any of
+// its elements (openDir); with create, it and its tasks/ are made when
+// absent. A missing directory is fs.ErrNotExist (wrapped).
+func (d Dir) openPact(create bool) (*os.Root, error) {
+	if !d.inside() {
+		return nil, fmt.Errorf("%w, and %s is not", ErrOutside, d.Name)
+	}
+	repo, err := d.openRepo()
+	if err != nil {
+		return nil, err
+	}
+	defer repo.Close()
+	pact, err := openDir(repo, d.layout().Dir(), "", create)
+	if err != nil || !create {
+		return pact, err
+	}
+	tasks, err := openDir(pact, pactfile.TasksDir, d.Display(), true)
+	if err != nil {
+		pact.Close()
+		return nil, err
+	}
+	tasks.Close()
+	return pact, nil
+}
+
+// ReadFile reads the regular file name of the pact directory (StateFile,
+// ProjectFile), at most MaxLogBytes; nil, nil when it is absent.
+func (d Dir) ReadFile(name string) ([]byte, error) {
+	pact, err := d.openPact(false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err
 	}
-	if b == nil {
-		b = []byte{}
+	defer pact.Close()
+	return readFile(context.Background(), pact, name, d.Display(name), false, MaxLogBytes)
+}
+
+// OpenLog opens the log for reading (no link, a regular file, at most
+// MaxLogBytes), with its size. A missing log is ErrNoPact.
+func (d Dir) OpenLog() (io.ReadCloser, int64, error) {
+	pact, err := d.openPact(false)
+	if err == nil {
+		defer pact.Close()
+		var f *os.File
+		var fi fs.FileInfo
+		if f, fi, err = openRegular(pact, pactfile.LogFile, d.Display(pactfile.LogFile), false); err == nil {
+			if fi.Size() > MaxLogBytes {
+				f.Close()
+				return nil, 0, tooLarge("read", d.Display(pactfile.LogFile), fi.Size(), MaxLogBytes)
+			}
+			// What the log held when it was opened: a writer appending
+			// meanwhile adds whole lines after it.
+			return struct {
+				io.Reader
+				io.Closer
+			}{io.LimitReader(f, fi.Size()), f}, fi.Size(), nil
+		}
 	}
-	return b, nil
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, fmt.Errorf("%s does not exist: %w", d.Display(pactfile.LogFile), ErrNoPact)
+	}
+	return nil, 0, err
 }
 
 // LoadLog parses and replays the log, keeping its events. A missing log is
@@ -100,20 +202,13 @@ func (d Dir) LoadLogToAppend(eventID string, p *Progress) (*projection.Replayed,
 // ParseReplay, which keeps no events), counting its bytes on p.
 func loadLog[L any](d Dir, p *Progress, parse func(io.Reader) (L, *projection.Result, error)) (L, *projection.Result, error) {
 	var none L
-	f, err := os.Open(d.Path(pactfile.LogFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return none, nil, fmt.Errorf("%s does not exist: %w", d.Display(pactfile.LogFile), ErrNoPact)
-	}
+	f, size, err := d.OpenLog()
 	if err != nil {
-		return none, nil, fmt.Errorf("open the log: %w", err)
+		return none, nil, err
 	}
 	defer f.Close()
 	var r io.Reader = f
 	if p != nil {
-		size := int64(0)
-		if fi, err := f.Stat(); err == nil {
-			size = fi.Size()
-		}
 		p.Start("reading "+d.Display(pactfile.LogFile), size, "B")
 		r = &countingReader{r: f, p: p, then: "replaying " + d.Display(pactfile.LogFile)}
 	}
@@ -142,10 +237,18 @@ func (d Dir) LoadWatched(p *Progress) (checks.Input, error) {
 		return in, err
 	}
 	in.Scan, in.Replay = &replayed.Scan, res
-	if in.Project, err = ReadOptional(d.Path(pactfile.ProjectFile)); err != nil {
+	pact, err := d.openPact(false)
+	if err != nil {
 		return in, err
 	}
-	if in.Config, err = ReadOptional(filepath.Join(d.Root, filepath.FromSlash(pactfile.ConfigPath))); err != nil {
+	defer pact.Close()
+	ctx := context.Background()
+	if in.Project, err = readFile(ctx, pact, pactfile.ProjectFile, d.Display(pactfile.ProjectFile), false, MaxFileBytes); err != nil {
+		return in, err
+	}
+	// The configuration lies outside the pact directory: read as the
+	// action reads a checkout.
+	if in.Config, err = ReadRegular(ctx, d.Root, pactfile.ConfigPath, MaxFileBytes); err != nil {
 		return in, err
 	}
 	// STATE.yml is compared with a fresh render while the task files are
@@ -153,15 +256,16 @@ func (d Dir) LoadWatched(p *Progress) (checks.Input, error) {
 	stateDone := make(chan error, 1)
 	go func() {
 		st := in.Replay.State
-		same, err := holds(d.Path(pactfile.StateFile), func(w io.Writer) error { return projection.Render(w, st) })
+		display := d.Display(pactfile.StateFile)
+		same, err := holds(pact, pactfile.StateFile, display, func(w io.Writer) error { return projection.Render(w, st) })
 		if err == nil && !same {
-			in.State, err = ReadOptional(d.Path(pactfile.StateFile))
+			in.State, err = readFile(ctx, pact, pactfile.StateFile, display, false, MaxLogBytes)
 		}
 		in.StateMatched = same
 		stateDone <- err
 	}()
 	if in.Replay.Unsupported == nil {
-		err = d.readTaskFiles(&in, p)
+		err = d.readTaskFiles(pact, &in, p)
 	}
 	if stateErr := <-stateDone; err == nil {
 		err = stateErr
@@ -180,20 +284,29 @@ const taskFilePrefix = 512
 // task is let go at once (in.TaskFilesMatched); only the others are kept,
 // whole, for checks.TaskFiles to parse and report.
 //
-// The files are opened relative to the directory with plain system calls:
-// on a pact of 200,000 tasks, os.Open's path walk and poller set-up were
-// most of the time spent here.
-func (d Dir) readTaskFiles(in *checks.Input, p *Progress) error {
+// The files are opened relative to the directory, each a single path
+// element, as pactify opens every file of the pact (a regular file, no
+// link, at most MaxFileBytes): on a pact of 200,000 tasks, os.Open's path
+// walk and the *os.File around each descriptor were most of the time spent
+// here, so where the system allows, openTasks opens them with plain system
+// calls (tasks_unix.go).
+func (d Dir) readTaskFiles(pact *os.Root, in *checks.Input, p *Progress) error {
 	tasks := in.Replay.State.TaskList()
 	p.Start("reading "+d.Display(pactfile.TasksDir), int64(len(tasks)), "files")
-	dirFD, err := syscall.Open(d.Path(pactfile.TasksDir), syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	dir, err := openDir(pact, pactfile.TasksDir, d.Display(), false)
 	switch {
-	case errors.Is(err, syscall.ENOENT):
+	case errors.Is(err, fs.ErrNotExist):
 		return nil // no task files at all
 	case err != nil:
+		return err
+	}
+	defer dir.Close()
+	open, done, err := openTasks(dir)
+	if err != nil {
 		return fmt.Errorf("open %s: %w", d.Display(pactfile.TasksDir), err)
 	}
-	defer syscall.Close(dirFD)
+	defer done()
+	tasksDisplay := d.Display(pactfile.TasksDir)
 	matched := make([]bool, len(tasks))
 	workers := min(max(2, 2*runtime.GOMAXPROCS(0)), 16)
 	const batch = 256
@@ -214,9 +327,10 @@ func (d Dir) readTaskFiles(in *checks.Input, p *Progress) error {
 				hi := min(lo+batch, len(tasks))
 				for i := lo; i < hi; i++ {
 					t := tasks[i]
-					b, ok, err := readTaskFile(dirFD, pactfile.TaskFileName(t.ID), buf, t)
+					name := pactfile.TaskFileName(t.ID)
+					b, ok, err := readTaskFile(open, name, tasksDisplay, buf, t)
 					if err != nil {
-						errs[w] = fmt.Errorf("read %s: %w", d.Display(pactfile.TasksDir, pactfile.TaskFileName(t.ID)), err)
+						errs[w] = err
 						return
 					}
 					switch {
@@ -253,32 +367,54 @@ func (d Dir) readTaskFiles(in *checks.Input, p *Progress) error {
 	return nil
 }
 
-// readTaskFile reads the start of the task file name in the directory dirFD
-// into buf and says whether it begins with exactly the front matter pactify
-// writes for t. When it does not, it returns the whole file (nil: there is
-// none).
-func readTaskFile(dirFD int, name string, buf []byte, t *projection.Task) ([]byte, bool, error) {
-	fd, err := retryEINTR(func() (int, error) {
-		return syscall.Openat(dirFD, name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	})
-	if errors.Is(err, syscall.ENOENT) {
-		return nil, false, nil
+// openFunc opens the file name of a directory for reading, as openRegular
+// does without following links: a regular file (its size) or an error
+// (fs.ErrNotExist wrapped when there is none). dir is how errors name the
+// directory.
+type openFunc func(name, dir string) (io.ReadCloser, int64, error)
+
+// openPortable is the openFunc of every platform: os.Root.
+func openPortable(root *os.Root) openFunc {
+	return func(name, dir string) (io.ReadCloser, int64, error) {
+		f, fi, err := openRegular(root, name, displayJoin(dir, name), false)
+		if err != nil {
+			return nil, 0, err
+		}
+		return f, fi.Size(), nil
 	}
-	if err != nil {
+}
+
+// readTaskFile reads the start of the task file name (of dir, as errors
+// name it) into buf and says
+// whether it begins with exactly the front matter pactify writes for t.
+// When it does not, it returns the whole file, at most MaxFileBytes (nil:
+// there is none).
+func readTaskFile(open openFunc, name, dir string, buf []byte, t *projection.Task) ([]byte, bool, error) {
+	display := func() string { return displayJoin(dir, name) } // for errors only
+	if strings.ContainsAny(name, `/\\`) {
+		// Replay never applies such an id (task.unsafe_id); never let one
+		// name another directory.
+		return nil, false, fmt.Errorf("read %s: a task id names no other directory", display())
+	}
+	f, size, err := open(name, dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, false, nil
+	case err != nil:
 		return nil, false, err
 	}
-	defer syscall.Close(fd)
-	read := func(b []byte) (int, error) {
-		return retryEINTR(func() (int, error) { return syscall.Read(fd, b) })
+	defer f.Close()
+	if size > MaxFileBytes {
+		return nil, false, tooLarge("read", display(), size, MaxFileBytes)
 	}
 	// One read usually holds the whole front matter: a match needs no
 	// more system calls (not even the read that would see the end).
 	fm := t.FrontMatter()
 	n := 0
 	for n < len(buf) {
-		m, err := read(buf[n:])
-		if err != nil {
-			return nil, false, err
+		m, err := f.Read(buf[n:])
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, false, fmt.Errorf("read %s: %w", display(), err)
 		}
 		if m == 0 {
 			break
@@ -288,49 +424,17 @@ func readTaskFile(dirFD int, name string, buf []byte, t *projection.Task) ([]byt
 			return nil, true, nil
 		}
 	}
-	whole := append(make([]byte, 0, n+512), buf[:n]...)
-	for n == len(buf) {
-		if len(whole) == cap(whole) {
-			whole = append(whole, 0)[:len(whole)]
+	whole := append(make([]byte, 0, max(int64(n), size)+1), buf[:n]...)
+	if n == len(buf) {
+		rest := bytes.NewBuffer(whole)
+		if _, err := rest.ReadFrom(io.LimitReader(f, MaxFileBytes+1-int64(n))); err != nil {
+			return nil, false, fmt.Errorf("read %s: %w", display(), err)
 		}
-		m, err := read(whole[len(whole):cap(whole)])
-		if err != nil {
-			return nil, false, err
+		if whole = rest.Bytes(); int64(len(whole)) > MaxFileBytes {
+			return nil, false, tooLarge("read", display(), int64(len(whole)), MaxFileBytes)
 		}
-		if m == 0 {
-			break
-		}
-		whole = whole[:len(whole)+m]
 	}
 	return whole, false, nil
-}
-
-func retryEINTR(call func() (int, error)) (int, error) {
-	for {
-		n, err := call()
-		if !errors.Is(err, syscall.EINTR) {
-			return n, err
-		}
-	}
-}
-
-// Lock takes an exclusive advisory lock on the .pact directory itself, so
-// the read-check-append of concurrent writers on this machine is atomic
-// without creating any lock file (a refused command must leave every file as
-// it was). The returned function releases it.
-func (d Dir) Lock() (unlock func(), err error) {
-	f, err := os.Open(d.Path())
-	if err != nil {
-		return nil, fmt.Errorf("open %s to lock it: %w", d.Display(), err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("lock %s: %w", d.Display(), err)
-	}
-	return func() {
-		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
 }
 
 // Seams over the two system calls AppendLine's guarantees rest on, so
@@ -341,32 +445,35 @@ var (
 )
 
 // AppendLine appends one event line with a single write and fsyncs it, so a
-// crash leaves either the whole line or none of it. When the file does not
-// end in a newline (a hand edit), the newline goes into the same write.
+// crash leaves either the whole line or none of it. The line ends as the
+// log's last line does (CRLF in a checkout that converted the log, else
+// LF), so that no log mixes the two; when the file does not end in a line
+// break (a hand edit), the break goes into the same write. The log is
+// opened like every file of the pact: a regular file, never through a link.
 func (d Dir) AppendLine(line []byte) error {
-	path := d.Path(pactfile.LogFile)
-	_, statErr := os.Stat(path)
-	created := errors.Is(statErr, fs.ErrNotExist)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	pact, err := d.openPact(false)
 	if err != nil {
-		return fmt.Errorf("open the log for append: %w", err)
+		return err
+	}
+	defer pact.Close()
+	display := d.Display(pactfile.LogFile)
+	_, statErr := pact.Lstat(pactfile.LogFile)
+	created := errors.Is(statErr, fs.ErrNotExist)
+	f, err := openNoLink(pact, pactfile.LogFile, display, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
 	}
 	defer f.Close()
-	buf := make([]byte, 0, len(line)+2)
 	st, err := f.Stat()
 	if err != nil {
 		return fmt.Errorf("stat the log: %w", err)
 	}
-	if st.Size() > 0 {
-		last := make([]byte, 1)
-		if _, err := f.ReadAt(last, st.Size()-1); err != nil {
-			return fmt.Errorf("read the end of the log: %w", err)
-		}
-		if last[0] != '\n' {
-			buf = append(buf, '\n')
-		}
+	lead, eol, err := lineBreak(f, st.Size())
+	if err != nil {
+		return fmt.Errorf("read the end of the log: %w", err)
 	}
-	buf = append(append(buf, line...), '\n')
+	buf := make([]byte, 0, len(lead)+len(line)+len(eol))
+	buf = append(append(append(buf, lead...), line...), eol...)
 	if _, err := writeFile(f, buf); err != nil {
 		return fmt.Errorf("append to the log: %w", err)
 	}
@@ -374,143 +481,64 @@ func (d Dir) AppendLine(line []byte) error {
 		return fmt.Errorf("sync the log: %w", err)
 	}
 	if created {
-		syncDir(filepath.Dir(path))
+		syncDir(pact)
 	}
 	return nil
 }
 
-// syncDir makes a new or renamed directory entry durable. It is best effort:
-// some file systems cannot sync a directory, and the data itself is synced.
-func syncDir(dir string) {
-	if f, err := os.Open(dir); err == nil {
-		_ = f.Sync()
-		f.Close()
+// lineBreak says how a line appended to the log of size bytes in f ends
+// (pactfile.LineEnding of its end), and what must come before it: nothing
+// when the log is empty or ends in a line break, else that line break.
+func lineBreak(f *os.File, size int64) (lead, eol string, err error) {
+	if size == 0 {
+		return "", "\n", nil
 	}
-}
-
-// WriteFileAtomic replaces path with data through a temporary file and a
-// rename, so readers never see half a file. It does nothing when the file
-// already holds exactly data. A replaced file keeps its permission bits; a
-// new one gets 0666 less the umask, as os.WriteFile would give it.
-func WriteFileAtomic(path string, data []byte) error {
-	return writeAtomic(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
-}
-
-// writeAtomic is WriteFileAtomic for content that write produces, possibly
-// in many pieces: it is written twice over, once to compare with the file
-// (stopping at the first difference) and once, only if it differs, to the
-// temporary file. Neither the old nor the new content is ever held whole.
-func writeAtomic(path string, write func(io.Writer) error) error {
-	if same, err := holds(path, write); err != nil || same {
-		return err
+	// The last two bytes say it, unless the log does not end in LF; then
+	// its last line break is at most a line's bound before the end.
+	tail := make([]byte, min(size, 2))
+	if _, err := f.ReadAt(tail, size-int64(len(tail))); err != nil {
+		return "", "", err
 	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", dir, err)
+	if tail[len(tail)-1] == '\n' {
+		return "", pactfile.LineEnding(tail), nil
 	}
-	tmp, err := createTemp(dir, filepath.Base(path))
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	tail = make([]byte, min(size, projection.MaxLineBytes+2))
+	if _, err := f.ReadAt(tail, size-int64(len(tail))); err != nil {
+		return "", "", err
 	}
-	defer os.Remove(tmp.Name())
-	if st, err := os.Stat(path); err == nil {
-		if err := tmp.Chmod(st.Mode().Perm()); err != nil {
-			tmp.Close()
-			return fmt.Errorf("write %s: %w", path, err)
-		}
-	}
-	bw := bufio.NewWriterSize(tmp, 256<<10)
-	if err := write(bw); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := bw.Flush(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("sync %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("replace %s: %w", path, err)
-	}
-	syncDir(dir)
-	return nil
-}
-
-// errDiffers stops a comparison at the first difference.
-var errDiffers = errors.New("differs")
-
-// holds reports whether the regular file at path holds exactly what write
-// writes. An absent or unreadable file does not.
-func holds(path string, write func(io.Writer) error) (bool, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return false, nil
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return false, nil
-	}
-	c := &comparer{r: bufio.NewReaderSize(f, 256<<10)}
-	switch err := write(c); {
-	case errors.Is(err, errDiffers):
-		return false, nil
-	case err != nil:
-		return false, err
-	}
-	_, err = c.r.ReadByte()
-	return errors.Is(err, io.EOF), nil
-}
-
-// comparer is a writer that checks what is written against r.
-type comparer struct {
-	r   *bufio.Reader
-	buf []byte
-}
-
-func (c *comparer) Write(p []byte) (int, error) {
-	for done := 0; done < len(p); {
-		n := min(len(p)-done, 64<<10)
-		if cap(c.buf) < n {
-			c.buf = make([]byte, n)
-		}
-		if _, err := io.ReadFull(c.r, c.buf[:n]); err != nil || !bytes.Equal(c.buf[:n], p[done:done+n]) {
-			return done, errDiffers
-		}
-		done += n
-	}
-	return len(p), nil
-}
-
-// createTemp creates a new hidden file beside base in dir. Unlike
-// os.CreateTemp it asks for mode 0666 so the umask decides, as for any file
-// the user creates.
-func createTemp(dir, base string) (*os.File, error) {
-	for range 100 {
-		var b [8]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return nil, err
-		}
-		name := filepath.Join(dir, "."+base+".tmp-"+hex.EncodeToString(b[:]))
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		return f, err
-	}
-	return nil, fmt.Errorf("no free temporary file name in %s", dir)
+	eol = pactfile.LineEnding(tail)
+	return eol, eol, nil
 }
 
 // WriteState regenerates STATE.yml from a replayed state, streaming the
 // render: it compares it with the file and writes it only when it differs.
 func (d Dir) WriteState(st *projection.State) error {
-	return writeAtomic(d.Path(pactfile.StateFile), func(w io.Writer) error { return projection.Render(w, st) })
+	pact, err := d.openPact(false)
+	if err != nil {
+		return err
+	}
+	defer pact.Close()
+	return replace(pact, pactfile.StateFile, d.Display(pactfile.StateFile), func(w io.Writer) error { return projection.Render(w, st) })
+}
+
+// CheckWritable refuses, before anything is written, a file of the pact
+// directory that a verb is about to replace when it is not absent or a
+// regular file (a link, a FIFO): a writer checks STATE.yml before it
+// appends, so that a refusal leaves every file as it was.
+func (d Dir) CheckWritable(name string) error {
+	pact, err := d.openPact(false)
+	if err != nil {
+		return err
+	}
+	defer pact.Close()
+	fi, err := pact.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return openError("write", d.Display(name), err)
+	case !fi.Mode().IsRegular():
+		return notRegular("write", d.Display(name), fi.Mode())
+	}
+	return nil
 }

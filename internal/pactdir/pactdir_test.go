@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -56,21 +59,23 @@ func TestPaths(t *testing.T) {
 	}
 }
 
-func TestReadOptional(t *testing.T) {
+func TestReadFile(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	if b, err := ReadOptional(filepath.Join(dir, "absent")); b != nil || err != nil {
+	d := newDir(t)
+	if b, err := d.ReadFile(pactfile.StateFile); b != nil || err != nil {
 		t.Fatalf("absent file: %q, %v; want nil, nil", b, err)
 	}
-	empty := filepath.Join(dir, "empty")
-	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+	if err := os.WriteFile(d.Path(pactfile.StateFile), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if b, err := ReadOptional(empty); b == nil || len(b) != 0 || err != nil {
+	if b, err := d.ReadFile(pactfile.StateFile); b == nil || len(b) != 0 || err != nil {
 		t.Fatalf("empty file: %#v, %v; want a non-nil empty slice", b, err)
 	}
-	if _, err := ReadOptional(dir); err == nil {
-		t.Fatal("reading a directory should be an error, not an absent file")
+	if _, err := d.ReadFile(pactfile.TasksDir); !errors.Is(err, ErrNotRegular) {
+		t.Fatalf("reading a directory: %v, want ErrNotRegular", err)
+	}
+	if b, err := (Dir{Root: t.TempDir(), Name: ".pact"}).ReadFile(pactfile.StateFile); b != nil || err != nil {
+		t.Fatalf("no pact directory: %q, %v; want nil, nil", b, err)
 	}
 }
 
@@ -111,21 +116,41 @@ func TestLoad(t *testing.T) {
 }
 
 // TestLockIsExclusive: a second Lock waits for the first to be released,
-// even in one process (flock locks belong to open files), and locking
+// even in one process (the lock belongs to the open file), and locking
 // creates no file.
 func TestLockIsExclusive(t *testing.T) {
 	t.Parallel()
 	d := newDir(t)
+	if err := os.WriteFile(d.Path(pactfile.LogFile), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	before := listDir(t, d.Root)
 	unlock, err := d.Lock()
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := make(chan time.Time)
+	// Readers go on while a writer holds the lock (a Windows lock forbids
+	// reading the bytes it covers: it covers none of the log's).
+	if b, err := os.ReadFile(d.Path(pactfile.LogFile)); err != nil || string(b) != "{}\n" {
+		t.Fatalf("reading the locked log: %q, %v", b, err)
+	}
+	// Another open of the log cannot take the lock while it is held, and
+	// can once it is released: the platform's lock, on every platform.
+	other, err := os.Open(d.Path(pactfile.LogFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if ok, err := osLock.tryLock(other); ok || err != nil {
+		t.Fatalf("tryLock while the pact is locked = %v, %v; want false", ok, err)
+	}
+	got, done := make(chan time.Time), make(chan struct{})
 	go func() {
+		defer close(done)
 		unlock2, err := d.Lock()
 		if err != nil {
 			t.Error(err)
+			return
 		}
 		got <- time.Now()
 		unlock2()
@@ -137,11 +162,21 @@ func TestLockIsExclusive(t *testing.T) {
 	if at := <-got; at.Before(released) {
 		t.Fatalf("the second Lock was granted %v before the first was released", released.Sub(at))
 	}
+	<-done
+	if ok, err := osLock.tryLock(other); !ok || err != nil {
+		t.Fatalf("tryLock once released = %v, %v; want true", ok, err)
+	}
+	if err := osLock.unlock(other); err != nil {
+		t.Fatal(err)
+	}
 	if after := listDir(t, d.Root); strings.Join(after, " ") != strings.Join(before, " ") {
 		t.Fatalf("locking changed the directory: %v -> %v", before, after)
 	}
 	if _, err := (Dir{Root: t.TempDir(), Name: "missing"}).Lock(); err == nil {
 		t.Fatal("locking a missing directory should fail")
+	}
+	if _, err := newDir(t).Lock(); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("locking a pact without a log: %v, want fs.ErrNotExist", err)
 	}
 }
 
@@ -171,11 +206,16 @@ func TestAppendLine(t *testing.T) { // not parallel: it swaps the seams
 		{"new log", "\x00absent", "L\n", `write "L\n"`},
 		{"empty log", "", "L\n", `write "L\n"`},
 		{"log ending in a newline", "a\n", "a\nL\n", `write "L\n"`},
-		{"log ending in CRLF", "a\r\n", "a\r\nL\n", `write "L\n"`},
+		// A checkout that converted the log to CRLF: the line ends as the
+		// others do, so the file never mixes the two.
+		{"log ending in CRLF", "a\r\n", "a\r\nL\r\n", `write "L\r\n"`},
+		{"last line break decides", "a\r\nb\n", "a\r\nb\nL\n", `write "L\n"`},
 		// A hand-edited log without its final newline: the newline goes
 		// out in the same write as the line, so no crash can leave the
 		// new line glued to the old one.
 		{"hand edit without a final newline", "a", "a\nL\n", `write "\nL\n"`},
+		{"CRLF hand edit without a final newline", "a\r\nb", "a\r\nb\r\nL\r\n", `write "\r\nL\r\n"`},
+		{"long last line without a final newline", "a\r\n" + strings.Repeat("b", 70000), "a\r\n" + strings.Repeat("b", 70000) + "\r\nL\r\n", `write "\r\nL\r\n"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d := newDir(t)
@@ -220,6 +260,9 @@ func TestAppendLineErrors(t *testing.T) { // not parallel: it swaps the seams
 func TestAppendLineUnderLock(t *testing.T) {
 	t.Parallel()
 	d := newDir(t)
+	if err := os.WriteFile(d.Path(pactfile.LogFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	const writers, each = 8, 50
 	var wg sync.WaitGroup
 	for w := range writers {
@@ -259,11 +302,30 @@ func TestAppendLineUnderLock(t *testing.T) {
 	}
 }
 
-func TestWriteFileAtomic(t *testing.T) {
+// writeBytes is a write func of replace.
+func writeBytes(b string) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := io.WriteString(w, b)
+		return err
+	}
+}
+
+func openRoot(t *testing.T, dir string) *os.Root {
+	t.Helper()
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+func TestReplace(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	path := filepath.Join(dir, "sub", "deeper", "f.md")
-	if err := WriteFileAtomic(path, []byte("one\n")); err != nil {
+	root := openRoot(t, dir)
+	path := filepath.Join(dir, "f.md")
+	if err := replace(root, "f.md", "f.md", writeBytes("one\n")); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(path); err != nil || string(b) != "one\n" {
@@ -279,49 +341,152 @@ func TestWriteFileAtomic(t *testing.T) {
 		t.Fatalf("new file mode %v, want %v like os.WriteFile", got, want)
 	}
 
-	// Replacing goes through a rename: a new inode, never an in-place
+	// Replacing goes through a rename: another file, never an in-place
 	// rewrite a reader could see half of.
-	ino := inode(t, path)
-	if err := WriteFileAtomic(path, []byte("two\n")); err != nil {
+	old := stat(t, path)
+	if err := replace(root, "f.md", "f.md", writeBytes("two\n")); err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := os.ReadFile(path); string(b) != "two\n" || inode(t, path) == ino {
-		t.Fatalf("replace: %q, same inode %v", b, inode(t, path) == ino)
+	if b, _ := os.ReadFile(path); string(b) != "two\n" || os.SameFile(old, stat(t, path)) {
+		t.Fatalf("replace: %q, same file %v", b, os.SameFile(old, stat(t, path)))
 	}
 
-	// The same content again touches nothing: same inode, same mtime.
-	old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
-	if err := os.Chtimes(path, old, old); err != nil {
+	// The same content again touches nothing: same file, same mtime.
+	then := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(path, then, then); err != nil {
 		t.Fatal(err)
 	}
-	ino = inode(t, path)
-	if err := WriteFileAtomic(path, []byte("two\n")); err != nil {
+	old = stat(t, path)
+	if err := replace(root, "f.md", "f.md", writeBytes("two\n")); err != nil {
 		t.Fatal(err)
 	}
-	if fi, _ := os.Stat(path); !fi.ModTime().Equal(old) || inode(t, path) != ino {
+	if fi := stat(t, path); !fi.ModTime().Equal(then) || !os.SameFile(old, fi) {
 		t.Fatal("writing identical content rewrote the file")
 	}
 
-	// A replaced file keeps its permission bits.
-	for _, perm := range []os.FileMode{0o600, 0o755, 0o640} {
-		if err := os.Chmod(path, perm); err != nil {
-			t.Fatal(err)
-		}
-		if err := WriteFileAtomic(path, []byte(perm.String())); err != nil {
-			t.Fatal(err)
-		}
-		if got := mode(t, path); got != perm {
-			t.Fatalf("mode after replace = %v, want %v", got, perm)
+	// A replaced file keeps its permission bits (Windows has only the
+	// read-only one, which a file being replaced cannot have).
+	if runtime.GOOS != "windows" {
+		for _, perm := range []os.FileMode{0o600, 0o755, 0o640} {
+			if err := os.Chmod(path, perm); err != nil {
+				t.Fatal(err)
+			}
+			if err := replace(root, "f.md", "f.md", writeBytes(perm.String())); err != nil {
+				t.Fatal(err)
+			}
+			if got := mode(t, path); got != perm {
+				t.Fatalf("mode after replace = %v, want %v", got, perm)
+			}
 		}
 	}
 
-	// No temporary file is left, after success or failure.
-	target := filepath.Join(dir, "adir")
-	if err := os.MkdirAll(filepath.Join(target, "child"), 0o755); err != nil {
+	// A directory is refused, and no temporary file is left, after
+	// success or failure.
+	if err := os.MkdirAll(filepath.Join(dir, "adir", "child"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFileAtomic(target, []byte("x")); err == nil {
-		t.Fatal("replacing a directory should fail")
+	if err := replace(root, "adir", "adir", writeBytes("x")); !errors.Is(err, ErrNotRegular) {
+		t.Fatalf("replacing a directory: %v, want ErrNotRegular", err)
+	}
+	failing := func(io.Writer) error { return errors.New("no more") }
+	if err := replace(root, "f.md", "f.md", failing); err == nil || !strings.Contains(err.Error(), "no more") {
+		t.Fatalf("a failing write: %v", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "-rw-r-----" && runtime.GOOS != "windows" {
+		t.Fatalf("a failed replace changed the file: %q", b)
+	}
+	for _, name := range listDir(t, dir) {
+		if strings.Contains(name, ".tmp-") {
+			t.Fatalf("temporary file left behind: %s", name)
+		}
+	}
+}
+
+// errBusy stands for what a platform refuses for a while.
+var errBusy = errors.New("busy")
+
+// TestRetry: the policy every platform's replacement follows, with a fake
+// refusal and a fake clock: it retries only what is worth retrying, waits
+// the delays in order, and gives up with the last error once they are
+// spent.
+func TestRetry(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name     string
+		failures []error // what the attempts return before succeeding
+		want     error
+		slept    string
+	}{
+		{"first try", nil, nil, ""},
+		{"busy twice", []error{errBusy, errBusy}, nil, "1 2"},
+		{"not worth retrying", []error{errors.New("denied")}, errors.New("denied"), ""},
+		{"busy then denied", []error{errBusy, errors.New("denied")}, errors.New("denied"), "1"},
+		{"busy for ever", []error{errBusy, errBusy, errBusy, errBusy, errBusy}, errBusy, "1 2 4"},
+	} {
+		var slept []string
+		r := retry{
+			delays:    []time.Duration{1, 2, 4},
+			retryable: func(err error) bool { return errors.Is(err, errBusy) },
+			sleep:     func(d time.Duration) { slept = append(slept, fmt.Sprint(int(d))) },
+		}
+		attempts := 0
+		err := r.do(func() error {
+			attempts++
+			if attempts <= len(c.failures) {
+				return c.failures[attempts-1]
+			}
+			return nil
+		})
+		if fmt.Sprint(err) != fmt.Sprint(c.want) || strings.Join(slept, " ") != c.slept {
+			t.Errorf("%s: err %v after sleeping %q; want %v after %q", c.name, err, slept, c.want, c.slept)
+		}
+	}
+	var total time.Duration
+	for _, d := range replaceRetry.delays {
+		total += d
+	}
+	if total < 2000 || total > 5000 {
+		t.Errorf("replaceRetry waits %d ms in all; a replacement should give another program a few seconds, and no more", total)
+	}
+}
+
+// TestReplaceRetriesARefusedRename: a rename the platform refuses for a
+// while (a fake refusal) is retried through the same path replace takes,
+// and the file ends whole.
+func TestReplaceRetriesARefusedRename(t *testing.T) { // not parallel: it swaps replaceRetry
+	dir := t.TempDir()
+	root := openRoot(t, dir)
+	if err := os.WriteFile(filepath.Join(dir, "STATE.yml"), []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	savedRetry, savedRename := replaceRetry, renameFile
+	t.Cleanup(func() { replaceRetry, renameFile = savedRetry, savedRename })
+	replaceRetry.retryable = func(err error) bool { return errors.Is(err, errBusy) }
+	replaceRetry.sleep = func(time.Duration) {}
+	// The first two renames are refused as a busy file would be.
+	refusals := 2
+	renameFile = func(r *os.Root, from, to string) error {
+		if refusals > 0 {
+			refusals--
+			return errBusy
+		}
+		return savedRename(r, from, to)
+	}
+	if err := replace(root, "STATE.yml", ".pact/STATE.yml", writeBytes("new\n")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "STATE.yml")); string(b) != "new\n" || refusals != 0 {
+		t.Fatalf("STATE.yml = %q after %d refusals left", b, refusals)
+	}
+	// Refused for ever: the old file stays whole, the error says what to
+	// do, and no temporary file is left.
+	refusals = 1 << 30
+	err := replace(root, "STATE.yml", ".pact/STATE.yml", writeBytes("newer\n"))
+	if err == nil || !strings.Contains(err.Error(), "another program holds it open") {
+		t.Fatalf("a rename refused for ever: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "STATE.yml")); string(b) != "new\n" {
+		t.Fatalf("STATE.yml = %q after a failed replace", b)
 	}
 	for _, name := range listDir(t, dir) {
 		if strings.Contains(name, ".tmp-") {
@@ -347,11 +512,11 @@ func TestWriteState(t *testing.T) {
 	if err := os.Chtimes(d.Path(pactfile.StateFile), old, old); err != nil {
 		t.Fatal(err)
 	}
-	ino := inode(t, d.Path(pactfile.StateFile))
+	before := stat(t, d.Path(pactfile.StateFile))
 	if err := d.WriteState(st); err != nil {
 		t.Fatal(err)
 	}
-	if fi, _ := os.Stat(d.Path(pactfile.StateFile)); !fi.ModTime().Equal(old) || inode(t, d.Path(pactfile.StateFile)) != ino {
+	if fi := stat(t, d.Path(pactfile.StateFile)); !fi.ModTime().Equal(old) || !os.SameFile(before, fi) {
 		t.Fatal("writing the same state rewrote STATE.yml")
 	}
 	// A file that is a prefix of the render, or longer, is replaced.
@@ -365,7 +530,7 @@ func TestWriteState(t *testing.T) {
 		if err := d.WriteState(st); err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := os.ReadFile(d.Path(pactfile.StateFile)); !bytes.Equal(got, b) || mode(t, d.Path(pactfile.StateFile)) != 0o640 {
+		if got, _ := os.ReadFile(d.Path(pactfile.StateFile)); !bytes.Equal(got, b) || (mode(t, d.Path(pactfile.StateFile)) != 0o640 && runtime.GOOS != "windows") {
 			t.Fatalf("STATE.yml after replacing %q: %q, mode %v", other, got, mode(t, d.Path(pactfile.StateFile)))
 		}
 	}
@@ -391,11 +556,11 @@ func mode(t *testing.T, path string) os.FileMode {
 	return fi.Mode().Perm()
 }
 
-func inode(t *testing.T, path string) uint64 {
+func stat(t *testing.T, path string) os.FileInfo {
 	t.Helper()
 	fi, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fi.Sys().(*syscall.Stat_t).Ino
+	return fi
 }

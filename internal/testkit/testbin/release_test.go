@@ -125,6 +125,7 @@ func TestReleaseWorkflowBuildsWithTheScripts(t *testing.T) {
 // version it was given linked in.
 func TestReleaseBinariesAreBuiltLikeTheTests(t *testing.T) {
 	t.Parallel()
+	SkipUnlessLinux(t, "scripts/release-binaries.sh")
 	const version = "v9.9.9-agreement"
 	dist := t.TempDir()
 	target := runtime.GOOS + "/" + runtime.GOARCH
@@ -253,6 +254,7 @@ func TestGoVersionAgrees(t *testing.T) {
 // refused and leaves the file alone.
 func TestPinImage(t *testing.T) {
 	t.Parallel()
+	SkipUnlessLinux(t, "scripts/pin-image.sh")
 	original := readFile(t, "action.yml")
 	if !strings.Contains(original, "\n  image: Dockerfile\n") {
 		t.Fatal("action.yml on main must build the Dockerfile: `  image: Dockerfile`")

@@ -53,7 +53,7 @@ func Build(pkg string) (string, error) {
 		}
 		dir = d
 	}
-	out := filepath.Join(dir, filepath.Base(pkg))
+	out := filepath.Join(dir, filepath.Base(pkg)+exe)
 	if err := RunBuildScript(pkg, out, Version, nil); err != nil {
 		return "", err
 	}
@@ -64,11 +64,45 @@ func Build(pkg string) (string, error) {
 // RunBuildScript runs scripts/build.sh for pkg into out (an absolute path)
 // with VERSION set and extra environment such as GOOS and GOARCH.
 func RunBuildScript(pkg, out, version string, env []string) error {
-	cmd := exec.Command("bash", BuildScript, pkg, out)
+	cmd := exec.Command(Bash(), BuildScript, pkg, out)
 	cmd.Dir = ModuleRoot()
 	cmd.Env = append(append(os.Environ(), "VERSION="+version), env...)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("%s %s: %w\n%s", BuildScript, pkg, err, b)
 	}
 	return nil
+}
+
+// exe is what a binary's name ends in on this system.
+var exe = map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]
+
+// Bash is the bash that runs the project's scripts: on Windows, Git for
+// Windows' own, beside its git (a bash found first on PATH may be WSL's,
+// which names this file system otherwise).
+func Bash() string {
+	if runtime.GOOS != "windows" {
+		return "bash"
+	}
+	if git, err := exec.LookPath("git"); err == nil {
+		for _, rel := range []string{`..\bin\bash.exe`, `..\..\bin\bash.exe`} {
+			if p := filepath.Join(filepath.Dir(git), rel); isFile(p) {
+				return p
+			}
+		}
+	}
+	return "bash"
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// SkipUnlessLinux skips a test of what runs on Linux only: the release
+// and the image are built there (.github/workflows/release.yml), and their
+// scripts use GNU find and sed.
+func SkipUnlessLinux(t interface{ Skipf(string, ...any) }, what string) {
+	if runtime.GOOS != "linux" {
+		t.Skipf("%s runs on Linux only (the release is built there with GNU tools); this is %s", what, runtime.GOOS)
+	}
 }

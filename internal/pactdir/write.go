@@ -1,0 +1,229 @@
+package pactdir
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"time"
+)
+
+// How pactify writes: a file is opened for writing only when it is absent
+// or a regular file, never through a link; a file is replaced whole through
+// a temporary file and a rename (retried for a while where the platform
+// refuses to replace a file another program has open), so that a reader
+// sees the old file or the new one, never half of one.
+
+// openNoLink opens the regular file name of dir (one path element) with
+// flag, creating it with perm when flag has O_CREATE and it is absent. A
+// symlink, directory, device or FIFO at name is refused before anything is
+// opened, and what was opened must be what is at name: the file looked at,
+// or the one this call created.
+func openNoLink(dir *os.Root, name, display string, flag int, perm fs.FileMode) (*os.File, error) {
+	looked, err := dir.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && flag&os.O_CREATE != 0:
+		looked = nil
+	case err != nil:
+		return nil, openError("write", display, err)
+	case !looked.Mode().IsRegular():
+		return nil, notRegular("write", display, looked.Mode())
+	}
+	f, err := dir.OpenFile(name, flag|openNonBlocking, perm)
+	if err != nil {
+		return nil, openError("write", display, err)
+	}
+	fi, err := f.Stat()
+	if err == nil && looked == nil {
+		looked, err = dir.Lstat(name)
+	}
+	switch {
+	case err != nil:
+		err = fmt.Errorf("write %s: %w", display, err)
+	case !fi.Mode().IsRegular():
+		err = notRegular("write", display, fi.Mode())
+	case !os.SameFile(looked, fi):
+		err = changed("write", display)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// replace makes name of dir (one path element; display names it) hold
+// exactly what write writes. It does nothing when the file already does:
+// write runs once to compare (stopping at the first difference) and, only
+// if the file differs, once more into a temporary file beside it, which is
+// synced and renamed over name. Neither the old nor the new content is ever
+// held whole. A replaced file keeps its permission bits; a new one gets
+// 0666 less the umask, as os.WriteFile would give it. A link, directory,
+// device or FIFO at name is refused; nothing is written through one.
+func replace(dir *os.Root, name, display string, write func(io.Writer) error) error {
+	looked, err := dir.Lstat(name)
+	exists := err == nil
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return openError("write", display, err)
+	case !looked.Mode().IsRegular():
+		return notRegular("write", display, looked.Mode())
+	}
+	if exists {
+		if same, err := holds(dir, name, display, write); err != nil || same {
+			return err
+		}
+	}
+	tmp, tmpName, err := createTemp(dir, name)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", display, err)
+	}
+	// After the rename there is nothing left to remove; after a failure
+	// the temporary file goes.
+	defer dir.Remove(tmpName)
+	fail := func(verb string, err error) error {
+		tmp.Close()
+		return fmt.Errorf("%s %s: %w", verb, display, err)
+	}
+	if exists {
+		if err := tmp.Chmod(looked.Mode().Perm()); err != nil {
+			return fail("write", err)
+		}
+	}
+	bw := bufio.NewWriterSize(tmp, 256<<10)
+	if err := write(bw); err != nil {
+		return fail("write", err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fail("write", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail("sync", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", display, err)
+	}
+	if err := replaceRetry.do(func() error { return renameFile(dir, tmpName, name) }); err != nil {
+		if replaceRetry.retryable(err) {
+			return fmt.Errorf("replace %s: %w (another program holds it open: close it and run the command again)", display, err)
+		}
+		return fmt.Errorf("replace %s: %w", display, err)
+	}
+	syncDir(dir)
+	return nil
+}
+
+// createTemp creates a new hidden file beside base in dir. Unlike
+// os.CreateTemp it asks for mode 0666 so the umask decides, as for any file
+// the user creates.
+func createTemp(dir *os.Root, base string) (*os.File, string, error) {
+	for range 100 {
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return nil, "", err
+		}
+		name := "." + base + ".tmp-" + hex.EncodeToString(b[:])
+		f, err := dir.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, name, err
+	}
+	return nil, "", errors.New("no free temporary file name")
+}
+
+// syncDir makes a new or renamed directory entry durable. It is best effort:
+// some file systems (and Windows) cannot sync a directory, and the data
+// itself is synced.
+func syncDir(dir *os.Root) {
+	if f, err := dir.Open("."); err == nil {
+		_ = f.Sync()
+		f.Close()
+	}
+}
+
+// retry is how a replacement keeps trying a rename the platform refuses for
+// a while (renameRetryable): a bounded number of times, waiting longer each
+// time. The policy is the same everywhere; only what is worth retrying is
+// the platform's.
+type retry struct {
+	delays    []time.Duration
+	retryable func(error) bool
+	sleep     func(time.Duration)
+}
+
+// replaceRetry waits 10 ms, then twice as long each time up to 640 ms:
+// about 3 s in all before it gives up.
+var replaceRetry = retry{
+	delays:    []time.Duration{10, 20, 40, 80, 160, 320, 640, 640, 640, 640},
+	retryable: renameRetryable,
+	sleep:     func(d time.Duration) { time.Sleep(d * time.Millisecond) },
+}
+
+// do runs op until it succeeds, fails with an error not worth retrying, or
+// the delays are spent; it returns op's last error.
+func (r retry) do(op func() error) error {
+	err := op()
+	for _, d := range r.delays {
+		if err == nil || !r.retryable(err) {
+			break
+		}
+		r.sleep(d)
+		err = op()
+	}
+	return err
+}
+
+// renameFile is the rename replace retries; tests refuse it for a while.
+var renameFile = (*os.Root).Rename
+
+// errDiffers stops a comparison at the first difference.
+var errDiffers = errors.New("differs")
+
+// holds reports whether the regular file name of dir holds exactly what
+// write writes. An absent file does not.
+func holds(dir *os.Root, name, display string, write func(io.Writer) error) (bool, error) {
+	f, _, err := openRegular(dir, name, display, false)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	defer f.Close()
+	c := &comparer{r: bufio.NewReaderSize(f, 256<<10)}
+	switch err := write(c); {
+	case errors.Is(err, errDiffers):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	_, err = c.r.ReadByte()
+	return errors.Is(err, io.EOF), nil
+}
+
+// comparer is a writer that checks what is written against r.
+type comparer struct {
+	r   *bufio.Reader
+	buf []byte
+}
+
+func (c *comparer) Write(p []byte) (int, error) {
+	for done := 0; done < len(p); {
+		n := min(len(p)-done, 64<<10)
+		if cap(c.buf) < n {
+			c.buf = make([]byte, n)
+		}
+		if _, err := io.ReadFull(c.r, c.buf[:n]); err != nil || !bytes.Equal(c.buf[:n], p[done:done+n]) {
+			return done, errDiffers
+		}
+		done += n
+	}
+	return len(p), nil
+}
