@@ -60,6 +60,11 @@ type Options struct {
 	// Sleep waits between retries; nil means a timer honouring ctx. Tests
 	// inject a function that records the delay and returns at once.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Now is the retry transport's clock: it turns the dates of
+	// x-ratelimit-reset and Retry-After into waits and measures the time
+	// spent on a request. Nil means time.Now. Tests pin it, so that a
+	// mandated wait does not depend on how long the test was paused.
+	Now func() time.Time
 	// Logger receives retry warnings; nil discards them.
 	Logger *slog.Logger
 }
@@ -92,7 +97,11 @@ func New(ctx context.Context, o Options) (*Client, error) {
 		c := *o.HTTPClient
 		base = &c
 	}
-	base.Transport = newRetryTransport(base.Transport, o.Retry, o.Sleep, logger)
+	rt := newRetryTransport(base.Transport, o.Retry, o.Sleep, logger)
+	if o.Now != nil {
+		rt.now = o.Now
+	}
+	base.Transport = rt
 
 	hc := base
 	if o.Token != "" {

@@ -15,6 +15,11 @@ const (
 	repo  = "widgets"
 )
 
+// clock is the pinned time of every test client: waits computed from
+// x-ratelimit-reset and Retry-After dates are exact, however long the test
+// was paused before its request.
+var clock = time.Date(2026, time.March, 2, 9, 30, 0, 0, time.UTC)
+
 // sleeper records the waits of the retry transport instead of sleeping.
 type sleeper struct {
 	mu     sync.Mutex
@@ -47,6 +52,7 @@ func newClient(t *testing.T, srv *fakegithub.Server, mutate ...func(*ghapi.Optio
 		HTTPClient: srv.Client(),
 		Retry:      ghapi.RetryPolicy{MaxAttempts: 4, BaseDelay: time.Second, MaxDelay: 30 * time.Second, MaxElapsed: 2 * time.Minute},
 		Sleep:      sl.sleep,
+		Now:        func() time.Time { return clock },
 	}
 	for _, m := range mutate {
 		m(&o)
