@@ -33,16 +33,38 @@ type progressLine struct {
 // progress starts a progress line on the command's stderr. The caller must
 // stop it before writing anything else to stderr.
 func (c *cli) progress() *progressLine {
-	return startProgress(c.stderr, isTerminal(c.stderr), progressDelay, progressEvery)
+	if !isTerminal(c.stderr) {
+		return startProgress(c.stderr, false, progressClock{})
+	}
+	return startProgress(c.stderr, true, wallClock(progressDelay, progressEvery))
 }
 
-func startProgress(out io.Writer, terminal bool, delay, every time.Duration) *progressLine {
+// progressClock times a progress line: when it first appears, when it is
+// redrawn, and the seconds it shows. Tests drive it by hand, so what they
+// see does not depend on how fast the machine is.
+type progressClock struct {
+	appear <-chan time.Time
+	redraw <-chan time.Time
+	now    func() time.Time
+	stop   func()
+}
+
+// wallClock shows the line after delay and redraws it every period.
+func wallClock(delay, every time.Duration) progressClock {
+	appear, redraw := time.NewTimer(delay), time.NewTicker(every)
+	return progressClock{appear: appear.C, redraw: redraw.C, now: time.Now, stop: func() {
+		appear.Stop()
+		redraw.Stop()
+	}}
+}
+
+func startProgress(out io.Writer, terminal bool, clk progressClock) *progressLine {
 	pl := &progressLine{Progress: &pactdir.Progress{}, quit: make(chan struct{}), done: make(chan struct{})}
 	if !terminal {
 		close(pl.done)
 		return pl
 	}
-	go pl.draw(out, delay, every)
+	go pl.draw(out, clk)
 	return pl
 }
 
@@ -53,20 +75,21 @@ func (pl *progressLine) stop() {
 	<-pl.done
 }
 
-func (pl *progressLine) draw(out io.Writer, delay, every time.Duration) {
+func (pl *progressLine) draw(out io.Writer, clk progressClock) {
 	defer close(pl.done)
-	start := time.Now()
+	if clk.stop != nil {
+		defer clk.stop()
+	}
+	start := clk.now()
 	select {
 	case <-pl.quit:
 		return
-	case <-time.After(delay):
+	case <-clk.appear:
 	}
-	tick := time.NewTicker(every)
-	defer tick.Stop()
 	shown := 0
 	for {
 		line := progressText(pl.Read())
-		line += fmt.Sprintf(" (%ds)", int(time.Since(start).Seconds()))
+		line += fmt.Sprintf(" (%ds)", int(clk.now().Sub(start).Seconds()))
 		pad := max(0, shown-len(line))
 		fmt.Fprintf(out, "\r%s%s", line, strings.Repeat(" ", pad))
 		shown = len(line)
@@ -74,7 +97,7 @@ func (pl *progressLine) draw(out io.Writer, delay, every time.Duration) {
 		case <-pl.quit:
 			fmt.Fprintf(out, "\r%s\r", strings.Repeat(" ", shown))
 			return
-		case <-tick.C:
+		case <-clk.redraw:
 		}
 	}
 }

@@ -9,67 +9,103 @@ import (
 	"time"
 )
 
-// syncBuffer is a buffer the progress goroutine and the test share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+// writes hands every write of the progress line to the test, in order, so
+// the test changes the progress only once the line it expects is drawn.
+type writes chan string
+
+func (w writes) Write(p []byte) (int, error) {
+	w <- string(p)
+	return len(p), nil
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
+// none fails the test if anything was written.
+func (w writes) none(t *testing.T) {
+	t.Helper()
+	select {
+	case s := <-w:
+		t.Errorf("wrote %q", s)
+	default:
+	}
 }
 
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+// handClock is a progressClock the test drives: the line appears and is
+// redrawn when the test says, and shows the time the test set.
+type handClock struct {
+	appear, redraw chan time.Time
+	mu             sync.Mutex
+	at             time.Time
+}
+
+func newHandClock() *handClock {
+	return &handClock{appear: make(chan time.Time), redraw: make(chan time.Time), at: time.Date(2026, 6, 9, 10, 0, 0, 0, time.UTC)}
+}
+
+func (c *handClock) clock() progressClock {
+	return progressClock{appear: c.appear, redraw: c.redraw, now: c.now}
+}
+
+func (c *handClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.at
+}
+
+func (c *handClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.at = c.at.Add(d)
 }
 
 func TestProgressLine(t *testing.T) {
 	t.Parallel()
 	t.Run("not a terminal: nothing", func(t *testing.T) {
 		t.Parallel()
-		var out syncBuffer
-		pl := startProgress(&out, false, 0, time.Millisecond)
+		out := make(writes, 10)
+		// The line would appear at once, were one drawn.
+		appear := make(chan time.Time, 1)
+		appear <- time.Time{}
+		pl := startProgress(out, false, progressClock{appear: appear, now: time.Now})
 		pl.Start("reading .pact/log.jsonl", 100, "B")
-		time.Sleep(20 * time.Millisecond)
 		pl.stop()
-		if out.String() != "" {
-			t.Errorf("wrote %q to a stream that is not a terminal", out.String())
+		out.none(t)
+		if len(appear) != 1 {
+			t.Error("a progress line started on a stream that is not a terminal")
 		}
 	})
 	t.Run("quick work: nothing", func(t *testing.T) {
 		t.Parallel()
-		var out syncBuffer
-		pl := startProgress(&out, true, time.Hour, time.Millisecond)
+		out := make(writes, 10)
+		pl := startProgress(out, true, newHandClock().clock())
 		pl.stop()
 		pl.stop() // twice is fine
-		if out.String() != "" {
-			t.Errorf("wrote %q for work shorter than the delay", out.String())
-		}
+		out.none(t)
 	})
 	t.Run("long work on a terminal: a line, redrawn, then erased", func(t *testing.T) {
 		t.Parallel()
-		var out syncBuffer
-		pl := startProgress(&out, true, 0, time.Millisecond)
+		out := make(writes, 10)
+		clk := newHandClock()
+		pl := startProgress(out, true, clk.clock())
 		pl.Start("reading .pact/tasks", 4, "files")
 		pl.Add(2)
-		deadline := time.Now().Add(5 * time.Second)
-		for !strings.Contains(out.String(), "50% (2 of 4 files)") && time.Now().Before(deadline) {
-			time.Sleep(time.Millisecond)
-		}
+		clk.appear <- clk.now()
+		first := <-out
+		pl.Add(1)
+		clk.advance(2 * time.Second)
+		clk.redraw <- clk.now()
+		second := <-out
 		pl.stop()
-		got := out.String()
-		if !strings.HasPrefix(got, "\rpactify: reading .pact/tasks 50% (2 of 4 files) (0s)") {
-			t.Errorf("progress line %q", got)
-		}
-		if !strings.HasSuffix(got, "\r") || strings.Contains(got, "\n") {
-			t.Errorf("the line is not erased, or has a newline: %q", got)
-		}
-		if strings.Contains(got, "\x1b") {
-			t.Errorf("escape sequences (colour) in %q", got)
+		erased := <-out
+		out.none(t)
+		// No newline, no escape sequence (colour): drawn in place, then erased.
+		const line = "pactify: reading .pact/tasks 75% (3 of 4 files) (2s)"
+		for _, w := range []struct{ got, want string }{
+			{first, "\rpactify: reading .pact/tasks 50% (2 of 4 files) (0s)"},
+			{second, "\r" + line},
+			{erased, "\r" + strings.Repeat(" ", len(line)) + "\r"},
+		} {
+			if w.got != w.want {
+				t.Errorf("wrote %q, want %q", w.got, w.want)
+			}
 		}
 	})
 }
