@@ -100,7 +100,7 @@ func TestTransportBuffersBodiesWithoutGetBody(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
+	defer resp.Body.Close()
 	if len(bodies) != 3 || bodies[0] != `{"a":1}` || bodies[2] != `{"a":1}` {
 		t.Errorf("bodies sent = %q", bodies)
 	}

@@ -135,7 +135,7 @@ func writeTasks(b *bufio.Writer, st *projection.State, branch string) {
 			}
 			fmt.Fprintln(tw, "  "+strings.Join(r, "\t"))
 		}
-		tw.Flush()
+		_ = tw.Flush() // its error stays in b, whose Flush the caller returns
 	}
 	if more := len(rows) - maxTerminalTasks; more > 0 {
 		fmt.Fprintf(b, "  …and %d more on this branch.\n", more)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,7 +90,7 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{"0: help", "empty", nil, unset, []string{"help"}, 0},
 		{"0: validate on a valid pact", "pact", nil, unset, []string{"validate"}, 0},
-		{"0: validate with warnings only", "pact", func(p *project) { os.Remove(p.path(".pact/tasks/T2.md")) }, unset, []string{"validate"}, 0},
+		{"0: validate with warnings only", "pact", func(p *project) { p.remove(".pact/tasks/T2.md") }, unset, []string{"validate"}, 0},
 		{"0: a verb the protocol allows", "pact", nil, "bob", []string{"accept", "T1"}, 0},
 		{"0: status", "pact", nil, unset, []string{"status"}, 0},
 		{"1: validate finds an error", "broken", nil, unset, []string{"validate"}, 1},

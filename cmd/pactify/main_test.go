@@ -35,9 +35,10 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
-	os.RemoveAll(filepath.Dir(binPath))
+	// Best effort: both are in the temporary directory.
+	_ = os.RemoveAll(filepath.Dir(binPath))
 	if templates.root != "" {
-		os.RemoveAll(templates.root)
+		_ = os.RemoveAll(templates.root)
 	}
 	os.Exit(code)
 }
@@ -184,6 +185,13 @@ func (p *project) write(rel, text string) {
 		p.t.Fatal(err)
 	}
 	if err := os.WriteFile(p.path(rel), []byte(text), 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+func (p *project) remove(rel string) {
+	p.t.Helper()
+	if err := os.Remove(p.path(rel)); err != nil {
 		p.t.Fatal(err)
 	}
 }

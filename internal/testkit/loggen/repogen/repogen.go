@@ -62,7 +62,7 @@ func Write(root string, cfg loggen.Config, opts Options) (Stats, error) {
 		return st, err
 	}
 	_, res, err := projection.ParseReplay(f)
-	f.Close()
+	_ = f.Close() // only read
 	if err != nil {
 		return st, fmt.Errorf("replay the generated log: %w", err)
 	}
@@ -137,7 +137,7 @@ func writeLog(path string, cfg loggen.Config) (loggen.Stats, error) {
 	}
 	st, err := loggen.Write(f, cfg)
 	if err != nil {
-		f.Close()
+		_ = f.Close() // the write's error is the one to report
 		return st, err
 	}
 	return st, f.Close()
