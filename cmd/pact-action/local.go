@@ -84,7 +84,7 @@ func runLocal(ctx context.Context, p cmdline.Args, stdout io.Writer) error {
 			return err
 		}
 		head, err = io.ReadAll(f)
-		f.Close()
+		_ = f.Close() // only read
 		if err != nil {
 			return fmt.Errorf("read the head log: %w", err)
 		}

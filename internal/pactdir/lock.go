@@ -49,11 +49,11 @@ func (d Dir) lock(create bool) (func(), error) {
 		return nil, err // it names the log
 	}
 	if err := osLock.lock(f); err != nil {
-		f.Close()
+		_ = f.Close() // the lock's error is the one to report
 		return nil, fmt.Errorf("lock %s: %w", d.Display(pactfile.LogFile), err)
 	}
 	return func() {
 		_ = osLock.unlock(f)
-		f.Close()
+		_ = f.Close() // only opened to lock it; closing releases the lock too
 	}, nil
 }

@@ -31,7 +31,9 @@ func TestLockHolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.Stdout.WriteString("locked\n")
+	if _, err := os.Stdout.WriteString("locked\n"); err != nil {
+		t.Fatal(err)
+	}
 	_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
 	unlock()
 }
@@ -73,7 +75,9 @@ func TestLockExcludesOtherProcesses(t *testing.T) {
 			t.Fatalf("another process holds the lock, yet tryLock = %v, %v", ok, err)
 		}
 		if end == "unlocks" {
-			stdin.Close()
+			if err := stdin.Close(); err != nil {
+				t.Fatal(err)
+			}
 		} else {
 			_ = cmd.Process.Kill()
 		}

@@ -153,7 +153,7 @@ func (d Dir) OpenLog() (io.ReadCloser, int64, error) {
 		var fi fs.FileInfo
 		if f, fi, err = openRegular(pact, pactfile.LogFile, d.Display(pactfile.LogFile), false); err == nil {
 			if fi.Size() > MaxLogBytes {
-				f.Close()
+				_ = f.Close() // not read
 				return nil, 0, tooLarge("read", d.Display(pactfile.LogFile), fi.Size(), MaxLogBytes)
 			}
 			// What the log held when it was opened: a writer appending

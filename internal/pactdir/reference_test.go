@@ -31,7 +31,7 @@ func referenceFindings(t testing.TB, d Dir) []checks.Finding {
 		t.Fatal(err)
 	}
 	log, res, err := projection.ParseReplay(f) // as Load did
-	f.Close()
+	_ = f.Close()                              // only read
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -171,7 +171,7 @@ func openRegular(dir *os.Root, name, display string, follow bool) (*os.File, fs.
 		err = changed("read", display)
 	}
 	if err != nil {
-		f.Close()
+		_ = f.Close() // the error above is the one to report
 		return nil, nil, err
 	}
 	return f, fi, nil

@@ -230,12 +230,16 @@ func TestOpenNoLink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 	f, err = openNoLink(r, "new", "new", os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := openNoLink(r, "absent", "absent", os.O_RDWR, 0); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("without O_CREATE: %v, want fs.ErrNotExist", err)
 	}

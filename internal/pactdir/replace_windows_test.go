@@ -45,7 +45,9 @@ func TestReplaceWhileAnotherProgramHasItOpen(t *testing.T) { // not parallel: it
 	slept := 0
 	replaceRetry.sleep = func(time.Duration) {
 		if slept++; slept == 2 {
-			holder.Close() // the other program lets go while replace waits
+			if err := holder.Close(); err != nil { // the other program lets go while replace waits
+				t.Error(err)
+			}
 		}
 	}
 	if err := replace(root, "STATE.yml", ".pact/STATE.yml", writeBytes("new\n")); err != nil {

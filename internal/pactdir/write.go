@@ -51,7 +51,7 @@ func openNoLink(dir *os.Root, name, display string, flag int, perm fs.FileMode) 
 		err = changed("write", display)
 	}
 	if err != nil {
-		f.Close()
+		_ = f.Close() // the error above is the one to report
 		return nil, err
 	}
 	return f, nil
@@ -86,9 +86,9 @@ func replace(dir *os.Root, name, display string, write func(io.Writer) error) er
 	}
 	// After the rename there is nothing left to remove; after a failure
 	// the temporary file goes.
-	defer dir.Remove(tmpName)
+	defer func() { _ = dir.Remove(tmpName) }()
 	fail := func(verb string, err error) error {
-		tmp.Close()
+		_ = tmp.Close() // err is the one to report
 		return fmt.Errorf("%s %s: %w", verb, display, err)
 	}
 	if exists {
@@ -144,7 +144,7 @@ func createTemp(dir *os.Root, base string) (*os.File, string, error) {
 func syncDir(dir *os.Root) {
 	if f, err := dir.Open("."); err == nil {
 		_ = f.Sync()
-		f.Close()
+		_ = f.Close()
 	}
 }
 
