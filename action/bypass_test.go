@@ -581,7 +581,7 @@ func assertInertReply(t *testing.T, reply, login string) {
 			for i := 0; i+1 < len(txt); i++ {
 				c, next := txt[i], txt[i+1]
 				if (c == '@' || c == '#') && (next == '_' || next == '-' || next >= 'a' && next <= 'z' || next >= 'A' && next <= 'Z' || next >= '0' && next <= '9') &&
-					!(c == '@' && strings.HasPrefix(txt[i+1:], login)) {
+					(c != '@' || !strings.HasPrefix(txt[i+1:], login)) {
 					t.Errorf("reply has a live %q:\n%s", txt[i:min(len(txt), i+16)], reply)
 				}
 			}

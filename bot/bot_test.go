@@ -339,7 +339,7 @@ func assertInert(t *testing.T, reply, login string) {
 					continue
 				}
 				rest := txt[i+1:]
-				if rest == "" || !(rest[0] == '_' || rest[0] >= 'a' && rest[0] <= 'z' || rest[0] >= 'A' && rest[0] <= 'Z' || rest[0] >= '0' && rest[0] <= '9') {
+				if rest == "" || rest[0] != '_' && (rest[0] < 'a' || rest[0] > 'z') && (rest[0] < 'A' || rest[0] > 'Z') && (rest[0] < '0' || rest[0] > '9') {
 					continue
 				}
 				if txt[i] == '@' && strings.HasPrefix(rest, report.Escape(login)) {

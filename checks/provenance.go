@@ -452,7 +452,7 @@ func (j judge) viaBot(ae AddedEvent) (evidence, why string) {
 		return "", fmt.Sprintf("it names GitHub %s, but commit %s that added it is authored by %s, not by the pact bot (%s), so that record is only a claim",
 			source, prose.ShortSHA(c.SHA), provAccount(c.AuthorLogin), strings.Join(j.in.BotLogins, ", "))
 	}
-	if j.require && !(c.Verified && (IsBotLogin(c.CommitterLogin, j.in.BotLogins) || strings.EqualFold(c.CommitterLogin, WebFlowLogin))) {
+	if j.require && (!c.Verified || !IsBotLogin(c.CommitterLogin, j.in.BotLogins) && !strings.EqualFold(c.CommitterLogin, WebFlowLogin)) {
 		return "", fmt.Sprintf("commit %s claims the pact bot as its author, but GitHub reports no verified signature by the bot on it (provenance mode require asks for one; a git author e-mail alone can be forged)", prose.ShortSHA(c.SHA))
 	}
 	var login, what string

@@ -191,7 +191,7 @@ func TestParseInvalid(t *testing.T) {
 				t.Fatalf("want a *config.Error with problems, got %T %v", err, err)
 			}
 			p := ce.Problems[0]
-			if p.Line != tc.line && !(tc.line < 0 && p.Line > 0) {
+			if p.Line != tc.line && (tc.line >= 0 || p.Line <= 0) {
 				t.Errorf("line = %d, want %d (%s)", p.Line, tc.line, p.Message)
 			}
 			for _, w := range tc.want {

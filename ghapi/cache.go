@@ -53,7 +53,7 @@ func isObjectID(ref string) bool {
 		return false
 	}
 	for _, c := range ref {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
 			return false
 		}
 	}

@@ -307,7 +307,7 @@ func simplePlain(s string) bool {
 	case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
 	case c == '.':
 		// ".5" is a float, "..." a document end.
-		if c1 := s[1]; !('a' <= c1 && c1 <= 'z' || 'A' <= c1 && c1 <= 'Z') {
+		if c1 := s[1]; (c1 < 'a' || c1 > 'z') && (c1 < 'A' || c1 > 'Z') {
 			return false
 		}
 	default:
@@ -495,7 +495,7 @@ func (w *YAMLWriter) writeDoubleQuoted(value string) {
 	bom := len(value) >= 3 && value[:3] == "\xEF\xBB\xBF" // the emitter asks this of the start, at every character
 	for i := 0; i < len(value); {
 		c := value[i]
-		if !(bom || !isPrintable(value, i) || isBreak(value, i) || c == '"' || c == '\\') {
+		if !bom && isPrintable(value, i) && !isBreak(value, i) && c != '"' && c != '\\' {
 			i = w.write(value, i)
 			continue
 		}
@@ -650,7 +650,7 @@ func isPrintable(s string, i int) bool {
 		b > 0xC2 && b < 0xED ||
 		b == 0xED && b1 < 0xA0 ||
 		b == 0xEE ||
-		b == 0xEF && !(b1 == 0xBB && b2 == 0xBF) && !(b1 == 0xBF && (b2 == 0xBE || b2 == 0xBF))
+		b == 0xEF && (b1 != 0xBB || b2 != 0xBF) && (b1 != 0xBF || b2 != 0xBE && b2 != 0xBF)
 }
 
 func isBlank(s string, i int) bool { return s[i] == ' ' || s[i] == '\t' }
@@ -777,7 +777,7 @@ func isBase60Float(s string) bool {
 		return false
 	}
 	c := s[0]
-	if !(c == '+' || c == '-' || c >= '0' && c <= '9') || strings.IndexByte(s, ':') < 0 {
+	if (c != '+' && c != '-' && (c < '0' || c > '9')) || strings.IndexByte(s, ':') < 0 {
 		return false
 	}
 	return base60Float.MatchString(s)

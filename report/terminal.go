@@ -44,7 +44,7 @@ func Plain(s string) string {
 // inertOnTerminal is false for the C1 controls and the bidirectional
 // embeddings, overrides and isolates.
 func inertOnTerminal(r rune) bool {
-	return !(r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069)
+	return (r < 0x80 || r > 0x9f) && (r < 0x202a || r > 0x202e) && (r < 0x2066 || r > 0x2069)
 }
 
 func needsPlain(s string) bool {

@@ -815,7 +815,7 @@ func (s *Server) resolveRef(r *repoState, ref string) string {
 
 func isHex(s string) bool {
 	for _, c := range s {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
 			return false
 		}
 	}
