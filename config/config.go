@@ -153,7 +153,7 @@ func (e *Error) Unwrap() error { return e.Err }
 func Parse(b []byte) (*Config, error) {
 	var root yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(&root); err == io.EOF {
+	if err := dec.Decode(&root); errors.Is(err, io.EOF) {
 		return Default(), nil
 	} else if err != nil {
 		return nil, yamlError(err)
@@ -161,7 +161,7 @@ func Parse(b []byte) (*Config, error) {
 	if isEmptyDocument(&root) {
 		// "---" alone: a document marker with nothing in it.
 		var extra yaml.Node
-		if dec.Decode(&extra) == io.EOF {
+		if errors.Is(dec.Decode(&extra), io.EOF) {
 			return Default(), nil
 		}
 	}

@@ -150,18 +150,10 @@ func decodeLineReference(line []byte) (ev Event, claim *VersionClaim, skip bool,
 
 func refJSONErrorText(err error) string {
 	var typeErr *json.UnmarshalTypeError
-	if ok := refAsTypeError(err, &typeErr); ok {
+	if errors.As(err, &typeErr) {
 		return "it is a JSON " + typeErr.Value
 	}
 	return err.Error()
-}
-
-func refAsTypeError(err error, target **json.UnmarshalTypeError) bool {
-	te, ok := err.(*json.UnmarshalTypeError)
-	if ok {
-		*target = te
-	}
-	return ok
 }
 
 // jsonString decodes raw when it is a JSON string.

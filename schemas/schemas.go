@@ -174,12 +174,12 @@ func ValidateYAML(s *jsonschema.Schema, data []byte) error {
 func decodeYAML(data []byte) (any, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc, extra yaml.Node
-	if err := dec.Decode(&doc); err == io.EOF {
+	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
 		return nil, nil
 	} else if err != nil {
 		return nil, err
 	}
-	if err := dec.Decode(&extra); err != io.EOF {
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
 		if err != nil {
 			return nil, err
 		}

@@ -270,7 +270,7 @@ func TestPinImage(t *testing.T) {
 			t.Fatal(rerr)
 		}
 		if err != nil {
-			return string(b), fmt.Errorf("%v: %s", err, out)
+			return string(b), fmt.Errorf("%w: %s", err, out)
 		}
 		return string(b), nil
 	}
