@@ -275,7 +275,7 @@ func gatherConfig(ctx context.Context, gh GitHub, f *Facts) error {
 	cfg, err := config.Parse(b)
 	if err != nil {
 		f.ConfigError = err.Error()
-		return nil
+		return nil //nolint:nilerr // a broken config is a fact doctor judges, not a failure to gather
 	}
 	f.Config = cfg
 	f.Accounts = map[string]Account{}

@@ -105,8 +105,11 @@ func TestLayering(t *testing.T) {
 func TestOnlyGhapiImportsGoGitHub(t *testing.T) {
 	t.Parallel()
 	root := testbin.ModuleRoot()
-	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.Contains(p, "/testdata/") {
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.Contains(p, "/testdata/") {
 			return nil
 		}
 		rel, _ := filepath.Rel(root, p)
@@ -116,7 +119,7 @@ func TestOnlyGhapiImportsGoGitHub(t *testing.T) {
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
 		if err != nil {
-			return nil
+			return err
 		}
 		for _, imp := range f.Imports {
 			if strings.HasPrefix(strings.Trim(imp.Path.Value, `"`), "github.com/google/go-github") {
@@ -125,4 +128,7 @@ func TestOnlyGhapiImportsGoGitHub(t *testing.T) {
 		}
 		return nil
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
