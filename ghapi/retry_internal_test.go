@@ -94,7 +94,7 @@ func TestTransportBuffersBodiesWithoutGetBody(t *testing.T) {
 		return &http.Response{StatusCode: status, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("{}")), Request: r}, nil
 	})
 	rt := newRetryTransport(base, RetryPolicy{MaxAttempts: 5}, func(context.Context, time.Duration) error { return nil }, nil)
-	req, _ := http.NewRequest(http.MethodPost, "http://example.invalid/x", io.NopCloser(strings.NewReader(`{"a":1}`)))
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, "http://example.invalid/x", io.NopCloser(strings.NewReader(`{"a":1}`)))
 	req.GetBody = nil
 	resp, err := rt.RoundTrip(req)
 	if err != nil {

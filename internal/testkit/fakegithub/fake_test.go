@@ -30,7 +30,7 @@ func do(t *testing.T, s *Server, method, path string, body any, header ...string
 			rd = bytes.NewReader(data)
 		}
 	}
-	req, err := http.NewRequest(method, s.URL+path, rd)
+	req, err := http.NewRequestWithContext(t.Context(), method, s.URL+path, rd)
 	if err != nil {
 		t.Fatal(err)
 	}
