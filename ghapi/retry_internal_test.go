@@ -70,8 +70,9 @@ func TestTransportErrorsRetryOnlySafeMethods(t *testing.T) {
 				ctx = context.WithValue(ctx, graphQLKey{}, true)
 			}
 			req, _ := http.NewRequestWithContext(ctx, tt.method, "http://example.invalid/x", nil)
-			_, err := rt.RoundTrip(req)
+			resp, err := rt.RoundTrip(req)
 			if err == nil {
+				_ = resp.Body.Close() // the test has failed already
 				t.Fatal("RoundTrip succeeded")
 			}
 			if got := calls.Load(); got != tt.wantCalls {
