@@ -136,3 +136,45 @@ func TestDependabotWatchesEveryPin(t *testing.T) {
 		}
 	}
 }
+
+// TestGolangciLintPinsAgree: .ci/run and ci.yml's lint job run the same
+// golangci-lint, and every command the documentation and .golangci.yml
+// show names that version, so a bump in one place cannot leave a
+// contributor linting with another.
+func TestGolangciLintPinsAgree(t *testing.T) {
+	t.Parallel()
+	root := testbin.ModuleRoot()
+	b, err := os.ReadFile(filepath.Join(root, ".github", "workflows", "ci.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ci struct {
+		Env map[string]string `yaml:"env"`
+	}
+	if err := yaml.Unmarshal(b, &ci); err != nil {
+		t.Fatal(err)
+	}
+	want := ci.Env["GOLANGCI_LINT_VERSION"]
+	if !regexp.MustCompile(`^v\d+\.\d+\.\d+$`).MatchString(want) {
+		t.Fatalf("ci.yml pins golangci-lint as %q, want an exact vX.Y.Z", want)
+	}
+	if !strings.Contains(string(b), `golangci-lint@${GOLANGCI_LINT_VERSION}" run`) {
+		t.Error("ci.yml does not run golangci-lint at GOLANGCI_LINT_VERSION")
+	}
+	pin := regexp.MustCompile(`golangci-lint/v2/cmd/golangci-lint@(v[0-9][^\s"'` + "`" + `]*)`)
+	for _, name := range []string{".ci/run", ".golangci.yml", "CONTRIBUTING.md"} {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := pin.FindAllStringSubmatch(string(b), -1)
+		if len(found) == 0 {
+			t.Errorf("%s names no golangci-lint@version", name)
+		}
+		for _, m := range found {
+			if m[1] != want {
+				t.Errorf("%s runs golangci-lint %s, ci.yml %s", name, m[1], want)
+			}
+		}
+	}
+}
