@@ -397,11 +397,9 @@ func TestBypassHostileWorkspaceFiles(t *testing.T) {
 			}
 			ev := sc.event(t)
 			ev.workspace = ws
-			start := time.Now()
+			// A read that blocks (a FIFO opened for reading waits for a
+			// writer) hangs here, and go test's -timeout names the test.
 			err := ev.run(t, s).failed(t)
-			if d := time.Since(start); d > 20*time.Second {
-				t.Errorf("took %s", d)
-			}
 			run := latestRun(t, s, sc.headSHA)
 			if run.Conclusion != report.ConclusionFailure || !strings.Contains(run.Summary, "not a regular file inside the repository") {
 				t.Errorf("check run %s:\n%s", run.Conclusion, run.Summary)
