@@ -445,8 +445,8 @@ func TestRetry(t *testing.T) {
 	for _, d := range replaceRetry.delays {
 		total += d
 	}
-	if total < 2000 || total > 5000 {
-		t.Errorf("replaceRetry waits %d ms in all; a replacement should give another program a few seconds, and no more", total)
+	if total < 2*time.Second || total > 5*time.Second {
+		t.Errorf("replaceRetry waits %s in all; a replacement should give another program a few seconds, and no more", total)
 	}
 }
 

@@ -161,9 +161,10 @@ type retry struct {
 // replaceRetry waits 10 ms, then twice as long each time up to 640 ms:
 // about 3 s in all before it gives up.
 var replaceRetry = retry{
-	delays:    []time.Duration{10, 20, 40, 80, 160, 320, 640, 640, 640, 640},
+	delays: []time.Duration{10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond, 80 * time.Millisecond,
+		160 * time.Millisecond, 320 * time.Millisecond, 640 * time.Millisecond, 640 * time.Millisecond, 640 * time.Millisecond, 640 * time.Millisecond},
 	retryable: renameRetryable,
-	sleep:     func(d time.Duration) { time.Sleep(d * time.Millisecond) },
+	sleep:     time.Sleep,
 }
 
 // do runs op until it succeeds, fails with an error not worth retrying, or
