@@ -196,8 +196,8 @@ func TestReviewEventIsDeterministicAndCarriesProvenance(t *testing.T) {
 		AgentID string `json:"agent_id"`
 		Role    string `json:"role"`
 		Payload struct {
-			Commit string        `json:"commit"`
-			GitHub GitHubPayload `json:"github"`
+			Commit string               `json:"commit"`
+			GitHub projection.GitHubRef `json:"github"`
 		} `json:"payload"`
 	}
 	if err := json.Unmarshal(line, &got); err != nil {
@@ -213,7 +213,7 @@ func TestChangesRequestedWithoutBodyLinksTheReview(t *testing.T) {
 	req := review("changes_requested", "  ")
 	req.Login = "octocat"
 	plan := PlanReview(req, seats(t), state(t))
-	p := plan.Intents[0].Draft.Payload.(changesPayload)
+	p := plan.Intents[0].Draft.Payload.(projection.ChangesRequestedPayload)
 	if !strings.Contains(p.Reason, "pullrequestreview-77") {
 		t.Errorf("reason = %q, want a default that links the review", p.Reason)
 	}
@@ -282,7 +282,7 @@ func TestPlanComment(t *testing.T) {
 
 func TestPactifyCommandQuotesUserText(t *testing.T) {
 	t.Parallel()
-	in := Intent{Draft: projection.Draft{AgentID: "lead", Type: projection.TypeChangesRequested, TaskID: "T1", Payload: changesPayload{Reason: "it's $(rm -rf /)"}}}
+	in := Intent{Draft: projection.Draft{AgentID: "lead", Type: projection.TypeChangesRequested, TaskID: "T1", Payload: projection.ChangesRequestedPayload{Reason: "it's $(rm -rf /)"}}}
 	got := PactifyCommand(in)
 	want := `PACT_AGENT_ID=lead pactify changes 'T1' --reason 'it'\''s $(rm -rf /)'`
 	if got != want {
@@ -414,7 +414,7 @@ func TestCommandsOfOneCommentShareItsTime(t *testing.T) {
 	if !a.TS.Equal(submitted) || !b.TS.Equal(submitted) || a.EventID == b.EventID {
 		t.Errorf("ts %s and %s (want both the comment's), ids %s and %s (want distinct)", a.TS, b.TS, a.EventID, b.EventID)
 	}
-	if p := plan.Intents[0].Draft.Payload.(acceptPayload); p.Commit != "abc" || p.GitHub.HeadSHA != "abc" || !plan.Intents[0].FromComment {
+	if p := plan.Intents[0].Draft.Payload.(projection.AcceptPayload); p.Commit != "abc" || p.GitHub.HeadSHA != "abc" || !plan.Intents[0].FromComment {
 		t.Errorf("a comment-backed accept records the head when the comment was made: %+v", p)
 	}
 }

@@ -87,34 +87,14 @@ func EventID(repo, kind string, id int64, task string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-// GitHubPayload is the provenance the bot adds to every event it writes.
-type GitHubPayload struct {
-	ReviewID  int64  `json:"review_id,omitempty"`
-	CommentID int64  `json:"comment_id,omitempty"`
-	URL       string `json:"url"`
-	Login     string `json:"login"`
-	HeadSHA   string `json:"head_sha"`
-}
-
-type acceptPayload struct {
-	Commit string        `json:"commit,omitempty"`
-	GitHub GitHubPayload `json:"github"`
-}
-
-type changesPayload struct {
-	Reason string        `json:"reason"`
-	Commit string        `json:"commit,omitempty"`
-	GitHub GitHubPayload `json:"github"`
-}
-
-// eventPayload is the payload of an accept or changes_requested the bot
-// writes: the commit it was given on, the GitHub object behind it, and for
-// changes_requested the reason.
-func eventPayload(typ, reason, commit string, gh GitHubPayload) any {
+// event is the accept or changes_requested a review or command asks for,
+// by task's reviewer seat: the commit it was given on, the GitHub object
+// behind it, and for changes_requested the reason.
+func event(typ string, t *projection.Task, reason, commit string, gh *projection.GitHubRef) projection.Draft {
 	if typ == projection.TypeAccept {
-		return acceptPayload{Commit: commit, GitHub: gh}
+		return projection.NewAccept(t.Reviewer, t.ID, t.Feature, projection.AcceptPayload{Commit: commit, GitHub: gh})
 	}
-	return changesPayload{Reason: reason, Commit: commit, GitHub: gh}
+	return projection.NewChangesRequested(t.Reviewer, t.ID, t.Feature, projection.ChangesRequestedPayload{Reason: reason, Commit: commit, GitHub: gh})
 }
 
 // PlanReview maps a submitted review to events: approved → accept and
@@ -176,16 +156,13 @@ func PlanReview(req Request, cfg *config.Config, st *projection.State) Plan {
 
 func reviewIntent(req Request, t *projection.Task, typ string) Intent {
 	r := req.Review
-	gh := GitHubPayload{ReviewID: r.ID, URL: r.URL, Login: req.Login, HeadSHA: r.CommitID}
-	d := projection.Draft{EventID: EventID(req.Repo, "review", r.ID, t.ID), TS: r.SubmittedAt, AgentID: t.Reviewer,
-		Type: typ, TaskID: t.ID, Feature: t.Feature}
-	what := fmt.Sprintf("%s %s (review %d by @%s)", typ, t.ID, r.ID, req.Login)
 	reason := strings.TrimSpace(r.Body)
 	if reason == "" {
 		reason = fmt.Sprintf("changes requested in review %s", r.URL)
 	}
-	d.Payload = eventPayload(typ, reason, r.CommitID, gh)
-	return Intent{Draft: d, What: what}
+	d := event(typ, t, reason, r.CommitID, &projection.GitHubRef{ReviewID: r.ID, URL: r.URL, Login: req.Login, HeadSHA: r.CommitID})
+	d.EventID, d.TS = EventID(req.Repo, "review", r.ID, t.ID), r.SubmittedAt
+	return Intent{Draft: d, What: fmt.Sprintf("%s %s (review %d by @%s)", typ, t.ID, r.ID, req.Login)}
 }
 
 // PlanComment runs the /pact commands of a comment in order, against st:
@@ -247,13 +224,11 @@ func planTaskCommand(req Request, cfg *config.Config, st *projection.State, cmd 
 		return Intent{}, notAwaitingReply(what, t, req.HeadSHA), true
 	}
 	c := req.Comment
-	gh := GitHubPayload{CommentID: c.ID, URL: c.URL, Login: req.Login, HeadSHA: req.HeadSHA}
+	d := event(typ, t, cmd.Reason, req.HeadSHA, &projection.GitHubRef{CommentID: c.ID, URL: c.URL, Login: req.Login, HeadSHA: req.HeadSHA})
 	// Every command of a comment carries the comment's own time (replay
 	// orders ties by line, so they replay in comment order); the id tells
 	// them apart by their place in the comment.
-	d := projection.Draft{EventID: EventID(req.Repo, commentKind(c, index), c.ID, t.ID), TS: c.CreatedAt,
-		AgentID: t.Reviewer, Type: typ, TaskID: t.ID, Feature: t.Feature}
-	d.Payload = eventPayload(typ, cmd.Reason, req.HeadSHA, gh)
+	d.EventID, d.TS = EventID(req.Repo, commentKind(c, index), c.ID, t.ID), c.CreatedAt
 	return Intent{Draft: d, What: fmt.Sprintf("%s %s (comment %d by @%s)", typ, t.ID, c.ID, req.Login), FromComment: true}, "", false
 }
 
@@ -270,7 +245,7 @@ func commentKind(c *Comment, index int) string {
 // by hand, for branches the bot cannot write (forks).
 func PactifyCommand(in Intent) string {
 	d := in.Draft
-	if p, ok := d.Payload.(changesPayload); ok {
+	if p, ok := d.Payload.(projection.ChangesRequestedPayload); ok {
 		return fmt.Sprintf("PACT_AGENT_ID=%s pactify changes %s --reason %s", d.AgentID, shellQuote(d.TaskID), shellQuote(p.Reason))
 	}
 	return fmt.Sprintf("PACT_AGENT_ID=%s pactify accept %s", d.AgentID, shellQuote(d.TaskID))

@@ -61,13 +61,17 @@ func (s Seat) Holds(role string) bool {
 	return false
 }
 
-// GitHubRef is the provenance a bot-written event carries in payload.github.
+// GitHubRef is the provenance a bot-written event carries in payload.github:
+// the review or the comment (one of the two ids), where it is, who gave it
+// and the head it was given on. The bot has always written url, login and
+// head_sha even when empty, and its lines must keep their bytes
+// (events.go).
 type GitHubRef struct {
 	ReviewID  int64  `json:"review_id,omitempty"`
 	CommentID int64  `json:"comment_id,omitempty"`
-	URL       string `json:"url,omitempty"`
-	Login     string `json:"login,omitempty"`
-	HeadSHA   string `json:"head_sha,omitempty"`
+	URL       string `json:"url"`
+	Login     string `json:"login"`
+	HeadSHA   string `json:"head_sha"`
 }
 
 // Payload holds the payload fields v1 gives meaning to; everything else in a

@@ -84,8 +84,7 @@ func (c *cli) cmdInit(p cmdline.Args) error {
 	if c.dir.Started() {
 		return c.reinit(charter)
 	}
-	payload := map[string]any{"project": project, "protocol_version": projection.SupportedProtocolVersion, "seats": seats, "base_branch": base}
-	draft := projection.Draft{AgentID: agent, Type: projection.TypeInit, Payload: payload}
+	draft := projection.NewInit(agent, project, base, seats)
 	id, err := newEventID()
 	if err != nil {
 		return err

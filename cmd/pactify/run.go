@@ -281,8 +281,7 @@ func (c *cli) cmdJoin(p cmdline.Args) error {
 			return projection.Draft{}, &refusal{fmt.Sprintf("join names seat %s but PACT_AGENT_ID is %s; a seat can only join for itself", seat, agent),
 				fmt.Sprintf("run it as `PACT_AGENT_ID=%s pactify join %s --roles %s`", seat, seat, p.Get("roles"))}
 		}
-		return projection.Draft{AgentID: agent, Type: projection.TypeJoin,
-			Payload: map[string]any{"roles": splitList(p.Get("roles"))}}, nil
+		return projection.NewJoin(agent, splitList(p.Get("roles"))), nil
 	}, nil)
 }
 
@@ -317,8 +316,8 @@ func (c *cli) cmdAssign(p cmdline.Args) error {
 		spec = c.dir.Display(pactfile.TasksDir, pactfile.TaskFileName(task))
 	}
 	return c.emit(func(agent string, _ *projection.State) (projection.Draft, error) {
-		return projection.Draft{AgentID: agent, Type: projection.TypeAssign, TaskID: task, Feature: p.Get("feature"),
-			Payload: map[string]any{"owner": p.Get("owner"), "reviewer": p.Get("reviewer"), "branch": p.Get("branch"), "spec": spec}}, nil
+		return projection.NewAssign(agent, task, p.Get("feature"),
+			projection.AssignPayload{Owner: p.Get("owner"), Reviewer: p.Get("reviewer"), Branch: p.Get("branch"), Spec: spec}), nil
 	}, func(st *projection.State) error {
 		return c.dir.WriteTaskFile(st.Tasks[task])
 	})
@@ -328,22 +327,23 @@ func (c *cli) cmdCheckpoint(p cmdline.Args) error {
 	if len(p.Positional) != 1 || !p.Has("evidence") {
 		return usageOf("checkpoint")
 	}
-	return c.taskEvent(projection.TypeCheckpoint, p.Positional[0], map[string]any{"evidence": p.Get("evidence")})
+	evidence := p.Get("evidence")
+	return c.taskEvent(p.Positional[0], func(agent, task, feature string) projection.Draft {
+		return projection.NewCheckpoint(agent, task, feature, evidence)
+	})
 }
 
 func (c *cli) cmdAccept(p cmdline.Args) error {
 	if len(p.Positional) != 1 {
 		return usageOf("accept")
 	}
-	payload := map[string]any{}
 	commit := p.Get("commit")
 	if commit == "" {
 		commit = c.gitHead()
 	}
-	if commit != "" {
-		payload["commit"] = commit
-	}
-	return c.taskEvent(projection.TypeAccept, p.Positional[0], payload)
+	return c.taskEvent(p.Positional[0], func(agent, task, feature string) projection.Draft {
+		return projection.NewAccept(agent, task, feature, projection.AcceptPayload{Commit: commit})
+	})
 }
 
 // gitHead records which commit an accept was given on, when pactify runs in
@@ -363,18 +363,22 @@ func (c *cli) cmdChanges(p cmdline.Args) error {
 	if len(p.Positional) != 1 || !p.Has("reason") {
 		return usageOf("changes")
 	}
-	return c.taskEvent(projection.TypeChangesRequested, p.Positional[0], map[string]any{"reason": p.Get("reason")})
+	reason := p.Get("reason")
+	return c.taskEvent(p.Positional[0], func(agent, task, feature string) projection.Draft {
+		return projection.NewChangesRequested(agent, task, feature, projection.ChangesRequestedPayload{Reason: reason})
+	})
 }
 
-// taskEvent emits checkpoint, accept or changes_requested on an existing
-// task, carrying the task's feature so the line reads on its own.
-func (c *cli) taskEvent(typ, task string, payload map[string]any) error {
+// taskEvent emits checkpoint, accept or changes_requested (the event
+// build makes) on an existing task, carrying the task's feature so the
+// line reads on its own.
+func (c *cli) taskEvent(task string, build func(agent, task, feature string) projection.Draft) error {
 	return c.emit(func(agent string, st *projection.State) (projection.Draft, error) {
 		feature := ""
 		if t := st.Tasks[task]; t != nil {
 			feature = t.Feature
 		}
-		return projection.Draft{AgentID: agent, Type: typ, TaskID: task, Feature: feature, Payload: payload}, nil
+		return build(agent, task, feature), nil
 	}, nil)
 }
 
@@ -383,7 +387,7 @@ func (c *cli) cmdMerge(p cmdline.Args) error {
 		return usageOf("merge")
 	}
 	return c.emit(func(agent string, _ *projection.State) (projection.Draft, error) {
-		return projection.Draft{AgentID: agent, Type: projection.TypeMerge, Feature: p.Positional[0]}, nil
+		return projection.NewMerge(agent, p.Positional[0]), nil
 	}, nil)
 }
 

@@ -20,13 +20,11 @@ type Log struct {
 // (worker), rev (reviewer).
 func NewLog() *Log {
 	l := &Log{at: time.Date(2026, 6, 9, 10, 0, 0, 0, time.UTC)}
-	l.Add("lead", projection.TypeInit, "", "", map[string]any{"project": "demo", "protocol_version": 1, "base_branch": "main",
-		"seats": []map[string]any{
-			{"id": "lead", "roles": []string{"orchestrator", "reviewer"}, "entry": "CLAUDE.md"},
-			{"id": "dev", "roles": []string{"worker"}, "entry": "AGENTS.md"},
-			{"id": "rev", "roles": []string{"reviewer"}, "entry": "REVIEW.md"},
-		}})
-	return l
+	return l.Draft(projection.NewInit("lead", "demo", "main", []projection.Seat{
+		{ID: "lead", Roles: []string{"orchestrator", "reviewer"}, Entry: "CLAUDE.md"},
+		{ID: "dev", Roles: []string{"worker"}, Entry: "AGENTS.md"},
+		{ID: "rev", Roles: []string{"reviewer"}, Entry: "REVIEW.md"},
+	}))
 }
 
 // Add appends one event, a minute after the previous one.
@@ -37,9 +35,20 @@ func (l *Log) Add(agent, typ, task, feature string, payload any) *Log {
 // AddAt appends one event stamped at ts (the time of a review or comment
 // the event records).
 func (l *Log) AddAt(ts time.Time, agent, typ, task, feature string, payload any) *Log {
+	return l.DraftAt(ts, projection.Draft{AgentID: agent, Type: typ, TaskID: task, Feature: feature, Payload: payload})
+}
+
+// Draft appends an event built by one of projection's constructors, a
+// minute after the previous one.
+func (l *Log) Draft(d projection.Draft) *Log {
+	return l.DraftAt(l.at.Add(time.Duration(l.n+1)*time.Minute), d)
+}
+
+// DraftAt appends an event stamped at ts.
+func (l *Log) DraftAt(ts time.Time, d projection.Draft) *Log {
 	l.n++
-	line, err := projection.Encode(projection.Draft{EventID: fmt.Sprintf("%032x", l.n), TS: ts,
-		AgentID: agent, Type: typ, TaskID: task, Feature: feature, Payload: payload})
+	d.EventID, d.TS = fmt.Sprintf("%032x", l.n), ts
+	line, err := projection.Encode(d)
 	if err != nil {
 		panic(err)
 	}
@@ -55,19 +64,19 @@ func (l *Log) Raw(line string) *Log {
 
 // Assign, Join, Checkpoint and Accept are the usual steps.
 func (l *Log) Assign(task, feature, branch, owner, reviewer string) *Log {
-	return l.Add("lead", projection.TypeAssign, task, feature, map[string]any{"owner": owner, "reviewer": reviewer, "branch": branch, "spec": ".pact/tasks/" + task + ".md"})
+	return l.Draft(projection.NewAssign("lead", task, feature, projection.AssignPayload{Owner: owner, Reviewer: reviewer, Branch: branch, Spec: ".pact/tasks/" + task + ".md"}))
 }
 
 func (l *Log) Join(seat string) *Log {
-	return l.Add(seat, projection.TypeJoin, "", "", map[string]any{"roles": []string{"worker"}})
+	return l.Draft(projection.NewJoin(seat, []string{"worker"}))
 }
 
 func (l *Log) Checkpoint(seat, task, feature string) *Log {
-	return l.Add(seat, projection.TypeCheckpoint, task, feature, map[string]any{"evidence": "tests pass"})
+	return l.Draft(projection.NewCheckpoint(seat, task, feature, "tests pass"))
 }
 
 func (l *Log) Accept(seat, task, feature string) *Log {
-	return l.Add(seat, projection.TypeAccept, task, feature, map[string]any{})
+	return l.Draft(projection.NewAccept(seat, task, feature, projection.AcceptPayload{}))
 }
 
 // Copy forks the log, as a branch does.
