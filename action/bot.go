@@ -479,12 +479,7 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p *bo
 			o.replyAll(ctx, gh, pr.Number, j.refusals)
 			return nil
 		}
-		content := append([]byte(nil), old...)
-		if len(content) > 0 && content[len(content)-1] != '\n' {
-			content = append(content, '\n')
-		}
-		content = append(content, bytes.Join(j.lines, []byte("\n"))...)
-		content = append(content, '\n')
+		content := pactfile.AppendLines(bytes.Clone(old), old, j.lines...)
 		msg := "pact: " + strings.Join(j.appended, "; ") + "\n\nRecorded by pact-action from a GitHub review or /pact command."
 		newHead, err := gh.CommitFiles(ctx, pr.HeadRef, head, map[string][]byte{logPath: content, statePath: j.state}, msg)
 		switch {

@@ -273,3 +273,21 @@ func TestBotReadOnlyTokenExplainsInJobLog(t *testing.T) {
 	}
 	noViolations(t, b.s)
 }
+
+// A log committed with CRLF line endings is continued in CRLF, as pactify
+// continues one (pactfile.AppendLines): the bot never mixes the two.
+func TestBotAppendsInTheLogsLineEnding(t *testing.T) {
+	t.Parallel()
+	crlf := strings.ReplaceAll(e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev").Join("dev").Checkpoint("dev", "T1", "LOGIN").Text(), "\n", "\r\n")
+	b := newBotScenario(t, botOpts{headFiles: map[string]string{logPath: crlf}})
+	payload, _ := b.review(t, "revuser", "approved", "LGTM")
+	out := b.run(t, "pull_request_review", payload).botDone(t)
+	if out.NewHead == "" {
+		t.Fatalf("nothing recorded: %+v", out)
+	}
+	log, _ := b.s.FileAt(out.NewHead, logPath)
+	rest, ok := strings.CutPrefix(log, crlf)
+	if !ok || !strings.HasSuffix(rest, "\r\n") || strings.Count(rest, "\n") != 1 || strings.Count(rest, "\r\n") != 1 {
+		t.Errorf("the bot appended %q to a CRLF log; want one line ending in CRLF after the log as it was", rest)
+	}
+}

@@ -57,6 +57,25 @@ func SplitLines(b []byte) [][]byte {
 	return lines
 }
 
+// AppendLines appends to dst what adds lines (each without its
+// terminator) to a log ending in end: every line ends in the log's own line
+// ending (LineEnding of end), so that no log mixes CRLF and LF, and a log
+// whose last line has no line break (a hand edit) gets one first, so that
+// its last line is not extended. end is the whole log, or as much of its
+// end as reaches back to its last line break; empty, an empty log. Every
+// writer of the log appends through here: pactify, which reads only the
+// end of the file, and the bot, which holds the whole log.
+func AppendLines(dst, end []byte, lines ...[]byte) []byte {
+	eol := LineEnding(end)
+	if len(end) > 0 && end[len(end)-1] != '\n' {
+		dst = append(dst, eol...)
+	}
+	for _, l := range lines {
+		dst = append(append(dst, l...), eol...)
+	}
+	return dst
+}
+
 // LineEnding is the line terminator a writer appending to, or rewriting
 // part of, the text b uses so that the file never mixes the two: "\r\n"
 // when b's last line break is CRLF (a Windows checkout with

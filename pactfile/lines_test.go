@@ -102,3 +102,69 @@ func TestLineEnding(t *testing.T) {
 		t.Errorf("WithLineEnding LF = %q", got)
 	}
 }
+
+func TestAppendLines(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ log, want string }{
+		{"", "A\nB\n"},
+		{"x\n", "x\nA\nB\n"},
+		{"x\r\n", "x\r\nA\r\nB\r\n"},
+		{"x", "x\nA\nB\n"},                   // a hand edit without the final newline
+		{"x\r\ny", "x\r\ny\r\nA\r\nB\r\n"},   // … in a CRLF log
+		{"x\r\ny\n", "x\r\ny\nA\nB\n"},       // the last break decides
+		{BOM, BOM + "\nA\nB\n"},              // a BOM alone is one empty line
+		{"x\r", "x\r\nA\nB\n"},               // a lone CR is no line break
+		{"x\n\n", "x\n\nA\nB\n"},             // a blank line stays
+		{"x\r\n\r\n", "x\r\n\r\nA\r\nB\r\n"}, // … in CRLF too
+	} {
+		got := AppendLines([]byte(c.log), []byte(c.log), []byte("A"), []byte("B"))
+		if string(got) != c.want {
+			t.Errorf("AppendLines(%q, A, B) = %q, want %q", c.log, got, c.want)
+		}
+	}
+	if got := AppendLines([]byte("keep:"), []byte("x\r\n")); string(got) != "keep:" {
+		t.Errorf("AppendLines of no line = %q, want dst unchanged", got)
+	}
+}
+
+// FuzzAppendLines: appending a line to any log keeps the log as it was,
+// adds exactly that line (after an unterminated last line, which it ends
+// first), ends the new line as the log's last line break does, and needs
+// only the log's end from two bytes before its last LF: what pactify reads
+// of a log it appends to.
+//
+//	go test ./pactfile -run '^$' -fuzz '^FuzzAppendLines$' -fuzztime 20s
+func FuzzAppendLines(f *testing.F) {
+	for _, s := range []string{"", "a\n", "a\r\nb", BOM + "x\n", "a\n\r", BOM, "a\r\n\r\n"} {
+		f.Add([]byte(s), []byte(`{"x":1}`))
+	}
+	f.Fuzz(func(t *testing.T, log, line []byte) {
+		if bytes.ContainsAny(line, "\r\n") || len(line) == 0 || line[0] != '{' {
+			return // an encoded event is a JSON object on one line
+		}
+		out := AppendLines(bytes.Clone(log), log, line)
+		if !bytes.HasPrefix(out, log) {
+			t.Fatalf("AppendLines changed the log %q: %q", log, out)
+		}
+		before, after := SplitLines(log), SplitLines(out)
+		extra := 1
+		if last := log[bytes.LastIndexByte(log, '\n')+1:]; string(last) == "\r" {
+			extra = 2 // the lone CR that was no line becomes an empty one
+		}
+		if len(after) != len(before)+extra || !bytes.Equal(after[len(after)-1], line) {
+			t.Fatalf("appending %q to %q gives the lines %q, after %q", line, log, after, before)
+		}
+		for i := range before[:max(0, len(before)-1)] {
+			if !bytes.Equal(before[i], after[i]) {
+				t.Fatalf("appending to %q changed line %d: %q", log, i+1, after[i])
+			}
+		}
+		if eol := LineEnding(log); !bytes.HasSuffix(out, append(bytes.Clone(line), eol...)) || LineEnding(out) != eol {
+			t.Fatalf("appending to %q (line ending %q) gives %q", log, eol, out)
+		}
+		from := max(0, bytes.LastIndexByte(log, '\n')-1)
+		if tail := AppendLines(nil, log[from:], line); !bytes.Equal(tail, out[len(log):]) {
+			t.Fatalf("from the end %q of %q: %q, from the whole log: %q", log[from:], log, tail, out[len(log):])
+		}
+	})
+}

@@ -446,9 +446,9 @@ var (
 
 // AppendLine appends one event line with a single write and fsyncs it, so a
 // crash leaves either the whole line or none of it. The line ends as the
-// log's last line does (CRLF in a checkout that converted the log, else
-// LF), so that no log mixes the two; when the file does not end in a line
-// break (a hand edit), the break goes into the same write. The log is
+// log's last line does (pactfile.AppendLines: CRLF in a checkout that
+// converted the log, else LF); when the file does not end in a line break
+// (a hand edit), the break goes into the same write. The log is
 // opened like every file of the pact: a regular file, never through a link.
 func (d Dir) AppendLine(line []byte) error {
 	pact, err := d.openPact(false)
@@ -468,12 +468,11 @@ func (d Dir) AppendLine(line []byte) error {
 	if err != nil {
 		return fmt.Errorf("stat the log: %w", err)
 	}
-	lead, eol, err := lineBreak(f, st.Size())
+	end, err := logEnd(f, st.Size())
 	if err != nil {
 		return fmt.Errorf("read the end of the log: %w", err)
 	}
-	buf := make([]byte, 0, len(lead)+len(line)+len(eol))
-	buf = append(append(append(buf, lead...), line...), eol...)
+	buf := pactfile.AppendLines(nil, end, line)
 	if _, err := writeFile(f, buf); err != nil {
 		return fmt.Errorf("append to the log: %w", err)
 	}
@@ -486,28 +485,26 @@ func (d Dir) AppendLine(line []byte) error {
 	return nil
 }
 
-// lineBreak says how a line appended to the log of size bytes in f ends
-// (pactfile.LineEnding of its end), and what must come before it: nothing
-// when the log is empty or ends in a line break, else that line break.
-func lineBreak(f *os.File, size int64) (lead, eol string, err error) {
+// logEnd reads as much of the end of the log of size bytes in f as
+// pactfile.AppendLines needs to end a new line as the log's lines end: the
+// last two bytes when the log ends in LF, else back to its last line
+// break, which is at most a line's bound before the end.
+func logEnd(f *os.File, size int64) ([]byte, error) {
 	if size == 0 {
-		return "", "\n", nil
+		return nil, nil
 	}
-	// The last two bytes say it, unless the log does not end in LF; then
-	// its last line break is at most a line's bound before the end.
 	tail := make([]byte, min(size, 2))
 	if _, err := f.ReadAt(tail, size-int64(len(tail))); err != nil {
-		return "", "", err
+		return nil, err
 	}
 	if tail[len(tail)-1] == '\n' {
-		return "", pactfile.LineEnding(tail), nil
+		return tail, nil
 	}
 	tail = make([]byte, min(size, projection.MaxLineBytes+2))
 	if _, err := f.ReadAt(tail, size-int64(len(tail))); err != nil {
-		return "", "", err
+		return nil, err
 	}
-	eol = pactfile.LineEnding(tail)
-	return eol, eol, nil
+	return tail, nil
 }
 
 // WriteState regenerates STATE.yml from a replayed state, streaming the
