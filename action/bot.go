@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/bot"
-	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/internal/prose"
@@ -56,71 +55,35 @@ type BotOutcome struct {
 	alreadyRecorded int
 }
 
-// readOnlyAssociations can never carry write permission, so they may refuse
-// at once without asking the permission endpoint (never grant on their own).
-var readOnlyAssociations = map[string]bool{"NONE": true, "FIRST_TIMER": true, "FIRST_TIME_CONTRIBUTOR": true, "MANNEQUIN": true}
-
-// botEvent is a webhook reduced to what the bot does with it.
-type botEvent struct {
-	req    bot.Request
-	kind   ghapi.CommentKind
-	number int
-	// recheck: the event changes what backs events already in the log (a
-	// dismissed review, an edited or deleted comment), so the check is
-	// judged again; nothing is recorded.
-	recheck bool
-	// association is the commenter's author_association, which may only
-	// short-cut a refusal.
-	association string
-}
-
 // Bot turns a review or /pact comment into pact events on the PR's branch,
-// replies, and re-posts the check on the new head. Everything it decides on
-// is read from GitHub when it runs — the pull request, the review or
-// comment, the configuration at the base branch's tip, the log at the
-// reviewed commit — never taken from the webhook payload, which a re-run
-// replays unchanged.
+// replies, and re-posts the check on the new head. bot.Decide makes the
+// whole decision; Bot asks GitHub each fact it needs when it needs it —
+// the pull request, the configuration at the base branch's tip, the
+// reviews or the comment, the commenter's permission, the head when the
+// comment was made, the log at the reviewed commit — never taking them
+// from the webhook payload, which a re-run replays unchanged; then it
+// writes, retries and replies.
 func Bot(ctx context.Context, gh BotGitHub, ev *Event, eventName string, s BotSettings) (*BotOutcome, error) {
 	out := &BotOutcome{}
-	be, why := botRequest(ev, eventName, s.BotLogin)
-	if why != "" {
-		out.Ignored = why
-		return out, nil
-	}
-	pr, err := gh.PullRequest(ctx, be.number)
+	g := &botFacts{gh: gh, s: s.Settings, f: bot.Facts{Webhook: webhookOf(ev, eventName), BotLogins: botLogins(s.BotLogin), LogPath: s.layout().Log()}}
+	d, err := g.decide(ctx)
+	out.Ignored, out.Notices = d.Ignored, append(out.Notices, d.Notices...)
 	if err != nil {
-		return nil, fmt.Errorf("read pull request #%d: %w", be.number, err)
-	}
-	if be.recheck {
-		out.Check, err = Check(ctx, gh, Target{HeadSHA: pr.HeadSHA, Known: []ghapi.PR{*pr}}, s.Settings)
 		return out, err
 	}
-	be.req.HeadBranch = pr.HeadRef
-	req := be.req
-	cfg, err := readConfig(ctx, gh, pr.BaseRef)
-	if err != nil {
-		if req.Comment != nil {
-			out.reply(ctx, gh, pr.Number, bot.ConfigUnusable(pactfile.ConfigPath, pr.BaseRef, err))
-		}
-		return out, fmt.Errorf("read %s on the base branch %s: %w", pactfile.ConfigPath, pr.BaseRef, err)
+	pr := g.pr
+	if pr == nil {
+		return out, nil // ignored before anything was asked
 	}
-	var p *botPlan
-	if req.Review != nil {
-		p, err = planReview(ctx, gh, req, *pr, cfg, s, out)
-	} else {
-		p, err = planComment(ctx, gh, be, *pr, cfg, s, out)
-	}
-	if err != nil || p == nil {
-		return out, err
-	}
-	for _, r := range p.Replies {
-		out.reply(ctx, gh, pr.Number, r)
+	out.replyAll(ctx, gh, pr.Number, d.Replies)
+	if d.Err != nil {
+		return out, d.Err
 	}
 	target := Target{HeadSHA: pr.HeadSHA, Known: []ghapi.PR{*pr}}
-	if len(p.Intents) > 0 {
+	if len(d.Intents) > 0 {
 		if pr.Fork {
-			out.forkNotice(ctx, gh, *pr, p.Intents, bot.WhyFork)
-		} else if err := out.write(ctx, gh, *pr, p, s); err != nil {
+			out.forkNotice(ctx, gh, *pr, d.Intents, bot.WhyFork)
+		} else if err := out.write(ctx, gh, *pr, d, s); err != nil {
 			return out, err
 		}
 	}
@@ -130,140 +93,144 @@ func Bot(ctx context.Context, gh BotGitHub, ev *Event, eventName string, s BotSe
 		target.HeadSHA = out.NewHead
 		target.Known[0].HeadSHA = out.NewHead
 	}
-	if p.Status {
+	if d.Status {
 		j, err := Judge(ctx, gh, target, s.Settings)
 		if err != nil {
 			return out, err
 		}
 		out.reply(ctx, gh, pr.Number, bot.StatusReply(j.State, pr.HeadRef, j.Findings))
 	}
-	if p.Acknowledge && req.Comment != nil {
-		// 😕 when every command that asked for an event was refused.
-		content := "+1"
-		if len(out.Appended) == 0 && out.alreadyRecorded == 0 && len(p.Intents)+p.Refused > 0 {
-			content = "confused"
-		}
-		if err := gh.React(ctx, be.kind, req.Comment.ID, content); err != nil {
-			slog.Warn("could not react to the comment", "comment", req.Comment.ID, "err", err)
+	if d.Acknowledge {
+		if err := gh.React(ctx, commentKind(d.Subject), d.Subject.Comment, d.Reaction(len(out.Appended)+out.alreadyRecorded)); err != nil {
+			slog.Warn("could not react to the comment", "comment", d.Subject.Comment, "err", err)
 		}
 	}
-	if out.NewHead != "" || p.Recheck {
+	if out.NewHead != "" || d.Recheck {
 		if out.Check, err = Check(ctx, gh, target, s.Settings); err != nil {
 			return out, err
 		}
 	}
-	if len(p.Renew) > 0 {
-		out.reply(ctx, gh, pr.Number, renewReply(p, req.Review.ID, out.Check))
+	if len(d.Renew) > 0 {
+		var renewed map[string]int64
+		if out.Check != nil && out.Check.Judgement != nil {
+			renewed = out.Check.Renewed
+		}
+		out.reply(ctx, gh, pr.Number, d.RenewReply(renewed))
 	}
 	return out, nil
 }
 
-// renewReply answers an approval that may renew the coverage of accepted
-// tasks: which it renewed, judged on the head, or why it recorded nothing.
-func renewReply(p *botPlan, review int64, check *Outcome) string {
-	var renewed []string
-	for _, id := range p.Renew {
-		if check != nil && check.Judgement != nil && check.Renewed[id] == review {
-			renewed = append(renewed, id)
+// botFacts asks GitHub the facts bot.Decide needs, one at a time.
+type botFacts struct {
+	gh BotGitHub
+	s  Settings
+	f  bot.Facts
+	// pr is the pull request as GitHub has it (nil until asked).
+	pr *ghapi.PR
+}
+
+// decide asks bot.Decide until it has decided, gathering each fact it
+// needs in turn. Decide never asks for a fact twice: each answer fills
+// the fact it asked for, so there are at most as many rounds as facts.
+func (g *botFacts) decide(ctx context.Context) (bot.Decision, error) {
+	for range bot.NeedLog + 1 {
+		d := bot.Decide(g.f)
+		if d.Need == bot.NeedNothing {
+			return d, nil
+		}
+		if err := g.gather(ctx, d); err != nil {
+			return bot.Decision{}, err
 		}
 	}
-	if len(renewed) == 0 {
-		return p.NotRenewed
-	}
-	return bot.RenewedReply(p.login, renewed, p.at)
+	return bot.Decision{}, errors.New("internal error: bot.Decide asked for more facts than there are")
 }
 
-// botPlan is a bot.Plan with the commit it was made against.
-type botPlan struct {
-	bot.Plan
-	// at is the commit the plan was judged on: the reviewed commit, or the
-	// head of the branch when the comment was made; login is the account
-	// that reviewed or commented, as GitHub has it.
-	at, login string
-}
-
-// planReview plans a submitted review against the log at the commit it
-// reviewed, if it is still its author's standing decision.
-func planReview(ctx context.Context, gh BotGitHub, req bot.Request, pr ghapi.PR, cfg *config.Config, s BotSettings, out *BotOutcome) (*botPlan, error) {
-	if len(cfg.SeatsOf(req.Login)) == 0 {
-		out.Ignored = "the reviewer holds no seat" // people review for many reasons
-		return nil, nil
-	}
-	list, err := gh.Reviews(ctx, pr.Number)
-	if err != nil {
-		return nil, fmt.Errorf("list the reviews of pull request #%d: %w", pr.Number, err)
-	}
-	if why := checks.StandingDecision(reviewFacts(list), req.Review.ID); why != "" {
-		out.Ignored = why + ", so it records nothing"
-		out.Notices = append(out.Notices, out.Ignored)
-		return nil, nil
-	}
-	// GitHub's record, not the payload's: a re-run replays an old payload.
-	// (A standing decision is in the list.)
-	r := list[slices.IndexFunc(list, func(rv ghapi.Review) bool { return rv.ID == req.Review.ID })]
-	req.Login = r.AuthorLogin
-	req.Review = &bot.Review{ID: r.ID, State: r.State, Body: r.Body, URL: r.HTMLURL, CommitID: r.CommitID, SubmittedAt: r.SubmittedAt.UTC()}
-	req.HeadSHA = r.CommitID
-	st, ok, err := stateAt(ctx, gh, r.CommitID, s.Settings)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		out.Ignored = "the reviewed commit has no " + s.layout().Log()
-		return nil, nil
-	}
-	return &botPlan{Plan: bot.PlanReview(req, cfg, st), at: r.CommitID, login: r.AuthorLogin}, nil
-}
-
-// planComment plans the /pact commands of a comment as GitHub has it now,
-// against the log at the head of the branch when it was made.
-func planComment(ctx context.Context, gh BotGitHub, be botEvent, pr ghapi.PR, cfg *config.Config, s BotSettings, out *BotOutcome) (*botPlan, error) {
-	req := be.req
-	c, err := gh.GetComment(ctx, be.kind, req.Comment.ID)
-	if errors.Is(err, ghapi.ErrNotFound) {
-		out.Ignored = "the comment no longer exists"
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read comment %d: %w", req.Comment.ID, err)
-	}
-	cmds := bot.ParseCommands(c.Body)
-	if len(cmds) == 0 {
-		out.Ignored = "the comment holds no /pact command"
-		return nil, nil
-	}
-	req.Login = c.AuthorLogin
-	req.Comment.Body, req.Comment.CreatedAt, req.Comment.URL = c.Body, c.CreatedAt.UTC(), c.HTMLURL
-	if needsWrite(cmds) {
-		if req.CanWrite, err = canWrite(ctx, gh, req.Login, be.association); err != nil {
-			return nil, err
-		}
-	}
-	recording := req.CanWrite && records(cmds)
-	at := pr.HeadSHA
-	switch {
-	case recording && c.UpdatedAt.After(c.CreatedAt):
-		return &botPlan{Plan: bot.Plan{Replies: []string{bot.CommentEdited(req.Login)}}}, nil
-	case recording && !pr.Fork:
-		head, why, err := headAtComment(ctx, gh, pr, c.CreatedAt)
+// gather asks GitHub the fact d needs.
+func (g *botFacts) gather(ctx context.Context, d bot.Decision) error {
+	f, gh := &g.f, g.gh
+	switch d.Need {
+	case bot.NeedPullRequest:
+		pr, err := gh.PullRequest(ctx, d.Subject.Number)
 		if err != nil {
-			return nil, err
+			return fmt.Errorf("read pull request #%d: %w", d.Subject.Number, err)
 		}
-		if head == "" {
-			return &botPlan{Plan: bot.Plan{Replies: []string{bot.HeadUnknown(why)}}}, nil
+		g.pr = pr
+		f.PullRequest = &bot.PullRequest{Number: pr.Number, HeadRef: pr.HeadRef, HeadSHA: pr.HeadSHA, BaseRef: pr.BaseRef, Fork: pr.Fork}
+	case bot.NeedConfig:
+		f.Config, f.ConfigErr = readConfig(ctx, gh, g.pr.BaseRef)
+	case bot.NeedReviews:
+		list, err := gh.Reviews(ctx, g.pr.Number)
+		if err != nil {
+			return fmt.Errorf("list the reviews of pull request #%d: %w", g.pr.Number, err)
 		}
-		at = head
+		f.Reviews = reviewFacts(list)
+		if i := slices.IndexFunc(list, func(r ghapi.Review) bool { return r.ID == d.Subject.Review }); i >= 0 {
+			r := list[i]
+			f.Review = &bot.Review{ID: r.ID, Author: r.AuthorLogin, State: r.State, Body: r.Body, URL: r.HTMLURL, CommitID: r.CommitID, SubmittedAt: r.SubmittedAt.UTC()}
+		}
+	case bot.NeedComment:
+		c, err := gh.GetComment(ctx, commentKind(d.Subject), d.Subject.Comment)
+		if errors.Is(err, ghapi.ErrNotFound) {
+			f.CommentGone = true
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read comment %d: %w", d.Subject.Comment, err)
+		}
+		f.Comment = &bot.Comment{ID: d.Subject.Comment, Author: c.AuthorLogin, Body: c.Body, URL: c.HTMLURL, CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt}
+	case bot.NeedPermission:
+		perm, err := gh.Permission(ctx, d.Login)
+		if err != nil {
+			return fmt.Errorf("ask GitHub for %s's permission: %w", d.Login, err)
+		}
+		can := perm == ghapi.PermissionAdmin || perm == ghapi.PermissionMaintain || perm == ghapi.PermissionWrite
+		f.CanWrite = &can
+	case bot.NeedHeadAtComment:
+		sha, why, err := headAtComment(ctx, gh, *g.pr, f.Comment.CreatedAt)
+		if err != nil {
+			return err
+		}
+		f.HeadAtComment = &bot.HeadAt{SHA: sha, Why: why}
+	case bot.NeedLog:
+		st, ok, err := stateAt(ctx, gh, d.At, g.s)
+		if err != nil {
+			return err
+		}
+		f.Log = &bot.LogAt{Commit: d.At}
+		if ok {
+			f.Log.State = st
+		}
+	default:
+		return fmt.Errorf("internal error: bot.Decide needs %s, which bot mode cannot gather", d.Need)
 	}
-	req.HeadSHA = at
-	st, ok, err := stateAt(ctx, gh, at, s.Settings)
-	if err != nil {
-		return nil, err
+	return nil
+}
+
+// webhookOf is what bot.Decide reads of a payload.
+func webhookOf(ev *Event, name string) bot.Webhook {
+	w := bot.Webhook{Name: name, Action: ev.Action, Repo: ev.Repository.FullName, Sender: ev.Sender.Login}
+	if ev.PullRequest != nil {
+		w.PullRequest = &bot.WebhookPR{Number: ev.PullRequest.Number}
 	}
-	if !ok {
-		out.Ignored = "the pull request's head has no " + s.layout().Log()
-		return &botPlan{Plan: bot.Plan{Replies: []string{bot.NoPact(s.layout().Log())}}}, nil
+	if ev.Issue != nil {
+		pr := ev.Issue.PullRequest
+		w.Issue = &bot.WebhookIssue{Number: ev.Issue.Number, PullRequest: len(pr) > 0 && string(pr) != "null"}
 	}
-	return &botPlan{Plan: bot.PlanComment(req, cfg, st, cmds), at: at}, nil
+	if ev.Review != nil {
+		w.Review = &bot.WebhookReview{ID: ev.Review.ID, Login: ev.Review.User.Login}
+	}
+	if c := ev.Comment; c != nil {
+		w.Comment = &bot.WebhookComment{ID: c.ID, Login: c.User.Login, Body: c.Body, AuthorAssociation: c.AuthorAssociation}
+	}
+	return w
+}
+
+// commentKind is the id space of the comment s names.
+func commentKind(s bot.Subject) ghapi.CommentKind {
+	if s.OnDiff {
+		return ghapi.ReviewComment
+	}
+	return ghapi.IssueComment
 }
 
 // stateAt replays the log at commit sha; ok is false when it has none.
@@ -273,77 +240,6 @@ func stateAt(ctx context.Context, gh FileReader, sha string, s Settings) (*proje
 		return nil, false, err
 	}
 	return projection.ReplayBytes(log).State, true, nil
-}
-
-// botRequest reduces a webhook to a bot request, or says why it is ignored.
-func botRequest(ev *Event, eventName, botLogin string) (botEvent, string) {
-	be := botEvent{req: bot.Request{Repo: ev.Repository.FullName}}
-	if isOwnAccount(ev.Sender, botLogin) {
-		return be, "the event was caused by the bot's own account"
-	}
-	switch eventName {
-	case "pull_request_review":
-		if ev.Review == nil || ev.PullRequest == nil {
-			return be, "the review payload has no review"
-		}
-		be.number = ev.PullRequest.Number
-		switch ev.Action {
-		case "submitted":
-		case "dismissed", "edited":
-			be.recheck = true
-			return be, ""
-		default:
-			return be, "review " + ev.Action + " events record nothing"
-		}
-		r := ev.Review
-		be.req.Login = r.User.Login
-		be.req.Review = &bot.Review{ID: r.ID}
-		return be, ""
-	case "issue_comment", "pull_request_review_comment":
-		if ev.Comment == nil {
-			return be, "the comment payload has no comment"
-		}
-		if eventName == "issue_comment" {
-			if ev.Issue == nil || len(ev.Issue.PullRequest) == 0 || string(ev.Issue.PullRequest) == "null" {
-				return be, "the comment is on an issue, not a pull request"
-			}
-			be.number = ev.Issue.Number
-		} else {
-			if ev.PullRequest == nil {
-				return be, "the review comment payload has no pull request"
-			}
-			be.number = ev.PullRequest.Number
-		}
-		if strings.Contains(ev.Comment.Body, bot.ReplyMarker) || isOwnAccount(ev.Comment.User, botLogin) {
-			return be, "the comment is the bot's own"
-		}
-		switch ev.Action {
-		case "created":
-		case "edited", "deleted":
-			// The check re-reads every comment that backs an event.
-			be.recheck = true
-			return be, ""
-		default:
-			return be, "comment " + ev.Action + " events record nothing"
-		}
-		c := ev.Comment
-		be.req.Login = c.User.Login
-		be.req.Comment = &bot.Comment{ID: c.ID, OnDiff: eventName == "pull_request_review_comment"}
-		be.kind = ghapi.IssueComment
-		if eventName == "pull_request_review_comment" {
-			be.kind = ghapi.ReviewComment
-		}
-		be.association = c.AuthorAssociation
-		return be, ""
-	}
-	return be, "bot mode does nothing on " + eventName + " events"
-}
-
-// isOwnAccount recognises the bot's own accounts — the workflow token's,
-// and the bot-login input's (a GitHub App) — whose events must never feed
-// back into the bot.
-func isOwnAccount(u User, botLogin string) bool {
-	return checks.IsBotLogin(u.Login, botLogins(botLogin))
 }
 
 // readConfig reads the seat map at the base branch's tip now (one
@@ -362,42 +258,6 @@ func readConfig(ctx context.Context, gh Reader, baseRef string) (*config.Config,
 		return config.Default(), nil
 	}
 	return config.Parse(b)
-}
-
-func needsWrite(cmds []bot.Command) bool {
-	for _, c := range cmds {
-		switch c.Verb {
-		case bot.VerbAccept, bot.VerbChanges, bot.VerbRecheck:
-			return true
-		}
-	}
-	return false
-}
-
-func records(cmds []bot.Command) bool {
-	for _, c := range cmds {
-		if c.Verb == bot.VerbAccept || c.Verb == bot.VerbChanges {
-			return true
-		}
-	}
-	return false
-}
-
-// canWrite asks the collaborator-permission endpoint; author_association
-// only short-cuts a refusal.
-func canWrite(ctx context.Context, gh BotGitHub, login, association string) (bool, error) {
-	if readOnlyAssociations[strings.ToUpper(association)] {
-		return false, nil
-	}
-	perm, err := gh.Permission(ctx, login)
-	if err != nil {
-		return false, fmt.Errorf("ask GitHub for %s's permission: %w", login, err)
-	}
-	switch perm {
-	case ghapi.PermissionAdmin, ghapi.PermissionMaintain, ghapi.PermissionWrite:
-		return true, nil
-	}
-	return false, nil
 }
 
 // reply posts body as a comment; one that cannot be posted goes to the job
@@ -437,7 +297,7 @@ func (o *BotOutcome) forkNotice(ctx context.Context, gh BotGitHub, pr ghapi.PR, 
 // Events from a comment are written only while the branch holds the code
 // the comment was made on (pact-only commits since are fine), and record
 // the commit they are written on.
-func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p *botPlan, s BotSettings) error {
+func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p bot.Decision, s BotSettings) error {
 	attempts := s.MaxAttempts
 	if attempts <= 0 {
 		attempts = 6
@@ -508,19 +368,19 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p *bo
 // directory that it held when the comment was made (pact-only commits since,
 // like another review the bot recorded, are fine); otherwise a reply says
 // the branch moved.
-func stillCovered(ctx context.Context, gh Reader, p *botPlan, intents []bot.Intent, head string, s Settings) ([]bot.Intent, []string, error) {
+func stillCovered(ctx context.Context, gh Reader, p bot.Decision, intents []bot.Intent, head string, s Settings) ([]bot.Intent, []string, error) {
 	var fromComment []string
 	for _, in := range intents {
 		if in.FromComment {
 			fromComment = append(fromComment, in.What)
 		}
 	}
-	if len(fromComment) == 0 || head == p.at {
+	if len(fromComment) == 0 || head == p.At {
 		return intents, nil, nil
 	}
-	files, err := gh.CompareFiles(ctx, p.at, head)
+	files, err := gh.CompareFiles(ctx, p.At, head)
 	if err != nil && !errors.Is(err, ghapi.ErrNotFound) {
-		return nil, nil, fmt.Errorf("compare %s with %s: %w", prose.ShortSHA(p.at), prose.ShortSHA(head), err)
+		return nil, nil, fmt.Errorf("compare %s with %s: %w", prose.ShortSHA(p.At), prose.ShortSHA(head), err)
 	}
 	if s.sameCode(files, err) {
 		return intents, nil, nil
@@ -531,7 +391,7 @@ func stillCovered(ctx context.Context, gh Reader, p *botPlan, intents []bot.Inte
 			keep = append(keep, in)
 		}
 	}
-	return keep, []string{bot.BranchMoved(fromComment, p.at, head)}, nil
+	return keep, []string{bot.BranchMoved(fromComment, p.At, head)}, nil
 }
 
 // unrecorded drops the intents the log already holds. An event id the log

@@ -121,12 +121,22 @@ func TestParseCommands(t *testing.T) {
 	}
 }
 
-func review(state string, body string) Request {
-	return Request{Repo: "o/r", HeadBranch: "feat/x", HeadSHA: "abc",
-		Review: &Review{ID: 77, State: state, Body: body, URL: "https://github.com/o/r/pull/1#pullrequestreview-77", CommitID: "abc", SubmittedAt: submitted}}
+// reviewOn is Decide on a review by login of the head abc of branch.
+func reviewOn(t *testing.T, branch, login, verdict, body string) Decision {
+	t.Helper()
+	r := Review{ID: 77, Author: login, State: verdict, Body: body, URL: "https://github.com/o/r/pull/1#pullrequestreview-77", CommitID: "abc", SubmittedAt: submitted}
+	return Decided(t, ReviewFacts("o/r", branch, r, seats(t), state(t)))
 }
 
-func TestPlanReview(t *testing.T) {
+// commentOn is Decide on a comment by login made when head was the head
+// of branch.
+func commentOn(t *testing.T, cfg *config.Config, branch, head, login string, canWrite bool, body string) Decision {
+	t.Helper()
+	c := Comment{ID: 5, Author: login, Body: body, URL: "u", CreatedAt: submitted, UpdatedAt: submitted}
+	return Decided(t, CommentFacts("o/r", branch, head, c, canWrite, cfg, state(t)))
+}
+
+func TestDecideReview(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name        string
@@ -150,9 +160,7 @@ func TestPlanReview(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			req := review(tt.state, tt.body)
-			req.Login = tt.login
-			plan := PlanReview(req, seats(t), state(t))
+			plan := reviewOn(t, "feat/x", tt.login, tt.state, tt.body)
 			var tasks []string
 			for _, in := range plan.Intents {
 				tasks = append(tasks, in.Draft.TaskID)
@@ -181,10 +189,8 @@ func TestPlanReview(t *testing.T) {
 
 func TestReviewEventIsDeterministicAndCarriesProvenance(t *testing.T) {
 	t.Parallel()
-	req := review("approved", "")
-	req.Login = "octocat"
-	a := PlanReview(req, seats(t), state(t))
-	b := PlanReview(req, seats(t), state(t))
+	a := reviewOn(t, "feat/x", "octocat", "approved", "")
+	b := reviewOn(t, "feat/x", "octocat", "approved", "")
 	if a.Intents[0].Draft.EventID != b.Intents[0].Draft.EventID || len(a.Intents[0].Draft.EventID) != 32 {
 		t.Fatalf("event ids %q and %q: want the same 128-bit hex for the same review", a.Intents[0].Draft.EventID, b.Intents[0].Draft.EventID)
 	}
@@ -210,9 +216,7 @@ func TestReviewEventIsDeterministicAndCarriesProvenance(t *testing.T) {
 
 func TestChangesRequestedWithoutBodyLinksTheReview(t *testing.T) {
 	t.Parallel()
-	req := review("changes_requested", "  ")
-	req.Login = "octocat"
-	plan := PlanReview(req, seats(t), state(t))
+	plan := reviewOn(t, "feat/x", "octocat", "changes_requested", "  ")
 	p := plan.Intents[0].Draft.Payload.(projection.ChangesRequestedPayload)
 	if !strings.Contains(p.Reason, "pullrequestreview-77") {
 		t.Errorf("reason = %q, want a default that links the review", p.Reason)
@@ -221,16 +225,13 @@ func TestChangesRequestedWithoutBodyLinksTheReview(t *testing.T) {
 
 func TestReviewThatConcernsNoTaskExplainsTheBranch(t *testing.T) {
 	t.Parallel()
-	req := review("approved", "")
-	req.Login = "octocat"
-	req.HeadBranch = "feat/y" // T3 is assigned, not awaiting review
-	plan := PlanReview(req, seats(t), state(t))
+	plan := reviewOn(t, "feat/y", "octocat", "approved", "") // T3 is assigned, not awaiting review
 	if len(plan.Intents) != 0 || len(plan.Replies) != 1 || !strings.Contains(plan.Replies[0], "`T3`") || !strings.Contains(plan.Replies[0], "has not joined") && !strings.Contains(plan.Replies[0], "in progress") {
 		t.Errorf("plan = %+v", plan)
 	}
 }
 
-func TestPlanComment(t *testing.T) {
+func TestDecideComment(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name        string
@@ -257,9 +258,7 @@ func TestPlanComment(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			req := Request{Repo: "o/r", Login: tt.login, HeadBranch: "feat/x", HeadSHA: "abc", CanWrite: tt.canWrite,
-				Comment: &Comment{ID: 5, Body: tt.body, URL: "u", CreatedAt: submitted}}
-			plan := PlanComment(req, seats(t), state(t), ParseCommands(tt.body))
+			plan := commentOn(t, seats(t), "feat/x", "abc", tt.login, tt.canWrite, tt.body)
 			var tasks []string
 			for _, in := range plan.Intents {
 				tasks = append(tasks, in.Draft.TaskID)
@@ -371,9 +370,7 @@ func TestRepliesAreInert(t *testing.T) {
 	}
 	for _, body := range hostile {
 		for _, login := range []string{"octocat", "stranger", "hubot"} {
-			req := Request{Repo: "o/r", Login: login, HeadBranch: "feat/x", HeadSHA: "abc", CanWrite: true,
-				Comment: &Comment{ID: 5, Body: body, URL: "u", CreatedAt: submitted}}
-			for _, r := range PlanComment(req, seats(t), state(t), ParseCommands(body)).Replies {
+			for _, r := range commentOn(t, seats(t), "feat/x", "abc", login, true, body).Replies {
 				assertInert(t, r, login)
 			}
 		}
@@ -391,9 +388,7 @@ func FuzzRepliesAreInert(f *testing.F) {
 		if !githubLogin.MatchString(login) {
 			return // GitHub sends only real logins
 		}
-		req := Request{Repo: "o/r", Login: login, HeadBranch: "feat/x", HeadSHA: "abc", CanWrite: true,
-			Comment: &Comment{ID: 5, Body: body, URL: "u", CreatedAt: submitted}}
-		for _, r := range PlanComment(req, seats(t), state(t), ParseCommands(body)).Replies {
+		for _, r := range commentOn(t, seats(t), "feat/x", "abc", login, true, body).Replies {
 			assertInert(t, r, login)
 		}
 	})
@@ -402,11 +397,9 @@ func FuzzRepliesAreInert(f *testing.F) {
 func TestCommandsOfOneCommentShareItsTime(t *testing.T) {
 	t.Parallel()
 	body := "/pact accept T1\n/pact accept T2"
-	req := Request{Repo: "o/r", Login: "carol", HeadBranch: "feat/x", HeadSHA: "abc", CanWrite: true,
-		Comment: &Comment{ID: 5, Body: body, URL: "u", CreatedAt: submitted}}
 	cfg := seats(t)
 	cfg.Seats["lead"] = append(cfg.Seats["lead"], "carol")
-	plan := PlanComment(req, cfg, state(t), ParseCommands(body))
+	plan := commentOn(t, cfg, "feat/x", "abc", "carol", true, body)
 	if len(plan.Intents) != 2 {
 		t.Fatalf("plan = %+v", plan)
 	}
@@ -422,9 +415,7 @@ func TestCommandsOfOneCommentShareItsTime(t *testing.T) {
 func TestCommentOnATaskNotAwaitingReviewIsRefused(t *testing.T) {
 	t.Parallel()
 	body := "/pact accept T3" // T3 is assigned, never checkpointed
-	req := Request{Repo: "o/r", Login: "octocat", HeadBranch: "feat/y", HeadSHA: "abcdef0123456789", CanWrite: true,
-		Comment: &Comment{ID: 5, Body: body, URL: "u", CreatedAt: submitted}}
-	plan := PlanComment(req, seats(t), state(t), ParseCommands(body))
+	plan := commentOn(t, seats(t), "feat/y", "abcdef0123456789", "octocat", true, body)
 	if len(plan.Intents) != 0 || len(plan.Replies) != 1 || !strings.Contains(plan.Replies[0], "was not awaiting review at commit `abcdef012345`") {
 		t.Errorf("plan = %+v", plan)
 	}

@@ -27,10 +27,9 @@ func TestCommentEventIDs(t *testing.T) {
 	}
 	st := rule1State(t, projection.StatusAwaitingReview)
 	plan := func(onDiff bool, body string) []string {
-		req := bot.Request{Repo: "O/R", Login: "revuser", HeadBranch: "feat/x", HeadSHA: "abc", CanWrite: true,
-			Comment: &bot.Comment{ID: 9, OnDiff: onDiff, Body: body, CreatedAt: rule1Time}}
+		c := bot.Comment{ID: 9, OnDiff: onDiff, Author: "revuser", Body: body, CreatedAt: rule1Time, UpdatedAt: rule1Time}
 		var ids []string
-		for _, in := range bot.PlanComment(req, cfg, st, bot.ParseCommands(body)).Intents {
+		for _, in := range bot.Decided(t, bot.CommentFacts("O/R", "feat/x", "abc", c, true, cfg, st)).Intents {
 			ids = append(ids, in.Draft.EventID)
 		}
 		return ids
@@ -63,9 +62,8 @@ func TestPactifyCommand(t *testing.T) {
 		"/pact accept T1":                "PACT_AGENT_ID=rev pactify accept 'T1'",
 		"/pact changes T1 it's $(wrong)": `PACT_AGENT_ID=rev pactify changes 'T1' --reason 'it'\''s $(wrong)'`,
 	} {
-		req := bot.Request{Repo: "o/r", Login: "revuser", HeadBranch: "feat/x", HeadSHA: "abc", CanWrite: true,
-			Comment: &bot.Comment{ID: 9, Body: body, CreatedAt: rule1Time}}
-		intents := bot.PlanComment(req, cfg, st, bot.ParseCommands(body)).Intents
+		c := bot.Comment{ID: 9, Author: "revuser", Body: body, CreatedAt: rule1Time, UpdatedAt: rule1Time}
+		intents := bot.Decided(t, bot.CommentFacts("o/r", "feat/x", "abc", c, true, cfg, st)).Intents
 		if len(intents) != 1 || bot.PactifyCommand(intents[0]) != want {
 			t.Errorf("%q: %+v, want %s", body, intents, want)
 		}

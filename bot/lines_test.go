@@ -25,34 +25,29 @@ func TestLinesGolden(t *testing.T) {
 	}
 	st := rule1State(t, projection.StatusAwaitingReview)
 	const sha = "0123456789abcdef0123456789abcdef01234567"
-	review := func(state, body string) bot.Request {
-		return bot.Request{Repo: "Octo/Repo", Login: "revuser", HeadBranch: "feat/x", HeadSHA: sha,
-			Review: &bot.Review{ID: 4242, State: state, Body: body, URL: "https://github.com/Octo/Repo/pull/3#pullrequestreview-4242", CommitID: sha, SubmittedAt: rule1Time}}
+	review := func(state, body string) bot.Facts {
+		return bot.ReviewFacts("Octo/Repo", "feat/x", bot.Review{ID: 4242, Author: "revuser", State: state, Body: body,
+			URL: "https://github.com/Octo/Repo/pull/3#pullrequestreview-4242", CommitID: sha, SubmittedAt: rule1Time}, cfg, st)
 	}
-	comment := func(onDiff bool, body string) (bot.Request, []bot.Command) {
-		return bot.Request{Repo: "Octo/Repo", Login: "rev-agent[bot]", HeadBranch: "feat/x", HeadSHA: sha, CanWrite: true,
-			Comment: &bot.Comment{ID: 99, OnDiff: onDiff, Body: body, URL: "https://github.com/Octo/Repo/pull/3#issuecomment-99?a=1&b=<2>", CreatedAt: rule1Time.Add(1500)}}, bot.ParseCommands(body)
+	comment := func(onDiff bool, body string) bot.Facts {
+		at := rule1Time.Add(1500)
+		return bot.CommentFacts("Octo/Repo", "feat/x", sha, bot.Comment{ID: 99, OnDiff: onDiff, Author: "rev-agent[bot]", Body: body,
+			URL: "https://github.com/Octo/Repo/pull/3#issuecomment-99?a=1&b=<2>", CreatedAt: at, UpdatedAt: at}, true, cfg, st)
 	}
 	// GitHub may send a review without a commit or a URL: payload.github
 	// keeps its keys, payload.commit is left out.
 	bare := review("approved", "")
-	bare.Review.URL, bare.Review.CommitID, bare.HeadSHA = "", "", ""
-	var plans []bot.Plan
-	plans = append(plans,
-		bot.PlanReview(bare, cfg, st),
-		bot.PlanReview(review("approved", "LGTM"), cfg, st),
-		bot.PlanReview(review("CHANGES_REQUESTED", "  please <b>add</b> a test & \"quote\" it: ünï 🚀\r\n\tsecond line  "), cfg, st),
-		bot.PlanReview(review("changes_requested", " \n "), cfg, st),
-	)
-	for _, c := range []struct {
-		onDiff bool
-		body   string
-	}{
-		{false, "/pact accept T1"},
-		{true, "/pact status\n/pact changes T1 it's $(rm -rf) a<b & c>d \"more\" \\ done ü 🚀"},
+	bare.Review.URL, bare.Review.CommitID, bare.PullRequest.HeadSHA, bare.Log.Commit = "", "", "", ""
+	var plans []bot.Decision
+	for _, f := range []bot.Facts{
+		bare,
+		review("approved", "LGTM"),
+		review("CHANGES_REQUESTED", "  please <b>add</b> a test & \"quote\" it: ünï 🚀\r\n\tsecond line  "),
+		review("changes_requested", " \n "),
+		comment(false, "/pact accept T1"),
+		comment(true, "/pact status\n/pact changes T1 it's $(rm -rf) a<b & c>d \"more\" \\ done ü 🚀"),
 	} {
-		req, cmds := comment(c.onDiff, c.body)
-		plans = append(plans, bot.PlanComment(req, cfg, st, cmds))
+		plans = append(plans, bot.Decided(t, f))
 	}
 	var lines []string
 	for _, p := range plans {

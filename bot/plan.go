@@ -5,78 +5,25 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/projection"
 )
 
-// Review is a submitted pull-request review, as GitHub reports it when the
-// bot runs (not as the webhook said: it may since have been superseded).
-type Review struct {
-	ID          int64
-	State       string // approved, changes_requested, commented, dismissed; any case
-	Body        string
-	URL         string
-	CommitID    string // the head commit that was reviewed
-	SubmittedAt time.Time
-}
-
-// Comment is a PR comment that may hold /pact commands.
-type Comment struct {
-	// OnDiff is set for a review comment on the diff; those and
-	// conversation comments have separate id spaces on GitHub.
-	OnDiff    bool
-	ID        int64
-	Body      string
-	URL       string
-	CreatedAt time.Time
-}
-
-// Request is one GitHub event, reduced to what the pact needs.
-type Request struct {
+// request is one review or comment, as GitHub has it, with what the
+// plan needs around it.
+type request struct {
 	Repo       string // owner/name: part of every derived event_id
 	Login      string // who reviewed or commented
 	HeadBranch string
 	// HeadSHA is the commit the request was given on: the reviewed commit
 	// of a review, the head of the branch when a comment was made; the
-	// caller plans against the log at this commit.
+	// plan is made against the log at this commit.
 	HeadSHA string
 	Review  *Review
 	Comment *Comment
-	// CanWrite is whether Login has write permission on the repository
-	// (asked of the collaborator-permission endpoint by the caller).
+	// CanWrite is whether Login has write permission on the repository.
 	CanWrite bool
-}
-
-// Intent is an event the request asks to append.
-type Intent struct {
-	Draft projection.Draft
-	// What names the event for commit messages and replies.
-	What string
-	// FromComment marks an event recorded from a /pact comment: its
-	// payload.commit is the head of the branch when the comment was made,
-	// and it may only be written on a commit with the same code.
-	FromComment bool
-}
-
-// Plan is what the bot will do for a request.
-type Plan struct {
-	Intents []Intent
-	Replies []string
-	// Status, Recheck: the comment asked for the state table or a fresh
-	// check; Acknowledge: it held a command the bot handled (or refused).
-	Status, Recheck, Acknowledge bool
-	// Refused counts the commands asking for an event that the pact's
-	// state refused (the task did not await review).
-	Refused int
-	// Renew lists the accepted tasks an approval may renew the coverage
-	// of (docs/semantics.md §5): no event is written for them; the caller
-	// judges the head again and replies RenewedReply or, when the approval
-	// renewed nothing, NotRenewed.
-	Renew []string
-	// NotRenewed is the reply when the approval renewed no task's coverage.
-	NotRenewed string
 }
 
 // EventID derives a deterministic 128-bit event_id from the GitHub object
@@ -97,12 +44,12 @@ func event(typ string, t *projection.Task, reason, commit string, gh *projection
 	return projection.NewChangesRequested(t.Reviewer, t.ID, t.Feature, projection.ChangesRequestedPayload{Reason: reason, Commit: commit, GitHub: gh})
 }
 
-// PlanReview maps a submitted review to events: approved → accept and
+// planReview maps a submitted review to events: approved → accept and
 // changes_requested → changes_requested, for every task on the head branch
 // that awaited review, by a seat the reviewer holds, in st: the log at the
 // reviewed commit (not the branch's head, which may hold tasks checkpointed
-// after the review).
-func PlanReview(req Request, cfg *config.Config, st *projection.State) Plan {
+// after the review). Decide has tested the seat.
+func planReview(d Decision, req request, cfg *config.Config, st *projection.State) Decision {
 	r := req.Review
 	var typ string
 	switch strings.ToLower(r.State) {
@@ -111,13 +58,8 @@ func PlanReview(req Request, cfg *config.Config, st *projection.State) Plan {
 	case "changes_requested":
 		typ = projection.TypeChangesRequested
 	default:
-		return Plan{} // commented, dismissed: nothing to record
+		return d // commented, dismissed: nothing to record
 	}
-	seats := cfg.SeatsOf(req.Login)
-	if len(seats) == 0 {
-		return Plan{} // people review for many reasons; no seat, no event
-	}
-	var plan Plan
 	var refused []string
 	for _, id := range st.TaskOrder {
 		t := st.Tasks[id]
@@ -128,33 +70,33 @@ func PlanReview(req Request, cfg *config.Config, st *projection.State) Plan {
 		case config.OwnsTheTask:
 			refused = append(refused, ownerRefusal(req.Login, t, typ))
 		case config.MayReview:
-			plan.Intents = append(plan.Intents, reviewIntent(req, t, typ))
+			d.Intents = append(d.Intents, reviewIntent(req, t, typ))
 		}
 	}
-	plan.Replies = append(plan.Replies, refused...)
-	if len(plan.Intents) > 0 || len(refused) > 0 {
-		return plan
+	d.Replies = append(d.Replies, refused...)
+	if len(d.Intents) > 0 || len(refused) > 0 {
+		return d
 	}
-	nothing := nothingToReview(req.Login, seats, req.HeadBranch, r.CommitID, st)
+	nothing := nothingToReview(req.Login, cfg.SeatsOf(req.Login), req.HeadBranch, r.CommitID, st)
 	if typ == projection.TypeAccept {
 		// An approval of code an accept no longer covers renews it; the
 		// judgement of the head tells.
 		for _, id := range st.TaskOrder {
 			t := st.Tasks[id]
 			if t.Branch == req.HeadBranch && t.Status == projection.StatusAccepted && cfg.ReviewRight(req.Login, t.Owner, t.Reviewer) == config.MayReview {
-				plan.Renew = append(plan.Renew, t.ID)
+				d.Renew = append(d.Renew, t.ID)
 			}
 		}
 	}
-	if len(plan.Renew) > 0 {
-		plan.NotRenewed, plan.Recheck = nothing, true
-		return plan
+	if len(d.Renew) > 0 {
+		d.NotRenewed, d.Recheck = nothing, true
+		return d
 	}
-	plan.Replies = append(plan.Replies, nothing)
-	return plan
+	d.Replies = append(d.Replies, nothing)
+	return d
 }
 
-func reviewIntent(req Request, t *projection.Task, typ string) Intent {
+func reviewIntent(req request, t *projection.Task, typ string) Intent {
 	r := req.Review
 	reason := strings.TrimSpace(r.Body)
 	if reason == "" {
@@ -165,10 +107,9 @@ func reviewIntent(req Request, t *projection.Task, typ string) Intent {
 	return Intent{Draft: d, What: fmt.Sprintf("%s %s (review %d by @%s)", typ, t.ID, r.ID, req.Login)}
 }
 
-// PlanComment runs the /pact commands of a comment in order, against st:
+// planComment runs the /pact commands of a comment in order, against st:
 // the log at the head of the branch when the comment was made.
-func PlanComment(req Request, cfg *config.Config, st *projection.State, cmds []Command) Plan {
-	var plan Plan
+func planComment(plan Decision, req request, cfg *config.Config, st *projection.State, cmds []Command) Decision {
 	for i, cmd := range cmds {
 		switch cmd.Verb {
 		case VerbHelp:
@@ -201,7 +142,7 @@ func PlanComment(req Request, cfg *config.Config, st *projection.State, cmds []C
 	return plan
 }
 
-func planTaskCommand(req Request, cfg *config.Config, st *projection.State, cmd Command, index int) (in Intent, refusal string, byState bool) {
+func planTaskCommand(req request, cfg *config.Config, st *projection.State, cmd Command, index int) (in Intent, refusal string, byState bool) {
 	typ := projection.TypeAccept
 	if cmd.Verb == VerbChanges {
 		typ = projection.TypeChangesRequested

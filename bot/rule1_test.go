@@ -178,18 +178,20 @@ func TestRule1Decisions(t *testing.T) {
 		t.Run(fmt.Sprintf("%s %s T1 %s", tc.login, what, tc.status), func(t *testing.T) {
 			t.Parallel()
 			st := rule1State(t, tc.status)
-			req := bot.Request{Repo: "o/r", Login: tc.login, HeadBranch: "feat/x", HeadSHA: "0123456789abcdef", CanWrite: tc.ask.canWrite}
+			const sha = "0123456789abcdef"
+			branch := "feat/x"
 			if tc.branch != "" {
-				req.HeadBranch = tc.branch
+				branch = tc.branch
 			}
-			var plan bot.Plan
+			var f bot.Facts
 			if tc.ask.review != "" {
-				req.Review = &bot.Review{ID: 7, State: tc.ask.review, URL: "https://github.example/o/r/pull/1#pullrequestreview-7", CommitID: req.HeadSHA, SubmittedAt: rule1Time}
-				plan = bot.PlanReview(req, cfg, st)
+				f = bot.ReviewFacts("o/r", branch, bot.Review{ID: 7, Author: tc.login, State: tc.ask.review,
+					URL: "https://github.example/o/r/pull/1#pullrequestreview-7", CommitID: sha, SubmittedAt: rule1Time}, cfg, st)
 			} else {
-				req.Comment = &bot.Comment{ID: 9, Body: tc.ask.command, URL: "https://github.example/o/r/pull/1#issuecomment-9", CreatedAt: rule1Time}
-				plan = bot.PlanComment(req, cfg, st, bot.ParseCommands(tc.ask.command))
+				f = bot.CommentFacts("o/r", branch, sha, bot.Comment{ID: 9, Author: tc.login, Body: tc.ask.command,
+					URL: "https://github.example/o/r/pull/1#issuecomment-9", CreatedAt: rule1Time, UpdatedAt: rule1Time}, tc.ask.canWrite, cfg, st)
 			}
+			plan := bot.Decided(t, f)
 
 			switch {
 			case tc.intent == "" && len(plan.Intents) != 0:

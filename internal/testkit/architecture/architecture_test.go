@@ -29,7 +29,7 @@ var allowed = map[string][]string{
 	"config":           {"schemas", "projection", "pactfile"},
 	"checks":           {"projection", "config", "pactfile"},
 	"report":           {"checks", "projection"},
-	"bot":              {"projection", "checks", "config", "report"},
+	"bot":              {"pactfile", "projection", "checks", "config", "report"},
 	"ghapi":            {},
 	"internal/pactdir": {"pactfile", "projection", "checks"},
 	"action":           {"pactfile", "projection", "checks", "config", "report", "bot", "ghapi", "internal/pactdir"},
