@@ -24,21 +24,23 @@ seats:
   rev2: [mallory, carol]
 `
 
-// state replays a small pact: T1 (dev, reviewed by lead) and T2 (both,
+// stateLog is a small pact: T1 (dev, reviewed by lead) and T2 (both,
 // reviewed by rev2) await review on feat/x; T3 on another branch.
+var stateLog = []byte(strings.Join([]string{
+	`{"event_id":"e1","ts":"2026-06-09T10:00:00Z","agent_id":"lead","role":"orchestrator","event_type":"init","task_id":"","feature":"","payload":{"project":"p","protocol_version":1,"base_branch":"main","seats":[{"id":"lead","roles":["orchestrator","reviewer"],"entry":"A.md"},{"id":"dev","roles":["worker"],"entry":"B.md"},{"id":"both","roles":["worker"],"entry":"B.md"},{"id":"rev2","roles":["reviewer"],"entry":"C.md"}]}}`,
+	`{"event_id":"e2","ts":"2026-06-09T10:01:00Z","agent_id":"lead","role":"orchestrator","event_type":"assign","task_id":"T1","feature":"F","payload":{"owner":"dev","reviewer":"lead","branch":"feat/x","spec":"s"}}`,
+	`{"event_id":"e3","ts":"2026-06-09T10:02:00Z","agent_id":"lead","role":"orchestrator","event_type":"assign","task_id":"T2","feature":"F","payload":{"owner":"both","reviewer":"rev2","branch":"feat/x","spec":"s"}}`,
+	`{"event_id":"e4","ts":"2026-06-09T10:03:00Z","agent_id":"lead","role":"orchestrator","event_type":"assign","task_id":"T3","feature":"G","payload":{"owner":"dev","reviewer":"lead","branch":"feat/y","spec":"s"}}`,
+	`{"event_id":"e5","ts":"2026-06-09T10:04:00Z","agent_id":"dev","role":"worker","event_type":"join","task_id":"","feature":"","payload":{"roles":["worker"]}}`,
+	`{"event_id":"e6","ts":"2026-06-09T10:05:00Z","agent_id":"both","role":"worker","event_type":"join","task_id":"","feature":"","payload":{"roles":["worker"]}}`,
+	`{"event_id":"e7","ts":"2026-06-09T10:06:00Z","agent_id":"dev","role":"worker","event_type":"checkpoint","task_id":"T1","feature":"F","payload":{"evidence":"ok"}}`,
+	`{"event_id":"e8","ts":"2026-06-09T10:07:00Z","agent_id":"both","role":"worker","event_type":"checkpoint","task_id":"T2","feature":"F","payload":{"evidence":"ok"}}`,
+}, "\n"))
+
+// state replays stateLog.
 func state(t *testing.T) *projection.State {
 	t.Helper()
-	lines := []string{
-		`{"event_id":"e1","ts":"2026-06-09T10:00:00Z","agent_id":"lead","role":"orchestrator","event_type":"init","task_id":"","feature":"","payload":{"project":"p","protocol_version":1,"base_branch":"main","seats":[{"id":"lead","roles":["orchestrator","reviewer"],"entry":"A.md"},{"id":"dev","roles":["worker"],"entry":"B.md"},{"id":"both","roles":["worker"],"entry":"B.md"},{"id":"rev2","roles":["reviewer"],"entry":"C.md"}]}}`,
-		`{"event_id":"e2","ts":"2026-06-09T10:01:00Z","agent_id":"lead","role":"orchestrator","event_type":"assign","task_id":"T1","feature":"F","payload":{"owner":"dev","reviewer":"lead","branch":"feat/x","spec":"s"}}`,
-		`{"event_id":"e3","ts":"2026-06-09T10:02:00Z","agent_id":"lead","role":"orchestrator","event_type":"assign","task_id":"T2","feature":"F","payload":{"owner":"both","reviewer":"rev2","branch":"feat/x","spec":"s"}}`,
-		`{"event_id":"e4","ts":"2026-06-09T10:03:00Z","agent_id":"lead","role":"orchestrator","event_type":"assign","task_id":"T3","feature":"G","payload":{"owner":"dev","reviewer":"lead","branch":"feat/y","spec":"s"}}`,
-		`{"event_id":"e5","ts":"2026-06-09T10:04:00Z","agent_id":"dev","role":"worker","event_type":"join","task_id":"","feature":"","payload":{"roles":["worker"]}}`,
-		`{"event_id":"e6","ts":"2026-06-09T10:05:00Z","agent_id":"both","role":"worker","event_type":"join","task_id":"","feature":"","payload":{"roles":["worker"]}}`,
-		`{"event_id":"e7","ts":"2026-06-09T10:06:00Z","agent_id":"dev","role":"worker","event_type":"checkpoint","task_id":"T1","feature":"F","payload":{"evidence":"ok"}}`,
-		`{"event_id":"e8","ts":"2026-06-09T10:07:00Z","agent_id":"both","role":"worker","event_type":"checkpoint","task_id":"T2","feature":"F","payload":{"evidence":"ok"}}`,
-	}
-	res := projection.Replay(projection.ParseBytes([]byte(strings.Join(lines, "\n"))))
+	res := projection.Replay(projection.ParseBytes(stateLog))
 	if len(res.Rejections) != 0 {
 		t.Fatalf("fixture log has rejections: %+v", res.Rejections)
 	}
@@ -225,7 +227,7 @@ func TestChangesRequestedWithoutBodyLinksTheReview(t *testing.T) {
 
 func TestReviewThatConcernsNoTaskExplainsTheBranch(t *testing.T) {
 	t.Parallel()
-	plan := reviewOn(t, "feat/y", "octocat", "approved", "") // T3 is assigned, not awaiting review
+	plan := reviewOn(t, "feat/y", "octocat", "approved", "") // T3 is in progress, not awaiting review
 	if len(plan.Intents) != 0 || len(plan.Replies) != 1 || !strings.Contains(plan.Replies[0], "`T3`") || !strings.Contains(plan.Replies[0], "has not joined") && !strings.Contains(plan.Replies[0], "in progress") {
 		t.Errorf("plan = %+v", plan)
 	}
@@ -414,7 +416,7 @@ func TestCommandsOfOneCommentShareItsTime(t *testing.T) {
 
 func TestCommentOnATaskNotAwaitingReviewIsRefused(t *testing.T) {
 	t.Parallel()
-	body := "/pact accept T3" // T3 is assigned, never checkpointed
+	body := "/pact accept T3" // T3 is in progress, never checkpointed
 	plan := commentOn(t, seats(t), "feat/y", "abcdef0123456789", "octocat", true, body)
 	if len(plan.Intents) != 0 || len(plan.Replies) != 1 || !strings.Contains(plan.Replies[0], "was not awaiting review at commit `abcdef012345`") {
 		t.Errorf("plan = %+v", plan)
