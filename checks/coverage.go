@@ -35,34 +35,6 @@ import (
 // it, and the gatherer asks Covers to know when a fresh review is worth
 // looking for.
 
-// StaleFacts is what the coverage of one accept is judged on.
-type StaleFacts struct {
-	// Anchor is the commit the accept was given on ("" when it cannot be
-	// told, and AnchorWhy says why); Missing says GitHub does not know that
-	// commit.
-	Anchor    string
-	AnchorWhy string
-	Missing   bool
-	// After lists the commits that are neither the anchor nor one of its
-	// ancestors, other than the commit that recorded the accept, oldest
-	// first (push policy; under tree, the candidates).
-	After []string
-	// Changed lists the paths outside the pact directory that differ
-	// between the anchor and the head, when they do (tree policy, to say
-	// what changed); Truncated says GitHub's comparison was cut at its file
-	// limit, so more may differ.
-	Changed   []string
-	Truncated bool
-	// Touching lists the commits of After (or the accept's own commit)
-	// that changed files outside the pact directory, oldest first;
-	// Unexamined counts candidates left unexamined to bound API calls.
-	Touching   []string
-	Unexamined int
-	// Behind counts the commits of the anchor's history that the head
-	// lacks (push: the head does not build on what was reviewed).
-	Behind int
-}
-
 // Covers reports whether an accept with these facts covers the head under
 // policy; headCode says which commits hold the head's files outside the
 // pact directory (a commit absent holds other code, or was not asked).

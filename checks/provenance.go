@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -45,141 +44,6 @@ const WebFlowLogin = "web-flow"
 // DefaultBotLogin is the account of the workflow token, which the bot
 // commits as.
 const DefaultBotLogin = "github-actions[bot]"
-
-// ProvenanceCommit is what GitHub reports about the commit that added a line.
-type ProvenanceCommit struct {
-	SHA string
-	// Parents are the commit's parents, first parent first: an event
-	// recorded from a /pact comment was given on the first.
-	Parents []string
-	// Date is the commit's committer date (the committer chose it); an
-	// event stamped more than a day ahead of it and of the judgement's time
-	// is provenance.future_ts.
-	Date time.Time
-	// AuthorLogin and CommitterLogin are the GitHub accounts GitHub links to
-	// the commit's author and committer ("" when none).
-	AuthorLogin    string
-	CommitterLogin string
-	// Verified is GitHub's verdict on the commit's signature.
-	Verified bool
-}
-
-// AddedEvent is one event line the pull request adds (after the merge-base
-// prefix) with the commit that added it.
-type AddedEvent struct {
-	Event *projection.Event
-	// Commit added the line; nil when it could not be found, and then
-	// Unattributed says why.
-	Commit       *ProvenanceCommit
-	Unattributed string
-}
-
-// ReviewFact is a pull request review as GitHub reports it.
-type ReviewFact struct {
-	// Found is false when GitHub has no such review on this pull request.
-	Found bool
-	// State is upper-case: APPROVED, CHANGES_REQUESTED, COMMENTED,
-	// DISMISSED or PENDING.
-	State       string
-	AuthorLogin string
-	// CommitID is the head commit the review was given on.
-	CommitID string
-	// SubmittedAt is when GitHub recorded the review; an event recorded
-	// from it carries this instant as its ts.
-	SubmittedAt time.Time
-	// Awaiting lists the tasks awaiting review in the log at CommitID, when
-	// AwaitingKnown: a review can only have accepted (or sent back) those,
-	// which keeps one approval from being reused for a task checkpointed
-	// after it. When it is not known, nothing the review backs is verified.
-	Awaiting      []string
-	AwaitingKnown bool
-}
-
-// Review states as GitHub's REST API reports them.
-const (
-	ReviewApproved         = "APPROVED"
-	ReviewChangesRequested = "CHANGES_REQUESTED"
-	ReviewCommented        = "COMMENTED"
-	ReviewDismissed        = "DISMISSED"
-	ReviewPending          = "PENDING"
-)
-
-// StandingDecision says whether review id, among a pull request's reviews
-// (keyed by id), is still its author's standing decision, and why not: the
-// review must exist and not be dismissed, and the author's latest review
-// that is a decision (not a comment, not pending) must decide the same way
-// (approve, or request changes). An approval that the reviewer later
-// overrode by requesting changes, or that was dismissed, backs nothing;
-// two approvals in a row both stand. The bot asks this before it records a
-// review, and the provenance check before it counts one as evidence.
-func StandingDecision(reviews map[int64]ReviewFact, id int64) string {
-	r, ok := reviews[id]
-	switch {
-	case !ok || !r.Found:
-		return fmt.Sprintf("review %d does not exist on this pull request", id)
-	case strings.EqualFold(r.State, ReviewDismissed):
-		return fmt.Sprintf("review %d by %s was dismissed", id, provAccount(r.AuthorLogin))
-	case !isDecision(r.State):
-		return fmt.Sprintf("review %d by %s is %s, not a decision", id, provAccount(r.AuthorLogin), strings.ToLower(r.State))
-	}
-	ids := make([]int64, 0, len(reviews))
-	for other, o := range reviews {
-		if o.Found && strings.EqualFold(o.AuthorLogin, r.AuthorLogin) && (isDecision(o.State) || strings.EqualFold(o.State, ReviewDismissed)) {
-			ids = append(ids, other)
-		}
-	}
-	sort.Slice(ids, func(a, b int) bool {
-		ta, tb := reviews[ids[a]].SubmittedAt, reviews[ids[b]].SubmittedAt
-		if !ta.Equal(tb) {
-			return ta.Before(tb)
-		}
-		return ids[a] < ids[b]
-	})
-	latestID := ids[len(ids)-1]
-	if latest := reviews[latestID]; !strings.EqualFold(latest.State, r.State) {
-		return fmt.Sprintf("review %d by %s was overridden by their later review %d, which is %s", id, provAccount(r.AuthorLogin), latestID, strings.ToLower(latest.State))
-	}
-	return ""
-}
-
-func isDecision(state string) bool {
-	return strings.EqualFold(state, ReviewApproved) || strings.EqualFold(state, ReviewChangesRequested)
-}
-
-// CommentFact is a pull request comment as GitHub reports it.
-type CommentFact struct {
-	Found       bool
-	AuthorLogin string
-	// Number is the pull request the comment belongs to.
-	Number int
-	// CreatedAt is when GitHub recorded the comment; Edited says its body
-	// changed since (anyone with write access can edit a comment, so an
-	// edited comment is no evidence of its author's decision).
-	CreatedAt time.Time
-	Edited    bool
-	// Commands are the /pact commands of its current body that record an
-	// event.
-	Commands []CommentCommand
-	// HeadAtComment is the commit the pull request's head branch pointed
-	// at when the comment was made (GitHub's push history); "" when it
-	// cannot be told, and HeadWhy says why.
-	HeadAtComment string
-	HeadWhy       string
-	// Awaiting lists the tasks awaiting review in the log at HeadAtComment,
-	// when AwaitingKnown.
-	Awaiting      []string
-	AwaitingKnown bool
-}
-
-// CommentCommand is a /pact command that records an event: Type is
-// projection.TypeAccept or projection.TypeChangesRequested.
-type CommentCommand struct {
-	Type string
-	Task string
-}
-
-// Span is a pair of commits, From then To.
-type Span struct{ From, To string }
 
 // ProvenanceInput is everything the provenance judgement weighs.
 type ProvenanceInput struct {
@@ -250,14 +114,6 @@ func AcceptAnchor(ev *projection.Event, reviews map[int64]ReviewFact, introParen
 		}
 	}
 	return introParent
-}
-
-// FirstParent is the first parent of a commit, "" for none.
-func (c *ProvenanceCommit) FirstParent() string {
-	if c == nil || len(c.Parents) == 0 {
-		return ""
-	}
-	return c.Parents[0]
 }
 
 // FutureSlack is how far an event's ts may be ahead of the commit that
