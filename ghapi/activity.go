@@ -8,8 +8,6 @@ import (
 	"net/url"
 	"strconv"
 	"time"
-
-	"github.com/google/go-github/v60/github"
 )
 
 // Questions about a branch's past and a pull request's changed files.
@@ -77,33 +75,4 @@ func (c *Client) BranchHeadAt(ctx context.Context, branch string, at time.Time) 
 		q.Set("after", resp.After) // the activity API pages by cursor
 	}
 	return "", fmt.Errorf("%s: GitHub's push history of the branch does not reach back that far: %w", op, ErrNotFound)
-}
-
-// maxPullFiles is the most files GitHub lists for a pull request.
-const maxPullFiles = 3000
-
-// PullRequestChangesOutside reports whether pull request number changes a
-// file for which inside returns false, reading its file list page by page
-// and stopping at the first such file. GitHub lists at most 3,000 files; a
-// pull request whose listed files are all inside and that may have more is
-// reported as changing files outside (the answer cannot be proven no).
-func (c *Client) PullRequestChangesOutside(ctx context.Context, number int, inside func(path string) bool) (bool, error) {
-	opts := &github.ListOptions{PerPage: perPage}
-	seen := 0
-	for {
-		files, resp, err := c.gh.PullRequests.ListFiles(ctx, c.owner, c.repo, number, opts)
-		if err != nil {
-			return false, wrapErr(fmt.Sprintf("list the files of pull request #%d", number), err)
-		}
-		for _, f := range files {
-			seen++
-			if !inside(f.GetFilename()) || (f.GetPreviousFilename() != "" && !inside(f.GetPreviousFilename())) {
-				return true, nil
-			}
-		}
-		if resp.NextPage == 0 {
-			return seen >= maxPullFiles, nil
-		}
-		opts.Page = resp.NextPage
-	}
 }

@@ -2,7 +2,6 @@ package ghapi_test
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	"github.com/pact-action/pact-action/ghapi"
@@ -61,29 +60,5 @@ func TestCodeIDs(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// CompareCommits says what each side has that the other lacks.
-func TestCompareCommits(t *testing.T) {
-	t.Parallel()
-	srv := fakegithub.New(t)
-	a := srv.CommitFiles(owner, repo, "main", map[string]string{"x": "1"}, "alice")
-	b := srv.CommitFiles(owner, repo, "main", map[string]string{"x": "2"}, "alice")
-	c2 := srv.CommitFiles(owner, repo, "side", map[string]string{"y": "1"}, "alice", fakegithub.From(a))
-	c, _ := newClient(t, srv)
-	ctx := context.Background()
-	d, err := c.CompareCommits(ctx, a, b)
-	if err != nil || d.AheadBy != 1 || d.BehindBy != 0 || len(d.Commits) != 1 || d.Commits[0] != b {
-		t.Errorf("a...b = %+v, %v", d, err)
-	}
-	if d, err = c.CompareCommits(ctx, b, c2); err != nil || d.AheadBy != 1 || d.BehindBy != 1 || d.Commits[0] != c2 {
-		t.Errorf("b...side = %+v, %v", d, err)
-	}
-	if _, err = c.CompareCommits(ctx, a, "0123456789012345678901234567890123456789"); !errors.Is(err, ghapi.ErrNotFound) {
-		t.Errorf("an unknown commit: %v, want not found", err)
-	}
-	if v := srv.Violations(); len(v) != 0 {
-		t.Errorf("OpenAPI violations: %q", v)
 	}
 }

@@ -8,8 +8,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-
-	"github.com/google/go-github/v60/github"
 )
 
 // Read-only questions about how a repository is configured: its default
@@ -22,14 +20,6 @@ import (
 // GitHubActionsAppID is the id of the GitHub Actions app: a required check
 // pinned to it can only be satisfied by a check run a workflow posted.
 const GitHubActionsAppID = 15368
-
-// Repository is what doctor needs of a repository.
-type Repository struct {
-	FullName      string
-	DefaultBranch string
-	Private       bool
-	Archived      bool
-}
 
 // RequiredCheck is a required status check and the app that must post it.
 type RequiredCheck struct {
@@ -80,38 +70,6 @@ type Ruleset struct {
 	Source      string
 	// Rules is only filled by Ruleset (the list does not carry them).
 	Rules []BranchRule
-}
-
-// Workflow is a GitHub Actions workflow of the repository.
-type Workflow struct {
-	ID   int64
-	Name string
-	// Path is the workflow file, e.g. ".github/workflows/pact.yml".
-	Path string
-	// State is active, deleted, disabled_fork, disabled_inactivity or
-	// disabled_manually.
-	State string
-}
-
-// User is a GitHub account.
-type User struct {
-	Login string
-	// Type is "User", "Organization" or "Bot".
-	Type string
-}
-
-// Repository reads the repository the client works on.
-func (c *Client) Repository(ctx context.Context) (*Repository, error) {
-	var body struct {
-		FullName      string `json:"full_name"`
-		DefaultBranch string `json:"default_branch"`
-		Private       bool   `json:"private"`
-		Archived      bool   `json:"archived"`
-	}
-	if err := c.getJSON(ctx, "read repository "+c.owner+"/"+c.repo, c.repoPath(), "", &body); err != nil {
-		return nil, err
-	}
-	return &Repository{FullName: body.FullName, DefaultBranch: body.DefaultBranch, Private: body.Private, Archived: body.Archived}, nil
 }
 
 // ErrNotProtected is returned by BranchProtection for a branch without
@@ -266,95 +224,4 @@ func (c *Client) Ruleset(ctx context.Context, id int64) (*Ruleset, error) {
 	}
 	rs := body.ruleset()
 	return &rs, nil
-}
-
-// Workflows lists the repository's GitHub Actions workflows.
-func (c *Client) Workflows(ctx context.Context) ([]Workflow, error) {
-	type page struct {
-		Workflows []struct {
-			ID    int64  `json:"id"`
-			Name  string `json:"name"`
-			Path  string `json:"path"`
-			State string `json:"state"`
-		} `json:"workflows"`
-	}
-	var out []Workflow
-	err := getPagesOf(ctx, c, "list workflows", c.repoPath()+"/actions/workflows", "", func(p *page) {
-		for _, w := range p.Workflows {
-			out = append(out, Workflow{ID: w.ID, Name: w.Name, Path: w.Path, State: w.State})
-		}
-	})
-	return out, err
-}
-
-// DefaultWorkflowPermissions returns the permissions a workflow's
-// GITHUB_TOKEN gets when the workflow does not set them: "read" or "write".
-func (c *Client) DefaultWorkflowPermissions(ctx context.Context) (string, error) {
-	var body struct {
-		DefaultWorkflowPermissions string `json:"default_workflow_permissions"`
-	}
-	if err := c.getJSON(ctx, "read the default workflow permissions", c.repoPath()+"/actions/permissions/workflow", "", &body); err != nil {
-		return "", err
-	}
-	return body.DefaultWorkflowPermissions, nil
-}
-
-// User reads the account login; an unknown login yields ErrNotFound.
-func (c *Client) User(ctx context.Context, login string) (*User, error) {
-	var body struct {
-		Login string `json:"login"`
-		Type  string `json:"type"`
-	}
-	if err := c.getJSON(ctx, "read user "+login, "users/"+url.PathEscape(login), "", &body); err != nil {
-		return nil, err
-	}
-	return &User{Login: body.Login, Type: body.Type}, nil
-}
-
-// getJSON GETs path (relative to the API base, with an optional raw query)
-// into v, wrapping errors with op.
-func (c *Client) getJSON(ctx context.Context, op, path, query string, v any) error {
-	_, err := c.get(ctx, op, path, query, v)
-	return err
-}
-
-func (c *Client) get(ctx context.Context, op, path, query string, v any) (*github.Response, error) {
-	if query != "" {
-		path += "?" + query
-	}
-	req, err := c.gh.NewRequest(http.MethodGet, path, nil)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
-	}
-	resp, err := c.gh.Do(ctx, req, v)
-	if err != nil {
-		return resp, wrapErr(op, err)
-	}
-	return resp, nil
-}
-
-// getPagesOf GETs every page of a list endpoint, handing each decoded
-// page to add.
-func getPagesOf[T any](ctx context.Context, c *Client, op, path, query string, add func(*T)) error {
-	q := url.Values{}
-	if query != "" {
-		var err error
-		if q, err = url.ParseQuery(query); err != nil {
-			return fmt.Errorf("%s: %w", op, err)
-		}
-	}
-	q.Set("per_page", strconv.Itoa(perPage))
-	for page := 1; ; {
-		q.Set("page", strconv.Itoa(page))
-		var v T
-		resp, err := c.get(ctx, op, path, q.Encode(), &v)
-		if err != nil {
-			return err
-		}
-		add(&v)
-		if resp.NextPage == 0 || resp.NextPage <= page {
-			return nil
-		}
-		page = resp.NextPage
-	}
 }

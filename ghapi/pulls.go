@@ -3,16 +3,11 @@ package ghapi
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/google/go-github/v60/github"
 )
-
-// perPage is the page size of every paginated call (GitHub's maximum).
-const perPage = 100
 
 // PR is a pull request.
 type PR struct {
@@ -39,24 +34,6 @@ type PR struct {
 	// its author's request).
 	RequestedReviewers []string
 	RequestedTeams     []string
-}
-
-// Commit is a commit of a pull request.
-type Commit struct {
-	SHA     string
-	Parents []string
-	// AuthorLogin and CommitterLogin are the GitHub accounts GitHub
-	// associated with the commit's author and committer; empty when the
-	// e-mail address matches no account.
-	AuthorLogin    string
-	CommitterLogin string
-	// Verified is commit.verification.verified (signature checked by
-	// GitHub).
-	Verified bool
-	Message  string
-	// CommitterDate is the committer date of the commit object; the
-	// committer chose it, GitHub does not.
-	CommitterDate time.Time
 }
 
 // Review is a pull request review.
@@ -172,89 +149,6 @@ func (c *Client) PullCommits(ctx context.Context, number int) ([]Commit, error) 
 	}
 }
 
-func commitFrom(rc *github.RepositoryCommit) Commit {
-	cm := Commit{
-		SHA:            rc.GetSHA(),
-		AuthorLogin:    rc.GetAuthor().GetLogin(),
-		CommitterLogin: rc.GetCommitter().GetLogin(),
-		Verified:       rc.GetCommit().GetVerification().GetVerified(),
-		Message:        rc.GetCommit().GetMessage(),
-		CommitterDate:  rc.GetCommit().GetCommitter().GetDate().Time,
-	}
-	for _, p := range rc.Parents {
-		cm.Parents = append(cm.Parents, p.GetSHA())
-	}
-	return cm
-}
-
-// MergeBase returns the merge base of base and head (commit SHAs or branch
-// names), from the compare endpoint.
-func (c *Client) MergeBase(ctx context.Context, base, head string) (string, error) {
-	cmp, _, err := c.gh.Repositories.CompareCommits(ctx, c.owner, c.repo, base, head, &github.ListOptions{PerPage: 1})
-	if err != nil {
-		return "", wrapErr(fmt.Sprintf("compare %s...%s", base, head), err)
-	}
-	sha := cmp.GetMergeBaseCommit().GetSHA()
-	if sha == "" {
-		return "", fmt.Errorf("compare %s...%s: no merge base commit in the answer", base, head)
-	}
-	return sha, nil
-}
-
-// CompareFiles returns the paths changed between the merge base of base and
-// head and head (GitHub's three-dot compare), in GitHub's order, without
-// duplicates. For a rename both the old and the new path are listed.
-// GitHub lists at most 300 files for a comparison; larger comparisons are
-// truncated by GitHub.
-func (c *Client) CompareFiles(ctx context.Context, base, head string) ([]string, error) {
-	opts := &github.ListOptions{PerPage: perPage}
-	seen := map[string]bool{}
-	var out []string
-	add := func(name string) {
-		if name != "" && !seen[name] {
-			seen[name] = true
-			out = append(out, name)
-		}
-	}
-	for {
-		cmp, resp, err := c.gh.Repositories.CompareCommits(ctx, c.owner, c.repo, base, head, opts)
-		if err != nil {
-			return nil, wrapErr(fmt.Sprintf("compare %s...%s", base, head), err)
-		}
-		for _, f := range cmp.Files {
-			add(f.GetPreviousFilename())
-			add(f.GetFilename())
-		}
-		if resp.NextPage == 0 {
-			return out, nil
-		}
-		opts.Page = resp.NextPage
-	}
-}
-
-// Divergence is how a commit relates to another: the commits reachable
-// from head and not from base (AheadBy of them; Commits lists up to the
-// oldest 250, oldest first) and BehindBy the other way round.
-type Divergence struct {
-	AheadBy, BehindBy int
-	Commits           []string
-}
-
-// CompareCommits compares base with head (one request): how many commits
-// each has that the other lacks, and the first of head's. A commit GitHub
-// does not know wraps ErrNotFound.
-func (c *Client) CompareCommits(ctx context.Context, base, head string) (Divergence, error) {
-	cmp, _, err := c.gh.Repositories.CompareCommits(ctx, c.owner, c.repo, base, head, nil)
-	if err != nil {
-		return Divergence{}, wrapErr(fmt.Sprintf("compare %s...%s", base, head), err)
-	}
-	d := Divergence{AheadBy: cmp.GetAheadBy(), BehindBy: cmp.GetBehindBy()}
-	for _, rc := range cmp.Commits {
-		d.Commits = append(d.Commits, rc.GetSHA())
-	}
-	return d, nil
-}
-
 func reviewFrom(r *github.PullRequestReview) Review {
 	return Review{
 		ID:          r.GetID(),
@@ -286,48 +180,31 @@ func (c *Client) Reviews(ctx context.Context, number int) ([]Review, error) {
 	}
 }
 
-// Permission levels returned by Client.Permission, strongest first.
-const (
-	PermissionAdmin    = "admin"
-	PermissionMaintain = "maintain"
-	PermissionWrite    = "write"
-	PermissionTriage   = "triage"
-	PermissionRead     = "read"
-	PermissionNone     = "none"
-)
+// maxPullFiles is the most files GitHub lists for a pull request.
+const maxPullFiles = 3000
 
-// Permission returns the permission login has on the repository: one of
-// "admin", "maintain", "write", "triage", "read", "none". GitHub's
-// "permission" field only knows admin/write/read/none; "maintain" and
-// "triage" are taken from "role_name". A custom role reports its base
-// permission. An unknown user (404) is "none".
-func (c *Client) Permission(ctx context.Context, login string) (string, error) {
-	u := c.repoPath() + "/collaborators/" + url.PathEscape(login) + "/permission"
-	req, err := c.gh.NewRequest(http.MethodGet, u, nil)
-	if err != nil {
-		return "", fmt.Errorf("get permission of %s: %w", login, err)
-	}
-	// go-github v60's RepositoryPermissionLevel lacks role_name.
-	var body struct {
-		Permission string `json:"permission"`
-		RoleName   string `json:"role_name"`
-	}
-	if _, err := c.gh.Do(ctx, req, &body); err != nil {
-		werr := wrapErr("get permission of "+login, err)
-		if statusOf(werr) == http.StatusNotFound {
-			return PermissionNone, nil
+// PullRequestChangesOutside reports whether pull request number changes a
+// file for which inside returns false, reading its file list page by page
+// and stopping at the first such file. GitHub lists at most 3,000 files; a
+// pull request whose listed files are all inside and that may have more is
+// reported as changing files outside (the answer cannot be proven no).
+func (c *Client) PullRequestChangesOutside(ctx context.Context, number int, inside func(path string) bool) (bool, error) {
+	opts := &github.ListOptions{PerPage: perPage}
+	seen := 0
+	for {
+		files, resp, err := c.gh.PullRequests.ListFiles(ctx, c.owner, c.repo, number, opts)
+		if err != nil {
+			return false, wrapErr(fmt.Sprintf("list the files of pull request #%d", number), err)
 		}
-		return "", werr
+		for _, f := range files {
+			seen++
+			if !inside(f.GetFilename()) || (f.GetPreviousFilename() != "" && !inside(f.GetPreviousFilename())) {
+				return true, nil
+			}
+		}
+		if resp.NextPage == 0 {
+			return seen >= maxPullFiles, nil
+		}
+		opts.Page = resp.NextPage
 	}
-	switch body.RoleName {
-	case PermissionMaintain, PermissionTriage:
-		return body.RoleName, nil
-	}
-	switch body.Permission {
-	case PermissionAdmin, PermissionWrite, PermissionRead, PermissionNone:
-		return body.Permission, nil
-	case "":
-		return PermissionNone, nil
-	}
-	return "", fmt.Errorf("get permission of %s: unknown permission %q", login, body.Permission)
 }

@@ -3,6 +3,7 @@ package ghapi_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"reflect"
 	"strings"
@@ -248,5 +249,36 @@ func TestReadTreesWithoutGraphQL(t *testing.T) {
 	}
 	if v := srv.Violations(); len(v) != 0 {
 		t.Errorf("violations: %v", v)
+	}
+}
+
+// TestReadTreesTake: a file's size is offered to Take before its bytes are
+// kept or fetched; a refusal stops the read without fetching it.
+func TestReadTreesTake(t *testing.T) {
+	t.Parallel()
+	for _, opts := range [][]fakegithub.Option{nil, {fakegithub.WithoutGraphQL()}} {
+		srv := fakegithub.New(t, append([]fakegithub.Option{fakegithub.WithGraphQLTextLimit(64)}, opts...)...)
+		seedRepo(t, srv)
+		head := srv.CommitFiles(owner, repo, "topic", map[string]string{"a.txt": "a\n", "big.txt": strings.Repeat("b", 1000)}, "bob")
+		c, _ := newClient(t, srv)
+		refused := errors.New("too big for me")
+		var offered []string
+		_, err := c.ReadTrees(context.Background(), ghapi.TreeRead{Commit: head, Files: []string{"a.txt", "big.txt"},
+			Take: func(p string, n int64) error {
+				offered = append(offered, fmt.Sprintf("%s:%d", p, n))
+				if n > 100 {
+					return refused
+				}
+				return nil
+			}})
+		if !errors.Is(err, refused) {
+			t.Errorf("ReadTrees = %v, want the refusal", err)
+		}
+		if want := []string{"a.txt:2", "big.txt:1000"}; !reflect.DeepEqual(offered, want) {
+			t.Errorf("offered %v, want %v", offered, want)
+		}
+		if n := opCount(srv, "git/get-blob"); n > 1 {
+			t.Errorf("blob reads = %d: the refused file was fetched", n)
+		}
 	}
 }
