@@ -175,3 +175,31 @@ func FuzzCheckRunTextsAreInert(f *testing.F) {
 		}
 	})
 }
+
+func TestEscapeNeutralisesUserText(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, in  string
+		forbidden []string
+	}{
+		{"mention", "ping @octocat and @org/team", []string{"@octocat", "@org"}},
+		{"html", `<img src=x onerror=alert(1)><details>`, []string{"<", ">"}},
+		// The URL itself becomes a code span (TestEscapeIsInert).
+		{"link", "[click](https://evil.example)", []string{"[click]"}},
+		{"table break", "a | b\n| c |", []string{"\n", " | "}},
+		{"issue ref", "fixes #12", []string{"#12"}},
+		{"code fence", "```\nrm -rf /\n```", []string{"```", "\n"}},
+		{"emphasis", "**bold** _it_", []string{"**", " _it_"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := Escape(tt.in)
+			for _, f := range tt.forbidden {
+				if strings.Contains(got, f) {
+					t.Errorf("Escape(%q) = %q still contains %q", tt.in, got, f)
+				}
+			}
+		})
+	}
+}

@@ -1,15 +1,7 @@
-// Package report owns every rendering of a judged pact: validate's text,
-// JSON and SARIF (text.go, json.go, sarif.go), the action's JSON report
-// (json.go), and the check run's verdict, its Markdown summary (also the job
-// summary), its annotations and the fallback workflow commands (here). It
-// is pure: findings and state in, text out; checks only judges. Every piece
-// of user text from the log is escaped here, so a task id or a reason
-// cannot inject Markdown, HTML or @-mentions into GitHub.
 package report
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -80,103 +72,6 @@ func Title(findings []checks.Finding) string {
 	return "pact holds"
 }
 
-var mdEscaper = strings.NewReplacer(
-	"&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;",
-	// GitHub links mentions and issue references in rendered text, so an
-	// entity is not enough: a zero-width space after @ and # breaks them
-	// (and the e-mail addresses GitHub links, whose domain then starts
-	// with it).
-	"@", "@\u200b", "#", "#\u200b",
-	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "(", `\(`, ")", `\)`,
-	"|", `\|`, "~", `\~`,
-)
-
-// lineBreaks become spaces in escaped text (one table cell, one line).
-var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ")
-
-// Escape makes user text inert in GitHub Markdown: no HTML, no formatting,
-// no links, no @-mentions or #-references, and no line breaks (so it stays
-// inside a table cell). It is the one way to put text someone else wrote
-// (a task id, a branch name, a reason, a message quoting them) into
-// Markdown outside a code span.
-//
-// Escaping characters cannot stop GitHub's autolinker, which links a bare
-// www.host, a URL with a scheme, and (on GitHub, not in CommonMark) a
-// commit id or a GH-123 reference as text. So a word (a run without
-// spaces) holding one of those becomes a code span instead, in which
-// GitHub links nothing, less the punctuation around it: it stays readable
-// and copies exactly, as a task id or a commit id should. The zero-width
-// space after @ and # is invisible but not copied away; ids rarely hold
-// those.
-func Escape(s string) string {
-	s = lineBreaks.Replace(strings.ToValidUTF8(s, "\uFFFD"))
-	var b strings.Builder
-	for i, word := range strings.Split(s, " ") {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		if !linkable(word) {
-			b.WriteString(mdEscaper.Replace(word))
-			continue
-		}
-		lead := len(word) - len(strings.TrimLeft(word, leadPunct))
-		core := strings.TrimRight(word[lead:], trailPunct)
-		if core == "" { // all punctuation ("://"): quote it whole
-			lead, core = 0, word
-		}
-		b.WriteString(mdEscaper.Replace(word[:lead]))
-		b.WriteString(inertSpan(core))
-		b.WriteString(mdEscaper.Replace(word[lead+len(core):]))
-	}
-	return b.String()
-}
-
-// Punctuation around a linkable word that stays outside its code span.
-const (
-	leadPunct  = `([{'"`
-	trailPunct = `.,;:!?)]}'"`
-)
-
-// inertSpan is a code span of s that also holds inside a table cell: a
-// pipe is escaped there (GFM splits cells before it reads code spans).
-func inertSpan(s string) string {
-	return Code(strings.ReplaceAll(s, "|", `\|`))
-}
-
-// linkable reports a word GitHub would turn (partly) into a link however
-// its characters are escaped: a URL with a scheme (://), a www. host, a
-// word of 7 or more hexadecimal digits (a commit id), or GH-<digits> (an
-// issue or pull request). A word ending in www counts too: the text after
-// it (a full stop) would make it one.
-func linkable(word string) bool {
-	lower := strings.ToLower(word)
-	if strings.Contains(lower, "://") || strings.Contains(lower, "www.") || strings.HasSuffix(lower, "www") {
-		return true
-	}
-	isWord := func(c byte) bool { return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' }
-	isHex := func(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' }
-	for i := 0; i < len(lower); {
-		if !isWord(lower[i]) {
-			i++
-			continue
-		}
-		j := i
-		hex := true
-		for j < len(lower) && isWord(lower[j]) {
-			hex = hex && isHex(lower[j])
-			j++
-		}
-		if hex && j-i >= 7 {
-			return true
-		}
-		if strings.HasPrefix(lower[i:], "gh-") && j-i == 2 && j+1 < len(lower) && lower[j+1] >= '0' && lower[j+1] <= '9' {
-			return true
-		}
-		i = j
-	}
-	return false
-}
-
 // NotJudged is the job summary's section for a commit the run could not
 // judge; stopped is what its check run says (Stopped).
 func NotJudged(checkName, headSHA, stopped string) string {
@@ -192,39 +87,6 @@ func Stopped(why string, rerun bool) string {
 		return "pact-action did not judge this commit: " + Escape(why) + "."
 	}
 	return "pact-action stopped before it finished judging this commit: " + Escape(why) + "\n\nRe-run the job; if it keeps failing, read the job log."
-}
-
-// Code renders s as an inline code span that stays inert whatever s holds,
-// so it is the one way to quote text someone else wrote (a task id, a
-// branch name, a word of a comment) inside backticks. GitHub renders no
-// mention, link, image or HTML inside a code span; only a backtick could
-// end the span early, so it becomes ', and line breaks become spaces.
-func Code(s string) string {
-	s = codeSpanText.Replace(strings.ToValidUTF8(s, "\uFFFD"))
-	if strings.TrimSpace(s) == "" {
-		s = "\u00a0" + s // an empty span is not a span: show it as one
-	}
-	return "`" + s + "`"
-}
-
-// codeSpanText makes text safe inside one code span (Code).
-var codeSpanText = strings.NewReplacer("`", "'", "\r\n", " ", "\n", " ", "\r", " ")
-
-// Fence renders body as a fenced code block of the given info string that
-// body cannot close: the fence is one backtick longer than the longest run
-// of backticks inside it.
-func Fence(info, body string) string {
-	longest, run := 0, 0
-	for _, c := range body {
-		if c == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	fence := strings.Repeat("`", max(3, longest+1))
-	return fence + info + "\n" + strings.TrimSuffix(strings.ToValidUTF8(body, "\uFFFD"), "\n") + "\n" + fence
 }
 
 // where is a finding's place as path:line (path alone for a finding of
@@ -425,71 +287,4 @@ func Text(findings []checks.Finding) string {
 		b.WriteString(entry)
 	}
 	return b.String()
-}
-
-// Annotation is one line annotation, in the check run's terms.
-type Annotation struct {
-	Path    string
-	Line    int
-	Level   string // LevelFailure, LevelWarning or LevelNotice
-	Title   string
-	Message string
-}
-
-// Annotations turns every finding into an annotation, on its
-// AnnotatedLine since GitHub needs a line.
-func Annotations(findings []checks.Finding) []Annotation {
-	out := make([]Annotation, 0, len(findings))
-	for _, f := range findings {
-		out = append(out, Annotation{Path: f.Path, Line: f.AnnotatedLine(), Level: words(f.Severity).annotation,
-			Title: fmt.Sprintf("%s (%s)", f.Code, f.Severity), Message: prose.OneLine(f.Message) + "\nHint: " + f.Hint})
-	}
-	return out
-}
-
-// ByImportance orders findings for places that show only a few: errors,
-// then waiting, then warnings, each in file order.
-func ByImportance(findings []checks.Finding) []checks.Finding {
-	rank := map[checks.Severity]int{checks.SeverityError: 0, checks.SeverityPending: 1, checks.SeverityWarning: 2}
-	out := append([]checks.Finding(nil), findings...)
-	slices.SortStableFunc(out, func(a, b checks.Finding) int { return rank[a.Severity] - rank[b.Severity] })
-	return out
-}
-
-// MaxCheckRunAnnotations is how many findings a check run annotates: three
-// requests of the 50 annotations GitHub takes per request. GitHub's Checks
-// API reference gives no number it displays per check run (only 50 per
-// request, and 10 warning and 10 error annotations per step for workflow
-// commands), so a few requests bound what a run costs; the summary counts
-// the rest and the JSON report lists them.
-const MaxCheckRunAnnotations = 150
-
-// CheckRunAnnotations are the annotations a check run carries: the most
-// important findings (ByImportance), at most MaxCheckRunAnnotations;
-// left is how many findings are not annotated.
-func CheckRunAnnotations(findings []checks.Finding) (anns []Annotation, left int) {
-	ordered := ByImportance(findings)
-	if len(ordered) > MaxCheckRunAnnotations {
-		left = len(ordered) - MaxCheckRunAnnotations
-		ordered = ordered[:MaxCheckRunAnnotations]
-	}
-	return Annotations(ordered), left
-}
-
-// MaxWorkflowAnnotations is how many error, warning and notice commands
-// GitHub shows per step; the fallback summarises the rest in one line.
-const MaxWorkflowAnnotations = 10
-
-// WorkflowAnnotations are the workflow commands a step without a check run
-// (a read-only token) writes: the most important findings, errors first,
-// one fewer than GitHub shows when some must be left out, so the last line
-// (more, "" when none are left out) can say how many.
-func WorkflowAnnotations(findings []checks.Finding) (anns []Annotation, more string) {
-	ordered := ByImportance(findings)
-	if len(ordered) > MaxWorkflowAnnotations {
-		keep := MaxWorkflowAnnotations - 1
-		more = fmt.Sprintf("pact: %d more finding(s) are not annotated (GitHub shows %d per step); the job summary and the JSON report list them all", len(ordered)-keep, MaxWorkflowAnnotations)
-		ordered = ordered[:keep]
-	}
-	return Annotations(ordered), more
 }

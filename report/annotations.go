@@ -1,0 +1,76 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/internal/prose"
+)
+
+// Annotation is one line annotation, in the check run's terms.
+type Annotation struct {
+	Path    string
+	Line    int
+	Level   string // LevelFailure, LevelWarning or LevelNotice
+	Title   string
+	Message string
+}
+
+// Annotations turns every finding into an annotation, on its
+// AnnotatedLine since GitHub needs a line.
+func Annotations(findings []checks.Finding) []Annotation {
+	out := make([]Annotation, 0, len(findings))
+	for _, f := range findings {
+		out = append(out, Annotation{Path: f.Path, Line: f.AnnotatedLine(), Level: words(f.Severity).annotation,
+			Title: fmt.Sprintf("%s (%s)", f.Code, f.Severity), Message: prose.OneLine(f.Message) + "\nHint: " + f.Hint})
+	}
+	return out
+}
+
+// ByImportance orders findings for places that show only a few: errors,
+// then waiting, then warnings, each in file order.
+func ByImportance(findings []checks.Finding) []checks.Finding {
+	rank := map[checks.Severity]int{checks.SeverityError: 0, checks.SeverityPending: 1, checks.SeverityWarning: 2}
+	out := append([]checks.Finding(nil), findings...)
+	slices.SortStableFunc(out, func(a, b checks.Finding) int { return rank[a.Severity] - rank[b.Severity] })
+	return out
+}
+
+// MaxCheckRunAnnotations is how many findings a check run annotates: three
+// requests of the 50 annotations GitHub takes per request. GitHub's Checks
+// API reference gives no number it displays per check run (only 50 per
+// request, and 10 warning and 10 error annotations per step for workflow
+// commands), so a few requests bound what a run costs; the summary counts
+// the rest and the JSON report lists them.
+const MaxCheckRunAnnotations = 150
+
+// CheckRunAnnotations are the annotations a check run carries: the most
+// important findings (ByImportance), at most MaxCheckRunAnnotations;
+// left is how many findings are not annotated.
+func CheckRunAnnotations(findings []checks.Finding) (anns []Annotation, left int) {
+	ordered := ByImportance(findings)
+	if len(ordered) > MaxCheckRunAnnotations {
+		left = len(ordered) - MaxCheckRunAnnotations
+		ordered = ordered[:MaxCheckRunAnnotations]
+	}
+	return Annotations(ordered), left
+}
+
+// MaxWorkflowAnnotations is how many error, warning and notice commands
+// GitHub shows per step; the fallback summarises the rest in one line.
+const MaxWorkflowAnnotations = 10
+
+// WorkflowAnnotations are the workflow commands a step without a check run
+// (a read-only token) writes: the most important findings, errors first,
+// one fewer than GitHub shows when some must be left out, so the last line
+// (more, "" when none are left out) can say how many.
+func WorkflowAnnotations(findings []checks.Finding) (anns []Annotation, more string) {
+	ordered := ByImportance(findings)
+	if len(ordered) > MaxWorkflowAnnotations {
+		keep := MaxWorkflowAnnotations - 1
+		more = fmt.Sprintf("pact: %d more finding(s) are not annotated (GitHub shows %d per step); the job summary and the JSON report list them all", len(ordered)-keep, MaxWorkflowAnnotations)
+		ordered = ordered[:keep]
+	}
+	return Annotations(ordered), more
+}

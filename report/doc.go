@@ -1,0 +1,8 @@
+// Package report owns every rendering of a judged pact: validate's text,
+// JSON and SARIF (text.go, json.go, sarif.go), the action's JSON report
+// (json.go), and the check run's verdict, its Markdown summary (also the job
+// summary), its annotations and the fallback workflow commands (here). It
+// is pure: findings and state in, text out; checks only judges. Every piece
+// of user text from the log is escaped here, so a task id or a reason
+// cannot inject Markdown, HTML or @-mentions into GitHub.
+package report

@@ -1,0 +1,135 @@
+package report
+
+import (
+	"strings"
+)
+
+var mdEscaper = strings.NewReplacer(
+	"&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;",
+	// GitHub links mentions and issue references in rendered text, so an
+	// entity is not enough: a zero-width space after @ and # breaks them
+	// (and the e-mail addresses GitHub links, whose domain then starts
+	// with it).
+	"@", "@\u200b", "#", "#\u200b",
+	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "(", `\(`, ")", `\)`,
+	"|", `\|`, "~", `\~`,
+)
+
+// lineBreaks become spaces in escaped text (one table cell, one line).
+var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ")
+
+// Escape makes user text inert in GitHub Markdown: no HTML, no formatting,
+// no links, no @-mentions or #-references, and no line breaks (so it stays
+// inside a table cell). It is the one way to put text someone else wrote
+// (a task id, a branch name, a reason, a message quoting them) into
+// Markdown outside a code span.
+//
+// Escaping characters cannot stop GitHub's autolinker, which links a bare
+// www.host, a URL with a scheme, and (on GitHub, not in CommonMark) a
+// commit id or a GH-123 reference as text. So a word (a run without
+// spaces) holding one of those becomes a code span instead, in which
+// GitHub links nothing, less the punctuation around it: it stays readable
+// and copies exactly, as a task id or a commit id should. The zero-width
+// space after @ and # is invisible but not copied away; ids rarely hold
+// those.
+func Escape(s string) string {
+	s = lineBreaks.Replace(strings.ToValidUTF8(s, "\uFFFD"))
+	var b strings.Builder
+	for i, word := range strings.Split(s, " ") {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if !linkable(word) {
+			b.WriteString(mdEscaper.Replace(word))
+			continue
+		}
+		lead := len(word) - len(strings.TrimLeft(word, leadPunct))
+		core := strings.TrimRight(word[lead:], trailPunct)
+		if core == "" { // all punctuation ("://"): quote it whole
+			lead, core = 0, word
+		}
+		b.WriteString(mdEscaper.Replace(word[:lead]))
+		b.WriteString(inertSpan(core))
+		b.WriteString(mdEscaper.Replace(word[lead+len(core):]))
+	}
+	return b.String()
+}
+
+// Punctuation around a linkable word that stays outside its code span.
+const (
+	leadPunct  = `([{'"`
+	trailPunct = `.,;:!?)]}'"`
+)
+
+// inertSpan is a code span of s that also holds inside a table cell: a
+// pipe is escaped there (GFM splits cells before it reads code spans).
+func inertSpan(s string) string {
+	return Code(strings.ReplaceAll(s, "|", `\|`))
+}
+
+// linkable reports a word GitHub would turn (partly) into a link however
+// its characters are escaped: a URL with a scheme (://), a www. host, a
+// word of 7 or more hexadecimal digits (a commit id), or GH-<digits> (an
+// issue or pull request). A word ending in www counts too: the text after
+// it (a full stop) would make it one.
+func linkable(word string) bool {
+	lower := strings.ToLower(word)
+	if strings.Contains(lower, "://") || strings.Contains(lower, "www.") || strings.HasSuffix(lower, "www") {
+		return true
+	}
+	isWord := func(c byte) bool { return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' }
+	isHex := func(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' }
+	for i := 0; i < len(lower); {
+		if !isWord(lower[i]) {
+			i++
+			continue
+		}
+		j := i
+		hex := true
+		for j < len(lower) && isWord(lower[j]) {
+			hex = hex && isHex(lower[j])
+			j++
+		}
+		if hex && j-i >= 7 {
+			return true
+		}
+		if strings.HasPrefix(lower[i:], "gh-") && j-i == 2 && j+1 < len(lower) && lower[j+1] >= '0' && lower[j+1] <= '9' {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+// Code renders s as an inline code span that stays inert whatever s holds,
+// so it is the one way to quote text someone else wrote (a task id, a
+// branch name, a word of a comment) inside backticks. GitHub renders no
+// mention, link, image or HTML inside a code span; only a backtick could
+// end the span early, so it becomes ', and line breaks become spaces.
+func Code(s string) string {
+	s = codeSpanText.Replace(strings.ToValidUTF8(s, "\uFFFD"))
+	if strings.TrimSpace(s) == "" {
+		s = "\u00a0" + s // an empty span is not a span: show it as one
+	}
+	return "`" + s + "`"
+}
+
+// codeSpanText makes text safe inside one code span (Code).
+var codeSpanText = strings.NewReplacer("`", "'", "\r\n", " ", "\n", " ", "\r", " ")
+
+// Fence renders body as a fenced code block of the given info string that
+// body cannot close: the fence is one backtick longer than the longest run
+// of backticks inside it.
+func Fence(info, body string) string {
+	longest, run := 0, 0
+	for _, c := range body {
+		if c == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", max(3, longest+1))
+	return fence + info + "\n" + strings.TrimSuffix(strings.ToValidUTF8(body, "\uFFFD"), "\n") + "\n" + fence
+}
