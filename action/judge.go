@@ -1,0 +1,356 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/internal/prose"
+	"github.com/pact-action/pact-action/pactfile"
+	"github.com/pact-action/pact-action/projection"
+)
+
+// Target is one commit to post the check on, and what is known of it.
+type Target struct {
+	HeadSHA string
+	// Workspace is a checkout that may hold HeadSHA; "" to always use the API.
+	Workspace string
+	// Known are pull requests read from the API whose head is HeadSHA (the
+	// one an event names): judged even when GitHub's listing of open pull
+	// requests lags behind.
+	Known []ghapi.PR
+	// Open is a listing of the open pull requests already read (a manual
+	// run reads it once for every head); nil means read it.
+	Open []ghapi.PR
+	// MergeGroup is set when HeadSHA is a merge queue's commit.
+	MergeGroup *MergeGroup
+}
+
+// MergeGroup is a merge queue's commit: the base it merges into, and the
+// pull requests it holds.
+type MergeGroup struct {
+	BaseRef string
+	PRs     []int
+}
+
+// Settings are the action inputs check mode uses.
+type Settings struct {
+	CheckName  string
+	PactDir    string
+	DetailsURL string
+	// BotLogin is an extra account the bot commits as (the bot-login
+	// input), besides github-actions[bot].
+	BotLogin string
+	// Timeout bounds one judgement; when it passes, the check run is
+	// completed as failed (default defaultTimeout).
+	Timeout time.Duration
+	// MaxPactBytes bounds what one judgement reads of the pact (the
+	// max-pact-bytes input; default DefaultMaxPactBytes): past it the
+	// check run is completed as failed, saying so.
+	MaxPactBytes int64
+	// Now is the clock (tests pin it); nil means time.Now.
+	Now func() time.Time
+}
+
+// defaultTimeout bounds one judgement: GitHub calls are retried for a few
+// minutes at most, so anything longer is stuck.
+const defaultTimeout = 10 * time.Minute
+
+// layout names the pact's files in the repository.
+func (s Settings) layout() pactfile.Layout { return pactfile.Layout(s.PactDir) }
+
+func (s Settings) pactDir() string { return s.layout().Dir() }
+
+func (s Settings) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// insidePact reports whether a repository path is in the pact directory.
+func (s Settings) insidePact(p string) bool { return strings.HasPrefix(p, s.pactDir()+"/") }
+
+// sameCode reports whether a comparison of two commits (files it lists,
+// err when GitHub could not compare them) shows the same code in both:
+// nothing changed outside the pact directory, and fewer files than GitHub
+// lists at most, so that none is hidden.
+func (s Settings) sameCode(files []string, err error) bool {
+	if err != nil || len(files) >= compareFileLimit {
+		return false
+	}
+	for _, f := range files {
+		if !s.insidePact(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// Judgement is the engine's verdict on one head.
+type Judgement struct {
+	Target   Target
+	Findings []checks.Finding
+	State    *projection.State
+	// PRs are the pull requests judged (every open one whose head this is);
+	// Branches their head branches.
+	PRs      []int
+	Branches []string
+	// Source says where the head files were read from.
+	Source string
+	// NoPact is set when neither the head nor any merge base has a log.
+	NoPact bool
+	// Renewed maps an accepted task whose accept no longer covers the head
+	// to the review whose approval renews it (checks.PullRequestVerdict).
+	Renewed map[string]int64
+	// Requests are the review requests of each pull request judged (Check
+	// carries them out; see reviewrequests.go).
+	Requests []ReviewRequest
+}
+
+// Judge judges a commit the way branch protection sees it: as the head of
+// every open pull request whose head it is, each against its current base
+// as GitHub reports it now (base tip, merge base, and the configuration at
+// the base tip), never as an event payload said. A commit that is the head
+// of no open pull request gets what validate judges; a merge queue's commit
+// is judged against the queue's base for the branches of its pull requests.
+//
+// Its API calls do not grow with the pact: the open pull requests listed
+// once, the head's log, STATE.yml, PROJECT.md and tasks/ listing and every
+// base's tip and configuration in one GraphQL request, the task files the
+// log assigns in another (readHead), then per pull request its merge base
+// and the log there (and provenance, see judgeProvenance). What it reads
+// of the pact counts against one budget (Settings.MaxPactBytes).
+func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, error) {
+	budget := newReadBudget(s.MaxPactBytes)
+	gh = budgeted{Reader: gh, b: budget}
+	var prs []ghapi.PR
+	var bases []string
+	if t.MergeGroup != nil {
+		bases = []string{t.MergeGroup.BaseRef}
+	} else {
+		var err error
+		if prs, err = pullRequestsAt(ctx, gh, t); err != nil {
+			return nil, err
+		}
+		for _, pr := range prs {
+			if !slices.Contains(bases, pr.BaseRef) {
+				bases = append(bases, pr.BaseRef)
+			}
+		}
+	}
+	head, tips, err := readHead(ctx, gh, budget, t, s, bases)
+	if err != nil {
+		return nil, err
+	}
+	j := &Judgement{Target: t, State: head.replay.State, Source: head.source}
+	if t.MergeGroup != nil {
+		return j, judgeMergeGroup(ctx, gh, head, t.MergeGroup, tips[t.MergeGroup.BaseRef], s, j)
+	}
+	if len(prs) == 0 {
+		if head.log == nil {
+			j.NoPact = true
+			return j, nil
+		}
+		j.Findings = checks.Run(head.input())
+		return j, nil
+	}
+	noPact := true
+	for _, pr := range prs {
+		pj, err := judgePR(ctx, gh, head, pr, tips[pr.BaseRef], s)
+		if err != nil {
+			return nil, fmt.Errorf("judge pull request #%d: %w", pr.Number, err)
+		}
+		noPact = noPact && pj.noPact
+		for task, review := range pj.renewed {
+			if j.Renewed == nil {
+				j.Renewed = map[string]int64{}
+			}
+			j.Renewed[task] = review
+		}
+		j.PRs = append(j.PRs, pr.Number)
+		j.Branches = append(j.Branches, pr.HeadRef)
+		j.Requests = append(j.Requests, pj.requests)
+		j.Findings = merge(j.Findings, pj.findings, pr, len(prs) > 1)
+	}
+	j.NoPact = noPact
+	checks.Sort(j.Findings)
+	return j, nil
+}
+
+// prJudgement is one pull request's verdict.
+type prJudgement struct {
+	findings []checks.Finding
+	renewed  map[string]int64
+	requests ReviewRequest
+	noPact   bool
+}
+
+// judgePR judges head as the head of pr, against pr's current base (its
+// tip and configuration as read with the head).
+func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base baseTip, s Settings) (prJudgement, error) {
+	logPath := s.layout().Log()
+	mergeBase, baseLog, err := mergeBaseLog(ctx, gh, head, base, s)
+	if err != nil {
+		return prJudgement{}, err
+	}
+	if head.log == nil && baseLog == nil {
+		return prJudgement{noPact: true}, nil
+	}
+	in := head.input()
+	cf := checks.ParseConfig(base.config)
+	facts := checks.PullRequestFacts{BaseLog: baseLog, HeadLog: head.log, Branches: []string{pr.HeadRef}, Config: cf}
+	if in.Replay.Unsupported != nil {
+		return prJudgement{findings: checks.PullRequest(in, facts)}, nil
+	}
+	if cf.Err == nil {
+		if facts.Provenance, err = gatherProvenance(ctx, gh, provenanceInput{PR: pr, MergeBase: mergeBase,
+			BaseLog: baseLog, HeadLog: head.log, Log: head.parsed, Replay: in.Replay, Config: cf.Config, Settings: s}); err != nil {
+			return prJudgement{}, err
+		}
+	}
+	if cf.Config.UnmappedBranches == config.UnmappedBlock {
+		// Asked only when the answer decides: an unmapped branch under
+		// block is an error exactly when code changes.
+		if would := checks.Unmapped(logPath, in.Replay.State, baseLog, pr.HeadRef, cf.Config.UnmappedBranches, true); checks.Count(would).Errors > 0 {
+			if facts.ChangesOutsidePact, err = gh.PullRequestChangesOutside(ctx, pr.Number, s.insidePact); err != nil {
+				return prJudgement{}, fmt.Errorf("list the files pull request #%d changes: %w", pr.Number, err)
+			}
+		}
+	}
+	v := checks.JudgePullRequest(in, facts)
+	return prJudgement{findings: v.Findings, renewed: v.Renewed, requests: planReviewRequests(pr, cf, in, facts, v.Findings)}, nil
+}
+
+// judgeMergeGroup judges a merge queue's commit: valid and append-only
+// against the queue's base, and every feature of every queued pull
+// request's branch accepted.
+func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeGroup, base baseTip, s Settings, j *Judgement) error {
+	prs, err := queuedPRs(ctx, gh, mg, base.sha, head.sha)
+	if err != nil {
+		return err
+	}
+	for _, n := range prs {
+		pr, err := gh.PullRequest(ctx, n)
+		if err != nil {
+			return fmt.Errorf("read pull request #%d of the merge group: %w", n, err)
+		}
+		j.PRs = append(j.PRs, n)
+		j.Branches = append(j.Branches, pr.HeadRef)
+	}
+	_, baseLog, err := mergeBaseLog(ctx, gh, head, base, s)
+	if err != nil {
+		return err
+	}
+	if head.log == nil && baseLog == nil {
+		j.NoPact = true
+		return nil
+	}
+	j.Findings = checks.PullRequest(head.input(), checks.PullRequestFacts{BaseLog: baseLog, HeadLog: head.log, Branches: j.Branches,
+		Config: checks.ParseConfig(base.config), MergeGroup: true})
+	return nil
+}
+
+// queuedPRs lists the pull requests a merge queue's commit carries: the one
+// its ref names, and every one queued ahead of it. The queue builds each
+// entry's group on the group ahead of it and keeps a branch
+// gh-readonly-queue/<base>/pr-<n>-<sha> at each group's head, so an entry
+// is carried exactly when its group's head is among the commits this group
+// adds to the base branch's tip (those already merged are in the base).
+// More commits than GitHub lists in a comparison fail closed.
+func queuedPRs(ctx context.Context, gh Reader, mg *MergeGroup, baseTip, head string) ([]int, error) {
+	refs, err := gh.MatchingRefs(ctx, "heads/gh-readonly-queue/"+mg.BaseRef+"/")
+	if err != nil {
+		return nil, fmt.Errorf("list the merge queue's branches into %s: %w", mg.BaseRef, err)
+	}
+	d, err := gh.CompareCommits(ctx, baseTip, head)
+	if err != nil {
+		return nil, fmt.Errorf("compare merge group %s with %s: %w", prose.ShortSHA(head), mg.BaseRef, err)
+	}
+	if d.AheadBy > len(d.Commits) {
+		return nil, fmt.Errorf("merge group %s adds %d commits to %s, more than GitHub lists in a comparison (%d), so the pull requests queued ahead of it cannot be told", prose.ShortSHA(head), d.AheadBy, mg.BaseRef, len(d.Commits))
+	}
+	carried := map[string]bool{head: true}
+	for _, c := range d.Commits {
+		carried[c] = true
+	}
+	prs := slices.Clone(mg.PRs)
+	for ref, sha := range refs {
+		if !carried[sha] {
+			continue
+		}
+		for _, n := range MergeGroupPRs(ref) {
+			if !slices.Contains(prs, n) {
+				prs = append(prs, n)
+			}
+		}
+	}
+	slices.Sort(prs)
+	return prs, nil
+}
+
+// mergeBaseLog finds the merge base of head and base's tip, and reads the
+// log there (nil: none): what the head's log must extend.
+func mergeBaseLog(ctx context.Context, gh Reader, head *headFiles, base baseTip, s Settings) (mergeBase string, log []byte, err error) {
+	if mergeBase, err = gh.MergeBase(ctx, base.sha, head.sha); err != nil {
+		return "", nil, fmt.Errorf("find the merge base of %s and %s: %w", prose.ShortSHA(base.sha), prose.ShortSHA(head.sha), err)
+	}
+	log, err = readRequired(ctx, apiSource{gh: gh, ref: mergeBase}, s.layout().Log())
+	return mergeBase, log, err
+}
+
+// pullRequestsAt lists the open pull requests whose head is t.HeadSHA: the
+// known ones (still open, same head) and GitHub's listing.
+func pullRequestsAt(ctx context.Context, gh Reader, t Target) ([]ghapi.PR, error) {
+	open := t.Open
+	if open == nil {
+		var err error
+		if open, err = gh.OpenPullRequests(ctx); err != nil {
+			return nil, fmt.Errorf("list the open pull requests: %w", err)
+		}
+	}
+	var out []ghapi.PR
+	seen := map[int]bool{}
+	for _, pr := range append(append([]ghapi.PR(nil), t.Known...), open...) {
+		if seen[pr.Number] || pr.State != "open" || pr.HeadSHA != t.HeadSHA {
+			continue
+		}
+		seen[pr.Number] = true
+		out = append(out, pr)
+	}
+	return out, nil
+}
+
+// merge adds one pull request's findings to those of others with the same
+// head: what validate finds is the same for all and kept once; what is the
+// pull request's own says which one, when there are several.
+func merge(all, add []checks.Finding, pr ghapi.PR, several bool) []checks.Finding {
+	have := map[checks.Finding]bool{}
+	for _, f := range all {
+		have[f] = true
+	}
+	for _, f := range add {
+		if several && isPRFinding(f.Code) {
+			f.Message = fmt.Sprintf("pull request #%d into %s: %s", pr.Number, pr.BaseRef, f.Message)
+		}
+		if !have[f] {
+			have[f] = true
+			all = append(all, f)
+		}
+	}
+	return all
+}
+
+func isPRFinding(code projection.Code) bool {
+	switch code {
+	case checks.CodeLogRewritten, checks.CodePRUnaccepted, checks.CodePRUnmappedBranch, checks.CodeProvenanceUnverified,
+		checks.CodeProvenanceStale, checks.CodeProvenanceFutureTS, checks.CodeConfigInvalid:
+		return true
+	}
+	return false
+}
