@@ -57,7 +57,7 @@ func Config(path string, cf ConfigFile, st *projection.State) []Finding {
 		return nil
 	}
 	var out []Finding
-	for _, msg := range cf.Config.Check(st.Seats) {
+	for _, msg := range cf.Config.RosterProblems(st.Seats) {
 		out = append(out, newFinding(CodeConfigInvalid, path, 0, msg))
 	}
 	return out

@@ -338,6 +338,6 @@ func FuzzParse(f *testing.F) {
 				}
 			}
 		}
-		_ = c.Check([]projection.Seat{{ID: "lead"}})
+		_ = c.RosterProblems([]projection.Seat{{ID: "lead"}})
 	})
 }

@@ -80,10 +80,10 @@ func (c *Config) LoginsOf(seat string) []string {
 	return slices.Clone(c.Seats[seat])
 }
 
-// Check compares the seat map with the roster of the init event and returns
-// one problem for every seat the file names that the roster lacks, sorted by
-// seat.
-func (c *Config) Check(roster []projection.Seat) []string {
+// RosterProblems compares the seat map with the roster of the init event
+// and returns one problem for every seat the file names that the roster
+// lacks, sorted by seat.
+func (c *Config) RosterProblems(roster []projection.Seat) []string {
 	if c == nil {
 		return nil
 	}

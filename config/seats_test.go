@@ -59,12 +59,12 @@ func TestSeatMap(t *testing.T) {
 		t.Error("seat ids are matched case-insensitively; they are slugs and must match exactly")
 	}
 	var nilConfig *Config
-	if nilConfig.SeatsOf("a") != nil || nilConfig.Holds("a", "b") || nilConfig.LoginsOf("b") != nil || nilConfig.Check(nil) != nil {
+	if nilConfig.SeatsOf("a") != nil || nilConfig.Holds("a", "b") || nilConfig.LoginsOf("b") != nil || nilConfig.RosterProblems(nil) != nil {
 		t.Error("a nil *Config must behave as one without seats")
 	}
 }
 
-func TestCheck(t *testing.T) {
+func TestRosterProblems(t *testing.T) {
 	roster := []projection.Seat{
 		{ID: "lead", Roles: []string{"orchestrator"}, Entry: "AGENTS.md"},
 		{ID: "opencode", Roles: []string{"worker"}, Entry: "AGENTS.md"},
@@ -87,7 +87,7 @@ func TestCheck(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := c.Check(tc.roster)
+			got := c.RosterProblems(tc.roster)
 			if len(got) != len(tc.want) {
 				t.Fatalf("Check = %q, want problems for %v", got, tc.want)
 			}

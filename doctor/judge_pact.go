@@ -57,7 +57,7 @@ func judgePact(f Facts) []Check {
 	for _, s := range f.Roster {
 		roster = append(roster, projection.Seat{ID: s})
 	}
-	if problems := cfg.Check(roster); len(f.Roster) > 0 && len(problems) > 0 {
+	if problems := cfg.RosterProblems(roster); len(f.Roster) > 0 && len(problems) > 0 {
 		cfgCheck.Status, cfgCheck.Title = StatusFail, pactfile.ConfigPath+" names seats the pact does not have"
 		cfgCheck.Detail = strings.Join(problems, "; ")
 		cfgCheck.Fix = "in " + pactfile.ConfigPath + " on " + branch + ", keep only the seats " + strings.Join(f.Roster, ", ")
