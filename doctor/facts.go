@@ -9,7 +9,7 @@
 // GitHub interface. It also says whether the check can ask for the reviews
 // the pact waits for.
 //
-// Judge is pure: Facts in, one Check per line out, so every decision is
+// Judge is pure: Facts in, one Probe per line out, so every decision is
 // tested in-process with tables. Gather is the only part that talks to
 // GitHub, and it only reads.
 package doctor

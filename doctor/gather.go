@@ -30,7 +30,7 @@ type GitHub interface {
 
 // Options are doctor's flags.
 type Options struct {
-	// CheckName is the check to find required; empty means pact.
+	// CheckName is the check run's name to find required; empty means pact.
 	CheckName string
 	// PactDir overrides the pact directory; empty means the check step's
 	// pact-dir input, else .pact.

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Status is the verdict of one check.
+// Status is the verdict of one probe.
 type Status string
 
 // Statuses, from good to bad. Only StatusFail makes doctor exit 1: a
@@ -18,8 +18,10 @@ const (
 	StatusFail    Status = "fail"
 )
 
-// Check is one line of doctor's report.
-type Check struct {
+// Probe is one line of doctor's report: one setting looked at, and what
+// holds. Its JSON is an element of the report's "checks" array, a name
+// kept for the scripts that read it.
+type Probe struct {
 	// ID is stable: a family ("branch.required_check") or a family and the
 	// seat or login it is about ("seat.lead", "login.octocat").
 	ID     string `json:"id"`
@@ -32,17 +34,17 @@ type Check struct {
 	Fix string `json:"fix"`
 }
 
-// OK reports that no check failed.
-func OK(checks []Check) bool {
-	return !slices.ContainsFunc(checks, func(c Check) bool { return c.Status == StatusFail })
+// OK reports that no probe failed.
+func OK(probes []Probe) bool {
+	return !slices.ContainsFunc(probes, func(p Probe) bool { return p.Status == StatusFail })
 }
 
-// Judge decides every check from the facts. It is pure.
-func Judge(f Facts) []Check {
+// Judge decides every probe from the facts. It is pure.
+func Judge(f Facts) []Probe {
 	if f.CheckName == "" {
 		f.CheckName = "pact"
 	}
-	var out []Check
+	var out []Probe
 	out = append(out, judgeBranch(f)...)
 	out = append(out, judgeWorkflows(f)...)
 	out = append(out, judgePact(f)...)

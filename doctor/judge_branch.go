@@ -74,13 +74,13 @@ func protectionPath(f Facts) string {
 	return fmt.Sprintf("Settings → Branches → edit the branch protection rule of %s", f.DefaultBranch)
 }
 
-func judgeBranch(f Facts) []Check {
+func judgeBranch(f Facts) []Probe {
 	name, branch := f.CheckName, f.DefaultBranch
 	reqs := requirements(f)
 	unknown := settingsUnknown(f)
-	var out []Check
+	var out []Probe
 
-	required := Check{ID: "branch.required_check"}
+	required := Probe{ID: "branch.required_check"}
 	switch {
 	case len(reqs) > 0:
 		var where []string
@@ -114,7 +114,7 @@ func judgeBranch(f Facts) []Check {
 		out = append(out, judgeSource(f, reqs, unknown))
 	}
 
-	stale := Check{ID: "branch.dismiss_stale_reviews"}
+	stale := Probe{ID: "branch.dismiss_stale_reviews"}
 	dismissed := ""
 	if p := f.Protection; p != nil && p.DismissStaleReviews {
 		dismissed = "branch protection"
@@ -141,7 +141,7 @@ func judgeBranch(f Facts) []Check {
 	}
 	out = append(out, stale)
 
-	force := Check{ID: "branch.force_push_blocked"}
+	force := Probe{ID: "branch.force_push_blocked"}
 	switch {
 	case rulesetOf(f, "non_fast_forward") != "":
 		force.Status, force.Title = StatusPass, fmt.Sprintf("force pushes to %s are blocked", branch)
@@ -162,7 +162,7 @@ func judgeBranch(f Facts) []Check {
 	}
 	out = append(out, force)
 
-	queue := Check{ID: "branch.merge_queue", Status: StatusPass}
+	queue := Probe{ID: "branch.merge_queue", Status: StatusPass}
 	switch {
 	case rulesetOf(f, "merge_queue") != "":
 		queue.Title = fmt.Sprintf("a merge queue is on for %s", branch)
@@ -176,8 +176,8 @@ func judgeBranch(f Facts) []Check {
 	return append(out, queue)
 }
 
-func judgeSource(f Facts, reqs []requirement, unknown *Unknown) Check {
-	c := Check{ID: "branch.check_source"}
+func judgeSource(f Facts, reqs []requirement, unknown *Unknown) Probe {
+	c := Probe{ID: "branch.check_source"}
 	name := f.CheckName
 	var other []requirement
 	for _, r := range reqs {

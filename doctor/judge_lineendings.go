@@ -6,12 +6,12 @@ import (
 	"github.com/pact-action/pact-action/pactfile"
 )
 
-// judgeLineEndings checks that .gitattributes keeps git from converting the
-// line endings of the pact's files (pactfile.KeepsLF). Without it a Windows
-// checkout with core.autocrlf=true rewrites them with CRLF: the check
-// judges them the same, so it is a warning, not a hole in the gate.
-func judgeLineEndings(f Facts, dir string) Check {
-	c := Check{ID: "pact.line_endings"}
+// judgeLineEndings judges whether .gitattributes keeps git from converting
+// the line endings of the pact's files (pactfile.KeepsLF). Without it a
+// Windows checkout with core.autocrlf=true rewrites them with CRLF: the
+// check judges them the same, so it is a warning, not a hole in the gate.
+func judgeLineEndings(f Facts, dir string) Probe {
+	c := Probe{ID: "pact.line_endings"}
 	layout := pactfile.Layout(dir)
 	file, branch := pactfile.GitAttributesFile, f.DefaultBranch
 	switch {

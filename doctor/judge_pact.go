@@ -11,45 +11,45 @@ import (
 	"github.com/pact-action/pact-action/projection"
 )
 
-func judgePact(f Facts) []Check {
-	var out []Check
+func judgePact(f Facts) []Probe {
+	var out []Probe
 	branch := f.DefaultBranch
 	dir := f.PactDir
 	if dir == "" {
 		dir = pactfile.DefaultDir
 	}
-	logCheck := Check{ID: "pact.roster"}
+	rosterProbe := Probe{ID: "pact.roster"}
 	switch {
 	case f.LogUnknown != nil:
-		logCheck.Status, logCheck.Title = StatusUnknown, "cannot read the pact's roster on "+branch
-		logCheck.Detail, logCheck.Fix = f.LogUnknown.Reason, permissionFix(f.LogUnknown)
+		rosterProbe.Status, rosterProbe.Title = StatusUnknown, "cannot read the pact's roster on "+branch
+		rosterProbe.Detail, rosterProbe.Fix = f.LogUnknown.Reason, permissionFix(f.LogUnknown)
 	case f.LogProblem != "":
-		logCheck.Status, logCheck.Title = StatusFail, "no pact roster on "+branch
-		logCheck.Detail = f.LogProblem
-		logCheck.Fix = fmt.Sprintf("run `pactify init` on a branch and merge it into %s (doctor reads %s/log.jsonl)", branch, dir)
+		rosterProbe.Status, rosterProbe.Title = StatusFail, "no pact roster on "+branch
+		rosterProbe.Detail = f.LogProblem
+		rosterProbe.Fix = fmt.Sprintf("run `pactify init` on a branch and merge it into %s (doctor reads %s/log.jsonl)", branch, dir)
 	default:
-		logCheck.Status = StatusPass
-		logCheck.Title = fmt.Sprintf("the pact on %s declares %s: %s", branch, prose.Plural(len(f.Roster), "seat"), strings.Join(f.Roster, ", "))
+		rosterProbe.Status = StatusPass
+		rosterProbe.Title = fmt.Sprintf("the pact on %s declares %s: %s", branch, prose.Plural(len(f.Roster), "seat"), strings.Join(f.Roster, ", "))
 	}
-	out = append(out, logCheck, judgeLineEndings(f, dir))
+	out = append(out, rosterProbe, judgeLineEndings(f, dir))
 
-	cfgCheck := Check{ID: "config.file"}
+	cfgProbe := Probe{ID: "config.file"}
 	cfg := f.Config
 	switch {
 	case f.ConfigUnknown != nil:
-		cfgCheck.Status, cfgCheck.Title = StatusUnknown, "cannot read "+pactfile.ConfigPath+" on "+branch
-		cfgCheck.Detail, cfgCheck.Fix = f.ConfigUnknown.Reason, permissionFix(f.ConfigUnknown)
-		return append(out, cfgCheck)
+		cfgProbe.Status, cfgProbe.Title = StatusUnknown, "cannot read "+pactfile.ConfigPath+" on "+branch
+		cfgProbe.Detail, cfgProbe.Fix = f.ConfigUnknown.Reason, permissionFix(f.ConfigUnknown)
+		return append(out, cfgProbe)
 	case f.ConfigError != "":
-		cfgCheck.Status, cfgCheck.Title = StatusFail, pactfile.ConfigPath+" on "+branch+" cannot be used"
-		cfgCheck.Detail = f.ConfigError
-		cfgCheck.Fix = "fix " + pactfile.ConfigPath + " on " + branch + ": only the keys seats, provenance, unmapped-branches, review-requests and review-teams, seats of the roster, GitHub logins"
-		return append(out, cfgCheck)
+		cfgProbe.Status, cfgProbe.Title = StatusFail, pactfile.ConfigPath+" on "+branch+" cannot be used"
+		cfgProbe.Detail = f.ConfigError
+		cfgProbe.Fix = "fix " + pactfile.ConfigPath + " on " + branch + ": only the keys seats, provenance, unmapped-branches, review-requests and review-teams, seats of the roster, GitHub logins"
+		return append(out, cfgProbe)
 	case f.ConfigMissing || cfg == nil:
-		cfgCheck.Status, cfgCheck.Title = StatusFail, "no "+pactfile.ConfigPath+" on "+branch
-		cfgCheck.Detail = "no GitHub account holds a seat: the bot cannot tell which seat a reviewer holds, and provenance can verify nothing"
-		cfgCheck.Fix = "add " + pactfile.ConfigPath + " on " + branch + ":\n" + configSnippet(f.Roster)
-		out = append(out, cfgCheck)
+		cfgProbe.Status, cfgProbe.Title = StatusFail, "no "+pactfile.ConfigPath+" on "+branch
+		cfgProbe.Detail = "no GitHub account holds a seat: the bot cannot tell which seat a reviewer holds, and provenance can verify nothing"
+		cfgProbe.Fix = "add " + pactfile.ConfigPath + " on " + branch + ":\n" + configSnippet(f.Roster)
+		out = append(out, cfgProbe)
 		out = append(out, judgeProvenance(f, config.Default()), judgeUnmapped(f, config.Default()))
 		return append(out, judgeReviewRequests(f, config.Default())...)
 	}
@@ -58,16 +58,16 @@ func judgePact(f Facts) []Check {
 		roster = append(roster, projection.Seat{ID: s})
 	}
 	if problems := cfg.RosterProblems(roster); len(f.Roster) > 0 && len(problems) > 0 {
-		cfgCheck.Status, cfgCheck.Title = StatusFail, pactfile.ConfigPath+" names seats the pact does not have"
-		cfgCheck.Detail = strings.Join(problems, "; ")
-		cfgCheck.Fix = "in " + pactfile.ConfigPath + " on " + branch + ", keep only the seats " + strings.Join(f.Roster, ", ")
+		cfgProbe.Status, cfgProbe.Title = StatusFail, pactfile.ConfigPath+" names seats the pact does not have"
+		cfgProbe.Detail = strings.Join(problems, "; ")
+		cfgProbe.Fix = "in " + pactfile.ConfigPath + " on " + branch + ", keep only the seats " + strings.Join(f.Roster, ", ")
 	} else {
-		cfgCheck.Status, cfgCheck.Title = StatusPass, pactfile.ConfigPath+" on "+branch+" is valid"
+		cfgProbe.Status, cfgProbe.Title = StatusPass, pactfile.ConfigPath+" on "+branch+" is valid"
 	}
-	out = append(out, cfgCheck)
+	out = append(out, cfgProbe)
 
 	for _, seat := range f.Roster {
-		c := Check{ID: "seat." + seat}
+		c := Probe{ID: "seat." + seat}
 		if logins := cfg.LoginsOf(seat); len(logins) > 0 {
 			c.Status, c.Title = StatusPass, fmt.Sprintf("seat %s is held by %s", seat, strings.Join(logins, ", "))
 		} else {
@@ -82,9 +82,9 @@ func judgePact(f Facts) []Check {
 	return append(out, judgeReviewRequests(f, cfg)...)
 }
 
-// judgeLogins checks every login of the seat map once, in roster order.
-func judgeLogins(f Facts, cfg *config.Config) []Check {
-	var out []Check
+// judgeLogins judges every login of the seat map once, in roster order.
+func judgeLogins(f Facts, cfg *config.Config) []Probe {
+	var out []Probe
 	seen := map[string]bool{}
 	seats := append([]string(nil), f.Roster...)
 	for _, s := range sortedSeats(cfg) {
@@ -99,7 +99,7 @@ func judgeLogins(f Facts, cfg *config.Config) []Check {
 			seen[key] = true
 			held := strings.Join(cfg.SeatsOf(login), ", ")
 			a := f.Accounts[key]
-			c := Check{ID: "login." + login}
+			c := Probe{ID: "login." + login}
 			switch {
 			case a.Unreadable != nil:
 				c.Status, c.Title = StatusUnknown, fmt.Sprintf("cannot tell whether %s (seat %s) can write", login, held)

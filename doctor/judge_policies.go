@@ -7,8 +7,8 @@ import (
 	"github.com/pact-action/pact-action/pactfile"
 )
 
-func judgeProvenance(f Facts, cfg *config.Config) Check {
-	c := Check{ID: "config.provenance"}
+func judgeProvenance(f Facts, cfg *config.Config) Probe {
+	c := Probe{ID: "config.provenance"}
 	mode, stale := cfg.Provenance.Mode, cfg.Provenance.Stale
 	fix := fmt.Sprintf("in %s on %s:\nprovenance:\n  mode: require", pactfile.ConfigPath, f.DefaultBranch)
 	switch mode {
@@ -39,8 +39,8 @@ func judgeProvenance(f Facts, cfg *config.Config) Check {
 
 // judgeUnmapped: without unmapped-branches: block, the same code opened
 // from a branch no task names dodges Rule 2 (a warning at most).
-func judgeUnmapped(f Facts, cfg *config.Config) Check {
-	c := Check{ID: "config.unmapped_branches"}
+func judgeUnmapped(f Facts, cfg *config.Config) Probe {
+	c := Probe{ID: "config.unmapped_branches"}
 	if cfg.UnmappedBranches == config.UnmappedBlock {
 		c.Status, c.Title = StatusPass, "a pull request from a branch no task names is blocked when it changes code (unmapped-branches: block)"
 		return c

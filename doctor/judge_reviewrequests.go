@@ -16,12 +16,12 @@ import (
 // mapped to someone GitHub can ask (an account with access to the
 // repository that is no app's, or a team a token that reads teams can
 // ask).
-func judgeReviewRequests(f Facts, cfg *config.Config) []Check {
-	c := Check{ID: "config.review_requests"}
+func judgeReviewRequests(f Facts, cfg *config.Config) []Probe {
+	c := Probe{ID: "config.review_requests"}
 	if cfg.ReviewRequests == config.RequestsOff {
 		c.Status, c.Title = StatusPass, "the check asks nobody for reviews (review-requests: off)"
 		c.Detail = "reviewers learn that a task waits for them from the check's summary only"
-		return []Check{c}
+		return []Probe{c}
 	}
 	u, ok := checkStep(f)
 	var perms Permissions
@@ -50,7 +50,7 @@ func judgeReviewRequests(f Facts, cfg *config.Config) []Check {
 		c.Status, c.Title = StatusPass, "the check job may request reviews (pull-requests: write)"
 		c.Detail = "from " + from + "; a pull request from a fork gets a read-only token, and its summary says no review was requested"
 	}
-	out := []Check{c}
+	out := []Probe{c}
 	if anyMapped(cfg) {
 		out = append(out, judgeReviewSeats(f, cfg, u, ok))
 	}
@@ -69,8 +69,8 @@ func anyMapped(cfg *config.Config) bool {
 // judgeReviewSeats: every seat that reviews a task (every seat of the
 // roster while no task is assigned) must be mapped to someone GitHub can
 // ask for a review.
-func judgeReviewSeats(f Facts, cfg *config.Config, u usage, haveStep bool) Check {
-	c := Check{ID: "config.review_seats"}
+func judgeReviewSeats(f Facts, cfg *config.Config, u usage, haveStep bool) Probe {
+	c := Probe{ID: "config.review_seats"}
 	seats, which := f.ReviewerSeats, "every seat that reviews a task"
 	if len(seats) == 0 {
 		seats, which = f.Roster, "every seat (no task names a reviewer yet)"

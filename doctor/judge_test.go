@@ -53,7 +53,7 @@ func mustConfig(t *testing.T, yaml string) *config.Config {
 	return c
 }
 
-// protected is a repository set up as the README says: every check passes.
+// protected is a repository set up as the README says: every probe passes.
 func protected(t *testing.T) Facts {
 	return Facts{
 		Repository: "octo-org/octo-repo", DefaultBranch: "main", CheckName: "pact", PactDir: ".pact",
@@ -90,11 +90,11 @@ func TestTheREADMEsCheckWorkflowPasses(t *testing.T) {
 	}
 }
 
-func TestAProtectedRepositoryPassesEveryCheck(t *testing.T) {
+func TestAProtectedRepositoryPassesEveryProbe(t *testing.T) {
 	t.Parallel()
-	checks := Judge(protected(t))
+	probes := Judge(protected(t))
 	var ids []string
-	for _, c := range checks {
+	for _, c := range probes {
 		ids = append(ids, c.ID)
 		if c.Status != StatusPass {
 			t.Errorf("%s: %s %q (%s) fix %q", c.ID, c.Status, c.Title, c.Detail, c.Fix)
@@ -105,9 +105,9 @@ func TestAProtectedRepositoryPassesEveryCheck(t *testing.T) {
 		"pact.roster pact.line_endings config.file seat.lead seat.dev seat.rev login.alice login.bob login.carol config.provenance config.unmapped_branches " +
 		"config.review_requests config.review_seats"
 	if got := strings.Join(ids, " "); got != want {
-		t.Errorf("checks:\n got %s\nwant %s", got, want)
+		t.Errorf("probes:\n got %s\nwant %s", got, want)
 	}
-	if !OK(checks) {
+	if !OK(probes) {
 		t.Error("OK = false")
 	}
 }
@@ -146,7 +146,7 @@ func TestJudge(t *testing.T) {
 		mutate func(*Facts)
 		id     string
 		want   Status
-		// wantText are substrings of the check's title, detail and fix.
+		// wantText are substrings of the probe's title, detail and fix.
 		wantText []string
 	}{
 		// Is the check required, and from GitHub Actions?
@@ -359,15 +359,15 @@ func TestJudge(t *testing.T) {
 			if tt.mutate != nil {
 				tt.mutate(&f)
 			}
-			checks := Judge(f)
-			var got *Check
-			for i := range checks {
-				if checks[i].ID == tt.id {
-					got = &checks[i]
+			probes := Judge(f)
+			var got *Probe
+			for i := range probes {
+				if probes[i].ID == tt.id {
+					got = &probes[i]
 				}
 			}
 			if got == nil {
-				t.Fatalf("no check %s in %+v", tt.id, checks)
+				t.Fatalf("no probe %s in %+v", tt.id, probes)
 			}
 			if got.Status != tt.want {
 				t.Errorf("%s = %s, want %s: %q / %q / fix %q", tt.id, got.Status, tt.want, got.Title, got.Detail, got.Fix)
@@ -381,7 +381,7 @@ func TestJudge(t *testing.T) {
 			if got.Status == StatusFail && got.Fix == "" {
 				t.Errorf("%s fails without a fix", tt.id)
 			}
-			if tt.want == StatusFail && OK(checks) {
+			if tt.want == StatusFail && OK(probes) {
 				t.Errorf("OK = true with %s failing", tt.id)
 			}
 		})
@@ -406,12 +406,12 @@ func TestWarningsAndUnknownsDoNotFail(t *testing.T) {
 	f := protected(t)
 	f.Config.Provenance.Mode = config.ModeWarn
 	f.Accounts["bob"] = Account{Exists: true, Unreadable: &Unknown{Reason: "403"}}
-	checks := Judge(f)
+	probes := Judge(f)
 	statuses := map[Status]int{}
-	for _, c := range checks {
+	for _, c := range probes {
 		statuses[c.Status]++
 	}
-	if statuses[StatusWarn] != 1 || statuses[StatusUnknown] != 1 || statuses[StatusFail] != 0 || !OK(checks) {
-		t.Errorf("statuses %v, OK %v", statuses, OK(checks))
+	if statuses[StatusWarn] != 1 || statuses[StatusUnknown] != 1 || statuses[StatusFail] != 0 || !OK(probes) {
+		t.Errorf("statuses %v, OK %v", statuses, OK(probes))
 	}
 }

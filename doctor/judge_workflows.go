@@ -141,7 +141,7 @@ const checkPermsSnippet = "contents: read\n  checks: write\n  pull-requests: wri
 type scopeNeed struct{ scope, level string }
 
 // CheckWorkflow is the check workflow doctor prints when a repository has
-// none; it passes every workflow check.
+// none; it passes every workflow probe.
 const CheckWorkflow = `# .github/workflows/pact.yml
 name: pact
 on:
@@ -161,12 +161,12 @@ jobs:
         with:
           mode: check`
 
-func judgeWorkflows(f Facts) []Check {
+func judgeWorkflows(f Facts) []Probe {
 	if f.WorkflowsUnknown != nil {
-		return []Check{{ID: "workflow.check", Status: StatusUnknown, Title: "cannot tell which workflows run pact-action",
+		return []Probe{{ID: "workflow.check", Status: StatusUnknown, Title: "cannot tell which workflows run pact-action",
 			Detail: "the workflows cannot be read: " + f.WorkflowsUnknown.Reason, Fix: permissionFix(f.WorkflowsUnknown)}}
 	}
-	var out []Check
+	var out []Probe
 	u, ok := checkStep(f)
 	out = append(out, judgeCheckStep(f, u, ok))
 	if ok {
@@ -175,8 +175,8 @@ func judgeWorkflows(f Facts) []Check {
 	return append(out, judgeBot(f)...)
 }
 
-func judgeCheckStep(f Facts, u usage, ok bool) Check {
-	c := Check{ID: "workflow.check"}
+func judgeCheckStep(f Facts, u usage, ok bool) Probe {
+	c := Probe{ID: "workflow.check"}
 	if !ok {
 		c.Status = StatusFail
 		c.Title = "no workflow runs pact-action in check mode on pull requests"
@@ -235,8 +235,8 @@ func nameOr(wf *Workflow) string {
 	return wf.Path
 }
 
-func judgeTypes(f Facts, u usage) Check {
-	c := Check{ID: "workflow.pull_request_types"}
+func judgeTypes(f Facts, u usage) Probe {
+	c := Probe{ID: "workflow.pull_request_types"}
 	events := u.prEvents()
 	var problems []string
 	for _, ev := range events {
@@ -278,8 +278,8 @@ func judgeTypes(f Facts, u usage) Check {
 	return c
 }
 
-func judgeMergeGroup(f Facts, u usage) Check {
-	c := Check{ID: "workflow.merge_group", Status: StatusPass}
+func judgeMergeGroup(f Facts, u usage) Probe {
+	c := Probe{ID: "workflow.merge_group", Status: StatusPass}
 	_, has := u.wf.File.On["merge_group"]
 	has = has && u.modeOn("merge_group") == "check"
 	queue := rulesetOf(f, "merge_queue") != ""
@@ -299,8 +299,8 @@ func judgeMergeGroup(f Facts, u usage) Check {
 	return c
 }
 
-func judgePermissions(f Facts, u usage, id string, needs []scopeNeed, snippet string) Check {
-	c := Check{ID: id}
+func judgePermissions(f Facts, u usage, id string, needs []scopeNeed, snippet string) Probe {
+	c := Probe{ID: id}
 	perms, from, unknown := u.permissions(f)
 	what := "the check job"
 	if id != "workflow.check_permissions" {
@@ -338,7 +338,7 @@ func judgePermissions(f Facts, u usage, id string, needs []scopeNeed, snippet st
 	return c
 }
 
-func judgeBot(f Facts) []Check {
+func judgeBot(f Facts) []Probe {
 	var bot *usage
 	for _, u := range usages(f) {
 		for _, ev := range []string{"pull_request_review", "issue_comment", "pull_request_review_comment"} {
@@ -348,11 +348,11 @@ func judgeBot(f Facts) []Check {
 		}
 	}
 	if bot == nil {
-		return []Check{{ID: "workflow.bot", Status: StatusPass, Title: "no bot workflow (optional)",
+		return []Probe{{ID: "workflow.bot", Status: StatusPass, Title: "no bot workflow (optional)",
 			Detail: "approvals and /pact commands are not turned into pact events; reviewers record them with pactify"}}
 	}
 	u := *bot
-	c := Check{ID: "workflow.bot"}
+	c := Probe{ID: "workflow.bot"}
 	var missing []string
 	for _, need := range []struct{ event, typ string }{{"pull_request_review", "submitted"}, {"issue_comment", "created"}} {
 		t, ok := u.wf.File.On[need.event]
@@ -368,15 +368,15 @@ func judgeBot(f Facts) []Check {
 		c.Detail = "approvals (pull_request_review submitted) and /pact commands (issue_comment created) that it does not see are never recorded"
 		c.Fix = fmt.Sprintf("in %s:\non:\n  pull_request_review:\n    types: [submitted]\n  issue_comment:\n    types: [created]", u.wf.Path)
 	}
-	return []Check{c, judgeRejudge(u), judgePermissions(f, u, "workflow.bot_permissions", botPerms, "contents: write\n  pull-requests: write\n  checks: write")}
+	return []Probe{c, judgeRejudge(u), judgePermissions(f, u, "workflow.bot_permissions", botPerms, "contents: write\n  pull-requests: write\n  checks: write")}
 }
 
 // judgeRejudge: a dismissed review, or an edited or deleted comment, can
 // take away what backs an event already in the log; the bot workflow should
 // judge the pull request again when they happen, and on a schedule so a
 // missed event (or a cancelled run) never leaves a stale verdict.
-func judgeRejudge(u usage) Check {
-	c := Check{ID: "workflow.bot_rejudge"}
+func judgeRejudge(u usage) Probe {
+	c := Probe{ID: "workflow.bot_rejudge"}
 	var missing []string
 	for _, need := range []struct{ event, typ string }{
 		{"pull_request_review", "dismissed"}, {"issue_comment", "edited"}, {"issue_comment", "deleted"},

@@ -16,31 +16,31 @@ var symbols = map[Status]string{StatusPass: "✓", StatusFail: "✗", StatusWarn
 type Report struct {
 	Repository string  `json:"repository"`
 	OK         bool    `json:"ok"`
-	Checks     []Check `json:"checks"`
+	Probes     []Probe `json:"checks"`
 }
 
 // WriteJSON writes the JSON report.
-func WriteJSON(w io.Writer, repository string, checks []Check) error {
-	if checks == nil {
-		checks = []Check{}
+func WriteJSON(w io.Writer, repository string, probes []Probe) error {
+	if probes == nil {
+		probes = []Probe{}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	// Fixes hold YAML snippets with <placeholders>: keep them readable.
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(Report{Repository: repository, OK: OK(checks), Checks: checks}); err != nil {
+	if err := enc.Encode(Report{Repository: repository, OK: OK(probes), Probes: probes}); err != nil {
 		return fmt.Errorf("write the doctor report: %w", err)
 	}
 	return nil
 }
 
-// WriteText writes one line per check, its detail and fix indented below
+// WriteText writes one line per probe, its detail and fix indented below
 // it (a fix may span lines, every one indented), and a count.
-func WriteText(w io.Writer, repository, branch string, checks []Check) error {
+func WriteText(w io.Writer, repository, branch string, probes []Probe) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "pact-action doctor: %s (default branch %s)\n\n", repository, branch)
 	counts := map[Status]int{}
-	for _, c := range checks {
+	for _, c := range probes {
 		counts[c.Status]++
 		// Titles and details quote the repository's files (a workflow's
 		// check-name, a login): one line each, so none can forge a ✓ line.

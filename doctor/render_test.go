@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-var sample = []Check{
+var sample = []Probe{
 	{ID: "a", Status: StatusPass, Title: "all good"},
 	{ID: "b", Status: StatusFail, Title: "broken", Detail: "why", Fix: "in x.yml:\non:\n  merge_group:"},
 	{ID: "c", Status: StatusWarn, Title: "look", Fix: "one line"},
@@ -42,7 +42,7 @@ func TestWriteText(t *testing.T) {
 func TestWriteJSON(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
-	if err := WriteJSON(&b, "o/r", []Check{{ID: "seat.rev", Status: StatusFail, Title: "t", Fix: "rev: [<github-login>]"}}); err != nil {
+	if err := WriteJSON(&b, "o/r", []Probe{{ID: "seat.rev", Status: StatusFail, Title: "t", Fix: "rev: [<github-login>]"}}); err != nil {
 		t.Fatal(err)
 	}
 	want := `{
@@ -64,15 +64,15 @@ func TestWriteJSON(t *testing.T) {
 	}
 	b.Reset()
 	if err := WriteJSON(&b, "o/r", nil); err != nil || b.String() != "{\n  \"repository\": \"o/r\",\n  \"ok\": true,\n  \"checks\": []\n}\n" {
-		t.Errorf("no checks: %q, %v", b.String(), err)
+		t.Errorf("no probes: %q, %v", b.String(), err)
 	}
 }
 
 // Text from the repository's files cannot forge a line of the report.
-func TestWriteTextKeepsEachCheckOnItsLines(t *testing.T) {
+func TestWriteTextKeepsEachProbeOnItsLines(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
-	forged := []Check{{ID: "x", Status: StatusFail, Title: "check \"evil\n✓ everything is fine\" is not required", Detail: "a\r\n✓ b", Fix: "set:\n✓ c"}}
+	forged := []Probe{{ID: "x", Status: StatusFail, Title: "check \"evil\n✓ everything is fine\" is not required", Detail: "a\r\n✓ b", Fix: "set:\n✓ c"}}
 	if err := WriteText(&b, "o/r", "main", forged); err != nil {
 		t.Fatal(err)
 	}

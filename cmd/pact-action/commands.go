@@ -191,7 +191,7 @@ Is this repository really protected? (read-only token in GITHUB_TOKEN or GH_TOKE
   pact-action doctor [--repo owner/name] [--format text|json] [--check-name pact]
                      [--pact-dir DIR]
     Reads branch protection, rulesets, workflows and .github/pact.yml of the
-    default branch and prints one line per check (✓ ✗ ! ?) with the fix.
+    default branch and prints one line per probe (✓ ✗ ! ?) with the fix.
 
 Shell completion:
   pact-action completion bash|zsh|fish|powershell
@@ -237,7 +237,7 @@ const doctorHelp = `usage: pact-action doctor [--repo owner/name] [--format text
 
 Reads branch protection, rulesets, workflows and .github/pact.yml of the
 default branch with a read-only token (GITHUB_TOKEN or GH_TOKEN) and prints
-one line per check (✓ ✗ ! ?) with the fix. Exit 0: no ✗; 1: a ✗; 2: usage
+one line per probe (✓ ✗ ! ?) with the fix. Exit 0: no ✗; 1: a ✗; 2: usage
 or API error.
 
 --repo OWNER/NAME

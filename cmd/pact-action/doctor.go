@@ -55,16 +55,16 @@ func runDoctor(ctx context.Context, p cmdline.Args, stdout io.Writer, getenv fun
 	if err != nil {
 		return fmt.Errorf("doctor could not read %s/%s: %w", owner, repo, err)
 	}
-	checks := doctor.Judge(facts)
+	probes := doctor.Judge(facts)
 	if format == "json" {
-		err = doctor.WriteJSON(stdout, facts.Repository, checks)
+		err = doctor.WriteJSON(stdout, facts.Repository, probes)
 	} else {
-		err = doctor.WriteText(stdout, facts.Repository, facts.DefaultBranch, checks)
+		err = doctor.WriteText(stdout, facts.Repository, facts.DefaultBranch, probes)
 	}
 	if err != nil {
 		return err
 	}
-	if !doctor.OK(checks) {
+	if !doctor.OK(probes) {
 		return &verdictError{code: exitViolation}
 	}
 	return nil
