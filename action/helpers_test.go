@@ -40,7 +40,7 @@ const (
 	commentTS = "2026-06-10T12:30:00Z"
 )
 
-// provenanceOff is a .github/pact.yml that turns provenance checks off: the
+// provenanceOff is a .github/pact.yml that turns the provenance rules off: the
 // check-mode scenarios write their events in single commits by one account,
 // which provenance would rightly question (see TestCheckCleanPR for a PR
 // that satisfies the default policy).

@@ -13,7 +13,7 @@ import (
 // (approve, or request changes). An approval that the reviewer later
 // overrode by requesting changes, or that was dismissed, backs nothing;
 // two approvals in a row both stand. The bot asks this before it records a
-// review, and the provenance check before it counts one as evidence.
+// review, and the provenance rule before it counts one as evidence.
 func StandingDecision(reviews map[int64]ReviewFact, id int64) string {
 	r, ok := reviews[id]
 	switch {

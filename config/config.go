@@ -15,7 +15,7 @@ type Mode string
 
 // Provenance modes.
 const (
-	// ModeOff runs no provenance checks.
+	// ModeOff turns the provenance rules off.
 	ModeOff Mode = "off"
 	// ModeWarn reports provenance findings as warnings that change nothing
 	// else (the default).
@@ -25,8 +25,8 @@ const (
 	ModeRequire Mode = "require"
 )
 
-// Stale selects how the provenance check judges whether an accept has gone
-// stale (provenance.stale); the check defines what each value means.
+// Stale selects how the provenance rule judges whether an accept has gone
+// stale (provenance.stale); package checks defines what each value means.
 type Stale string
 
 // Staleness policies.

@@ -35,7 +35,7 @@ func (c *Config) Holds(login, seat string) bool {
 }
 
 // ReviewRight is what Rule 1 lets an account do with a task: the one
-// predicate the bot and the provenance check both decide by.
+// predicate the bot and the provenance rule both decide by.
 type ReviewRight int
 
 // Review rights.

@@ -10,8 +10,9 @@ import (
 )
 
 // defaultCacheBytes bounds what one client keeps of what it read: enough
-// for the logs of a bot run and its check, not for every log a provenance
-// search reads on a very large repository (those are read again).
+// for the logs of a bot run and its judgement of what it wrote, not for
+// every log a provenance search reads on a very large repository (those
+// are read again).
 const defaultCacheBytes = 128 << 20
 
 // objectCache keeps, for the life of a client, what can never change

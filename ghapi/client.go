@@ -13,9 +13,10 @@
 //
 // What is read at a commit id never changes, so the client keeps it for
 // the rest of the run (bounded, see objectCache): a file at a commit, a
-// blob by its object id, a commit's tree. The bot's check of the commit it
-// just wrote thus re-reads nothing it already has, yet judges the commit as
-// GitHub has it: every blob is taken by the object id GitHub reports.
+// blob by its object id, a commit's tree. The bot's judgement of the
+// commit it just wrote thus re-reads nothing it already has, yet judges the
+// commit as GitHub has it: every blob is taken by the object id GitHub
+// reports.
 package ghapi
 
 import (

@@ -87,7 +87,7 @@ func TestDoctorOnAProtectedRepository(t *testing.T) {
 	}
 	for _, line := range strings.Split(strings.TrimSpace(res.Stdout), "\n") {
 		if strings.HasPrefix(line, "✗") || strings.HasPrefix(line, "!") || strings.HasPrefix(line, "?") {
-			t.Errorf("not every check passes: %s", line)
+			t.Errorf("not every probe passes: %s", line)
 		}
 	}
 	for _, want := range []string{
