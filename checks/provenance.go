@@ -15,8 +15,9 @@ import (
 
 // Provenance judgement of pull-request mode (docs/semantics.md §5 and the codes
 // provenance.unverified and provenance.stale of §6). The facts come from
-// GitHub and are gathered by the caller (action/provenance.go); this file
-// only weighs them, so every rule can be tested without a network.
+// GitHub and are gathered by the caller (action/provenance.go) into the
+// types of facts.go; this file only weighs them, so every rule can be
+// tested without a network.
 //
 // An event a pull request adds is verified when either
 //

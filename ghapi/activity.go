@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Questions about a branch's past and a pull request's changed files.
+// A branch's past, from GitHub's own record of the pushes to it.
 
 // maxActivityPages bounds the pages of push history read for one question
 // (100 entries each, newest first).

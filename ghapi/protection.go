@@ -10,12 +10,12 @@ import (
 	"strings"
 )
 
-// Read-only questions about how a repository is configured: its default
-// branch, the protection and rulesets that apply to it, its workflows and
-// the accounts it names. `pact-action doctor` asks them. They are decoded
-// into this file's own types rather than go-github's, whose v60 types lack
-// fields GitHub added since (ruleset_id on effective rules, the merge_queue
-// rule, user_view_type).
+// The branch protection and rulesets that apply to a branch, which
+// `pact-action doctor` reads (as it reads actions.go's workflows and
+// users.go's accounts). They are decoded into this file's own types rather
+// than go-github's, whose v60 types lack fields GitHub added since
+// (ruleset_id on effective rules, the merge_queue rule; user_view_type for
+// users.go).
 
 // GitHubActionsAppID is the id of the GitHub Actions app: a required check
 // pinned to it can only be satisfied by a check run a workflow posted.
