@@ -1,6 +1,8 @@
 package fakegithub
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -258,6 +260,13 @@ func (s *Server) Commit(sha string) (CommitInfo, bool) {
 		SHA: c.sha, Parents: append([]string(nil), c.parents...), Message: c.message,
 		AuthorLogin: c.authorLogin, CommitterLogin: c.committerLogin, Verified: c.verified, Date: c.date,
 	}, true
+}
+
+// CommitIDs lists the ids of every stored commit, sorted.
+func (s *Server) CommitIDs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Sorted(maps.Keys(s.store.commits))
 }
 
 // FileAt returns the content of path at ref: a commit SHA, a branch of
