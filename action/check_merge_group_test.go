@@ -6,10 +6,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pact-action/pact-action/action"
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 )
+
+// queued puts the scenario's pull request in the merge queue, with group
+// as the pact of the queue's merge commit, and runs check mode on the
+// merge_group event.
+func (sc scenario) queued(t *testing.T, group *e2e.Log) (groupSHA string, out *action.Outcome) {
+	t.Helper()
+	queue := fmt.Sprintf("gh-readonly-queue/main/pr-%d-%s", sc.number, sc.baseSHA)
+	groupSHA = sc.s.CommitFiles(e2e.Owner, e2e.Repo, queue, group.Files(), "", fakegithub.WithParents(sc.baseSHA, sc.headSHA),
+		fakegithub.WithMessage(fmt.Sprintf("Merge pull request #%d", sc.number)))
+	return groupSHA, event{name: "merge_group", payload: mergeGroupPayload(t, groupSHA, queue, sc.baseSHA), sha: groupSHA}.run(t, sc.s).only(t)
+}
 
 // TestCheckMergeGroup: the queue's merge commit is judged for real, and Rule
 // 2 applies to the branch of every queued PR.
@@ -39,11 +51,8 @@ func TestCheckMergeGroup(t *testing.T) {
 			t.Parallel()
 			s := e2e.NewServer(t)
 			sc := seedPR(t, s, base.Files(), tc.pr.Files(), "feat/login")
-			queue := fmt.Sprintf("gh-readonly-queue/main/pr-%d-%s", sc.number, sc.baseSHA)
-			groupSHA := s.CommitFiles(e2e.Owner, e2e.Repo, queue, tc.group.Files(), "", fakegithub.WithParents(sc.baseSHA, sc.headSHA),
-				fakegithub.WithMessage(fmt.Sprintf("Merge pull request #%d", sc.number)))
 
-			out := event{name: "merge_group", payload: mergeGroupPayload(t, groupSHA, queue, sc.baseSHA), sha: groupSHA}.run(t, s).only(t)
+			groupSHA, out := sc.queued(t, tc.group)
 
 			fs := out.Findings
 			if got := codes(fs); !slices.Equal(got, tc.want) {

@@ -203,17 +203,24 @@ func TestCheckDrift(t *testing.T) {
 	}
 }
 
+// waitingLogs is a pull request from feat/login whose tasks wait: T1
+// awaits review, T2 went back to its owner, T3 is another branch's and T4
+// is accepted. Base lines: 1 init, 2 T1, 3 T2, 4 T3, 5 T4.
+func waitingLogs() (base, head *e2e.Log) {
+	base = e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev").Assign("T2", "LOGIN", "feat/login", "dev", "lead").
+		Assign("T3", "OTHER", "feat/other", "dev", "rev").Assign("T4", "SSO", "feat/login", "dev", "rev")
+	head = base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Checkpoint("dev", "T2", "LOGIN").
+		Add("lead", projection.TypeChangesRequested, "T2", "LOGIN", map[string]any{"reason": "add tests"}).
+		Checkpoint("dev", "T4", "SSO").Accept("rev", "T4", "SSO")
+	return base, head
+}
+
 // TestCheckWaitingTasks: unaccepted tasks of the PR's branch are waiting,
 // not violations — action_required, never success, never an error.
 func TestCheckWaitingTasks(t *testing.T) {
 	t.Parallel()
 	s := e2e.NewServer(t)
-	// Lines: 1 init, 2 T1, 3 T2, 4 T3 (another branch), 5 T4.
-	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev").Assign("T2", "LOGIN", "feat/login", "dev", "lead").
-		Assign("T3", "OTHER", "feat/other", "dev", "rev").Assign("T4", "SSO", "feat/login", "dev", "rev")
-	head := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Checkpoint("dev", "T2", "LOGIN").
-		Add("lead", projection.TypeChangesRequested, "T2", "LOGIN", map[string]any{"reason": "add tests"}).
-		Checkpoint("dev", "T4", "SSO").Accept("rev", "T4", "SSO")
+	base, head := waitingLogs()
 	sc := seedPR(t, s, base.Files(), head.Files(), "feat/login")
 
 	out := sc.check(t).only(t)
@@ -325,6 +332,22 @@ func TestCheckProtocolVersion2(t *testing.T) {
 	}
 }
 
+// manyFindingsLogs is a pull request from feat/login whose T1 is
+// accepted and whose n lines after it are findings: every other one is not
+// JSON, the others join a seat the roster lacks (lines 6 to 5+n).
+func manyFindingsLogs(n int) (base, head *e2e.Log) {
+	base = e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
+	head = base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN")
+	for i := range n {
+		if i%2 == 0 {
+			head.Raw(fmt.Sprintf("{not json %d", i))
+		} else {
+			head.Add("ghost", projection.TypeJoin, "", "", map[string]any{"roles": []string{"worker"}})
+		}
+	}
+	return base, head
+}
+
 // TestCheckManyFindings: the findings are annotated 50 per request, in at
 // most three requests (errors first), the summary counts what is not
 // annotated, and summary and text stay within GitHub's limit, saying what
@@ -335,15 +358,7 @@ func TestCheckManyFindings(t *testing.T) {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			t.Parallel()
 			s := e2e.NewServer(t)
-			base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
-			head := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN")
-			for i := range n {
-				if i%2 == 0 {
-					head.Raw(fmt.Sprintf("{not json %d", i))
-				} else {
-					head.Add("ghost", projection.TypeJoin, "", "", map[string]any{"roles": []string{"worker"}})
-				}
-			}
+			base, head := manyFindingsLogs(n)
 			sc := seedPR(t, s, base.Files(), head.Files(), "feat/login")
 
 			out := sc.check(t).only(t)
@@ -536,17 +551,25 @@ func TestCheckSettings(t *testing.T) {
 	noViolations(t, s)
 }
 
+// readOnlyPR is a pull request judged with a token that cannot create
+// check runs, as a fork's is: T1 waits for its review, and a seat the
+// roster lacks joins.
+func readOnlyPR(t *testing.T) (*fakegithub.Server, scenario) {
+	t.Helper()
+	s := e2e.NewServer(t)
+	s.SetToken(e2e.Token, fakegithub.Token{Login: botAccount, ReadOnly: true})
+	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
+	head := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Add("ghost", projection.TypeJoin, "", "", map[string]any{"roles": []string{"worker"}})
+	return s, seedPR(t, s, base.Files(), head.Files(), "feat/login")
+}
+
 // TestCheckReadOnlyToken: a token that cannot create check runs (a fork's)
 // still gets the whole verdict, marked as a fallback whose summary says
 // why; the binary turns it into workflow annotations
 // (TestBinaryForkReadOnlyToken).
 func TestCheckReadOnlyToken(t *testing.T) {
 	t.Parallel()
-	s := e2e.NewServer(t)
-	s.SetToken(e2e.Token, fakegithub.Token{Login: botAccount, ReadOnly: true})
-	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
-	head := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Add("ghost", projection.TypeJoin, "", "", map[string]any{"roles": []string{"worker"}})
-	sc := seedPR(t, s, base.Files(), head.Files(), "feat/login")
+	s, sc := readOnlyPR(t)
 
 	out := sc.check(t).only(t)
 

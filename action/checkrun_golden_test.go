@@ -80,6 +80,23 @@ func checkGolden(t *testing.T, s *fakegithub.Server, name, got string) {
 
 func TestCheckRunGolden(t *testing.T) {
 	t.Parallel()
+	// posted judges a pull request from feat/login whose pact goes from
+	// base to head, and returns the check run it must conclude so.
+	posted := func(base, head *e2e.Log, conclusion string) func(t *testing.T) (*fakegithub.Server, string) {
+		return func(t *testing.T) (*fakegithub.Server, string) {
+			s := e2e.NewServer(t)
+			sc := seedPR(t, s, base.Files(), head.Files(), "feat/login")
+			sc.check(t).only(t)
+			return s, goldenRun(onlyRun(t, s, sc.headSHA, "pact", conclusion))
+		}
+	}
+	waitingBase, waitingHead := waitingLogs()
+	manyBase, manyHead := manyFindingsLogs(400)
+	// solo, a worker and a reviewer, accepts its own task (Rule 1), and a
+	// seat the roster lacks joins.
+	soloBase := soloLog(t).Assign("T1", "LOGIN", "feat/login", "solo", "rev")
+	soloReview := soloBase.Copy().Join("solo").Checkpoint("solo", "T1", "LOGIN")
+	forged := soloReview.Copy().Accept("solo", "T1", "LOGIN").Add("ghost", projection.TypeJoin, "", "", map[string]any{"roles": []string{"worker"}})
 	tests := []struct {
 		name string
 		// run seeds a repository, runs check mode and returns what
@@ -91,19 +108,7 @@ func TestCheckRunGolden(t *testing.T) {
 			event{name: "pull_request", payload: prPayload(t, s, n, "feat/login", "main")}.run(t, s).only(t)
 			return s, goldenRun(onlyRun(t, s, headSHA, "pact", report.ConclusionSuccess))
 		}},
-		{"waiting", func(t *testing.T) (*fakegithub.Server, string) {
-			// T1 awaits review, T2 went back to its owner, T3 is another
-			// branch's and T4 is accepted.
-			s := e2e.NewServer(t)
-			base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev").Assign("T2", "LOGIN", "feat/login", "dev", "lead").
-				Assign("T3", "OTHER", "feat/other", "dev", "rev").Assign("T4", "SSO", "feat/login", "dev", "rev")
-			head := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Checkpoint("dev", "T2", "LOGIN").
-				Add("lead", projection.TypeChangesRequested, "T2", "LOGIN", map[string]any{"reason": "add tests"}).
-				Checkpoint("dev", "T4", "SSO").Accept("rev", "T4", "SSO")
-			sc := seedPR(t, s, base.Files(), head.Files(), "feat/login")
-			sc.check(t).only(t)
-			return s, goldenRun(onlyRun(t, s, sc.headSHA, "pact", report.ConclusionWaiting))
-		}},
+		{"waiting", posted(waitingBase, waitingHead, report.ConclusionWaiting)},
 		{"fresh-review", func(t *testing.T) (*fakegithub.Server, string) {
 			// LOGIN shipped, and its branch name comes back with new code:
 			// T1's accept covers the old code, so T1 waits for rev's fresh
@@ -115,34 +120,10 @@ func TestCheckRunGolden(t *testing.T) {
 			event{name: "pull_request", payload: prPayload(t, p.s, n, provBranch, "main")}.run(t, p.s).only(t)
 			return p.s, goldenRun(onlyRun(t, p.s, head, "pact", report.ConclusionWaiting))
 		}},
-		{"violations", func(t *testing.T) (*fakegithub.Server, string) {
-			// solo, a worker and a reviewer, accepts its own task (Rule
-			// 1), and a seat the roster lacks joins.
-			s := e2e.NewServer(t)
-			base := soloLog(t).Assign("T1", "LOGIN", "feat/login", "solo", "rev")
-			head := base.Copy().Join("solo").Checkpoint("solo", "T1", "LOGIN").Accept("solo", "T1", "LOGIN").
-				Add("ghost", projection.TypeJoin, "", "", map[string]any{"roles": []string{"worker"}})
-			sc := seedPR(t, s, base.Files(), head.Files(), "feat/login")
-			sc.check(t).only(t)
-			return s, goldenRun(onlyRun(t, s, sc.headSHA, "pact", report.ConclusionFailure))
-		}},
-		{"many-findings", func(t *testing.T) (*fakegithub.Server, string) {
-			// 400 findings: 150 annotated, and the summary and the text cut
-			// to GitHub's 65,535 characters, each saying what it left out.
-			s := e2e.NewServer(t)
-			base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
-			head := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN")
-			for i := range 400 {
-				if i%2 == 0 {
-					head.Raw(fmt.Sprintf("{not json %d", i))
-				} else {
-					head.Add("ghost", projection.TypeJoin, "", "", map[string]any{"roles": []string{"worker"}})
-				}
-			}
-			sc := seedPR(t, s, base.Files(), head.Files(), "feat/login")
-			sc.check(t).only(t)
-			return s, goldenRun(onlyRun(t, s, sc.headSHA, "pact", report.ConclusionFailure))
-		}},
+		{"violations", posted(soloBase, forged, report.ConclusionFailure)},
+		// 400 findings: 150 annotated, and the summary and the text cut to
+		// GitHub's 65,535 characters, each saying what it left out.
+		{"many-findings", posted(manyBase, manyHead, report.ConclusionFailure)},
 		{"no-pull-request", func(t *testing.T) (*fakegithub.Server, string) {
 			// A push to a branch no pull request comes from yet: judged for
 			// the job summary, no check run posted.
@@ -161,24 +142,15 @@ func TestCheckRunGolden(t *testing.T) {
 			// The queue's commit carries a pull request whose task still
 			// waits for its review.
 			s := e2e.NewServer(t)
-			base := soloLog(t).Assign("T1", "LOGIN", "feat/login", "solo", "rev")
-			review := base.Copy().Join("solo").Checkpoint("solo", "T1", "LOGIN")
-			sc := seedPR(t, s, base.Files(), review.Files(), "feat/login")
-			queue := fmt.Sprintf("gh-readonly-queue/main/pr-%d-%s", sc.number, sc.baseSHA)
-			groupSHA := s.CommitFiles(e2e.Owner, e2e.Repo, queue, review.Files(), "", fakegithub.WithParents(sc.baseSHA, sc.headSHA),
-				fakegithub.WithMessage(fmt.Sprintf("Merge pull request #%d", sc.number)))
-			event{name: "merge_group", payload: mergeGroupPayload(t, groupSHA, queue, sc.baseSHA), sha: groupSHA}.run(t, s).only(t)
+			sc := seedPR(t, s, soloBase.Files(), soloReview.Files(), "feat/login")
+			groupSHA, _ := sc.queued(t, soloReview)
 			return s, goldenRun(onlyRun(t, s, groupSHA, "pact", report.ConclusionWaiting))
 		}},
 		{"fallback", func(t *testing.T) (*fakegithub.Server, string) {
 			// A pull request from a fork: the token cannot create check
 			// runs, so the verdict goes to the job summary (and workflow
 			// annotations), saying why.
-			s := e2e.NewServer(t)
-			s.SetToken(e2e.Token, fakegithub.Token{Login: botAccount, ReadOnly: true})
-			base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
-			head := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Add("ghost", projection.TypeJoin, "", "", map[string]any{"roles": []string{"worker"}})
-			sc := seedPR(t, s, base.Files(), head.Files(), "feat/login")
+			s, sc := readOnlyPR(t)
 			out := sc.check(t).only(t)
 			if !out.Fallback {
 				t.Fatalf("not a fallback: %+v", out)
