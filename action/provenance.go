@@ -18,7 +18,7 @@ import (
 // Provenance gathering (docs/semantics.md §5): the facts checks.PullRequest
 // weighs about the events a pull request adds. This file drives it; the
 // questions it asks GitHub live in attribution.go, backing.go and
-// staleness.go.
+// coverage.go.
 
 // provenanceInput is what the provenance gathering of a pull request reads:
 // the pull request (its head is the commit judged), the logs at the merge
