@@ -12,6 +12,7 @@ import (
 
 	"github.com/pact-action/pact-action/action"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/ghevent"
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 )
@@ -118,11 +119,11 @@ func (ev event) run(t *testing.T, s *fakegithub.Server) (r result) {
 	mode := ev.mode
 	if mode == "" {
 		var err error
-		if mode, err = action.ModeFor(ev.name); err != nil {
+		if mode, err = ghevent.ModeFor(ev.name); err != nil {
 			t.Fatal(err)
 		}
 	}
-	parsed, err := action.ParseEvent(ev.payload)
+	parsed, err := ghevent.Parse(ev.payload)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func (ev event) run(t *testing.T, s *fakegithub.Server) (r result) {
 	defer func() { r.log, r.waits = rec.log.String(), append([]time.Duration(nil), rec.waits...) }()
 	// A manual or scheduled run re-judges every open pull request in
 	// either mode.
-	if mode == "bot" && ev.name != "workflow_dispatch" && ev.name != "schedule" {
+	if mode == "bot" && !ghevent.Rejudges(ev.name) {
 		r.bot, r.err = action.Bot(ctx, gh, parsed, ev.name, action.BotSettings{Settings: st, Sleep: rec.sleep})
 		return r
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/pact-action/pact-action/action"
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/ghevent"
 	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/report"
@@ -81,7 +82,7 @@ func runAction(ctx context.Context, stdout io.Writer, getenv func(string) string
 	}
 	mode := in.mode
 	if mode == "auto" {
-		if mode, err = action.ModeFor(eventName); err != nil {
+		if mode, err = ghevent.ModeFor(eventName); err != nil {
 			return usagef("%s", err)
 		}
 	}
@@ -89,7 +90,7 @@ func runAction(ctx context.Context, stdout io.Writer, getenv func(string) string
 	if err != nil {
 		return usagef("cannot read the event payload at GITHUB_EVENT_PATH (%v); run pact-action inside a GitHub workflow", err)
 	}
-	ev, err := action.ParseEvent(payload)
+	ev, err := ghevent.Parse(payload)
 	if err != nil {
 		return err
 	}
@@ -111,7 +112,7 @@ func runAction(ctx context.Context, stdout io.Writer, getenv func(string) string
 			MaxPactBytes: in.maxPactBytes}}
 	// A manual or scheduled run re-judges every open PR in either mode, so
 	// a missed event never leaves a PR stuck.
-	if mode == "bot" && eventName != "workflow_dispatch" && eventName != "schedule" {
+	if mode == "bot" && !ghevent.Rejudges(eventName) {
 		return env.bot(ctx)
 	}
 	return env.check(ctx)
@@ -167,7 +168,7 @@ type runEnv struct {
 	in        inputs
 	getenv    func(string) string
 	stdout    io.Writer
-	event     *action.Event
+	event     *ghevent.Event
 	eventName string
 	settings  action.Settings
 }

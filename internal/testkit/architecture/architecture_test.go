@@ -22,6 +22,7 @@ const module = "github.com/pact-action/pact-action/"
 var allowed = map[string][]string{
 	"pactfile":         {},
 	"schemas":          {},
+	"ghevent":          {},
 	"internal/prose":   {},
 	"internal/cmdline": {},
 	"internal/version": {},
@@ -32,16 +33,16 @@ var allowed = map[string][]string{
 	"bot":              {"pactfile", "projection", "checks", "config", "report"},
 	"ghapi":            {},
 	"internal/pactdir": {"pactfile", "projection", "checks"},
-	"action":           {"pactfile", "projection", "checks", "config", "report", "bot", "ghapi", "internal/pactdir"},
-	"doctor":           {"pactfile", "projection", "checks", "config", "ghapi", "action"},
+	"action":           {"pactfile", "projection", "checks", "config", "report", "bot", "ghapi", "ghevent", "internal/pactdir"},
+	"doctor":           {"pactfile", "projection", "checks", "config", "ghapi", "ghevent"},
 	"cmd/pactify":      {"pactfile", "projection", "checks", "report", "internal/pactdir", "internal/cmdline", "internal/version"},
-	"cmd/pact-action":  {"pactfile", "checks", "report", "action", "doctor", "ghapi", "internal/pactdir", "internal/cmdline", "internal/version"},
+	"cmd/pact-action":  {"pactfile", "checks", "report", "action", "doctor", "ghapi", "ghevent", "internal/pactdir", "internal/cmdline", "internal/version"},
 	"cmd/pactgen":      {"internal/testkit/loggen", "internal/testkit/loggen/repogen"},
 }
 
 // pure packages judge data only: no network, no GitHub client, no clock of
 // their own choosing beyond what the caller hands in.
-var pure = []string{"pactfile", "schemas", "internal/prose", "projection", "config", "checks", "report", "bot"}
+var pure = []string{"pactfile", "schemas", "ghevent", "internal/prose", "projection", "config", "checks", "report", "bot"}
 
 func TestLayering(t *testing.T) {
 	t.Parallel()
