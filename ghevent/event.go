@@ -3,7 +3,7 @@
 // Parse), which mode an event name asks for when the mode input is auto
 // (ModeFor), which events re-judge every open pull request (Rejudges), and
 // the pull request a merge queue's branch names (MergeGroupPRs). It is pure:
-// bytes and names in, no GitHub client. The action dispatches on it, and
+// bytes and names in, no GitHub client. action.Run dispatches on it, and
 // doctor reads a workflow's triggers with the same ModeFor.
 package ghevent
 
