@@ -1,6 +1,7 @@
 // Package architecture holds the project's layering to the table of
 // CONTRIBUTING.md's "Architecture" section: which of our packages each package may
-// import. A new import across a line is a decision, made here on purpose.
+// import, and which kind of package lives where. A new import across a line
+// is a decision, made here on purpose.
 package architecture
 
 import (
@@ -16,6 +17,21 @@ import (
 )
 
 const module = "github.com/pact-action/pact-action/"
+
+// The kinds of package, each in its own place: product code (the top-level
+// packages, internal/'s shared helpers and, under cmd/, the shipped
+// binaries and nothing else), layered by allowed; test support, under
+// internal/testkit/; and development tools, never shipped, under tools/.
+// Test support and tools may import anything; product code imports
+// neither, and nothing imports a tool.
+const (
+	testSupport = "internal/testkit"
+	devTools    = "tools"
+	binaries    = "cmd"
+)
+
+// under says whether pkg is dir or below it.
+func under(pkg, dir string) bool { return pkg == dir || strings.HasPrefix(pkg, dir+"/") }
 
 // allowed lists, for every product package, the packages of ours it may
 // import (internal/prose, the few shared words, is allowed everywhere).
@@ -37,7 +53,6 @@ var allowed = map[string][]string{
 	"doctor":           {"pactfile", "projection", "checks", "config", "ghapi", "ghevent"},
 	"cmd/pactify":      {"pactfile", "projection", "checks", "report", "internal/pactdir", "internal/cmdline", "internal/version"},
 	"cmd/pact-action":  {"pactfile", "checks", "report", "action", "doctor", "ghapi", "ghevent", "internal/pactdir", "internal/cmdline", "internal/version"},
-	"cmd/pactgen":      {"internal/testkit/loggen", "internal/testkit/loggen/repogen"},
 }
 
 // pure packages judge data only: no network, no GitHub client, no clock of
@@ -64,14 +79,23 @@ func TestLayering(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(root, filepath.Dir(p))
 		pkg := filepath.ToSlash(rel)
-		if strings.HasPrefix(pkg, "internal/testkit") {
-			return nil // test support may import anything
-		}
-		seen[pkg] = true
 		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
 		if err != nil {
 			return err
 		}
+		for _, imp := range f.Imports {
+			if ours, ok := strings.CutPrefix(strings.Trim(imp.Path.Value, `"`), module); ok && under(ours, devTools) {
+				t.Errorf("%s imports the development tool %s; nothing imports a tool", filepath.Base(p)+" of "+pkg, ours)
+			}
+		}
+		if under(pkg, testSupport) || under(pkg, devTools) {
+			return nil // test support and tools may import anything else
+		}
+		if under(pkg, binaries) && !slices.Contains(testbin.ReleasePackages, "./"+pkg) {
+			t.Errorf("%s is under %s/, which holds only the shipped binaries %v; a development tool goes under %s/ (CONTRIBUTING.md: Architecture)",
+				pkg, binaries, testbin.ReleasePackages, devTools)
+		}
+		seen[pkg] = true
 		may, listed := allowed[pkg]
 		if !listed {
 			t.Errorf("package %s is not in the layering table; add it (CONTRIBUTING.md: Architecture)", pkg)
@@ -86,6 +110,10 @@ func TestLayering(t *testing.T) {
 			if !ok || ours == "internal/prose" {
 				continue
 			}
+			if under(ours, testSupport) {
+				t.Errorf("%s imports the test support %s; product code never does", filepath.Base(p)+" of "+pkg, ours)
+				continue
+			}
 			if !slices.Contains(may, ours) {
 				t.Errorf("%s imports %s, which the layering does not allow (CONTRIBUTING.md: Architecture)", filepath.Base(p)+" of "+pkg, ours)
 			}
@@ -95,7 +123,12 @@ func TestLayering(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for pkg := range allowed {
+	for pkg, may := range allowed {
+		for _, dep := range may {
+			if under(dep, testSupport) || under(dep, devTools) {
+				t.Errorf("the layering table lets %s import %s: product code imports no test support or tool", pkg, dep)
+			}
+		}
 		if !seen[pkg] {
 			t.Errorf("the layering table names %s, which has no code", pkg)
 		}
