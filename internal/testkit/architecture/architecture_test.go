@@ -30,6 +30,11 @@ const (
 	binaries    = "cmd"
 )
 
+// helpers are what internal/ holds besides test support: small helpers
+// the product shares, which import nothing of ours. Product code with a
+// subject of its own is a top-level package named for it.
+var helpers = []string{"internal/cmdline", "internal/prose", "internal/version"}
+
 // under says whether pkg is dir or below it.
 func under(pkg, dir string) bool { return pkg == dir || strings.HasPrefix(pkg, dir+"/") }
 
@@ -48,11 +53,11 @@ var allowed = map[string][]string{
 	"report":           {"checks", "projection"},
 	"bot":              {"pactfile", "projection", "checks", "config", "report"},
 	"ghapi":            {},
-	"internal/pactdir": {"pactfile", "projection", "checks"},
-	"action":           {"pactfile", "projection", "checks", "config", "report", "bot", "ghapi", "ghevent", "internal/pactdir"},
+	"pactdir":          {"pactfile", "projection", "checks"},
+	"action":           {"pactfile", "projection", "checks", "config", "report", "bot", "ghapi", "ghevent", "pactdir"},
 	"doctor":           {"pactfile", "projection", "checks", "config", "ghapi", "ghevent"},
-	"cmd/pactify":      {"pactfile", "projection", "checks", "report", "internal/pactdir", "internal/cmdline", "internal/version"},
-	"cmd/pact-action":  {"pactfile", "checks", "report", "action", "doctor", "ghapi", "ghevent", "internal/pactdir", "internal/cmdline", "internal/version"},
+	"cmd/pactify":      {"pactfile", "projection", "checks", "report", "pactdir", "internal/cmdline", "internal/version"},
+	"cmd/pact-action":  {"pactfile", "checks", "report", "action", "doctor", "ghapi", "ghevent", "pactdir", "internal/cmdline", "internal/version"},
 }
 
 // pure packages judge data only: no network, no GitHub client, no clock of
@@ -91,6 +96,10 @@ func TestLayering(t *testing.T) {
 		if under(pkg, testSupport) || under(pkg, devTools) {
 			return nil // test support and tools may import anything else
 		}
+		if under(pkg, "internal") && !slices.Contains(helpers, pkg) {
+			t.Errorf("%s is under internal/, which holds only the shared helpers %v and test support (%s/); product code is a top-level package, a development tool goes under %s/ (CONTRIBUTING.md: Architecture)",
+				pkg, helpers, testSupport, devTools)
+		}
 		if under(pkg, binaries) && !slices.Contains(testbin.ReleasePackages, "./"+pkg) {
 			t.Errorf("%s is under %s/, which holds only the shipped binaries %v; a development tool goes under %s/ (CONTRIBUTING.md: Architecture)",
 				pkg, binaries, testbin.ReleasePackages, devTools)
@@ -122,6 +131,11 @@ func TestLayering(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, h := range helpers {
+		if may, ok := allowed[h]; !ok || len(may) != 0 {
+			t.Errorf("the helper %s must be in the layering table, importing nothing of ours (it lists %v)", h, may)
+		}
 	}
 	for pkg, may := range allowed {
 		for _, dep := range may {
