@@ -14,6 +14,7 @@ import (
 	"github.com/pact-action/pact-action/bot"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/ghevent"
 	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
@@ -63,7 +64,7 @@ type BotOutcome struct {
 // comment was made, the log at the reviewed commit — never taking them
 // from the webhook payload, which a re-run replays unchanged; then it
 // writes, retries and replies.
-func Bot(ctx context.Context, gh BotGitHub, ev *Event, eventName string, s BotSettings) (*BotOutcome, error) {
+func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string, s BotSettings) (*BotOutcome, error) {
 	out := &BotOutcome{}
 	g := &botFacts{gh: gh, s: s.Settings, f: bot.Facts{Webhook: webhookOf(ev, eventName), BotLogins: botLogins(s.BotLogin), LogPath: s.layout().Log()}}
 	d, err := g.decide(ctx)
@@ -207,7 +208,7 @@ func (g *botFacts) gather(ctx context.Context, d bot.Decision) error {
 }
 
 // webhookOf is what bot.Decide reads of a payload.
-func webhookOf(ev *Event, name string) bot.Webhook {
+func webhookOf(ev *ghevent.Event, name string) bot.Webhook {
 	w := bot.Webhook{Name: name, Action: ev.Action, Repo: ev.Repository.FullName, Sender: ev.Sender.Login}
 	if ev.PullRequest != nil {
 		w.PullRequest = &bot.WebhookPR{Number: ev.PullRequest.Number}

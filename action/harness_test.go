@@ -6,24 +6,26 @@ import (
 	"errors"
 	"log/slog"
 	"os"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/pact-action/pact-action/action"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/ghevent"
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 )
 
-// The in-process harness: for one workflow event it does what
-// cmd/pact-action does — parse the payload, resolve mode auto, then bot
-// mode, or the check on every target of the event — by calling the action
-// package against the fake GitHub's URL, with the settings the binary
-// derives from e2e.Run's runner environment and default inputs. What only
-// the binary does (inputs, outputs, exit codes, the job summary, the JSON
-// report, the fork fallback to workflow annotations, signals) is tested
-// through it in binary_test.go.
+// The in-process harness: for one workflow event it calls action.Run, the
+// dispatch cmd/pact-action calls (resolve mode auto, parse the payload,
+// then bot mode, or the check on every target of the event), against the
+// fake GitHub's URL, with the settings the binary derives from e2e.Run's
+// runner environment and default inputs. What only the binary does
+// (inputs, outputs, exit codes, the job summary, the JSON report, the fork
+// fallback to workflow annotations, signals) is tested through it in
+// binary_test.go.
 
 // TestMain keeps the action's own log (slog's default logger) to warnings
 // and errors: in-process, every run writes to the one test log.
@@ -108,23 +110,17 @@ func client(t *testing.T, s *fakegithub.Server, rec *recorder) *ghapi.Client {
 	return gh
 }
 
-// run delivers the event to the action, as one workflow step would.
+// run delivers the event to the action, as one workflow step would: through
+// action.Run, the dispatch the binary calls.
 func (ev event) run(t *testing.T, s *fakegithub.Server) (r result) {
 	t.Helper()
 	ctx := ev.ctx
 	if ctx == nil {
 		ctx = t.Context()
 	}
-	mode := ev.mode
-	if mode == "" {
-		var err error
-		if mode, err = action.ModeFor(ev.name); err != nil {
-			t.Fatal(err)
-		}
-	}
-	parsed, err := action.ParseEvent(ev.payload)
-	if err != nil {
-		t.Fatal(err)
+	sha := ev.sha
+	if sha == "" {
+		sha = runnerSHA
 	}
 	st := settings()
 	if ev.settings != nil {
@@ -132,35 +128,16 @@ func (ev event) run(t *testing.T, s *fakegithub.Server) (r result) {
 	}
 	rec := &recorder{}
 	gh := client(t, s, rec)
-	defer func() { r.log, r.waits = rec.log.String(), append([]time.Duration(nil), rec.waits...) }()
-	// A manual or scheduled run re-judges every open pull request in
-	// either mode.
-	if mode == "bot" && ev.name != "workflow_dispatch" && ev.name != "schedule" {
-		r.bot, r.err = action.Bot(ctx, gh, parsed, ev.name, action.BotSettings{Settings: st, Sleep: rec.sleep})
-		return r
+	res, err := action.Run(ctx, action.Env{EventName: ev.name, Payload: ev.payload, Mode: ev.mode, SHA: sha, Workspace: ev.workspace,
+		Settings: st, Sleep: rec.sleep}, gh)
+	var unknown *ghevent.UnknownEventError
+	if errors.As(err, &unknown) {
+		t.Fatal(err) // a test delivers only events the action acts on
 	}
-	sha := ev.sha
-	if sha == "" {
-		sha = runnerSHA
+	r = result{outcomes: res.Outcomes, bot: res.Bot, err: err, log: rec.log.String(), waits: slices.Clone(rec.waits)}
+	for _, f := range res.Failed {
+		r.failedHeads = append(r.failedHeads, f.HeadSHA)
 	}
-	targets, err := action.Targets(ctx, gh, parsed, ev.name, sha, ev.workspace)
-	if err != nil {
-		r.err = err
-		return r
-	}
-	// One head at a time: one that cannot be judged does not stop the
-	// others (the binary reports the failures at the end).
-	var errs []error
-	for _, target := range targets {
-		out, err := action.Check(ctx, gh, target, st)
-		if err != nil {
-			errs = append(errs, err)
-			r.failedHeads = append(r.failedHeads, target.HeadSHA)
-			continue
-		}
-		r.outcomes = append(r.outcomes, out)
-	}
-	r.err = errors.Join(errs...)
 	return r
 }
 

@@ -11,8 +11,8 @@ import (
 
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghapi"
-	"github.com/pact-action/pact-action/internal/pactdir"
 	"github.com/pact-action/pact-action/internal/prose"
+	"github.com/pact-action/pact-action/pactdir"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )

@@ -10,6 +10,7 @@ import (
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/ghevent"
 	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
@@ -284,7 +285,7 @@ func queuedPRs(ctx context.Context, gh Reader, mg *MergeGroup, baseTip, head str
 		if !carried[sha] {
 			continue
 		}
-		for _, n := range MergeGroupPRs(ref) {
+		for _, n := range ghevent.MergeGroupPRs(ref) {
 			if !slices.Contains(prs, n) {
 				prs = append(prs, n)
 			}

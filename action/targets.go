@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/ghevent"
 )
 
 // NoTargetError is an event that names no pull request or commit to check.
@@ -22,11 +23,11 @@ func (e *NoTargetError) Error() string {
 // re-run or a manual run posts exactly the verdict the pull request's own
 // run would. A merge group whose head ref names no pull request fails
 // closed: without the queued pull requests, Rule 2 cannot be judged.
-func Targets(ctx context.Context, gh Reader, ev *Event, eventName, sha, workspace string) ([]Target, error) {
+func Targets(ctx context.Context, gh Reader, ev *ghevent.Event, eventName, sha, workspace string) ([]Target, error) {
 	switch {
 	case ev.MergeGroup != nil:
 		mg := ev.MergeGroup
-		prs := MergeGroupPRs(mg.HeadRef)
+		prs := ghevent.MergeGroupPRs(mg.HeadRef)
 		if len(prs) == 0 {
 			return nil, fmt.Errorf("cannot tell which pull requests merge group %s holds: its head ref %q is not gh-readonly-queue/<base>/pr-<number>-<sha>", mg.HeadSHA, mg.HeadRef)
 		}
@@ -36,7 +37,7 @@ func Targets(ctx context.Context, gh Reader, ev *Event, eventName, sha, workspac
 		return prTarget(ctx, gh, ev.PullRequest.Number, workspace)
 	case ev.Issue != nil && len(ev.Issue.PullRequest) > 0 && string(ev.Issue.PullRequest) != "null":
 		return prTarget(ctx, gh, ev.Issue.Number, workspace)
-	case eventName == "workflow_dispatch" || eventName == "schedule":
+	case ghevent.Rejudges(eventName):
 		open, err := gh.OpenPullRequests(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("list open pull requests: %w", err)

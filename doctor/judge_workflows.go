@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pact-action/pact-action/action"
+	"github.com/pact-action/pact-action/ghevent"
 )
 
 // usage is a step that runs this action.
@@ -30,7 +30,7 @@ func (u usage) modeOn(event string) string {
 	case "check", "bot":
 		return m
 	case "auto":
-		m, err := action.ModeFor(event)
+		m, err := ghevent.ModeFor(event)
 		if err != nil {
 			return ""
 		}

@@ -8,7 +8,7 @@ import (
 	goldenfile "github.com/pact-action/pact-action/internal/testkit/golden"
 
 	"github.com/pact-action/pact-action/checks"
-	"github.com/pact-action/pact-action/internal/pactdir"
+	"github.com/pact-action/pact-action/pactdir"
 	"github.com/pact-action/pact-action/pactfile"
 )
 

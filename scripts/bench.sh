@@ -12,7 +12,7 @@
 # Environment: BENCH_DIR (default /tmp/pact-bench), RUNS (rounds, default 5),
 #   SEED (default 1).
 #
-# Each repository is deterministic (internal/testkit/loggen/repogen, via pactgen):
+# Each repository is deterministic (internal/testkit/loggen/repogen, via tools/pactgen):
 # log.jsonl without defects (so validate exits 0 and jq reads every line),
 # STATE.yml exactly as `pactify log --replay` writes it, PROJECT.md, and a
 # task file per task exactly as `pactify assign` writes it. The writing
@@ -47,7 +47,7 @@ fi
 command -v go >/dev/null || { echo "bench.sh: go is required" >&2; exit 2; }
 
 mkdir -p "$dir/bin"
-(cd "$root" && go build -o "$dir/bin/pactify" ./cmd/pactify && go build -o "$dir/bin/pactgen" ./cmd/pactgen)
+(cd "$root" && go build -o "$dir/bin/pactify" ./cmd/pactify && go build -o "$dir/bin/pactgen" ./tools/pactgen)
 pactify=$dir/bin/pactify
 echo "go $(go env GOVERSION), $(nproc) CPUs, $runs rounds; load:$(uptime | sed 's/.*load average://')"
 

@@ -19,7 +19,7 @@ import (
 	"github.com/pact-action/pact-action/action"
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghapi"
-	"github.com/pact-action/pact-action/internal/prose"
+	"github.com/pact-action/pact-action/ghevent"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/report"
 )
@@ -68,7 +68,9 @@ func readInputs(gha *githubactions.Action, getenv func(string) string) (inputs, 
 }
 
 // runAction is the workflow entry point: runner environment in, check run
-// or bot commit out.
+// or bot commit out. It reads the inputs and the runner's environment,
+// hands the event to action.Run (the one dispatch, action/run.go), and
+// reports what it did.
 func runAction(ctx context.Context, stdout io.Writer, getenv func(string) string, logger *slog.Logger) error {
 	gha := githubactions.New(githubactions.WithWriter(stdout), githubactions.WithGetenv(getenv))
 	in, err := readInputs(gha, getenv)
@@ -79,19 +81,9 @@ func runAction(ctx context.Context, stdout io.Writer, getenv func(string) string
 	if eventName == "" {
 		return usagef("GITHUB_EVENT_NAME is not set: run pact-action inside a GitHub workflow, or use `pact-action check --local DIR` to preview")
 	}
-	mode := in.mode
-	if mode == "auto" {
-		if mode, err = action.ModeFor(eventName); err != nil {
-			return usagef("%s", err)
-		}
-	}
 	payload, err := os.ReadFile(getenv("GITHUB_EVENT_PATH"))
 	if err != nil {
 		return usagef("cannot read the event payload at GITHUB_EVENT_PATH (%v); run pact-action inside a GitHub workflow", err)
-	}
-	ev, err := action.ParseEvent(payload)
-	if err != nil {
-		return err
 	}
 	owner, repo, ok := strings.Cut(getenv("GITHUB_REPOSITORY"), "/")
 	if !ok {
@@ -106,15 +98,15 @@ func runAction(ctx context.Context, stdout io.Writer, getenv func(string) string
 	if err != nil {
 		return err
 	}
-	env := &runEnv{gha: gha, gh: gh, in: in, getenv: getenv, stdout: stdout, event: ev, eventName: eventName,
-		settings: action.Settings{CheckName: in.checkName, PactDir: in.pactDir, DetailsURL: runURL(getenv), BotLogin: in.botLogin, Timeout: timeout,
-			MaxPactBytes: in.maxPactBytes}}
-	// A manual or scheduled run re-judges every open PR in either mode, so
-	// a missed event never leaves a PR stuck.
-	if mode == "bot" && eventName != "workflow_dispatch" && eventName != "schedule" {
-		return env.bot(ctx)
+	settings := action.Settings{CheckName: in.checkName, PactDir: in.pactDir, DetailsURL: runURL(getenv), BotLogin: in.botLogin, Timeout: timeout,
+		MaxPactBytes: in.maxPactBytes}
+	res, err := action.Run(ctx, action.Env{EventName: eventName, Payload: payload, Mode: in.mode,
+		SHA: getenv("GITHUB_SHA"), Workspace: getenv("GITHUB_WORKSPACE"), Settings: settings}, gh)
+	e := &runEnv{gha: gha, in: in, getenv: getenv, stdout: stdout}
+	if res.Bot != nil {
+		return e.bot(res.Bot, err)
 	}
-	return env.check(ctx)
+	return e.check(res, err)
 }
 
 // byteUnits are the suffixes max-pact-bytes takes (binary multiples).
@@ -160,16 +152,12 @@ func judgementTimeout(getenv func(string) string) (time.Duration, error) {
 	return d, nil
 }
 
-// runEnv is what the modes share within one workflow run.
+// runEnv is how one workflow run reports, in either mode.
 type runEnv struct {
-	gha       *githubactions.Action
-	gh        *ghapi.Client
-	in        inputs
-	getenv    func(string) string
-	stdout    io.Writer
-	event     *action.Event
-	eventName string
-	settings  action.Settings
+	gha    *githubactions.Action
+	in     inputs
+	getenv func(string) string
+	stdout io.Writer
 }
 
 func runURL(getenv func(string) string) string {
@@ -180,54 +168,37 @@ func runURL(getenv func(string) string) string {
 	return fmt.Sprintf("%s/%s/actions/runs/%s", strings.TrimRight(server, "/"), repo, id)
 }
 
-// check runs check mode on every target of the event and reports.
-func (e *runEnv) check(ctx context.Context) error {
-	targets, err := action.Targets(ctx, e.gh, e.event, e.eventName, e.getenv("GITHUB_SHA"), e.getenv("GITHUB_WORKSPACE"))
-	var noTarget *action.NoTargetError
-	if errors.As(err, &noTarget) {
-		return usagef("%s", err)
-	}
-	if err != nil {
+// check reports check mode's run (action.Run): a head it could not judge
+// as an error annotation and a section of the job summary, the verdicts of
+// the others through finish; err is Run's.
+func (e *runEnv) check(res *action.RunResult, err error) error {
+	if err != nil && len(res.Failed) == 0 {
+		// Run stopped before it judged any head; an event the action
+		// cannot act on is the workflow's mistake, a usage error.
+		var unknown *ghevent.UnknownEventError
+		var noTarget *action.NoTargetError
+		if errors.As(err, &unknown) || errors.As(err, &noTarget) {
+			return usagef("%s", err)
+		}
 		return err
 	}
-	if len(targets) == 0 {
+	if len(res.Targets) == 0 {
 		fmt.Fprintln(e.stdout, "pact: no open pull request to check")
 		e.setOutputs(report.ConclusionSuccess, checks.Counts{})
 		return nil
 	}
-	// One head at a time, each with its own check run, budget and
-	// verdict: a head that cannot be judged (too large a pact, GitHub
-	// failing) is reported and the others are still judged.
-	var outcomes []*action.Outcome
-	var failed []string
-	var firstErr error
-	for _, t := range targets {
-		out, err := action.Check(ctx, e.gh, t, e.settings)
-		if err == nil {
-			outcomes = append(outcomes, out)
-			continue
-		}
-		e.gha.Errorf("pact-action could not judge %s: %v", t.HeadSHA, err)
-		e.gha.AddStepSummary(report.NotJudged(e.settings.CheckName, t.HeadSHA, action.StoppedSummary(err)))
-		failed = append(failed, fmt.Sprintf("%s: %v", prose.ShortSHA(t.HeadSHA), err))
-		if firstErr == nil {
-			firstErr = err
-		}
-		if ctx.Err() != nil {
-			break // the job is cancelled: the next heads would fail the same way
-		}
+	for _, f := range res.Failed {
+		e.gha.Errorf("pact-action could not judge %s: %v", f.HeadSHA, f.Err)
+		e.gha.AddStepSummary(report.NotJudged(e.in.checkName, f.HeadSHA, action.StoppedSummary(f.Err)))
 	}
 	var verdict error
-	if len(outcomes) > 0 {
-		verdict = e.finish(outcomes, len(failed) > 0)
+	if len(res.Outcomes) > 0 {
+		verdict = e.finish(res.Outcomes, len(res.Failed) > 0)
 	}
-	switch {
-	case len(failed) == 0:
+	if len(res.Failed) == 0 {
 		return verdict
-	case len(targets) == 1:
-		return firstErr
 	}
-	return fmt.Errorf("could not judge %d of %d heads (the others were judged): %s", len(failed), len(targets), strings.Join(failed, "; "))
+	return err
 }
 
 // finish writes the job summary, outputs and report, falls back to workflow
@@ -329,11 +300,6 @@ func (e *runEnv) writeReport(conclusion string, outcomes []*action.Outcome) erro
 		return fmt.Errorf("write the JSON report to %s: %w", p, err)
 	}
 	return nil
-}
-
-// bot is bot mode; see bot.go.
-func (e *runEnv) bot(ctx context.Context) error {
-	return runBot(ctx, e)
 }
 
 func firstPR(prs []int) int {

@@ -1,17 +1,16 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/pact-action/pact-action/action"
 	"github.com/pact-action/pact-action/internal/prose"
 )
 
-// runBot is bot mode: a review or /pact comment becomes pact events on the
-// PR's branch, then the check is posted on the new head.
-func runBot(ctx context.Context, e *runEnv) error {
-	out, err := action.Bot(ctx, e.gh, e.event, e.eventName, action.BotSettings{Settings: e.settings})
+// bot reports bot mode's run (action.Run): a review or /pact comment became
+// pact events on the PR's branch, then the check was posted on the new
+// head; err is Run's.
+func (e *runEnv) bot(out *action.BotOutcome, err error) error {
 	if out != nil {
 		for _, n := range out.Notices {
 			fmt.Fprintf(e.stdout, "pact: %s\n", n)

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/pact-action/pact-action/internal/cmdline"
-	"github.com/pact-action/pact-action/internal/pactdir"
+	"github.com/pact-action/pact-action/pactdir"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )

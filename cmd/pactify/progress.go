@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pact-action/pact-action/internal/pactdir"
+	"github.com/pact-action/pact-action/pactdir"
 )
 
 // Work that takes longer than progressDelay shows a progress line on a

@@ -17,8 +17,8 @@ import (
 
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/cmdline"
-	"github.com/pact-action/pact-action/internal/pactdir"
 	"github.com/pact-action/pact-action/internal/version"
+	"github.com/pact-action/pact-action/pactdir"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 	"github.com/pact-action/pact-action/report"

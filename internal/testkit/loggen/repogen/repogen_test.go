@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/pact-action/pact-action/checks"
-	"github.com/pact-action/pact-action/internal/pactdir"
 	"github.com/pact-action/pact-action/internal/testkit/loggen"
 	"github.com/pact-action/pact-action/internal/testkit/loggen/repogen"
+	"github.com/pact-action/pact-action/pactdir"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )

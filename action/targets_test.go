@@ -8,59 +8,10 @@ import (
 	"testing"
 
 	"github.com/pact-action/pact-action/action"
+	"github.com/pact-action/pact-action/ghevent"
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 )
-
-// What check mode makes of an event: the mode auto picks, the pull requests
-// a merge queue's head ref names, and the commits Targets judges.
-
-func TestModeFor(t *testing.T) {
-	t.Parallel()
-	for event, want := range map[string]string{
-		"pull_request": "check", "pull_request_target": "check", "merge_group": "check", "workflow_dispatch": "check", "schedule": "check", "push": "check",
-		"pull_request_review": "bot", "issue_comment": "bot", "pull_request_review_comment": "bot",
-		"check_suite": "", "release": "",
-	} {
-		got, err := action.ModeFor(event)
-		if got != want || (err != nil) != (want == "") {
-			t.Errorf("ModeFor(%q) = %q, %v; want %q", event, got, err, want)
-		}
-		if err != nil && !strings.Contains(err.Error(), "set the mode input to check or bot") {
-			t.Errorf("ModeFor(%q) error does not say what to do: %v", event, err)
-		}
-	}
-}
-
-func TestMergeGroupPRs(t *testing.T) {
-	t.Parallel()
-	for ref, want := range map[string][]int{
-		"refs/heads/gh-readonly-queue/main/pr-12-0123abcd": {12},
-		"gh-readonly-queue/release/v2/pr-7-deadbeef":       {7},
-		"refs/heads/gh-readonly-queue/main/pr-x-0123abcd":  nil,
-		"refs/heads/feature/pr-12":                         nil,
-		"":                                                 nil,
-	} {
-		if got := action.MergeGroupPRs(ref); !slices.Equal(got, want) {
-			t.Errorf("MergeGroupPRs(%q) = %v, want %v", ref, got, want)
-		}
-	}
-}
-
-func TestParseEvent(t *testing.T) {
-	t.Parallel()
-	if _, err := action.ParseEvent([]byte(`{"pull_request":`)); err == nil || !strings.Contains(err.Error(), "not valid JSON") {
-		t.Errorf("a truncated payload: %v", err)
-	}
-	// What a payload names is read; unknown fields and the many fields read
-	// from GitHub instead (heads, bases, states) are ignored.
-	ev, err := action.ParseEvent([]byte(`{"action":"submitted","pull_request":{"number":7,"head":{"sha":"ignored"}},` +
-		`"review":{"id":9,"state":"approved","user":{"login":"rev"}},"sender":{"login":"rev"},"repository":{"full_name":"o/r"},"x":[1]}`))
-	if err != nil || ev.Action != "submitted" || ev.PullRequest == nil || ev.PullRequest.Number != 7 || ev.Review == nil || ev.Review.ID != 9 ||
-		ev.Review.User.Login != "rev" || ev.Sender.Login != "rev" || ev.Repository.FullName != "o/r" {
-		t.Errorf("ParseEvent = %+v, %v", ev, err)
-	}
-}
 
 // TestTargets: the commits each kind of event judges, read from GitHub as it
 // is now.
@@ -96,7 +47,7 @@ func TestTargets(t *testing.T) {
 			payload: `{"merge_group":{"head_sha":"abc","head_ref":"refs/heads/main","base_ref":"refs/heads/main"}}`, err: "cannot tell which pull requests merge group abc holds"},
 		{name: "an event without a commit", event: "release", payload: `{}`, err: "the release event names no pull request or commit to check"},
 	} {
-		ev, err := action.ParseEvent([]byte(tc.payload))
+		ev, err := ghevent.Parse([]byte(tc.payload))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +75,7 @@ func TestTargets(t *testing.T) {
 		}
 	}
 
-	ev, _ := action.ParseEvent([]byte(`{"merge_group":{"head_sha":"abc","head_ref":"refs/heads/gh-readonly-queue/main/pr-3-aa","base_ref":"refs/heads/main"}}`))
+	ev, _ := ghevent.Parse([]byte(`{"merge_group":{"head_sha":"abc","head_ref":"refs/heads/gh-readonly-queue/main/pr-3-aa","base_ref":"refs/heads/main"}}`))
 	targets, err := action.Targets(t.Context(), gh, ev, "merge_group", lone, "")
 	if err != nil || len(targets) != 1 || targets[0].HeadSHA != "abc" || targets[0].MergeGroup == nil ||
 		targets[0].MergeGroup.BaseRef != "main" || !slices.Equal(targets[0].MergeGroup.PRs, []int{3}) {

@@ -16,7 +16,7 @@ import (
 // and 2M events, generated once into ../../testdata/large (ignored by git;
 // the 2M one takes a few minutes and about 800 MB).
 //
-//	go test ./internal/pactdir/ -run '^$' -bench Validate -count 6 -timeout 60m | tee new.txt
+//	go test ./pactdir/ -run '^$' -bench Validate -count 6 -timeout 60m | tee new.txt
 //	benchstat -col /impl new.txt
 //
 // impl=new is Load then checks.Run, what `pactify validate` does besides

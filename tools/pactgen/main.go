@@ -1,6 +1,8 @@
 // Command pactgen writes a large, deterministic Pact v1 log, or a whole
-// .pact/ directory around it, for benchmarks:
+// .pact/ directory around it, for benchmarks (scripts/bench.sh). It is a
+// development tool, under tools/ because it is never shipped:
 //
+//	go run ./tools/pactgen -n 1000 -pact /tmp/small
 //	pactgen -n 1000000 -seed 1 -o log.jsonl
 //	pactgen -n 1000000 -defects 0.001 -pact /tmp/bench   # /tmp/bench/.pact/{log.jsonl,STATE.yml,PROJECT.md,tasks/}
 //	pactgen -n 1000000 -pact /tmp/bench -files=false     # log.jsonl and PROJECT.md only

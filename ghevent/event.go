@@ -1,4 +1,11 @@
-package action
+// Package ghevent owns what pact-action knows of the GitHub workflow event
+// that started its job: the webhook payload's few fields it reads (Event,
+// Parse), which mode an event name asks for when the mode input is auto
+// (ModeFor), which events re-judge every open pull request (Rejudges), and
+// the pull request a merge queue's branch names (MergeGroupPRs). It is pure:
+// bytes and names in, no GitHub client. action.Run dispatches on it, and
+// doctor reads a workflow's triggers with the same ModeFor.
+package ghevent
 
 import (
 	"encoding/json"
@@ -52,8 +59,8 @@ type PullRequest struct {
 	Number int `json:"number"`
 }
 
-// ParseEvent reads a webhook payload.
-func ParseEvent(b []byte) (*Event, error) {
+// Parse reads a webhook payload.
+func Parse(b []byte) (*Event, error) {
 	var ev Event
 	if err := json.Unmarshal(b, &ev); err != nil {
 		return nil, fmt.Errorf("the event payload is not valid JSON: %w", err)
@@ -61,8 +68,16 @@ func ParseEvent(b []byte) (*Event, error) {
 	return &ev, nil
 }
 
+// UnknownEventError is an event name mode auto has no mode for.
+type UnknownEventError struct{ Name string }
+
+func (e *UnknownEventError) Error() string {
+	return fmt.Sprintf("mode auto does not know what to do on %q events; set the mode input to check or bot", e.Name)
+}
+
 // ModeFor resolves mode "auto" for an event name: check for pull requests,
 // merge groups, manual and scheduled runs; bot for reviews and comments.
+// An event it does not know is an *UnknownEventError.
 func ModeFor(eventName string) (string, error) {
 	switch eventName {
 	case "pull_request", "pull_request_target", "merge_group", "workflow_dispatch", "schedule", "push":
@@ -70,7 +85,14 @@ func ModeFor(eventName string) (string, error) {
 	case "pull_request_review", "issue_comment", "pull_request_review_comment":
 		return "bot", nil
 	}
-	return "", fmt.Errorf("mode auto does not know what to do on %q events; set the mode input to check or bot", eventName)
+	return "", &UnknownEventError{Name: eventName}
+}
+
+// Rejudges says whether an event re-judges every open pull request: a
+// manual or scheduled run does, in check mode and in bot mode alike, so a
+// missed event never leaves a pull request stuck.
+func Rejudges(eventName string) bool {
+	return eventName == "workflow_dispatch" || eventName == "schedule"
 }
 
 var queuedPR = regexp.MustCompile(`(?:^|/)pr-(\d+)-[0-9a-f]+$`)

@@ -1,0 +1,139 @@
+package action
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pact-action/pact-action/ghevent"
+	"github.com/pact-action/pact-action/internal/prose"
+)
+
+// Env is one workflow event as the runner hands it to a job, with the
+// action's inputs already read: everything Run dispatches on.
+type Env struct {
+	// EventName is GITHUB_EVENT_NAME; Payload the webhook payload at
+	// GITHUB_EVENT_PATH.
+	EventName string
+	Payload   []byte
+	// Mode is the mode input: "auto" (or ""), "check" or "bot".
+	Mode string
+	// SHA is GITHUB_SHA, the commit a push judges; Workspace is
+	// GITHUB_WORKSPACE, a checkout that may hold the head ("" reads every
+	// file through the API).
+	SHA, Workspace string
+	Settings       Settings
+	// Sleep waits between the bot's attempts to write a branch that moved
+	// (nil: wait for real); tests record the waits instead.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// RunResult is what Run did for one event. Run always returns one, holding
+// whatever was done before an error stopped it.
+type RunResult struct {
+	// Bot is bot mode's outcome, nil when the event ran check mode; it is
+	// set even when bot mode failed, with the notices it had gathered.
+	Bot *BotOutcome
+	// Targets are the heads check mode was asked to judge (Targets):
+	// none when a manual or scheduled run finds no open pull request.
+	Targets []Target
+	// Outcomes are the verdicts of the heads judged, in the order judged;
+	// Failed are the heads that could not be judged, each with why.
+	Outcomes []*Outcome
+	Failed   []HeadFailure
+}
+
+// HeadFailure is a head check mode could not judge, and why: Check's
+// error, after which its check run (if it had one) was completed as
+// failed.
+type HeadFailure struct {
+	HeadSHA string
+	Err     error
+}
+
+// UnjudgedError is Run's error when check mode could not judge some of an
+// event's several heads (the others were judged): it names each head with
+// its error, and unwraps to those errors.
+type UnjudgedError struct {
+	Failed []HeadFailure
+	// Heads is how many heads the event asked to judge.
+	Heads int
+}
+
+func (e *UnjudgedError) Error() string {
+	each := make([]string, len(e.Failed))
+	for i, f := range e.Failed {
+		each[i] = fmt.Sprintf("%s: %v", prose.ShortSHA(f.HeadSHA), f.Err)
+	}
+	return fmt.Sprintf("could not judge %d of %d heads (the others were judged): %s", len(e.Failed), e.Heads, strings.Join(each, "; "))
+}
+
+func (e *UnjudgedError) Unwrap() []error {
+	errs := make([]error, len(e.Failed))
+	for i, f := range e.Failed {
+		errs[i] = f.Err
+	}
+	return errs
+}
+
+// Run is the one dispatch of a workflow event, which cmd/pact-action and
+// the tests share: it resolves mode auto (ghevent.ModeFor), reads the
+// payload, and runs bot mode on a review or comment, or check mode on
+// every head the event asks to judge (Targets) — a manual or scheduled
+// run re-judges every open pull request in either mode (ghevent.Rejudges).
+//
+// Check mode judges one head at a time, each with its own check run,
+// budget and verdict: a head that cannot be judged (too large a pact,
+// GitHub failing) is recorded in Failed and the others are still judged,
+// unless the job was cancelled, when the next heads would fail the same
+// way. The error is then that head's own when the event had one head, and
+// an *UnjudgedError when it had several. Any other error stopped the run
+// where it arose: an event mode auto does not know
+// (*ghevent.UnknownEventError), a payload that is not JSON, an event that
+// names nothing to judge (*NoTargetError), a failure listing the targets,
+// or bot mode's failure. Reporting the result (outputs, job summary, exit
+// code) is the caller's.
+func Run(ctx context.Context, env Env, gh BotGitHub) (*RunResult, error) {
+	res := &RunResult{}
+	mode := env.Mode
+	switch mode {
+	case "", "auto":
+		var err error
+		if mode, err = ghevent.ModeFor(env.EventName); err != nil {
+			return res, err
+		}
+	case "check", "bot":
+	default:
+		return res, fmt.Errorf("the mode %q is not auto, check or bot", mode)
+	}
+	ev, err := ghevent.Parse(env.Payload)
+	if err != nil {
+		return res, err
+	}
+	if mode == "bot" && !ghevent.Rejudges(env.EventName) {
+		res.Bot, err = Bot(ctx, gh, ev, env.EventName, BotSettings{Settings: env.Settings, Sleep: env.Sleep})
+		return res, err
+	}
+	if res.Targets, err = Targets(ctx, gh, ev, env.EventName, env.SHA, env.Workspace); err != nil {
+		return res, err
+	}
+	for _, t := range res.Targets {
+		out, err := Check(ctx, gh, t, env.Settings)
+		if err == nil {
+			res.Outcomes = append(res.Outcomes, out)
+			continue
+		}
+		res.Failed = append(res.Failed, HeadFailure{HeadSHA: t.HeadSHA, Err: err})
+		if ctx.Err() != nil {
+			break // the job is cancelled: the next heads would fail the same way
+		}
+	}
+	switch {
+	case len(res.Failed) == 0:
+		return res, nil
+	case len(res.Targets) == 1:
+		return res, res.Failed[0].Err
+	}
+	return res, &UnjudgedError{Failed: res.Failed, Heads: len(res.Targets)}
+}

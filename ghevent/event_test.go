@@ -1,0 +1,77 @@
+package ghevent_test
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pact-action/pact-action/ghevent"
+)
+
+// What pact-action reads of an event: the mode auto picks, the events that
+// re-judge every open pull request, the pull requests a merge queue's head
+// ref names, and the payload's fields.
+
+func TestModeFor(t *testing.T) {
+	t.Parallel()
+	for event, want := range map[string]string{
+		"pull_request": "check", "pull_request_target": "check", "merge_group": "check", "workflow_dispatch": "check", "schedule": "check", "push": "check",
+		"pull_request_review": "bot", "issue_comment": "bot", "pull_request_review_comment": "bot",
+		"check_suite": "", "release": "",
+	} {
+		got, err := ghevent.ModeFor(event)
+		if got != want || (err != nil) != (want == "") {
+			t.Errorf("ModeFor(%q) = %q, %v; want %q", event, got, err, want)
+		}
+		if err != nil && !strings.Contains(err.Error(), "set the mode input to check or bot") {
+			t.Errorf("ModeFor(%q) error does not say what to do: %v", event, err)
+		}
+		var unknown *ghevent.UnknownEventError
+		if (err != nil) != errors.As(err, &unknown) || (unknown != nil && unknown.Name != event) {
+			t.Errorf("ModeFor(%q) = %T, want an *UnknownEventError naming it exactly when it fails", event, err)
+		}
+	}
+}
+
+func TestRejudges(t *testing.T) {
+	t.Parallel()
+	for event, want := range map[string]bool{
+		"workflow_dispatch": true, "schedule": true,
+		"pull_request": false, "push": false, "merge_group": false, "pull_request_review": false, "issue_comment": false, "": false,
+	} {
+		if got := ghevent.Rejudges(event); got != want {
+			t.Errorf("Rejudges(%q) = %v, want %v", event, got, want)
+		}
+	}
+}
+
+func TestMergeGroupPRs(t *testing.T) {
+	t.Parallel()
+	for ref, want := range map[string][]int{
+		"refs/heads/gh-readonly-queue/main/pr-12-0123abcd": {12},
+		"gh-readonly-queue/release/v2/pr-7-deadbeef":       {7},
+		"refs/heads/gh-readonly-queue/main/pr-x-0123abcd":  nil,
+		"refs/heads/feature/pr-12":                         nil,
+		"":                                                 nil,
+	} {
+		if got := ghevent.MergeGroupPRs(ref); !slices.Equal(got, want) {
+			t.Errorf("MergeGroupPRs(%q) = %v, want %v", ref, got, want)
+		}
+	}
+}
+
+func TestParseEvent(t *testing.T) {
+	t.Parallel()
+	if _, err := ghevent.Parse([]byte(`{"pull_request":`)); err == nil || !strings.Contains(err.Error(), "not valid JSON") {
+		t.Errorf("a truncated payload: %v", err)
+	}
+	// What a payload names is read; unknown fields and the many fields read
+	// from GitHub instead (heads, bases, states) are ignored.
+	ev, err := ghevent.Parse([]byte(`{"action":"submitted","pull_request":{"number":7,"head":{"sha":"ignored"}},` +
+		`"review":{"id":9,"state":"approved","user":{"login":"rev"}},"sender":{"login":"rev"},"repository":{"full_name":"o/r"},"x":[1]}`))
+	if err != nil || ev.Action != "submitted" || ev.PullRequest == nil || ev.PullRequest.Number != 7 || ev.Review == nil || ev.Review.ID != 9 ||
+		ev.Review.User.Login != "rev" || ev.Sender.Login != "rev" || ev.Repository.FullName != "o/r" {
+		t.Errorf("Parse = %+v, %v", ev, err)
+	}
+}
