@@ -170,41 +170,32 @@ func (d Dir) OpenLog() (io.ReadCloser, int64, error) {
 	return nil, 0, err
 }
 
-// LoadLog parses and replays the log, keeping its events. A missing log is
-// ErrNoPact.
+// LoadLog reads and replays the log, keeping its events
+// (projection.ReadOptions.KeepEvents). A missing log is ErrNoPact.
 func (d Dir) LoadLog() (*projection.Log, *projection.Result, error) {
-	return loadLog(d, nil, func(r io.Reader) (*projection.Log, *projection.Result, error) {
-		log, err := projection.Parse(r)
-		if err != nil {
-			return nil, nil, err
-		}
-		return log, projection.Replay(log), nil
-	})
+	return loadLog(d, nil, projection.ReadOptions{KeepEvents: true})
 }
 
-// LoadReplay replays the log as it reads it (projection.ParseReplay),
-// keeping no events. A missing log is ErrNoPact.
-func (d Dir) LoadReplay(p *Progress) (*projection.Replayed, *projection.Result, error) {
-	return loadLog(d, p, projection.ParseReplay)
+// LoadReplay replays the log as it reads it, keeping no events. A missing
+// log is ErrNoPact.
+func (d Dir) LoadReplay(p *Progress) (*projection.Log, *projection.Result, error) {
+	return loadLog(d, p, projection.ReadOptions{})
 }
 
 // LoadLogToAppend replays the log for a writer that will append one line
-// with the given event_id (projection.ParseReplayAppend): no events are
-// kept, so memory stays well below the log's size, yet Replayed.Propose
-// judges that line exactly. A missing log is ErrNoPact.
-func (d Dir) LoadLogToAppend(eventID string, p *Progress) (*projection.Replayed, *projection.Result, error) {
-	return loadLog(d, p, func(r io.Reader) (*projection.Replayed, *projection.Result, error) {
-		return projection.ParseReplayAppend(r, eventID)
-	})
+// with the given event_id (projection.ReadOptions.Reserve): no events are
+// kept, so memory stays well below the log's size, yet Log.Propose judges
+// that line exactly. A missing log is ErrNoPact.
+func (d Dir) LoadLogToAppend(eventID string, p *Progress) (*projection.Log, *projection.Result, error) {
+	return loadLog(d, p, projection.ReadOptions{Reserve: eventID})
 }
 
-// loadLog opens the log and hands it to parse (Parse and Replay, or the lean
-// ParseReplay, which keeps no events), counting its bytes on p.
-func loadLog[L any](d Dir, p *Progress, parse func(io.Reader) (L, *projection.Result, error)) (L, *projection.Result, error) {
-	var none L
+// loadLog opens the log and reads it through projection.Read with opts,
+// counting its bytes on p.
+func loadLog(d Dir, p *Progress, opts projection.ReadOptions) (*projection.Log, *projection.Result, error) {
 	f, size, err := d.OpenLog()
 	if err != nil {
-		return none, nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	var r io.Reader = f
@@ -212,15 +203,15 @@ func loadLog[L any](d Dir, p *Progress, parse func(io.Reader) (L, *projection.Re
 		p.Start("reading "+d.Display(pactfile.LogFile), size, "B")
 		r = &countingReader{r: f, p: p, then: "replaying " + d.Display(pactfile.LogFile)}
 	}
-	log, res, err := parse(r)
+	log, res, err := projection.Read(r, opts)
 	if err != nil {
-		return none, nil, fmt.Errorf("read %s: %w", d.Display(pactfile.LogFile), err)
+		return nil, nil, fmt.Errorf("read %s: %w", d.Display(pactfile.LogFile), err)
 	}
 	return log, res, nil
 }
 
-// Load reads everything validate judges. The log is replayed as it is read
-// (projection.ParseReplay), keeping no events; task files that begin
+// Load reads everything validate judges. The log is replayed as it is read,
+// keeping no events; task files that begin
 // with exactly the front matter pactify writes are only counted in
 // in.TaskFilesMatched, so TaskFiles holds just the others.
 func (d Dir) Load() (checks.Input, error) {
@@ -232,7 +223,7 @@ func (d Dir) Load() (checks.Input, error) {
 func (d Dir) LoadWatched(p *Progress) (checks.Input, error) {
 	in := checks.Input{Dir: d.Display(), TaskFiles: map[string][]byte{}}
 	var err error
-	replayed, res, err := loadLog(d, p, projection.ParseReplay)
+	replayed, res, err := loadLog(d, p, projection.ReadOptions{})
 	if err != nil {
 		return in, err
 	}
