@@ -246,13 +246,8 @@ func (d Dir) LoadWatched(p *Progress) (checks.Input, error) {
 	// read: a file that matches is never held in memory.
 	stateDone := make(chan error, 1)
 	go func() {
-		st := in.Replay.State
-		display := d.Display(pactfile.StateFile)
-		same, err := holds(pact, pactfile.StateFile, display, func(w io.Writer) error { return projection.Render(w, st) })
-		if err == nil && !same {
-			in.State, err = readFile(ctx, pact, pactfile.StateFile, display, false, MaxLogBytes)
-		}
-		in.StateMatched = same
+		var err error
+		in.StateMatched, in.State, err = d.driftFastPath(ctx, pact, in.Replay.State)
 		stateDone <- err
 	}()
 	if in.Replay.Unsupported == nil {
@@ -263,6 +258,22 @@ func (d Dir) LoadWatched(p *Progress) (checks.Input, error) {
 	}
 	p.Start("checking "+d.Display(), 0, "")
 	return in, err
+}
+
+// driftFastPath is the fast path of checks.Drift, the drift check
+// (docs/semantics.md, pact v1 §7.1 (a)): it compares STATE.yml, streaming,
+// with what projection.Render writes for st. A file that holds exactly that
+// cannot drift (matched; checks.Run then skips checks.Drift) and is never
+// held in memory; any other is read whole (nil when absent) for
+// checks.Drift to judge. TestFastPathsAgreeWithChecks holds it to
+// checks.Drift on the same files.
+func (d Dir) driftFastPath(ctx context.Context, pact *os.Root, st *projection.State) (matched bool, state []byte, err error) {
+	display := d.Display(pactfile.StateFile)
+	matched, err = holds(pact, pactfile.StateFile, display, func(w io.Writer) error { return projection.Render(w, st) })
+	if err == nil && !matched {
+		state, err = readFile(ctx, pact, pactfile.StateFile, display, false, MaxLogBytes)
+	}
+	return matched, state, err
 }
 
 // taskFilePrefix is how much of a task file is read first: enough for the
@@ -319,7 +330,7 @@ func (d Dir) readTaskFiles(pact *os.Root, in *checks.Input, p *Progress) error {
 				for i := lo; i < hi; i++ {
 					t := tasks[i]
 					name := pactfile.TaskFileName(t.ID)
-					b, ok, err := readTaskFile(open, name, tasksDisplay, buf, t)
+					b, ok, err := taskFileFastPath(open, name, tasksDisplay, buf, t)
 					if err != nil {
 						errs[w] = err
 						return
@@ -375,12 +386,15 @@ func openPortable(root *os.Root) openFunc {
 	}
 }
 
-// readTaskFile reads the start of the task file name (of dir, as errors
-// name it) into buf and says
-// whether it begins with exactly the front matter pactify writes for t.
-// When it does not, it returns the whole file, at most MaxFileBytes (nil:
-// there is none).
-func readTaskFile(open openFunc, name, dir string, buf []byte, t *projection.Task) ([]byte, bool, error) {
+// taskFileFastPath is the fast path of checks.TaskFile, the task file
+// check (docs/semantics.md, pact v1 §3.4): it reads the start of the task file name
+// (of dir, as errors name it) into buf and says whether it begins with
+// exactly the front matter pactify writes for t, which checks.TaskFile
+// would accept (checks.Run then skips the file: in.TaskFilesMatched). When
+// it does not, it returns the whole file, at most MaxFileBytes (nil: there
+// is none), for checks.TaskFile to judge. TestFastPathsAgreeWithChecks
+// holds it to checks.TaskFile on the same files.
+func taskFileFastPath(open openFunc, name, dir string, buf []byte, t *projection.Task) ([]byte, bool, error) {
 	display := func() string { return displayJoin(dir, name) } // for errors only
 	if strings.ContainsAny(name, `/\\`) {
 		// Replay never applies such an id (task.unsafe_id); never let one
