@@ -168,7 +168,8 @@ func (g *gatherer) awaitingAt(sha string) (tasks []string, known bool, err error
 			return nil, false, err
 		}
 	}
-	st := projection.ReplayBytes(log).State
+	_, res := projection.ReadBytes(log, projection.ReadOptions{})
+	st := res.State
 	tasks = []string{}
 	for _, id := range st.TaskOrder {
 		if st.Tasks[id].Status == projection.StatusAwaitingReview {

@@ -240,7 +240,8 @@ func stateAt(ctx context.Context, gh FileReader, sha string, s Settings) (*proje
 	if err != nil || log == nil {
 		return nil, false, err
 	}
-	return projection.ReplayBytes(log).State, true, nil
+	_, res := projection.ReadBytes(log, projection.ReadOptions{})
+	return res.State, true, nil
 }
 
 // readConfig reads the seat map at the base branch's tip now (one
@@ -324,14 +325,14 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p bot
 		if err != nil {
 			return err
 		}
-		log := projection.ParseBytes(old)
+		log, res := projection.ReadBytes(old, projection.ReadOptions{KeepEvents: true})
 		var fresh []bot.Intent
 		fresh, o.alreadyRecorded, conflicts = unrecorded(log, old, p.Intents)
 		fresh, moved, err := stillCovered(ctx, gh, p, fresh, head, s.Settings)
 		if err != nil {
 			return err
 		}
-		j, err := judgeIntents(log, fresh, s.now())
+		j, err := judgeIntents(log, res, fresh, s.now())
 		if err != nil {
 			return err
 		}
@@ -433,18 +434,17 @@ type intentJudgement struct {
 	state    []byte
 }
 
-// judgeIntents checks each intent against a replay of the branch's current
-// log exactly as pactify would.
-func judgeIntents(log *projection.Log, intents []bot.Intent, now time.Time) (intentJudgement, error) {
+// judgeIntents checks each intent against the replay res of the branch's
+// current log exactly as pactify would.
+func judgeIntents(log *projection.Log, res *projection.Result, intents []bot.Intent, now time.Time) (intentJudgement, error) {
 	var j intentJudgement
-	res := projection.Replay(log)
 	hint, hinted := "", false
 	for _, in := range intents {
 		line, err := projection.Encode(in.Draft)
 		if err != nil {
 			return j, err
 		}
-		rej, err := projection.Propose(log, res, line)
+		rej, err := log.Propose(res, line)
 		if err != nil {
 			return j, err
 		}

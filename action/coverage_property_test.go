@@ -194,7 +194,8 @@ func (c *covCase) commitBranch(author string, files map[string]string) {
 }
 
 func (c *covCase) step() {
-	state := projection.Replay(projection.ParseBytes([]byte(c.log.Text()))).State
+	_, replayed := projection.ReadBytes([]byte(c.log.Text()), projection.ReadOptions{KeepEvents: true})
+	state := replayed.State
 	switch op := c.choose(11); {
 	case op < 3: // new code on the branch (a few contents, so code repeats)
 		path := []string{"src/a.go", "src/b.go"}[c.choose(2)]

@@ -326,8 +326,7 @@ func readPact(ctx context.Context, src fileSource, sha string, s Settings) (*hea
 	if h.log, err = readRequired(ctx, src, s.layout().Log()); err != nil {
 		return nil, err
 	}
-	h.parsed = projection.ParseBytes(h.log)
-	h.replay = projection.Replay(h.parsed)
+	h.parsed, h.replay = projection.ReadBytes(h.log, projection.ReadOptions{KeepEvents: true})
 	if h.log == nil || h.replay.Unsupported != nil {
 		return h, nil
 	}

@@ -40,7 +40,7 @@ var stateLog = []byte(strings.Join([]string{
 // state replays stateLog.
 func state(t *testing.T) *projection.State {
 	t.Helper()
-	res := projection.Replay(projection.ParseBytes(stateLog))
+	_, res := projection.ReadBytes(stateLog, projection.ReadOptions{KeepEvents: true})
 	if len(res.Rejections) != 0 {
 		t.Fatalf("fixture log has rejections: %+v", res.Rejections)
 	}

@@ -102,8 +102,8 @@ func engineRejection(t *testing.T, st *projection.State) *projection.Rejection {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := projection.ParseBytes(stateLog)
-	rej, err := projection.Propose(log, projection.Replay(log), line)
+	log, res := projection.ReadBytes(stateLog, projection.ReadOptions{KeepEvents: true})
+	rej, err := log.Propose(res, line)
 	if err != nil || rej == nil {
 		t.Fatalf("the engine took an accept of an assigned task: %v", err)
 	}

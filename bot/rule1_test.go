@@ -62,7 +62,7 @@ func rule1State(t *testing.T, status projection.TaskStatus) *projection.State {
 	case "changes":
 		add("rev", projection.TypeChangesRequested, "T1", map[string]any{"reason": "add a test"})
 	}
-	res := projection.Replay(projection.ParseBytes([]byte(strings.Join(lines, "\n"))))
+	_, res := projection.ReadBytes([]byte(strings.Join(lines, "\n")), projection.ReadOptions{KeepEvents: true})
 	if len(res.Rejections) != 0 {
 		t.Fatalf("fixture log has rejections: %+v", res.Rejections)
 	}

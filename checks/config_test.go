@@ -12,8 +12,7 @@ const configLog = `{"event_id":"e1","ts":"2026-06-09T10:00:01Z","agent_id":"lead
 
 func replayed(t *testing.T, log string) (*projection.Log, *projection.Result) {
 	t.Helper()
-	l := projection.ParseBytes([]byte(log))
-	r := projection.Replay(l)
+	l, r := projection.ReadBytes([]byte(log), projection.ReadOptions{KeepEvents: true})
 	return l, r
 }
 

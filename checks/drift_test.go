@@ -10,7 +10,8 @@ import (
 func driftState() *projection.State {
 	l := new(logb).init().assign("T1", "F", "opencode", "claude-opus", "feat/f").assign("T2", "F", "claude-opus", "gpt", "feat/f").
 		join("opencode").checkpoint("opencode", "T1").accept("claude-opus", "T1")
-	return projection.Replay(projection.ParseBytes(l.bytes())).State
+	_, res := projection.ReadBytes(l.bytes(), projection.ReadOptions{KeepEvents: true})
+	return res.State
 }
 
 // otherImplementation is driftState's STATE.yml as another implementation

@@ -137,7 +137,8 @@ func TestMissingTaskFilesSummarised(t *testing.T) {
 
 func TestProjectHeader(t *testing.T) {
 	t.Parallel()
-	st := projection.Replay(projection.ParseBytes(new(logb).init().bytes())).State
+	_, replayed := projection.ReadBytes(new(logb).init().bytes(), projection.ReadOptions{KeepEvents: true})
+	st := replayed.State
 	empty := projection.NewState()
 	block := func(inner string) string { return pactfile.BlockBegin + "\n" + inner + "\n" + pactfile.BlockEnd + "\n" }
 	cases := []struct {
@@ -200,7 +201,8 @@ func ptr(s string) *string { return &s }
 // so the hint of project.header (run pactify init) always clears it.
 func TestProjectHeaderReadsWhatInitWrites(t *testing.T) {
 	t.Parallel()
-	st := projection.Replay(projection.ParseBytes(new(logb).init().bytes())).State
+	_, replayed := projection.ReadBytes(new(logb).init().bytes(), projection.ReadOptions{KeepEvents: true})
+	st := replayed.State
 	charter := pactfile.FormatCharter(pactfile.Charter{Project: "demo", ProtocolVersion: 1, BaseBranch: "main", Log: ".pact/log.jsonl",
 		Seats: []pactfile.Seat{{ID: "lead", Roles: []string{"orchestrator"}, Entry: "AGENTS.md"}}})
 	B, E := pactfile.BlockBegin, pactfile.BlockEnd

@@ -42,8 +42,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte{}, []byte{}, []byte{}, []byte{})
 	f.Fuzz(func(t *testing.T, logData, state, project, taskfile []byte) {
-		log := projection.ParseBytes(logData)
-		res := projection.Replay(log)
+		log, res := projection.ReadBytes(logData, projection.ReadOptions{KeepEvents: true})
 		in := Input{Dir: ".pact", Scan: &log.Scan, Replay: res, State: state, Project: project, TaskFiles: map[string][]byte{}}
 		for _, id := range res.State.TaskOrder {
 			in.TaskFiles[id] = taskfile

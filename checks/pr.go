@@ -234,7 +234,8 @@ func Unmapped(logPath string, head *projection.State, baseLog []byte, branch str
 			if baseLog == nil {
 				return nil
 			}
-			base = projection.ReplayBytes(baseLog).State
+			_, res := projection.ReadBytes(baseLog, projection.ReadOptions{})
+			base = res.State
 		}
 		if bf := base.Features[f]; bf == nil || !bf.Shipped {
 			return nil // shipped by this pull request

@@ -103,7 +103,8 @@ func TestWaiting(t *testing.T) {
 		changes("claude-opus", "T1").                           // 17: T1 back in progress, round 1
 		checkpoint("opencode", "T4").                           // 18
 		accept("claude-opus", "T4")                             // 19
-	st := projection.Replay(projection.ParseBytes(l.bytes())).State
+	_, replayed := projection.ReadBytes(l.bytes(), projection.ReadOptions{KeepEvents: true})
+	st := replayed.State
 	if st.Tasks["T3"].Status != projection.StatusInProgress || st.Tasks["T1"].Rounds != 1 || !st.Features["H"].Shipped {
 		t.Fatalf("setup: T3 %s, T1 rounds %d", st.Tasks["T3"].Status, st.Tasks["T1"].Rounds)
 	}
@@ -182,7 +183,8 @@ func TestWaitingFor(t *testing.T) {
 		}
 	}
 	// And through Waiting: an assigned task whose owner never joined.
-	st := projection.Replay(projection.ParseBytes(new(logb).init().assign("T1", "F", "opencode", "gpt", "feat/f").bytes())).State
+	_, replayed := projection.ReadBytes(new(logb).init().assign("T1", "F", "opencode", "gpt", "feat/f").bytes(), projection.ReadOptions{KeepEvents: true})
+	st := replayed.State
 	got := Waiting(".pact/log.jsonl", st, "feat/f", nil)
 	if len(got) != 1 || got[0].Message != "waiting for T1 (feature F): assigned to opencode, who has not joined yet" || got[0].Severity != SeverityPending {
 		t.Errorf("findings %+v", got)
@@ -227,7 +229,8 @@ func TestUnmappedBranch(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			st := projection.Replay(projection.ParseBytes(tc.head)).State
+			_, replayed := projection.ReadBytes(tc.head, projection.ReadOptions{KeepEvents: true})
+			st := replayed.State
 			got := Unmapped(logPath, st, tc.base, tc.branch, tc.policy, tc.changesOutside)
 			if tc.want == "" {
 				if len(got) != 0 {

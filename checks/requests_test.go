@@ -20,7 +20,8 @@ func requestLog() *projection.State {
 		join("opencode").join("claude-opus").join("gpt").
 		checkpoint("opencode", "T1").
 		checkpoint("claude-opus", "T3").accept("gpt", "T3")
-	return projection.ReplayBytes(l.bytes()).State
+	_, res := projection.ReadBytes(l.bytes(), projection.ReadOptions{})
+	return res.State
 }
 
 func TestPlanReviewRequests(t *testing.T) {

@@ -242,7 +242,7 @@ func gatherRoster(ctx context.Context, gh GitHub, f *Facts) error {
 		f.LogUnknown, err = forbidden(err, permContents)
 		return err
 	}
-	res := projection.Replay(projection.ParseBytes(b))
+	_, res := projection.ReadBytes(b, projection.ReadOptions{})
 	switch {
 	case res.Unsupported != nil:
 		f.LogProblem = fmt.Sprintf("%s needs a newer pact-action: %s", logPath, res.Unsupported.Message)

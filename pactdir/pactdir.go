@@ -170,41 +170,32 @@ func (d Dir) OpenLog() (io.ReadCloser, int64, error) {
 	return nil, 0, err
 }
 
-// LoadLog parses and replays the log, keeping its events. A missing log is
-// ErrNoPact.
+// LoadLog reads and replays the log, keeping its events
+// (projection.ReadOptions.KeepEvents). A missing log is ErrNoPact.
 func (d Dir) LoadLog() (*projection.Log, *projection.Result, error) {
-	return loadLog(d, nil, func(r io.Reader) (*projection.Log, *projection.Result, error) {
-		log, err := projection.Parse(r)
-		if err != nil {
-			return nil, nil, err
-		}
-		return log, projection.Replay(log), nil
-	})
+	return loadLog(d, nil, projection.ReadOptions{KeepEvents: true})
 }
 
-// LoadReplay replays the log as it reads it (projection.ParseReplay),
-// keeping no events. A missing log is ErrNoPact.
-func (d Dir) LoadReplay(p *Progress) (*projection.Replayed, *projection.Result, error) {
-	return loadLog(d, p, projection.ParseReplay)
+// LoadReplay replays the log as it reads it, keeping no events. A missing
+// log is ErrNoPact.
+func (d Dir) LoadReplay(p *Progress) (*projection.Log, *projection.Result, error) {
+	return loadLog(d, p, projection.ReadOptions{})
 }
 
 // LoadLogToAppend replays the log for a writer that will append one line
-// with the given event_id (projection.ParseReplayAppend): no events are
-// kept, so memory stays well below the log's size, yet Replayed.Propose
-// judges that line exactly. A missing log is ErrNoPact.
-func (d Dir) LoadLogToAppend(eventID string, p *Progress) (*projection.Replayed, *projection.Result, error) {
-	return loadLog(d, p, func(r io.Reader) (*projection.Replayed, *projection.Result, error) {
-		return projection.ParseReplayAppend(r, eventID)
-	})
+// with the given event_id (projection.ReadOptions.Reserve): no events are
+// kept, so memory stays well below the log's size, yet Log.Propose judges
+// that line exactly. A missing log is ErrNoPact.
+func (d Dir) LoadLogToAppend(eventID string, p *Progress) (*projection.Log, *projection.Result, error) {
+	return loadLog(d, p, projection.ReadOptions{Reserve: eventID})
 }
 
-// loadLog opens the log and hands it to parse (Parse and Replay, or the lean
-// ParseReplay, which keeps no events), counting its bytes on p.
-func loadLog[L any](d Dir, p *Progress, parse func(io.Reader) (L, *projection.Result, error)) (L, *projection.Result, error) {
-	var none L
+// loadLog opens the log and reads it through projection.Read with opts,
+// counting its bytes on p.
+func loadLog(d Dir, p *Progress, opts projection.ReadOptions) (*projection.Log, *projection.Result, error) {
 	f, size, err := d.OpenLog()
 	if err != nil {
-		return none, nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	var r io.Reader = f
@@ -212,15 +203,15 @@ func loadLog[L any](d Dir, p *Progress, parse func(io.Reader) (L, *projection.Re
 		p.Start("reading "+d.Display(pactfile.LogFile), size, "B")
 		r = &countingReader{r: f, p: p, then: "replaying " + d.Display(pactfile.LogFile)}
 	}
-	log, res, err := parse(r)
+	log, res, err := projection.Read(r, opts)
 	if err != nil {
-		return none, nil, fmt.Errorf("read %s: %w", d.Display(pactfile.LogFile), err)
+		return nil, nil, fmt.Errorf("read %s: %w", d.Display(pactfile.LogFile), err)
 	}
 	return log, res, nil
 }
 
-// Load reads everything validate judges. The log is replayed as it is read
-// (projection.ParseReplay), keeping no events; task files that begin
+// Load reads everything validate judges. The log is replayed as it is read,
+// keeping no events; task files that begin
 // with exactly the front matter pactify writes are only counted in
 // in.TaskFilesMatched, so TaskFiles holds just the others.
 func (d Dir) Load() (checks.Input, error) {
@@ -232,7 +223,7 @@ func (d Dir) Load() (checks.Input, error) {
 func (d Dir) LoadWatched(p *Progress) (checks.Input, error) {
 	in := checks.Input{Dir: d.Display(), TaskFiles: map[string][]byte{}}
 	var err error
-	replayed, res, err := loadLog(d, p, projection.ParseReplay)
+	replayed, res, err := loadLog(d, p, projection.ReadOptions{})
 	if err != nil {
 		return in, err
 	}
@@ -255,13 +246,8 @@ func (d Dir) LoadWatched(p *Progress) (checks.Input, error) {
 	// read: a file that matches is never held in memory.
 	stateDone := make(chan error, 1)
 	go func() {
-		st := in.Replay.State
-		display := d.Display(pactfile.StateFile)
-		same, err := holds(pact, pactfile.StateFile, display, func(w io.Writer) error { return projection.Render(w, st) })
-		if err == nil && !same {
-			in.State, err = readFile(ctx, pact, pactfile.StateFile, display, false, MaxLogBytes)
-		}
-		in.StateMatched = same
+		var err error
+		in.StateMatched, in.State, err = d.driftFastPath(ctx, pact, in.Replay.State)
 		stateDone <- err
 	}()
 	if in.Replay.Unsupported == nil {
@@ -272,6 +258,22 @@ func (d Dir) LoadWatched(p *Progress) (checks.Input, error) {
 	}
 	p.Start("checking "+d.Display(), 0, "")
 	return in, err
+}
+
+// driftFastPath is the fast path of checks.Drift, the drift check
+// (docs/semantics.md, pact v1 §7.1 (a)): it compares STATE.yml, streaming,
+// with what projection.Render writes for st. A file that holds exactly that
+// cannot drift (matched; checks.Run then skips checks.Drift) and is never
+// held in memory; any other is read whole (nil when absent) for
+// checks.Drift to judge. TestFastPathsAgreeWithChecks holds it to
+// checks.Drift on the same files.
+func (d Dir) driftFastPath(ctx context.Context, pact *os.Root, st *projection.State) (matched bool, state []byte, err error) {
+	display := d.Display(pactfile.StateFile)
+	matched, err = holds(pact, pactfile.StateFile, display, func(w io.Writer) error { return projection.Render(w, st) })
+	if err == nil && !matched {
+		state, err = readFile(ctx, pact, pactfile.StateFile, display, false, MaxLogBytes)
+	}
+	return matched, state, err
 }
 
 // taskFilePrefix is how much of a task file is read first: enough for the
@@ -328,7 +330,7 @@ func (d Dir) readTaskFiles(pact *os.Root, in *checks.Input, p *Progress) error {
 				for i := lo; i < hi; i++ {
 					t := tasks[i]
 					name := pactfile.TaskFileName(t.ID)
-					b, ok, err := readTaskFile(open, name, tasksDisplay, buf, t)
+					b, ok, err := taskFileFastPath(open, name, tasksDisplay, buf, t)
 					if err != nil {
 						errs[w] = err
 						return
@@ -384,12 +386,15 @@ func openPortable(root *os.Root) openFunc {
 	}
 }
 
-// readTaskFile reads the start of the task file name (of dir, as errors
-// name it) into buf and says
-// whether it begins with exactly the front matter pactify writes for t.
-// When it does not, it returns the whole file, at most MaxFileBytes (nil:
-// there is none).
-func readTaskFile(open openFunc, name, dir string, buf []byte, t *projection.Task) ([]byte, bool, error) {
+// taskFileFastPath is the fast path of checks.TaskFile, the task file
+// check (docs/semantics.md, pact v1 §3.4): it reads the start of the task file name
+// (of dir, as errors name it) into buf and says whether it begins with
+// exactly the front matter pactify writes for t, which checks.TaskFile
+// would accept (checks.Run then skips the file: in.TaskFilesMatched). When
+// it does not, it returns the whole file, at most MaxFileBytes (nil: there
+// is none), for checks.TaskFile to judge. TestFastPathsAgreeWithChecks
+// holds it to checks.TaskFile on the same files.
+func taskFileFastPath(open openFunc, name, dir string, buf []byte, t *projection.Task) ([]byte, bool, error) {
 	display := func() string { return displayJoin(dir, name) } // for errors only
 	if strings.ContainsAny(name, `/\\`) {
 		// Replay never applies such an id (task.unsafe_id); never let one

@@ -30,8 +30,8 @@ func referenceFindings(t testing.TB, d Dir) []checks.Finding {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log, res, err := projection.ParseReplay(f) // as Load did
-	_ = f.Close()                              // only read
+	log, res, err := projection.Read(f, projection.ReadOptions{}) // as Load did
+	_ = f.Close()                                                 // only read
 	if err != nil {
 		t.Fatal(err)
 	}

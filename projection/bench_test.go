@@ -24,11 +24,12 @@ import (
 //	go test ./projection/ -run '^$' -bench ParseReplayValidate -count 6 -timeout 60m | tee new.txt
 //	benchstat -col /impl new.txt
 //
-// impl=lean is ParseReplay (the CLI's path); impl=full is Parse then Replay
-// with the new decoder; impl=reference is the encoding/json decoder the
-// scanner replaced (decode_reference_test.go) then Replay (today's Replay:
-// with the Replay of before, whose joins scanned every task, 1M lines take
-// more than 25 minutes). BenchmarkParse compares the decoders alone.
+// impl=lean is Read without events (the CLI's path); impl=full is Read with
+// KeepEvents (the scanner, then the canonical replay); impl=reference is the
+// encoding/json decoder the scanner replaced (decode_reference_test.go) then
+// today's canonical replay (with the replay of before, whose joins scanned
+// every task, 1M lines take more than 25 minutes). BenchmarkParse compares
+// the decoders alone.
 
 var benchSizes = []struct {
 	name  string
@@ -61,22 +62,22 @@ var pipelines = []struct {
 	run  pipeline
 }{
 	{"lean", func(data []byte) (*projection.Scan, *projection.Result) {
-		log, res, err := projection.ParseReplay(bytes.NewReader(data))
+		log, res, err := projection.Read(bytes.NewReader(data), projection.ReadOptions{})
 		if err != nil {
 			panic(err)
 		}
 		return &log.Scan, res
 	}},
 	{"full", func(data []byte) (*projection.Scan, *projection.Result) {
-		log := projection.ParseBytes(data)
-		return &log.Scan, projection.Replay(log)
+		log, res := projection.ReadBytes(data, projection.ReadOptions{KeepEvents: true})
+		return &log.Scan, res
 	}},
 	{"reference", func(data []byte) (*projection.Scan, *projection.Result) {
 		log, err := projection.ParseReference(bytes.NewReader(data))
 		if err != nil {
 			panic(err)
 		}
-		return &log.Scan, projection.Replay(log)
+		return &log.Scan, projection.ReplayEvents(log)
 	}},
 }
 

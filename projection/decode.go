@@ -1,18 +1,21 @@
 package projection
 
 import (
+	"bytes"
 	"hash/maphash"
 	"unicode/utf8"
+
+	"github.com/pact-action/pact-action/projection/internal/jsonscan"
 )
 
-// This file (with json.go, envelope.go, intern.go and timestamp.go) is the
-// hot path of every parse: a hand-written, single-pass JSON scanner for one
-// log line. It validates the whole line exactly as
-// encoding/json does (the same grammar, the same nesting bound) and records
-// where the envelope fields and the payload fields of interest are, then
-// decodes only those values. Its results are byte-for-byte those of the
-// reference decoder built on encoding/json (decode_reference_test.go keeps
-// it, and FuzzDecodeDifferential holds the two to each other):
+// This file (with envelope.go, intern.go and timestamp.go) is the hot path
+// of every read of the log: one pass over each line with the scanner of
+// internal/jsonscan, which validates the whole line exactly as encoding/json
+// does (the same grammar, the same nesting bound) and records where the
+// envelope fields and the payload fields of interest are; then only those
+// values are decoded. Its results are byte-for-byte those of the reference
+// decoder built on encoding/json (decode_reference_test.go keeps it, and
+// FuzzDecodeDifferential holds the two to each other):
 //
 //   - the last of duplicate keys wins, as in a Go map;
 //   - keys and strings are unescaped like encoding/json, invalid UTF-8 and
@@ -31,6 +34,30 @@ func decodeLine(line []byte) (ev Event, claim *VersionClaim, skip bool, malforme
 	var d decoder
 	claim, skip, malformed = d.decode(line, &ev)
 	return ev, claim, skip, malformed
+}
+
+// span is where a value sits in the line (jsonscan.Span).
+type span = jsonscan.Span
+
+var absent = jsonscan.Absent
+
+// noTop and noPay are field tables with every field absent: a decoder
+// resets to them before each line (filled by a loop, so a field added to
+// the tables cannot be left present by accident).
+var noTop, noPay = func() (top [nTop]span, pay [nPay]span) {
+	for i := range top {
+		top[i] = absent
+	}
+	for i := range pay {
+		pay[i] = absent
+	}
+	return top, pay
+}()
+
+const nanMessage = "line is not valid JSON (NaN and Infinity are not JSON numbers)"
+
+func hasNaN(line []byte) bool {
+	return bytes.Contains(line, []byte("NaN")) || bytes.Contains(line, []byte("Infinity"))
 }
 
 // Top-level fields the decoder looks at.
@@ -67,21 +94,17 @@ const (
 // decoder decodes lines one at a time. It is not safe for concurrent use;
 // parallel parsing gives every goroutine its own.
 type decoder struct {
+	sc   jsonscan.Scanner
 	line []byte
 	top  [nTop]span
 	pay  [nPay]span
 	// payObj says the (last) payload value is an object, so pay is valid.
 	payObj bool
-	// high says some string holds a byte >= 0x80; without one every string
-	// is plain ASCII and needs no UTF-8 check.
-	high bool
 	// checkUTF8 says the line may hold invalid UTF-8 (see validUTF8).
 	checkUTF8 bool
-	// notObject holds the first byte of a valid top-level value that is not
-	// an object.
-	notObject byte
-	keyBuf    []byte
-	strBuf    []byte
+	// onTop and onPayload are topKey and payloadKey bound to the decoder,
+	// made by its first decode: a decoder in use is never copied.
+	onTop, onPayload jsonscan.Field
 
 	// Interning: strings that repeat across lines (seat ids, task ids,
 	// features, branches) are allocated once. They are numbered (names), so
@@ -116,10 +139,10 @@ func (d *decoder) validUTF8() bool {
 }
 
 // readLine takes one line of the log (its CR and any BOM already off) the
-// way both readings of a log do (Parse and ParseReplay): a blank line is
-// nothing; a line that is not valid UTF-8, or not an event, is malformed
-// (why); any other may claim a newer protocol version, and keep says ev
-// (zeroed and filled) is an event to apply.
+// way both readings of a log do (parse.go and replay_parallel.go): a blank
+// line is nothing; a line that is not valid UTF-8, or not an event, is
+// malformed (why); any other may claim a newer protocol version, and keep
+// says ev (zeroed and filled) is an event to apply.
 func (d *decoder) readLine(line []byte, ev *Event) (claim *VersionClaim, keep bool, malformed string) {
 	if isBlank(line) {
 		return nil, false, ""
@@ -137,20 +160,24 @@ func (d *decoder) readLine(line []byte, ev *Event) (claim *VersionClaim, keep bo
 // decode fills ev (which it zeroes first) from one line.
 func (d *decoder) decode(line []byte, ev *Event) (claim *VersionClaim, skip bool, malformed string) {
 	*ev = Event{}
+	if d.onTop == nil {
+		d.onTop, d.onPayload = d.topKey, d.payloadKey
+	}
 	d.line = line
+	d.sc.Reset(line)
 	d.top = noTop
 	d.pay = noPay
-	d.payObj, d.high, d.notObject, d.idForm = false, false, 0, idOther
-	ok := d.scanLine()
-	d.checkUTF8 = !ok || d.high
+	d.payObj, d.idForm = false, idOther
+	first, ok := d.sc.Document(d.onTop)
+	d.checkUTF8 = !ok || d.sc.High()
 	if !ok {
 		if hasNaN(line) {
 			return nil, false, nanMessage
 		}
-		return nil, false, "line is not a JSON object: " + syntaxError(line)
+		return nil, false, "line is not a JSON object: " + jsonscan.SyntaxError(line)
 	}
-	switch d.notObject {
-	case 0:
+	switch first {
+	case '{':
 	case 'n':
 		return nil, false, "line is not a JSON object: it is null"
 	default:
@@ -158,7 +185,7 @@ func (d *decoder) decode(line []byte, ev *Event) (claim *VersionClaim, skip bool
 			return nil, false, nanMessage
 		}
 		kind := "number"
-		switch d.notObject {
+		switch first {
 		case '"':
 			kind = "string"
 		case '[':
@@ -170,7 +197,7 @@ func (d *decoder) decode(line []byte, ev *Event) (claim *VersionClaim, skip bool
 	}
 
 	typSpan := d.top[fEventType]
-	hasType := typSpan.present()
+	hasType := typSpan.Present()
 	typ, typeIsString := d.eventType(typSpan)
 	if hasType && typeIsString && !IsKnownType(typ) {
 		return nil, true, ""

@@ -11,9 +11,10 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/internal/testkit/loggen"
+	"github.com/pact-action/pact-action/projection/internal/jsonscan"
 )
 
-// The scanner of decode.go must agree with decodeLineReference (the
+// The decoder of decode.go must agree with decodeLineReference (the
 // encoding/json decoder it replaced) on every input: same Event, same
 // Problem text, same claim, same skip, same malformed message.
 
@@ -69,9 +70,9 @@ func diffDecode(line []byte) string {
 	return ""
 }
 
-// diffParse compares ParseBytes with the reference parser on a whole file.
+// diffParse compares parseBytes with the reference parser on a whole file.
 func diffParse(file []byte) string {
-	got := ParseBytes(file)
+	got := parseBytes(file)
 	want, _ := parseReference(bytes.NewReader(file))
 	if got.Lines != want.Lines {
 		return fmt.Sprintf("lines: got %d, want %d", got.Lines, want.Lines)
@@ -211,8 +212,8 @@ func trickyLines() []string {
 	deep := func(n int, open, close string) string {
 		return `{"event_type":"merge","x":` + strings.Repeat(open, n) + strings.Repeat(close, n) + `}`
 	}
-	lines = append(lines, deep(maxNesting-1, "[", "]"), deep(maxNesting, "[", "]"), deep(maxNesting-1, `{"a":`, "}"), deep(maxNesting, `{"a":`, "}"),
-		`{"a":`+strings.Repeat("[", maxNesting+5))
+	lines = append(lines, deep(jsonscan.MaxNesting-1, "[", "]"), deep(jsonscan.MaxNesting, "[", "]"), deep(jsonscan.MaxNesting-1, `{"a":`, "}"), deep(jsonscan.MaxNesting, `{"a":`, "}"),
+		`{"a":`+strings.Repeat("[", jsonscan.MaxNesting+5))
 	// Timestamps.
 	for _, ts := range []string{
 		"2026-06-09T10:00:00Z", "2024-02-29T23:59:59Z", "2026-02-29T00:00:00Z", "2000-02-29T00:00:00Z", "1900-02-29T00:00:00Z",
@@ -340,30 +341,30 @@ func FuzzDecodeDifferential(f *testing.F) {
 			t.Fatalf("as a file: %q\n%s", in, msg)
 		}
 		if msg := diffParseReplay(in, true); msg != "" {
-			t.Fatalf("ParseReplay: %q\n%s", in, msg)
+			t.Fatalf("Read without events: %q\n%s", in, msg)
 		}
 	})
 }
 
-// diffParseReplay compares ParseReplay with Replay(Parse(...)), with the
-// default sizes and, when small is set, with tiny chunks that put chunk
-// ends everywhere.
+// diffParseReplay compares the parallel replay (Read without events) with
+// the canonical one (Read with KeepEvents), with the default sizes and, when
+// small is set, with tiny chunks that put chunk ends everywhere.
 func diffParseReplay(file []byte, small ...bool) string {
-	want := ParseBytes(file)
-	wantRes := Replay(want)
+	want := parseBytes(file)
+	wantRes := replay(want)
 	sizes := []struct{ workers, chunk int }{{2, chunkBytes}}
 	if len(small) > 0 && small[0] {
 		sizes = append(sizes, []struct{ workers, chunk int }{{1, 1}, {2, 7}, {3, 300}, {2, 4096}}...)
 	}
 	for i, size := range sizes {
-		got, res, err := parseReplay(bytes.NewReader(file), "", size.workers, size.chunk)
+		got, res, err := readParallel(bytes.NewReader(file), "", size.workers, size.chunk)
 		if err != nil {
 			return err.Error()
 		}
 		if msg := sameReplay(got, res, want, wantRes); msg != "" {
 			return fmt.Sprintf("%+v: %s", size, msg)
 		}
-		if g, w := got.LatestTS(), LatestTS(want); !g.Equal(w) {
+		if g, w := got.LatestTS(), want.LatestTS(); !g.Equal(w) {
 			return fmt.Sprintf("%+v: LatestTS %v, want %v", size, g, w)
 		}
 		if i > 0 && i != len(sizes)-1 {
@@ -376,10 +377,10 @@ func diffParseReplay(file []byte, small ...bool) string {
 	return ""
 }
 
-// diffReserved holds ParseReplayAppend to Parse for what a writer asks:
-// the line that first used an event_id (one of the log's, or a new one of
-// each form), and what Propose makes of a line with that id stamped at the
-// log's latest ts.
+// diffReserved holds Read with a reserved event_id (and without events) to
+// Read with KeepEvents for what a writer asks: the line that first used an
+// event_id (one of the log's, or a new one of each form), and what Propose
+// makes of a line with that id stamped at the log's latest ts.
 func diffReserved(file []byte, want *Log, workers, chunk int) string {
 	ids := []string{"fedcba9876543210fedcba9876543210", "123e4567-e89b-12d3-a456-4266141740ff", "not-a-hex-id"}
 	if len(file) > 256<<10 {
@@ -391,7 +392,7 @@ func diffReserved(file []byte, want *Log, workers, chunk int) string {
 		}
 	}
 	for _, id := range ids {
-		got, res, err := parseReplay(bytes.NewReader(file), id, workers, chunk)
+		got, res, err := readParallel(bytes.NewReader(file), id, workers, chunk)
 		if err != nil {
 			return err.Error()
 		}
@@ -405,15 +406,15 @@ func diffReserved(file []byte, want *Log, workers, chunk int) string {
 		if got.reservedLine != wantLine {
 			return fmt.Sprintf("event_id %q: first used on line %d, want %d", id, got.reservedLine, wantLine)
 		}
-		full := ParseBytes(file)
-		fullRes := Replay(full)
-		ts := LatestTS(full)
+		full := parseBytes(file)
+		fullRes := replay(full)
+		ts := full.LatestTS()
 		if ts.IsZero() {
 			ts = time.Date(2026, 6, 9, 10, 0, 0, 0, time.UTC)
 		}
 		line := evLine(id, FormatTS(ts), "opencode", "", TypeJoin, "", "", `{"roles":["worker"]}`)
 		gotRej, gotErr := got.Propose(res, []byte(line))
-		wantRej, wantErr := Propose(full, fullRes, []byte(line))
+		wantRej, wantErr := full.Propose(fullRes, []byte(line))
 		if (gotErr != nil) != (wantErr != nil) || !reflect.DeepEqual(gotRej, wantRej) {
 			return fmt.Sprintf("event_id %q: Propose gives %+v, %v; want %+v, %v", id, gotRej, gotErr, wantRej, wantErr)
 		}
@@ -424,7 +425,7 @@ func diffReserved(file []byte, want *Log, workers, chunk int) string {
 	return ""
 }
 
-func sameReplay(got *Replayed, res *Result, want *Log, wantRes *Result) string {
+func sameReplay(got *Log, res *Result, want *Log, wantRes *Result) string {
 	if got.Lines != want.Lines || !reflect.DeepEqual(got.Malformed, want.Malformed) || !reflect.DeepEqual(got.Claims, want.Claims) {
 		return fmt.Sprintf("log: got %d lines %+v %+v\nwant %d lines %+v %+v", got.Lines, got.Malformed, got.Claims, want.Lines, want.Malformed, want.Claims)
 	}
@@ -485,9 +486,12 @@ func TestParseReplayEquivalence(t *testing.T) {
 		if msg := diffParseReplay(file, len(file) < 3<<20); msg != "" {
 			t.Errorf("%s: %s", name, msg)
 		}
-		// ReplayBytes is the same replay for a log in memory.
-		if got, want := ReplayBytes(file), Replay(ParseBytes(file)); !reflect.DeepEqual(got.State, want.State) || len(got.Rejections) != len(want.Rejections) {
-			t.Errorf("%s: ReplayBytes differs from Replay(ParseBytes)", name)
+		// Read's door gives the same replay whatever it keeps.
+		for _, opts := range []ReadOptions{{}, {KeepEvents: true}, {Reserve: "x"}} {
+			log, got := ReadBytes(file, opts)
+			if msg := sameReplay(log, got, parseBytes(file), replay(parseBytes(file))); msg != "" || log.eventless == opts.KeepEvents {
+				t.Errorf("%s: ReadBytes(%+v) differs from the canonical replay (read without events: %v): %s", name, opts, log.eventless, msg)
+			}
 		}
 	}
 }

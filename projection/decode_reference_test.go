@@ -1,6 +1,6 @@
 package projection
 
-// The decoder this package used before the hand-written scanner of decode.go,
+// The decoder this package used before the hand-written one of decode.go,
 // kept verbatim (renamed) as the reference the differential tests and
 // FuzzDecodeDifferential hold the scanner to, and as the baseline of the
 // benchmarks. It is built on encoding/json into map[string]json.RawMessage.
@@ -19,7 +19,7 @@ import (
 	"github.com/pact-action/pact-action/pactfile"
 )
 
-// parseReference is Parse as it was: bufio lines and decodeLineReference.
+// parseReference is parse as it was: bufio lines and decodeLineReference.
 func parseReference(r io.Reader) (*Log, error) {
 	log := &Log{}
 	err := refScanLines(r, func(n int, line []byte, tooLong bool) {

@@ -1,10 +1,19 @@
-// Package projection owns the Pact v1 replay model: it parses .pact/log.jsonl
+// Package projection owns the Pact v1 replay model: it reads .pact/log.jsonl
 // into line-numbered events, replays them in the order docs/semantics.md §1 fixes
 // (stable sort by ts, ties by line), judges every event against the state built
 // so far, and renders the resulting State as STATE.yml. It also owns the
 // other direction: every event our tools write is built by the constructor
 // of its type (events.go: NewInit … NewMerge) and encoded by Encode
 // (emit.go), beside the decoder that reads it back.
+//
+// Every reader of a log goes through one door, Read (read.go), whose
+// options say what it keeps; the verdict is the same either way. The fast
+// path is fenced, each part in its own place and held to the canonical one
+// by differential tests and fuzz targets: the byte-level JSON scanner under
+// the decoder (internal/jsonscan), the parallel replay that keeps no events
+// (replay_parallel.go, beside the canonical replay.go), and the line reader
+// of our own STATE.yml (summary_fast.go, beside the YAML reading of
+// summary_yaml.go).
 //
 // It is pure: no clock, no network, no GitHub. Bytes come in through readers
 // the caller hands over; time comes from the events themselves.

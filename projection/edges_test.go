@@ -13,8 +13,8 @@ func initLine(id, when string) string {
 
 // replayText parses text (lines joined by the caller) and replays it.
 func replayText(text string) (*Log, *Result) {
-	log := ParseBytes([]byte(text))
-	return log, Replay(log)
+	log := parseBytes([]byte(text))
+	return log, replay(log)
 }
 
 func TestBOMIsDroppedAndLinesKeepTheirNumbers(t *testing.T) {
@@ -96,8 +96,8 @@ func TestMalformedLines(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			l := started().add(tc.line).accept("claude-opus", "T1", "F")
-			log := ParseBytes(l.bytes())
-			res := Replay(log)
+			log := parseBytes(l.bytes())
+			res := replay(log)
 			// The malformed checkpoint is skipped, so the accept finds T1
 			// still in progress.
 			assertRejs(t, allFindings(log, res), []rej{{4, CodeMalformedJSON, "", ""}, {5, CodeInvalidTransition, "T1", "F"}})

@@ -3,6 +3,7 @@ package projection
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -57,18 +58,18 @@ func Encode(d Draft) ([]byte, error) {
 
 // LatestTS is the latest valid ts in the log; writers never stamp an event
 // earlier, so a new line replays last even when clocks disagree.
-func LatestTS(log *Log) time.Time {
+func (l *Log) LatestTS() time.Time {
+	if l.eventless {
+		return l.latest
+	}
 	var latest time.Time
-	for i := range log.Events {
-		if ts := log.Events[i].TS; ts.After(latest) {
+	for i := range l.Events {
+		if ts := l.Events[i].TS; ts.After(latest) {
 			latest = ts
 		}
 	}
 	return latest
 }
-
-// LatestTS is the latest valid ts among the events the replay read.
-func (r *Replayed) LatestTS() time.Time { return r.latest }
 
 // newEvent decodes the line a writer proposes to append after lines lines.
 func newEvent(line []byte, lines int) (Event, error) {
@@ -91,71 +92,42 @@ func duplicateOf(ev *Event, line int) *Rejection {
 	return &r
 }
 
-// Propose judges the line a writer appends to a log read by
-// ParseReplayAppend, exactly as Propose judges it on the whole log, and on
-// success leaves r and res describing the longer log. The line must carry
-// the reserved event_id and a ts not before LatestTS.
-func (r *Replayed) Propose(res *Result, line []byte) (*Rejection, error) {
-	if res.Unsupported != nil {
-		u := *res.Unsupported
-		return &u, nil
-	}
-	ev, err := newEvent(line, r.Lines)
-	if err != nil {
-		return nil, err
-	}
-	if ev.EventID != r.reserved {
-		return nil, fmt.Errorf("internal error: the log was read for appending event_id %q, not %q", r.reserved, ev.EventID)
-	}
-	if r.reservedLine > 0 {
-		return duplicateOf(&ev, r.reservedLine), nil
-	}
-	if ev.Problem == nil && ev.TS.Before(r.latest) {
-		// The log's own events are gone, so the line can only be judged at
-		// the end of replay order.
-		return nil, fmt.Errorf("internal error: a line dated %s sorts before the log's latest event, and a log read by ParseReplay cannot replay it there", ev.TSRaw)
-	}
-	if rej := res.State.Apply(&ev); rej != nil {
-		return rej, nil
-	}
-	r.Lines = ev.Line
-	if ev.TS.After(r.latest) {
-		r.latest = ev.TS
-	}
-	return nil, nil
-}
-
-// Propose judges one new line as if appended to log, exactly as a replay of
-// the longer log judges it, and on success leaves log and res describing the
-// longer log. It refuses a line whose event_id the log already holds. A line
-// whose ts sorts after every event is judged against the current state; an
-// earlier one (a review submitted before later events) is judged by
-// replaying the longer log, and refused when it would change the verdict on
-// any existing line.
-func Propose(log *Log, res *Result, line []byte) (*Rejection, error) {
+// Propose judges one new line as if appended to the log (res is its
+// replay), exactly as a replay of the longer log judges it, and on success
+// leaves log and res describing the longer log. It refuses a line whose
+// event_id the log already holds. A line whose ts sorts after every event is
+// judged against the current state; an earlier one (a review submitted
+// before later events) is judged by replaying the longer log, and refused
+// when it would change the verdict on any existing line. A log read without
+// its events judges only the line of its reserved event_id
+// (ReadOptions.Reserve), dated not before LatestTS.
+func (l *Log) Propose(res *Result, line []byte) (*Rejection, error) {
 	if res.Unsupported != nil {
 		r := *res.Unsupported
 		return &r, nil
 	}
-	ev, err := newEvent(line, log.Lines)
+	if l.eventless {
+		return l.proposeReserved(res, line)
+	}
+	ev, err := newEvent(line, l.Lines)
 	if err != nil {
 		return nil, err
 	}
-	for i := range log.Events {
-		if log.Events[i].EventID == ev.EventID {
-			return duplicateOf(&ev, log.Events[i].Line), nil
+	for i := range l.Events {
+		if l.Events[i].EventID == ev.EventID {
+			return duplicateOf(&ev, l.Events[i].Line), nil
 		}
 	}
-	if ev.Problem != nil || !ev.TS.Before(LatestTS(log)) {
+	if ev.Problem != nil || !ev.TS.Before(l.LatestTS()) {
 		if r := res.State.Apply(&ev); r != nil {
 			return r, nil
 		}
-		log.Events = append(log.Events, ev)
-		log.Lines = ev.Line
+		l.Events = append(l.Events, ev)
+		l.Lines = ev.Line
 		return nil, nil
 	}
-	longer := &Log{Events: append(append([]Event(nil), log.Events...), ev), Scan: Scan{Malformed: log.Malformed, Claims: log.Claims, Lines: ev.Line}}
-	next := Replay(longer)
+	longer := &Log{Events: append(append([]Event(nil), l.Events...), ev), Scan: Scan{Malformed: l.Malformed, Claims: l.Claims, Lines: ev.Line}}
+	next := replay(longer)
 	before := map[Code]map[int]bool{}
 	for _, r := range res.Rejections {
 		if before[r.Code] == nil {
@@ -175,6 +147,37 @@ func Propose(log *Log, res *Result, line []byte) (*Rejection, error) {
 				Message: fmt.Sprintf("its ts %s sorts before later events, and replaying it there would break line %d: %s", ev.TSRaw, r.Line, r.Message)}, nil
 		}
 	}
-	*log, *res = *longer, *next
+	*l, *res = *longer, *next
+	return nil, nil
+}
+
+// proposeReserved is Propose on a log read without its events: it judges
+// the line exactly as Propose judges it on the whole log, provided the
+// line carries the reserved event_id (ReadOptions.Reserve) and a ts not
+// before LatestTS, which holds for every line a writer stamps.
+func (l *Log) proposeReserved(res *Result, line []byte) (*Rejection, error) {
+	ev, err := newEvent(line, l.Lines)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case l.reserved == "":
+		return nil, errors.New("internal error: the log was read without its events and without a reserved event_id")
+	case ev.EventID != l.reserved:
+		return nil, fmt.Errorf("internal error: the log was read for appending event_id %q, not %q", l.reserved, ev.EventID)
+	case l.reservedLine > 0:
+		return duplicateOf(&ev, l.reservedLine), nil
+	case ev.Problem == nil && ev.TS.Before(l.latest):
+		// The log's own events are gone, so the line can only be judged at
+		// the end of replay order.
+		return nil, fmt.Errorf("internal error: a line dated %s sorts before the log's latest event, and a log read without its events cannot replay it there", ev.TSRaw)
+	}
+	if rej := res.State.Apply(&ev); rej != nil {
+		return rej, nil
+	}
+	l.Lines = ev.Line
+	if ev.TS.After(l.latest) {
+		l.latest = ev.TS
+	}
 	return nil, nil
 }

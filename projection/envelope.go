@@ -3,6 +3,8 @@ package projection
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/pact-action/pact-action/projection/internal/jsonscan"
 )
 
 // The pact meaning of a decoded line: which keys are envelope and payload
@@ -75,38 +77,36 @@ func (d *decoder) topKey(key []byte, i, depth int) int {
 	case i >= len(d.line):
 		return -1
 	case d.line[i] == '"':
-		end, plain = d.str(i)
+		end, plain = d.sc.StringEnd(i)
 	case f == fPayload && d.line[i] == '{':
-		end = d.object(i, depth, (*decoder).payloadKey)
+		end = d.sc.Object(i, depth, d.onPayload)
 		d.payObj = end >= 0
 	default:
-		end = d.value(i, depth)
+		end = d.sc.Value(i, depth)
 	}
 	if f >= 0 && end >= 0 {
-		d.top[f] = span{int32(i), int32(end), plain}
+		d.top[f] = span{Lo: int32(i), Hi: int32(end), Plain: plain}
 	}
 	return end
 }
 
 func (d *decoder) payloadKey(key []byte, i, depth int) int {
-	f := payloadField(key) // before the value, whose keys may reuse keyBuf
+	f := payloadField(key) // before the value, whose keys may reuse the scanner's buffer
 	var end int
 	plain := false
 	if i < len(d.line) && d.line[i] == '"' {
-		end, plain = d.str(i)
+		end, plain = d.sc.StringEnd(i)
 	} else {
-		end = d.value(i, depth)
+		end = d.sc.Value(i, depth)
 	}
 	if f >= 0 && end >= 0 {
-		d.pay[f] = span{int32(i), int32(end), plain}
+		d.pay[f] = span{Lo: int32(i), Hi: int32(end), Plain: plain}
 	}
 	return end
 }
 
-func skipKey(d *decoder, _ []byte, i, depth int) int { return d.value(i, depth) }
-
 func (d *decoder) eventType(s span) (string, bool) {
-	b, ok := d.content(s)
+	b, ok := d.sc.Content(s)
 	if !ok {
 		return "", false
 	}
@@ -130,11 +130,56 @@ func (d *decoder) eventType(s span) (string, bool) {
 }
 
 // kind names the JSON type of the value at s for messages.
-func (d *decoder) kind(s span) string {
-	if !s.present() {
-		return "missing"
+func (d *decoder) kind(s span) string { return jsonscan.Kind(d.sc.Raw(s)) }
+
+// plain decodes the string at s into a new string.
+func (d *decoder) plain(s span) (string, bool) {
+	b, ok := d.sc.Content(s)
+	if !ok {
+		return "", false
 	}
-	return jsonKind(d.raw(s))
+	return string(b), true
+}
+
+// stringArray decodes an array of strings, interned; like encoding/json
+// into []string it gives an empty, non-nil slice for [].
+func (d *decoder) stringArray(s span) ([]string, bool) {
+	if !d.sc.IsStringArray(s) {
+		return nil, false
+	}
+	out := make([]string, 0, 4)
+	d.sc.Elements(s, func(el span) bool {
+		b, _ := d.sc.Content(el)
+		out = append(out, d.intern(b, symOther))
+		return true
+	})
+	return out, true
+}
+
+func describeRaw(v []byte) string {
+	if len(v) == 0 {
+		return "nothing"
+	}
+	if len(v) > 40 {
+		return string(v[:40]) + "…"
+	}
+	return string(v)
+}
+
+func parseSmallInt(v []byte) (int, error) {
+	// Any positive JSON integer is a valid protocol_version (one above the
+	// supported major fails the log closed); a huge one saturates instead of
+	// overflowing.
+	n := 0
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, fmt.Errorf("not a non-negative integer")
+		}
+		if n < 1<<30 {
+			n = n*10 + int(c-'0')
+		}
+	}
+	return min(n, 1<<30), nil
 }
 
 // versionClaim returns a claim when payload.protocol_version is a JSON integer
@@ -143,12 +188,12 @@ func (d *decoder) versionClaim() *VersionClaim {
 	if !d.payObj {
 		return nil
 	}
-	raw := d.raw(d.pay[pProtocolVersion])
+	raw := d.sc.Raw(d.pay[pProtocolVersion])
 	if n, err := parseSmallInt(raw); err != nil || n <= SupportedProtocolVersion {
 		return nil // absent, not a non-negative integer, or supported
 	}
 	c := &VersionClaim{Version: string(raw)}
-	if b, ok := d.content(d.top[fTS]); ok {
+	if b, ok := d.sc.Content(d.top[fTS]); ok {
 		c.TS, c.TSValid = parseTSBytes(b)
 	}
 	return c
@@ -180,8 +225,8 @@ func payloadProblem(format string, args ...any) *Problem {
 // envelope fills the envelope fields and returns the first defect, in the
 // field order of docs/semantics.md, pact v1 §2.1.
 func (d *decoder) envelope(ev *Event, hasType, typeIsString bool) *Problem {
-	if s := d.top[fEventID]; s.present() {
-		b, ok := d.content(s)
+	if s := d.top[fEventID]; s.Present() {
+		b, ok := d.sc.Content(s)
 		if !ok {
 			ev.idNotString = true
 			return envelopeProblem("event_id must be a string, got %s", d.kind(s))
@@ -190,7 +235,7 @@ func (d *decoder) envelope(ev *Event, hasType, typeIsString bool) *Problem {
 			ev.EventID = string(b)
 		}
 	}
-	ts, ok := d.content(d.top[fTS])
+	ts, ok := d.sc.Content(d.top[fTS])
 	if !ok {
 		return envelopeProblem("ts must be a UTC timestamp string, got %s", d.kind(d.top[fTS]))
 	}
@@ -207,7 +252,7 @@ func (d *decoder) envelope(ev *Event, hasType, typeIsString bool) *Problem {
 	if !IsSlug(ev.AgentID) {
 		return envelopeProblem("agent_id %q does not match ^[a-z0-9][a-z0-9-]*$", ev.AgentID)
 	}
-	role, ok := d.content(d.top[fRole])
+	role, ok := d.sc.Content(d.top[fRole])
 	if !ok {
 		return envelopeProblem("role must be a string, got %s", d.kind(d.top[fRole]))
 	}
@@ -259,7 +304,7 @@ func (d *decoder) envelope(ev *Event, hasType, typeIsString bool) *Problem {
 
 func (d *decoder) str1(name string, ev *Event, field int, dst *string) *Problem {
 	s := d.pay[field]
-	b, ok := d.content(s)
+	b, ok := d.sc.Content(s)
 	if !ok {
 		return payloadProblem("payload.%s must be a string on a %s event, got %s", name, ev.Type, d.kind(s))
 	}
@@ -284,8 +329,8 @@ func (d *decoder) payload(ev *Event) *Problem {
 		if pr := d.str1("project", ev, pProject, &p.Project); pr != nil {
 			return pr
 		}
-		v := d.raw(d.pay[pProtocolVersion])
-		if !isJSONInteger(v) {
+		v := d.sc.Raw(d.pay[pProtocolVersion])
+		if !jsonscan.IsInteger(v) {
 			return payloadProblem("payload.protocol_version must be a JSON integer, got %s", describeRaw(v))
 		}
 		n, err := parseSmallInt(v)
@@ -294,12 +339,12 @@ func (d *decoder) payload(ev *Event) *Problem {
 		}
 		p.ProtocolVersion = n
 		seats := d.pay[pSeats]
-		if !seats.present() || d.line[seats.lo] != '[' {
+		if !seats.Present() || d.line[seats.Lo] != '[' {
 			return payloadProblem("payload.seats must be an array of seat objects, got %s", d.kind(seats))
 		}
 		var pr *Problem
 		i := 0
-		d.elements(seats, func(el span) bool {
+		d.sc.Elements(seats, func(el span) bool {
 			seat, bad := d.seat(el)
 			if bad != nil {
 				pr = payloadProblem("payload.seats[%d] %s", i, bad.Message)
@@ -327,7 +372,7 @@ func (d *decoder) payload(ev *Event) *Problem {
 	case TypeJoin:
 		s := d.pay[pRoles]
 		if d.lean {
-			if !d.isStringArray(s) {
+			if !d.sc.IsStringArray(s) {
 				return payloadProblem("payload.roles must be an array of strings on a join event, got %s", d.kind(s))
 			}
 			return nil
@@ -339,7 +384,7 @@ func (d *decoder) payload(ev *Event) *Problem {
 		p.Roles = roles
 	case TypeCheckpoint:
 		if d.lean {
-			if s := d.pay[pEvidence]; !d.isString(s) {
+			if s := d.pay[pEvidence]; !d.sc.IsString(s) {
 				return payloadProblem("payload.evidence must be a string on a checkpoint event, got %s", d.kind(s))
 			}
 			return nil
@@ -365,7 +410,7 @@ func (d *decoder) provenance(p *Payload) {
 	if d.lean {
 		return
 	}
-	if s := d.pay[pGitHub]; s.present() && d.line[s.lo] == '{' {
+	if s := d.pay[pGitHub]; s.Present() && d.line[s.Lo] == '{' {
 		p.GitHub = d.gitHub(s)
 	}
 }
@@ -377,7 +422,7 @@ func (d *decoder) provenance(p *Payload) {
 func (d *decoder) gitHub(obj span) *GitHubRef {
 	var g GitHubRef
 	bad := false
-	d.members(obj, func(key []byte, v span) bool {
+	d.sc.Members(obj, func(key []byte, v span) bool {
 		var intDst *int64
 		var strDst *string
 		switch {
@@ -394,7 +439,7 @@ func (d *decoder) gitHub(obj span) *GitHubRef {
 		default:
 			return true
 		}
-		raw := d.raw(v)
+		raw := d.sc.Raw(v)
 		if raw[0] == 'n' {
 			return true
 		}
@@ -407,7 +452,7 @@ func (d *decoder) gitHub(obj span) *GitHubRef {
 			*strDst = s
 			return true
 		}
-		n, ok := parseInt64(raw)
+		n, ok := jsonscan.ParseInt64(raw)
 		if !ok {
 			bad = true
 			return false
@@ -422,11 +467,11 @@ func (d *decoder) gitHub(obj span) *GitHubRef {
 }
 
 func (d *decoder) seat(s span) (Seat, *Problem) {
-	if d.line[s.lo] != '{' {
-		return Seat{}, payloadProblem("must be a seat object {id, roles, entry}, got %s", jsonKind(d.raw(s)))
+	if d.line[s.Lo] != '{' {
+		return Seat{}, payloadProblem("must be a seat object {id, roles, entry}, got %s", jsonscan.Kind(d.sc.Raw(s)))
 	}
 	id, roles, entry := absent, absent, absent
-	d.members(s, func(key []byte, v span) bool {
+	d.sc.Members(s, func(key []byte, v span) bool {
 		switch string(key) {
 		case "id":
 			id = v

@@ -2,7 +2,14 @@ package projection
 
 import "io"
 
-// ParseReference is the encoding/json parser this package used before the
-// scanner of decode.go (decode_reference_test.go), for the benchmarks of the
-// external test package.
+// For the benchmarks of the external test package: ParseReference is the
+// encoding/json parser this package used before the scanner
+// (decode_reference_test.go); ParseBytes is the scanner's parse alone, and
+// ReplayEvents the canonical replay alone, of what Read with KeepEvents does.
 func ParseReference(r io.Reader) (*Log, error) { return parseReference(r) }
+
+// ParseBytes is parseBytes, for BenchmarkParse.
+func ParseBytes(b []byte) *Log { return parseBytes(b) }
+
+// ReplayEvents is replay, for the reference pipeline of the benchmarks.
+func ReplayEvents(log *Log) *Result { return replay(log) }

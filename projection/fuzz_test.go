@@ -55,8 +55,8 @@ func FuzzReplayRender(f *testing.F) {
 	}
 	f.Add(shipped().bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
-		log := ParseBytes(data)
-		res := Replay(log)
+		log := parseBytes(data)
+		res := replay(log)
 		out := RenderBytes(res.State)
 		sum, err := ParseStateSummary(out)
 		if err != nil {
@@ -65,7 +65,7 @@ func FuzzReplayRender(f *testing.F) {
 		if d := Diff(Summarize(res.State), sum); len(d) != 0 {
 			t.Fatalf("own render drifts: %v\n%s", d, out)
 		}
-		again := Replay(ParseBytes(data))
+		again := replay(parseBytes(data))
 		if !reflect.DeepEqual(res, again) {
 			t.Fatal("replay is not deterministic")
 		}

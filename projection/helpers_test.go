@@ -114,7 +114,7 @@ func (l *logb) bytes() []byte {
 	return []byte(strings.Join(l.lines, "\n") + "\n")
 }
 
-func (l *logb) replay() *Result { return Replay(ParseBytes(l.bytes())) }
+func (l *logb) replay() *Result { return replay(parseBytes(l.bytes())) }
 
 // rej is the part of a rejection table tests pin down.
 type rej struct {

@@ -7,7 +7,7 @@ import (
 	"slices"
 )
 
-// What both replays (the canonical Replay and the lean ParseReplay) share:
+// What both replays (the canonical replay.go and replay_parallel.go) share:
 // the table of event ids that finds duplicates (docs/semantics.md §7), the
 // duplicate's rejection, and the order rejections are reported in.
 

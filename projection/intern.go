@@ -118,7 +118,7 @@ func (d *decoder) resetSyms() {
 
 // interned decodes the string at s through the intern table.
 func (d *decoder) interned(s span, field int) (string, bool) {
-	b, ok := d.content(s)
+	b, ok := d.sc.Content(s)
 	if !ok {
 		return "", false
 	}

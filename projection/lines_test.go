@@ -12,7 +12,7 @@ import (
 )
 
 // linesAgree reports how ScanLines (through readers that hand out the
-// bytes whole, one at a time and in halves), Parse and the lean ParseReplay
+// bytes whole, one at a time and in halves), Read with and without events
 // disagree with pactfile.SplitLines, the one definition of a log line, on
 // b: "" when they agree. Lines over MaxLineBytes are compared as too long.
 func linesAgree(b []byte) string {
@@ -53,15 +53,15 @@ func linesAgree(b []byte) string {
 			}
 		}
 	}
-	if n := ParseBytes(b).Lines; n != len(want) {
+	if n := parseBytes(b).Lines; n != len(want) {
 		return fmt.Sprintf("Parse counts %d lines, pactfile.SplitLines %d", n, len(want))
 	}
-	lean, _, err := ParseReplay(bytes.NewReader(b))
+	lean, _, err := Read(bytes.NewReader(b), ReadOptions{})
 	if err != nil {
-		return fmt.Sprintf("ParseReplay: %v", err)
+		return fmt.Sprintf("Read without events: %v", err)
 	}
 	if lean.Lines != len(want) {
-		return fmt.Sprintf("ParseReplay counts %d lines, pactfile.SplitLines %d", lean.Lines, len(want))
+		return fmt.Sprintf("Read without events counts %d lines, pactfile.SplitLines %d", lean.Lines, len(want))
 	}
 	return ""
 }
@@ -84,8 +84,8 @@ func TestLinesAgreeWithPactfile(t *testing.T) {
 	}
 }
 
-// FuzzLinesAgreeWithPactfile holds ScanLines, Parse and ParseReplay to
-// pactfile's definition of a log line on any bytes.
+// FuzzLinesAgreeWithPactfile holds ScanLines and Read, with and without
+// events, to pactfile's definition of a log line on any bytes.
 //
 //	go test ./projection -run '^$' -fuzz '^FuzzLinesAgreeWithPactfile$' -fuzztime 30s
 func FuzzLinesAgreeWithPactfile(f *testing.F) {

@@ -10,30 +10,12 @@ import (
 	"github.com/pact-action/pact-action/pactfile"
 )
 
-// Log is a parsed log.jsonl: the events of known v1 types in file order,
-// and what every reading of the log keeps (Scan).
-type Log struct {
-	// Events holds every event of a known type in file order.
-	Events []Event
-	Scan
-}
-
-// Scan is what every reading of log.jsonl keeps besides its events: the
-// lines that could not be read, any init line that asks for a newer major,
-// and the number of lines. ParseReplay, which replays as it reads and keeps
-// no events, returns a Scan (in a Replayed).
-type Scan struct {
-	Malformed []Malformed
-	Claims    []VersionClaim
-	// Lines is the number of lines in the file, blank ones included.
-	Lines int
-}
-
 var lineSeed = maphash.MakeSeed()
 
-// Parse reads a whole log. It returns an error only when the reader fails;
-// every defect of the content is recorded in the Log instead.
-func Parse(r io.Reader) (*Log, error) {
+// parse reads a whole log, keeping its events (Read with KeepEvents). It
+// returns an error only when the reader fails; every defect of the content
+// is recorded in the Log instead.
+func parse(r io.Reader) (*Log, error) {
 	log := &Log{}
 	var d decoder
 	err := ScanLines(r, func(n int, line []byte, tooLong bool) {
@@ -43,9 +25,9 @@ func Parse(r io.Reader) (*Log, error) {
 	return log, err
 }
 
-// ParseBytes parses a log held in memory.
-func ParseBytes(b []byte) *Log {
-	log, _ := Parse(bytes.NewReader(b)) // a bytes.Reader never fails
+// parseBytes parses a log held in memory.
+func parseBytes(b []byte) *Log {
+	log, _ := parse(bytes.NewReader(b)) // a bytes.Reader never fails
 	return log
 }
 

@@ -135,7 +135,7 @@ func TestReplayIsDeterministic(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	for i := 0; i < 200; i++ {
 		data := joinLines(genLog(r, 10+r.Intn(80), i%2 == 0))
-		a, b := Replay(ParseBytes(data)), Replay(ParseBytes(data))
+		a, b := replay(parseBytes(data)), replay(parseBytes(data))
 		if !reflect.DeepEqual(a, b) {
 			t.Fatalf("log %d: two replays of the same bytes differ\n%s", i, data)
 		}
@@ -155,13 +155,13 @@ func TestReplayIsOrderStable(t *testing.T) {
 	var applied, rejected int
 	for i := 0; i < 200; i++ {
 		evs := genLog(r, 10+r.Intn(80), false)
-		orig := Replay(ParseBytes(joinLines(evs)))
+		orig := replay(parseBytes(joinLines(evs)))
 		applied += orig.State.Applied
 		rejected += len(orig.Rejections)
 		for k := 0; k < 3; k++ {
 			shuffled := append([]genEvent(nil), evs...)
 			r.Shuffle(len(shuffled), func(a, b int) { shuffled[a], shuffled[b] = shuffled[b], shuffled[a] })
-			got := Replay(ParseBytes(joinLines(shuffled)))
+			got := replay(parseBytes(joinLines(shuffled)))
 			if a, b := RenderBytes(orig.State), RenderBytes(got.State); !bytes.Equal(a, b) {
 				t.Fatalf("log %d: shuffling lines with distinct ts changed STATE.yml:\n--- in ts order\n%s\n--- shuffled\n%s\n--- log\n%s", i, a, b, joinLines(evs))
 			}
@@ -197,13 +197,13 @@ func TestEqualTSKeepFileOrder(t *testing.T) {
 			groups = append(groups, []genEvent{e})
 			last = e.ts
 		}
-		orig := Replay(ParseBytes(joinLines(evs)))
+		orig := replay(parseBytes(joinLines(evs)))
 		r.Shuffle(len(groups), func(a, b int) { groups[a], groups[b] = groups[b], groups[a] })
 		var shuffled []genEvent
 		for _, g := range groups {
 			shuffled = append(shuffled, g...)
 		}
-		got := Replay(ParseBytes(joinLines(shuffled)))
+		got := replay(parseBytes(joinLines(shuffled)))
 		if a, b := RenderBytes(orig.State), RenderBytes(got.State); !bytes.Equal(a, b) {
 			t.Fatalf("log %d: moving runs of equal ts changed STATE.yml:\n%s\n%s", i, a, b)
 		}
@@ -224,18 +224,18 @@ func TestProposeAgreesWithReplay(t *testing.T) {
 	r := rand.New(rand.NewSource(4))
 	for i := 0; i < 60; i++ {
 		var accepted []string
-		log := ParseBytes(nil)
-		res := Replay(log)
+		log := parseBytes(nil)
+		res := replay(log)
 		for _, e := range genLog(r, 10+r.Intn(50), i%2 == 0) {
 			ev, _, skip, bad := decodeLine([]byte(e.line))
 			if bad != "" || skip || ev.EventID == "" {
 				continue // a writer never proposes these
 			}
-			got, err := Propose(log, res, []byte(e.line))
+			got, err := log.Propose(res, []byte(e.line))
 			if err != nil {
 				t.Fatalf("Propose: %v", err)
 			}
-			longer := Replay(ParseBytes([]byte(strings.Join(append(append([]string{}, accepted...), e.line), "\n") + "\n")))
+			longer := replay(parseBytes([]byte(strings.Join(append(append([]string{}, accepted...), e.line), "\n") + "\n")))
 			var want *Rejection
 			for k := range longer.Rejections {
 				if rj := longer.Rejections[k]; rj.Line == len(accepted)+1 && rj.Code != CodeEventIDMissing {
@@ -253,7 +253,7 @@ func TestProposeAgreesWithReplay(t *testing.T) {
 				accepted = append(accepted, e.line)
 			}
 		}
-		full := Replay(ParseBytes([]byte(strings.Join(accepted, "\n") + "\n")))
+		full := replay(parseBytes([]byte(strings.Join(accepted, "\n") + "\n")))
 		for _, rj := range full.Rejections {
 			if rj.Code != CodeInitMissing || rj.Line != 0 {
 				t.Fatalf("accepted lines replay with %s on line %d", rj.Code, rj.Line)
@@ -277,7 +277,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 	if string(line) != want {
 		t.Errorf("Encode:\n got  %s\n want %s", line, want)
 	}
-	log := ParseBytes(line)
+	log := parseBytes(line)
 	if len(log.Events) != 1 || log.Events[0].Problem != nil || log.Events[0].Payload.Evidence != "<b>&\n" {
 		t.Errorf("encoded line does not decode cleanly: %+v", log.Events)
 	}
@@ -285,25 +285,28 @@ func TestEncodeRoundTrip(t *testing.T) {
 	if err != nil || !strings.HasSuffix(string(empty), `"payload":{}}`) {
 		t.Errorf("nil payload must encode as {}: %s %v", empty, err)
 	}
-	if got := LatestTS(ParseBytes([]byte(string(line) + "\n" + string(empty) + "\n"))); !got.Equal(when) {
+	if got := parseBytes([]byte(string(line) + "\n" + string(empty) + "\n")).LatestTS(); !got.Equal(when) {
 		t.Errorf("LatestTS = %v", got)
 	}
 }
 
-// TestProposeOnAppendLog: a log read by ParseReplayAppend judges the line it
-// was read for as Parse's would, and refuses (as an internal error) what it
-// cannot judge without the log's events.
+// TestProposeOnAppendLog: a log read without its events for a reserved
+// event_id judges the line it was read for as a log that keeps its events
+// would, and refuses (as an internal error) what it cannot judge without
+// them.
 func TestProposeOnAppendLog(t *testing.T) {
 	t.Parallel()
-	read := func(id string) (*Replayed, *Result) {
-		log, res, err := ParseReplayAppend(bytes.NewReader(review().bytes()), id)
+	read := func(id string) (*Log, *Result) {
+		log, res, err := Read(bytes.NewReader(review().bytes()), ReadOptions{Reserve: id})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return log, res
 	}
-	if _, _, err := ParseReplayAppend(bytes.NewReader(review().bytes()), ""); err == nil {
-		t.Error("no event_id to reserve must be an error")
+	if log, res := read(""); true {
+		if _, err := log.Propose(res, []byte(evLine("e4", at(9), "claude-opus", "", TypeAccept, "T1", "F", ""))); err == nil {
+			t.Error("a log read without its events and without a reserved event_id must refuse to judge a line")
+		}
 	}
 	log, res := read("e4")
 	rj, err := log.Propose(res, []byte(evLine("e4", at(9), "claude-opus", "", TypeAccept, "T1", "F", "")))
@@ -317,7 +320,7 @@ func TestProposeOnAppendLog(t *testing.T) {
 	if _, err := log.Propose(res, []byte(evLine("new", at(1), "claude-opus", "", TypeAccept, "T1", "F", ""))); err == nil {
 		t.Error("a line that sorts before the log's latest must be an error")
 	}
-	if !log.LatestTS().Equal(LatestTS(ParseBytes(review().bytes()))) {
+	if !log.LatestTS().Equal(parseBytes(review().bytes()).LatestTS()) {
 		t.Errorf("LatestTS = %v", log.LatestTS())
 	}
 	rj, err = log.Propose(res, []byte(evLine("new", at(9), "claude-opus", "", TypeAccept, "T1", "F", "")))
@@ -329,23 +332,23 @@ func TestProposeOnAppendLog(t *testing.T) {
 func TestProposeRefusals(t *testing.T) {
 	t.Parallel()
 	l := review()
-	log := ParseBytes(l.bytes())
-	res := Replay(log)
-	if _, err := Propose(log, res, []byte(evLine("", at(9), "claude-opus", "", TypeAccept, "T1", "F", ""))); err == nil {
+	log := parseBytes(l.bytes())
+	res := replay(log)
+	if _, err := log.Propose(res, []byte(evLine("", at(9), "claude-opus", "", TypeAccept, "T1", "F", ""))); err == nil {
 		t.Error("a line without event_id must be refused")
 	}
-	if _, err := Propose(log, res, []byte("nope")); err == nil {
+	if _, err := log.Propose(res, []byte("nope")); err == nil {
 		t.Error("a malformed line must be refused")
 	}
-	rj, err := Propose(log, res, []byte(evLine("e4", at(9), "claude-opus", "", TypeAccept, "T1", "F", "")))
+	rj, err := log.Propose(res, []byte(evLine("e4", at(9), "claude-opus", "", TypeAccept, "T1", "F", "")))
 	if err != nil || rj == nil || rj.Code != CodeEventIDDuplicate {
 		t.Errorf("reused event_id: %+v %v", rj, err)
 	}
-	rj, err = Propose(log, res, []byte(evLine("new", at(9), "opencode", "", TypeAccept, "T1", "F", "")))
+	rj, err = log.Propose(res, []byte(evLine("new", at(9), "opencode", "", TypeAccept, "T1", "F", "")))
 	if err != nil || rj == nil || rj.Code != CodeRoleNotHeld || res.State.Tasks["T1"].Status != StatusAwaitingReview {
 		t.Errorf("a refused accept: %+v %v, T1 %s", rj, err, res.State.Tasks["T1"].Status)
 	}
-	rj, err = Propose(log, res, []byte(evLine("new", at(9), "claude-opus", "", TypeAccept, "T1", "F", "")))
+	rj, err = log.Propose(res, []byte(evLine("new", at(9), "claude-opus", "", TypeAccept, "T1", "F", "")))
 	if err != nil || rj != nil || res.State.Tasks["T1"].Status != StatusAccepted || log.Lines != 5 {
 		t.Errorf("a valid accept: %+v %v, lines %d", rj, err, log.Lines)
 	}
@@ -353,18 +356,18 @@ func TestProposeRefusals(t *testing.T) {
 	// replay, and refused when they would change an existing verdict.
 	t.Run("an earlier line is judged where it replays", func(t *testing.T) {
 		t.Parallel()
-		log := ParseBytes(review().bytes())
-		res := Replay(log)
-		rj, err := Propose(log, res, []byte(evLine("x", "2026-06-09T10:00:03.5Z", "claude-opus", "", TypeAccept, "T1", "F", "")))
+		log := parseBytes(review().bytes())
+		res := replay(log)
+		rj, err := log.Propose(res, []byte(evLine("x", "2026-06-09T10:00:03.5Z", "claude-opus", "", TypeAccept, "T1", "F", "")))
 		if err != nil || rj == nil || rj.Code != CodeInvalidTransition || rj.Line != 5 || log.Lines != 4 {
 			t.Errorf("accept before the checkpoint: %+v %v, lines %d", rj, err, log.Lines)
 		}
 	})
 	t.Run("an earlier line that breaks a later one is refused", func(t *testing.T) {
 		t.Parallel()
-		log := ParseBytes(review().accept("claude-opus", "T1", "F").bytes())
-		res := Replay(log)
-		rj, err := Propose(log, res, []byte(evLine("x", "2026-06-09T10:00:04.5Z", "claude-opus", "", TypeChangesRequested, "T1", "F", `{"reason":"r"}`)))
+		log := parseBytes(review().accept("claude-opus", "T1", "F").bytes())
+		res := replay(log)
+		rj, err := log.Propose(res, []byte(evLine("x", "2026-06-09T10:00:04.5Z", "claude-opus", "", TypeChangesRequested, "T1", "F", `{"reason":"r"}`)))
 		if err != nil || rj == nil || rj.Code != CodeInvalidTransition || rj.Line != 6 || !strings.Contains(rj.Message, "break line 5") {
 			t.Errorf("changes before an accept: %+v %v", rj, err)
 		}
@@ -374,17 +377,17 @@ func TestProposeRefusals(t *testing.T) {
 	})
 	t.Run("an earlier line that breaks nothing is accepted", func(t *testing.T) {
 		t.Parallel()
-		log := ParseBytes(review().assign("T2", "G", "opencode", "gpt").bytes())
-		res := Replay(log)
-		rj, err := Propose(log, res, []byte(evLine("x", "2026-06-09T10:00:04.5Z", "claude-opus", "", TypeAccept, "T1", "F", "")))
+		log := parseBytes(review().assign("T2", "G", "opencode", "gpt").bytes())
+		res := replay(log)
+		rj, err := log.Propose(res, []byte(evLine("x", "2026-06-09T10:00:04.5Z", "claude-opus", "", TypeAccept, "T1", "F", "")))
 		if err != nil || rj != nil || res.State.Tasks["T1"].Status != StatusAccepted || log.Lines != 6 {
 			t.Errorf("accept between checkpoint and a later assign: %+v %v, %s, %d lines", rj, err, res.State.Tasks["T1"].Status, log.Lines)
 		}
 	})
 	v2 := new(logb).add(strings.Replace(initLine("i", at(1)), `"protocol_version":1`, `"protocol_version":2`, 1))
-	log2 := ParseBytes(v2.bytes())
-	res2 := Replay(log2)
-	rj, err = Propose(log2, res2, []byte(evLine("n", at(2), "lead", "", TypeAssign, "T1", "F", assignPayload("opencode", "gpt"))))
+	log2 := parseBytes(v2.bytes())
+	res2 := replay(log2)
+	rj, err = log2.Propose(res2, []byte(evLine("n", at(2), "lead", "", TypeAssign, "T1", "F", assignPayload("opencode", "gpt"))))
 	if err != nil || rj == nil || rj.Code != CodeVersionUnsupported {
 		t.Errorf("a log that fails closed refuses every write: %+v %v", rj, err)
 	}
@@ -409,15 +412,15 @@ func TestProposeOutOfOrder(t *testing.T) {
 		r.Shuffle(len(candidates), func(a, b int) { candidates[a], candidates[b] = candidates[b], candidates[a] })
 		accepted := []string{evs[0].line}
 		file := func(lines []string) []byte { return []byte(strings.Join(lines, "\n") + "\n") }
-		log := ParseBytes(file(accepted))
-		res := Replay(log)
+		log := parseBytes(file(accepted))
+		res := replay(log)
 		for _, line := range candidates {
-			got, err := Propose(log, res, []byte(line))
+			got, err := log.Propose(res, []byte(line))
 			if err != nil {
 				t.Fatalf("Propose: %v", err)
 			}
 			longer := append(append([]string{}, accepted...), line)
-			next := Replay(ParseBytes(file(longer)))
+			next := replay(parseBytes(file(longer)))
 			if got == nil {
 				accepts++
 				accepted = longer
@@ -436,7 +439,7 @@ func TestProposeOutOfOrder(t *testing.T) {
 				t.Fatalf("refusal on line %d, want the new line %d", got.Line, len(longer))
 			}
 			before := map[string]bool{}
-			for _, rj := range Replay(ParseBytes(file(accepted))).Rejections {
+			for _, rj := range replay(parseBytes(file(accepted))).Rejections {
 				before[fmt.Sprint(rj.Code, rj.Line)] = true
 			}
 			explained := false

@@ -85,14 +85,14 @@ func TestRenderMatchesReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		assertRendersAsReference(t, p, Replay(ParseBytes(data)).State)
+		assertRendersAsReference(t, p, replay(parseBytes(data)).State)
 	}
 	for _, cfg := range []loggen.Config{{Lines: 3000, Seed: 1}, {Lines: 3000, Seed: 2, Defects: 0.05, Swaps: 0.05}} {
 		var buf bytes.Buffer
 		if _, err := loggen.Write(&buf, cfg); err != nil {
 			t.Fatal(err)
 		}
-		assertRendersAsReference(t, "loggen", Replay(ParseBytes(buf.Bytes())).State)
+		assertRendersAsReference(t, "loggen", replay(parseBytes(buf.Bytes())).State)
 	}
 	assertRendersAsReference(t, "empty state", NewState())
 	assertRendersAsReference(t, "tricky strings", trickyState(renderTricky))
@@ -136,7 +136,7 @@ func FuzzRenderDifferential(f *testing.F) {
 	}
 	f.Add(shipped().bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
-		assertRendersAsReference(t, "fuzzed log", Replay(ParseBytes(data)).State)
+		assertRendersAsReference(t, "fuzzed log", replay(parseBytes(data)).State)
 	})
 }
 
@@ -162,7 +162,7 @@ func BenchmarkRender(b *testing.B) {
 	if _, err := loggen.Write(&buf, loggen.Config{Lines: 100_000, Seed: 1, Swaps: 0.01}); err != nil {
 		b.Fatal(err)
 	}
-	st := Replay(ParseBytes(buf.Bytes())).State
+	st := replay(parseBytes(buf.Bytes())).State
 	for _, impl := range []struct {
 		name   string
 		render func(*State) []byte

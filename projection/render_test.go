@@ -36,8 +36,8 @@ func TestRenderGolden(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			log := ParseBytes(readFile(t, filepath.Join("testdata", "logs", tc.name+".jsonl")))
-			res := Replay(log)
+			log := parseBytes(readFile(t, filepath.Join("testdata", "logs", tc.name+".jsonl")))
+			res := replay(log)
 			assertRejs(t, allFindings(log, res), tc.want)
 			got := RenderBytes(res.State)
 			golden(t, filepath.Join("testdata", "golden", tc.name+".yml"), got)

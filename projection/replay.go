@@ -32,10 +32,12 @@ type Result struct {
 	Unsupported *Rejection
 }
 
-// Replay judges and applies the events of log in replay order: stable sort by
-// ts, ties by line; duplicates of an event_id are left out first, in file
-// order. Rejections come back sorted by line.
-func Replay(log *Log) *Result {
+// replay is the canonical replay, of a log that keeps its events (Read
+// with KeepEvents): it judges and applies the events in replay order,
+// stable sort by ts, ties by line; duplicates of an event_id are left out
+// first, in file order. Rejections come back sorted by line. The parallel
+// replay (replay_parallel.go) gives the same Result.
+func replay(log *Log) *Result {
 	res := &Result{State: NewState()}
 	if u := unsupported(&log.Scan); u != nil {
 		res.Unsupported = u

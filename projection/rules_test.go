@@ -21,8 +21,8 @@ func runRuleCases(t *testing.T, cases []ruleCase) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			log := ParseBytes(tc.log.bytes())
-			res := Replay(log)
+			log := parseBytes(tc.log.bytes())
+			res := replay(log)
 			assertRejs(t, allFindings(log, res), tc.want)
 			if got := statuses(res.State); got != tc.status {
 				t.Errorf("statuses: got %q, want %q", got, tc.status)

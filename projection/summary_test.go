@@ -9,7 +9,7 @@ import (
 
 func replayFile(t *testing.T, name string) *Result {
 	t.Helper()
-	return Replay(ParseBytes(readFile(t, filepath.Join("testdata", "logs", name+".jsonl"))))
+	return replay(parseBytes(readFile(t, filepath.Join("testdata", "logs", name+".jsonl"))))
 }
 
 // Renders of testdata/logs/full.jsonl in other implementations' shapes. Each

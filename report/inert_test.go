@@ -127,8 +127,7 @@ func hostileLog(task, feature, branch, reason string) []byte {
 // the advice to re-run), and the job summary's section for a commit not
 // judged.
 func renderAll(task, feature, branch, reason string) map[string]string {
-	log := projection.ParseBytes(hostileLog(task, feature, branch, reason))
-	res := projection.Replay(log)
+	log, res := projection.ReadBytes(hostileLog(task, feature, branch, reason), projection.ReadOptions{KeepEvents: true})
 	in := checks.Input{Dir: ".pact", Scan: &log.Scan, Replay: res, State: []byte(reason), Project: []byte(reason),
 		TaskFiles: map[string][]byte{task: []byte(reason)}}
 	findings := checks.Run(in)

@@ -123,8 +123,8 @@ func TestCheckTextIsInert(t *testing.T) {
 
 // withLog is in with the log data replayed, as pactdir loads it.
 func withLog(in checks.Input, data []byte) checks.Input {
-	log := projection.ParseBytes(data)
-	in.Scan, in.Replay = &log.Scan, projection.Replay(log)
+	log, res := projection.ReadBytes(data, projection.ReadOptions{KeepEvents: true})
+	in.Scan, in.Replay = &log.Scan, res
 	return in
 }
 

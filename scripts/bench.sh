@@ -10,15 +10,22 @@
 #
 # Usage: scripts/bench.sh [sizes...]     (default: 10000 100000 1000000 2000000)
 # Environment: BENCH_DIR (default /tmp/pact-bench), RUNS (rounds, default 5),
-#   SEED (default 1).
+#   SEED (default 1), BASE (a git revision: see below).
+#
+# BASE=<rev> (e.g. BASE=main) also builds the pactify of that revision (its
+# tree exported with git archive into a temporary directory) and runs it in
+# the same rounds as this tree's, each verb's two runs next to each other
+# (in alternating order from round to round), then prints for every verb
+# the median of the per-round new/base ratios: "no measured regression" is
+# a claim about that column.
 #
 # Each repository is deterministic (internal/testkit/loggen/repogen, via tools/pactgen):
 # log.jsonl without defects (so validate exits 0 and jq reads every line),
 # STATE.yml exactly as `pactify log --replay` writes it, PROJECT.md, and a
 # task file per task exactly as `pactify assign` writes it. The writing
-# verbs run on a copy of .pact (its tasks/ linked), restored before every
-# run by hyperfine's --prepare: join is a seat joining again, assign a new
-# task, log-replay rebuilds a STATE.yml that lost its second half.
+# verbs run on a copy of .pact (its task files hard links), restored before
+# every run by hyperfine's --prepare: join is a seat joining again, assign a
+# new task, log-replay rebuilds a STATE.yml that lost its second half.
 #
 # The machine may be shared, so absolute times are noisy: the commands run
 # interleaved, one run of each per round (a hyperfine invocation with
@@ -49,6 +56,14 @@ command -v go >/dev/null || { echo "bench.sh: go is required" >&2; exit 2; }
 mkdir -p "$dir/bin"
 (cd "$root" && go build -o "$dir/bin/pactify" ./cmd/pactify && go build -o "$dir/bin/pactgen" ./tools/pactgen)
 pactify=$dir/bin/pactify
+base=${BASE:-}
+if [[ -n $base ]]; then
+	src=$(mktemp -d)
+	trap 'rm -rf "$src"' EXIT
+	git -C "$root" archive --format=tar "$base" | tar -x -C "$src"
+	(cd "$src" && go build -o "$dir/bin/pactify-base" ./cmd/pactify)
+	echo "base: $base = $(git -C "$root" rev-parse --short "$base"), new: $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD || echo ' with uncommitted changes')"
+fi
 echo "go $(go env GOVERSION), $(nproc) CPUs, $runs rounds; load:$(uptime | sed 's/.*load average://')"
 
 results=$dir/results.tsv
@@ -70,31 +85,52 @@ for n in "${sizes[@]}"; do
 	work=$dir/work-$n
 	rm -rf "$work" && mkdir -p "$work/.pact"
 	cp "$log" "$repo/.pact/STATE.yml" "$repo/.pact/PROJECT.md" "$work/.pact/"
-	ln -s "$repo/.pact/tasks" "$work/.pact/tasks"
+	# tasks/ as a directory of hard links: pactify refuses a linked tasks/,
+	# and a writer replaces a file by renaming a new one over it, so the
+	# originals are never written.
+	cp -al "$repo/.pact/tasks" "$work/.pact/tasks"
 	size=$(stat -c %s "$log")
-	restore="truncate -s $size $work/.pact/log.jsonl && cp $repo/.pact/STATE.yml $work/.pact/STATE.yml && rm -f $repo/.pact/tasks/BENCH-1.md"
+	restore="truncate -s $size $work/.pact/log.jsonl && cp $repo/.pact/STATE.yml $work/.pact/STATE.yml && rm -f $work/.pact/tasks/BENCH-1.md"
 	stale="$restore && truncate -s $(($(stat -c %s "$repo/.pact/STATE.yml") / 2)) $work/.pact/STATE.yml"
 	cat "$log" >/dev/null # warm the page cache for every command alike
 
 	names=(jq validate join assign log-replay)
 	timed() { echo "/usr/bin/time -f %M -a -o $dir/rss-$n-$1.txt $2"; }
-	cmds=(
-		"$(timed jq "jq -c . $log") >/dev/null"
-		"cd $repo && $(timed validate "$pactify validate") >/dev/null"
-		"cd $work && PACT_AGENT_ID=opencode $(timed join "$pactify join opencode --roles worker") >/dev/null"
-		"cd $work && PACT_AGENT_ID=lead $(timed assign "$pactify assign BENCH-1 --feature BENCH --branch feat/bench --owner opencode --reviewer codex") >/dev/null"
-		"cd $work && PACT_AGENT_ID=lead $(timed log-replay "$pactify log --replay") >/dev/null"
-	)
+	# verbs NAME PACTIFY: the four commands of pactify binary PACTIFY, their
+	# peak RSS recorded under NAME-<verb>.
+	verbs() {
+		cmds+=(
+			"cd $repo && $(timed "$1validate" "$2 validate") >/dev/null"
+			"cd $work && PACT_AGENT_ID=opencode $(timed "$1join" "$2 join opencode --roles worker") >/dev/null"
+			"cd $work && PACT_AGENT_ID=lead $(timed "$1assign" "$2 assign BENCH-1 --feature BENCH --branch feat/bench --owner opencode --reviewer codex") >/dev/null"
+			"cd $work && PACT_AGENT_ID=lead $(timed "$1log-replay" "$2 log --replay") >/dev/null"
+		)
+	}
+	cmds=("$(timed jq "jq -c . $log") >/dev/null")
+	verbs "" "$pactify"
 	prepares=(":" ":" "$restore" "$restore" "$stale")
+	if [[ -n $base ]]; then
+		verbs base- "$dir/bin/pactify-base"
+		for i in 1 2 3 4; do names+=("base-${names[$i]}") && prepares+=("${prepares[$i]}"); done
+	fi
 	rm -f "$dir"/rss-"$n"-*.txt
-	args=()
-	for i in "${!names[@]}"; do
-		args+=(--prepare "${prepares[$i]}" -n "${names[$i]}" "${cmds[$i]}")
-	done
+	arg() { args+=(--prepare "${prepares[$1]}" -n "${names[$1]}" "${cmds[$1]}"); }
 	bash -c "${cmds[1]}" # one validate first, untimed
+	[[ -z $base ]] || bash -c "${cmds[5]}"
 	for ((r = 1; r <= runs; r++)); do
+		args=()
+		arg 0
+		for i in 1 2 3 4; do
+			if [[ -z $base ]]; then
+				arg $i
+			elif ((r % 2)); then
+				arg $i && arg $((i + 4))
+			else
+				arg $((i + 4)) && arg $i
+			fi
+		done
 		hyperfine --runs 1 --style none --export-json "$dir/round.json" "${args[@]}" >/dev/null
-		jq -r --arg n "$n" --arg r "$r" '.results[] | [$n, $r, .command, .mean] | @tsv' "$dir/round.json" >>"$results"
+		jq -r --arg n "$n" --arg r "$r" '.results[] | [$n, $r, .command, .mean, .user + .system] | @tsv' "$dir/round.json" >>"$results"
 	done
 	bash -c "$restore"
 	for name in "${names[@]}"; do
@@ -113,7 +149,7 @@ function median(list,    a, k) {
 	return (k % 2) ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
 }
 $2 == 0 { rss[$1, substr($3, 5)] = $4 / 1024; next }
-{ t[$1, $2, $3] = $4; sizes[$1] = 1; times[$1, $3] = times[$1, $3] " " $4 }
+{ t[$1, $2, $3] = $4; cpu[$1, $2, $3] = $5; sizes[$1] = 1; times[$1, $3] = times[$1, $3] " " $4 }
 END {
 	n = 0
 	for (s in sizes) order[++n] = s + 0
@@ -151,4 +187,23 @@ END {
 		}
 	}
 	if (n > 1) printf "  validate time per event, slowest over fastest size: %.2fx (<= 1.5x: %s)\n", hi / lo, (hi / lo <= 1.5 ? "met" : "NOT met")
-}' "$results"
+	if (!((order[1], 1, "base-validate") in t)) exit
+	printf "\nnew against base (%s), medians of the ratios within a round:\n", base
+	printf "(cpu: user + system time, which the load of other processes moves less than wall time)\n"
+	printf "%-9s %-10s %10s %10s %10s %10s %10s %10s\n", "events", "command", "base s", "new s", "new/base", "cpu n/b", "base MiB", "new MiB"
+	slowest = 0
+	for (i = 1; i <= n; i++) {
+		s = order[i]
+		for (j = 1; j <= 4; j++) {
+			c = verbs[j]; ratios = ""; cpus = ""
+			for (r = 1; r <= runs; r++) {
+				ratios = ratios " " t[s, r, c] / t[s, r, "base-" c]
+				cpus = cpus " " cpu[s, r, c] / cpu[s, r, "base-" c]
+			}
+			m = median(ratios)
+			if (m > slowest) slowest = m
+			printf "%-9s %-10s %10.3f %10.3f %9.3fx %9.3fx %10.1f %10.1f\n", s, c, median(times[s, "base-" c]), median(times[s, c]), m, median(cpus), rss[s, "base-" c], rss[s, c]
+		}
+	}
+	printf "  slowest new/base (wall): %.3fx (a regression over 5%%: %s)\n", slowest, (slowest > 1.05 ? "YES" : "no")
+}' base="$base" "$results"

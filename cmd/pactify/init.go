@@ -89,7 +89,7 @@ func (c *cli) cmdInit(p cmdline.Args) error {
 	if err != nil {
 		return err
 	}
-	empty, res, err := projection.ParseReplayAppend(strings.NewReader(""), id)
+	empty, res, err := projection.Read(strings.NewReader(""), projection.ReadOptions{Reserve: id})
 	if err != nil {
 		return err
 	}

@@ -165,7 +165,7 @@ func unsupported(r *projection.Rejection) error {
 
 // loadForRead replays the log for a verb that needs its state only,
 // reporting on p (nil: nowhere).
-func (c *cli) loadForRead(p *pactdir.Progress) (*projection.Replayed, *projection.Result, error) {
+func (c *cli) loadForRead(p *pactdir.Progress) (*projection.Log, *projection.Result, error) {
 	log, res, err := c.dir.LoadReplay(p)
 	if errors.Is(err, pactdir.ErrNoPact) {
 		return nil, nil, fmt.Errorf("there is no pact in %s (%s is missing); run `pactify init` first", c.dir.Root, c.dir.Display(pactfile.LogFile))
@@ -257,7 +257,7 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 // stamp gives a draft its event_id and ts and encodes it. The ts is never
 // before the log's latest, so the new line replays last even when this
 // machine's clock is behind another writer's.
-func (c *cli) stamp(d *projection.Draft, id string, log *projection.Replayed) ([]byte, error) {
+func (c *cli) stamp(d *projection.Draft, id string, log *projection.Log) ([]byte, error) {
 	d.EventID = id
 	d.TS = c.now()
 	if latest := log.LatestTS(); d.TS.Before(latest) {

@@ -45,8 +45,7 @@ func TestValid(t *testing.T) {
 		{Lines: 20000, Seed: 3, Defects: 0.1, NoMalformed: true},
 	} {
 		data, st := gen(t, cfg)
-		log := projection.ParseBytes(data)
-		res := projection.Replay(log)
+		log, res := projection.ReadBytes(data, projection.ReadOptions{KeepEvents: true})
 		if res.Unsupported != nil || !res.State.Initialized {
 			t.Fatalf("%+v: not a valid log", cfg)
 		}

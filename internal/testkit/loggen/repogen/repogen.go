@@ -61,7 +61,7 @@ func Write(root string, cfg loggen.Config, opts Options) (Stats, error) {
 	if err != nil {
 		return st, err
 	}
-	_, res, err := projection.ParseReplay(f)
+	_, res, err := projection.Read(f, projection.ReadOptions{})
 	_ = f.Close() // only read
 	if err != nil {
 		return st, fmt.Errorf("replay the generated log: %w", err)

@@ -7,6 +7,10 @@ import (
 	"github.com/pact-action/pact-action/pactfile"
 )
 
+// The fast path of ParseStateSummary: a line reader of the STATE.yml our
+// own Render writes, in place of the YAML reading (summary_yaml.go) that
+// any other shape takes.
+
 // parseOwnSummary reads the meaning of a STATE.yml laid out exactly as
 // Render lays it out, every value on one line as pactfile.YAMLWriter writes
 // it (pactfile.ParseValue) and every list item plain text

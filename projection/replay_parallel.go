@@ -5,7 +5,6 @@ import (
 	"errors"
 	"hash/maphash"
 	"io"
-	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -13,54 +12,18 @@ import (
 	"github.com/pact-action/pact-action/pactfile"
 )
 
-// Replayed is a log read by ParseReplay: its Scan, without events, and
-// what a writer about to append one line needs of the events it did not
-// keep (the latest ts, and whether the event_id it reserved is taken).
-type Replayed struct {
-	Scan
-	latest       time.Time
-	reserved     string
-	reservedLine int
-}
+// The replay of a log read without its events (Read without KeepEvents):
+// the memory-bounded path of `pactify validate` and of every writing verb.
+// One goroutine cuts the input into chunks of whole lines, workers decode
+// them, and each event is kept only in a compact form (64 bytes, repeated
+// strings interned) until it is applied; no line is kept. It returns what
+// the canonical replay (replay.go) returns of the same log, and a writer's
+// Log.Propose judges its one new line as on the whole log.
 
-// ParseReplay reads a log and replays it in one go. It returns exactly what
-//
-//	log, err := Parse(r); res := Replay(log)
-//
-// returns, except that no event is kept: lines are decoded on all cores,
-// events are kept only in a compact form (64 bytes each, repeated strings
-// interned) until they are applied, and no line is kept. It is the path of
-// `pactify validate`; its memory stays well below the log's size.
-func ParseReplay(r io.Reader) (*Replayed, *Result, error) {
-	return parseReplay(r, "", min(runtime.GOMAXPROCS(0), maxWorkers), chunkBytes)
-}
-
-// ReplayBytes is the replay of a log held in memory, for a caller that
-// needs only the result (the state at some commit): ParseReplay's, which
-// keeps no event, or, for a log that names more than the lean reader holds,
-// the full replay's, which is the same.
-func ReplayBytes(log []byte) *Result {
-	if _, res, err := ParseReplay(bytes.NewReader(log)); err == nil {
-		return res
-	}
-	return Replay(ParseBytes(log))
-}
-
-// ParseReplayAppend is ParseReplay for a writer about to append one line
-// whose event_id is eventID: the Replayed it returns answers LatestTS and
-// judges that line with Propose exactly as Propose judges it on a Log from
-// Parse, provided the line's ts is not before LatestTS — which holds for
-// every line a writer stamps (the ts is never before the log's latest).
-func ParseReplayAppend(r io.Reader, eventID string) (*Replayed, *Result, error) {
-	if eventID == "" {
-		return nil, nil, errors.New("internal error: no event_id to reserve")
-	}
-	return parseReplay(r, eventID, min(runtime.GOMAXPROCS(0), maxWorkers), chunkBytes)
-}
-
-// parseReplay is ParseReplay with its sizes given (tests make them small).
-func parseReplay(r io.Reader, reserve string, workers, chunk int) (*Replayed, *Result, error) {
-	lr := &leanReplay{log: &Replayed{reserved: reserve}, chunk: chunk}
+// readParallel is Read without KeepEvents, with its sizes given (tests make
+// them small).
+func readParallel(r io.Reader, reserve string, workers, chunk int) (*Log, *Result, error) {
+	lr := &parallelReplay{log: &Log{eventless: true, reserved: reserve}, chunk: chunk}
 	if err := lr.read(r, workers); err != nil {
 		return lr.log, nil, err
 	}
@@ -106,7 +69,7 @@ const (
 	maxWorkers     = 1 << (32 - symWorkerShift)
 )
 
-func (lr *leanReplay) name(sym uint32) string {
+func (lr *parallelReplay) name(sym uint32) string {
 	return lr.names[sym>>symWorkerShift][sym&symIndexMask]
 }
 
@@ -208,8 +171,8 @@ func (a key) less(b key) bool {
 	return a.sec < b.sec || (a.sec == b.sec && (a.nsec < b.nsec || (a.nsec == b.nsec && a.i < b.i)))
 }
 
-type leanReplay struct {
-	log   *Replayed
+type parallelReplay struct {
+	log   *Log
 	chunk int
 	// names holds each worker's interned strings: symbol s is
 	// names[s>>symWorkerShift][s&symIndexMask].
@@ -232,7 +195,7 @@ type leanReplay struct {
 
 // read cuts r into chunks, decodes them with workers goroutines and takes
 // their results in file order.
-func (lr *leanReplay) read(r io.Reader, workers int) error {
+func (lr *parallelReplay) read(r io.Reader, workers int) error {
 	jobs := make(chan *chunkIn, workers)
 	order := make(chan *chunkIn, 2*workers+2)
 	free := make(chan *chunkIn, 2*workers+4)
@@ -476,7 +439,7 @@ func (out *chunkOut) add(d *decoder, ev *Event, hash uint64) {
 // take merges one chunk's results, in file order: its recs are kept, their
 // event ids checked against the earlier ones, envelope problems reported,
 // and the other events handed on to the replay.
-func (lr *leanReplay) take(out *chunkOut) {
+func (lr *parallelReplay) take(out *chunkOut) {
 	log := lr.log
 	log.Malformed = append(log.Malformed, out.malformed...)
 	log.Claims = append(log.Claims, out.claims...)
@@ -539,7 +502,7 @@ func (lr *leanReplay) take(out *chunkOut) {
 
 // firstUse records r's event_id as used by rec idx, or returns the rec that
 // used it first.
-func (lr *leanReplay) firstUse(r *rec, hash uint64, idx uint32) (uint32, bool) {
+func (lr *parallelReplay) firstUse(r *rec, hash uint64, idx uint32) (uint32, bool) {
 	switch {
 	case r.form != idOther:
 		return lr.ids.insert(hash, idx, func(o uint32) bool {
@@ -558,7 +521,7 @@ func (lr *leanReplay) firstUse(r *rec, hash uint64, idx uint32) (uint32, bool) {
 
 // firstLineOf is the line of the first event that used the event_id id, or
 // 0; it asks the tables firstUse filled, so it must run before they go.
-func (lr *leanReplay) firstLineOf(id string) int {
+func (lr *parallelReplay) firstLineOf(id string) int {
 	var d decoder
 	var idx uint32
 	var found bool
@@ -579,7 +542,7 @@ func (lr *leanReplay) firstLineOf(id string) int {
 	return int(lr.recs.at(idx).line)
 }
 
-func (lr *leanReplay) eventID(r *rec) string {
+func (lr *parallelReplay) eventID(r *rec) string {
 	if r.flags&recFat != 0 {
 		return lr.fat[r.aux].EventID
 	}
@@ -589,7 +552,7 @@ func (lr *leanReplay) eventID(r *rec) string {
 	return ""
 }
 
-func (lr *leanReplay) taskFeature(r *rec) (string, string) {
+func (lr *parallelReplay) taskFeature(r *rec) (string, string) {
 	if r.flags&recFat != 0 {
 		ev := &lr.fat[r.aux]
 		return ev.TaskID, ev.Feature
@@ -597,8 +560,8 @@ func (lr *leanReplay) taskFeature(r *rec) (string, string) {
 	return lr.name(r.task), lr.name(r.feature)
 }
 
-// apply judges and applies r on st, as Replay's loop does.
-func (lr *leanReplay) apply(st *State, r *rec, out []Rejection) []Rejection {
+// apply judges and applies r on st, as replay's loop does.
+func (lr *parallelReplay) apply(st *State, r *rec, out []Rejection) []Rejection {
 	ev := &lr.scratch
 	if r.flags&recFat != 0 {
 		ev = &lr.fat[r.aux]
@@ -618,14 +581,14 @@ func (lr *leanReplay) apply(st *State, r *rec, out []Rejection) []Rejection {
 }
 
 // finish orders the kept events (stable by ts, ties by line) and applies
-// them, as Replay does.
+// them, as replay does.
 //
 // Kept events are in file order, and mostly in ts order too. Those that are
 // not ≥ every earlier one are set aside (copied) and sorted; the rest is in
 // order already, and merging the two gives the replay order. The blocks of
 // recs are then read in order only, and each is let go once applied: the
 // recs shrink while the state grows.
-func (lr *leanReplay) finish() *Result {
+func (lr *parallelReplay) finish() *Result {
 	if u := unsupported(&lr.log.Scan); u != nil {
 		return &Result{State: NewState(), Unsupported: u}
 	}
@@ -685,7 +648,7 @@ func (lr *leanReplay) finish() *Result {
 // materialize rebuilds the Event a rec stands for, with every field Judge
 // and Apply read. The event_id is spelled out only where Apply keeps it
 // (accept); a rejection gets it afterwards.
-func (lr *leanReplay) materialize(r *rec, ev *Event) {
+func (lr *parallelReplay) materialize(r *rec, ev *Event) {
 	*ev = Event{Line: int(r.line), TS: time.Unix(r.sec, int64(r.nsec)).UTC(), AgentID: lr.name(r.agent), Role: roleNames[r.role],
 		Type: typeNames[r.typ], TaskID: lr.name(r.task), Feature: lr.name(r.feature), hash: r.hash}
 	switch ev.Type {

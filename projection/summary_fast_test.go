@@ -19,13 +19,13 @@ func ownSummaryDocs(t testing.TB) [][]byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		docs = append(docs, RenderBytes(Replay(ParseBytes(data)).State))
+		docs = append(docs, RenderBytes(replay(parseBytes(data)).State))
 	}
 	var buf bytes.Buffer
 	if _, err := loggen.Write(&buf, loggen.Config{Lines: 2000, Seed: 3, Defects: 0.02}); err != nil {
 		t.Fatal(err)
 	}
-	gen := RenderBytes(Replay(ParseBytes(buf.Bytes())).State)
+	gen := RenderBytes(replay(parseBytes(buf.Bytes())).State)
 	docs = append(docs, gen,
 		bytes.Replace(gen, []byte("status: accepted"), []byte("status: in_progress"), 3),
 		bytes.ReplaceAll(gen, []byte("owner: codex"), []byte("owner: nobody")),
@@ -101,7 +101,7 @@ func BenchmarkParseStateSummary(b *testing.B) {
 	if _, err := loggen.Write(&buf, loggen.Config{Lines: 100_000, Seed: 1, Swaps: 0.01}); err != nil {
 		b.Fatal(err)
 	}
-	doc := RenderBytes(Replay(ParseBytes(buf.Bytes())).State)
+	doc := RenderBytes(replay(parseBytes(buf.Bytes())).State)
 	doc = bytes.Replace(doc, []byte("status: accepted"), []byte("status: in_progress"), 1)
 	for _, impl := range []struct {
 		name  string

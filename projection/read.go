@@ -1,0 +1,89 @@
+package projection
+
+import (
+	"bytes"
+	"io"
+	"runtime"
+	"time"
+)
+
+// Read is the one door to log.jsonl: every reader of a log, whatever it
+// needs of it, reads and replays it here. What it keeps is an option; the
+// verdict (Result) is the same whichever path it takes, as
+// TestParseReplayEquivalence and FuzzDecodeDifferential hold:
+//
+//   - KeepEvents: every event is kept (parse.go), then replayed by the
+//     canonical replay (replay.go), for the callers that look at events
+//     after the replay (Propose of a line that sorts before later ones,
+//     provenance, the bot's duplicates and future lines);
+//   - otherwise the log is replayed as it is read (replay_parallel.go): lines
+//     are decoded on all cores and no event or line is kept, so memory stays
+//     well below the log's size. It is the path of `pactify validate` and of
+//     every writing verb.
+
+// Log is a read log.jsonl: what every reading keeps (Scan) and, when read
+// with KeepEvents, its events.
+type Log struct {
+	// Events holds every event of a known type in file order when the log
+	// was read with KeepEvents, and nothing otherwise.
+	Events []Event
+	Scan
+	// eventless says the log was read without its events (Events is empty
+	// whatever the log holds).
+	eventless bool
+	// What a log read without its events keeps for a writer about to
+	// append one line: the latest ts, the event_id reserved
+	// (ReadOptions.Reserve) and the line that first used it (0: none).
+	latest       time.Time
+	reserved     string
+	reservedLine int
+}
+
+// Scan is what every reading of log.jsonl keeps besides its events: the
+// lines that could not be read, any init line that asks for a newer major,
+// and the number of lines.
+type Scan struct {
+	Malformed []Malformed
+	Claims    []VersionClaim
+	// Lines is the number of lines in the file, blank ones included.
+	Lines int
+}
+
+// ReadOptions say what Read keeps of a log.
+type ReadOptions struct {
+	// KeepEvents keeps every event in Log.Events. Without it no event is
+	// kept, and the log is replayed on all cores as it is read.
+	KeepEvents bool
+	// Reserve is the event_id of the one line a writer is about to append
+	// to a log read without its events: Log.Propose then judges that line
+	// exactly as on a log that keeps them (a log that keeps its events
+	// needs no reservation).
+	Reserve string
+}
+
+// Read reads a log and replays it. It returns an error only when the
+// reader fails (or, without KeepEvents, when the log names more distinct
+// seats, tasks, features and branches than the parallel replay can hold);
+// every defect of the content is in the Log and the Result instead.
+func Read(r io.Reader, opts ReadOptions) (*Log, *Result, error) {
+	if opts.KeepEvents {
+		log, err := parse(r)
+		if err != nil {
+			return log, nil, err
+		}
+		return log, replay(log), nil
+	}
+	return readParallel(r, opts.Reserve, min(runtime.GOMAXPROCS(0), maxWorkers), chunkBytes)
+}
+
+// ReadBytes is Read of a log held in memory, which cannot fail: a log
+// that names more than the parallel replay holds is read keeping its
+// events instead, which gives the same Result.
+func ReadBytes(b []byte, opts ReadOptions) (*Log, *Result) {
+	log, res, err := Read(bytes.NewReader(b), opts)
+	if err != nil {
+		opts.KeepEvents = true
+		log, res, _ = Read(bytes.NewReader(b), opts) // a bytes.Reader never fails
+	}
+	return log, res
+}
