@@ -138,17 +138,9 @@ func (s *Scanner) Object(i, depth int, field Field) int {
 		if i < 0 {
 			return -1
 		}
-		i = s.SkipSpace(i)
-		if i >= len(b) {
-			return -1
-		}
-		switch b[i] {
-		case ',':
-			i = s.SkipSpace(i + 1)
-		case '}':
-			return i + 1
-		default:
-			return -1
+		var done bool
+		if i, done = s.afterMember(i, '}'); done {
+			return i
 		}
 	}
 }
@@ -196,19 +188,30 @@ func (s *Scanner) array(i, depth int) int {
 		if i = s.Value(i, depth); i < 0 {
 			return -1
 		}
-		i = s.SkipSpace(i)
-		if i >= len(b) {
-			return -1
-		}
-		switch b[i] {
-		case ',':
-			i = s.SkipSpace(i + 1)
-		case ']':
-			return i + 1
-		default:
-			return -1
+		var done bool
+		if i, done = s.afterMember(i, ']'); done {
+			return i
 		}
 	}
+}
+
+// afterMember reads what follows a member of an object or an element of
+// an array, ending at doc[i]: a comma, after which it returns where the next
+// one starts, or the closing byte, after which it returns the index past it
+// and done. Anything else is -1 (and done, so the caller stops).
+func (s *Scanner) afterMember(i int, closing byte) (next int, done bool) {
+	b := s.doc
+	i = s.SkipSpace(i)
+	if i >= len(b) {
+		return -1, true
+	}
+	switch b[i] {
+	case ',':
+		return s.SkipSpace(i + 1), false
+	case closing:
+		return i + 1, true
+	}
+	return -1, true
 }
 
 func (s *Scanner) literal(i int, lit string) int {
