@@ -96,16 +96,14 @@ func (e *UnjudgedError) Unwrap() []error {
 // code) is the caller's.
 func Run(ctx context.Context, env Env, gh BotGitHub) (*RunResult, error) {
 	res := &RunResult{}
-	mode := env.Mode
-	switch mode {
-	case "", "auto":
-		var err error
+	mode, err := ghevent.ParseMode(env.Mode)
+	if err != nil {
+		return res, err
+	}
+	if mode == "auto" {
 		if mode, err = ghevent.ModeFor(env.EventName); err != nil {
 			return res, err
 		}
-	case "check", "bot":
-	default:
-		return res, fmt.Errorf("the mode %q is not auto, check or bot", mode)
 	}
 	ev, err := ghevent.Parse(env.Payload)
 	if err != nil {

@@ -24,7 +24,7 @@ func TestRunRefusesBeforeAskingGitHub(t *testing.T) {
 	}{
 		{"an unknown event under auto", action.Env{EventName: "check_suite", Payload: []byte(`{}`)},
 			`mode auto does not know what to do on "check_suite" events`},
-		{"an unknown mode", action.Env{EventName: "pull_request", Mode: "fix", Payload: []byte(`{}`)}, `the mode "fix" is not auto, check or bot`},
+		{"an unknown mode", action.Env{EventName: "pull_request", Mode: "fix", Payload: []byte(`{}`)}, `the mode input must be auto, check or bot, not "fix"`},
 		{"a payload that is not JSON", action.Env{EventName: "pull_request", Mode: "auto", Payload: []byte(`{"pull_request":`)}, "not valid JSON"},
 	} {
 		res, err := action.Run(t.Context(), tc.env, gh)

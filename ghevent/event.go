@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // Event is the part of a webhook payload pact-action reads: which pull
@@ -73,6 +74,19 @@ type UnknownEventError struct{ Name string }
 
 func (e *UnknownEventError) Error() string {
 	return fmt.Sprintf("mode auto does not know what to do on %q events; set the mode input to check or bot", e.Name)
+}
+
+// ParseMode reads the mode input: auto (also when empty), check or bot,
+// in any case and with surrounding space.
+func ParseMode(input string) (string, error) {
+	switch m := strings.ToLower(strings.TrimSpace(input)); m {
+	case "":
+		return "auto", nil
+	case "auto", "check", "bot":
+		return m, nil
+	default:
+		return "", fmt.Errorf("the mode input must be auto, check or bot, not %q", m)
+	}
 }
 
 // ModeFor resolves mode "auto" for an event name: check for pull requests,

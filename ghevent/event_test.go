@@ -13,6 +13,22 @@ import (
 // re-judge every open pull request, the pull requests a merge queue's head
 // ref names, and the payload's fields.
 
+func TestParseMode(t *testing.T) {
+	t.Parallel()
+	for input, want := range map[string]string{
+		"": "auto", "  ": "auto", "auto": "auto", "check": "check", "bot": "bot", " Bot ": "bot", "CHECK": "check",
+		"sometimes": "", "checks": "", "auto,bot": "",
+	} {
+		got, err := ghevent.ParseMode(input)
+		if got != want || (err != nil) != (want == "") {
+			t.Errorf("ParseMode(%q) = %q, %v; want %q", input, got, err, want)
+		}
+		if err != nil && !strings.Contains(err.Error(), "must be auto, check or bot") {
+			t.Errorf("ParseMode(%q) error does not name the modes: %v", input, err)
+		}
+	}
+}
+
 func TestModeFor(t *testing.T) {
 	t.Parallel()
 	for event, want := range map[string]string{

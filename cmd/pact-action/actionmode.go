@@ -35,7 +35,7 @@ type inputs struct {
 
 func readInputs(gha *githubactions.Action, getenv func(string) string) (inputs, error) {
 	in := inputs{
-		mode: strings.ToLower(strings.TrimSpace(gha.GetInput("mode"))), token: gha.GetInput("token"),
+		token:     gha.GetInput("token"),
 		checkName: gha.GetInput("check-name"), pactDir: gha.GetInput("pact-dir"), reportPath: gha.GetInput("report-path"),
 		botLogin: strings.TrimSpace(gha.GetInput("bot-login")),
 	}
@@ -46,11 +46,8 @@ func readInputs(gha *githubactions.Action, getenv func(string) string) (inputs, 
 	if in.maxPactBytes, err = parseByteSize(gha.GetInput("max-pact-bytes")); err != nil {
 		return in, usagef("the max-pact-bytes input %s", err)
 	}
-	if in.mode == "" {
-		in.mode = "auto"
-	}
-	if in.mode != "auto" && in.mode != "check" && in.mode != "bot" {
-		return in, usagef("the mode input must be auto, check or bot, not %q", in.mode)
+	if in.mode, err = ghevent.ParseMode(gha.GetInput("mode")); err != nil {
+		return in, usagef("%s", err)
 	}
 	if in.token == "" {
 		in.token = getenv("GITHUB_TOKEN")
