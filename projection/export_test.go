@@ -1,12 +1,22 @@
 package projection
 
-import "io"
+import (
+	"bytes"
+	"io"
+)
 
 // For the benchmarks of the external test package: ParseReference is the
 // encoding/json parser this package used before the scanner
 // (decode_reference_test.go); ParseBytes is the scanner's parse alone, and
 // ReplayEvents the canonical replay alone, of what Read with KeepEvents does.
 func ParseReference(r io.Reader) (*Log, error) { return parseReference(r) }
+
+// parseBytes is the canonical parse (Read with KeepEvents, without the
+// replay) of a log held in memory, for the differential tests.
+func parseBytes(b []byte) *Log {
+	log, _ := parse(bytes.NewReader(b)) // a bytes.Reader never fails
+	return log
+}
 
 // ParseBytes is parseBytes, for BenchmarkParse.
 func ParseBytes(b []byte) *Log { return parseBytes(b) }

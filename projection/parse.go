@@ -25,12 +25,6 @@ func parse(r io.Reader) (*Log, error) {
 	return log, err
 }
 
-// parseBytes parses a log held in memory.
-func parseBytes(b []byte) *Log {
-	log, _ := parse(bytes.NewReader(b)) // a bytes.Reader never fails
-	return log
-}
-
 // ScanLines calls fn for every line of r with its 1-based number, the line
 // without its terminator (LF or CRLF) and, for a line over MaxLineBytes, only
 // tooLong set. A leading UTF-8 BOM is dropped. The slice is only valid during
