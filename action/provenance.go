@@ -87,9 +87,11 @@ var errBudget = errors.New("budget exhausted")
 // per commit, at most maxLogReads); for lines the bot wrote, the pull
 // request's reviews listed once, at most two calls per distinct comment id
 // plus one look into the branch's push history, one read of the log at
-// each reviewed or commented-on commit, and one comparison when a comment's
-// line was recorded on a later commit; one comparison per distinct accepted
-// commit under stale: tree, plus at most maxStaleCompares to name the
+// each reviewed or commented-on commit, and one code-identity request when
+// a comment's line was recorded on a later commit; under stale: tree, one
+// code-identity request for the head and the accepted commits, one
+// comparison per accepted commit whose code differs (to name the files),
+// plus at most maxStaleCompares to name the
 // commits that made accepts stale; and at most maxCommitFetches lookups of
 // commits the listing lacks.
 func gatherProvenance(ctx context.Context, gh Reader, in provenanceInput) (*checks.ProvenanceInput, error) {
@@ -159,7 +161,8 @@ func shippedBaseAccepts(in provenanceInput, added []addedLine) []addedLine {
 	}
 	head := pactfile.SplitLines(in.HeadLog)
 	var out []addedLine
-	for _, t := range checks.ShippedAccepts(in.Replay.State, []string{in.PR.HeadRef}) {
+	branches := []string{in.PR.HeadRef}
+	for _, t := range checks.ShippedAccepts(in.Replay.State, branches, checks.ShippedAtBase(in.Replay.State, in.BaseLog, branches)) {
 		ev := byLine[t.AcceptLine]
 		if isAdded[t.AcceptLine] || ev == nil || t.AcceptLine > len(head) {
 			continue
