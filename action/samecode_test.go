@@ -236,3 +236,29 @@ func TestBotCommentWrittenOnlyOnTheCodeItSaw(t *testing.T) {
 		})
 	}
 }
+
+// Under stale: tree, an accept given on A covers a head only when the head
+// holds A's code, whatever GitHub's comparison says: here the branch was
+// force-pushed back to B, A's parent, and rev's accept of A recorded on
+// it, so the comparison A...head lists nothing outside .pact/ (or GitHub
+// answers 404); the accept is stale all the same.
+func TestCoverageTreeWhenTheComparisonListsNothing(t *testing.T) {
+	t.Parallel()
+	for _, notFound := range []bool{false, true} {
+		t.Run(fmt.Sprintf("404: %v", notFound), func(t *testing.T) {
+			t.Parallel()
+			p := provSeed(t, "require", "tree")
+			b := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{"src/login.go": "package login // B\n"}, provDevGH, fakegithub.Verified())
+			a := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{"src/login.go": "package login // A\n"}, provDevGH, fakegithub.Verified())
+			p.s.SetBranch(e2e.Owner, e2e.Repo, provBranch, b)
+			head := p.accept(t, map[string]any{"commit": a}, provRevGH, fakegithub.Verified())
+			if notFound {
+				p.s.Inject(fakegithub.Fault{Method: "GET", Path: "/repos/" + repoFull + "/compare/" + a + "..." + head, Status: 404, Times: 10})
+			}
+			out, run := p.check(t, "failure")
+			provWantFindings(t, out.Findings, run,
+				provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
+				provExpect{checks.CodeProvenanceStale, checks.SeverityError, 5, []string{"given on commit " + a[:12], "are not the head's"}})
+		})
+	}
+}
