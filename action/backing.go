@@ -50,11 +50,11 @@ func (g *gatherer) fetchBacking(ref *projection.GitHubRef, parent string, pin *c
 		cf := pin.Comments[ref.CommentID]
 		if h := cf.HeadAtComment; h != "" && parent != "" && h != parent {
 			if _, asked := pin.Unchanged[checks.Span{From: h, To: parent}]; !asked {
-				files, err := g.compare(h, parent)
-				if err != nil && !errors.Is(err, ghapi.ErrNotFound) {
+				same, err := g.code.same(g.ctx, h, parent)
+				if err != nil {
 					return err
 				}
-				pin.Unchanged[checks.Span{From: h, To: parent}] = g.in.Settings.sameCode(files, err)
+				pin.Unchanged[checks.Span{From: h, To: parent}] = same
 			}
 		}
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/ghevent"
-	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -309,6 +308,7 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p bot
 		sleep = ghapi.SleepContext
 	}
 	logPath, statePath := s.layout().Log(), s.layout().State()
+	code := newCodeIdentity(gh, s.Settings)
 	// The conflicts the last attempt found go to the job log once: each
 	// retry re-reads the log and finds them again.
 	var conflicts []string
@@ -328,7 +328,7 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p bot
 		log, res := projection.ReadBytes(old, projection.ReadOptions{KeepEvents: true})
 		var fresh []bot.Intent
 		fresh, o.alreadyRecorded, conflicts = unrecorded(log, old, p.Intents)
-		fresh, moved, err := stillCovered(ctx, gh, p, fresh, head, s.Settings)
+		fresh, moved, err := stillCovered(ctx, code, p, fresh, head)
 		if err != nil {
 			return err
 		}
@@ -366,25 +366,25 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p bot
 }
 
 // stillCovered keeps the intents the head still covers: an event from a
-// comment is written only while the branch holds the files outside the pact
-// directory that it held when the comment was made (pact-only commits since,
-// like another review the bot recorded, are fine); otherwise a reply says
-// the branch moved.
-func stillCovered(ctx context.Context, gh Reader, p bot.Decision, intents []bot.Intent, head string, s Settings) ([]bot.Intent, []string, error) {
+// comment is written only while the branch holds the code it held when the
+// comment was made (codeIdentity: pact-only commits since, like another
+// review the bot recorded, are fine; a force-push back to an older commit
+// is not); otherwise a reply says the branch moved.
+func stillCovered(ctx context.Context, code *codeIdentity, p bot.Decision, intents []bot.Intent, head string) ([]bot.Intent, []string, error) {
 	var fromComment []string
 	for _, in := range intents {
 		if in.FromComment {
 			fromComment = append(fromComment, in.What)
 		}
 	}
-	if len(fromComment) == 0 || head == p.At {
+	if len(fromComment) == 0 {
 		return intents, nil, nil
 	}
-	files, err := gh.CompareFiles(ctx, p.At, head)
-	if err != nil && !errors.Is(err, ghapi.ErrNotFound) {
-		return nil, nil, fmt.Errorf("compare %s with %s: %w", prose.ShortSHA(p.At), prose.ShortSHA(head), err)
+	same, err := code.same(ctx, p.At, head)
+	if err != nil {
+		return nil, nil, err
 	}
-	if s.sameCode(files, err) {
+	if same {
 		return intents, nil, nil
 	}
 	var keep []bot.Intent

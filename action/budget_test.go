@@ -254,3 +254,44 @@ func TestScheduledRejudgeJudgesEachPR(t *testing.T) {
 		})
 	}
 }
+
+// TestPactBudgetIsCumulative: the budget bounds what one judgement reads
+// in all, not each file: two task files that each fit, and together do
+// not, stop the check — through GraphQL, through REST, and from the
+// workspace.
+func TestPactBudgetIsCumulative(t *testing.T) {
+	t.Parallel()
+	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev").Assign("T2", "LOGIN", "feat/login", "dev", "rev")
+	head := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN")
+	half := strings.Repeat("x", 100<<10)
+	files := with(head.Files(), ".pact/tasks/T1.md", half, ".pact/tasks/T2.md", half)
+	for _, tc := range []struct {
+		name      string
+		opts      []fakegithub.Option
+		workspace bool
+	}{
+		{name: "through GraphQL"},
+		{name: "through REST", opts: []fakegithub.Option{fakegithub.WithoutGraphQL()}},
+		{name: "head checked out", workspace: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := e2e.NewServer(t, tc.opts...)
+			sc := seedPR(t, s, base.Files(), files, "feat/login")
+			ev := sc.event(t)
+			ev.settings = withBudget(160 << 10)
+			if tc.workspace {
+				ev.workspace = writeWorkspace(t, files, map[string]string{"HEAD": sc.headSHA + "\n"})
+			}
+
+			err := ev.run(t, s).failed(t)
+
+			var tl *action.PactTooLargeError
+			if !errors.As(err, &tl) || !strings.HasPrefix(tl.Path, ".pact/tasks/T") {
+				t.Fatalf("error = %v, want the budget's refusal of a task file", err)
+			}
+			stoppedByBudget(t, s, sc.headSHA, tl.Path)
+			noViolations(t, s)
+		})
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"slices"
 	"strings"
 
 	"github.com/pact-action/pact-action/checks"
@@ -114,31 +113,21 @@ func (g *gatherer) coverage(added, shipped []addedLine, intro map[int]string, pi
 	return g.codeOf(pin, approved...)
 }
 
-// codeOf asks GitHub which of the commits hold the head's files outside
-// the pact directory (one request for those not asked before), into
-// pin.HeadCode; a commit GitHub does not know is left out of g.codeIDs.
+// codeOf asks which of the commits hold the head's code (codeIdentity,
+// one request for those not asked before), into pin.HeadCode.
 func (g *gatherer) codeOf(pin *checks.ProvenanceInput, commits ...string) error {
-	var ask []string
-	for _, c := range append([]string{g.head}, commits...) {
-		if !g.codeAsked[c] && commitSHA.MatchString(c) && !slices.Contains(ask, c) {
-			ask = append(ask, c)
-		}
+	if err := g.code.ask(g.ctx, append([]string{g.head}, commits...)...); err != nil {
+		return err
 	}
-	if len(ask) > 0 {
-		ids, err := g.gh.CodeIDs(g.ctx, g.in.Settings.pactDir(), ask...)
+	for _, c := range commits {
+		if !commitSHA.MatchString(c) {
+			continue
+		}
+		same, err := g.code.same(g.ctx, c, g.head)
 		if err != nil {
-			return fmt.Errorf("compare the code of %s with the head: %w", prose.List(shortAll(ask), 3), err)
+			return err
 		}
-		for _, c := range ask {
-			g.codeAsked[c] = true
-			if id, ok := ids[c]; ok {
-				g.codeIDs[c] = id
-			}
-		}
-	}
-	head, ok := g.codeIDs[g.head]
-	for c, id := range g.codeIDs {
-		pin.HeadCode[c] = ok && id == head
+		pin.HeadCode[c] = same
 	}
 	return nil
 }
@@ -189,7 +178,7 @@ func (g *gatherer) staleFacts(policy config.Stale, anchor, intro string) (checks
 			return g.pushFacts(sf, intro)
 		}
 	case config.StaleTree:
-		if _, ok := g.codeIDs[anchor]; !ok {
+		if !g.code.known(anchor) {
 			sf.Missing = true
 			return sf, nil
 		}
@@ -205,9 +194,14 @@ func (g *gatherer) staleFacts(policy config.Stale, anchor, intro string) (checks
 			sf.After = append(sf.After, sha)
 		}
 	}
-	if policy != config.StaleTree || g.codeIDs[anchor] == g.codeIDs[g.head] {
+	if policy != config.StaleTree {
 		return sf, nil
 	}
+	if same, err := g.code.same(g.ctx, anchor, g.head); err != nil || same {
+		return sf, err
+	}
+	// The code differs; GitHub's comparison only names what changed, for
+	// the message (it is empty when the head is an ancestor of the anchor).
 	files, err := g.compare(anchor, g.head)
 	if err != nil && !errors.Is(err, ghapi.ErrNotFound) {
 		return sf, err

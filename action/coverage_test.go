@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pact-action/pact-action/action"
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
+	"github.com/pact-action/pact-action/projection"
 	"github.com/pact-action/pact-action/report"
 )
 
@@ -154,4 +156,41 @@ func TestCoverageFreshReviewRenewsTheAccept(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Issue 22 item 2, through the binary: T1 was accepted on main for earlier
+// code; the branch name is reused with new code, and the pull request also
+// adds the orchestrator's signed merge of LOGIN. Shipping LOGIN in the
+// head's replay exempts nothing (docs/semantics.md §5 "Coverage"): under
+// require, tree and unmapped-branches: block, T1 waits for a fresh review.
+func TestBinaryCoverageWhenThePullRequestAddsTheMerge(t *testing.T) {
+	t.Parallel()
+	p, reviewed := shippedLogin(t, "require", "tree")
+	p.s.CommitFiles(e2e.Owner, e2e.Repo, "main", map[string]string{".github/pact.yml": provPactYML("require", "tree") + "unmapped-branches: block\n"}, provLeadGH, fakegithub.Verified())
+	n := reuseBranch(t, p, provBranch, map[string]string{"src/login.go": "package login\n\nfunc Backdoor() {}\n"})
+	text, _ := p.s.FileAt("main", logPath)
+	log := &e2e.Log{Lines: strings.Split(strings.TrimSuffix(text, "\n"), "\n")}
+	merge := projection.NewMerge("lead", "LOGIN")
+	merge.EventID, merge.TS = strings.Repeat("e", 32), mustTime(reviewTS).Add(time.Hour)
+	line, err := projection.Encode(merge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Raw(string(line))
+	head := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, log.Files(), provLeadGH, fakegithub.Verified())
+
+	res := e2e.Run{Server: p.s, EventName: "pull_request", Payload: prPayload(t, p.s, n, provBranch, "main")}.Exec(t)
+
+	run := latestRun(t, p.s, head)
+	if run.Conclusion == report.ConclusionSuccess {
+		t.Fatalf("adding the merge of LOGIN shipped unreviewed code:\n%s", run.Summary)
+	}
+	var waiting bool
+	for _, f := range reportFindings(t, res, 0) {
+		waiting = waiting || f.Code == checks.CodePRUnaccepted && f.TaskID == "T1" && strings.Contains(f.Message, reviewed[:7])
+	}
+	if !waiting {
+		t.Errorf("T1 does not wait for a fresh review of the new code:\n%s", run.Summary)
+	}
+	noViolations(t, p.s)
 }

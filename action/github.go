@@ -18,7 +18,6 @@ type Reader interface {
 	PullRequest(ctx context.Context, number int) (*ghapi.PR, error)
 	OpenPullRequests(ctx context.Context) ([]ghapi.PR, error)
 	PullCommits(ctx context.Context, number int) ([]ghapi.Commit, error)
-	PullRequestChangesOutside(ctx context.Context, number int, inside func(path string) bool) (bool, error)
 	Reviews(ctx context.Context, number int) ([]ghapi.Review, error)
 	Commit(ctx context.Context, sha string) (*ghapi.Commit, error)
 	GetComment(ctx context.Context, kind ghapi.CommentKind, id int64) (*ghapi.PRComment, error)

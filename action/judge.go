@@ -77,22 +77,6 @@ func (s Settings) now() time.Time {
 // insidePact reports whether a repository path is in the pact directory.
 func (s Settings) insidePact(p string) bool { return strings.HasPrefix(p, s.pactDir()+"/") }
 
-// sameCode reports whether a comparison of two commits (files it lists,
-// err when GitHub could not compare them) shows the same code in both:
-// nothing changed outside the pact directory, and fewer files than GitHub
-// lists at most, so that none is hidden.
-func (s Settings) sameCode(files []string, err error) bool {
-	if err != nil || len(files) >= compareFileLimit {
-		return false
-	}
-	for _, f := range files {
-		if !s.insidePact(f) {
-			return false
-		}
-	}
-	return true
-}
-
 // Judgement is the engine's verdict on one head.
 type Judgement struct {
 	Target   Target
@@ -219,9 +203,11 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base 
 		// Asked only when the answer decides: an unmapped branch under
 		// block is an error exactly when code changes.
 		if would := checks.Unmapped(logPath, in.Replay.State, baseLog, pr.HeadRef, cf.Config.UnmappedBranches, true); checks.Count(would).Errors > 0 {
-			if facts.ChangesOutsidePact, err = gh.PullRequestChangesOutside(ctx, pr.Number, s.insidePact); err != nil {
-				return prJudgement{}, fmt.Errorf("list the files pull request #%d changes: %w", pr.Number, err)
+			same, err := newCodeIdentity(gh, s).same(ctx, mergeBase, head.sha)
+			if err != nil {
+				return prJudgement{}, fmt.Errorf("tell whether pull request #%d changes code: %w", pr.Number, err)
 			}
+			facts.ChangesOutsidePact = !same
 		}
 	}
 	v := checks.JudgePullRequest(in, facts)

@@ -87,9 +87,11 @@ var errBudget = errors.New("budget exhausted")
 // per commit, at most maxLogReads); for lines the bot wrote, the pull
 // request's reviews listed once, at most two calls per distinct comment id
 // plus one look into the branch's push history, one read of the log at
-// each reviewed or commented-on commit, and one comparison when a comment's
-// line was recorded on a later commit; one comparison per distinct accepted
-// commit under stale: tree, plus at most maxStaleCompares to name the
+// each reviewed or commented-on commit, and one code-identity request when
+// a comment's line was recorded on a later commit; under stale: tree, one
+// code-identity request for the head and the accepted commits, one
+// comparison per accepted commit whose code differs (to name the files),
+// plus at most maxStaleCompares to name the
 // commits that made accepts stale; and at most maxCommitFetches lookups of
 // commits the listing lacks.
 func gatherProvenance(ctx context.Context, gh Reader, in provenanceInput) (*checks.ProvenanceInput, error) {
@@ -159,7 +161,8 @@ func shippedBaseAccepts(in provenanceInput, added []addedLine) []addedLine {
 	}
 	head := pactfile.SplitLines(in.HeadLog)
 	var out []addedLine
-	for _, t := range checks.ShippedAccepts(in.Replay.State, []string{in.PR.HeadRef}) {
+	branches := []string{in.PR.HeadRef}
+	for _, t := range checks.ShippedAccepts(in.Replay.State, branches, checks.ShippedAtBase(in.Replay.State, in.BaseLog, branches)) {
 		ev := byLine[t.AcceptLine]
 		if isAdded[t.AcceptLine] || ev == nil || t.AcceptLine > len(head) {
 			continue
@@ -240,10 +243,8 @@ type gatherer struct {
 	awaiting    map[string][]string
 	reviewsRead bool
 	comments    map[int64]bool
-	// codeIDs are the code identities of the commits asked (codeAsked),
-	// those GitHub knows.
-	codeIDs   map[string]string
-	codeAsked map[string]bool
+	// code answers "same code?" (samecode.go).
+	code *codeIdentity
 
 	reads, fetches, compares int
 }
@@ -253,7 +254,7 @@ func newGatherer(ctx context.Context, gh Reader, in provenanceInput, added []add
 		ctx: ctx, gh: gh, in: in, head: in.PR.HeadSHA,
 		meta: map[string]ghapi.Commit{}, listed: map[string]bool{}, absent: map[string]bool{},
 		interesting: map[string]bool{}, counts: map[string]map[string]int{}, compared: map[string]comparison{}, awaiting: map[string][]string{},
-		comments: map[int64]bool{}, codeIDs: map[string]string{}, codeAsked: map[string]bool{},
+		comments: map[int64]bool{}, code: newCodeIdentity(gh, in.Settings),
 	}
 	for _, a := range added {
 		g.interesting[a.content] = true

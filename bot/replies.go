@@ -181,10 +181,11 @@ func HeadUnknown(why string) string {
 	return fmt.Sprintf("🚫 pact-action cannot tell which commit was the head of this pull request when you commented (%s), so the command recorded nothing. Approve the pull request instead (a review records the commit it was given on), or comment again.", report.Escape(why))
 }
 
-// BranchMoved refuses comment commands after code was pushed since the
-// comment.
+// BranchMoved refuses comment commands when the branch no longer holds
+// the code it held when the comment was made: code pushed since, or a
+// force-push to other code (an older commit included).
 func BranchMoved(what []string, at, now string) string {
-	return fmt.Sprintf("🚫 The branch moved after your comment: it was at %s, and files outside the pact directory differ at %s now, so %s would cover code you may not have seen. Nothing was recorded; review the new commits and comment again.",
+	return fmt.Sprintf("🚫 The branch moved after your comment: it was at %s, and its head %s holds other code outside the pact directory, so %s would cover code you may not have seen. Nothing was recorded. Review the code at the head and approve the pull request with a review (a review records the commit it was given on), or comment again.",
 		report.Code(prose.ShortSHA(at)), report.Code(prose.ShortSHA(now)), quotedList(what))
 }
 

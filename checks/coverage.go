@@ -99,20 +99,59 @@ func uncovered(policy config.Stale, sf StaleFacts, headCode map[string]bool, pac
 	return msg, fmt.Sprintf("%s changed since the accept on %s", changed, anchor)
 }
 
+// ShippedAtBase lists the features the merge base's log (baseLog; nil:
+// none) had shipped among those on the branches, replaying it only when
+// the head's replay has shipped one of them: only then can it differ from
+// what the head says.
+func ShippedAtBase(head *projection.State, baseLog []byte, branches []string) map[string]bool {
+	if head == nil || baseLog == nil {
+		return nil
+	}
+	var base *projection.State
+	out := map[string]bool{}
+	for _, b := range branches {
+		for _, f := range head.FeaturesOnBranch(b) {
+			if !head.Features[f].Shipped {
+				continue
+			}
+			if base == nil {
+				_, res := projection.ReadBytes(baseLog, projection.ReadOptions{})
+				base = res.State
+			}
+			if bf := base.Features[f]; bf != nil && bf.Shipped {
+				out[f] = true
+			}
+		}
+	}
+	return out
+}
+
+// Shipping lists the features a pull request from branch ships: each with
+// a task on it that the merge base had not shipped (shippedAtBase). One
+// the head's replay has shipped is still the pull request's when it adds
+// the merge event itself, and stays subject to Rule 2 and coverage
+// (docs/semantics.md §5 "Coverage").
+func Shipping(st *projection.State, branch string, shippedAtBase map[string]bool) []string {
+	var out []string
+	for _, f := range st.FeaturesOnBranch(branch) {
+		if !shippedAtBase[f] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // ShippedAccepts lists the accepted tasks of the features a pull request
-// from these branches ships (those not shipped yet), in assign order: the
-// tasks whose accepts must cover its head.
-func ShippedAccepts(st *projection.State, branches []string) []*projection.Task {
+// from these branches ships (Shipping), in assign order: the tasks whose
+// accepts must cover its head.
+func ShippedAccepts(st *projection.State, branches []string, shippedAtBase map[string]bool) []*projection.Task {
 	if st == nil {
 		return nil
 	}
 	var out []*projection.Task
 	seen := map[string]bool{}
 	for _, b := range branches {
-		for _, f := range st.FeaturesOnBranch(b) {
-			if st.Features[f].Shipped {
-				continue
-			}
+		for _, f := range Shipping(st, b, shippedAtBase) {
 			for _, id := range st.Features[f].Tasks {
 				if t := st.Tasks[id]; t.Status == projection.StatusAccepted && !seen[id] {
 					seen[id] = true
@@ -168,7 +207,7 @@ func (j judge) cover(t *projection.Task, res *ProvenanceResult) (msg, reason str
 // that does not cover the head leaves its task waiting for a fresh review;
 // under warn it is a provenance.stale warning.
 func (j judge) baseCoverage(added map[int]bool, res *ProvenanceResult) {
-	for _, t := range ShippedAccepts(j.in.State, j.in.Branches) {
+	for _, t := range ShippedAccepts(j.in.State, j.in.Branches, j.in.ShippedAtBase) {
 		if added[t.AcceptLine] {
 			continue // judged with the lines the pull request adds
 		}

@@ -87,13 +87,12 @@ func excerpt(b []byte, from int) string {
 // §5): every feature with a task on the branch must have all its tasks
 // accepted. Each task still open is a pending finding that says what it waits
 // for and from whom. notAccepted names accepted tasks that must still count
-// as open (a stale accept under a require policy), with the reason.
-func Waiting(logPath string, st *projection.State, headBranch string, notAccepted map[string]string) []Finding {
+// as open (a stale accept under a require policy), with the reason;
+// shippedAtBase the features the merge base had shipped (ShippedAtBase),
+// which the pull request does not ship.
+func Waiting(logPath string, st *projection.State, headBranch string, notAccepted map[string]string, shippedAtBase map[string]bool) []Finding {
 	var out []Finding
-	for _, feature := range st.FeaturesOnBranch(headBranch) {
-		if st.Features[feature].Shipped {
-			continue
-		}
+	for _, feature := range Shipping(st, headBranch, shippedAtBase) {
 		for _, id := range st.Features[feature].Tasks {
 			t := st.Tasks[id]
 			why := WaitingFor(t)
@@ -147,8 +146,8 @@ type PullRequestFacts struct {
 	Config ConfigFile
 	// Provenance holds the facts about the events the PR adds (nil when
 	// none were gathered: the policy is off, the file unusable, or no pull
-	// request is at hand). PullRequest sets its LogPath, Config, State and
-	// Branches.
+	// request is at hand). PullRequest sets its LogPath, Config, State,
+	// Branches and ShippedAtBase.
 	Provenance *ProvenanceInput
 	// ChangesOutsidePact says the pull request changes files outside the
 	// pact directory; the caller asks only when unmapped-branches: block
@@ -188,15 +187,16 @@ func JudgePullRequest(in Input, pr PullRequestFacts) PullRequestVerdict {
 	cfg := pr.Config.Config
 	var notAccepted map[string]string
 	var renewed map[string]int64
+	shippedAtBase := ShippedAtBase(in.Replay.State, pr.BaseLog, pr.Branches)
 	if p := pr.Provenance; p != nil && pr.Config.Err == nil { // Provenance judges nothing under mode off
 		facts := *p
-		facts.LogPath, facts.Config, facts.State, facts.Branches = in.LogPath(), cfg, in.Replay.State, pr.Branches
+		facts.LogPath, facts.Config, facts.State, facts.Branches, facts.ShippedAtBase = in.LogPath(), cfg, in.Replay.State, pr.Branches, shippedAtBase
 		res := Provenance(facts)
 		out = append(out, res.Findings...)
 		notAccepted, renewed = res.NotAccepted, res.Renewed
 	}
 	for _, b := range pr.Branches {
-		for _, f := range Waiting(in.LogPath(), in.Replay.State, b, notAccepted) {
+		for _, f := range Waiting(in.LogPath(), in.Replay.State, b, notAccepted, shippedAtBase) {
 			if t := in.Replay.State.Tasks[f.TaskID]; t != nil && t.Status == projection.StatusAccepted {
 				f.Hint = FreshReviewHint(t, cfg.LoginsOf(t.Reviewer))
 			}
@@ -222,24 +222,8 @@ func Unmapped(logPath string, head *projection.State, baseLog []byte, branch str
 		return nil
 	}
 	features := head.FeaturesOnBranch(branch)
-	// A feature the head has not shipped is new; only one the head has
-	// shipped can have been shipped already at the merge base (replayed
-	// only then: it costs a second replay).
-	var base *projection.State
-	for _, f := range features {
-		if !head.Features[f].Shipped {
-			return nil
-		}
-		if base == nil {
-			if baseLog == nil {
-				return nil
-			}
-			_, res := projection.ReadBytes(baseLog, projection.ReadOptions{})
-			base = res.State
-		}
-		if bf := base.Features[f]; bf == nil || !bf.Shipped {
-			return nil // shipped by this pull request
-		}
+	if len(Shipping(head, branch, ShippedAtBase(head, baseLog, []string{branch}))) > 0 {
+		return nil
 	}
 	msg := fmt.Sprintf("no task names branch %s (the assign events' branch), so this pull request ships no feature and Rule 2 holds nothing back", branch)
 	if len(features) > 0 {

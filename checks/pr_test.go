@@ -109,7 +109,7 @@ func TestWaiting(t *testing.T) {
 		t.Fatalf("setup: T3 %s, T1 rounds %d", st.Tasks["T3"].Status, st.Tasks["T1"].Rounds)
 	}
 	const path = ".pact/log.jsonl"
-	got := Waiting(path, st, "feat/f", nil)
+	got := Waiting(path, st, "feat/f", nil, nil)
 	p := SeverityPending
 	assertFindings(t, got, []short{
 		{CodePRUnaccepted, p, path, 7, "T1", "F"},
@@ -131,7 +131,7 @@ func TestWaiting(t *testing.T) {
 
 	t.Run("a stale accept under require waits for a fresh review", func(t *testing.T) {
 		t.Parallel()
-		got := Waiting(path, st, "feat/f", map[string]string{"T4": "files changed after the accept on abc123", "T2": "ignored: not accepted"})
+		got := Waiting(path, st, "feat/f", map[string]string{"T4": "files changed after the accept on abc123", "T2": "ignored: not accepted"}, nil)
 		var msg string
 		for _, f := range got {
 			if f.TaskID == "T4" {
@@ -147,18 +147,18 @@ func TestWaiting(t *testing.T) {
 	})
 	t.Run("a branch with no tasks waits for nothing", func(t *testing.T) {
 		t.Parallel()
-		if got := Waiting(path, st, "main", nil); len(got) != 0 {
+		if got := Waiting(path, st, "main", nil, nil); len(got) != 0 {
 			t.Errorf("findings %v", shorts(got))
 		}
 	})
 	t.Run("another branch only sees its features", func(t *testing.T) {
 		t.Parallel()
-		got := Waiting(path, st, "feat/g", nil)
+		got := Waiting(path, st, "feat/g", nil, nil)
 		assertFindings(t, got, []short{{CodePRUnaccepted, p, path, 12, "G1", "G"}})
 	})
 	t.Run("a task on another branch pulls in its whole feature", func(t *testing.T) {
 		t.Parallel()
-		got := Waiting(path, st, "feat/other", nil)
+		got := Waiting(path, st, "feat/other", nil, nil)
 		if len(got) != 4 {
 			t.Errorf("feat/other ships F: %v", shorts(got))
 		}
@@ -185,7 +185,7 @@ func TestWaitingFor(t *testing.T) {
 	// And through Waiting: an assigned task whose owner never joined.
 	_, replayed := projection.ReadBytes(new(logb).init().assign("T1", "F", "opencode", "gpt", "feat/f").bytes(), projection.ReadOptions{KeepEvents: true})
 	st := replayed.State
-	got := Waiting(".pact/log.jsonl", st, "feat/f", nil)
+	got := Waiting(".pact/log.jsonl", st, "feat/f", nil, nil)
 	if len(got) != 1 || got[0].Message != "waiting for T1 (feature F): assigned to opencode, who has not joined yet" || got[0].Severity != SeverityPending {
 		t.Errorf("findings %+v", got)
 	}

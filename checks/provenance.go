@@ -59,9 +59,12 @@ type ProvenanceInput struct {
 	// request the reviews and comments must belong to.
 	Branches []string
 	PRNumber int
-	// State is the replay of the head's log.
-	State  *projection.State
-	Events []AddedEvent
+	// State is the replay of the head's log; ShippedAtBase the features
+	// on Branches the merge base had shipped (ShippedAtBase), which the
+	// pull request does not ship.
+	State         *projection.State
+	ShippedAtBase map[string]bool
+	Events        []AddedEvent
 	// Reviews are the pull request's reviews, keyed by id (every review
 	// GitHub lists, so the standing decision of each account can be told);
 	// Comments are keyed by the ids the events name. An id absent from a

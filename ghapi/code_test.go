@@ -2,6 +2,9 @@ package ghapi_test
 
 import (
 	"context"
+	"maps"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pact-action/pact-action/ghapi"
@@ -60,5 +63,47 @@ func TestCodeIDs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A file's mode is part of the code: chmod +x, or a file swapped for a
+// link whose target is the file's bytes (the same blob id), changes the
+// identity — at the repository root, and beside a nested pact directory,
+// where the entries are hashed one by one rather than through the tree id
+// of a directory (which carries the modes of what it holds).
+func TestCodeIDsModes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		opts []fakegithub.Option
+	}{{name: "graphql"}, {name: "rest", opts: []fakegithub.Option{fakegithub.WithoutGraphQL()}}} {
+		for _, dir := range []string{".pact", "meta/pact"} {
+			t.Run(tc.name+"/"+dir, func(t *testing.T) {
+				t.Parallel()
+				srv := fakegithub.New(t, tc.opts...)
+				base := srv.CommitFiles(owner, repo, "main", map[string]string{"run.sh": "echo hi\n", "meta/other.txt": "x\n", dir + "/log.jsonl": "1\n"}, "alice")
+				changed := map[string]string{}
+				for name, opt := range map[string]fakegithub.CommitOption{
+					"chmod +x at the root":                 fakegithub.Executable("run.sh", "echo hi\n"),
+					"a link to the same bytes at the root": fakegithub.Symlink("run.sh", "echo hi\n"),
+					"chmod +x beside the pact directory":   fakegithub.Executable("meta/other.txt", "x\n"),
+				} {
+					changed[name] = srv.CommitFiles(owner, repo, "b-"+strings.ReplaceAll(name, " ", "-"), nil, "alice", fakegithub.From(base), opt)
+				}
+				c, _ := newClient(t, srv, func(o *ghapi.Options) { o.GraphQLURL = srv.URL + "/graphql" })
+				ids, err := c.CodeIDs(context.Background(), dir, append([]string{base}, slices.Collect(maps.Values(changed))...)...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for name, sha := range changed {
+					if ids[sha] == "" || ids[sha] == ids[base] {
+						t.Errorf("%s kept the code identity", name)
+					}
+				}
+				if v := srv.Violations(); len(v) != 0 {
+					t.Errorf("OpenAPI violations: %q", v)
+				}
+			})
+		}
 	}
 }

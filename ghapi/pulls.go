@@ -179,32 +179,3 @@ func (c *Client) Reviews(ctx context.Context, number int) ([]Review, error) {
 		opts.Page = resp.NextPage
 	}
 }
-
-// maxPullFiles is the most files GitHub lists for a pull request.
-const maxPullFiles = 3000
-
-// PullRequestChangesOutside reports whether pull request number changes a
-// file for which inside returns false, reading its file list page by page
-// and stopping at the first such file. GitHub lists at most 3,000 files; a
-// pull request whose listed files are all inside and that may have more is
-// reported as changing files outside (the answer cannot be proven no).
-func (c *Client) PullRequestChangesOutside(ctx context.Context, number int, inside func(path string) bool) (bool, error) {
-	opts := &github.ListOptions{PerPage: perPage}
-	seen := 0
-	for {
-		files, resp, err := c.gh.PullRequests.ListFiles(ctx, c.owner, c.repo, number, opts)
-		if err != nil {
-			return false, wrapErr(fmt.Sprintf("list the files of pull request #%d", number), err)
-		}
-		for _, f := range files {
-			seen++
-			if !inside(f.GetFilename()) || (f.GetPreviousFilename() != "" && !inside(f.GetPreviousFilename())) {
-				return true, nil
-			}
-		}
-		if resp.NextPage == 0 {
-			return seen >= maxPullFiles, nil
-		}
-		opts.Page = resp.NextPage
-	}
-}

@@ -206,25 +206,3 @@ func TestReviews(t *testing.T) {
 		t.Errorf("the changes requested = %+v", got)
 	}
 }
-
-func TestPullRequestChangesOutside(t *testing.T) {
-	t.Parallel()
-	srv := fakegithub.New(t)
-	seedRepo(t, srv)
-	pactOnly := map[string]string{}
-	for i := range 150 { // two pages of files
-		pactOnly[fmt.Sprintf(".pact/tasks/T%d.md", i)] = "x\n"
-	}
-	srv.CommitFiles(owner, repo, "pact-only", pactOnly, "bob", fakegithub.From("main"))
-	onlyPact := srv.OpenPR(owner, repo, fakegithub.PRSeed{Head: "pact-only", Base: "main"})
-	srv.CommitFiles(owner, repo, "code", map[string]string{".pact/log.jsonl": "{}\n", "src/widget.go": "package widget // changed\n"}, "bob", fakegithub.From("main"))
-	code := srv.OpenPR(owner, repo, fakegithub.PRSeed{Head: "code", Base: "main"})
-	c, _ := newClient(t, srv)
-	inside := func(p string) bool { return strings.HasPrefix(p, ".pact/") }
-	if got, err := c.PullRequestChangesOutside(context.Background(), onlyPact, inside); err != nil || got {
-		t.Errorf("a PR that only changes .pact/: %v, %v", got, err)
-	}
-	if got, err := c.PullRequestChangesOutside(context.Background(), code, inside); err != nil || !got {
-		t.Errorf("a PR that changes code: %v, %v", got, err)
-	}
-}

@@ -63,7 +63,14 @@ func Deleting(paths ...string) CommitOption {
 
 // Symlink commits a symbolic link at path pointing at target (mode 120000).
 func Symlink(path, target string) CommitOption {
-	return func(c *commitSeed) { c.addSpecial(path, fileEntry{mode: "120000", typ: "blob", sha: "link:" + target}) }
+	return func(c *commitSeed) { c.addSpecial(path, fileEntry{mode: "120000", typ: "blob", sha: "blob:" + target}) }
+}
+
+// Executable commits an executable file at path (mode 100755).
+func Executable(path, content string) CommitOption {
+	return func(c *commitSeed) {
+		c.addSpecial(path, fileEntry{mode: "100755", typ: "blob", sha: "blob:" + content})
+	}
 }
 
 // Submodule commits a submodule at path, at commit sha (mode 160000).
@@ -154,8 +161,8 @@ func (s *Server) CommitFiles(owner, repo, branch string, files map[string]string
 		paths = append(paths, p)
 	}
 	for p, e := range cs.special {
-		if target, ok := strings.CutPrefix(e.sha, "link:"); ok {
-			e.sha = s.store.putBlob([]byte(target))
+		if data, ok := strings.CutPrefix(e.sha, "blob:"); ok {
+			e.sha = s.store.putBlob([]byte(data))
 		}
 		for k := range flat {
 			if strings.HasPrefix(k, p+"/") {
@@ -260,6 +267,27 @@ func (s *Server) Commit(sha string) (CommitInfo, bool) {
 		SHA: c.sha, Parents: append([]string(nil), c.parents...), Message: c.message,
 		AuthorLogin: c.authorLogin, CommitterLogin: c.committerLogin, Verified: c.verified, Date: c.date,
 	}, true
+}
+
+// TreeEntry is a file, link or submodule of a commit's tree.
+type TreeEntry struct {
+	Mode, Type, SHA string
+}
+
+// Tree lists the entries of commit sha's tree other than directories, by
+// full path (nil for a commit the store lacks).
+func (s *Server) Tree(sha string) map[string]TreeEntry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.store.commits[sha]
+	if c == nil {
+		return nil
+	}
+	out := map[string]TreeEntry{}
+	for p, e := range s.store.flatten(c.tree) {
+		out[p] = TreeEntry{Mode: e.mode, Type: e.typ, SHA: e.sha}
+	}
+	return out
 }
 
 // CommitIDs lists the ids of every stored commit, sorted.

@@ -1,0 +1,9 @@
+package action
+
+import "context"
+
+// NewSameCode is codeIdentity.same, one cache per call, for the property
+// test of package action_test (samecode_test.go).
+func NewSameCode(gh Reader, pactDir string) func(ctx context.Context, a, b string) (bool, error) {
+	return newCodeIdentity(gh, Settings{PactDir: pactDir}).same
+}

@@ -1,0 +1,264 @@
+package action_test
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pact-action/pact-action/action"
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/internal/testkit/e2e"
+	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
+	"github.com/pact-action/pact-action/projection"
+	"github.com/pact-action/pact-action/report"
+)
+
+// "Same code?" (docs/semantics.md §5 "Same code") is answered in one place;
+// these tests hold that place to a model computed from the fake GitHub's
+// trees, and tell through the binary the story of issue 22 that a
+// comparison of commits answered wrong.
+
+// codeModel is the independent answer: the entries of both trees outside
+// the pact directory (paths, modes, kinds and object ids), compared as
+// they are; a commit the store lacks holds the code of no other commit.
+func codeModel(s *fakegithub.Server, dir, a, b string) bool {
+	if a == b {
+		return true
+	}
+	ta, tb := s.Tree(a), s.Tree(b)
+	if ta == nil || tb == nil {
+		return false
+	}
+	outside := func(tree map[string]fakegithub.TreeEntry) map[string]fakegithub.TreeEntry {
+		out := map[string]fakegithub.TreeEntry{}
+		for p, e := range tree {
+			if !strings.HasPrefix(p, dir+"/") {
+				out[p] = e
+			}
+		}
+		return out
+	}
+	return maps.Equal(outside(ta), outside(tb))
+}
+
+// sameCodeHistory builds a history from choose in s, with the pact in dir:
+// code changes drawn from a few contents (so identical trees come back by
+// other histories), commits that only touch the pact, chmod +x, a file
+// swapped for a link to the same bytes, deletions, merges, and the branch
+// force-pushed back to an ancestor and forward again. It returns every
+// commit made.
+func sameCodeHistory(s *fakegithub.Server, dir string, choose func(int) int) []string {
+	files := []string{"src/a.go", "README.md", "meta/other.txt"}
+	contents := []string{"one\n", "two\n"}
+	var all []string
+	commit := func(files map[string]string, opts ...fakegithub.CommitOption) {
+		all = append(all, s.CommitFiles(e2e.Owner, e2e.Repo, "work", files, "dev", append(opts, fakegithub.Verified())...))
+	}
+	commit(map[string]string{"src/a.go": "one\n", "README.md": "one\n", dir + "/log.jsonl": "x\n"})
+	for range 4 + choose(10) {
+		f, c := files[choose(len(files))], contents[choose(len(contents))]
+		switch choose(9) {
+		case 0, 1:
+			commit(map[string]string{f: c})
+		case 2:
+			commit(map[string]string{dir + "/log.jsonl": fmt.Sprintf("x%d\n", choose(3))})
+		case 3:
+			commit(nil, fakegithub.Executable(f, c))
+		case 4:
+			commit(nil, fakegithub.Symlink(f, c))
+		case 5:
+			commit(nil, fakegithub.Deleting(f))
+		case 6: // force-push back to an earlier commit (its code or other)
+			s.SetBranch(e2e.Owner, e2e.Repo, "work", all[choose(len(all))])
+		case 7: // a merge of the head and another commit
+			other := all[choose(len(all))]
+			commit(map[string]string{f: c}, fakegithub.WithParents(s.BranchHead(e2e.Owner, e2e.Repo, "work"), other))
+		default: // forward again to any commit made
+			s.SetBranch(e2e.Owner, e2e.Repo, "work", all[choose(len(all))])
+		}
+	}
+	return all
+}
+
+// TestSameCodeProperty holds codeIdentity.same equal to codeModel on every
+// pair of commits of generated histories, through GraphQL and through
+// REST, with the pact at the root and nested, and for a commit GitHub does
+// not know.
+func TestSameCodeProperty(t *testing.T) {
+	t.Parallel()
+	cases := 40
+	if testing.Short() {
+		cases = 8
+	}
+	for seed := range cases {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			t.Parallel()
+			r := rand.New(rand.NewPCG(uint64(seed), 0x5a3e))
+			var opts []fakegithub.Option
+			api := "graphql"
+			if r.IntN(4) == 0 {
+				opts, api = append(opts, fakegithub.WithoutGraphQL()), "rest"
+			}
+			dir := []string{".pact", "meta/pact"}[r.IntN(2)]
+			s := e2e.NewServer(t, opts...)
+			commits := append(sameCodeHistory(s, dir, r.IntN), strings.Repeat("0", 40))
+			same := action.NewSameCode(client(t, s, &recorder{}), dir)
+			differ := 0
+			for _, a := range commits {
+				for _, b := range commits {
+					got, err := same(t.Context(), a, b)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if want := codeModel(s, dir, a, b); got != want {
+						t.Fatalf("%s, pact in %s: same(%.7s, %.7s) = %v, the trees say %v\n%v\n%v", api, dir, a, b, got, want, s.Tree(a), s.Tree(b))
+					}
+					if !got {
+						differ++
+					}
+				}
+			}
+			if differ == 0 {
+				t.Errorf("a history where every commit holds the same code tests nothing")
+			}
+			noViolations(t, s)
+		})
+	}
+}
+
+// storyPR is issue 22's story up to the comment: the pull request has
+// commit B, which sends a token to a collector, then A, which removes that
+// call; the reviewer comments "/pact accept T1" while the head is A; then
+// the worker force-pushes the branch back to B (an ancestor of A, so
+// GitHub's three-dot comparison A...B lists nothing).
+func storyPR(t *testing.T) (p *provPR, b, a string, comment int64) {
+	t.Helper()
+	p = provSeed(t, "require", "tree")
+	p.s.SetPermission(provRevGH, fakegithub.Write)
+	b = p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{"src/login.go": "package login\n\nfunc init() { send(token, collector) }\n"}, provDevGH, fakegithub.Verified())
+	a = p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{"src/login.go": "package login\n"}, provDevGH, fakegithub.Verified())
+	p.s.SetNow(mustTime(reviewTS))
+	comment = p.s.AddComment(p.n, provRevGH, "/pact accept T1")
+	p.s.SetBranch(e2e.Owner, e2e.Repo, provBranch, b)
+	return p, b, a, comment
+}
+
+// TestBinaryCommentAcceptAfterForcePushBack: issue 22 item 1 through the
+// binary. The bot, run on the comment, refuses to write the accept and
+// says the branch moved; the line the bot would write, committed on B with
+// payload.commit = B from the worker's own workflow (github-actions[bot]
+// signs it), does not turn the check green under require and tree.
+// Before, both held only a comparison's word: A...B lists no file.
+func TestBinaryCommentAcceptAfterForcePushBack(t *testing.T) {
+	t.Parallel()
+	p, b, _, id := storyPR(t)
+
+	res := e2e.Run{Server: p.s, EventName: "issue_comment", Payload: commentPayload(t, p.n, id, reviewTS, provRevGH, "/pact accept T1", "COLLABORATOR")}.Exec(t)
+	if h := p.head(); h != b {
+		t.Fatalf("the bot wrote on the branch it had to refuse: head %s, was %s", h, b)
+	}
+	wantExit(t, res, 0)
+	replies := p.s.Comments(p.n)
+	moved := slices.ContainsFunc(replies, func(c fakegithub.Comment) bool {
+		return strings.Contains(c.Body, "The branch moved after your comment") && strings.Contains(c.Body, "approve the pull request with a review")
+	})
+	if !moved {
+		t.Errorf("no reply says the branch moved and to approve with a review: %+v", replies)
+	}
+
+	p.log.AddAt(mustTime(reviewTS), "rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{"commit": b,
+		"github": map[string]any{"comment_id": id, "login": provRevGH}})
+	forged := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, p.log.Files(), botAccount, fakegithub.Verified())
+	res = e2e.Run{Server: p.s, EventName: "pull_request", Payload: prPayload(t, p.s, p.n, provBranch, "main")}.Exec(t)
+	wantExit(t, res, 1)
+	run := latestRun(t, p.s, forged)
+	if run.Conclusion != report.ConclusionFailure {
+		t.Fatalf("the check passed B's code: %s\n%s", run.Conclusion, run.Summary)
+	}
+	var unverified bool
+	for _, f := range reportFindings(t, res, 0) {
+		unverified = unverified || f.Code == checks.CodeProvenanceUnverified && strings.Contains(f.Message, "files outside .pact/ differ")
+	}
+	if !unverified {
+		t.Errorf("no provenance.unverified finding says the comment did not cover B's code:\n%s", run.Summary)
+	}
+	noViolations(t, p.s)
+}
+
+// The bot writes a comment's accept only while the branch holds the code
+// the comment saw: commits that only touch .pact/ since are fine; code
+// pushed since, a force-push back to an ancestor with other code, or a
+// chmod +x, are not.
+func TestBotCommentWrittenOnlyOnTheCodeItSaw(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		after func(p *provPR, b, a string)
+		write bool
+	}{
+		{"nothing pushed since", func(p *provPR, b, a string) {}, true},
+		{"a commit that only touches .pact/", func(p *provPR, b, a string) {
+			p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{".pact/notes.md": "n\n"}, provDevGH, fakegithub.Verified())
+		}, true},
+		{"code pushed since", func(p *provPR, b, a string) {
+			p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{"src/login.go": "package login // later\n"}, provDevGH, fakegithub.Verified())
+		}, false},
+		{"force-pushed back to an ancestor with other code", func(p *provPR, b, a string) {
+			p.s.SetBranch(e2e.Owner, e2e.Repo, provBranch, b)
+		}, false},
+		{"chmod +x", func(p *provPR, b, a string) {
+			p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, nil, provDevGH, fakegithub.Executable("src/login.go", "package login\n"), fakegithub.Verified())
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p := provSeed(t, "require", "tree")
+			p.s.SetPermission(provRevGH, fakegithub.Write)
+			b := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{"src/login.go": "package login // B\n"}, provDevGH, fakegithub.Verified())
+			a := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{"src/login.go": "package login\n"}, provDevGH, fakegithub.Verified())
+			p.s.SetNow(mustTime(reviewTS))
+			id := p.s.AddComment(p.n, provRevGH, "/pact accept T1")
+			tc.after(p, b, a)
+			before := p.head()
+			out := event{name: "issue_comment", payload: commentPayload(t, p.n, id, reviewTS, provRevGH, "/pact accept T1", "COLLABORATOR")}.run(t, p.s).botDone(t)
+			wrote := p.head() != before
+			if wrote != tc.write {
+				t.Fatalf("wrote %v, want %v: %+v", wrote, tc.write, out)
+			}
+			moved := slices.ContainsFunc(out.Replies, func(r string) bool { return strings.Contains(r, "The branch moved after your comment") })
+			if moved == tc.write {
+				t.Errorf("replies %q: said the branch moved %v, want %v", out.Replies, moved, !tc.write)
+			}
+			noViolations(t, p.s)
+		})
+	}
+}
+
+// Under stale: tree, an accept given on A covers a head only when the head
+// holds A's code, whatever GitHub's comparison says: here the branch was
+// force-pushed back to B, A's parent, and rev's accept of A recorded on
+// it, so the comparison A...head lists nothing outside .pact/ (or GitHub
+// answers 404); the accept is stale all the same.
+func TestCoverageTreeWhenTheComparisonListsNothing(t *testing.T) {
+	t.Parallel()
+	for _, notFound := range []bool{false, true} {
+		t.Run(fmt.Sprintf("404: %v", notFound), func(t *testing.T) {
+			t.Parallel()
+			p := provSeed(t, "require", "tree")
+			b := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{"src/login.go": "package login // B\n"}, provDevGH, fakegithub.Verified())
+			a := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{"src/login.go": "package login // A\n"}, provDevGH, fakegithub.Verified())
+			p.s.SetBranch(e2e.Owner, e2e.Repo, provBranch, b)
+			head := p.accept(t, map[string]any{"commit": a}, provRevGH, fakegithub.Verified())
+			if notFound {
+				p.s.Inject(fakegithub.Fault{Method: "GET", Path: "/repos/" + repoFull + "/compare/" + a + "..." + head, Status: 404, Times: 10})
+			}
+			out, run := p.check(t, "failure")
+			provWantFindings(t, out.Findings, run,
+				provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
+				provExpect{checks.CodeProvenanceStale, checks.SeverityError, 5, []string{"given on commit " + a[:12], "are not the head's"}})
+		})
+	}
+}
