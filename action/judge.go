@@ -3,6 +3,7 @@ package action
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -56,6 +57,9 @@ type Settings struct {
 	MaxPactBytes int64
 	// Now is the clock (tests pin it); nil means time.Now.
 	Now func() time.Time
+	// config holds the configuration the run read (trustedconfig.go);
+	// nil: each judgement reads its own.
+	config *configOnce
 }
 
 // defaultTimeout bounds one judgement: GitHub calls are retried for a few
@@ -116,18 +120,20 @@ type Judgement struct {
 
 // Judge judges a commit the way branch protection sees it: as the head of
 // every open pull request whose head it is, each against its current base
-// as GitHub reports it now (base tip, merge base, and the configuration at
-// the base tip), never as an event payload said. A commit that is the head
+// as GitHub reports it now (base tip and merge base), never as an event
+// payload said, and all under the configuration on the default branch
+// (trustedconfig.go), whatever their bases. A commit that is the head
 // of no open pull request gets what validate judges; a merge queue's commit
 // is judged against the queue's base for the branches of its pull requests.
 //
 // Its API calls do not grow with the pact: the open pull requests listed
-// once, the head's log, STATE.yml, PROJECT.md and tasks/ listing and every
-// base's tip and configuration in one GraphQL request, the task files the
+// once, the head's log, STATE.yml, PROJECT.md and tasks/ listing, every
+// base's tip and the configuration in one GraphQL request, the task files the
 // log assigns in another (readHead), then per pull request its merge base
 // and the log there (and provenance, see judgeProvenance). What it reads
 // of the pact counts against one budget (Settings.MaxPactBytes).
 func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, error) {
+	s = s.withConfigOnce()
 	budget := newReadBudget(s.MaxPactBytes)
 	gh = budgeted{Reader: gh, b: budget}
 	var prs []ghapi.PR
@@ -145,13 +151,14 @@ func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 			}
 		}
 	}
-	head, tips, err := readHead(ctx, gh, budget, t, s, bases)
+	head, tips, cfg, err := readHead(ctx, gh, budget, t, s, bases)
 	if err != nil {
 		return nil, err
 	}
+	slog.Debug("configuration", "from", cfg.describe())
 	j := &Judgement{Target: t, State: head.replay.State, Source: head.source}
 	if t.MergeGroup != nil {
-		return j, judgeMergeGroup(ctx, gh, head, t.MergeGroup, tips[t.MergeGroup.BaseRef], s, j)
+		return j, judgeMergeGroup(ctx, gh, head, t.MergeGroup, tips[t.MergeGroup.BaseRef], cfg, s, j)
 	}
 	if len(prs) == 0 {
 		if head.log == nil {
@@ -163,7 +170,7 @@ func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 	}
 	noPact := true
 	for _, pr := range prs {
-		pj, err := judgePR(ctx, gh, head, pr, tips[pr.BaseRef], s)
+		pj, err := judgePR(ctx, gh, head, pr, tips[pr.BaseRef], cfg, s)
 		if err != nil {
 			return nil, fmt.Errorf("judge pull request #%d: %w", pr.Number, err)
 		}
@@ -193,8 +200,8 @@ type prJudgement struct {
 }
 
 // judgePR judges head as the head of pr, against pr's current base (its
-// tip and configuration as read with the head).
-func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base baseTip, s Settings) (prJudgement, error) {
+// tip as read with the head), under the run's configuration cfg.
+func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base baseTip, cfg *repoConfig, s Settings) (prJudgement, error) {
 	logPath := s.layout().Log()
 	mergeBase, baseLog, err := mergeBaseLog(ctx, gh, head, base, s)
 	if err != nil {
@@ -204,14 +211,14 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base 
 		return prJudgement{noPact: true}, nil
 	}
 	in := head.input()
-	cf := checks.ParseConfig(base.config)
+	cf := cfg.File
 	facts := checks.PullRequestFacts{BaseLog: baseLog, HeadLog: head.log, Branches: []string{pr.HeadRef}, Config: cf}
 	if in.Replay.Unsupported != nil {
 		return prJudgement{findings: checks.PullRequest(in, facts)}, nil
 	}
 	if cf.Err == nil {
 		if facts.Provenance, err = gatherProvenance(ctx, gh, provenanceInput{PR: pr, MergeBase: mergeBase,
-			BaseLog: baseLog, HeadLog: head.log, Log: head.parsed, Replay: in.Replay, Config: cf.Config, Settings: s}); err != nil {
+			BaseLog: baseLog, HeadLog: head.log, Log: head.parsed, Replay: in.Replay, Config: cf.Config, ConfigBranch: cfg.Branch, Settings: s}); err != nil {
 			return prJudgement{}, err
 		}
 	}
@@ -231,7 +238,7 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base 
 // judgeMergeGroup judges a merge queue's commit: valid and append-only
 // against the queue's base, and every feature of every queued pull
 // request's branch accepted.
-func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeGroup, base baseTip, s Settings, j *Judgement) error {
+func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeGroup, base baseTip, cfg *repoConfig, s Settings, j *Judgement) error {
 	prs, err := queuedPRs(ctx, gh, mg, base.sha, head.sha)
 	if err != nil {
 		return err
@@ -253,7 +260,7 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 		return nil
 	}
 	j.Findings = checks.PullRequest(head.input(), checks.PullRequestFacts{BaseLog: baseLog, HeadLog: head.log, Branches: j.Branches,
-		Config: checks.ParseConfig(base.config), MergeGroup: true})
+		Config: cfg.File, MergeGroup: true})
 	return nil
 }
 

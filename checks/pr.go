@@ -140,10 +140,10 @@ type PullRequestFacts struct {
 	BaseLog, HeadLog []byte
 	// Branches are the head branches whose features the PR ships.
 	Branches []string
-	// Config is the base branch tip's .github/pact.yml, parsed once by the
-	// caller (ParseConfig), which needs its policy to know what to gather:
-	// PullRequest judges by it and reports what is wrong with it, and does
-	// not read Input.Config.
+	// Config is .github/pact.yml at the default branch's tip
+	// (docs/semantics.md §5), parsed once by the caller (ParseConfig),
+	// which needs its policy to know what to gather: PullRequest judges by
+	// it and reports what is wrong with it, and does not read Input.Config.
 	Config ConfigFile
 	// Provenance holds the facts about the events the PR adds (nil when
 	// none were gathered: the policy is off, the file unusable, or no pull
