@@ -33,11 +33,14 @@ type Target struct {
 	MergeGroup *MergeGroup
 }
 
-// MergeGroup is a merge queue's commit: the base it merges into, and the
-// pull requests it holds.
+// MergeGroup is a merge queue's commit: the base it merges into, the pull
+// requests it holds, and its parent commit as the event names it
+// (merge_group.base_sha: the head of the group queued ahead, or the base
+// branch's tip), which judgeMergeGroup checks before trusting.
 type MergeGroup struct {
 	BaseRef string
 	PRs     []int
+	Parent  string
 }
 
 // Settings are the action inputs check mode uses.
@@ -236,8 +239,10 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base 
 }
 
 // judgeMergeGroup judges a merge queue's commit: valid and append-only
-// against the queue's base, and every feature of every queued pull
-// request's branch accepted.
+// against the queue's base and against the commit it is queued behind (the
+// group ahead of it, whose lines it must keep though the base does not
+// have them yet), and every feature of every queued pull request's branch
+// accepted.
 func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeGroup, base baseTip, cfg *repoConfig, s Settings, j *Judgement) error {
 	prs, err := queuedPRs(ctx, gh, mg, base.sha, head.sha)
 	if err != nil {
@@ -251,17 +256,48 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 		j.PRs = append(j.PRs, n)
 		j.Branches = append(j.Branches, pr.HeadRef)
 	}
-	_, baseLog, err := mergeBaseLog(ctx, gh, head, base, s)
+	mergeBase, baseLog, err := mergeBaseLog(ctx, gh, head, base, s)
 	if err != nil {
 		return err
 	}
-	if head.log == nil && baseLog == nil {
+	parentLog, err := groupParentLog(ctx, gh, head, mg.Parent, mergeBase, s)
+	if err != nil {
+		return err
+	}
+	if head.log == nil && baseLog == nil && parentLog == nil {
 		j.NoPact = true
 		return nil
 	}
 	j.Findings = checks.PullRequest(head.input(), checks.PullRequestFacts{BaseLog: baseLog, HeadLog: head.log, Branches: j.Branches,
 		Config: cfg.File, MergeGroup: true})
+	// The first place the log diverges is enough: a group that rewrites
+	// the base's lines rewrites those of the group ahead too.
+	if mg.Parent != mergeBase && !slices.ContainsFunc(j.Findings, func(f checks.Finding) bool { return f.Code == checks.CodeLogRewritten }) {
+		j.Findings = append(j.Findings, checks.GroupHistory(s.layout().Log(), mg.Parent, parentLog, head.log)...)
+		checks.Sort(j.Findings)
+	}
 	return nil
+}
+
+// groupParentLog reads the log at a merge group's parent commit, which the
+// event names: it must be a commit id the group's head builds on, or the
+// group is not judged. The parent that is the merge base with the base
+// branch (no group ahead) costs nothing: that log is already read.
+func groupParentLog(ctx context.Context, gh Reader, head *headFiles, parent, mergeBase string, s Settings) ([]byte, error) {
+	if !commitSHA.MatchString(parent) {
+		return nil, fmt.Errorf("the merge_group event names %q as the commit merge group %s is queued behind (base_sha), which is not a commit id, so what is queued ahead of it cannot be judged", parent, prose.ShortSHA(head.sha))
+	}
+	if parent == mergeBase {
+		return nil, nil
+	}
+	mb, err := gh.MergeBase(ctx, parent, head.sha)
+	if err != nil {
+		return nil, fmt.Errorf("find whether merge group %s builds on %s, the commit the merge_group event says it is queued behind: %w", prose.ShortSHA(head.sha), prose.ShortSHA(parent), err)
+	}
+	if mb != parent {
+		return nil, fmt.Errorf("the merge_group event names %s as the commit merge group %s is queued behind (base_sha), but the group does not build on it, so what is queued ahead of it cannot be judged", prose.ShortSHA(parent), prose.ShortSHA(head.sha))
+	}
+	return readRequired(ctx, apiSource{gh: gh, ref: parent}, s.layout().Log())
 }
 
 // queuedPRs lists the pull requests a merge queue's commit carries: the one
