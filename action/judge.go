@@ -220,8 +220,12 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base 
 		return prJudgement{findings: checks.PullRequest(in, facts)}, nil
 	}
 	if cf.Err == nil {
-		if facts.Provenance, err = gatherProvenance(ctx, gh, provenanceInput{PR: pr, MergeBase: mergeBase,
-			BaseLog: baseLog, HeadLog: head.log, Log: head.parsed, Replay: in.Replay, Config: cf.Config, ConfigBranch: cfg.Branch, Settings: s}); err != nil {
+		trusted, trustedLog, err := trustedBase(ctx, gh, head, pr, cfg, mergeBase, baseLog, s)
+		if err != nil {
+			return prJudgement{}, err
+		}
+		if facts.Provenance, err = gatherProvenance(ctx, gh, provenanceInput{PR: pr, MergeBase: trusted,
+			BaseLog: trustedLog, HeadLog: head.log, Log: head.parsed, Replay: in.Replay, Config: cf.Config, ConfigBranch: cfg.Branch, Settings: s}); err != nil {
 			return prJudgement{}, err
 		}
 	}
@@ -236,6 +240,24 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base 
 	}
 	v := checks.JudgePullRequest(in, facts)
 	return prJudgement{findings: v.Findings, renewed: v.Renewed, requests: planReviewRequests(pr, cf, in, facts, v.Findings)}, nil
+}
+
+// trustedBase is the commit whose log provenance takes as judged already:
+// the pull request's merge base when its base is the default branch;
+// else the merge base of the head and the default branch's tip, for a
+// branch the author could create holds lines nobody judged, and its
+// forged accepts must not lend the head a passing check
+// (docs/semantics.md §5). Append-only and Rule 2 still weigh the pull
+// request's own merge base.
+func trustedBase(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, cfg *repoConfig, mergeBase string, baseLog []byte, s Settings) (string, []byte, error) {
+	if pr.BaseRef == cfg.Branch {
+		return mergeBase, baseLog, nil
+	}
+	mb, log, err := mergeBaseLog(ctx, gh, head, baseTip{sha: cfg.Commit}, s)
+	if err != nil {
+		return "", nil, fmt.Errorf("the default branch %s: %w", cfg.Branch, err)
+	}
+	return mb, log, nil
 }
 
 // judgeMergeGroup judges a merge queue's commit: valid and append-only

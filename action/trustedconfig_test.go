@@ -176,3 +176,48 @@ func TestBinaryDecoyBase(t *testing.T) {
 	noPassingRun(t, p.s, head)
 	noViolations(t, p.s)
 }
+
+// TestDecoyBaseLogLendsNoCheck: the decoy base's log is the worker's too.
+// Here scratch holds a forged accept of T1 (its payload naming a commit
+// with the head's code), and the head builds on scratch: against scratch
+// the accept is no line of the pull request, yet provenance judges every
+// line the default branch's log lacks, so the head gets no passing check.
+func TestDecoyBaseLogLendsNoCheck(t *testing.T) {
+	t.Parallel()
+	p := provRepo(t, "require", "tree")
+	code := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{"README.md": "x\n"}, provDevGH, fakegithub.Verified())
+	p.log.Add("rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{"commit": code})
+	scratch := p.s.CommitFiles(e2e.Owner, e2e.Repo, "scratch", p.log.Files(), provDevGH, fakegithub.From(provBranch), fakegithub.Verified())
+	p.s.SetBranch(e2e.Owner, e2e.Repo, provBranch, scratch)
+	head := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{".pact/notes.md": "n\n"}, provDevGH, fakegithub.Verified())
+	p.open(t, "scratch")
+	out := event{name: "pull_request", payload: prPayload(t, p.s, p.n, provBranch, "scratch")}.run(t, p.s).only(t)
+	run := onlyRun(t, p.s, head, "pact", report.ConclusionFailure)
+	provWantFindings(t, out.Findings, run,
+		provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
+		provExpect{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"authored by account dev-gh"}})
+	noPassingRun(t, p.s, head)
+	noViolations(t, p.s)
+}
+
+// TestStackedPRProvenanceFromTheDefaultBranch: a pull request into another
+// feature branch whose lines were written by their seats' accounts is
+// judged as before: those lines are verified like the pull request's own.
+func TestStackedPRProvenanceFromTheDefaultBranch(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewServer(t)
+	base := e2e.NewLog().Assign("T1", "LOGIN", provBranch, "dev", "rev")
+	files := base.Files()
+	files[".github/pact.yml"] = provPactYML("require", "tree")
+	s.CommitFiles(e2e.Owner, e2e.Repo, "main", files, provLeadGH, fakegithub.Verified())
+	joined := base.Copy().Join("dev")
+	s.CommitFiles(e2e.Owner, e2e.Repo, "stack", joined.Files(), provDevGH, fakegithub.From("main"), fakegithub.Verified())
+	head := s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, joined.Copy().Checkpoint("dev", "T1", "LOGIN").Files(), provDevGH, fakegithub.From("stack"), fakegithub.Verified())
+	n := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: provBranch, Base: "stack", Author: provDevGH})
+	out := event{name: "pull_request", payload: prPayload(t, s, n, provBranch, "stack")}.run(t, s).only(t)
+	if got := codes(out.Findings); strings.Join(got, ",") != string(checks.CodePRUnaccepted) {
+		t.Errorf("findings = %+v, want only the wait for T1's review", out.Findings)
+	}
+	onlyRun(t, s, head, "pact", report.ConclusionWaiting)
+	noViolations(t, s)
+}
