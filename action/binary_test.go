@@ -678,7 +678,7 @@ func TestBinaryBot(t *testing.T) {
 		res := e2e.Run{Server: b.s, EventName: "issue_comment", Payload: payload}.Exec(t)
 
 		wantExit(t, res, 2)
-		contains(t, "stdout", res.Stdout, "::error::pact-action bot mode failed: read .github/pact.yml on the base branch main")
+		contains(t, "stdout", res.Stdout, "::error::pact-action bot mode failed: read .github/pact.yml on the default branch main")
 		b.assertNothingWritten(t)
 	})
 }

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/bot"
-	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/ghevent"
 	"github.com/pact-action/pact-action/pactfile"
@@ -58,13 +57,15 @@ type BotOutcome struct {
 // Bot turns a review or /pact comment into pact events on the PR's branch,
 // replies, and re-posts the check on the new head. bot.Decide makes the
 // whole decision; Bot asks GitHub each fact it needs when it needs it —
-// the pull request, the configuration at the base branch's tip, the
+// the pull request, the configuration on the default branch
+// (trustedconfig.go, read once for the decision and the check after it), the
 // reviews or the comment, the commenter's permission, the head when the
 // comment was made, the log at the reviewed commit — never taking them
 // from the webhook payload, which a re-run replays unchanged; then it
 // writes, retries and replies.
 func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string, s BotSettings) (*BotOutcome, error) {
 	out := &BotOutcome{}
+	s.Settings = s.withConfigOnce()
 	g := &botFacts{gh: gh, s: s.Settings, f: bot.Facts{Webhook: webhookOf(ev, eventName), BotLogins: botLogins(s.BotLogin), LogPath: s.layout().Log()}}
 	d, err := g.decide(ctx)
 	out.Ignored, out.Notices = d.Ignored, append(out.Notices, d.Notices...)
@@ -157,7 +158,11 @@ func (g *botFacts) gather(ctx context.Context, d bot.Decision) error {
 		g.pr = pr
 		f.PullRequest = &bot.PullRequest{Number: pr.Number, HeadRef: pr.HeadRef, HeadSHA: pr.HeadSHA, BaseRef: pr.BaseRef, Fork: pr.Fork}
 	case bot.NeedConfig:
-		f.Config, f.ConfigErr = readConfig(ctx, gh, g.pr.BaseRef)
+		cfg, err := g.s.config.config(ctx, gh)
+		if err != nil {
+			return err
+		}
+		f.Config, f.ConfigErr, f.ConfigBranch = cfg.File.Config, cfg.File.Err, cfg.Branch
 	case bot.NeedReviews:
 		list, err := gh.Reviews(ctx, g.pr.Number)
 		if err != nil {
@@ -241,24 +246,6 @@ func stateAt(ctx context.Context, gh FileReader, sha string, s Settings) (*proje
 	}
 	_, res := projection.ReadBytes(log, projection.ReadOptions{})
 	return res.State, true, nil
-}
-
-// readConfig reads the seat map at the base branch's tip now (one
-// request), never the PR head, so a pull request cannot grant itself a
-// seat.
-func readConfig(ctx context.Context, gh Reader, baseRef string) (*config.Config, error) {
-	trees, err := gh.ReadTrees(ctx, ghapi.TreeRead{Branch: baseRef, Files: []string{pactfile.ConfigPath}})
-	if err != nil {
-		return nil, err
-	}
-	b, err := treeSource{tree: trees[0]}.read(ctx, pactfile.ConfigPath)
-	if err != nil {
-		return nil, err
-	}
-	if b == nil {
-		return config.Default(), nil
-	}
-	return config.Parse(b)
 }
 
 // reply posts body as a comment; one that cannot be posted goes to the job

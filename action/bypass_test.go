@@ -47,17 +47,18 @@ func forgedPR(t *testing.T, base string) *provPR {
 	return p
 }
 
-// A PR opened against a branch the worker controls passes there; once it is
-// retargeted to main, a re-run of that old job (its payload still naming
-// evil) judges it against main as GitHub has it now.
+// A PR opened against a branch the worker controls is judged there under
+// main's configuration, not evil's lenient one (docs/semantics.md §5); once
+// it is retargeted to main, a re-run of that old job (its payload still
+// naming evil) judges it against main as GitHub has it now.
 func TestBypassRetargetedPRIsJudgedAgainstItsCurrentBase(t *testing.T) {
 	t.Parallel()
 	p := forgedPR(t, "evil")
 	head := p.head()
 	oldPayload := prPayload(t, p.s, p.n, provBranch, "evil")
 	event{name: "pull_request", payload: oldPayload}.run(t, p.s).only(t)
-	if run := latestRun(t, p.s, head); run.Conclusion != report.ConclusionSuccess {
-		t.Fatalf("against evil the forged accept passes (that base's policy is off): %s", run.Conclusion)
+	if run := latestRun(t, p.s, head); run.Conclusion != report.ConclusionFailure || !strings.Contains(run.Summary, string(checks.CodeProvenanceUnverified)) {
+		t.Fatalf("against evil, whose policy is off, the forged accept was judged under that policy: %s\n%s", run.Conclusion, run.Summary)
 	}
 
 	p.s.RetargetPR(p.n, "main")

@@ -134,10 +134,13 @@ func (out *Outcome) complete(ctx context.Context, gh GitHub, t Target, s Setting
 		v.Unannotated = unannotated
 	}
 	v.Requested, v.RequestNotes = j.requested()
+	if mg := t.MergeGroup; mg != nil {
+		v.Group = &report.Group{PRs: j.PRs, Branches: j.Branches, BaseRef: mg.BaseRef}
+	}
 	switch {
 	case j.NoPact:
 		v.Note = "This commit has no " + s.layout().Log() + "; there is nothing to enforce."
-	case len(j.PRs) > 1:
+	case len(j.PRs) > 1 && t.MergeGroup == nil:
 		v.Note = fmt.Sprintf("This commit is the head of %d open pull requests; each was judged against its own base, and the verdict is the strictest.", len(j.PRs))
 	case out.NoPullRequest:
 		v.Note = NoPullRequestNote

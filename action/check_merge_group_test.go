@@ -123,7 +123,7 @@ func TestCheckMergeGroupCarriesThePRsAheadOfIt(t *testing.T) {
 	behind := fmt.Sprintf("gh-readonly-queue/main/pr-%d-%s", 99, groupSHA)
 	s.CommitFiles(e2e.Owner, e2e.Repo, behind, map[string]string{"x": "1"}, "", fakegithub.WithParents(groupSHA))
 
-	out := event{name: "merge_group", payload: mergeGroupPayload(t, groupSHA, queue, baseSHA), sha: groupSHA}.run(t, s).only(t)
+	out := event{name: "merge_group", payload: mergeGroupPayload(t, groupSHA, queue, aheadSHA), sha: groupSHA}.run(t, s).only(t)
 
 	if !slices.Equal(out.PRs, []int{first, second}) {
 		t.Errorf("judged pull requests %v, want %v", out.PRs, []int{first, second})
@@ -138,5 +138,121 @@ func TestCheckMergeGroupCarriesThePRsAheadOfIt(t *testing.T) {
 		t.Errorf("waiting for %v, want [T9] (the feature of the pull request queued ahead)", waiting)
 	}
 	onlyRun(t, s, groupSHA, "pact", "action_required")
+	noViolations(t, s)
+}
+
+// stackedQueue is the issue's story of a queue: PR #1 (feat/login) adds
+// T1's checkpoint and accept; PR #2 (feat/two), built on PR #1's branch,
+// edits the evidence of that checkpoint. Each PR's own log extends
+// main's, and so does each group's; only the group ahead has the
+// checkpoint as PR #1 wrote it. Provenance is off (main's file).
+func stackedQueue(t *testing.T) (s *fakegithub.Server, g1, g2 fakegithub.MergeGroup, prs []int) {
+	t.Helper()
+	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
+	s = e2e.NewServer(t)
+	s.CommitFiles(e2e.Owner, e2e.Repo, "main", with(base.Files(), ".github/pact.yml", provenanceOff+"unmapped-branches: allow\n"), "lead")
+	one := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN")
+	s.CommitFiles(e2e.Owner, e2e.Repo, "feat/login", with(one.Files(), "src/login.go", "package login\n"), "dev", fakegithub.From("main"))
+	two := one.Copy()
+	two.Lines[3] = strings.Replace(two.Lines[3], "tests pass", "tests pass (CI run 7)", 1)
+	if two.Lines[3] == one.Lines[3] {
+		t.Fatalf("the checkpoint line holds no evidence to edit: %s", one.Lines[3])
+	}
+	s.CommitFiles(e2e.Owner, e2e.Repo, "feat/two", with(two.Files(), "src/two.go", "package two\n"), "dev", fakegithub.From("feat/login"))
+	n1 := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/login", Base: "main"})
+	n2 := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/two", Base: "main"})
+	g1 = s.QueuePR(n1, "")
+	g2 = s.QueuePR(n2, g1.HeadSHA)
+	return s, g1, g2, []int{n1, n2}
+}
+
+// TestCheckMergeGroupAppendOnlyAgainstTheGroupAhead: the group behind
+// another is append-only against it (merge_group.base_sha), not only
+// against main, whose log both groups extend.
+func TestCheckMergeGroupAppendOnlyAgainstTheGroupAhead(t *testing.T) {
+	t.Parallel()
+	s, g1, g2, prs := stackedQueue(t)
+	for i, branch := range []string{"feat/login", "feat/two"} {
+		event{name: "pull_request", payload: prPayload(t, s, prs[i], branch, "main")}.run(t, s).only(t)
+		onlyRun(t, s, s.BranchHead(e2e.Owner, e2e.Repo, branch), "pact", "success") // neither PR's own check can see it
+	}
+	out := event{name: "merge_group", payload: mergeGroupPayload(t, g1.HeadSHA, g1.HeadRef, g1.BaseSHA), sha: g1.HeadSHA}.run(t, s).only(t)
+	if len(out.Findings) != 0 {
+		t.Errorf("group 1: %+v", out.Findings)
+	}
+	onlyRun(t, s, g1.HeadSHA, "pact", "success")
+
+	out = event{name: "merge_group", payload: mergeGroupPayload(t, g2.HeadSHA, g2.HeadRef, g2.BaseSHA), sha: g2.HeadSHA}.run(t, s).only(t)
+	run := onlyRun(t, s, g2.HeadSHA, "pact", "failure")
+	if got := codes(out.Findings); !slices.Equal(got, []string{"log.rewritten"}) || out.Findings[0].Line != 4 {
+		t.Fatalf("group 2: %+v", out.Findings)
+	}
+	if msg := out.Findings[0].Message; !strings.Contains(msg, "line 4 of the log of "+g1.HeadSHA[:12]) || !strings.Contains(msg, "tests pass (CI run 7)") {
+		t.Errorf("the finding does not name the group ahead and the edit: %q", msg)
+	}
+	// The group's summary speaks of the group, never of "this PR".
+	contains(t, "group 2's summary", run.Summary, "log.rewritten",
+		fmt.Sprintf(", the merge group of pull requests #%d, #%d into main (branches feat/login, feat/two).", prs[0], prs[1]), "**feat/login** (in this group)")
+	if strings.Contains(run.Summary, "this PR") || strings.Contains(run.Summary, "head of 2 open pull requests") {
+		t.Errorf("the group's summary speaks of a pull request:\n%s", run.Summary)
+	}
+	if !slices.Equal(out.PRs, prs) {
+		t.Errorf("group 2 holds %v, want %v", out.PRs, prs)
+	}
+	noViolations(t, s)
+}
+
+// TestCheckMergeGroupParentFailsClosed: a base_sha that is no commit id, or
+// a commit the group does not build on, is not trusted: the group's check
+// run fails, saying so in one sentence.
+func TestCheckMergeGroupParentFailsClosed(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, parent, says string }{
+		{"not a commit id", "main", `names "main" as the commit merge group`},
+		{"empty", "", `names "" as the commit merge group`},
+		{"a commit the group does not build on", "", "but the group does not build on it"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, _, g2, _ := stackedQueue(t)
+			parent := tc.parent
+			if strings.Contains(tc.name, "does not build on") {
+				parent = s.CommitFiles(e2e.Owner, e2e.Repo, "elsewhere", map[string]string{"x": "1"}, "dev", fakegithub.From("main"))
+			}
+			err := event{name: "merge_group", payload: mergeGroupPayload(t, g2.HeadSHA, g2.HeadRef, parent), sha: g2.HeadSHA}.run(t, s).failed(t)
+			if !strings.Contains(err.Error(), tc.says) || !strings.Contains(err.Error(), "what is queued ahead of it cannot be judged") || strings.Count(err.Error(), ". ") > 0 {
+				t.Errorf("error = %v", err)
+			}
+			run := onlyRun(t, s, g2.HeadSHA, "pact", "failure")
+			contains(t, "the failed run", run.Summary, "cannot be judged")
+		})
+	}
+}
+
+// TestBinaryMergeQueueStacked: the stacked queue through the binary: the
+// group ahead passes, the group behind it fails with log.rewritten against
+// the group ahead, and its job summary speaks of the group.
+func TestBinaryMergeQueueStacked(t *testing.T) {
+	t.Parallel()
+	s, g1, g2, prs := stackedQueue(t)
+	for _, tc := range []struct {
+		g          fakegithub.MergeGroup
+		exit       int
+		conclusion string
+	}{{g1, 0, "success"}, {g2, 1, "failure"}} {
+		res := e2e.Run{Server: s, EventName: "merge_group", Payload: mergeGroupPayload(t, tc.g.HeadSHA, tc.g.HeadRef, tc.g.BaseSHA),
+			Env: map[string]string{"GITHUB_SHA": tc.g.HeadSHA}}.Exec(t)
+		wantExit(t, res, tc.exit)
+		run := onlyRun(t, s, tc.g.HeadSHA, "pact", tc.conclusion)
+		if strings.Contains(run.Summary, "this PR") {
+			t.Errorf("%s: the group's summary speaks of a pull request:\n%s", tc.conclusion, run.Summary)
+		}
+		if tc.g == g2 {
+			if got := codes(reportFindings(t, res, 0)); !slices.Equal(got, []string{"log.rewritten"}) {
+				t.Errorf("group 2: %v", got)
+			}
+			contains(t, "group 2's job summary", res.Summary, fmt.Sprintf("the merge group of pull requests #%d, #%d into main", prs[0], prs[1]), "the commit this merge group is queued behind")
+		}
+	}
 	noViolations(t, s)
 }

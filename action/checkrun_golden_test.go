@@ -146,6 +146,13 @@ func TestCheckRunGolden(t *testing.T) {
 			groupSHA, _ := sc.queued(t, soloReview)
 			return s, goldenRun(onlyRun(t, s, groupSHA, "pact", report.ConclusionWaiting))
 		}},
+		{"merge-group-behind", func(t *testing.T) (*fakegithub.Server, string) {
+			// The group queued behind another rewrites a line the one
+			// ahead adds (the stacked queue).
+			s, _, g2, _ := stackedQueue(t)
+			event{name: "merge_group", payload: mergeGroupPayload(t, g2.HeadSHA, g2.HeadRef, g2.BaseSHA), sha: g2.HeadSHA}.run(t, s).only(t)
+			return s, goldenRun(onlyRun(t, s, g2.HeadSHA, "pact", report.ConclusionFailure))
+		}},
 		{"fallback", func(t *testing.T) (*fakegithub.Server, string) {
 			// A pull request from a fork: the token cannot create check
 			// runs, so the verdict goes to the job summary (and workflow

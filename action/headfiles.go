@@ -13,7 +13,6 @@ import (
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactdir"
-	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -262,20 +261,21 @@ type headFiles struct {
 	taskFiles   map[string][]byte
 }
 
-// baseTip is a base branch as one judgement sees it: its tip, and the
-// configuration there (nil: none).
+// baseTip is a base branch as one judgement sees it: its tip. Its
+// .github/pact.yml grants nothing (the configuration is the default
+// branch's: trustedconfig.go).
 type baseTip struct {
-	sha    string
-	config []byte
+	sha string
 }
 
 // readHead reads what judging a head needs, in two GraphQL requests
 // whatever the number of tasks: the head's log, STATE.yml, PROJECT.md and
-// the listing of its tasks/ directory, with the tip and .github/pact.yml
-// of each base branch named; then the task files the log assigns, by blob
-// id (from the workspace instead when it holds the head). Nothing else
-// under .pact/ is read, and every byte read counts against budget.
-func readHead(ctx context.Context, gh Reader, budget *readBudget, t Target, s Settings, bases []string) (*headFiles, map[string]baseTip, error) {
+// the listing of its tasks/ directory, with the tip of each base branch
+// named and, unless the run already holds it, the configuration on the
+// default branch (configRead); then the task files the log assigns, by
+// blob id (from the workspace instead when it holds the head). Nothing
+// else under .pact/ is read, and every byte read counts against budget.
+func readHead(ctx context.Context, gh Reader, budget *readBudget, t Target, s Settings, bases []string) (*headFiles, map[string]baseTip, *repoConfig, error) {
 	logPath := s.layout().Log()
 	var reads []ghapi.TreeRead
 	onDisk := headOnDisk(t.Workspace, t.HeadSHA, logPath)
@@ -287,13 +287,19 @@ func readHead(ctx context.Context, gh Reader, budget *readBudget, t Target, s Se
 		reads = append(reads, ghapi.TreeRead{Commit: t.HeadSHA, Files: files, Dirs: []string{s.layout().Tasks()}})
 	}
 	for _, b := range bases {
-		reads = append(reads, ghapi.TreeRead{Branch: b, Files: []string{pactfile.ConfigPath}})
+		reads = append(reads, ghapi.TreeRead{Branch: b})
 	}
-	var trees []ghapi.Tree
-	if len(reads) > 0 {
-		var err error
-		if trees, err = gh.ReadTrees(ctx, reads...); err != nil {
-			return nil, nil, err
+	cfg := s.config.c
+	if cfg == nil {
+		reads = append(reads, configRead())
+	}
+	trees, err := gh.ReadTrees(ctx, reads...)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if cfg == nil {
+		if cfg, err = s.config.keep(ctx, trees[len(trees)-1]); err != nil {
+			return nil, nil, nil, err
 		}
 	}
 	var src fileSource = diskSource{root: t.Workspace, budget: budget}
@@ -301,20 +307,16 @@ func readHead(ctx context.Context, gh Reader, budget *readBudget, t Target, s Se
 		tree := trees[0]
 		trees = trees[1:]
 		if e, ok := tree.Entries[s.pactDir()]; ok && e.Kind != ghapi.KindDir {
-			return nil, nil, fmt.Errorf("read %s from the GitHub API at %s: it is a %s, not a directory", s.pactDir(), prose.ShortSHA(t.HeadSHA), e.Kind)
+			return nil, nil, nil, fmt.Errorf("read %s from the GitHub API at %s: it is a %s, not a directory", s.pactDir(), prose.ShortSHA(t.HeadSHA), e.Kind)
 		}
 		src = treeSource{tree: tree, blobs: gh}
 	}
 	tips := map[string]baseTip{}
 	for i, b := range bases {
-		cfg, err := readRequired(ctx, treeSource{tree: trees[i]}, pactfile.ConfigPath)
-		if err != nil {
-			return nil, nil, fmt.Errorf("the base branch %s: %w", b, err)
-		}
-		tips[b] = baseTip{sha: trees[i].Commit, config: cfg}
+		tips[b] = baseTip{sha: trees[i].Commit}
 	}
 	h, err := readPact(ctx, src, t.HeadSHA, s)
-	return h, tips, err
+	return h, tips, cfg, err
 }
 
 // readPact reads the log, and STATE.yml, PROJECT.md and the file of
@@ -352,7 +354,7 @@ func readPact(ctx context.Context, src fileSource, sha string, s Settings) (*hea
 }
 
 // input is what validate judges of the head. The configuration is the
-// base branch's, which the caller parses once (checks.PullRequestFacts).
+// default branch's, which the run parses once (trustedconfig.go).
 func (h *headFiles) input() checks.Input {
 	return checks.Input{Dir: h.dir, Scan: &h.parsed.Scan, Replay: h.replay, State: h.state, Project: h.project, TaskFiles: h.taskFiles}
 }

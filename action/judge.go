@@ -3,6 +3,7 @@ package action
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -32,11 +33,14 @@ type Target struct {
 	MergeGroup *MergeGroup
 }
 
-// MergeGroup is a merge queue's commit: the base it merges into, and the
-// pull requests it holds.
+// MergeGroup is a merge queue's commit: the base it merges into, the pull
+// requests it holds, and its parent commit as the event names it
+// (merge_group.base_sha: the head of the group queued ahead, or the base
+// branch's tip), which judgeMergeGroup checks before trusting.
 type MergeGroup struct {
 	BaseRef string
 	PRs     []int
+	Parent  string
 }
 
 // Settings are the action inputs check mode uses.
@@ -56,6 +60,9 @@ type Settings struct {
 	MaxPactBytes int64
 	// Now is the clock (tests pin it); nil means time.Now.
 	Now func() time.Time
+	// config holds the configuration the run read (trustedconfig.go);
+	// nil: each judgement reads its own.
+	config *configOnce
 }
 
 // defaultTimeout bounds one judgement: GitHub calls are retried for a few
@@ -100,18 +107,20 @@ type Judgement struct {
 
 // Judge judges a commit the way branch protection sees it: as the head of
 // every open pull request whose head it is, each against its current base
-// as GitHub reports it now (base tip, merge base, and the configuration at
-// the base tip), never as an event payload said. A commit that is the head
+// as GitHub reports it now (base tip and merge base), never as an event
+// payload said, and all under the configuration on the default branch
+// (trustedconfig.go), whatever their bases. A commit that is the head
 // of no open pull request gets what validate judges; a merge queue's commit
 // is judged against the queue's base for the branches of its pull requests.
 //
 // Its API calls do not grow with the pact: the open pull requests listed
-// once, the head's log, STATE.yml, PROJECT.md and tasks/ listing and every
-// base's tip and configuration in one GraphQL request, the task files the
+// once, the head's log, STATE.yml, PROJECT.md and tasks/ listing, every
+// base's tip and the configuration in one GraphQL request, the task files the
 // log assigns in another (readHead), then per pull request its merge base
 // and the log there (and provenance, see judgeProvenance). What it reads
 // of the pact counts against one budget (Settings.MaxPactBytes).
 func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, error) {
+	s = s.withConfigOnce()
 	budget := newReadBudget(s.MaxPactBytes)
 	gh = budgeted{Reader: gh, b: budget}
 	var prs []ghapi.PR
@@ -129,13 +138,14 @@ func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 			}
 		}
 	}
-	head, tips, err := readHead(ctx, gh, budget, t, s, bases)
+	head, tips, cfg, err := readHead(ctx, gh, budget, t, s, bases)
 	if err != nil {
 		return nil, err
 	}
+	slog.Debug("configuration", "from", cfg.describe())
 	j := &Judgement{Target: t, State: head.replay.State, Source: head.source}
 	if t.MergeGroup != nil {
-		return j, judgeMergeGroup(ctx, gh, head, t.MergeGroup, tips[t.MergeGroup.BaseRef], s, j)
+		return j, judgeMergeGroup(ctx, gh, head, t.MergeGroup, tips[t.MergeGroup.BaseRef], cfg, s, j)
 	}
 	if len(prs) == 0 {
 		if head.log == nil {
@@ -147,7 +157,7 @@ func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 	}
 	noPact := true
 	for _, pr := range prs {
-		pj, err := judgePR(ctx, gh, head, pr, tips[pr.BaseRef], s)
+		pj, err := judgePR(ctx, gh, head, pr, tips[pr.BaseRef], cfg, s)
 		if err != nil {
 			return nil, fmt.Errorf("judge pull request #%d: %w", pr.Number, err)
 		}
@@ -177,8 +187,8 @@ type prJudgement struct {
 }
 
 // judgePR judges head as the head of pr, against pr's current base (its
-// tip and configuration as read with the head).
-func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base baseTip, s Settings) (prJudgement, error) {
+// tip as read with the head), under the run's configuration cfg.
+func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base baseTip, cfg *repoConfig, s Settings) (prJudgement, error) {
 	logPath := s.layout().Log()
 	mergeBase, baseLog, err := mergeBaseLog(ctx, gh, head, base, s)
 	if err != nil {
@@ -188,14 +198,18 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base 
 		return prJudgement{noPact: true}, nil
 	}
 	in := head.input()
-	cf := checks.ParseConfig(base.config)
+	cf := cfg.File
 	facts := checks.PullRequestFacts{BaseLog: baseLog, HeadLog: head.log, Branches: []string{pr.HeadRef}, Config: cf}
 	if in.Replay.Unsupported != nil {
 		return prJudgement{findings: checks.PullRequest(in, facts)}, nil
 	}
 	if cf.Err == nil {
-		if facts.Provenance, err = gatherProvenance(ctx, gh, provenanceInput{PR: pr, MergeBase: mergeBase,
-			BaseLog: baseLog, HeadLog: head.log, Log: head.parsed, Replay: in.Replay, Config: cf.Config, Settings: s}); err != nil {
+		trusted, trustedLog, err := trustedBase(ctx, gh, head, pr, cfg, mergeBase, baseLog, s)
+		if err != nil {
+			return prJudgement{}, err
+		}
+		if facts.Provenance, err = gatherProvenance(ctx, gh, provenanceInput{PR: pr, MergeBase: trusted,
+			BaseLog: trustedLog, HeadLog: head.log, Log: head.parsed, Replay: in.Replay, Config: cf.Config, ConfigBranch: cfg.Branch, Settings: s}); err != nil {
 			return prJudgement{}, err
 		}
 	}
@@ -214,10 +228,30 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base 
 	return prJudgement{findings: v.Findings, renewed: v.Renewed, requests: planReviewRequests(pr, cf, in, facts, v.Findings)}, nil
 }
 
+// trustedBase is the commit whose log provenance takes as judged already:
+// the pull request's merge base when its base is the default branch;
+// else the merge base of the head and the default branch's tip, for a
+// branch the author could create holds lines nobody judged, and its
+// forged accepts must not lend the head a passing check
+// (docs/semantics.md §5). Append-only and Rule 2 still weigh the pull
+// request's own merge base.
+func trustedBase(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, cfg *repoConfig, mergeBase string, baseLog []byte, s Settings) (string, []byte, error) {
+	if pr.BaseRef == cfg.Branch {
+		return mergeBase, baseLog, nil
+	}
+	mb, log, err := mergeBaseLog(ctx, gh, head, baseTip{sha: cfg.Commit}, s)
+	if err != nil {
+		return "", nil, fmt.Errorf("the default branch %s: %w", cfg.Branch, err)
+	}
+	return mb, log, nil
+}
+
 // judgeMergeGroup judges a merge queue's commit: valid and append-only
-// against the queue's base, and every feature of every queued pull
-// request's branch accepted.
-func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeGroup, base baseTip, s Settings, j *Judgement) error {
+// against the queue's base and against the commit it is queued behind (the
+// group ahead of it, whose lines it must keep though the base does not
+// have them yet), and every feature of every queued pull request's branch
+// accepted.
+func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeGroup, base baseTip, cfg *repoConfig, s Settings, j *Judgement) error {
 	prs, err := queuedPRs(ctx, gh, mg, base.sha, head.sha)
 	if err != nil {
 		return err
@@ -230,17 +264,48 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 		j.PRs = append(j.PRs, n)
 		j.Branches = append(j.Branches, pr.HeadRef)
 	}
-	_, baseLog, err := mergeBaseLog(ctx, gh, head, base, s)
+	mergeBase, baseLog, err := mergeBaseLog(ctx, gh, head, base, s)
 	if err != nil {
 		return err
 	}
-	if head.log == nil && baseLog == nil {
+	parentLog, err := groupParentLog(ctx, gh, head, mg.Parent, mergeBase, s)
+	if err != nil {
+		return err
+	}
+	if head.log == nil && baseLog == nil && parentLog == nil {
 		j.NoPact = true
 		return nil
 	}
 	j.Findings = checks.PullRequest(head.input(), checks.PullRequestFacts{BaseLog: baseLog, HeadLog: head.log, Branches: j.Branches,
-		Config: checks.ParseConfig(base.config), MergeGroup: true})
+		Config: cfg.File, MergeGroup: true})
+	// The first place the log diverges is enough: a group that rewrites
+	// the base's lines rewrites those of the group ahead too.
+	if mg.Parent != mergeBase && !slices.ContainsFunc(j.Findings, func(f checks.Finding) bool { return f.Code == checks.CodeLogRewritten }) {
+		j.Findings = append(j.Findings, checks.GroupHistory(s.layout().Log(), mg.Parent, parentLog, head.log)...)
+		checks.Sort(j.Findings)
+	}
 	return nil
+}
+
+// groupParentLog reads the log at a merge group's parent commit, which the
+// event names: it must be a commit id the group's head builds on, or the
+// group is not judged. The parent that is the merge base with the base
+// branch (no group ahead) costs nothing: that log is already read.
+func groupParentLog(ctx context.Context, gh Reader, head *headFiles, parent, mergeBase string, s Settings) ([]byte, error) {
+	if !commitSHA.MatchString(parent) {
+		return nil, fmt.Errorf("the merge_group event names %q as the commit merge group %s is queued behind (base_sha), which is not a commit id, so what is queued ahead of it cannot be judged", parent, prose.ShortSHA(head.sha))
+	}
+	if parent == mergeBase {
+		return nil, nil
+	}
+	mb, err := gh.MergeBase(ctx, parent, head.sha)
+	if err != nil {
+		return nil, fmt.Errorf("find whether merge group %s builds on %s, the commit the merge_group event says it is queued behind: %w", prose.ShortSHA(head.sha), prose.ShortSHA(parent), err)
+	}
+	if mb != parent {
+		return nil, fmt.Errorf("the merge_group event names %s as the commit merge group %s is queued behind (base_sha), but the group does not build on it, so what is queued ahead of it cannot be judged", prose.ShortSHA(parent), prose.ShortSHA(head.sha))
+	}
+	return readRequired(ctx, apiSource{gh: gh, ref: parent}, s.layout().Log())
 }
 
 // queuedPRs lists the pull requests a merge queue's commit carries: the one

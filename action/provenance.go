@@ -31,10 +31,11 @@ type provenanceInput struct {
 	HeadLog   []byte
 	Log       *projection.Log
 	Replay    *projection.Result
-	// Config is .github/pact.yml at the base branch's tip (the default
-	// when absent).
-	Config   *config.Config
-	Settings Settings
+	// Config is .github/pact.yml at the default branch's tip (the default
+	// when absent), and ConfigBranch that branch (trustedconfig.go).
+	Config       *config.Config
+	ConfigBranch string
+	Settings     Settings
 }
 
 // logPath is the log's path in the repository.
@@ -110,7 +111,7 @@ func gatherProvenance(ctx context.Context, gh Reader, in provenanceInput) (*chec
 		return nil, err
 	}
 	pin := checks.ProvenanceInput{
-		BaseRef: in.PR.BaseRef, BotLogins: bots, PRNumber: in.PR.Number,
+		ConfigBranch: in.ConfigBranch, BotLogins: bots, PRNumber: in.PR.Number,
 		Reviews: map[int64]checks.ReviewFact{}, Comments: map[int64]checks.CommentFact{}, Stale: map[int]checks.StaleFacts{},
 		Unchanged: map[checks.Span]bool{}, HeadCode: map[string]bool{}, Now: in.Settings.now(),
 	}

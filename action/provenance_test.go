@@ -269,7 +269,7 @@ func TestProvenanceOff(t *testing.T) {
 	}
 }
 
-// The policy is read from the base branch: a pull request that turns
+// The policy is read from the default branch: a pull request that turns
 // provenance off in its own .github/pact.yml is still judged by main's.
 func TestProvenancePolicyFromBaseBranchOnly(t *testing.T) {
 	t.Parallel()

@@ -109,6 +109,9 @@ func Run(ctx context.Context, env Env, gh BotGitHub) (*RunResult, error) {
 	if err != nil {
 		return res, err
 	}
+	// One configuration for the whole run, read once (trustedconfig.go):
+	// every head a scheduled run re-judges is weighed by the same file.
+	env.Settings = env.Settings.withConfigOnce()
 	if mode == "bot" && !ghevent.Rejudges(env.EventName) {
 		res.Bot, err = Bot(ctx, gh, ev, env.EventName, BotSettings{Settings: env.Settings, Sleep: env.Sleep})
 		return res, err

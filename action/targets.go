@@ -22,7 +22,9 @@ func (e *NoTargetError) Error() string {
 // pull request whose head it is, so a push (sha, the runner's GITHUB_SHA), a
 // re-run or a manual run posts exactly the verdict the pull request's own
 // run would. A merge group whose head ref names no pull request fails
-// closed: without the queued pull requests, Rule 2 cannot be judged.
+// closed: without the queued pull requests, Rule 2 cannot be judged. Its
+// parent commit (base_sha) is taken from the payload and checked when it
+// is judged (judgeMergeGroup).
 func Targets(ctx context.Context, gh Reader, ev *ghevent.Event, eventName, sha, workspace string) ([]Target, error) {
 	switch {
 	case ev.MergeGroup != nil:
@@ -32,7 +34,7 @@ func Targets(ctx context.Context, gh Reader, ev *ghevent.Event, eventName, sha, 
 			return nil, fmt.Errorf("cannot tell which pull requests merge group %s holds: its head ref %q is not gh-readonly-queue/<base>/pr-<number>-<sha>", mg.HeadSHA, mg.HeadRef)
 		}
 		return []Target{{HeadSHA: mg.HeadSHA, Workspace: workspace,
-			MergeGroup: &MergeGroup{BaseRef: strings.TrimPrefix(mg.BaseRef, "refs/heads/"), PRs: prs}}}, nil
+			MergeGroup: &MergeGroup{BaseRef: strings.TrimPrefix(mg.BaseRef, "refs/heads/"), PRs: prs, Parent: mg.BaseSHA}}}, nil
 	case ev.PullRequest != nil:
 		return prTarget(ctx, gh, ev.PullRequest.Number, workspace)
 	case ev.Issue != nil && len(ev.Issue.PullRequest) > 0 && string(ev.Issue.PullRequest) != "null":

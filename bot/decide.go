@@ -45,9 +45,9 @@ func Decide(f Facts) Decision {
 		return d.need(NeedConfig)
 	case f.ConfigErr != nil:
 		if !s.isReview {
-			d.Replies = []string{ConfigUnusable(pactfile.ConfigPath, pr.BaseRef, f.ConfigErr)}
+			d.Replies = []string{ConfigUnusable(pactfile.ConfigPath, f.ConfigBranch, f.ConfigErr)}
 		}
-		d.Err = fmt.Errorf("read %s on the base branch %s: %w", pactfile.ConfigPath, pr.BaseRef, f.ConfigErr)
+		d.Err = fmt.Errorf("read %s on the default branch %s: %w", pactfile.ConfigPath, f.ConfigBranch, f.ConfigErr)
 		return d
 	case s.isReview:
 		return decideReview(f, d)
@@ -69,11 +69,14 @@ type Facts struct {
 
 	// PullRequest is the pull request Subject.Number names.
 	PullRequest *PullRequest
-	// Config is the seat map at the base branch's tip, never the head's, so
-	// that a pull request cannot grant itself a seat; ConfigErr says why it
-	// is unusable.
-	Config    *config.Config
-	ConfigErr error
+	// Config is the seat map at the tip of the repository's default
+	// branch, ConfigBranch (docs/semantics.md §5): never the head's nor the
+	// pull request's base's, so that a pull request cannot grant itself a
+	// seat, not even through a base branch its author created; ConfigErr
+	// says why it is unusable.
+	Config       *config.Config
+	ConfigErr    error
+	ConfigBranch string
 	// Reviews are the pull request's reviews by id (for the standing
 	// decision), and Review GitHub's record of the review Subject.Review
 	// names (nil: not among them).

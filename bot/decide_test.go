@@ -46,7 +46,7 @@ func ask(t *testing.T, w world) ([]bot.Need, bot.Decision) {
 		case bot.NeedPullRequest:
 			f.PullRequest = w.PullRequest
 		case bot.NeedConfig:
-			f.Config, f.ConfigErr = w.Config, w.ConfigErr
+			f.Config, f.ConfigErr, f.ConfigBranch = w.Config, w.ConfigErr, w.ConfigBranch
 		case bot.NeedReviews:
 			f.Reviews, f.Review = w.Reviews, w.Review
 		case bot.NeedComment:
@@ -189,7 +189,14 @@ func TestDecide(t *testing.T) {
 		{name: "a comment deleted", world: acceptComment, edit: func(w *world) { w.Webhook.Action = "deleted" }, needs: []bot.Need{pr}, recheck: true},
 		{name: "another comment action", world: acceptComment, edit: func(w *world) { w.Webhook.Action = "pinned" },
 			ignored: "comment pinned events record nothing"},
-		{name: "an unusable configuration, on a comment", world: acceptComment, edit: func(w *world) { w.Config, w.ConfigErr = nil, errors.New("seats: not a map") },
+		{name: "an unusable configuration, on a comment", world: acceptComment, edit: func(w *world) {
+			// The reply names the default branch it was read from, not the
+			// pull request's base.
+			w.Config, w.ConfigErr, w.ConfigBranch = nil, errors.New("seats: not a map"), "main"
+			pr := *w.PullRequest
+			pr.BaseRef = "scratch"
+			w.PullRequest = &pr
+		},
 			needs: []bot.Need{pr, cfg}, reply: bot.ConfigUnusable(".github/pact.yml", "main", errors.New("seats: not a map")), err: true},
 		{name: "a comment gone", world: acceptComment, edit: func(w *world) { w.Comment, w.CommentGone = nil, true },
 			needs: []bot.Need{pr, cfg, comment}, ignored: "the comment no longer exists"},
@@ -272,9 +279,9 @@ func TestDecideConfigError(t *testing.T) {
 	t.Parallel()
 	w := reviewWorld(t)
 	cause := errors.New("seats: not a map")
-	w.Config, w.ConfigErr = nil, cause
+	w.Config, w.ConfigErr, w.ConfigBranch = nil, cause, "trunk"
 	_, d := ask(t, w)
-	if d.Err == nil || !errors.Is(d.Err, cause) || d.Err.Error() != "read .github/pact.yml on the base branch main: seats: not a map" {
+	if d.Err == nil || !errors.Is(d.Err, cause) || d.Err.Error() != "read .github/pact.yml on the default branch trunk: seats: not a map" {
 		t.Errorf("err = %v", d.Err)
 	}
 }

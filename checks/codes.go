@@ -81,7 +81,7 @@ var Table = []CodeInfo{
 	{CodeProvenanceFutureTS, SeverityError, "an event the PR adds is stamped more than a day in the future",
 		"Remove the line from the pull request's commits (the base branch does not have it yet, so the PR may rewrite it) and record the event again with pactify or the bot, which stamp the current time."},
 	{CodeConfigInvalid, SeverityError, ".github/pact.yml cannot be used",
-		"Fix .github/pact.yml on the base branch: only the keys seats, provenance, unmapped-branches, review-requests and review-teams, and seats that exist in the roster."},
+		"Fix .github/pact.yml on the default branch: only the keys seats, provenance, unmapped-branches, review-requests and review-teams, and seats that exist in the roster."},
 }
 
 var byCode = func() map[projection.Code]CodeInfo {

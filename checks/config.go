@@ -16,6 +16,10 @@ type ConfigFile struct {
 	Present bool
 	Config  *config.Config
 	Err     error
+	// Branch is the branch the file was read from, which every finding
+	// about it names: the repository's default branch for a pull request
+	// (docs/semantics.md §5); "" for a file on disk.
+	Branch string
 }
 
 // ParseConfig parses a .github/pact.yml (nil: there is none).
@@ -42,14 +46,20 @@ func Config(path string, cf ConfigFile, st *projection.State) []Finding {
 	if !cf.Present {
 		return nil
 	}
+	finding := func(line int, msg string) Finding {
+		if cf.Branch != "" {
+			msg = "on the default branch " + cf.Branch + ": " + msg
+		}
+		return newFinding(CodeConfigInvalid, path, line, msg)
+	}
 	if cf.Err != nil {
 		var ce *config.Error
 		if !errors.As(cf.Err, &ce) || len(ce.Problems) == 0 {
-			return []Finding{newFinding(CodeConfigInvalid, path, 0, cf.Err.Error())}
+			return []Finding{finding(0, cf.Err.Error())}
 		}
 		out := make([]Finding, 0, len(ce.Problems))
 		for _, p := range ce.Problems {
-			out = append(out, newFinding(CodeConfigInvalid, path, p.Line, p.Message))
+			out = append(out, finding(p.Line, p.Message))
 		}
 		return out
 	}
@@ -58,7 +68,7 @@ func Config(path string, cf ConfigFile, st *projection.State) []Finding {
 	}
 	var out []Finding
 	for _, msg := range cf.Config.RosterProblems(st.Seats) {
-		out = append(out, newFinding(CodeConfigInvalid, path, 0, msg))
+		out = append(out, finding(0, msg))
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -16,6 +17,31 @@ import (
 // reports the first place the PR diverges, since everything after it is
 // judged relative to a history that no longer holds.
 func History(logPath string, base, head []byte) []Finding {
+	return history(logPath, base, head, historyNames{log: "the merge-base log", short: "the merge base", head: "the PR's log"})
+}
+
+// GroupHistory judges a merge group's log append-only against its parent
+// commit (the head of the group queued ahead of it, or the base branch's
+// tip), as History does against the merge base: a pull request queued
+// behind another must not rewrite what the one ahead adds, though the base
+// branch's log alone cannot show it (docs/check.md, merge queues).
+func GroupHistory(logPath, parent string, parentLog, head []byte) []Finding {
+	short := prose.ShortSHA(parent)
+	out := history(logPath, parentLog, head, historyNames{
+		log: "the log of " + short + " (the commit this merge group is queued behind)", short: short, head: "the merge group's log"})
+	for i := range out {
+		out[i].Hint = "A pull request of this group rewrites lines that a pull request queued ahead of it adds: take it out of the queue, update it once the one ahead has merged, and append its events after the last line."
+	}
+	return out
+}
+
+// historyNames say which logs a history finding compares.
+type historyNames struct {
+	// log names the earlier log, short its commit; head the later log.
+	log, short, head string
+}
+
+func history(logPath string, base, head []byte, n historyNames) []Finding {
 	bl, hl := pactfile.SplitLines(base), pactfile.SplitLines(head)
 	for i, b := range bl {
 		if i < len(hl) && bytes.Equal(b, hl[i]) {
@@ -25,15 +51,15 @@ func History(logPath string, base, head []byte) []Finding {
 		line := i + 1
 		switch {
 		case i >= len(hl):
-			msg = fmt.Sprintf("the PR's log has %d line(s) but the merge-base log has %d: line %d and every line after it were deleted", len(hl), len(bl), i+1)
+			msg = fmt.Sprintf("%s has %d line(s) but %s has %d: line %d and every line after it were deleted", n.head, len(hl), n.log, len(bl), i+1)
 			line = len(hl)
 		case indexFrom(bl, hl[i], i+1) >= 0:
-			msg = fmt.Sprintf("line %d of the merge-base log was deleted or moved (line %d now holds what the merge base has on line %d)", i+1, i+1, indexFrom(bl, hl[i], i+1)+1)
+			msg = fmt.Sprintf("line %d of %s was deleted or moved (line %d now holds what %s has on line %d)", i+1, n.log, i+1, n.short, indexFrom(bl, hl[i], i+1)+1)
 		case indexFrom(hl, b, i+1) >= 0:
-			msg = fmt.Sprintf("a line was inserted before line %d of the merge-base log, which now sits on line %d; new events must go after the last line", i+1, indexFrom(hl, b, i+1)+1)
+			msg = fmt.Sprintf("a line was inserted before line %d of %s, which now sits on line %d; new events must go after the last line", i+1, n.log, indexFrom(hl, b, i+1)+1)
 		default:
 			from := diffStart(b, hl[i])
-			msg = fmt.Sprintf("line %d of the merge-base log was changed: it was %s and is now %s", i+1, excerpt(b, from), excerpt(hl[i], from))
+			msg = fmt.Sprintf("line %d of %s was changed: it was %s and is now %s", i+1, n.log, excerpt(b, from), excerpt(hl[i], from))
 		}
 		return []Finding{newFinding(CodeLogRewritten, logPath, line, msg)}
 	}
@@ -139,10 +165,10 @@ type PullRequestFacts struct {
 	BaseLog, HeadLog []byte
 	// Branches are the head branches whose features the PR ships.
 	Branches []string
-	// Config is the base branch tip's .github/pact.yml, parsed once by the
-	// caller (ParseConfig), which needs its policy to know what to gather:
-	// PullRequest judges by it and reports what is wrong with it, and does
-	// not read Input.Config.
+	// Config is .github/pact.yml at the default branch's tip
+	// (docs/semantics.md §5), parsed once by the caller (ParseConfig),
+	// which needs its policy to know what to gather: PullRequest judges by
+	// it and reports what is wrong with it, and does not read Input.Config.
 	Config ConfigFile
 	// Provenance holds the facts about the events the PR adds (nil when
 	// none were gathered: the policy is off, the file unusable, or no pull

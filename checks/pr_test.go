@@ -80,6 +80,41 @@ func TestHistory(t *testing.T) {
 	}
 }
 
+// GroupHistory is History against the commit a merge group is queued
+// behind: the same rule, findings that name that commit, and a hint for a
+// queue, not for a pull request's base.
+func TestGroupHistory(t *testing.T) {
+	t.Parallel()
+	const path = ".pact/log.jsonl"
+	parent := strings.Repeat("ab", 20)
+	ahead := []byte("a\nb\nc\n")
+	for _, tc := range []struct {
+		name      string
+		head      []byte
+		line      int
+		msg       string
+		rewritten bool
+	}{
+		{name: "extends the group ahead", head: []byte("a\nb\nc\nd\n")},
+		{name: "the same log", head: ahead},
+		{name: "a line the group ahead adds is edited", head: []byte("a\nb\nC\nd\n"), line: 3, rewritten: true,
+			msg: `line 3 of the log of abababababab (the commit this merge group is queued behind) was changed: it was "c" and is now "C"`},
+		{name: "the lines of the group ahead are dropped", head: []byte("a\nb\n"), line: 2, rewritten: true,
+			msg: "the merge group's log has 2 line(s) but the log of abababababab (the commit this merge group is queued behind) has 3"},
+		{name: "reordered", head: []byte("a\nc\nb\n"), line: 2, rewritten: true, msg: "now holds what abababababab has on line 3"},
+	} {
+		got := GroupHistory(path, parent, ahead, tc.head)
+		if !tc.rewritten {
+			assertFindings(t, got, nil)
+			continue
+		}
+		assertFindings(t, got, []short{{CodeLogRewritten, SeverityError, path, tc.line, "", ""}})
+		if len(got) == 1 && (!strings.Contains(got[0].Message, tc.msg) || !strings.Contains(got[0].Hint, "queued ahead")) {
+			t.Errorf("%s: %q (hint %q) does not contain %q", tc.name, got[0].Message, got[0].Hint, tc.msg)
+		}
+	}
+}
+
 func TestWaiting(t *testing.T) {
 	t.Parallel()
 	// F ships on feat/f (T1, T2, T3, T4); T5 of F sits on another branch

@@ -49,9 +49,10 @@ const DefaultBotLogin = "github-actions[bot]"
 // ProvenanceInput is everything the provenance judgement weighs.
 type ProvenanceInput struct {
 	LogPath string
-	// BaseRef names the base branch the configuration was read from.
-	BaseRef string
-	// Config is .github/pact.yml of the base branch (nil: the default).
+	// ConfigBranch names the branch the configuration was read from: the
+	// repository's default branch (docs/semantics.md §5).
+	ConfigBranch string
+	// Config is .github/pact.yml of that branch (nil: the default).
 	Config *config.Config
 	// BotLogins are the accounts the pact bot commits as.
 	BotLogins []string
@@ -188,7 +189,7 @@ func Provenance(in ProvenanceInput) ProvenanceResult {
 			"none of the %s this pull request adds (%s) can be verified: %s maps no GitHub account to any seat, so no commit, review or comment can be tied to a seat",
 			prose.Plural(len(unverifiedLines), "event"), prose.LineSpan(unverifiedLines), j.configWhere()))
 		f.Severity = SeverityWarning
-		f.Hint = "Map each seat to the GitHub accounts that act for it under seats: in " + pactfile.ConfigPath + " on the base branch, or set provenance.mode: off to stop checking."
+		f.Hint = "Map each seat to the GitHub accounts that act for it under seats: in " + pactfile.ConfigPath + " on the default branch, or set provenance.mode: off to stop checking."
 		res.Findings = append([]Finding{f}, res.Findings...)
 	}
 	return res
@@ -462,10 +463,10 @@ func (j judge) task(ev *projection.Event) *projection.Task {
 }
 
 // configWhere names the seat map a verdict was judged by: the file, on the
-// base branch when known.
+// default branch when known.
 func (j judge) configWhere() string {
-	if j.in.BaseRef != "" {
-		return pactfile.ConfigPath + " on " + j.in.BaseRef
+	if j.in.ConfigBranch != "" {
+		return pactfile.ConfigPath + " on " + j.in.ConfigBranch
 	}
 	return pactfile.ConfigPath
 }

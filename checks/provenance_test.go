@@ -74,7 +74,7 @@ func provInput(t *testing.T, cfg *config.Config, acceptSeat string, payload any,
 	t.Helper()
 	log, res := projection.ReadBytes(provLog(t, acceptSeat, payload), projection.ReadOptions{KeepEvents: true})
 	in := checks.ProvenanceInput{
-		LogPath: ".pact/log.jsonl", BaseRef: "main", Config: cfg, BotLogins: []string{provBot},
+		LogPath: ".pact/log.jsonl", ConfigBranch: "main", Config: cfg, BotLogins: []string{provBot},
 		Branches: []string{"feat/login"}, PRNumber: 7, State: res.State,
 		Reviews: map[int64]checks.ReviewFact{}, Comments: map[int64]checks.CommentFact{}, Stale: map[int]checks.StaleFacts{},
 	}

@@ -59,7 +59,7 @@ func Requestable(login string) bool {
 // request's head, the configuration at its base, and what GitHub already
 // holds.
 type ReviewRequestInput struct {
-	// Config is .github/pact.yml at the base branch's tip (nil: the
+	// Config is .github/pact.yml at the default branch's tip (nil: the
 	// default); State is the replay of the head's log.
 	Config *config.Config
 	State  *projection.State

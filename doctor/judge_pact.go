@@ -47,7 +47,7 @@ func judgePact(f Facts) []Probe {
 		return append(out, cfgProbe)
 	case f.ConfigMissing || cfg == nil:
 		cfgProbe.Status, cfgProbe.Title = StatusFail, "no "+pactfile.ConfigPath+" on "+branch
-		cfgProbe.Detail = "no GitHub account holds a seat: the bot cannot tell which seat a reviewer holds, and provenance can verify nothing"
+		cfgProbe.Detail = "no GitHub account holds a seat: the bot cannot tell which seat a reviewer holds, and provenance can verify nothing; " + configFromDefault(branch)
 		cfgProbe.Fix = "add " + pactfile.ConfigPath + " on " + branch + ":\n" + configSnippet(f.Roster)
 		out = append(out, cfgProbe)
 		out = append(out, judgeProvenance(f, config.Default()), judgeUnmapped(f, config.Default()))
@@ -63,6 +63,7 @@ func judgePact(f Facts) []Probe {
 		cfgProbe.Fix = "in " + pactfile.ConfigPath + " on " + branch + ", keep only the seats " + strings.Join(f.Roster, ", ")
 	} else {
 		cfgProbe.Status, cfgProbe.Title = StatusPass, pactfile.ConfigPath+" on "+branch+" is valid"
+		cfgProbe.Detail = configFromDefault(branch)
 	}
 	out = append(out, cfgProbe)
 
@@ -80,6 +81,12 @@ func judgePact(f Facts) []Probe {
 	out = append(out, judgeLogins(f, cfg)...)
 	out = append(out, judgeProvenance(f, cfg), judgeUnmapped(f, cfg))
 	return append(out, judgeReviewRequests(f, cfg)...)
+}
+
+// configFromDefault says where the check and the bot read the
+// configuration (docs/semantics.md §5), so that nobody fixes it elsewhere.
+func configFromDefault(branch string) string {
+	return fmt.Sprintf("the check and the bot read the seats and policies from %s on %s, the default branch, whatever a pull request's base: the file on any other branch grants nothing", pactfile.ConfigPath, branch)
 }
 
 // judgeLogins judges every login of the seat map once, in roster order.

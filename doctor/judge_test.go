@@ -281,7 +281,9 @@ func TestJudge(t *testing.T) {
 			f.GitAttributes, f.GitAttributesUnknown = nil, &Unknown{Reason: "GitHub answered 403", Permission: "Contents: read"}
 		}, "pact.line_endings", StatusUnknown, []string{"cannot read .gitattributes on main", "Contents: read"}},
 		{"no config", func(f *Facts) { f.Config, f.ConfigMissing = nil, true }, "config.file", StatusFail,
-			[]string{"no .github/pact.yml on main", "seats:\n  lead: [<github-login>]\n  dev: [<github-login>]\n  rev: [<github-login>]\nprovenance:\n  mode: require"}},
+			[]string{"no .github/pact.yml on main", "the file on any other branch grants nothing", "seats:\n  lead: [<github-login>]\n  dev: [<github-login>]\n  rev: [<github-login>]\nprovenance:\n  mode: require"}},
+		{"the config is read from the default branch", func(f *Facts) {}, "config.file", StatusPass,
+			[]string{".github/pact.yml on main is valid", "read the seats and policies from .github/pact.yml on main, the default branch, whatever a pull request's base"}},
 		{"no config means provenance warn", func(f *Facts) { f.Config, f.ConfigMissing = nil, true }, "config.provenance", StatusWarn, nil},
 		{"an unusable config", func(f *Facts) { f.Config, f.ConfigError = nil, ".github/pact.yml line 3: unknown key \"seat\"" }, "config.file", StatusFail, []string{"unknown key"}},
 		{"a config seat outside the roster", func(f *Facts) {

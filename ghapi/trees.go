@@ -30,11 +30,15 @@ type Entry struct {
 	Data []byte
 }
 
-// TreeRead names a commit — by id, or as the tip of a branch now — and
-// the paths to read there.
+// TreeRead names a commit — by id, as the tip of a branch now, or as the
+// tip of the repository's default branch now (whichever branch GitHub says
+// that is) — and the paths to read there.
 type TreeRead struct {
 	Commit string
 	Branch string
+	// DefaultBranch reads the tip of the repository's default branch, as
+	// GitHub names it at the time of the read; Tree.Branch says which.
+	DefaultBranch bool
 	// Files are paths of files: read.
 	Files []string
 	// Dirs are paths of directories: each entry directly inside is listed
@@ -52,6 +56,9 @@ type Tree struct {
 	// Commit is the commit read (a branch's tip at the time of the read)
 	// and RootTree its tree.
 	Commit, RootTree string
+	// Branch is the branch read: TreeRead.Branch, or the name of the
+	// default branch for a TreeRead.DefaultBranch ("" for a commit).
+	Branch string
 	// Entries holds every path asked for that exists, and every entry
 	// directly inside each directory asked for, by repository path. A
 	// path that is not there is absent.
@@ -146,16 +153,18 @@ func (c *Client) ReadTrees(ctx context.Context, reads ...TreeRead) ([]Tree, erro
 		}
 		sel.WriteString(" }")
 		switch {
-		case r.Commit != "" && r.Branch == "":
+		case r.DefaultBranch && r.Commit == "" && r.Branch == "":
+			fmt.Fprintf(&body, " %s: defaultBranchRef { name target { %s } }", rv, sel.String())
+		case r.Commit != "" && r.Branch == "" && !r.DefaultBranch:
 			vars[rv] = r.Commit
 			fmt.Fprintf(&q, ", $%s: GitObjectID!", rv)
 			fmt.Fprintf(&body, " %s: object(oid: $%s) { %s }", rv, rv, sel.String())
-		case r.Branch != "" && r.Commit == "":
+		case r.Branch != "" && r.Commit == "" && !r.DefaultBranch:
 			vars[rv] = "refs/heads/" + r.Branch
 			fmt.Fprintf(&q, ", $%s: String!", rv)
 			fmt.Fprintf(&body, " %s: ref(qualifiedName: $%s) { target { %s } }", rv, rv, sel.String())
 		default:
-			return nil, fmt.Errorf("%s: name a commit or a branch", op)
+			return nil, fmt.Errorf("%s: name one commit, branch or the default branch", op)
 		}
 	}
 	fmt.Fprintf(&q, ") { repository(owner: $owner, name: $name) {%s } }", body.String())
@@ -178,15 +187,25 @@ func (c *Client) ReadTrees(ctx context.Context, reads ...TreeRead) ([]Tree, erro
 	out := make([]Tree, len(reads))
 	for i, r := range reads {
 		raw := answer.Repository[fmt.Sprintf("r%d", i)]
-		if r.Branch != "" {
+		branch := r.Branch
+		if r.Branch != "" || r.DefaultBranch {
 			var ref *struct {
+				Name   string          `json:"name"`
 				Target json.RawMessage `json:"target"`
 			}
 			if err := json.Unmarshal(raw, &ref); err != nil {
 				return nil, fmt.Errorf("%s: decode the answer: %w", op, err)
 			}
+			if ref == nil && r.DefaultBranch {
+				return nil, fmt.Errorf("%s: the repository has no default branch: %w", op, ErrNotFound)
+			}
 			if ref == nil {
 				return nil, fmt.Errorf("%s: branch %s: %w", op, r.Branch, ErrNotFound)
+			}
+			if r.DefaultBranch {
+				if branch = ref.Name; branch == "" {
+					return nil, fmt.Errorf("%s: GitHub named no default branch", op)
+				}
 			}
 			raw = ref.Target
 		}
@@ -200,12 +219,12 @@ func (c *Client) ReadTrees(ctx context.Context, reads ...TreeRead) ([]Tree, erro
 		}
 		if cm.OID == "" {
 			what := "commit " + r.Commit
-			if r.Branch != "" {
-				what = "the tip of " + r.Branch
+			if branch != "" {
+				what = "the tip of " + branch
 			}
 			return nil, fmt.Errorf("%s: %s is not a commit GitHub knows: %w", op, what, ErrNotFound)
 		}
-		t := Tree{Commit: cm.OID, RootTree: cm.Tree.OID, Entries: map[string]Entry{}}
+		t := Tree{Commit: cm.OID, RootTree: cm.Tree.OID, Branch: branch, Entries: map[string]Entry{}}
 		c.cache.putTree(t.Commit, t.RootTree)
 		for j, p := range r.Files {
 			clean, _ := cleanPath(p)
@@ -312,6 +331,9 @@ func describeReads(reads []TreeRead) string {
 	var parts []string
 	for _, r := range reads {
 		at := r.Branch
+		if r.DefaultBranch {
+			at = "the default branch"
+		}
 		if at == "" {
 			at = r.Commit
 			if len(at) > 12 {

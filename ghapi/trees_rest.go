@@ -9,7 +9,8 @@ import (
 )
 
 // readTreesREST is ReadTrees through the REST API, for a server whose
-// GraphQL endpoint does not answer: the commit (GET .../commits/{ref}), the
+// GraphQL endpoint does not answer: the default branch's name when asked
+// for (GET /repos/{owner}/{repo}, once), the commit (GET .../commits/{ref}), the
 // trees down to each path (git/trees, cached per tree), and each file's
 // blob. It reads the same entries, with the same kinds, as the GraphQL
 // read, at the cost of a call per file.
@@ -83,17 +84,30 @@ func (c *Client) readTreesREST(ctx context.Context, op string, reads []TreeRead)
 		t.Entries[path] = en
 		return nil
 	}
+	var defaultBranch string
 	out := make([]Tree, len(reads))
 	for i, r := range reads {
-		ref := r.Commit
-		if r.Branch != "" {
-			ref = "heads/" + r.Branch // the documented form: never a tag of that name
+		ref, branch := r.Commit, r.Branch
+		if r.DefaultBranch && defaultBranch == "" {
+			repo, err := c.Repository(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", op, err)
+			}
+			if defaultBranch = repo.DefaultBranch; defaultBranch == "" {
+				return nil, fmt.Errorf("%s: GitHub named no default branch", op)
+			}
+		}
+		if r.DefaultBranch {
+			branch = defaultBranch
+		}
+		if branch != "" {
+			ref = "heads/" + branch // the documented form: never a tag of that name
 		}
 		rc, _, err := c.gh.Repositories.GetCommit(ctx, c.owner, c.repo, ref, &github.ListOptions{PerPage: 1})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", op, wrapErr("get commit "+ref, err))
 		}
-		t := Tree{Commit: rc.GetSHA(), RootTree: rc.GetCommit().GetTree().GetSHA(), Entries: map[string]Entry{}}
+		t := Tree{Commit: rc.GetSHA(), RootTree: rc.GetCommit().GetTree().GetSHA(), Branch: branch, Entries: map[string]Entry{}}
 		c.cache.putTree(t.Commit, t.RootTree)
 		for _, p := range r.Files {
 			clean, e, err := find(t.RootTree, p)

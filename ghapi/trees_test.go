@@ -282,3 +282,61 @@ func TestReadTreesTake(t *testing.T) {
 		}
 	}
 }
+
+// TestReadTreesDefaultBranch: the default branch is whichever GitHub names
+// at the time of the read, in the same request as the other reads (GraphQL)
+// or with one more call (REST); the tree says which branch it was.
+func TestReadTreesDefaultBranch(t *testing.T) {
+	t.Parallel()
+	for _, rest := range []bool{false, true} {
+		var opts []fakegithub.Option
+		if rest {
+			opts = append(opts, fakegithub.WithoutGraphQL())
+		}
+		srv := fakegithub.New(t, opts...)
+		seedRepo(t, srv)
+		trunk := srv.CommitFiles(owner, repo, "trunk", map[string]string{".github/pact.yml": "seats: {lead: [alice]}\n"}, "alice")
+		srv.CommitFiles(owner, repo, "main", map[string]string{".github/pact.yml": "provenance: {mode: off}\n"}, "mallory")
+		srv.SetDefaultBranch(owner, repo, "trunk")
+		c, _ := newClient(t, srv)
+		trees, err := c.ReadTrees(context.Background(),
+			ghapi.TreeRead{Branch: "main"},
+			ghapi.TreeRead{DefaultBranch: true, Files: []string{".github/pact.yml"}},
+			ghapi.TreeRead{DefaultBranch: true})
+		if err != nil {
+			t.Fatalf("rest %v: %v", rest, err)
+		}
+		if trees[0].Branch != "main" || trees[1].Branch != "trunk" || trees[1].Commit != trunk || trees[2].Commit != trunk {
+			t.Errorf("rest %v: trees = %+v", rest, trees)
+		}
+		if got := string(trees[1].Entries[".github/pact.yml"].Data); got != "seats: {lead: [alice]}\n" {
+			t.Errorf("rest %v: the default branch's configuration = %q", rest, got)
+		}
+		calls := map[bool]map[string]int{false: {fakegithub.GraphQLOperation: 1, "repos/get": 0}, true: {"repos/get": 1}}[rest]
+		for op, want := range calls {
+			if n := opCount(srv, op); n != want {
+				t.Errorf("rest %v: %s ×%d, want %d", rest, op, n, want)
+			}
+		}
+		if v := srv.Violations(); len(v) != 0 {
+			t.Errorf("violations: %v", v)
+		}
+	}
+	// A repository with no branch has no default branch to read.
+	for _, rest := range []bool{false, true} {
+		var opts []fakegithub.Option
+		if rest {
+			opts = append(opts, fakegithub.WithoutGraphQL())
+		}
+		srv := fakegithub.New(t, opts...)
+		srv.CreateRepo(owner, repo, "main")
+		c, _ := newClient(t, srv)
+		if _, err := c.ReadTrees(context.Background(), ghapi.TreeRead{DefaultBranch: true}); !errors.Is(err, ghapi.ErrNotFound) {
+			t.Errorf("rest %v, empty repository: %v, want ErrNotFound", rest, err)
+		}
+	}
+	c, _ := newClient(t, fakegithub.New(t))
+	if _, err := c.ReadTrees(context.Background(), ghapi.TreeRead{DefaultBranch: true, Branch: "main"}); err == nil {
+		t.Error("a read naming a branch and the default branch was sent")
+	}
+}

@@ -28,6 +28,11 @@ type Event struct {
 		HeadSHA string `json:"head_sha"`
 		HeadRef string `json:"head_ref"`
 		BaseRef string `json:"base_ref"`
+		// BaseSHA is the group's parent commit: the head of the group
+		// queued ahead of it, or the base branch's tip. GitHub sets it and
+		// a re-run replays it for the same head; the reader checks it is
+		// a commit the head builds on before trusting it.
+		BaseSHA string `json:"base_sha"`
 	} `json:"merge_group"`
 	Review *struct {
 		ID   int64 `json:"id"`

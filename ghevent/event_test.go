@@ -91,3 +91,20 @@ func TestParseEvent(t *testing.T) {
 		t.Errorf("Parse = %+v, %v", ev, err)
 	}
 }
+
+// A merge_group payload names the group's head, ref, base branch and
+// parent commit (base_sha), as GitHub's own example has them.
+func TestParseMergeGroup(t *testing.T) {
+	t.Parallel()
+	ev, err := ghevent.Parse([]byte(`{"action":"checks_requested","merge_group":{"head_sha":"2ffea6db159f6b6c47a24e778fb9ef40cf6b1c7d",` +
+		`"head_ref":"refs/heads/gh-readonly-queue/main/pr-104-929f8209d40f77f4abc622a499c93a83babdbe64",` +
+		`"base_sha":"380387fbc80638b734a49e1be1c4dfec1c01b33c","base_ref":"refs/heads/main"}}`))
+	if err != nil || ev.MergeGroup == nil {
+		t.Fatalf("Parse = %+v, %v", ev, err)
+	}
+	mg := ev.MergeGroup
+	if mg.HeadSHA != "2ffea6db159f6b6c47a24e778fb9ef40cf6b1c7d" || mg.BaseSHA != "380387fbc80638b734a49e1be1c4dfec1c01b33c" ||
+		mg.BaseRef != "refs/heads/main" || !slices.Equal(ghevent.MergeGroupPRs(mg.HeadRef), []int{104}) {
+		t.Errorf("merge group = %+v", mg)
+	}
+}

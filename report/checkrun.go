@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -43,6 +44,38 @@ type Verdict struct {
 	// requested for, and why (they hold logins and GitHub's answers, so
 	// they are escaped like the log's text).
 	RequestNotes []string
+	// Group is set for a merge queue's commit, which heads no pull
+	// request: the summary speaks of the group and the pull requests it
+	// holds, never of "this PR" (HeadBranch is then unused).
+	Group *Group
+}
+
+// Group is a merge queue's group: the pull requests it holds, their head
+// branches, and the base branch they merge into.
+type Group struct {
+	PRs      []int
+	Branches []string
+	BaseRef  string
+}
+
+// describe is the group as the summary's first line names it.
+func (g *Group) describe() string {
+	prs := make([]string, len(g.PRs))
+	for i, n := range g.PRs {
+		prs[i] = "#" + strconv.Itoa(n)
+	}
+	what, branch := "pull request ", "branch "
+	if len(prs) != 1 {
+		what = "pull requests "
+	}
+	if len(g.Branches) != 1 {
+		branch = "branches "
+	}
+	branches := make([]string, len(g.Branches))
+	for i, b := range g.Branches {
+		branches[i] = Escape(b)
+	}
+	return fmt.Sprintf("the merge group of %s%s into %s (%s%s)", what, strings.Join(prs, ", "), Escape(g.BaseRef), branch, strings.Join(branches, ", "))
 }
 
 // Conclusion is success when nothing is wrong or waiting, failure on any
@@ -117,7 +150,10 @@ func Summary(v Verdict) string {
 	if v.HeadSHA != "" {
 		fmt.Fprintf(&head, " on %s", Code(prose.ShortSHA(v.HeadSHA)))
 	}
-	if v.HeadBranch != "" {
+	switch {
+	case v.Group != nil:
+		fmt.Fprintf(&head, ", %s", v.Group.describe())
+	case v.HeadBranch != "":
 		fmt.Fprintf(&head, " (branch %s)", Escape(v.HeadBranch))
 	}
 	head.WriteString(".\n")
@@ -147,6 +183,9 @@ func Summary(v Verdict) string {
 	}
 
 	tasks := TaskTable(v.State, v.HeadBranch, v.Findings)
+	if v.Group != nil {
+		tasks = taskTable(v.State, v.Group.Branches, "in this group", v.Findings)
+	}
 	footer := "\n<sub>Finding codes are explained in the pact-action README. The log is append-only; fix problems by appending events with `pactify`, never by editing lines.</sub>\n"
 
 	// Assemble within the limit: the verdict always fits and the waiting
@@ -230,6 +269,16 @@ func cut(s string, n int, note string) string {
 // branch. An accepted task that a pending finding still holds back (its
 // accept does not cover the head) reads as waiting, not as accepted.
 func TaskTable(st *projection.State, branch string, findings []checks.Finding) string {
+	var branches []string
+	if branch != "" {
+		branches = []string{branch}
+	}
+	return taskTable(st, branches, "this PR", findings)
+}
+
+// taskTable is TaskTable marking the tasks of every branch of branches
+// with mark.
+func taskTable(st *projection.State, branches []string, mark string, findings []checks.Finding) string {
 	if st == nil || len(st.TaskOrder) == 0 {
 		return ""
 	}
@@ -245,8 +294,8 @@ func TaskTable(st *projection.State, branch string, findings []checks.Finding) s
 		for _, tid := range st.Features[fid].Tasks {
 			t := st.Tasks[tid]
 			br := Escape(t.Branch)
-			if branch != "" && t.Branch == branch {
-				br = "**" + br + "** (this PR)"
+			if t.Branch != "" && slices.Contains(branches, t.Branch) {
+				br = "**" + br + "** (" + mark + ")"
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", Escape(fid), st.FeatureStatus(fid), Escape(tid), statusCell(t, waiting[tid]), Escape(t.Owner), Escape(t.Reviewer), br)
 		}

@@ -57,6 +57,37 @@ func TestSummaryShowsVerdictTasksWaitingAndFindings(t *testing.T) {
 	}
 }
 
+// TestSummaryOfAMergeGroup: a merge queue's commit heads no pull request:
+// its summary names the group, its pull requests and their branches, and
+// marks their tasks as the group's, never as "this PR".
+func TestSummaryOfAMergeGroup(t *testing.T) {
+	t.Parallel()
+	st := projection.NewState()
+	st.TaskOrder = []string{"T1", "T2", "T3"}
+	st.FeatureOrder = []string{"F"}
+	st.Features = map[string]*projection.Feature{"F": {Tasks: []string{"T1", "T2", "T3"}}}
+	st.Tasks = map[string]*projection.Task{"T1": {Branch: "feat/a"}, "T2": {Branch: "feat/<b>"}, "T3": {Branch: "feat/c"}}
+	for _, tc := range []struct {
+		group *Group
+		want  []string
+	}{
+		{&Group{PRs: []int{7}, Branches: []string{"feat/a"}, BaseRef: "main"},
+			[]string{"on `0123456789ab`, the merge group of pull request #7 into main (branch feat/a).", "**feat/a** (in this group)"}},
+		{&Group{PRs: []int{7, 9}, Branches: []string{"feat/a", "feat/<b>"}, BaseRef: "main"},
+			[]string{"the merge group of pull requests #7, #9 into main (branches feat/a, " + Escape("feat/<b>") + ").", "**feat/a** (in this group)", "**" + Escape("feat/<b>") + "** (in this group)", "| feat/c |"}},
+	} {
+		got := Summary(Verdict{CheckName: "pact", HeadBranch: "feat/a", HeadSHA: "0123456789abcdef0123", State: st, Group: tc.group})
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("summary lacks %q:\n%s", w, got)
+			}
+		}
+		if strings.Contains(got, "this PR") || strings.Contains(got, "(branch feat/a).\n") && len(tc.group.PRs) > 1 {
+			t.Errorf("the group's summary speaks of a pull request:\n%s", got)
+		}
+	}
+}
+
 // TestSummaryNamesTheReviewRequested: the waiting line says whom a review
 // is requested from, and a note why nobody was; logins and GitHub's
 // answers are inert like every other text (an @ that mentions nobody).

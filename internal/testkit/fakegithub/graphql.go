@@ -25,8 +25,8 @@ import (
 // do not fit their declared types, or a field the fake does not resolve is
 // a violation, reported like an OpenAPI one, and answered as GitHub answers
 // an invalid query (200 with "errors"). The fake resolves what the product
-// asks: repository(owner, name) with object(oid | expression) and
-// ref(qualifiedName); Commit (oid, tree, file(path), message), Tree
+// asks: repository(owner, name) with object(oid | expression),
+// ref(qualifiedName) and defaultBranchRef; Commit (oid, tree, file(path), message), Tree
 // (entries), TreeEntry (name, path, type, mode, oid, size, object), Blob
 // (text, isTruncated, byteSize, isBinary), Ref (name, target), and
 // rateLimit.
@@ -391,6 +391,12 @@ func (x *gqlExec) resolve(f *ast.Field, typ string, v any, path []any) (any, boo
 				}
 			}
 			return nil, true
+		case "defaultBranchRef":
+			full := "refs/heads/" + v.r.defaultBranch
+			if sha, ok := v.r.refs[full]; ok && v.r.defaultBranch != "" {
+				return gqlRef{repo: v.r, name: full, sha: sha}, true
+			}
+			return nil, true // an empty repository has no default branch yet
 		}
 	case gqlRef:
 		switch f.Name {

@@ -216,3 +216,36 @@ func TestGraphQLFaults(t *testing.T) {
 		t.Errorf("after the fault: %d %v", status, out)
 	}
 }
+
+// Repository.defaultBranchRef names the default branch GitHub holds now:
+// the first branch created, then whatever SetDefaultBranch made it, the
+// same one REST's default_branch names; none in an empty repository.
+func TestGraphQLDefaultBranchRef(t *testing.T) {
+	t.Parallel()
+	s := New(t)
+	const q = `{ repository(owner: "o", name: "r") { defaultBranchRef { name prefix target { oid } } } }`
+	s.CreateRepo("o", "r", "trunk")
+	if _, out := gql(t, s, "/graphql", q, nil); out["errors"] != nil || dig(t, out, "data", "repository", "defaultBranchRef") != nil {
+		t.Errorf("empty repository: %v, want no default branch ref", out)
+	}
+	trunk := s.CommitFiles("o", "r", "trunk", map[string]string{"a": "1"}, "alice")
+	other := s.CommitFiles("o", "r", "other", map[string]string{"a": "2"}, "alice")
+	for _, tc := range []struct{ branch, sha string }{{"trunk", trunk}, {"other", other}} {
+		s.SetDefaultBranch("o", "r", tc.branch)
+		_, out := gql(t, s, "/graphql", q, nil)
+		ref := dig(t, out, "data", "repository", "defaultBranchRef")
+		if out["errors"] != nil || dig(t, ref, "name") != tc.branch || dig(t, ref, "prefix") != "refs/heads/" || dig(t, ref, "target", "oid") != tc.sha {
+			t.Errorf("default %s: %v", tc.branch, out)
+		}
+		_, body, _ := do(t, s, "GET", "/repos/o/r", nil)
+		var repo struct {
+			DefaultBranch string `json:"default_branch"`
+		}
+		if err := json.Unmarshal(body, &repo); err != nil || repo.DefaultBranch != tc.branch {
+			t.Errorf("REST default_branch = %q, %v; want %s", repo.DefaultBranch, err, tc.branch)
+		}
+	}
+	if v := s.Violations(); len(v) != 0 {
+		t.Errorf("violations: %v", v)
+	}
+}

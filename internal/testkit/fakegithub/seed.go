@@ -97,6 +97,15 @@ func (s *Server) CreateRepo(owner, repo, defaultBranch string) {
 	r.defaultBranch = defaultBranch
 }
 
+// SetDefaultBranch makes branch the default branch of owner/repo, as an
+// admin does in the repository's settings: GET /repos/{owner}/{repo}
+// (default_branch) and GraphQL's Repository.defaultBranchRef name it.
+func (s *Server) SetDefaultBranch(owner, repo, branch string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.repoLocked(owner, repo).defaultBranch = branch
+}
+
 // ForkRepo creates forkOwner/repo as a fork of owner/repo with the same
 // branches. Both share the object store, like a GitHub fork network.
 func (s *Server) ForkRepo(owner, repo, forkOwner string) {
