@@ -53,7 +53,7 @@ var verbs = []verb{
 
 // commands is pact-action's command tree for a command line with
 // arguments (without any, it is the GitHub Action, which needs no parser).
-func commands(stdout io.Writer, getenv func(string) string, logger *slog.Logger) *cobra.Command {
+func commands(stdout, stderr io.Writer, getenv func(string) string, logger *slog.Logger) *cobra.Command {
 	root := cmdline.Root("pact-action", "enforce the Pact protocol v1 on pull requests", version.Line("pact-action"),
 		"no verb given; name one, such as check or doctor", stdout)
 	cmdline.Global(root, pactDirFlag, "the pact directory (default .pact)")
@@ -73,7 +73,7 @@ func commands(stdout io.Writer, getenv func(string) string, logger *slog.Logger)
 		case "check":
 			return runLocal(ctx, p, stdout)
 		case "doctor":
-			return runDoctor(ctx, p, stdout, getenv, logger)
+			return runDoctor(ctx, p, stdout, stderr, getenv, logger)
 		case "completion":
 			if len(p.Positional) != 1 {
 				return usagef("usage: pact-action completion bash|zsh|fish|powershell")

@@ -45,7 +45,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		// The GitHub Action: the runner's environment is its whole input.
 		err = runAction(ctx, stdout, getenv, logger)
 	} else {
-		err = cmdline.Execute(ctx, commands(stdout, getenv, logger), args, stdout, stderr)
+		err = cmdline.Execute(ctx, commands(stdout, stderr, getenv, logger), args, stdout, stderr)
 	}
 	return exitCode(err, stderr)
 }
