@@ -157,7 +157,7 @@ jobs:
   pact:
     runs-on: ubuntu-latest
     steps:
-      - uses: pact-action/pact-action@v1
+      - uses: pact-action/pact-action@main
         with:
           mode: check`
 

@@ -47,14 +47,15 @@ var verbs = []verb{
 		choices: map[string][]string{"format": {"text", "json"}}},
 	{use: "completion bash|zsh|fish|powershell", short: "Print a shell completion script.", help: completionHelp,
 		positional: cmdline.Shells},
+	{use: "version", short: "Print the version (as --version does).", help: versionHelp},
 	{use: "help [<verb>]", short: "Print the reference, or one verb's usage.", help: helpHelp},
 }
 
 // commands is pact-action's command tree for a command line with
 // arguments (without any, it is the GitHub Action, which needs no parser).
-func commands(stdout io.Writer, getenv func(string) string, logger *slog.Logger) *cobra.Command {
+func commands(stdout, stderr io.Writer, getenv func(string) string, logger *slog.Logger) *cobra.Command {
 	root := cmdline.Root("pact-action", "enforce the Pact protocol v1 on pull requests", version.Line("pact-action"),
-		"no verb given; without any argument pact-action runs as the GitHub Action", stdout)
+		"no verb given; name one, such as check or doctor", stdout)
 	cmdline.Global(root, pactDirFlag, "the pact directory (default .pact)")
 	_ = root.MarkPersistentFlagDirname(pactDirFlag)
 	var helpErr error
@@ -72,12 +73,18 @@ func commands(stdout io.Writer, getenv func(string) string, logger *slog.Logger)
 		case "check":
 			return runLocal(ctx, p, stdout)
 		case "doctor":
-			return runDoctor(ctx, p, stdout, getenv, logger)
+			return runDoctor(ctx, p, stdout, stderr, getenv, logger)
 		case "completion":
 			if len(p.Positional) != 1 {
 				return usagef("usage: pact-action completion bash|zsh|fish|powershell")
 			}
 			return cmdline.Completion(root, p.Positional[0], stdout)
+		case "version":
+			if len(p.Positional) > 0 {
+				return usagef("version takes no arguments; %q is extra", p.Positional[0])
+			}
+			_, err := io.WriteString(stdout, version.Line("pact-action"))
+			return err
 		}
 		return helpVerb(root, p)
 	}
@@ -175,9 +182,10 @@ func helpVerb(root *cobra.Command, p cmdline.Args) error {
 
 const helpText = `pact-action — enforce the Pact protocol v1 on pull requests
 
-In a GitHub workflow (no arguments): reads the runner environment and the
-action inputs (mode, token, check-name, pact-dir, fail-on) and runs check
-mode or bot mode.
+In a GitHub workflow (no arguments, GITHUB_ACTIONS=true): reads the runner
+environment and the action's inputs (mode, token, check-name, pact-dir,
+fail-on, report-path, max-pact-bytes, bot-login; see action.yml) and runs
+check mode or bot mode. Anywhere else, no arguments print this reference.
 
 Local preview, no token needed:
   pact-action check --local DIR [--base REV | --base-log FILE] [--branch NAME]
@@ -196,8 +204,9 @@ Is this repository really protected? (read-only token in GITHUB_TOKEN or GH_TOKE
 Shell completion:
   pact-action completion bash|zsh|fish|powershell
 
-pact-action <verb> --help prints one verb's usage; pact-action --version prints
-the version. --pact-dir may stand before or after the verb.
+pact-action <verb> --help prints one verb's usage; pact-action version prints
+the version. --pact-dir, --help and --version may stand before the verb; every
+other flag goes after it.
 
 Exit codes: 0 mergeable (doctor: no ✗); 1 violations (doctor: a ✗);
 2 usage or operational error; 4 waiting for reviews (only when no check run
@@ -260,6 +269,13 @@ Print a shell completion script.
   powershell:  pact-action completion powershell | Out-String | Invoke-Expression
 The scripts ask pact-action itself for the words, so they follow the
 pact-action on your PATH.
+
+-h, --help      print this usage.
+`
+
+const versionHelp = `usage: pact-action version
+
+Print the version (as --version does).
 
 -h, --help      print this usage.
 `

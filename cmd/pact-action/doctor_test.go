@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -316,5 +317,23 @@ func TestDoctorUsageAndAPIErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr.String(), tt.want)
 			}
 		})
+	}
+}
+
+// TestDoctorSaysWhatItWaitsFor: when GitHub does not answer, the first line
+// a person reads is one sentence saying so; the retry lines come after it.
+func TestDoctorSaysWhatItWaitsFor(t *testing.T) {
+	t.Parallel()
+	s := doctorRepo(t, nil)
+	protectMain(s, fakegithub.RequiredCheck{Context: "pact", AppID: fakegithub.GitHubActionsAppID})
+	s.FailNext("GET", "/repos/*/*", http.StatusBadGateway, nil, 1)
+	res := runDoctorE2E(t, s)
+	if res.Code != exitOK {
+		t.Fatalf("exit %d, want 0 after one retry\n%s%s", res.Code, res.Stdout, res.Stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(res.Stderr), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "pact-action doctor: GitHub's API at ") || !strings.Contains(lines[0], "does not answer") ||
+		!strings.Contains(lines[1], "level=WARN") {
+		t.Errorf("stderr should be one sentence, then the one retry line:\n%s", res.Stderr)
 	}
 }

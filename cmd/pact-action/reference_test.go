@@ -17,7 +17,7 @@ import (
 // ./cmd/pact-action rewrites it).
 func TestCLIReference(t *testing.T) {
 	t.Parallel()
-	doc, err := cmdline.Reference(commands(nil, nil, nil), func(args ...string) (string, error) {
+	doc, err := cmdline.Reference(commands(nil, nil, nil, nil), func(args ...string) (string, error) {
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), args, nil, &stdout, &stderr, func(string) string { return "" })
 		want := "pact-action — enforce the Pact protocol v1 on pull requests"

@@ -41,13 +41,22 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(logger)
 	var err error
-	if len(args) == 0 {
+	if len(args) == 0 && inWorkflow(getenv) {
 		// The GitHub Action: the runner's environment is its whole input.
 		err = runAction(ctx, stdout, getenv, logger)
 	} else {
-		err = cmdline.Execute(ctx, commands(stdout, getenv, logger), args, stdout, stderr)
+		err = cmdline.Execute(ctx, commands(stdout, stderr, getenv, logger), args, stdout, stderr)
 	}
 	return exitCode(err, stderr)
+}
+
+// inWorkflow reports whether the runner started the process: GitHub sets
+// GITHUB_ACTIONS=true in every job and container action. A person who
+// types pact-action with no arguments gets the reference instead (exit 0),
+// as with gh; GITHUB_EVENT_NAME alone still asks for the action, for a
+// runner that sets only the event.
+func inWorkflow(getenv func(string) string) bool {
+	return getenv("GITHUB_ACTIONS") == "true" || getenv("GITHUB_EVENT_NAME") != ""
 }
 
 // exitCode maps errors to exit codes in one place.

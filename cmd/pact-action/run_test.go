@@ -31,7 +31,7 @@ func TestLocalCheckOnTheShippedExample(t *testing.T) {
 		{"unknown flag", []string{"check", "--local", "x", "--nope", "1"}, exitUsage, nil},
 		{"no pact there", []string{"check", "--local", t.TempDir()}, exitUsage, nil},
 		{"bad fail-on", []string{"check", "--local", "../../examples/demo", "--fail-on", "sometimes"}, exitUsage, nil},
-		{"outside a workflow", nil, exitUsage, nil},
+		{"no arguments outside a workflow print the reference", nil, exitOK, []string{"pact-action — enforce the Pact protocol v1"}},
 		{"sarif format for code scanning", []string{"check", "--local", "../../examples/demo", "--branch", "feat/signup", "--format", "sarif"}, exitWaiting,
 			[]string{`"version": "2.1.0"`, `"name": "pact-action"`, `"ruleId": "pr.unaccepted_feature"`, `"partialFingerprints"`}},
 		{"bad format", []string{"check", "--local", "../../examples/demo", "--format", "xml"}, exitUsage, nil},

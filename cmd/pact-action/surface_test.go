@@ -24,9 +24,12 @@ var surface = []struct {
 	err   string // a substring of stderr ("" asserts stderr is empty)
 	quiet bool   // stdout must be empty
 }{
-	// No arguments is the GitHub Action, which needs the runner.
-	{name: "the action outside a workflow", args: nil, code: 2, err: "GITHUB_EVENT_NAME is not set", quiet: true},
-	{name: "the action with a bad input", args: nil, env: map[string]string{"INPUT_MODE": "sometimes"}, code: 2, err: `the mode input must be auto, check or bot, not "sometimes"`, quiet: true},
+	// No arguments is the GitHub Action in a workflow, the reference
+	// anywhere else.
+	{name: "no arguments outside a workflow", args: nil, out: "pact-action — enforce the Pact protocol v1 on pull requests"}, // was GITHUB_EVENT_NAME is not set
+	{name: "the action without its event", args: nil, env: map[string]string{"GITHUB_ACTIONS": "true"}, code: 2, err: "GITHUB_EVENT_NAME is not set", quiet: true},
+	{name: "the action with a bad input", args: nil, env: map[string]string{"GITHUB_ACTIONS": "true", "INPUT_MODE": "sometimes"}, code: 2, err: `the mode input must be auto, check or bot, not "sometimes"`, quiet: true},
+	{name: "the action named by its event alone", args: nil, env: map[string]string{"GITHUB_EVENT_NAME": "push", "INPUT_MODE": "sometimes"}, code: 2, err: `the mode input must be auto`, quiet: true},
 
 	// The reference and the version.
 	{name: "help", args: []string{"help"}, out: "pact-action — enforce the Pact protocol v1 on pull requests"},
@@ -42,6 +45,10 @@ var surface = []struct {
 	{name: "an unknown verb", args: []string{"frobnicate"}, code: 2, err: `unknown verb "frobnicate"`, quiet: true}, // was unknown arguments ["frobnicate"]
 	{name: "an unknown flag before any verb", args: []string{"--nope"}, code: 2, err: "unknown flag --nope", quiet: true},
 	{name: "a misspelt verb", args: []string{"chek"}, code: 2, err: `unknown verb "chek"; did you mean check?`, quiet: true},
+	{name: "a misspelt verb before its flags", args: []string{"chek", "--local", "."}, code: 2, err: `unknown verb "chek"; did you mean check?`, quiet: true}, // was unknown flag --local
+	{name: "a verb's flag before the verb", args: []string{"--format", "json", "check", "--local", demo}, code: 2, err: "--format is a flag of check: write it after the verb", quiet: true},
+	{name: "version", args: []string{"version"}, out: "pact-action "},
+	{name: "version with more", args: []string{"version", "x"}, code: 2, err: `version takes no arguments; "x" is extra`, quiet: true},
 	{name: "completion bash", args: []string{"completion", "bash"}, out: "complete -o default -F __start_pact-action pact-action"}, // was exit 2
 	{name: "completion zsh", args: []string{"completion", "zsh"}, out: "#compdef pact-action"},
 	{name: "completion fish", args: []string{"completion", "fish"}, out: "complete -c pact-action"},
@@ -126,7 +133,7 @@ func TestCompletionWords(t *testing.T) {
 		want string
 	}{
 		{[]string{"ch"}, "check"},
-		{[]string{""}, "check doctor completion help"},
+		{[]string{""}, "check doctor completion version help"},
 		{[]string{"--v"}, "--version"},
 		{[]string{"check", "--format", ""}, "text json sarif markdown"},
 		{[]string{"check", "--fail-on", "w"}, "error warning never"}, // the shell keeps those that fit

@@ -46,7 +46,14 @@ func (c *cli) command(v verbSpec) *cobra.Command {
 			if err == nil && !v.readsPact {
 				err = cmdline.Unused(cmd, pactDirFlag)
 			}
-			if err != nil {
+			if err == nil && v.name != "help" {
+				err = v.checkArgs(p)
+			}
+			switch {
+			case err != nil:
+				return err
+			case v.name == "version":
+				_, err = io.WriteString(c.stdout, version.Line("pactify"))
 				return err
 			}
 			return c.runVerb(v.name, p)

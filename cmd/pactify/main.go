@@ -6,14 +6,14 @@ import (
 	"context"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime/debug"
 
+	"github.com/pact-action/pact-action/pactdir"
 	"github.com/pact-action/pact-action/pactfile"
 )
 
 func main() {
-	tuneMemory(os.Getenv, logSize(filepath.Join(pactfile.DefaultDir, pactfile.LogFile)))
+	tuneMemory(os.Getenv, logSize(defaultLog()))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
 	stop()
@@ -39,6 +39,20 @@ func tuneMemory(getenv func(string) string, logBytes int64) {
 
 func memoryLimit(logBytes int64) int64 {
 	return max(200<<20, logBytes/4*3)
+}
+
+// defaultLog is the log of the pact the working directory belongs to, as
+// the verbs find it without --pact-dir; "" when that cannot be said.
+func defaultLog() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	d, _, err := pactdir.Find(wd, pactfile.DefaultDir)
+	if err != nil {
+		return ""
+	}
+	return d.Path(pactfile.LogFile)
 }
 
 // logSize is the size of the log, 0 when there is none.

@@ -230,7 +230,7 @@ func refusalCases() []refusalCase {
 		args []string
 		want string
 	}{
-		{"no verb", nil, "no verb given"},
+		{"no verb", []string{"--pact-dir", ".pact"}, "no verb given"},
 		{"unknown verb", []string{"frobnicate"}, `unknown verb "frobnicate"`},
 		{"init without --project", []string{"init", "--seat", "orch:orchestrator:AGENTS.md"}, "usage: pactify init"},
 		{"init with an empty --project", []string{"init", "--project", "", "--seat", "orch:orchestrator:AGENTS.md"}, "usage: pactify init"},

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -71,7 +72,7 @@ func (c *cli) runVerb(verb string, p cmdline.Args) error {
 		return usagef("--pact-dir needs a directory, such as .pact")
 	}
 	var err error
-	if c.dir, err = pactDir(p.Get(pactDirFlag), c.getenv("PACT_DIR")); err != nil {
+	if c.dir, err = pactDir(verb, p.Get(pactDirFlag), c.getenv("PACT_DIR")); err != nil {
 		return err
 	}
 	c.now, err = clock(c.getenv("PACT_NOW"))
@@ -106,26 +107,46 @@ func (c *cli) cmdHelp(p cmdline.Args) error {
 }
 
 // pactDir is the pact directory a verb works on: --pact-dir, else
-// PACT_DIR, else .pact, with either separator, relative to the working
-// directory (the repository root, which entry files are relative to) or
-// absolute inside it (pactdir.At).
-func pactDir(flag, env string) (pactdir.Dir, error) {
+// PACT_DIR, with either separator, relative to the working directory (the
+// repository root, which entry files are relative to) or absolute inside
+// it (pactdir.At); else the nearest .pact from the working directory up to
+// the repository's root, as git finds its repository (pactdir.Find). init
+// refuses to start a second pact inside the one it finds.
+func pactDir(verb, flag, env string) (pactdir.Dir, error) {
 	root, err := os.Getwd()
 	if err != nil {
 		return pactdir.Dir{}, fmt.Errorf("find the working directory: %w", err)
 	}
-	name := pactfile.DefaultDir // neither --pact-dir nor PACT_DIR says otherwise
-	switch {
-	case flag != "":
-		name = flag
-	case strings.TrimSpace(env) != "":
+	name := flag
+	if name == "" && strings.TrimSpace(env) != "" {
 		name = env
+	}
+	if name == "" {
+		d, found, err := pactdir.Find(root, pactfile.DefaultDir)
+		if err != nil {
+			return pactdir.Dir{}, err
+		}
+		if found && verb == "init" && d.Root != root {
+			return pactdir.Dir{}, nestedPact(root, d)
+		}
+		return d, nil
 	}
 	d, err := pactdir.At(root, name)
 	if err != nil {
 		return pactdir.Dir{}, usagef("the pact directory %q must lie inside the repository, the working directory %s, and not be that directory itself; name one such as .pact", name, root)
 	}
 	return d, nil
+}
+
+// nestedPact is init's refusal in a subdirectory of an existing pact:
+// a second .pact there would split the log the check reads.
+func nestedPact(wd string, d pactdir.Dir) error {
+	where := d.Path()
+	if rel, err := filepath.Rel(wd, where); err == nil {
+		where = filepath.ToSlash(rel)
+	}
+	return &refusal{fmt.Sprintf("this directory already belongs to the pact at %s (in %s)", where, d.Root),
+		"run pactify init in " + d.Root + " to refresh that pact, or give --pact-dir to start a separate one here"}
 }
 
 // clock returns the wall clock, or the fixed instant PACT_NOW names so tests

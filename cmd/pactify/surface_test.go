@@ -24,7 +24,10 @@ type surfaceCase struct {
 // what it shows; rows that say "was" changed on purpose (issue 16).
 var surface = []surfaceCase{
 	// The reference, the version, and no verb.
-	{name: "no verb", args: nil, code: 2, err: "no verb given", quiet: true},
+	{name: "no verb", args: nil, out: "pactify — the Pact protocol v1 command line"}, // was exit 2, no verb given
+	{name: "version", args: []string{"version"}, out: "pactify "},
+	{name: "version with an argument", args: []string{"version", "x"}, code: 2, err: `version takes no arguments; "x" is extra`, quiet: true},
+	{name: "version takes no --pact-dir", args: []string{"version", "--pact-dir", "x"}, code: 2, err: "version does not take the flag --pact-dir", quiet: true},
 	{name: "help", args: []string{"help"}, out: "pactify — the Pact protocol v1 command line"},
 	{name: "--help", args: []string{"--help"}, out: "pactify — the Pact protocol v1 command line"},
 	{name: "-h", args: []string{"-h"}, out: "pactify — the Pact protocol v1 command line"},
@@ -36,7 +39,11 @@ var surface = []surfaceCase{
 	{name: "--version with a verb", args: []string{"--version", "validate"}, code: 2, err: "pactify: ", quiet: true},
 	{name: "a verb with --version", args: []string{"validate", "--version"}, code: 2, err: "validate does not take the flag --version", quiet: true},
 	{name: "unknown verb", args: []string{"frobnicate"}, code: 2, err: `unknown verb "frobnicate"`, quiet: true},
-	{name: "a misspelt verb", args: []string{"valdate"}, code: 2, err: `unknown verb "valdate"; did you mean validate?`, quiet: true}, // was no suggestion
+	{name: "a misspelt verb", args: []string{"valdate"}, code: 2, err: `unknown verb "valdate"; did you mean validate?`, quiet: true},                                      // was no suggestion
+	{name: "a misspelt verb before its flags", args: []string{"valdate", "--format", "json"}, code: 2, err: `unknown verb "valdate"; did you mean validate?`, quiet: true}, // was unknown flag --format
+	{name: "a misspelt verb after --pact-dir", args: []string{"--pact-dir", ".pact", "stauts"}, code: 2, err: `unknown verb "stauts"; did you mean status?`, quiet: true},
+	{name: "a verb's flag before the verb", args: []string{"--format", "json", "validate"}, code: 2, err: "--format is a flag of validate: write it after the verb (pactify validate --format …); only --pact-dir, --help and --version may come before the verb", quiet: true}, // was accepted, undocumented
+	{name: "a verb's switch before the verb", args: []string{"--replay", "log"}, code: 2, err: "--replay is a flag of log: write it after the verb", quiet: true},                                                                                                               // was unknown flag --replay
 	{name: "help of a misspelt verb", args: []string{"help", "acept"}, code: 2, err: `unknown verb "acept"; did you mean accept?`, quiet: true},
 	{name: "an unknown flag before any verb", args: []string{"--nope"}, code: 2, err: "--nope", quiet: true},
 
@@ -59,8 +66,8 @@ var surface = []surfaceCase{
 	{name: "an unknown flag", args: []string{"validate", "--nope"}, code: 2, err: "validate does not take the flag --nope", quiet: true},
 	{name: "an unknown shorthand", args: []string{"validate", "-f", "json"}, code: 2, err: "validate does not take the flag -f\n", quiet: true}, // was --f
 	{name: "a misspelt flag", args: []string{"validate", "--fromat", "json"}, code: 2, err: "validate does not take the flag --fromat; did you mean --format?", quiet: true},
-	{name: "a positional", args: []string{"validate", "x"}, code: 2, err: "usage: pactify validate", quiet: true},
-	{name: "-- ends the flags", args: []string{"validate", "--", "--format"}, code: 2, err: "usage: pactify validate", quiet: true},
+	{name: "a positional", args: []string{"validate", "x"}, code: 2, err: `validate takes no arguments; "x" is extra (usage: pactify validate`, quiet: true},
+	{name: "-- ends the flags", args: []string{"validate", "--", "--format"}, code: 2, err: `validate takes no arguments; "--format" is extra`, quiet: true},
 	{name: "-h before a bad flag", args: []string{"validate", "-h", "--nope"}, out: "usage: pactify validate"},
 	{name: "-h after a bad flag", args: []string{"validate", "--nope", "-h"}, code: 2, err: "validate does not take the flag --nope", quiet: true},
 	{name: "--help=value", args: []string{"validate", "--help=x"}, code: 2, err: "--help", quiet: true},
@@ -79,15 +86,18 @@ var surface = []surfaceCase{
 	{name: "log", args: []string{"log"}, out: `"event_type":"init"`},
 	{name: "log --replay", agent: "orch", args: []string{"log", "--replay"}, out: "rebuilt from"},
 	{name: "status with no pact", tmpl: "empty", args: []string{"status"}, code: 2, err: "run `pactify init` first", quiet: true},
-	{name: "init without a roster", args: []string{"init", "--project", "x"}, code: 2, err: "usage: pactify init", quiet: true},
-	{name: "join without --roles", args: []string{"join", "alice"}, code: 2, err: "usage: pactify join", quiet: true},
-	{name: "assign without --owner", args: []string{"assign", "T9", "--feature", "F", "--branch", "b", "--reviewer", "bob"}, code: 2, err: "usage: pactify assign", quiet: true},
-	{name: "checkpoint without --evidence", args: []string{"checkpoint", "T3"}, code: 2, err: "usage: pactify checkpoint", quiet: true},
-	{name: "accept without a task", args: []string{"accept"}, code: 2, err: "usage: pactify accept", quiet: true},
-	{name: "changes without --reason", args: []string{"changes", "T1"}, code: 2, err: "usage: pactify changes", quiet: true},
-	{name: "merge without a feature", args: []string{"merge"}, code: 2, err: "usage: pactify merge", quiet: true},
-	{name: "status with an argument", args: []string{"status", "x"}, code: 2, err: "usage: pactify status", quiet: true},
-	{name: "log with an argument", args: []string{"log", "x"}, code: 2, err: "usage: pactify log", quiet: true},
+	{name: "init without a roster", args: []string{"init", "--project", "x"}, code: 2, err: "init needs --seat ID:ROLES:ENTRY (usage: pactify init", quiet: true},
+	{name: "init without anything", args: []string{"init"}, code: 2, err: "init needs --project NAME and --seat ID:ROLES:ENTRY", quiet: true},
+	{name: "join without --roles", args: []string{"join", "alice"}, code: 2, err: "join needs --roles ROLES (usage: pactify join", quiet: true},
+	{name: "assign without --owner", args: []string{"assign", "T9", "--feature", "F", "--branch", "b", "--reviewer", "bob"}, code: 2, err: "assign needs --owner SEAT (usage: pactify assign", quiet: true},
+	{name: "assign without two", args: []string{"assign", "T9", "--feature", "F", "--branch", "b"}, code: 2, err: "assign needs --owner SEAT and --reviewer SEAT", quiet: true},
+	{name: "checkpoint without --evidence", args: []string{"checkpoint", "T3"}, code: 2, err: "checkpoint needs --evidence TEXT (usage: pactify checkpoint", quiet: true},
+	{name: "accept without a task", args: []string{"accept"}, code: 2, err: "accept needs <task_id> (usage: pactify accept <task_id> [--commit <sha>])", quiet: true}, // was the usage line alone
+	{name: "accept with two tasks", args: []string{"accept", "T1", "T2"}, code: 2, err: `accept takes one argument, <task_id>; "T2" is extra`, quiet: true},
+	{name: "changes without --reason", args: []string{"changes", "T1"}, code: 2, err: "changes needs --reason TEXT (usage: pactify changes", quiet: true},
+	{name: "merge without a feature", args: []string{"merge"}, code: 2, err: "merge needs <feature_id> (usage: pactify merge", quiet: true},
+	{name: "status with an argument", args: []string{"status", "x"}, code: 2, err: `status takes no arguments; "x" is extra (usage: pactify status`, quiet: true},
+	{name: "log with arguments", args: []string{"log", "x", "y"}, code: 2, err: `log takes no arguments; "x" and "y" are extra (usage: pactify log`, quiet: true},
 
 	// Shell completion.
 	{name: "completion bash", args: []string{"completion", "bash"}, out: "pactify"},
@@ -95,7 +105,7 @@ var surface = []surfaceCase{
 	{name: "completion fish", args: []string{"completion", "fish"}, out: "complete -c pactify"},
 	{name: "completion powershell", args: []string{"completion", "powershell"}, out: "Register-ArgumentCompleter"}, // was exit 2
 	{name: "completion of an unknown shell", args: []string{"completion", "tcsh"}, code: 2, err: `"tcsh"`, quiet: true},
-	{name: "completion without a shell", args: []string{"completion"}, code: 2, err: "usage: pactify completion bash|zsh|fish", quiet: true},
+	{name: "completion without a shell", args: []string{"completion"}, code: 2, err: "completion needs bash|zsh|fish|powershell (usage: pactify completion bash|zsh|fish", quiet: true},
 	{name: "completion of two shells", args: []string{"completion", "bash", "zsh"}, code: 2, err: "usage: pactify completion", quiet: true},
 	{name: "completion takes no --pact-dir", args: []string{"completion", "--pact-dir", "x", "bash"}, code: 2, err: "completion does not take the flag --pact-dir", quiet: true},
 }

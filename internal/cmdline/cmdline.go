@@ -174,8 +174,9 @@ func Exclusive(cmd *cobra.Command, names ...string) {
 
 // Root is a binary's root command: it takes --version (printing
 // versionLine to stdout) and --help, turns a word that names no verb into
-// UnknownVerb, and no verb at all into a usage error saying noVerb. Verbs
-// are added by the caller.
+// UnknownVerb, prints its help when called with nothing at all (as gh and
+// golangci-lint do), and turns global flags without a verb into a usage
+// error saying noVerb. Verbs are added by the caller.
 func Root(name, short, versionLine, noVerb string, stdout io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   name,
@@ -190,9 +191,13 @@ func Root(name, short, versionLine, noVerb string, stdout io.Writer) *cobra.Comm
 			return UnknownVerb(cmd, args[0])
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if cmd.Flags().Changed("version") {
+			switch {
+			case cmd.Flags().Changed("version"):
 				_, err := io.WriteString(stdout, versionLine)
 				return err
+			case cmd.Flags().NFlag() == 0:
+				cmd.HelpFunc()(cmd, nil)
+				return nil
 			}
 			return Usagef("%s", noVerb)
 		},
@@ -229,6 +234,9 @@ func Execute(ctx context.Context, root *cobra.Command, args []string, stdout, st
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagError)
 	if !completionRequest(args) {
+		if err := beforeVerb(root, args); err != nil {
+			return err
+		}
 		var err error
 		if args, err = normalize(root, args); err != nil {
 			return err
@@ -238,6 +246,85 @@ func Execute(ctx context.Context, root *cobra.Command, args []string, stdout, st
 	root.SetArgs(append([]string{}, args...))
 	_, err := root.ExecuteContextC(ctx)
 	return err
+}
+
+// beforeVerb judges the words up to the verb, before any flag of the
+// verb is parsed, so that a mistyped verb is named as one (not as the
+// first flag it does not know, as pflag would: gh does the same) and a
+// verb's flag given before the verb is refused, saying where it goes.
+// Only the root's own flags (the global ones, --help, --version) may stand
+// before the verb, as with git and gh.
+func beforeVerb(root *cobra.Command, args []string) error {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return nil
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			if verb, _, err := root.Find([]string{a}); err != nil || verb == root {
+				return UnknownVerb(root, a)
+			}
+			return nil
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f := rootFlag(root, name, !strings.HasPrefix(a, "--") && len(name) == 1)
+		if f == nil {
+			return misplacedFlag(root, name, args[i+1:])
+		}
+		if f.NoOptDefVal == "" && !hasValue {
+			i++ // its value, whatever it looks like
+		}
+	}
+	return nil
+}
+
+// rootFlag is the root's own or global flag named name (a shorthand when
+// short), nil when the root has none.
+func rootFlag(root *cobra.Command, name string, short bool) *pflag.Flag {
+	root.InitDefaultHelpFlag()
+	for _, set := range []*pflag.FlagSet{root.Flags(), root.PersistentFlags()} {
+		if short {
+			if f := set.ShorthandLookup(name); f != nil {
+				return f
+			}
+			continue
+		}
+		if f := set.Lookup(name); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// misplacedFlag is the usage error for --name before the verb: it names
+// the verb that takes it when one follows, and the root's flags close to
+// it otherwise.
+func misplacedFlag(root *cobra.Command, name string, rest []string) error {
+	for _, word := range rest {
+		if strings.HasPrefix(word, "-") {
+			continue
+		}
+		verb, _, err := root.Find([]string{word})
+		if err != nil || verb == root {
+			continue
+		}
+		if verb.Flags().Lookup(name) != nil {
+			return Usagef("--%s is a flag of %s: write it after the verb (%s %s --%s …); only %s may come before the verb", name, verb.Name(), root.Name(), verb.Name(), name, globalNames(root))
+		}
+		break
+	}
+	return Usagef("unknown flag --%s%s", name, didYouMean(closeFlags(root, name), "--"))
+}
+
+// globalNames lists the flags that may stand before the verb.
+func globalNames(root *cobra.Command) string {
+	var names []string
+	root.PersistentFlags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, "--"+f.Name)
+		}
+	})
+	return strings.Join(append(names, "--help"), ", ") + " and --version"
 }
 
 // completionRequest is cobra's hidden verb the completion scripts call.
