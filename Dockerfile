@@ -5,11 +5,14 @@
 # platform and cross-compiles for the target, so a multi-arch Buildx build
 # (linux/amd64, linux/arm64) needs no emulation.
 #
-# Go 1.26.8, the patch release CI and the release workflow set up (go.mod's
-# floor is go 1.26.0). The digest pins the multi-arch index of
-# golang:1.26.8-bookworm; Dependabot's docker updates move tag and digest
-# together.
+# The base image's digest pins golang:1.26.8-bookworm (Dependabot's docker
+# updates move tag and digest together); the binary is built by the Go
+# patch release CI and the release workflow set up, GOTOOLCHAIN below, which
+# the go command fetches from the Go module proxy and verifies against the
+# checksum database, so a Go security release reaches the image without a
+# new base digest (CONTRIBUTING.md, "Which Go builds what").
 FROM --platform=$BUILDPLATFORM golang:1.26.8-bookworm@sha256:dc9ad6c05acc7a88e5b71bde60a5fe3bd4b9f0db209011711b464107438a8107 AS build
+ENV GOTOOLCHAIN=go1.27.3
 ARG TARGETOS
 ARG TARGETARCH
 # The release passes its tag; `image: Dockerfile` builds report "devel".
