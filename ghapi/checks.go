@@ -264,7 +264,7 @@ func (c *Client) finishCheckRun(ctx context.Context, id int64, body checkRunPatc
 		if !outcomeUnknown(err) || ctx.Err() != nil {
 			return err
 		}
-		if status, serr := c.checkRunStatus(ctx, id); serr == nil && status == "completed" {
+		if status, serr := c.checkRunStatus(context.WithValue(ctx, oneAttemptKey{}, true), id); serr == nil && status == "completed" {
 			c.logger.Warn("the check run was completed though the answer was lost", "check_run", id, "error", err)
 			return nil
 		}
@@ -273,7 +273,7 @@ func (c *Client) finishCheckRun(ctx context.Context, id int64, body checkRunPatc
 		}
 		delay := c.backoff(attempt)
 		c.logger.Warn("github request failed, retrying", "method", http.MethodPatch, "path", "check-runs", "check_run", id,
-			"attempt", attempt, "delay", delay, "error", err, "note", "the run is not completed; completing it again")
+			"attempt", attempt, "status", statusOf(err), "delay", delay, "error", err, "note", "the run is not completed; completing it again")
 		if err := c.sleep(ctx, delay); err != nil {
 			return fmt.Errorf("%w (%d attempts)", err, attempt)
 		}

@@ -201,6 +201,18 @@ func SleepContext(ctx context.Context, d time.Duration) error {
 // (which mean "not applied") are still retried.
 type applyOnceKey struct{}
 
+// oneAttemptKey marks a request context whose request is sent once: a
+// look-up inside a caller's own bounded retries (finishCheckRun), which
+// would otherwise multiply them.
+type oneAttemptKey struct{}
+
+func (t *retryTransport) maxAttempts(req *http.Request) int {
+	if req.Context().Value(oneAttemptKey{}) != nil {
+		return 1
+	}
+	return t.policy.MaxAttempts
+}
+
 // verdict is the classification of one attempt.
 type verdict struct {
 	retry       bool
@@ -245,8 +257,8 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		reason := ""
 		switch {
-		case attempt >= t.policy.MaxAttempts:
-			reason = fmt.Sprintf("max %d attempts", t.policy.MaxAttempts)
+		case attempt >= t.maxAttempts(req):
+			reason = fmt.Sprintf("max %d attempts", t.maxAttempts(req))
 		case v.hasWait && v.wait > t.policy.MaxDelay:
 			reason = fmt.Sprintf("server asked to wait %s, more than the %s maximum delay", v.wait.Round(time.Second), t.policy.MaxDelay)
 		case v.hasWait && elapsed+v.wait > t.policy.MaxElapsed, !v.hasWait && elapsed+delay > t.policy.MaxElapsed:
@@ -419,8 +431,8 @@ func (b *resumableBody) resume(cause error) error {
 		delay := t.backoff(b.attempt)
 		reason := ""
 		switch {
-		case b.attempt >= t.policy.MaxAttempts:
-			reason = fmt.Sprintf("max %d attempts", t.policy.MaxAttempts)
+		case b.attempt >= t.maxAttempts(b.req):
+			reason = fmt.Sprintf("max %d attempts", t.maxAttempts(b.req))
 		case elapsed+delay > t.policy.MaxElapsed:
 			reason = fmt.Sprintf("next wait would exceed the %s limit", t.policy.MaxElapsed)
 		}
