@@ -135,7 +135,7 @@ func (e *RunLeftInProgressError) Unwrap() []error { return []error{e.Err, e.Why}
 type RunBudgetError struct{ Budget time.Duration }
 
 func (e *RunBudgetError) Error() string {
-	return fmt.Sprintf("the run took longer than its budget of %s (PACT_RUN_TIMEOUT)", e.Budget)
+	return fmt.Sprintf("the run took longer than its budget of %s (PACT_RUN_TIMEOUT); re-run the job, or raise PACT_RUN_TIMEOUT if the log shows GitHub answering slowly but surely", e.Budget)
 }
 
 // stopped says why ctx ended: the run's budget, or the job was cancelled.
