@@ -45,7 +45,7 @@ func TestResumeJoinsOnlyTheSameAnswer(t *testing.T) {
 				return &http.Response{StatusCode: 200, Body: io.NopCloser(body), Header: http.Header{}, Request: r}, nil
 			})
 			rt := newRetryTransport(base, RetryPolicy{MaxAttempts: 2}, func(ctx context.Context, d time.Duration) error { return nil }, nil)
-			req, _ := http.NewRequest(http.MethodGet, "https://api.github.com/repos/o/r/contents/f", nil)
+			req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "https://api.github.com/repos/o/r/contents/f", nil)
 			resp, err := rt.RoundTrip(req)
 			if err != nil {
 				t.Fatal(err)

@@ -341,7 +341,7 @@ func (t *retryTransport) try(req *http.Request, getBody func() (io.ReadCloser, e
 	resp, err := t.base.RoundTrip(r)
 	if err != nil {
 		timer.Stop()
-		if parent.Err() == nil && context.Cause(actx) == error(timeout) {
+		if parent.Err() == nil && errors.Is(context.Cause(actx), timeout) {
 			err = timeout
 		}
 		cancel(nil)
@@ -368,7 +368,7 @@ func (b *attemptBody) Read(p []byte) (int, error) {
 	if n > 0 {
 		b.timer.Reset(b.timeout.After)
 	}
-	if err != nil && err != io.EOF && b.parent.Err() == nil && context.Cause(b.ctx) == error(b.timeout) {
+	if err != nil && err != io.EOF && b.parent.Err() == nil && errors.Is(context.Cause(b.ctx), b.timeout) {
 		err = b.timeout
 	}
 	return n, err
@@ -459,7 +459,7 @@ func (b *resumableBody) resume(cause error) error {
 		h := sha256.New()
 		if _, err := io.CopyN(h, resp.Body, b.read); err != nil {
 			_ = resp.Body.Close()
-			if err == io.EOF {
+			if errors.Is(err, io.EOF) {
 				err = io.ErrUnexpectedEOF // shorter than what was read
 			}
 			cause = err
