@@ -59,7 +59,12 @@ func Check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 	if out.NoPullRequest {
 		return out, out.judgeUnposted(ctx, gh, t, s)
 	}
-	id, createErr := gh.CreateCheckRun(ctx, ghapi.CheckRun{Name: s.CheckName, HeadSHA: t.HeadSHA, Status: "in_progress", DetailsURL: s.DetailsURL, ExternalID: newExternalID()})
+	// A create the job's cancellation interrupts may still have been
+	// applied: it is given failGrace more to learn the run's id, which
+	// fail then completes.
+	cctx, cancelCreate := graceContext(ctx, failGrace)
+	id, createErr := gh.CreateCheckRun(cctx, ghapi.CheckRun{Name: s.CheckName, HeadSHA: t.HeadSHA, Status: "in_progress", DetailsURL: s.DetailsURL, ExternalID: newExternalID()})
+	cancelCreate()
 	switch {
 	case createErr == nil:
 		out.CheckRunID = id
@@ -92,7 +97,7 @@ func Check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 	case <-jctx.Done():
 		r.err = fmt.Errorf("gave up after %s: %w", timeout, jctx.Err())
 		if ctx.Err() != nil {
-			r.err = fmt.Errorf("the job was cancelled: %w", ctx.Err())
+			r.err = stopped(ctx)
 		}
 	}
 	if r.err == nil {
@@ -101,10 +106,64 @@ func Check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 		r.err = out.complete(ctx, gh, t, s)
 	}
 	if r.err != nil {
-		out.fail(ctx, gh, r.err)
+		if err := out.fail(ctx, gh, r.err); err != nil {
+			return nil, &RunLeftInProgressError{ID: out.CheckRunID, Err: err, Why: r.err}
+		}
 		return nil, r.err
 	}
 	return out, nil
+}
+
+// RunLeftInProgressError is a check run that could not be completed:
+// neither with its verdict nor as failed, GitHub refusing or not answering
+// every attempt (ghapi bounds them).
+type RunLeftInProgressError struct {
+	ID int64
+	// Err is why completing it failed; Why, why it was being failed.
+	Err, Why error
+}
+
+func (e *RunLeftInProgressError) Error() string {
+	return fmt.Sprintf("check run %d is left in progress, as GitHub refused or did not answer every attempt to complete it (%v); re-run the job: its new check run replaces this one",
+		e.ID, e.Err)
+}
+
+func (e *RunLeftInProgressError) Unwrap() []error { return []error{e.Err, e.Why} }
+
+// RunBudgetError is the cause of a run's context past its budget (the
+// whole run's, PACT_RUN_TIMEOUT).
+type RunBudgetError struct{ Budget time.Duration }
+
+func (e *RunBudgetError) Error() string {
+	return fmt.Sprintf("the run took longer than its budget of %s (PACT_RUN_TIMEOUT); re-run the job, or raise PACT_RUN_TIMEOUT if the log shows GitHub answering slowly but surely", e.Budget)
+}
+
+// stopped says why ctx ended: the run's budget, or the job was cancelled.
+func stopped(ctx context.Context) error {
+	var budget *RunBudgetError
+	if errors.As(context.Cause(ctx), &budget) {
+		return budget
+	}
+	return fmt.Errorf("the job was cancelled: %w", ctx.Err())
+}
+
+// graceContext is ctx that ends grace after ctx does: for a request that
+// must outlive the job's cancellation a little.
+func graceContext(ctx context.Context, grace time.Duration) (context.Context, context.CancelFunc) {
+	gctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() {
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			cancel()
+		case <-gctx.Done():
+		}
+	})
+	return gctx, func() {
+		stop()
+		cancel()
+	}
 }
 
 // judgeUnposted judges a commit that heads no open pull request, for the
@@ -160,20 +219,31 @@ func (out *Outcome) complete(ctx context.Context, gh GitHub, t Target, s Setting
 	return nil
 }
 
-// failGrace bounds the request that marks a run failed after the job was
+// failGrace bounds the requests that mark a run failed after the job was
 // cancelled: the runner kills the container a few seconds after SIGTERM.
 const failGrace = 5 * time.Second
 
-// fail completes the check run as failed with why, whatever ctx says.
-func (out *Outcome) fail(ctx context.Context, gh GitHub, why error) {
+// fail completes the check run as failed with why, whatever ctx says: in
+// a context of its own, so that its requests have fresh deadlines however
+// the judgement ended. After the job was cancelled, it has failGrace in
+// all; otherwise ghapi bounds its attempts (docs/check.md, "Where it
+// runs").
+func (out *Outcome) fail(ctx context.Context, gh GitHub, why error) error {
 	if out.CheckRunID == 0 {
-		return
+		return nil
 	}
-	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), failGrace)
-	defer cancel()
+	fctx := context.WithoutCancel(ctx)
+	var budget *RunBudgetError
+	if ctx.Err() != nil && !errors.As(context.Cause(ctx), &budget) {
+		var cancel context.CancelFunc
+		fctx, cancel = context.WithTimeout(fctx, failGrace)
+		defer cancel()
+	}
 	if err := gh.FailCheckRun(fctx, out.CheckRunID, StoppedSummary(why)); err != nil {
 		slog.Error("could not mark the check run as failed", "check_run", out.CheckRunID, "err", err)
+		return err
 	}
+	return nil
 }
 
 // newExternalID tags one check run so a create that failed after GitHub

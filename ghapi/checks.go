@@ -88,45 +88,57 @@ func (c *Client) CreateCheckRun(ctx context.Context, cr CheckRun) (int64, error)
 		}
 		return run.GetID(), nil
 	}
-	// With an external id, a create that failed with a 5xx is looked up
-	// before it is repeated: GitHub may have created the run and then
-	// failed, and a second run would be left in progress for ever.
-	const attempts = 3
+	// With an external id, a create whose outcome is unknown (no answer,
+	// a cut answer, a 5xx) is looked up before it is repeated: GitHub may
+	// have created the run, and a second run would leave the first in
+	// progress for ever.
 	for attempt := 1; ; attempt++ {
 		run, _, err := c.gh.Checks.CreateCheckRun(context.WithValue(ctx, applyOnceKey{}, true), c.owner, c.repo, opts)
 		if err == nil {
 			return run.GetID(), nil
 		}
 		err = wrapErr(op, err)
-		if statusOf(err) < 500 || attempt == attempts {
+		if !outcomeUnknown(err) {
 			return 0, err
 		}
-		if id, found := c.findCheckRun(ctx, cr); found {
+		id, found, ferr := c.findCheckRun(ctx, cr)
+		switch {
+		case found:
+			c.logger.Warn("the check run was created though its answer was lost", "check_run", id, "external_id", cr.ExternalID, "error", err)
 			return id, nil
+		case ferr != nil:
+			return 0, fmt.Errorf("%w; it may have been created (external id %s), and looking for it failed too: %w", err, cr.ExternalID, ferr)
+		case attempt == writeAttempts:
+			return 0, err
 		}
-		delay := time.Duration(attempt) * time.Second
+		delay := c.backoff(attempt)
 		c.logger.Warn("github request failed, retrying", "method", http.MethodPost, "path", "check-runs", "attempt", attempt,
-			"status", statusOf(err), "delay", delay, "note", "the run was not created; creating it again")
+			"status", statusOf(err), "delay", delay, "error", err, "note", "the run was not created; creating it again")
 		if err := c.sleep(ctx, delay); err != nil {
 			return 0, err
 		}
 	}
 }
 
+// writeAttempts bounds the attempts of a write whose outcome must be
+// checked before it is repeated (creating and completing a check run);
+// each attempt has its own deadline (RetryPolicy.AttemptTimeout).
+const writeAttempts = 3
+
 // findCheckRun looks for the run a failed create may have made, by name and
 // external id on its head commit.
-func (c *Client) findCheckRun(ctx context.Context, cr CheckRun) (int64, bool) {
+func (c *Client) findCheckRun(ctx context.Context, cr CheckRun) (int64, bool, error) {
 	list, _, err := c.gh.Checks.ListCheckRunsForRef(ctx, c.owner, c.repo, cr.HeadSHA, &github.ListCheckRunsOptions{
 		CheckName: github.String(cr.Name), Filter: github.String("all"), ListOptions: github.ListOptions{PerPage: 100}})
 	if err != nil {
-		return 0, false
+		return 0, false, wrapErr(fmt.Sprintf("look for check run %q by its external id", cr.Name), err)
 	}
 	for _, run := range list.CheckRuns {
 		if run.GetExternalID() == cr.ExternalID {
-			return run.GetID(), true
+			return run.GetID(), true, nil
 		}
 	}
-	return 0, false
+	return 0, false, nil
 }
 
 // checkRunPatch is the body of PATCH /check-runs/{id}. go-github's
@@ -211,7 +223,7 @@ func (c *Client) CompleteCheckRun(ctx context.Context, id int64, conclusion stri
 		CompletedAt: time.Now().UTC().Format(time.RFC3339),
 		Output:      output(last),
 	}
-	if err := c.patchCheckRun(ctx, id, final); err != nil {
+	if err := c.finishCheckRun(ctx, id, final); err != nil {
 		if total > 1 {
 			return fmt.Errorf("%s: final batch %d of %d: %w", op, total, total, err)
 		}
@@ -223,7 +235,7 @@ func (c *Client) CompleteCheckRun(ctx context.Context, id int64, conclusion stri
 // FailCheckRun completes check run id with conclusion "failure" and summary
 // as output, e.g. when the action crashed after creating the run.
 func (c *Client) FailCheckRun(ctx context.Context, id int64, summary string) error {
-	if err := c.patchCheckRun(ctx, id, checkRunPatch{
+	if err := c.finishCheckRun(ctx, id, checkRunPatch{
 		Status:      "completed",
 		Conclusion:  "failure",
 		CompletedAt: time.Now().UTC().Format(time.RFC3339),
@@ -235,6 +247,49 @@ func (c *Client) FailCheckRun(ctx context.Context, id int64, summary string) err
 		return fmt.Errorf("fail check run %d: %w", id, err)
 	}
 	return nil
+}
+
+// finishCheckRun sends the patch that completes run id. A patch whose
+// outcome is unknown (no answer within its deadline, a dropped or cut
+// answer, a 5xx) is not repeated blindly, which would add its annotations
+// twice: the run is read first, and the patch is sent again, with a fresh
+// deadline, only if the run is not completed. It gives up after
+// writeAttempts patches, or at once on a refusal (4xx).
+func (c *Client) finishCheckRun(ctx context.Context, id int64, body checkRunPatch) error {
+	for attempt := 1; ; attempt++ {
+		err := c.patchCheckRun(context.WithValue(ctx, applyOnceKey{}, true), id, body)
+		if err == nil {
+			return nil
+		}
+		if !outcomeUnknown(err) || ctx.Err() != nil {
+			return err
+		}
+		if status, serr := c.checkRunStatus(context.WithValue(ctx, oneAttemptKey{}, true), id); serr == nil && status == "completed" {
+			c.logger.Warn("the check run was completed though the answer was lost", "check_run", id, "error", err)
+			return nil
+		}
+		if attempt == writeAttempts {
+			return fmt.Errorf("%w (%d attempts)", err, attempt)
+		}
+		delay := c.backoff(attempt)
+		c.logger.Warn("github request failed, retrying", "method", http.MethodPatch, "path", "check-runs", "check_run", id,
+			"attempt", attempt, "status", statusOf(err), "delay", delay, "error", err, "note", "the run is not completed; completing it again")
+		if err := c.sleep(ctx, delay); err != nil {
+			return fmt.Errorf("%w (%d attempts)", err, attempt)
+		}
+	}
+}
+
+// checkRunStatus reads the status of run id: queued, in_progress or
+// completed.
+func (c *Client) checkRunStatus(ctx context.Context, id int64) (string, error) {
+	var run struct {
+		Status string `json:"status"`
+	}
+	if err := c.getJSON(ctx, fmt.Sprintf("read check run %d", id), c.repoPath()+"/check-runs/"+strconv.FormatInt(id, 10), "", &run); err != nil {
+		return "", err
+	}
+	return run.Status, nil
 }
 
 func (c *Client) patchCheckRun(ctx context.Context, id int64, body checkRunPatch) error {

@@ -8,8 +8,14 @@
 // Every request goes through one retrying http.RoundTripper (see
 // RetryPolicy): 5xx answers, 429 answers and 403 answers that are rate
 // limits are retried with exponential backoff and jitter, honouring
-// Retry-After and x-ratelimit-reset. Nothing else in the project retries
-// GitHub calls. GraphQL queries go through the same transport.
+// Retry-After and x-ratelimit-reset. Every attempt has its own deadline
+// (RetryPolicy.AttemptTimeout). A read (GET, or a GraphQL query) is also
+// asked again when it got no answer in time, its connection dropped, or
+// its answer was cut off mid-way. A write is not: the two writes whose
+// outcome matters (creating and completing a check run) are looked up
+// after an unknown outcome and only then repeated. Nothing else in the
+// project retries GitHub calls. GraphQL queries go through the same
+// transport.
 //
 // What is read at a commit id never changes, so the client keeps it for
 // the rest of the run (bounded, see objectCache): a file at a commit, a
@@ -79,6 +85,7 @@ type Client struct {
 	repo       string
 	logger     *slog.Logger
 	sleep      func(context.Context, time.Duration) error
+	backoff    func(attempt int) time.Duration // the transport's
 	cache      *objectCache
 }
 
@@ -142,7 +149,7 @@ func New(ctx context.Context, o Options) (*Client, error) {
 		return nil, fmt.Errorf("ghapi: invalid graphql url %q", graphqlURL)
 	}
 	return &Client{gh: gh, http: hc, graphqlURL: graphqlURL, owner: o.Owner, repo: o.Repo, logger: logger, sleep: sleep,
-		cache: newObjectCache(defaultCacheBytes)}, nil
+		backoff: rt.backoff, cache: newObjectCache(defaultCacheBytes)}, nil
 }
 
 // GraphQLURL returns the GraphQL endpoint in use.

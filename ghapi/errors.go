@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/google/go-github/v60/github"
 )
@@ -35,6 +36,20 @@ var (
 	// were not kept (ReadFileLimit).
 	ErrTooLarge = errors.New("larger than the limit")
 )
+
+// TimeoutError is one attempt of a request that GitHub did not answer
+// within RetryPolicy.AttemptTimeout: no answer, or a pause that long in the
+// middle of one. A read is then asked again (a *RetryError wraps the last
+// one when retrying stops); whether a write was applied is unknown.
+type TimeoutError struct {
+	Method string
+	Path   string
+	After  time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("GitHub did not answer %s %s within %s", e.Method, e.Path, e.After)
+}
 
 // APIError is a GitHub error answer that was not retried (or no longer).
 // It unwraps to the matching sentinel error, if any.
@@ -78,6 +93,10 @@ func wrapErr(op string, err error) error {
 	if errors.As(err, &retryErr) {
 		// Drop the *url.Error around it: the RetryError names the request.
 		return fmt.Errorf("%s: %w", op, retryErr)
+	}
+	var timeout *TimeoutError
+	if errors.As(err, &timeout) {
+		return fmt.Errorf("%s: %w", op, timeout)
 	}
 	var rle *github.RateLimitError
 	if errors.As(err, &rle) {
@@ -131,6 +150,22 @@ func apiErrorFrom(er *github.ErrorResponse) *APIError {
 		ae.kind = ErrRateLimited
 	}
 	return ae
+}
+
+// outcomeUnknown reports a failed write that GitHub may have applied: no
+// answer (a timeout, a dropped connection), a cut answer, or a 5xx. A
+// refusal (4xx) and a rate limit (the write was not made) are known
+// outcomes.
+func outcomeUnknown(err error) bool {
+	var ae *APIError
+	if errors.As(err, &ae) {
+		return ae.StatusCode >= 500
+	}
+	var re *RetryError
+	if errors.As(err, &re) && re.RateLimited {
+		return false
+	}
+	return !errors.Is(err, ErrRateLimited)
 }
 
 // statusOf returns the HTTP status of a wrapped APIError, or 0.

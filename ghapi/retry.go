@@ -3,8 +3,10 @@ package ghapi
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -29,6 +31,11 @@ type RetryPolicy struct {
 	// MaxElapsed caps the total time spent on one request, waits included.
 	// A retry whose wait would cross it is not made.
 	MaxElapsed time.Duration
+	// AttemptTimeout bounds one attempt: the wait for GitHub's answer,
+	// then the wait for each next part of its body. It is not a bound on
+	// a whole download, which may take longer while bytes keep coming; an
+	// attempt past it fails with a *TimeoutError.
+	AttemptTimeout time.Duration
 }
 
 // DefaultRetryPolicy returns the policy used for zero fields of
@@ -39,6 +46,9 @@ func DefaultRetryPolicy() RetryPolicy {
 		BaseDelay:   time.Second,
 		MaxDelay:    time.Minute,
 		MaxElapsed:  3 * time.Minute,
+		// Far above what GitHub takes to start answering (its own limit
+		// for a request is 10s), far below the job's timeout.
+		AttemptTimeout: 30 * time.Second,
 	}
 }
 
@@ -55,6 +65,9 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 	}
 	if p.MaxElapsed <= 0 {
 		p.MaxElapsed = d.MaxElapsed
+	}
+	if p.AttemptTimeout <= 0 {
+		p.AttemptTimeout = d.AttemptTimeout
 	}
 	return p
 }
@@ -92,11 +105,24 @@ type RetryError struct {
 
 func (e *RetryError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: gave up after %d attempt", e.Method, e.Path, e.Attempts)
+	var timeout *TimeoutError
+	if errors.As(e.Err, &timeout) {
+		// What timed out comes first: it is what a reader needs to know.
+		fmt.Fprintf(&b, "GitHub did not answer %s %s within %s (gave up after %d attempt", e.Method, e.Path, timeout.After, e.Attempts)
+	} else {
+		fmt.Fprintf(&b, "%s %s: gave up after %d attempt", e.Method, e.Path, e.Attempts)
+	}
 	if e.Attempts != 1 {
 		b.WriteString("s")
 	}
 	fmt.Fprintf(&b, " over %s", e.Elapsed.Round(time.Millisecond))
+	if timeout != nil {
+		if e.Reason != "" {
+			fmt.Fprintf(&b, ", %s", e.Reason)
+		}
+		b.WriteString(")")
+		return b.String()
+	}
 	if e.Reason != "" {
 		fmt.Fprintf(&b, " (%s)", e.Reason)
 	}
@@ -175,6 +201,18 @@ func SleepContext(ctx context.Context, d time.Duration) error {
 // (which mean "not applied") are still retried.
 type applyOnceKey struct{}
 
+// oneAttemptKey marks a request context whose request is sent once: a
+// look-up inside a caller's own bounded retries (finishCheckRun), which
+// would otherwise multiply them.
+type oneAttemptKey struct{}
+
+func (t *retryTransport) maxAttempts(req *http.Request) int {
+	if req.Context().Value(oneAttemptKey{}) != nil {
+		return 1
+	}
+	return t.policy.MaxAttempts
+}
+
 // verdict is the classification of one attempt.
 type verdict struct {
 	retry       bool
@@ -202,18 +240,13 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 	var waited time.Duration
 	for attempt := 1; ; attempt++ {
-		r := req
-		if getBody != nil {
-			r = req.Clone(ctx)
-			body, err := getBody()
-			if err != nil {
-				return nil, fmt.Errorf("replay request body: %w", err)
-			}
-			r.Body = body
-		}
-		resp, rtErr := t.base.RoundTrip(r)
+		resp, rtErr := t.try(req, getBody)
 		v := t.classify(req, resp, rtErr)
 		if !v.retry {
+			if resp != nil && isRead(req) && resp.StatusCode/100 == 2 {
+				resp.Body = &resumableBody{t: t, req: req, getBody: getBody, status: resp.StatusCode, cur: resp.Body,
+					sum: sha256.New(), attempt: attempt, start: start, waited: waited}
+			}
 			return resp, rtErr
 		}
 
@@ -224,8 +257,8 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		reason := ""
 		switch {
-		case attempt >= t.policy.MaxAttempts:
-			reason = fmt.Sprintf("max %d attempts", t.policy.MaxAttempts)
+		case attempt >= t.maxAttempts(req):
+			reason = fmt.Sprintf("max %d attempts", t.maxAttempts(req))
 		case v.hasWait && v.wait > t.policy.MaxDelay:
 			reason = fmt.Sprintf("server asked to wait %s, more than the %s maximum delay", v.wait.Round(time.Second), t.policy.MaxDelay)
 		case v.hasWait && elapsed+v.wait > t.policy.MaxElapsed, !v.hasWait && elapsed+delay > t.policy.MaxElapsed:
@@ -253,21 +286,191 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if resp != nil {
 			drain(resp.Body)
 		}
-		if t.logger != nil {
-			t.logger.LogAttrs(ctx, slog.LevelWarn, "github request failed, retrying",
-				slog.String("method", req.Method),
-				slog.String("path", req.URL.Path),
-				slog.Int("attempt", attempt),
-				slog.Int("status", v.status),
-				slog.Bool("rate_limited", v.rateLimited),
-				slog.Duration("delay", delay),
-				slog.Any("error", rtErr),
-			)
-		}
+		t.logRetry(ctx, req, "github request failed, retrying", attempt, v, delay, rtErr)
 		if err := t.sleep(ctx, delay); err != nil {
 			return nil, fmt.Errorf("waiting to retry %s %s after attempt %d: %w", req.Method, req.URL.Path, attempt, err)
 		}
 		waited += delay
+	}
+}
+
+func (t *retryTransport) logRetry(ctx context.Context, req *http.Request, msg string, attempt int, v verdict, delay time.Duration, err error) {
+	if t.logger == nil {
+		return
+	}
+	t.logger.LogAttrs(ctx, slog.LevelWarn, msg,
+		slog.String("method", req.Method),
+		slog.String("path", req.URL.Path),
+		slog.Int("attempt", attempt),
+		slog.Int("status", v.status),
+		slog.Bool("rate_limited", v.rateLimited),
+		slog.Duration("delay", delay),
+		slog.Any("error", err),
+	)
+}
+
+// isRead reports a request that may be sent again whatever became of the
+// last one: a GET (HEAD, OPTIONS) or a GraphQL query.
+func isRead(req *http.Request) bool {
+	switch req.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return true
+	}
+	return req.Context().Value(graphQLKey{}) != nil
+}
+
+// try sends one attempt of req under its own deadline
+// (RetryPolicy.AttemptTimeout): the deadline runs until GitHub answers,
+// then again from each part of the body read, and ends when the body is
+// closed. An attempt past it fails with a *TimeoutError.
+func (t *retryTransport) try(req *http.Request, getBody func() (io.ReadCloser, error)) (*http.Response, error) {
+	parent := req.Context()
+	actx, cancel := context.WithCancelCause(parent)
+	timeout := &TimeoutError{Method: req.Method, Path: req.URL.Path, After: t.policy.AttemptTimeout}
+	timer := time.AfterFunc(timeout.After, func() { cancel(timeout) })
+	r := req.Clone(actx)
+	if getBody != nil {
+		body, err := getBody()
+		if err != nil {
+			timer.Stop()
+			cancel(nil)
+			return nil, fmt.Errorf("replay request body: %w", err)
+		}
+		r.Body = body
+	}
+	resp, err := t.base.RoundTrip(r)
+	if err != nil {
+		timer.Stop()
+		if parent.Err() == nil && errors.Is(context.Cause(actx), timeout) {
+			err = timeout
+		}
+		cancel(nil)
+		return nil, err
+	}
+	resp.Body = &attemptBody{rc: resp.Body, timer: timer, cancel: cancel, ctx: actx, parent: parent, timeout: timeout}
+	return resp, nil
+}
+
+// attemptBody is the body of one attempt: every read that brings bytes
+// restarts the attempt's deadline, and a read the deadline stopped fails
+// with the *TimeoutError.
+type attemptBody struct {
+	rc      io.ReadCloser
+	timer   *time.Timer
+	cancel  context.CancelCauseFunc
+	ctx     context.Context
+	parent  context.Context
+	timeout *TimeoutError
+}
+
+func (b *attemptBody) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	if n > 0 {
+		b.timer.Reset(b.timeout.After)
+	}
+	if err != nil && err != io.EOF && b.parent.Err() == nil && errors.Is(context.Cause(b.ctx), b.timeout) {
+		err = b.timeout
+	}
+	return n, err
+}
+
+func (b *attemptBody) Close() error {
+	b.timer.Stop()
+	err := b.rc.Close()
+	b.cancel(nil)
+	return err
+}
+
+// resumableBody is the body of a read (isRead) that succeeded: when the
+// body is cut off (the connection dropped, or the attempt's deadline
+// passed between two parts), it asks again, within what is left of the
+// request's attempts and time, and goes on where it was cut once the new
+// answer's first bytes are the ones already read (a SHA-256 of them is
+// kept, not the bytes). An answer that changed in between fails the read:
+// the two halves of different answers are never joined.
+type resumableBody struct {
+	t       *retryTransport
+	req     *http.Request
+	getBody func() (io.ReadCloser, error)
+	status  int
+	cur     io.ReadCloser
+	read    int64
+	sum     hash.Hash
+	attempt int
+	start   time.Time
+	waited  time.Duration
+}
+
+func (b *resumableBody) Read(p []byte) (int, error) {
+	n, err := b.cur.Read(p)
+	b.sum.Write(p[:n])
+	b.read += int64(n)
+	if err == nil || err == io.EOF {
+		return n, err
+	}
+	if rerr := b.resume(err); rerr != nil {
+		return n, rerr
+	}
+	return n, nil
+}
+
+func (b *resumableBody) Close() error { return b.cur.Close() }
+
+// resume replaces the cut body by a new attempt's, positioned after the
+// bytes already read; cause is why the body ended.
+func (b *resumableBody) resume(cause error) error {
+	t, ctx := b.t, b.req.Context()
+	_ = b.cur.Close()
+	b.cur = http.NoBody
+	want := b.sum.Sum(nil)
+	for {
+		if ctx.Err() != nil {
+			return cause
+		}
+		elapsed := max(t.now().Sub(b.start), b.waited)
+		delay := t.backoff(b.attempt)
+		reason := ""
+		switch {
+		case b.attempt >= t.maxAttempts(b.req):
+			reason = fmt.Sprintf("max %d attempts", t.maxAttempts(b.req))
+		case elapsed+delay > t.policy.MaxElapsed:
+			reason = fmt.Sprintf("next wait would exceed the %s limit", t.policy.MaxElapsed)
+		}
+		if reason != "" {
+			return &RetryError{Method: b.req.Method, Path: b.req.URL.Path, Attempts: b.attempt, Elapsed: elapsed,
+				Reason: "the answer was cut off; " + reason, Err: cause}
+		}
+		t.logRetry(ctx, b.req, "github answer cut off, asking again", b.attempt, verdict{status: b.status}, delay, cause)
+		if err := t.sleep(ctx, delay); err != nil {
+			return cause
+		}
+		b.waited += delay
+		b.attempt++
+		resp, err := t.try(b.req, b.getBody)
+		if err != nil {
+			cause = err
+			continue
+		}
+		if resp.StatusCode != b.status {
+			drain(resp.Body)
+			cause = fmt.Errorf("asked again after the answer was cut off, GitHub answered %d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
+			continue
+		}
+		h := sha256.New()
+		if _, err := io.CopyN(h, resp.Body, b.read); err != nil {
+			_ = resp.Body.Close()
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF // shorter than what was read
+			}
+			cause = err
+			continue
+		}
+		if !bytes.Equal(h.Sum(nil), want) {
+			drain(resp.Body)
+			return fmt.Errorf("%s %s: the answer was cut off, and asked again it was a different answer: %w", b.req.Method, b.req.URL.Path, cause)
+		}
+		b.cur = resp.Body
+		return nil
 	}
 }
 
@@ -319,14 +522,13 @@ func (t *retryTransport) classify(req *http.Request, resp *http.Response, err er
 		// Retry transport failures only for requests that are safe to
 		// repeat: a POST that failed mid-way may have been applied, except
 		// a GraphQL query, which is a read sent as a POST.
-		if req.Context().Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		// An attempt past its own deadline (a *TimeoutError) is such a
+		// failure; the caller's deadline or cancellation is not.
+		var timeout *TimeoutError
+		if !errors.As(err, &timeout) && (req.Context().Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
 			return verdict{}
 		}
-		switch req.Method {
-		case http.MethodGet, http.MethodHead, http.MethodOptions:
-			return verdict{retry: true}
-		}
-		return verdict{retry: req.Context().Value(graphQLKey{}) != nil}
+		return verdict{retry: isRead(req)}
 	}
 	status := resp.StatusCode
 	switch {

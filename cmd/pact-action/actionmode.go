@@ -86,15 +86,20 @@ func runAction(ctx context.Context, stdout io.Writer, getenv func(string) string
 	if !ok {
 		return usagef("GITHUB_REPOSITORY %q is not owner/name", getenv("GITHUB_REPOSITORY"))
 	}
+	d, err := readDeadlines(getenv)
+	if err != nil {
+		return err
+	}
 	gh, err := ghapi.New(ctx, ghapi.Options{Token: in.token, APIURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL"),
-		Owner: owner, Repo: repo, Logger: logger})
+		Owner: owner, Repo: repo, Logger: logger, Retry: ghapi.RetryPolicy{AttemptTimeout: d.request}})
 	if err != nil {
 		return err
 	}
-	timeout, err := judgementTimeout(getenv)
-	if err != nil {
-		return err
-	}
+	timeout := d.judgement
+	// Past the budget every request stops; the check run being judged is
+	// then completed as failed in a context of its own (action.Check).
+	ctx, cancel := context.WithTimeoutCause(ctx, d.run, &action.RunBudgetError{Budget: d.run})
+	defer cancel()
 	settings := action.Settings{CheckName: in.checkName, PactDir: in.pactDir, DetailsURL: runURL(getenv), BotLogin: in.botLogin, Timeout: timeout,
 		MaxPactBytes: in.maxPactBytes}
 	res, err := action.Run(ctx, action.Env{EventName: eventName, Payload: payload, Mode: in.mode,
@@ -134,17 +139,40 @@ func parseByteSize(v string) (int64, error) {
 	return n << shift, nil
 }
 
-// judgementTimeout reads PACT_TIMEOUT (a Go duration such as 90s or 5m):
-// how long one judgement may take before its check run is completed as
-// failed. Unset means the default (10 minutes).
-func judgementTimeout(getenv func(string) string) (time.Duration, error) {
-	v := strings.TrimSpace(getenv("PACT_TIMEOUT"))
-	if v == "" {
-		return 0, nil
+// defaultRunBudget bounds a whole run (PACT_RUN_TIMEOUT unset): far above
+// a judgement's own bound, far below the job's (six hours by default).
+const defaultRunBudget = 30 * time.Minute
+
+// deadlines are the run's time bounds, each from its environment
+// variable (docs/check.md, "Where it runs"); zero means the default.
+type deadlines struct {
+	// judgement is PACT_TIMEOUT: one judgement (action.Settings.Timeout).
+	judgement time.Duration
+	// request is PACT_REQUEST_TIMEOUT: one attempt of one GitHub request
+	// (ghapi.RetryPolicy.AttemptTimeout).
+	request time.Duration
+	// run is PACT_RUN_TIMEOUT: the whole run (never zero).
+	run time.Duration
+}
+
+func readDeadlines(getenv func(string) string) (deadlines, error) {
+	var d deadlines
+	for _, v := range []struct {
+		name string
+		to   *time.Duration
+	}{{"PACT_TIMEOUT", &d.judgement}, {"PACT_REQUEST_TIMEOUT", &d.request}, {"PACT_RUN_TIMEOUT", &d.run}} {
+		s := strings.TrimSpace(getenv(v.name))
+		if s == "" {
+			continue
+		}
+		dur, err := time.ParseDuration(s)
+		if err != nil || dur <= 0 {
+			return d, usagef("%s %q is not a positive duration such as 90s or 5m", v.name, s)
+		}
+		*v.to = dur
 	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 {
-		return 0, usagef("PACT_TIMEOUT %q is not a positive duration such as 90s or 5m", v)
+	if d.run == 0 {
+		d.run = defaultRunBudget
 	}
 	return d, nil
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseByteSize(t *testing.T) {
@@ -55,4 +57,31 @@ func FuzzParseByteSize(f *testing.F) {
 			t.Fatalf("parseByteSize(%q) = %d", s, n)
 		}
 	})
+}
+
+func TestReadDeadlines(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		env  map[string]string
+		want deadlines
+		bad  string // the variable a refusal names
+	}{
+		{env: nil, want: deadlines{run: defaultRunBudget}},
+		{env: map[string]string{"PACT_TIMEOUT": "90s", "PACT_REQUEST_TIMEOUT": " 5s ", "PACT_RUN_TIMEOUT": "1h"},
+			want: deadlines{judgement: 90 * time.Second, request: 5 * time.Second, run: time.Hour}},
+		{env: map[string]string{"PACT_REQUEST_TIMEOUT": "0s"}, bad: "PACT_REQUEST_TIMEOUT"},
+		{env: map[string]string{"PACT_RUN_TIMEOUT": "-1m"}, bad: "PACT_RUN_TIMEOUT"},
+		{env: map[string]string{"PACT_TIMEOUT": "10"}, bad: "PACT_TIMEOUT"},
+	} {
+		got, err := readDeadlines(func(k string) string { return tc.env[k] })
+		switch {
+		case tc.bad != "":
+			var usage *usageError
+			if !errors.As(err, &usage) || !strings.HasPrefix(usage.Msg, tc.bad+" ") {
+				t.Errorf("readDeadlines(%v) = %v, want a usage error naming %s", tc.env, err, tc.bad)
+			}
+		case err != nil || got != tc.want:
+			t.Errorf("readDeadlines(%v) = %+v, %v; want %+v", tc.env, got, err, tc.want)
+		}
+	}
 }

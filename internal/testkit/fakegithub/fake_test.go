@@ -335,6 +335,13 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 					t.Errorf("check run = %s", body)
 				}
 			}},
+		{name: "get check run", method: "GET", path: "/repos/o/r/check-runs/{check}", wantStatus: 200,
+			check: func(t *testing.T, body []byte, _ http.Header) {
+				if m := decodeJSON(t, body); m["status"] != "completed" || m["conclusion"] != "success" {
+					t.Errorf("check run = %s", body)
+				}
+			}},
+		{name: "get check run of another repository", method: "GET", path: "/repos/forker/r/check-runs/{check}", wantStatus: 404},
 		{name: "list check runs for ref", method: "GET", path: "/repos/o/r/commits/topic/check-runs?filter=latest&per_page=10", wantStatus: 200,
 			check: func(t *testing.T, body []byte, _ http.Header) {
 				if decodeJSON(t, body)["total_count"].(float64) != 1 {

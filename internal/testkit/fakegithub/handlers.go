@@ -27,6 +27,7 @@ func (s *Server) buildRoutes() error {
 	handlers := map[string]func(*call) *reply{
 		"checks/create": s.createCheckRun,
 		"checks/update": s.updateCheckRun,
+		"checks/get":    s.getCheckRun,
 		"repos/get-collaborator-permission-level": s.getPermission,
 		"checks/list-for-ref":                     s.listCheckRunsForRef,
 		"repos/compare-commits-with-basehead":     s.compare,

@@ -168,8 +168,15 @@ type Fault struct {
 	// like a GitHub that applied a write and failed before answering.
 	AfterApply bool
 	// Stall never answers: the request hangs until the client gives up
-	// (a hung connection, to test timeouts and cancellation).
+	// (a hung connection, to test timeouts and cancellation). With
+	// AfterApply, the request is applied first.
 	Stall bool
+	// Drop closes the connection without an answer (with AfterApply:
+	// after applying the request, like an answer lost on the way).
+	Drop bool
+	// Cut applies the request and answers it, but closes the connection
+	// halfway through the body (Status, Header and Body are not used).
+	Cut bool
 }
 
 // Request is an entry of the request log.
@@ -397,13 +404,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	entry := Request{Method: r.Method, Path: escaped, Query: r.URL.RawQuery}
 
 	if f := s.takeFault(r.Method, escaped); f != nil {
-		if f.Stall {
-			entry.Fault = true
-			s.logRequest(entry)
-			// net/http notices a closed connection (and cancels the
-			// context) only once the request body has been read.
-			_, _ = io.Copy(io.Discard, r.Body)
-			<-r.Context().Done()
+		if s.serveFault(w, r, f, escaped, entry) {
 			return
 		}
 		if f.AfterApply {
