@@ -10,6 +10,7 @@ import (
 
 	"github.com/pact-action/pact-action/action"
 	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 	"github.com/pact-action/pact-action/projection"
@@ -260,5 +261,33 @@ func TestCoverageTreeWhenTheComparisonListsNothing(t *testing.T) {
 				provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
 				provExpect{checks.CodeProvenanceStale, checks.SeverityError, 5, []string{"given on commit " + a[:12], "are not the head's"}})
 		})
+	}
+}
+
+// An accept whose payload.commit names the head's tree or one of its
+// blobs — an object id GitHub knows, but no commit — covers nothing under
+// tree or push: the check judges it (no error) and the task waits.
+func TestCoverageAnchorNotACommit(t *testing.T) {
+	t.Parallel()
+	for _, stale := range []string{"tree", "push"} {
+		for _, kind := range []string{"tree", "blob"} {
+			t.Run(stale+"/"+kind, func(t *testing.T) {
+				t.Parallel()
+				p := provSeed(t, "require", stale)
+				trees, err := client(t, p.s, &recorder{}).ReadTrees(t.Context(), ghapi.TreeRead{Commit: p.head(), Files: []string{"src/login.go"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				anchor := trees[0].RootTree
+				if kind == "blob" {
+					anchor = trees[0].Entries["src/login.go"].OID
+				}
+				p.accept(t, map[string]any{"commit": anchor}, provRevGH, fakegithub.Verified())
+				out, run := p.check(t, "failure")
+				provWantFindings(t, out.Findings, run,
+					provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
+					provExpect{checks.CodeProvenanceStale, checks.SeverityError, 5, []string{"given on commit " + anchor[:12], "GitHub does not know"}})
+			})
+		}
 	}
 }

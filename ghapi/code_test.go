@@ -190,3 +190,36 @@ func TestCodeIDsRESTTruncatedTree(t *testing.T) {
 		t.Errorf("the error does not say the tree was cut short: %v", err)
 	}
 }
+
+// An object id that names a tree or a blob, not a commit (an accept's
+// payload.commit is anyone's string), has no code identity, and asking
+// for it is no error: through GraphQL and through REST alike.
+func TestCodeIDsNotACommit(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		opts []fakegithub.Option
+	}{{name: "graphql"}, {name: "rest", opts: []fakegithub.Option{fakegithub.WithoutGraphQL()}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := fakegithub.New(t, tc.opts...)
+			head := srv.CommitFiles(owner, repo, "main", map[string]string{"src/a.go": "package a\n", ".pact/log.jsonl": "1\n"}, "alice")
+			c, _ := newClient(t, srv, func(o *ghapi.Options) { o.GraphQLURL = srv.URL + "/graphql" })
+			trees, err := c.ReadTrees(context.Background(), ghapi.TreeRead{Commit: head, Files: []string{"src/a.go"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tree, blob := trees[0].RootTree, trees[0].Entries["src/a.go"].OID
+			ids, err := c.CodeIDs(context.Background(), ".pact", head, tree, blob)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ids[head] == "" || len(ids) != 1 {
+				t.Errorf("identities = %v, want only the commit %s's", ids, head)
+			}
+			if v := srv.Violations(); len(v) != 0 {
+				t.Errorf("OpenAPI violations: %q", v)
+			}
+		})
+	}
+}
