@@ -214,9 +214,11 @@ func TestCheckMergeGroupParentFailsClosed(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s, _, g2, _ := stackedQueue(t)
+			s, g1, g2, _ := stackedQueue(t)
 			parent := tc.parent
 			if strings.Contains(tc.name, "does not build on") {
+				// The first group: none is queued ahead of it.
+				g2 = g1
 				parent = s.CommitFiles(e2e.Owner, e2e.Repo, "elsewhere", map[string]string{"x": "1"}, "dev", fakegithub.From("main"))
 			}
 			err := event{name: "merge_group", payload: mergeGroupPayload(t, g2.HeadSHA, g2.HeadRef, parent), sha: g2.HeadSHA}.run(t, s).failed(t)
@@ -254,5 +256,58 @@ func TestBinaryMergeQueueStacked(t *testing.T) {
 			contains(t, "group 2's job summary", res.Summary, fmt.Sprintf("the merge group of pull requests #%d, #%d into main", prs[0], prs[1]), "the commit this merge group is queued behind")
 		}
 	}
+	noViolations(t, s)
+}
+
+// TestCheckMergeGroupParentMustBeTheGroupAhead: a base_sha that the group
+// builds on, yet is not the head of the group queued ahead of it, would
+// judge the group against a log that already holds (or lacks) what the
+// pull request ahead adds: the group's own head, the base branch's tip
+// while a group is queued ahead, or a commit of the pull request behind
+// (whose log already carries the edit). Each disagrees with the queue's
+// branches and fails closed; the true parent is judged.
+func TestCheckMergeGroupParentMustBeTheGroupAhead(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, says string }{
+		{"the group's own head", "that is the group itself"},
+		{"the base's tip with a group ahead", "queued ahead of it"},
+		{"a commit of the pull request behind", "queued ahead of it"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, g1, g2, _ := stackedQueue(t)
+			parent := map[string]string{
+				"the group's own head":                g2.HeadSHA,
+				"the base's tip with a group ahead":   g1.BaseSHA,
+				"a commit of the pull request behind": s.BranchHead(e2e.Owner, e2e.Repo, "feat/two"),
+			}[tc.name]
+			res := event{name: "merge_group", payload: mergeGroupPayload(t, g2.HeadSHA, g2.HeadRef, parent), sha: g2.HeadSHA}.run(t, s)
+			if res.err == nil {
+				t.Fatalf("the group was judged against %s: %+v", tc.name, res.outcomes[0].Findings)
+			}
+			if !strings.Contains(res.err.Error(), tc.says) || !strings.Contains(res.err.Error(), "cannot be judged") {
+				t.Errorf("error = %v", res.err)
+			}
+			onlyRun(t, s, g2.HeadSHA, "pact", "failure")
+		})
+	}
+}
+
+// TestCheckMergeGroupParentIsTheLatestAhead: with two groups queued ahead,
+// the parent must be the later one: the earlier one (which the later one
+// builds on) fails closed, the later one is judged.
+func TestCheckMergeGroupParentIsTheLatestAhead(t *testing.T) {
+	t.Parallel()
+	s, g1, g2, _ := stackedQueue(t)
+	s.CommitFiles(e2e.Owner, e2e.Repo, "feat/three", map[string]string{"src/three.go": "package three\n"}, "dev", fakegithub.From("main"))
+	n3 := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/three", Base: "main"})
+	g3 := s.QueuePR(n3, g2.HeadSHA)
+	res := event{name: "merge_group", payload: mergeGroupPayload(t, g3.HeadSHA, g3.HeadRef, g1.HeadSHA), sha: g3.HeadSHA}.run(t, s)
+	if res.err == nil || !strings.Contains(res.err.Error(), "group "+g2.HeadSHA[:7]) || !strings.Contains(res.err.Error(), "cannot be judged") {
+		t.Fatalf("judged against the group two places ahead: err %v", res.err)
+	}
+	// Against g2, its true parent, the group is judged (and passes: it
+	// adds nothing to the log; g2's own check fails on its rewrite).
+	event{name: "merge_group", payload: mergeGroupPayload(t, g3.HeadSHA, g3.HeadRef, g3.BaseSHA), sha: g3.HeadSHA}.run(t, s).only(t)
 	noViolations(t, s)
 }

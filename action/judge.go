@@ -252,7 +252,7 @@ func trustedBase(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, c
 // have them yet), and every feature of every queued pull request's branch
 // accepted.
 func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeGroup, base baseTip, cfg *repoConfig, s Settings, j *Judgement) error {
-	prs, err := queuedPRs(ctx, gh, mg, base.sha, head.sha)
+	prs, ahead, err := queuedPRs(ctx, gh, mg, base.sha, head.sha)
 	if err != nil {
 		return err
 	}
@@ -268,7 +268,7 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 	if err != nil {
 		return err
 	}
-	parentLog, err := groupParentLog(ctx, gh, head, mg.Parent, mergeBase, s)
+	parentLog, err := groupParentLog(ctx, gh, head, mg.Parent, mergeBase, ahead, s)
 	if err != nil {
 		return err
 	}
@@ -288,22 +288,52 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 }
 
 // groupParentLog reads the log at a merge group's parent commit, which the
-// event names: it must be a commit id the group's head builds on, or the
-// group is not judged. The parent that is the merge base with the base
-// branch (no group ahead) costs nothing: that log is already read.
-func groupParentLog(ctx context.Context, gh Reader, head *headFiles, parent, mergeBase string, s Settings) ([]byte, error) {
-	if !commitSHA.MatchString(parent) {
-		return nil, fmt.Errorf("the merge_group event names %q as the commit merge group %s is queued behind (base_sha), which is not a commit id, so what is queued ahead of it cannot be judged", parent, prose.ShortSHA(head.sha))
+// event names: it must be a commit id the group's head builds on, and,
+// when the queue's branches show groups queued ahead of this one (ahead:
+// their heads), the latest of them — the queue builds each group on the
+// one ahead of it, so any other parent would judge the group against a
+// log that lacks what the pull requests ahead add, or already holds what
+// this one changes in it. Otherwise the group is not judged. The parent
+// that is the merge base with the base branch (no group ahead) costs
+// nothing: that log is already read.
+func groupParentLog(ctx context.Context, gh Reader, head *headFiles, parent, mergeBase string, ahead []string, s Settings) ([]byte, error) {
+	names := func(what string) error {
+		return fmt.Errorf("the merge_group event names %s as the commit merge group %s is queued behind (base_sha), %s, so what is queued ahead of it cannot be judged", prose.ShortSHA(parent), prose.ShortSHA(head.sha), what)
 	}
-	if parent == mergeBase {
+	switch {
+	case !commitSHA.MatchString(parent):
+		return nil, fmt.Errorf("the merge_group event names %q as the commit merge group %s is queued behind (base_sha), which is not a commit id, so what is queued ahead of it cannot be judged", parent, prose.ShortSHA(head.sha))
+	case parent == head.sha:
+		return nil, names("but that is the group itself, which must build on its parent")
+	case len(ahead) > 0 && !slices.Contains(ahead, parent):
+		return nil, names(fmt.Sprintf("but the merge queue's branches say group %s is queued ahead of it", prose.ShortSHA(ahead[0])))
+	case len(ahead) == 0 && parent == mergeBase:
 		return nil, nil
 	}
-	mb, err := gh.MergeBase(ctx, parent, head.sha)
-	if err != nil {
-		return nil, fmt.Errorf("find whether merge group %s builds on %s, the commit the merge_group event says it is queued behind: %w", prose.ShortSHA(head.sha), prose.ShortSHA(parent), err)
+	for _, a := range ahead {
+		if a == parent {
+			continue
+		}
+		// Every group ahead must be behind the parent: the parent is the
+		// latest of them.
+		mb, err := gh.MergeBase(ctx, a, parent)
+		if err != nil {
+			return nil, fmt.Errorf("find whether group %s is queued ahead of %s: %w", prose.ShortSHA(a), prose.ShortSHA(parent), err)
+		}
+		if mb != a {
+			return nil, names(fmt.Sprintf("but the merge queue's branches say group %s is queued ahead of it, after that commit", prose.ShortSHA(a)))
+		}
 	}
-	if mb != parent {
-		return nil, fmt.Errorf("the merge_group event names %s as the commit merge group %s is queued behind (base_sha), but the group does not build on it, so what is queued ahead of it cannot be judged", prose.ShortSHA(parent), prose.ShortSHA(head.sha))
+	if len(ahead) == 0 {
+		// No group ahead: the parent is the base's tip (or a commit
+		// before it), which the group must build on.
+		mb, err := gh.MergeBase(ctx, parent, head.sha)
+		if err != nil {
+			return nil, fmt.Errorf("find whether merge group %s builds on %s, the commit the merge_group event says it is queued behind: %w", prose.ShortSHA(head.sha), prose.ShortSHA(parent), err)
+		}
+		if mb != parent {
+			return nil, names("but the group does not build on it")
+		}
 	}
 	return readRequired(ctx, apiSource{gh: gh, ref: parent}, s.layout().Log())
 }
@@ -314,27 +344,32 @@ func groupParentLog(ctx context.Context, gh Reader, head *headFiles, parent, mer
 // gh-readonly-queue/<base>/pr-<n>-<sha> at each group's head, so an entry
 // is carried exactly when its group's head is among the commits this group
 // adds to the base branch's tip (those already merged are in the base).
-// More commits than GitHub lists in a comparison fail closed.
-func queuedPRs(ctx context.Context, gh Reader, mg *MergeGroup, baseTip, head string) ([]int, error) {
+// It also returns the heads of the groups queued ahead (carried, other
+// than head itself). More commits than GitHub lists in a comparison fail
+// closed.
+func queuedPRs(ctx context.Context, gh Reader, mg *MergeGroup, baseTip, head string) (prs []int, ahead []string, err error) {
 	refs, err := gh.MatchingRefs(ctx, "heads/gh-readonly-queue/"+mg.BaseRef+"/")
 	if err != nil {
-		return nil, fmt.Errorf("list the merge queue's branches into %s: %w", mg.BaseRef, err)
+		return nil, nil, fmt.Errorf("list the merge queue's branches into %s: %w", mg.BaseRef, err)
 	}
 	d, err := gh.CompareCommits(ctx, baseTip, head)
 	if err != nil {
-		return nil, fmt.Errorf("compare merge group %s with %s: %w", prose.ShortSHA(head), mg.BaseRef, err)
+		return nil, nil, fmt.Errorf("compare merge group %s with %s: %w", prose.ShortSHA(head), mg.BaseRef, err)
 	}
 	if d.AheadBy > len(d.Commits) {
-		return nil, fmt.Errorf("merge group %s adds %d commits to %s, more than GitHub lists in a comparison (%d), so the pull requests queued ahead of it cannot be told", prose.ShortSHA(head), d.AheadBy, mg.BaseRef, len(d.Commits))
+		return nil, nil, fmt.Errorf("merge group %s adds %d commits to %s, more than GitHub lists in a comparison (%d), so the pull requests queued ahead of it cannot be told", prose.ShortSHA(head), d.AheadBy, mg.BaseRef, len(d.Commits))
 	}
 	carried := map[string]bool{head: true}
 	for _, c := range d.Commits {
 		carried[c] = true
 	}
-	prs := slices.Clone(mg.PRs)
+	prs = slices.Clone(mg.PRs)
 	for ref, sha := range refs {
 		if !carried[sha] {
 			continue
+		}
+		if sha != head && !slices.Contains(ahead, sha) {
+			ahead = append(ahead, sha)
 		}
 		for _, n := range ghevent.MergeGroupPRs(ref) {
 			if !slices.Contains(prs, n) {
@@ -343,7 +378,8 @@ func queuedPRs(ctx context.Context, gh Reader, mg *MergeGroup, baseTip, head str
 		}
 	}
 	slices.Sort(prs)
-	return prs, nil
+	slices.Sort(ahead)
+	return prs, ahead, nil
 }
 
 // mergeBaseLog finds the merge base of head and base's tip, and reads the

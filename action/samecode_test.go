@@ -6,10 +6,12 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/pact-action/pact-action/action"
 	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 	"github.com/pact-action/pact-action/projection"
@@ -259,6 +261,78 @@ func TestCoverageTreeWhenTheComparisonListsNothing(t *testing.T) {
 			provWantFindings(t, out.Findings, run,
 				provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
 				provExpect{checks.CodeProvenanceStale, checks.SeverityError, 5, []string{"given on commit " + a[:12], "are not the head's"}})
+		})
+	}
+}
+
+// An accept whose payload.commit names the head's tree or one of its
+// blobs — an object id GitHub knows, but no commit — covers nothing under
+// tree or push: the check judges it (no error) and the task waits.
+func TestCoverageAnchorNotACommit(t *testing.T) {
+	t.Parallel()
+	for _, stale := range []string{"tree", "push"} {
+		for _, kind := range []string{"tree", "blob"} {
+			t.Run(stale+"/"+kind, func(t *testing.T) {
+				t.Parallel()
+				p := provSeed(t, "require", stale)
+				trees, err := client(t, p.s, &recorder{}).ReadTrees(t.Context(), ghapi.TreeRead{Commit: p.head(), Files: []string{"src/login.go"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				anchor := trees[0].RootTree
+				if kind == "blob" {
+					anchor = trees[0].Entries["src/login.go"].OID
+				}
+				p.accept(t, map[string]any{"commit": anchor}, provRevGH, fakegithub.Verified())
+				out, run := p.check(t, "failure")
+				provWantFindings(t, out.Findings, run,
+					provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
+					provExpect{checks.CodeProvenanceStale, checks.SeverityError, 5, []string{"given on commit " + anchor[:12], "GitHub does not know"}})
+			})
+		}
+	}
+}
+
+// The race between the bot's "same code?" test and its write: the branch
+// moves after the bot read it and before it moves the branch. Code pushed
+// on top makes the update a non-fast-forward, and the retry, which asks
+// again, refuses; a force-push back to an ancestor lets the update go
+// through, which puts back the code the comment saw, with the accept.
+func TestBotCommentRaceBetweenTestAndWrite(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		push  func(p *provPR, b string)
+		write bool
+	}{
+		{"code pushed on top", func(p *provPR, b string) {
+			p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{"src/login.go": "package login // later\n"}, provDevGH, fakegithub.Verified())
+		}, false},
+		{"force-pushed back to other code", func(p *provPR, b string) { p.s.SetBranch(e2e.Owner, e2e.Repo, provBranch, b) }, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p, b, a, id := storyPR(t)
+			p.s.SetBranch(e2e.Owner, e2e.Repo, provBranch, a) // the bot reads A
+			var once sync.Once
+			p.s.BeforeUpdateRef(func(owner, repo, ref string) { once.Do(func() { tc.push(p, b) }) })
+			out := event{name: "issue_comment", payload: commentPayload(t, p.n, id, reviewTS, provRevGH, "/pact accept T1", "COLLABORATOR")}.run(t, p.s).botDone(t)
+			if wrote := out.NewHead != ""; wrote != tc.write {
+				t.Fatalf("wrote %v, want %v: %+v", wrote, tc.write, out)
+			}
+			if n := countOp(p.s, "git/update-ref"); n != 1 {
+				t.Fatalf("update-ref requests = %d, want 1: the bot judged A the comment's code and tried to write once", n)
+			}
+			if tc.write {
+				if out.NewHead != p.head() || !codeModel(p.s, ".pact", out.NewHead, a) {
+					t.Errorf("the accept landed on %s, whose code is not A's", out.NewHead)
+				}
+				return
+			}
+			if !slices.ContainsFunc(out.Replies, func(r string) bool { return strings.Contains(r, "The branch moved after your comment") }) {
+				t.Errorf("no reply says the branch moved: %q", out.Replies)
+			}
+			noViolations(t, p.s)
 		})
 	}
 }

@@ -178,26 +178,33 @@ func TestBinaryDecoyBase(t *testing.T) {
 }
 
 // TestDecoyBaseLogLendsNoCheck: the decoy base's log is the worker's too.
-// Here scratch holds a forged accept of T1 (its payload naming a commit
-// with the head's code), and the head builds on scratch: against scratch
-// the accept is no line of the pull request, yet provenance judges every
-// line the default branch's log lacks, so the head gets no passing check.
+// Here the decoy holds a forged accept of T1 (its payload naming a commit
+// with the head's code), and the head builds on it: against the decoy the
+// accept is no line of the pull request, yet provenance judges every line
+// the default branch's log lacks, so the head gets no passing check. A
+// decoy named like the default branch in other case (MAIN beside main) is
+// another branch all the same.
 func TestDecoyBaseLogLendsNoCheck(t *testing.T) {
 	t.Parallel()
-	p := provRepo(t, "require", "tree")
-	code := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{"README.md": "x\n"}, provDevGH, fakegithub.Verified())
-	p.log.Add("rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{"commit": code})
-	scratch := p.s.CommitFiles(e2e.Owner, e2e.Repo, "scratch", p.log.Files(), provDevGH, fakegithub.From(provBranch), fakegithub.Verified())
-	p.s.SetBranch(e2e.Owner, e2e.Repo, provBranch, scratch)
-	head := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{".pact/notes.md": "n\n"}, provDevGH, fakegithub.Verified())
-	p.open(t, "scratch")
-	out := event{name: "pull_request", payload: prPayload(t, p.s, p.n, provBranch, "scratch")}.run(t, p.s).only(t)
-	run := onlyRun(t, p.s, head, "pact", report.ConclusionFailure)
-	provWantFindings(t, out.Findings, run,
-		provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
-		provExpect{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"authored by account dev-gh"}})
-	noPassingRun(t, p.s, head)
-	noViolations(t, p.s)
+	for _, decoy := range []string{"scratch", "MAIN"} {
+		t.Run(decoy, func(t *testing.T) {
+			t.Parallel()
+			p := provRepo(t, "require", "tree")
+			code := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{"README.md": "x\n"}, provDevGH, fakegithub.Verified())
+			p.log.Add("rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{"commit": code})
+			tip := p.s.CommitFiles(e2e.Owner, e2e.Repo, decoy, p.log.Files(), provDevGH, fakegithub.From(provBranch), fakegithub.Verified())
+			p.s.SetBranch(e2e.Owner, e2e.Repo, provBranch, tip)
+			head := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{".pact/notes.md": "n\n"}, provDevGH, fakegithub.Verified())
+			p.open(t, decoy)
+			out := event{name: "pull_request", payload: prPayload(t, p.s, p.n, provBranch, decoy)}.run(t, p.s).only(t)
+			run := onlyRun(t, p.s, head, "pact", report.ConclusionFailure)
+			provWantFindings(t, out.Findings, run,
+				provExpect{checks.CodePRUnaccepted, checks.SeverityPending, 2, []string{"waiting for T1"}},
+				provExpect{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"authored by account dev-gh"}})
+			noPassingRun(t, p.s, head)
+			noViolations(t, p.s)
+		})
+	}
 }
 
 // TestStackedPRProvenanceFromTheDefaultBranch: a pull request into another

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -169,6 +170,65 @@ func TestShippingWhenThePullRequestAddsTheMerge(t *testing.T) {
 			}
 			if got := waiting == 1; got != tc.ships {
 				t.Errorf("H1 waiting: %v, want %v: %s", got, tc.ships, fmt.Sprint(shorts(fs)))
+			}
+		})
+	}
+}
+
+// Attacks on coverage with the pull request's own merge (issue 22 item 2,
+// attack review): under require and tree, with no accept covering the
+// head, none of these lets the pull request pass. A merge stamped before
+// the accept, or before the merge base's first line, replays where Rule 2
+// rejects it; a merge of another feature exempts nothing of the branch's
+// own; a feature with a task on another branch needs that task's accept
+// to cover this head too.
+func TestShippingOwnMergeAttacks(t *testing.T) {
+	t.Parallel()
+	yml := "seats:\n  lead: [lead-acct]\n  opencode: [dev-acct]\n  claude-opus: [rev-acct]\n  gpt: [gpt-acct]\nprovenance:\n  mode: require\n  stale: tree\nunmapped-branches: block\n"
+	stamped := func(l *logb, when, feature string) *logb {
+		n := len(l.lines) + 1
+		l.lines = append(l.lines, evLine(fmt.Sprintf("e%d", n), when, "lead", projection.TypeMerge, "", feature, "{}"))
+		return l
+	}
+	accepted := func(l *logb, task, feature, branch string) *logb {
+		return l.assign(task, feature, "opencode", "claude-opus", branch).checkpoint("opencode", task).accept("claude-opus", task)
+	}
+	for _, tc := range []struct {
+		name   string
+		base   *logb
+		head   func(*logb) *logb
+		branch string
+		// want is a finding that must be there: code, and task when set.
+		want projection.Code
+		task string
+	}{
+		{"a merge stamped before the accept", new(logb).init().join("opencode").assign("H1", "H", "opencode", "claude-opus", "feat/h").checkpoint("opencode", "H1").accept("claude-opus", "H1"),
+			func(l *logb) *logb { return stamped(l, at(4), "H") }, "feat/h", projection.CodeRule2Unaccepted, ""},
+		{"a merge stamped before the merge base's lines", accepted(new(logb).init().join("opencode"), "H1", "H", "feat/h"),
+			func(l *logb) *logb { return stamped(l, "2026-06-09T09:00:00Z", "H") }, "feat/h", "", ""},
+		{"a merge of another feature", accepted(accepted(new(logb).init().join("opencode"), "H1", "H", "feat/h"), "G1", "G", "feat/g"),
+			func(l *logb) *logb { return l.merge("G") }, "feat/h", CodePRUnaccepted, "H1"},
+		{"a feature with a task on another branch", accepted(accepted(new(logb).init().join("opencode"), "H1", "H", "feat/h"), "H2", "H", "feat/b"),
+			func(l *logb) *logb { return l.merge("H") }, "feat/b", CodePRUnaccepted, "H1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			head := tc.head(&logb{lines: append([]string(nil), tc.base.lines...)})
+			_, res := projection.ReadBytes(head.bytes(), projection.ReadOptions{})
+			stale := map[int]StaleFacts{}
+			for _, task := range res.State.Tasks {
+				if task.AcceptLine > 0 {
+					stale[task.AcceptLine] = StaleFacts{Anchor: covAnchor}
+				}
+			}
+			prov := &ProvenanceInput{Stale: stale, HeadCode: map[string]bool{covHead: true}, Reviews: map[int64]ReviewFact{}, Comments: map[int64]CommentFact{}}
+			fs := PullRequest(input(head.bytes()), PullRequestFacts{BaseLog: tc.base.bytes(), HeadLog: head.bytes(), Branches: []string{tc.branch},
+				Config: ParseConfig([]byte(yml)), Provenance: prov, ChangesOutsidePact: true})
+			if c := Count(fs); c.Errors+c.Pending == 0 {
+				t.Fatalf("the pull request passes: %v", shorts(fs))
+			}
+			if tc.want != "" && !slices.ContainsFunc(fs, func(f Finding) bool { return f.Code == tc.want && (tc.task == "" || f.TaskID == tc.task) }) {
+				t.Errorf("no %s finding%s: %v", tc.want, map[bool]string{true: " for " + tc.task}[tc.task != ""], shorts(fs))
 			}
 		})
 	}

@@ -161,9 +161,9 @@ func (c *Client) codeIDsREST(ctx context.Context, comps []string, commits []stri
 		tree := rc.GetCommit().GetTree().GetSHA()
 		var levels [][]codeEntry
 		for l := 0; tree != ""; l++ {
-			t, _, err := c.gh.Git.GetTree(ctx, c.owner, c.repo, tree, false)
+			t, err := c.gitTree(ctx, tree)
 			if err != nil {
-				return wrapErr("get tree "+tree, err)
+				return err
 			}
 			var level []codeEntry
 			tree = ""
@@ -187,7 +187,9 @@ func (c *Client) codeIDsREST(ctx context.Context, comps []string, commits []stri
 // (and, at the last level, the directory itself). levels[i] lists the
 // entries of comps[:i]; fewer levels than components means the way down
 // ended (a missing directory, or a file in its place), and the entry where
-// it ended is then hashed like any other.
+// it ended is then hashed like any other. Only a directory is left out: a
+// file, link or submodule where the pact directory would be is no pact
+// directory, and its bytes or target are code like any other.
 func codeDigest(comps []string, levels [][]codeEntry) string {
 	h := sha256.New()
 	for i, entries := range levels {
@@ -195,7 +197,7 @@ func codeDigest(comps []string, levels [][]codeEntry) string {
 		sort.Slice(sorted, func(a, b int) bool { return sorted[a].Name < sorted[b].Name })
 		prefix := strings.Join(comps[:i], "/")
 		for _, e := range sorted {
-			if i < len(comps) && e.Name == comps[i] && (i == len(comps)-1 || i+1 < len(levels)) {
+			if i < len(comps) && e.Name == comps[i] && e.Type == "tree" && (i == len(comps)-1 || i+1 < len(levels)) {
 				continue
 			}
 			fmt.Fprintf(h, "%s/%s\x00%s\x00%o\x00%s\n", prefix, e.Name, e.Type, e.Mode, e.OID)

@@ -140,9 +140,9 @@ func (c *Client) readBlobAt(ctx context.Context, path, ref string, limit int64) 
 		treeish = "HEAD"
 	}
 	parts := strings.Split(path, "/")
-	tree, _, err := c.gh.Git.GetTree(ctx, c.owner, c.repo, treeish, false)
+	tree, err := c.gitTree(ctx, treeish)
 	if err != nil {
-		return nil, wrapErr("get tree "+treeish, err)
+		return nil, err
 	}
 	for i, name := range parts {
 		entry := findEntry(tree, name)
@@ -160,9 +160,8 @@ func (c *Client) readBlobAt(ctx context.Context, path, ref string, limit int64) 
 		case entry.GetType() != "tree":
 			return nil, fmt.Errorf("%s: %w", strings.Join(parts[:i+2], "/"), ErrNotFound)
 		}
-		tree, _, err = c.gh.Git.GetTree(ctx, c.owner, c.repo, entry.GetSHA(), false)
-		if err != nil {
-			return nil, wrapErr("get tree "+entry.GetSHA(), err)
+		if tree, err = c.gitTree(ctx, entry.GetSHA()); err != nil {
+			return nil, err
 		}
 	}
 	return nil, fmt.Errorf("%s: %w", path, ErrNotFound)

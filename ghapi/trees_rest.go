@@ -20,9 +20,9 @@ func (c *Client) readTreesREST(ctx context.Context, op string, reads []TreeRead)
 		if t, ok := trees[sha]; ok {
 			return t, nil
 		}
-		t, _, err := c.gh.Git.GetTree(ctx, c.owner, c.repo, sha, false)
+		t, err := c.gitTree(ctx, sha)
 		if err != nil {
-			return nil, wrapErr("get tree "+sha, err)
+			return nil, err
 		}
 		trees[sha] = t
 		return t, nil
@@ -145,6 +145,21 @@ func (c *Client) readTreesREST(ctx context.Context, op string, reads []TreeRead)
 		out[i] = t
 	}
 	return out, nil
+}
+
+// gitTree lists the entries directly in tree sha (GET
+// .../git/trees/{sha}, or a ref for the tree of its commit). GitHub may cut
+// the list short and say so (truncated); a cut list is refused, never
+// read: an entry it leaves out would be absent, whatever it holds.
+func (c *Client) gitTree(ctx context.Context, sha string) (*github.Tree, error) {
+	t, _, err := c.gh.Git.GetTree(ctx, c.owner, c.repo, sha, false)
+	if err != nil {
+		return nil, wrapErr("get tree "+sha, err)
+	}
+	if t.GetTruncated() {
+		return nil, fmt.Errorf("get tree %s: GitHub listed only %d of its entries (truncated)", sha, len(t.Entries))
+	}
+	return t, nil
 }
 
 // restKind is what a git/trees entry holds, as Entry.Kind says it.
