@@ -54,7 +54,7 @@ type rejectionSet struct {
 }
 
 // seqRejection is a rejection with the order it was judged in, which
-// breaks ties of line as sortRejections does.
+// breaks ties of line as the replay judged them.
 type seqRejection struct {
 	Rejection
 	seq int
@@ -100,7 +100,7 @@ func (s *rejectionSet) addAll(rs []Rejection) {
 	}
 }
 
-// result is the kept rejections sorted by line (sortRejections) and what
+// result is the kept rejections sorted by line (by line, lineless last, ties in the order judged) and what
 // was left out, by code.
 func (s *rejectionSet) result() ([]Rejection, []Omitted) {
 	var kept []seqRejection

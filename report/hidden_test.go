@@ -62,7 +62,8 @@ func surfaces(t *testing.T, s string) map[string]string {
 func unescapedHidden(out string) rune {
 	prev := rune(0)
 	for _, r := range out {
-		if hidden(r) && r != '\n' && r != '\t' && !(r == '\u200b' && (prev == '@' || prev == '#')) {
+		ours := r == '\u200b' && (prev == '@' || prev == '#')
+		if hidden(r) && r != '\n' && r != '\t' && !ours {
 			return r
 		}
 		prev = r

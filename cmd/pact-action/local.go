@@ -167,11 +167,11 @@ func (b *localBudget) take(path string, n int64) error {
 // takeFile counts a file of the pact directory by its size (nothing when
 // it is not there: Load says what is missing).
 func (b *localBudget) takeFile(dir pactdir.Dir, elem ...string) error {
-	fi, err := os.Lstat(dir.Path(elem...))
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil
+	// A missing file or one that is not regular is Load's to report.
+	if fi, err := os.Lstat(dir.Path(elem...)); err == nil && fi.Mode().IsRegular() {
+		return b.take(dir.Display(elem...), fi.Size())
 	}
-	return b.take(dir.Display(elem...), fi.Size())
+	return nil
 }
 
 // localBase reads the merge-base log for a local preview: from a file, or

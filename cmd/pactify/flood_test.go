@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"strings"
@@ -47,7 +48,8 @@ func TestMalformedFloodIsBounded(t *testing.T) {
 		cmd.Stdout = &out
 		err := cmd.Run()
 		code := 0
-		if exit, ok := err.(*exec.ExitError); ok {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
 			code = exit.ExitCode()
 		} else if err != nil {
 			t.Fatal(err)
