@@ -86,4 +86,3 @@ func duplicateID(line int, id, taskID, feature string, firstLine int, identical 
 	}
 	return Rejection{Line: line, EventID: id, TaskID: taskID, Feature: feature, Code: CodeEventIDDuplicate, Message: msg, Identical: identical}
 }
-
