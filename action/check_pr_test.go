@@ -338,11 +338,17 @@ func TestCheckProtocolVersion2(t *testing.T) {
 func manyFindingsLogs(n int) (base, head *e2e.Log) {
 	base = e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
 	head = base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN")
+	// Past 120 findings the seat's name is long, so that what is listed
+	// (MaxListed of each code) overflows GitHub's limit.
+	ghost := "ghost"
+	if n > 120 {
+		ghost += "-" + strings.Repeat("x", 600)
+	}
 	for i := range n {
 		if i%2 == 0 {
 			head.Raw(fmt.Sprintf("{not json %d", i))
 		} else {
-			head.Add("ghost", projection.TypeJoin, "", "", map[string]any{"roles": []string{"worker"}})
+			head.Add(ghost, projection.TypeJoin, "", "", map[string]any{"roles": []string{"worker"}})
 		}
 	}
 	return base, head
@@ -354,7 +360,8 @@ func manyFindingsLogs(n int) (base, head *e2e.Log) {
 // was cut.
 func TestCheckManyFindings(t *testing.T) {
 	t.Parallel()
-	for _, n := range []int{51, 120, 400} {
+	// Up to 2×MaxListed: two codes alternate, each listed in full.
+	for _, n := range []int{51, 120, 2 * checks.MaxListed} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			t.Parallel()
 			s := e2e.NewServer(t)
@@ -432,9 +439,10 @@ func TestCheckManyWaitingTasks(t *testing.T) {
 
 	out := sc.check(t).only(t)
 
+	// Listed up to the cap, every one counted (docs/semantics.md §7).
 	fs := out.Findings
-	if c := checks.Count(fs); len(fs) != n || c.Pending != n {
-		t.Fatalf("findings %d (%+v), want %d waiting", len(fs), c, n)
+	if c := checks.Count(fs); len(fs) != checks.MaxListed+1 || c.Pending != n || fs[len(fs)-1].Omitted != n-checks.MaxListed {
+		t.Fatalf("findings %d (%+v), want %d listed of %d waiting", len(fs), c, checks.MaxListed, n)
 	}
 	run := onlyRun(t, s, sc.headSHA, "pact", "action_required")
 	checkAnnotations(t, run, fs)
@@ -443,8 +451,8 @@ func TestCheckManyWaitingTasks(t *testing.T) {
 	}
 	checkOutcome(t, out, run, sc.number, 0, 0, n)
 	listed := strings.Count(run.Summary, "\n- waiting for T")
-	if len(run.Summary) > 65535 || listed == 0 || listed >= n ||
-		!strings.Contains(run.Summary, fmt.Sprintf("_…%d more waiting task(s) not listed here", n-listed)) {
+	if len(run.Summary) > 65535 || listed != checks.MaxListed ||
+		!strings.Contains(run.Summary, fmt.Sprintf("\n- %d more findings with this code not listed", n-listed)) {
 		t.Errorf("summary of %d bytes lists %d of %d waiting tasks without the right note", len(run.Summary), listed, n)
 	}
 	// Every task file is read, in the head's two GraphQL requests (the

@@ -9,22 +9,11 @@ import (
 	"github.com/pact-action/pact-action/projection"
 )
 
-// ListedMissingTaskFiles is how many missing task files TaskFiles reports
-// one by one; the rest go into one more taskfile.missing finding that counts
-// them. A repository whose task files were never committed would otherwise
-// get a finding (and an annotation) per task: hundreds of thousands of lines
-// that say one thing. It is at least the number of task files the action
-// reads through the API, so that every task it does not read comes after the
-// listed ones.
-const ListedMissingTaskFiles = 300
-
 // TaskFiles checks that every assigned task has tasks/<id>.md and that its
 // frontmatter mirrors the assign event (the log wins). A file that begins
 // with exactly the front matter pactify writes for its task is not parsed.
 func TaskFiles(in Input, st *projection.State) []Finding {
 	var out []Finding
-	missing := 0
-	var rest []string // missing beyond the listed ones
 	for _, t := range st.TaskList() {
 		id := t.ID
 		if in.TaskFilesMatched[id] {
@@ -32,39 +21,16 @@ func TaskFiles(in Input, st *projection.State) []Finding {
 		}
 		b, ok := in.TaskFiles[id]
 		if !ok || b == nil {
-			if missing++; missing <= ListedMissingTaskFiles {
-				f := newFinding(CodeTaskfileMissing, in.layout().Task(id), 0, fmt.Sprintf("task %s has no task file %s", id, in.layout().Task(id)))
-				f.TaskID, f.Feature = id, t.Feature
-				out = append(out, f)
-			} else {
-				rest = append(rest, id)
-			}
+			f := newFinding(CodeTaskfileMissing, in.layout().Task(id), 0, fmt.Sprintf("task %s has no task file %s", id, in.layout().Task(id)))
+			f.TaskID, f.Feature = id, t.Feature
+			out = append(out, f)
 			continue
 		}
 		if f, bad := TaskFile(in.layout().Task(id), t, b); bad {
 			out = append(out, f)
 		}
 	}
-	if len(rest) > 0 {
-		out = append(out, missingTaskFiles(in, st, rest))
-	}
 	return out
-}
-
-// missingTaskFiles is the one finding for the missing task files beyond the
-// listed ones. It is placed on the first of them, so that it sorts among
-// the others and the action can drop it with that task's.
-func missingTaskFiles(in Input, st *projection.State, ids []string) Finding {
-	const named = 5
-	list := strings.Join(ids[:min(named, len(ids))], ", ")
-	if len(ids) > named {
-		list += ", …"
-	}
-	msg := fmt.Sprintf("%d more tasks have no task file under %s (%s); only the first %d missing task files are listed one by one",
-		len(ids), in.layout().Tasks(), list, ListedMissingTaskFiles)
-	f := newFinding(CodeTaskfileMissing, in.layout().Task(ids[0]), 0, msg)
-	f.TaskID, f.Feature = ids[0], st.Tasks[ids[0]].Feature
-	return f
 }
 
 // TaskFile judges the task file b at path of task t: whether its front

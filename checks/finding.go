@@ -49,6 +49,12 @@ type Finding struct {
 	Feature  string          `json:"feature"`
 	Message  string          `json:"message"`
 	Hint     string          `json:"hint"`
+	// Omitted is set on the one entry of a list that stands for the
+	// findings of its code and severity left out past MaxListed
+	// (docs/semantics.md §7): how many there are. Such an entry has no
+	// line; its message says how many more. The JSON report lists these
+	// apart, in its omitted field.
+	Omitted int `json:"-"`
 }
 
 // AnnotatedLine is the line a finding is shown on where a line is required
@@ -66,20 +72,33 @@ type Counts struct {
 	Errors, Pending, Warnings int
 }
 
-// Count tallies findings by severity.
+// Total is the number of findings counted, of every severity.
+func (c Counts) Total() int { return c.Errors + c.Pending + c.Warnings }
+
+// Count tallies findings by severity, exactly: an entry that stands for
+// omitted findings counts as many as it stands for.
 func Count(findings []Finding) Counts {
 	var c Counts
 	for _, f := range findings {
+		n := f.count()
 		switch f.Severity {
 		case SeverityError:
-			c.Errors++
+			c.Errors += n
 		case SeverityPending:
-			c.Pending++
+			c.Pending += n
 		case SeverityWarning:
-			c.Warnings++
+			c.Warnings += n
 		}
 	}
 	return c
+}
+
+// count is how many findings f stands for.
+func (f Finding) count() int {
+	if f.Omitted > 0 {
+		return f.Omitted
+	}
+	return 1
 }
 
 // Sort orders findings for display: by path, then line (lineless last), then

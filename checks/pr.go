@@ -191,11 +191,13 @@ type PullRequestFacts struct {
 // unmapped-branches policy. A log that fails closed on a newer protocol
 // major gets only that finding.
 func PullRequest(in Input, pr PullRequestFacts) []Finding {
-	return JudgePullRequest(in, pr).Findings
+	return Cap(JudgePullRequest(in, pr).Findings)
 }
 
 // PullRequestVerdict is PullRequest's judgement with what the bot tells a
-// reviewer: the accepted tasks whose coverage a fresh review renewed.
+// reviewer: the accepted tasks whose coverage a fresh review renewed. Its
+// findings are not capped beyond what Run caps (every waiting task is
+// there, for PlanReviewRequests): Cap them before they are shown.
 type PullRequestVerdict struct {
 	Findings []Finding
 	// Renewed maps a task to the review whose approval renewed its

@@ -56,14 +56,14 @@ func run(in Input, cf ConfigFile) []Finding {
 	for _, r := range in.Replay.Rejections {
 		out = append(out, fromRejection(in.LogPath(), r))
 	}
+	out = append(out, omittedRejections(in.LogPath(), in.Scan, in.Replay)...)
 	if !in.StateMatched {
 		out = append(out, Drift(in.layout().State(), in.State, in.Replay.State)...)
 	}
 	out = append(out, TaskFiles(in, in.Replay.State)...)
 	out = append(out, ProjectHeader(in.layout().Project(), in.Project, in.Replay.State)...)
 	out = append(out, Config(pactfile.ConfigPath, cf, in.Replay.State)...)
-	Sort(out)
-	return out
+	return Cap(out)
 }
 
 // fromRejection turns a replay rejection into a finding on the log.

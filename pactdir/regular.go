@@ -1,7 +1,6 @@
 package pactdir
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -132,14 +131,28 @@ func readFile(ctx context.Context, dir *os.Root, name, display string, follow bo
 	}
 	// Sized by the file, one byte over to see it grow; a reader that stops
 	// when ctx is done, between reads.
-	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+1))
-	if _, err := buf.ReadFrom(io.LimitReader(ctxReader{ctx, f}, limit+1)); err != nil {
-		return nil, fmt.Errorf("read %s: %w", display, err)
+	// Read into that buffer, not a bytes.Buffer: its ReadFrom doubles a
+	// buffer with less than 512 bytes free, so a file read whole took
+	// twice its size (a 100 MB STATE.yml peaked at 317 MiB).
+	buf := make([]byte, 0, fi.Size()+1)
+	r := io.LimitReader(ctxReader{ctx, f}, limit+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // the file grew since Stat
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", display, err)
+		}
 	}
-	if int64(buf.Len()) > limit {
-		return nil, tooLarge("read", display, int64(buf.Len()), limit)
+	if int64(len(buf)) > limit {
+		return nil, tooLarge("read", display, int64(len(buf)), limit)
 	}
-	return buf.Bytes(), nil
+	return buf, nil
 }
 
 // openRegular opens the regular file name of dir for reading. Without

@@ -426,8 +426,11 @@ func diffReserved(file []byte, want *Log, workers, chunk int) string {
 }
 
 func sameReplay(got *Log, res *Result, want *Log, wantRes *Result) string {
-	if got.Lines != want.Lines || !reflect.DeepEqual(got.Malformed, want.Malformed) || !reflect.DeepEqual(got.Claims, want.Claims) {
-		return fmt.Sprintf("log: got %d lines %+v %+v\nwant %d lines %+v %+v", got.Lines, got.Malformed, got.Claims, want.Lines, want.Malformed, want.Claims)
+	if got.Lines != want.Lines || !reflect.DeepEqual(got.Malformed, want.Malformed) || got.MalformedOmitted != want.MalformedOmitted || !reflect.DeepEqual(got.Claims, want.Claims) {
+		return fmt.Sprintf("log: got %d lines %+v (+%d) %+v\nwant %d lines %+v (+%d) %+v", got.Lines, got.Malformed, got.MalformedOmitted, got.Claims, want.Lines, want.Malformed, want.MalformedOmitted, want.Claims)
+	}
+	if !reflect.DeepEqual(res.Omitted, wantRes.Omitted) {
+		return fmt.Sprintf("omitted: got %+v, want %+v", res.Omitted, wantRes.Omitted)
 	}
 	if !reflect.DeepEqual(res.Unsupported, wantRes.Unsupported) {
 		return fmt.Sprintf("unsupported: got %+v, want %+v", res.Unsupported, wantRes.Unsupported)
@@ -469,6 +472,7 @@ func TestParseReplayEquivalence(t *testing.T) {
 		fmt.Fprintf(&b, `{"event_id":%q,"ts":"bad","agent_id":"w","role":"worker","event_type":"join","task_id":"","feature":"","payload":{"roles":[]}}`+"\n", id)
 	}
 	files["ids"] = []byte(b.String())
+	files["flood"] = floodLog(300)
 	for _, pattern := range []string{"testdata/logs/*.jsonl", "../checks/testdata/pacts/*/log.jsonl", "../schemas/testdata/*.jsonl"} {
 		names, _ := filepath.Glob(pattern)
 		for _, name := range names {

@@ -126,10 +126,16 @@ func (l *Log) Propose(res *Result, line []byte) (*Rejection, error) {
 		l.Lines = ev.Line
 		return nil, nil
 	}
-	longer := &Log{Events: append(append([]Event(nil), l.Events...), ev), Scan: Scan{Malformed: l.Malformed, Claims: l.Claims, Lines: ev.Line}}
-	next := replay(longer)
+	longer := &Log{Events: append(append([]Event(nil), l.Events...), ev), Scan: Scan{Malformed: l.Malformed, MalformedOmitted: l.MalformedOmitted, Claims: l.Claims, Lines: ev.Line}}
+	// Whole verdicts are compared: a rejection past the listing cap counts
+	// as much as a listed one.
+	full := res
+	if len(res.Omitted) > 0 {
+		full = replayListing(l, 0)
+	}
+	next := replayListing(longer, 0)
 	before := map[Code]map[int]bool{}
-	for _, r := range res.Rejections {
+	for _, r := range full.Rejections {
 		if before[r.Code] == nil {
 			before[r.Code] = map[int]bool{}
 		}
@@ -147,6 +153,9 @@ func (l *Log) Propose(res *Result, line []byte) (*Rejection, error) {
 				Message: fmt.Sprintf("its ts %s sorts before later events, and replaying it there would break line %d: %s", ev.TSRaw, r.Line, r.Message)}, nil
 		}
 	}
+	listed := newRejectionSet(MaxListed)
+	listed.addAll(next.Rejections)
+	next.Rejections, next.Omitted = listed.result()
 	*l, *res = *longer, *next
 	return nil, nil
 }

@@ -1,15 +1,13 @@
 package projection
 
 import (
-	"cmp"
 	"fmt"
 	"hash/maphash"
-	"slices"
 )
 
 // What both replays (the canonical replay.go and replay_parallel.go) share:
 // the table of event ids that finds duplicates (docs/semantics.md §7), the
-// duplicate's rejection, and the order rejections are reported in.
+// duplicate's rejection (the order rejections are reported in is listed.go's).
 
 // idTable finds duplicate event ids. It stores a 32-bit hash and an index
 // per id (8 bytes a slot, at most half full) and asks its owner to compare
@@ -87,20 +85,4 @@ func duplicateID(line int, id, taskID, feature string, firstLine int, identical 
 		msg += " by a byte-identical line (a copied or re-merged line)"
 	}
 	return Rejection{Line: line, EventID: id, TaskID: taskID, Feature: feature, Code: CodeEventIDDuplicate, Message: msg, Identical: identical}
-}
-
-// sortRejections orders rejections by line, lineless ones last, keeping the
-// judged order among equals.
-func sortRejections(rs []Rejection) {
-	slices.SortStableFunc(rs, func(a, b Rejection) int {
-		switch {
-		case a.Line == b.Line:
-			return 0
-		case a.Line == 0:
-			return 1
-		case b.Line == 0:
-			return -1
-		}
-		return cmp.Compare(a.Line, b.Line)
-	})
 }

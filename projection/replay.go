@@ -25,8 +25,11 @@ type Rejection struct {
 
 // Result is the outcome of a replay.
 type Result struct {
-	State      *State
+	State *State
+	// Rejections lists, per code, the MaxListed rejections with the lowest
+	// lines; Omitted counts the others (docs/semantics.md §7).
 	Rejections []Rejection
+	Omitted    []Omitted
 	// Unsupported is set when the log fails closed on a newer protocol major;
 	// then nothing else was judged and State is empty.
 	Unsupported *Rejection
@@ -37,12 +40,17 @@ type Result struct {
 // stable sort by ts, ties by line; duplicates of an event_id are left out
 // first, in file order. Rejections come back sorted by line. The parallel
 // replay (replay_parallel.go) gives the same Result.
-func replay(log *Log) *Result {
+func replay(log *Log) *Result { return replayListing(log, MaxListed) }
+
+// replayListing is replay listing at most limit rejections of each code (0:
+// every one).
+func replayListing(log *Log, limit int) *Result {
 	res := &Result{State: NewState()}
 	if u := unsupported(&log.Scan); u != nil {
 		res.Unsupported = u
 		return res
 	}
+	rs := newRejectionSet(limit)
 	order := make([]*Event, 0, len(log.Events))
 	var seen idTable // event ids by their first event (ids.go)
 	for i := range log.Events {
@@ -50,7 +58,7 @@ func replay(log *Log) *Result {
 		if id := ev.EventID; id != "" {
 			if j, dup := seen.insert(maphash.String(idSeed, id), uint32(i), func(o uint32) bool { return log.Events[o].EventID == id }); dup {
 				first := &log.Events[j]
-				res.Rejections = append(res.Rejections, duplicateID(ev.Line, id, ev.TaskID, ev.Feature, first.Line, first.hash == ev.hash))
+				rs.add(duplicateID(ev.Line, id, ev.TaskID, ev.Feature, first.Line, first.hash == ev.hash))
 				continue
 			}
 		}
@@ -60,9 +68,9 @@ func replay(log *Log) *Result {
 			// order instead, because step 1 still has a state-dependent test
 			// (a task event's feature must be its task's) that comes first.
 			if ev.MissingEventID() {
-				res.Rejections = append(res.Rejections, *missingID(ev))
+				rs.add(*missingID(ev))
 			}
-			res.Rejections = append(res.Rejections, *rejection(ev, ev.Problem.Code, ev.Problem.Message))
+			rs.add(*rejection(ev, ev.Problem.Code, ev.Problem.Message))
 			continue
 		}
 		order = append(order, ev)
@@ -74,16 +82,16 @@ func replay(log *Log) *Result {
 	st := res.State
 	for _, ev := range order {
 		if ev.MissingEventID() {
-			res.Rejections = append(res.Rejections, *missingID(ev))
+			rs.add(*missingID(ev))
 		}
 		if r := st.Apply(ev); r != nil {
-			res.Rejections = append(res.Rejections, *r)
+			rs.add(*r)
 		}
 	}
 	if !st.Initialized {
-		res.Rejections = append(res.Rejections, Rejection{Code: CodeInitMissing, Message: "the log has no valid init event"})
+		rs.add(Rejection{Code: CodeInitMissing, Message: "the log has no valid init event"})
 	}
-	sortRejections(res.Rejections)
+	res.Rejections, res.Omitted = rs.result()
 	return res
 }
 

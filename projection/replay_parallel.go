@@ -23,7 +23,7 @@ import (
 // readParallel is Read without KeepEvents, with its sizes given (tests make
 // them small).
 func readParallel(r io.Reader, reserve string, workers, chunk int) (*Log, *Result, error) {
-	lr := &parallelReplay{log: &Log{eventless: true, reserved: reserve}, chunk: chunk}
+	lr := &parallelReplay{log: &Log{eventless: true, reserved: reserve}, chunk: chunk, rejected: newRejectionSet(MaxListed)}
 	if err := lr.read(r, workers); err != nil {
 		return lr.log, nil, err
 	}
@@ -156,7 +156,7 @@ type chunkOut struct {
 	assigns   []assignX
 	texts     []string
 	fat       []Event
-	malformed []Malformed
+	malformed Scan // only its Malformed and MalformedOmitted
 	claims    []VersionClaim
 	latest    time.Time // the latest ts of the chunk's events
 }
@@ -187,10 +187,11 @@ type parallelReplay struct {
 	hashes  []uint64
 	touched uint64 // keeps the touches of take
 
-	// early holds the rejections made before ordering (duplicates and
-	// envelope problems), in file order.
-	early   []Rejection
-	scratch Event
+	// rejected collects the rejections: first those made before ordering
+	// (duplicates and envelope problems), in file order, then those of
+	// the replay.
+	rejected *rejectionSet
+	scratch  Event
 }
 
 // read cuts r into chunks, decodes them with workers goroutines and takes
@@ -359,7 +360,7 @@ func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) {
 	out.in = in
 	defer func() { out.names = d.names }()
 	if in.tooLong {
-		out.malformed = append(out.malformed, Malformed{Line: in.first, Message: tooLongMessage})
+		out.malformed.addMalformed(Malformed{Line: in.first, Message: tooLongMessage})
 		out.lastLine = in.first
 		return
 	}
@@ -369,7 +370,7 @@ func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) {
 		n++
 		out.lastLine = n
 		if len(line) > MaxLineBytes {
-			out.malformed = append(out.malformed, Malformed{Line: n, Message: tooLongMessage})
+			out.malformed.addMalformed(Malformed{Line: n, Message: tooLongMessage})
 			continue
 		}
 		if n == 1 {
@@ -377,7 +378,7 @@ func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) {
 		}
 		claim, keep, msg := d.readLine(line, &ev)
 		if msg != "" {
-			out.malformed = append(out.malformed, Malformed{Line: n, Message: msg})
+			out.malformed.addMalformed(Malformed{Line: n, Message: msg})
 			continue
 		}
 		if claim != nil {
@@ -441,7 +442,10 @@ func (out *chunkOut) add(d *decoder, ev *Event, hash uint64) {
 // and the other events handed on to the replay.
 func (lr *parallelReplay) take(out *chunkOut) {
 	log := lr.log
-	log.Malformed = append(log.Malformed, out.malformed...)
+	for _, m := range out.malformed.Malformed {
+		log.addMalformed(m)
+	}
+	log.MalformedOmitted += out.malformed.MalformedOmitted
 	log.Claims = append(log.Claims, out.claims...)
 	if out.lastLine > 0 {
 		log.Lines = out.lastLine
@@ -486,16 +490,16 @@ func (lr *parallelReplay) take(out *chunkOut) {
 		if first, dup := lr.firstUse(r, lr.hashes[i], idx); dup {
 			f := lr.recs.at(first)
 			taskID, feature := lr.taskFeature(r)
-			lr.early = append(lr.early, duplicateID(int(r.line), lr.eventID(r), taskID, feature, int(f.line), f.hash == r.hash))
+			lr.rejected.add(duplicateID(int(r.line), lr.eventID(r), taskID, feature, int(f.line), f.hash == r.hash))
 			continue // never kept: ids point at first uses only
 		}
 		lr.recs.push(r)
 		if r.flags&recReported != 0 {
 			ev := &lr.fat[r.aux]
 			if r.flags&recMissingID != 0 {
-				lr.early = append(lr.early, *missingID(ev))
+				lr.rejected.add(*missingID(ev))
 			}
-			lr.early = append(lr.early, *rejection(ev, ev.Problem.Code, ev.Problem.Message))
+			lr.rejected.add(*rejection(ev, ev.Problem.Code, ev.Problem.Message))
 		}
 	}
 }
@@ -561,7 +565,7 @@ func (lr *parallelReplay) taskFeature(r *rec) (string, string) {
 }
 
 // apply judges and applies r on st, as replay's loop does.
-func (lr *parallelReplay) apply(st *State, r *rec, out []Rejection) []Rejection {
+func (lr *parallelReplay) apply(st *State, r *rec) {
 	ev := &lr.scratch
 	if r.flags&recFat != 0 {
 		ev = &lr.fat[r.aux]
@@ -569,15 +573,14 @@ func (lr *parallelReplay) apply(st *State, r *rec, out []Rejection) []Rejection 
 		lr.materialize(r, ev)
 	}
 	if r.flags&recMissingID != 0 {
-		out = append(out, *missingID(ev))
+		lr.rejected.add(*missingID(ev))
 	}
 	if rj := st.Apply(ev); rj != nil {
 		if rj.EventID == "" && r.flags&recFat == 0 && r.form != idOther {
 			rj.EventID = formatID(r.form, &r.id)
 		}
-		out = append(out, *rj)
+		lr.rejected.add(*rj)
 	}
-	return out
 }
 
 // finish orders the kept events (stable by ts, ties by line) and applies
@@ -619,29 +622,28 @@ func (lr *parallelReplay) finish() *Result {
 		return 1
 	})
 	st := NewState()
-	var applied []Rejection
 	d := 0
 	for i := 0; i < lr.recs.n; i++ {
 		r := lr.recs.at(uint32(i))
 		if r.flags&(recReported|recDisplaced) == 0 {
 			for k := (key{r.sec, r.nsec, uint32(i)}); d < len(displaced) && displaced[d].k.less(k); d++ {
-				applied = lr.apply(st, &displaced[d].r, applied)
+				lr.apply(st, &displaced[d].r)
 			}
-			applied = lr.apply(st, r, applied)
+			lr.apply(st, r)
 		}
 		if (i+1)%recBlock == 0 {
 			lr.recs.blocks[i/recBlock] = nil
 		}
 	}
 	for ; d < len(displaced); d++ {
-		applied = lr.apply(st, &displaced[d].r, applied)
+		lr.apply(st, &displaced[d].r)
 	}
 	lr.recs = recStore{}
-	res := &Result{State: st, Rejections: append(lr.early, applied...)}
 	if !st.Initialized {
-		res.Rejections = append(res.Rejections, Rejection{Code: CodeInitMissing, Message: "the log has no valid init event"})
+		lr.rejected.add(Rejection{Code: CodeInitMissing, Message: "the log has no valid init event"})
 	}
-	sortRejections(res.Rejections)
+	res := &Result{State: st}
+	res.Rejections, res.Omitted = lr.rejected.result()
 	return res
 }
 

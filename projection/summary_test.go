@@ -278,3 +278,24 @@ func TestParseStateSummaryRecursiveAlias(t *testing.T) {
 		t.Errorf("alias not followed: %+v %v", sum.Seats, err)
 	}
 }
+
+// TestYAMLStateBounded: a STATE.yml not in our own format is read as YAML
+// up to MaxYAMLStateBytes and refused past it (a YAML reading holds about a
+// hundred bytes per byte); our own render of any size is not bounded.
+func TestYAMLStateBounded(t *testing.T) {
+	t.Parallel()
+	foreign := func(size int) []byte {
+		b := []byte("project: demo\nnotes: |\n")
+		for len(b) < size-1 {
+			b = append(b, "  x\n"...)
+		}
+		return append(b[:size-1], '\n')
+	}
+	if _, err := ParseStateSummary(foreign(MaxYAMLStateBytes)); err != nil {
+		t.Errorf("a foreign STATE.yml of exactly the bound: %v", err)
+	}
+	_, err := ParseStateSummary(foreign(MaxYAMLStateBytes + 1))
+	if err == nil || !strings.Contains(err.Error(), "larger than the 2 MiB read as YAML") {
+		t.Errorf("a foreign STATE.yml one byte over the bound: %v", err)
+	}
+}

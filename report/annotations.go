@@ -18,12 +18,13 @@ type Annotation struct {
 }
 
 // Annotations turns every finding into an annotation, on its
-// AnnotatedLine since GitHub needs a line.
+// AnnotatedLine since GitHub needs a line; GitHub shows their text as it
+// is, so what someone else wrote goes through PlainText.
 func Annotations(findings []checks.Finding) []Annotation {
 	out := make([]Annotation, 0, len(findings))
 	for _, f := range findings {
 		out = append(out, Annotation{Path: f.Path, Line: f.AnnotatedLine(), Level: words(f.Severity).annotation,
-			Title: fmt.Sprintf("%s (%s)", f.Code, f.Severity), Message: prose.OneLine(f.Message) + "\nHint: " + f.Hint})
+			Title: PlainText(fmt.Sprintf("%s (%s)", f.Code, f.Severity)), Message: PlainText(prose.OneLine(f.Message)) + "\nHint: " + PlainText(f.Hint)})
 	}
 	return out
 }
@@ -47,11 +48,12 @@ const MaxCheckRunAnnotations = 150
 
 // CheckRunAnnotations are the annotations a check run carries: the most
 // important findings (ByImportance), at most MaxCheckRunAnnotations;
-// left is how many findings are not annotated.
+// left is how many findings are not annotated (an entry standing for
+// omitted ones counts as many).
 func CheckRunAnnotations(findings []checks.Finding) (anns []Annotation, left int) {
 	ordered := ByImportance(findings)
 	if len(ordered) > MaxCheckRunAnnotations {
-		left = len(ordered) - MaxCheckRunAnnotations
+		left = checks.Count(ordered[MaxCheckRunAnnotations:]).Total()
 		ordered = ordered[:MaxCheckRunAnnotations]
 	}
 	return Annotations(ordered), left
@@ -69,7 +71,7 @@ func WorkflowAnnotations(findings []checks.Finding) (anns []Annotation, more str
 	ordered := ByImportance(findings)
 	if len(ordered) > MaxWorkflowAnnotations {
 		keep := MaxWorkflowAnnotations - 1
-		more = fmt.Sprintf("pact: %d more finding(s) are not annotated (GitHub shows %d per step); the job summary and the JSON report list them all", len(ordered)-keep, MaxWorkflowAnnotations)
+		more = fmt.Sprintf("pact: %d more finding(s) are not annotated (GitHub shows %d per step); the job summary and the JSON report list them", checks.Count(ordered[keep:]).Total(), MaxWorkflowAnnotations)
 		ordered = ordered[:keep]
 	}
 	return Annotations(ordered), more

@@ -158,19 +158,21 @@ func Summary(v Verdict) string {
 	}
 	head.WriteString(".\n")
 	if v.Note != "" {
-		fmt.Fprintf(&head, "\n> %s\n", prose.OneLine(v.Note))
+		fmt.Fprintf(&head, "\n> %s\n", visible(prose.OneLine(v.Note)))
 	}
 	// Where every finding can be read, for the notes of what is cut.
 	everyFinding, eachTask := "every finding is annotated and in the JSON report", "each one is annotated and in the JSON report"
 	if v.Unannotated > 0 {
-		fmt.Fprintf(&head, "\n> %d more finding(s) are not annotated (a check run gets the %d most important, errors first); the summary and the JSON report list them all.\n",
+		fmt.Fprintf(&head, "\n> %d more finding(s) are not annotated (a check run gets the %d most important, errors first); the summary and the JSON report list them.\n",
 			v.Unannotated, MaxCheckRunAnnotations)
-		everyFinding, eachTask = "the JSON report lists every finding", "the JSON report lists each one"
+		everyFinding, eachTask = "the JSON report lists them", "the JSON report lists them"
 	}
 
 	var waiting []string
+	var waitingFindings []checks.Finding // waiting[i] is of waitingFindings[i], or a note
 	for _, f := range v.Findings {
 		if f.Severity == checks.SeverityPending {
+			waitingFindings = append(waitingFindings, f)
 			line := Escape(f.Message)
 			if who := v.Requested[f.TaskID]; len(who) > 0 && f.TaskID != "" {
 				line += "; review requested from " + Reviewers(who)
@@ -194,7 +196,10 @@ func Summary(v Verdict) string {
 	out := head.String()
 	if len(waiting) > 0 {
 		out += "\n### Waiting\n\n"
-		out += fit(len(waiting), func(i int) string { return waiting[i] }, MaxText/2-len(out), "\n_…%d more waiting task(s) not listed here to fit GitHub's 65,535-character limit; "+eachTask+"._\n")
+		left := func(from int) int {
+			return checks.Count(waitingFindings[min(from, len(waitingFindings)):]).Total() + max(0, len(waiting)-max(from, len(waitingFindings)))
+		}
+		out += fit(len(waiting), func(i int) string { return waiting[i] }, MaxText/2-len(out), "\n_…%d more waiting task(s) not listed here to fit GitHub's 65,535-character limit; "+eachTask+"._\n", left)
 	}
 	budget := MaxText - len(out) - len(footer) - 200
 	if len(v.Findings) > 0 {
@@ -209,7 +214,8 @@ func Summary(v Verdict) string {
 		out += findingsHeader
 		// Rows are rendered only while they fit: a log can have a million
 		// findings.
-		out += fit(len(v.Findings), func(i int) string { return findingRow(v.Findings[i]) }, budget-len(findingsHeader), "\n_…%d more finding(s) not shown here to fit GitHub's 65,535-character limit; "+everyFinding+"._\n")
+		out += fit(len(v.Findings), func(i int) string { return findingRow(v.Findings[i]) }, budget-len(findingsHeader), "\n_…%d more finding(s) not shown here to fit GitHub's 65,535-character limit; "+everyFinding+"._\n",
+			func(from int) int { return checks.Count(v.Findings[from:]).Total() })
 	}
 	out += footer
 	if len(out) > MaxText {
@@ -233,8 +239,9 @@ func Reviewers(rs []checks.Reviewer) string {
 }
 
 // fit joins as many entries as fit in budget bytes and, when some do not,
-// appends note (a format taking the number left out).
-func fit(n int, entry func(i int) string, budget int, note string) string {
+// appends note (a format taking the number left out: left of the first
+// entry not shown, since an entry may stand for many).
+func fit(n int, entry func(i int) string, budget int, note string, left func(from int) int) string {
 	var b strings.Builder
 	shown := 0
 	for ; shown < n; shown++ {
@@ -246,7 +253,7 @@ func fit(n int, entry func(i int) string, budget int, note string) string {
 		budget -= len(e)
 	}
 	if shown < n {
-		fmt.Fprintf(&b, note, n-shown)
+		fmt.Fprintf(&b, note, left(shown))
 	}
 	return b.String()
 }
@@ -330,7 +337,7 @@ func Text(findings []checks.Finding) string {
 	for i, f := range findings {
 		entry := fmt.Sprintf("%s %s %s\n%s\nHint: %s\n\n", Code(string(f.Severity)), Code(string(f.Code)), Code(where(f)), Escape(f.Message), Escape(f.Hint))
 		if b.Len()+len(entry) > MaxText-200 {
-			fmt.Fprintf(&b, "_…%d more finding(s) cut to fit GitHub's limit; the JSON report lists them all._\n", len(findings)-i)
+			fmt.Fprintf(&b, "_…%d more finding(s) cut to fit GitHub's limit; the JSON report lists them._\n", checks.Count(findings[i:]).Total())
 			break
 		}
 		b.WriteString(entry)

@@ -9,21 +9,41 @@ import (
 
 // JSON is the JSON form of a verdict: `pactify validate --format json`, and
 // the part of every JSON report of the action that judges one head.
+//
+// The counts are exact; findings lists at most checks.MaxListed of each
+// code and severity, and omitted (left out when empty) says how many more
+// of each there are (docs/semantics.md §7).
 type JSON struct {
 	Valid    bool             `json:"valid"`
 	Errors   int              `json:"errors"`
 	Warnings int              `json:"warnings"`
 	Pending  int              `json:"pending"`
 	Findings []checks.Finding `json:"findings"`
+	Omitted  []OmittedJSON    `json:"omitted,omitempty"`
+}
+
+// OmittedJSON is how many findings of one code and severity the findings
+// list leaves out, and the file the first of them is on.
+type OmittedJSON struct {
+	Code     string          `json:"code"`
+	Severity checks.Severity `json:"severity"`
+	Path     string          `json:"path"`
+	Count    int             `json:"count"`
 }
 
 // NewJSON builds the JSON form of findings; valid means no error finding.
 func NewJSON(findings []checks.Finding) JSON {
 	c := checks.Count(findings)
-	if findings == nil {
-		findings = []checks.Finding{}
+	listed := make([]checks.Finding, 0, len(findings))
+	var omitted []OmittedJSON
+	for _, f := range findings {
+		if f.Omitted > 0 {
+			omitted = append(omitted, OmittedJSON{Code: string(f.Code), Severity: f.Severity, Path: f.Path, Count: f.Omitted})
+			continue
+		}
+		listed = append(listed, f)
 	}
-	return JSON{Valid: c.Errors == 0, Errors: c.Errors, Warnings: c.Warnings, Pending: c.Pending, Findings: findings}
+	return JSON{Valid: c.Errors == 0, Errors: c.Errors, Warnings: c.Warnings, Pending: c.Pending, Findings: listed, Omitted: omitted}
 }
 
 // WriteJSON writes the JSON form of findings, indented.

@@ -1,8 +1,78 @@
 package report
 
 import (
+	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
+
+// Hidden characters: text someone else wrote can carry characters that
+// are not shown as themselves but change what is shown around them —
+// controls (Unicode category Cc: a terminal's escape sequences, a
+// carriage return that rewrites a line), format characters (Cf: the
+// bidirectional embeddings, overrides, isolates and marks U+202A–U+202E,
+// U+2066–U+2069, U+200E, U+200F, U+061C, which reorder a line, and the
+// zero-width and invisible characters U+200B–U+200D, U+2060–U+2064,
+// U+FEFF, U+180E, U+00AD, the tag characters, which hide a difference
+// between two names that look alike), and the line and paragraph
+// separators U+2028 and U+2029. Every rendering writes each one out as an
+// escape (\x1b, \u202e) through visible, the one place that decides it:
+// Plain for a terminal, Escape, Code and Fence for GitHub's Markdown, and
+// PlainText for what GitHub shows as plain text (annotations, SARIF).
+// A zero-width space that Escape itself puts after @ or # to keep them
+// inert is not the writer's and is left as it is.
+func hidden(r rune) bool {
+	return r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cf, r)
+}
+
+// hasHidden reports whether s holds a hidden character other than a tab
+// or a line feed, or invalid UTF-8.
+func hasHidden(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f {
+				return true
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || hidden(r) {
+			return true
+		}
+		i += size
+	}
+	return false
+}
+
+// visible writes out every hidden character of s but tabs and line feeds
+// (which each caller folds or keeps as its format needs) as an escape,
+// \xNN below U+0080 and \uNNNN above; invalid UTF-8 becomes U+FFFD. Text
+// with none is returned as it is.
+func visible(s string) string {
+	if !hasHidden(s) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		switch {
+		case r == '\t' || r == '\n' || !hidden(r):
+			b.WriteRune(r)
+		case r < 0x80:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
+}
+
+// PlainText makes text someone else wrote safe where GitHub shows plain
+// text (an annotation's title and message, a SARIF message): every hidden
+// character is written out; line feeds and tabs stay.
+func PlainText(s string) string { return visible(s) }
 
 var mdEscaper = strings.NewReplacer(
 	"&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;",
@@ -33,7 +103,7 @@ var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " 
 // space after @ and # is invisible but not copied away; ids rarely hold
 // those.
 func Escape(s string) string {
-	s = lineBreaks.Replace(strings.ToValidUTF8(s, "\uFFFD"))
+	s = visible(lineBreaks.Replace(strings.ToValidUTF8(s, "\uFFFD")))
 	var b strings.Builder
 	for i, word := range strings.Split(s, " ") {
 		if i > 0 {
@@ -107,7 +177,7 @@ func linkable(word string) bool {
 // mention, link, image or HTML inside a code span; only a backtick could
 // end the span early, so it becomes ', and line breaks become spaces.
 func Code(s string) string {
-	s = codeSpanText.Replace(strings.ToValidUTF8(s, "\uFFFD"))
+	s = visible(codeSpanText.Replace(strings.ToValidUTF8(s, "\uFFFD")))
 	if strings.TrimSpace(s) == "" {
 		s = "\u00a0" + s // an empty span is not a span: show it as one
 	}
@@ -121,6 +191,8 @@ var codeSpanText = strings.NewReplacer("`", "'", "\r\n", " ", "\n", " ", "\r", "
 // body cannot close: the fence is one backtick longer than the longest run
 // of backticks inside it.
 func Fence(info, body string) string {
+	body = visible(strings.ReplaceAll(body, "\r\n", "\n"))
+	info = visible(codeSpanText.Replace(info))
 	longest, run := 0, 0
 	for _, c := range body {
 		if c == '`' {
@@ -131,5 +203,5 @@ func Fence(info, body string) string {
 		}
 	}
 	fence := strings.Repeat("`", max(3, longest+1))
-	return fence + info + "\n" + strings.TrimSuffix(strings.ToValidUTF8(body, "\uFFFD"), "\n") + "\n" + fence
+	return fence + info + "\n" + strings.TrimSuffix(body, "\n") + "\n" + fence
 }

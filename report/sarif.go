@@ -115,7 +115,7 @@ func WriteSARIF(w io.Writer, tool SARIFTool, findings []checks.Finding) error {
 		}
 		loc := sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(f.Path)}, Region: sarifRegion{StartLine: f.AnnotatedLine()}}
 		results = append(results, sarifResult{RuleID: string(f.Code), RuleIndex: idx, Level: words(f.Severity).sarif,
-			Message:             sarifText{prose.OneLine(f.Message) + " Hint: " + f.Hint},
+			Message:             sarifText{PlainText(prose.OneLine(f.Message) + " Hint: " + f.Hint)},
 			Locations:           []sarifLocation{{PhysicalLocation: loc}},
 			PartialFingerprints: map[string]string{"primaryLocationLineHash": fingerprint(f)}})
 	}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
-	"unicode/utf8"
 
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/prose"
@@ -15,55 +14,17 @@ import (
 
 // Plain makes text someone else wrote inert on a terminal, as Escape does
 // for GitHub's Markdown: line breaks fold into spaces (so it cannot forge
-// lines of output), and control characters, which could move the cursor,
-// rewrite what is shown, set the window title or the clipboard, and
-// bidirectional overrides, which could reorder it, are written out as
-// escapes (\x1b, \u202e). Invalid UTF-8 becomes U+FFFD. Text with none of
-// these is returned as it is.
+// lines of output), and every hidden character (controls, which could
+// move the cursor, rewrite what is shown, set the window title or the
+// clipboard; bidirectional controls, which could reorder it; zero-width
+// characters) is written out as an escape (\x1b, \u202e) by visible, the
+// one list every rendering uses. Invalid UTF-8 becomes U+FFFD. Text with
+// none of these is returned as it is.
 func Plain(s string) string {
-	if !needsPlain(s) {
+	if !hasHidden(s) && !strings.ContainsRune(s, '\n') {
 		return s
 	}
-	s = prose.OneLine(strings.ToValidUTF8(s, "\uFFFD"))
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\t':
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case inertOnTerminal(r):
-			b.WriteRune(r)
-		default:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		}
-	}
-	return b.String()
-}
-
-// inertOnTerminal is false for the C1 controls and the bidirectional
-// embeddings, overrides and isolates.
-func inertOnTerminal(r rune) bool {
-	return (r < 0x80 || r > 0x9f) && (r < 0x202a || r > 0x202e) && (r < 0x2066 || r > 0x2069)
-}
-
-func needsPlain(s string) bool {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 && c != '\t' || c == 0x7f {
-				return true
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || !inertOnTerminal(r) {
-			return true
-		}
-		i += size
-	}
-	return false
+	return visible(prose.OneLine(strings.ToValidUTF8(s, "\uFFFD")))
 }
 
 // maxTerminalTasks is how many tasks the preview lists before it counts

@@ -38,7 +38,8 @@ var verbs = []verb{
 		flags: localFlags, pactDir: true,
 		usage: map[string]string{"local": "the repository to judge (its root)", "base": "the merge base: its log is read with git show",
 			"base-log": "the merge base's log, from a file", "branch": "the pull request's branch (default: the checked-out branch)",
-			"fail-on": "which findings fail: error, warning or never", "format": "text, json, sarif or markdown"},
+			"fail-on": "which findings fail: error, warning or never", "format": "text, json, sarif or markdown",
+			"max-pact-bytes": "what the check may read of the pact, such as 512MiB (default 256MiB)"},
 		choices: map[string][]string{"fail-on": {"error", "warning", "never"}, "format": localFormats}},
 	{use: "doctor", short: "Say whether the repository's settings make the pact check a gate.", help: doctorHelp,
 		flags: doctorFlags, pactDir: true,
@@ -190,7 +191,7 @@ check mode or bot mode. Anywhere else, no arguments print this reference.
 Local preview, no token needed:
   pact-action check --local DIR [--base REV | --base-log FILE] [--branch NAME]
                     [--pact-dir .pact] [--fail-on error|warning|never]
-                    [--format text|json|sarif|markdown]
+                    [--format text|json|sarif|markdown] [--max-pact-bytes SIZE]
     Judges DIR's pact as the check would: everything pactify validate judges,
     plus append-only against REV's log (git show REV:<pact-dir>/log.jsonl) and
     Rule 2 for the features on branch NAME (default: DIR's current branch).
@@ -215,7 +216,7 @@ carries the block).
 
 const checkHelp = `usage: pact-action check --local DIR [--base REV | --base-log FILE] [--branch NAME]
                          [--pact-dir .pact] [--fail-on error|warning|never]
-                         [--format text|json|sarif|markdown]
+                         [--format text|json|sarif|markdown] [--max-pact-bytes SIZE]
 
 Local preview, no token needed: judges DIR's pact as the check would —
 everything pactify validate judges, plus append-only against the merge
@@ -234,6 +235,10 @@ base's log and Rule 2 for the features on the branch.
                 text (the default: path:line: code: message, then the tasks of
                 the branch and the verdict), json (the action's report), sarif
                 (code scanning) or markdown (the check run's summary)
+--max-pact-bytes SIZE
+                what the check may read of the pact, as the action's
+                max-pact-bytes input: bytes or KiB, MiB, GiB (default 256MiB);
+                past it the check stops, saying so (exit 2)
 -h, --help      print this usage.
 
 Exit codes: 0 mergeable; 1 violations (warnings too under --fail-on warning);

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pact-action/pact-action/action"
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/cmdline"
 	"github.com/pact-action/pact-action/internal/version"
@@ -22,7 +23,7 @@ import (
 // localFlags are the flags of `pact-action check --local` (and the global
 // --pact-dir).
 var localFlags = cmdline.Flags{"local": cmdline.String, "base": cmdline.String, "base-log": cmdline.String,
-	"branch": cmdline.String, "fail-on": cmdline.String, "format": cmdline.String}
+	"branch": cmdline.String, "fail-on": cmdline.String, "format": cmdline.String, "max-pact-bytes": cmdline.String}
 
 // localFormats are check's --format values: text for a terminal, json and
 // sarif for programs, markdown for where it is rendered.
@@ -53,6 +54,10 @@ func runLocal(ctx context.Context, p cmdline.Args, stdout io.Writer) error {
 	if f := opts["format"]; !slices.Contains(localFormats, f) {
 		return usagef("--format must be text, json, sarif or markdown, not %q", f)
 	}
+	maxBytes, err := parseByteSize(opts["max-pact-bytes"])
+	if err != nil {
+		return usagef("--max-pact-bytes %s", err)
+	}
 	switch fi, err := os.Stat(root); {
 	case errors.Is(err, fs.ErrNotExist):
 		return usagef("--local %s does not exist; point --local at a repository root", root)
@@ -65,6 +70,12 @@ func runLocal(ctx context.Context, p cmdline.Args, stdout io.Writer) error {
 	if err != nil {
 		return usagef("--pact-dir %q must be a directory inside %s, such as .pact", opts[pactDirFlag], root)
 	}
+	budget := newLocalBudget(maxBytes)
+	for _, name := range []string{pactfile.LogFile, pactfile.StateFile, pactfile.ProjectFile} {
+		if err := budget.takeFile(dir, name); err != nil {
+			return err
+		}
+	}
 	in, err := dir.Load()
 	if errors.Is(err, pactdir.ErrNoPact) {
 		return fmt.Errorf("there is no pact to judge: %w; point --local at a repository root", err)
@@ -73,8 +84,16 @@ func runLocal(ctx context.Context, p cmdline.Args, stdout io.Writer) error {
 		return err
 	}
 	logPath := dir.Display(pactfile.LogFile)
+	for _, id := range in.Replay.State.TaskOrder {
+		if err := budget.takeFile(dir, pactfile.TasksDir, id+".md"); err != nil {
+			return err
+		}
+	}
 	base, err := localBase(ctx, root, logPath, opts["base"], opts["base-log"])
 	if err != nil {
+		return err
+	}
+	if err := budget.take(logPath+" at the merge base", int64(len(base))); err != nil {
 		return err
 	}
 	var head []byte
@@ -119,6 +138,40 @@ func runLocal(ctx context.Context, p cmdline.Args, stdout io.Writer) error {
 		return fmt.Errorf("write the report: %w", err)
 	}
 	return verdict
+}
+
+// localBudget counts what the preview reads of the pact against
+// --max-pact-bytes, as the action counts what it reads against its
+// max-pact-bytes input: the same default, the same files (the log,
+// STATE.yml, PROJECT.md, the task files of the tasks the log assigns, the
+// merge base's log) and the same message past it. The first three are
+// counted before they are read, the others as soon as they are known.
+type localBudget struct{ max, used int64 }
+
+func newLocalBudget(max int64) *localBudget {
+	if max <= 0 {
+		max = action.DefaultMaxPactBytes
+	}
+	return &localBudget{max: max}
+}
+
+// take counts n bytes of path, or refuses them when they do not fit.
+func (b *localBudget) take(path string, n int64) error {
+	if n > b.max-b.used {
+		return &action.PactTooLargeError{Path: path, Size: n, Left: b.max - b.used, Max: b.max}
+	}
+	b.used += n
+	return nil
+}
+
+// takeFile counts a file of the pact directory by its size (nothing when
+// it is not there: Load says what is missing).
+func (b *localBudget) takeFile(dir pactdir.Dir, elem ...string) error {
+	// A missing file or one that is not regular is Load's to report.
+	if fi, err := os.Lstat(dir.Path(elem...)); err == nil && fi.Mode().IsRegular() {
+		return b.take(dir.Display(elem...), fi.Size())
+	}
+	return nil
 }
 
 // localBase reads the merge-base log for a local preview: from a file, or

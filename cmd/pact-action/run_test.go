@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -90,6 +93,43 @@ func TestLocalPreviewIsPlainText(t *testing.T) {
 			}
 		default:
 			t.Errorf("%s: exit %d\n%s%s", branch, code, out, stderr.String())
+		}
+	}
+}
+
+// TestLocalCheckMaxPactBytes: check --local counts what it reads of the
+// pact against --max-pact-bytes as the action does: the shipped example
+// fits a budget of exactly its files, and one byte less stops the check
+// with the action's message (exit 2); a bad size is a usage error.
+func TestLocalCheckMaxPactBytes(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("../../examples/demo/.pact/tasks/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := int64(0)
+	for _, f := range append(files, "../../examples/demo/.pact/log.jsonl", "../../examples/demo/.pact/STATE.yml", "../../examples/demo/.pact/PROJECT.md") {
+		fi, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += fi.Size()
+	}
+	for _, tc := range []struct {
+		budget string
+		code   int
+		stderr string
+	}{
+		{fmt.Sprint(total), exitOK, ""},
+		{fmt.Sprint(total - 1), exitUsage, "the pact files this check must read come to more than its budget of"},
+		{"1KiB", exitUsage, "the pact files this check must read come to more than its budget of 1 KiB (the max-pact-bytes input): .pact/log.jsonl is"},
+		{"lots", exitUsage, `--max-pact-bytes "lots" is not a size such as 268435456, 512MiB or 1GiB`},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"check", "--local", "../../examples/demo", "--branch", "feat/login", "--max-pact-bytes", tc.budget},
+			strings.NewReader(""), &stdout, &stderr, func(string) string { return "" })
+		if code != tc.code || !strings.Contains(stderr.String(), tc.stderr) {
+			t.Errorf("--max-pact-bytes %s: exit %d, want %d with %q\nstderr: %s", tc.budget, code, tc.code, tc.stderr, stderr.String())
 		}
 	}
 }

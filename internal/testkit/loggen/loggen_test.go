@@ -49,7 +49,11 @@ func TestValid(t *testing.T) {
 		if res.Unsupported != nil || !res.State.Initialized {
 			t.Fatalf("%+v: not a valid log", cfg)
 		}
-		findings := len(log.Malformed) + len(res.Rejections)
+		// Past projection.MaxListed of a code, rejections are counted.
+		findings := len(log.Malformed) + log.MalformedOmitted + len(res.Rejections)
+		for _, o := range res.Omitted {
+			findings += o.Count
+		}
 		if findings != st.Defects {
 			for i, r := range res.Rejections {
 				if i < 20 {

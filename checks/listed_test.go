@@ -1,0 +1,61 @@
+package checks
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/pact-action/pact-action/projection"
+)
+
+// TestCap: a decision table for the listing cap (docs/semantics.md §7).
+// The boundary is MaxListed itself, per code and severity; an entry that
+// already stands for omitted findings folds into the one Cap writes; the
+// count is exact.
+func TestCap(t *testing.T) {
+	t.Parallel()
+	many := func(code projection.Code, sev Severity, n int) []Finding {
+		out := make([]Finding, n)
+		for i := range out {
+			out[i] = Finding{Code: code, Severity: sev, Path: ".pact/log.jsonl", Line: i + 1, Message: fmt.Sprint(i)}
+		}
+		return out
+	}
+	dup := projection.CodeEventIDDuplicate
+	for _, tc := range []struct {
+		name   string
+		in     []Finding
+		listed int // entries without Omitted
+		sums   []int
+	}{
+		{"one under", many(dup, SeverityError, MaxListed-1), MaxListed - 1, nil},
+		{"at the cap", many(dup, SeverityError, MaxListed), MaxListed, nil},
+		{"one over", many(dup, SeverityError, MaxListed+1), MaxListed, []int{1}},
+		{"per severity", append(many(dup, SeverityError, MaxListed), many(dup, SeverityWarning, MaxListed)...), 2 * MaxListed, nil},
+		{"per code", append(many(dup, SeverityError, MaxListed+5), many(projection.CodeMalformedJSON, SeverityError, MaxListed+7)...), 2 * MaxListed, []int{5, 7}},
+		{"an entry already counting", append(many(dup, SeverityError, 3), Finding{Code: dup, Severity: SeverityError, Path: "p", Omitted: 1000}), 3, []int{1000}},
+		{"entries fold", append(many(dup, SeverityError, MaxListed+2), Finding{Code: dup, Severity: SeverityError, Path: "p", Omitted: 1000}), MaxListed, []int{1002}},
+	} {
+		want := Count(tc.in)
+		got := Cap(append([]Finding(nil), tc.in...))
+		var listed int
+		var sums []int
+		for _, f := range got {
+			if f.Omitted > 0 {
+				sums = append(sums, f.Omitted)
+				if f.Line != 0 {
+					t.Errorf("%s: the omitted entry has line %d", tc.name, f.Line)
+				}
+			} else {
+				listed++
+			}
+		}
+		if listed != tc.listed || fmt.Sprint(sums) != fmt.Sprint(tc.sums) || Count(got) != want {
+			t.Errorf("%s: %d listed, omitted %v, count %+v; want %d, %v, %+v", tc.name, listed, sums, Count(got), tc.listed, tc.sums, want)
+		}
+		for _, f := range got {
+			if f.Omitted == 0 && f.Line > MaxListed {
+				t.Errorf("%s: line %d listed, not one of the first %d", tc.name, f.Line, MaxListed)
+			}
+		}
+	}
+}
