@@ -301,20 +301,92 @@ func (d Dir) WriteTaskFile(t *projection.Task) error {
 		return err
 	}
 	defer pact.Close()
-	tasks, err := openDir(pact, pactfile.TasksDir, d.Display(), true)
+	p, err := d.prepareTaskFile(pact, t)
 	if err != nil {
 		return err
 	}
-	defer tasks.Close()
+	defer p.close()
+	return p.commit()
+}
+
+// preparedTask is a task file's replacement prepared in pact, with the
+// tasks/ directory it goes to, which close releases.
+type preparedTask struct {
+	*pending
+	tasks *os.Root
+}
+
+func (p preparedTask) close() { p.tasks.Close() }
+
+// prepareTaskFile prepares tasks/<id>.md of t (WriteTaskFile) in the pact
+// directory pact: nothing is replaced until commit.
+func (d Dir) prepareTaskFile(pact *os.Root, t *projection.Task) (preparedTask, error) {
+	tasks, err := openDir(pact, pactfile.TasksDir, d.Display(), true)
+	if err != nil {
+		return preparedTask{}, err
+	}
 	name := pactfile.TaskFileName(t.ID)
 	display := d.Display(pactfile.TasksDir, name)
 	old, err := readFile(context.Background(), tasks, name, display, false, MaxFileBytes)
 	if err != nil {
-		return err
+		tasks.Close()
+		return preparedTask{}, err
 	}
 	text := pactfile.TaskFile(t.FrontMatter(), old)
-	return replace(tasks, name, display, func(w io.Writer) error {
+	p, err := prepareIn(tasks, name, pact, path.Join(pactfile.TasksDir, name), display, func(w io.Writer) error {
 		_, err := w.Write(text)
 		return err
 	})
+	if err != nil {
+		tasks.Close()
+		return preparedTask{}, err
+	}
+	return preparedTask{p, tasks}, nil
 }
+
+// Record writes one event a verb has judged, as one change as far as any
+// failure can tell: the new STATE.yml (rendered from st, the state with the
+// line applied) and, for task, its task file (WriteTaskFile) are first
+// written beside the files they replace and synced, then the line is
+// appended (AppendLine), and only then are they renamed into place. When
+// anything fails before the line is in the log, every file is as it was
+// (appended is false; the error says nothing was recorded). When a rename
+// fails after it (the platform refused to replace a file), the line stays
+// recorded and the error names the file left as it was. The caller holds
+// the lock.
+func (d Dir) Record(line []byte, st *projection.State, task *projection.Task) (appended bool, err error) {
+	pact, err := d.openPact(task != nil)
+	if err != nil {
+		return false, err
+	}
+	defer pact.Close()
+	state, err := prepare(pact, pactfile.StateFile, d.Display(pactfile.StateFile), func(w io.Writer) error { return projection.Render(w, st) })
+	if err != nil {
+		return false, noted(err, nothingRecorded)
+	}
+	defer state.abort() // after its commit, nothing
+	var taskFile preparedTask
+	if task != nil {
+		if taskFile, err = d.prepareTaskFile(pact, task); err != nil {
+			return false, noted(err, nothingRecorded)
+		}
+		defer taskFile.close()
+		defer taskFile.abort()
+	}
+	if err := d.AppendLine(line); err != nil {
+		return false, err
+	}
+	if err := state.commit(); err != nil {
+		return true, fmt.Errorf("%w: %w", ErrStateStale, err)
+	}
+	if task != nil {
+		if err := taskFile.commit(); err != nil {
+			return true, fmt.Errorf("%w (validate warns of it; the log holds what the task file would say)", err)
+		}
+	}
+	return true, nil
+}
+
+// ErrStateStale is a STATE.yml left as it was after the log changed:
+// `pactify log --replay` writes it again.
+var ErrStateStale = errors.New("STATE.yml is stale")
