@@ -81,7 +81,7 @@ func (d Dir) Started() bool {
 // .gitattributes or other file of the pact (also) that is there but is not
 // a regular file.
 func (d Dir) checkCharter(also ...string) error {
-	for _, name := range append(also, pactfile.ProjectFile) {
+	for _, name := range append(also, pactfile.ProjectFile, pactfile.GitIgnoreFile) {
 		if err := d.CheckWritable(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
@@ -100,7 +100,9 @@ func (d Dir) checkCharter(also ...string) error {
 // WriteBlocks bakes PROJECT.md (pactfile.FormatCharter) and each seat's
 // entry file, and puts the line that keeps git from converting the pact's
 // line endings in .gitattributes (pactfile.WithGitAttributesLine: appended
-// once, nothing else of the file touched). Only the text between the pact
+// once, nothing else of the file touched), and the one that keeps
+// pactify's temporary files out of git in the pact directory's .gitignore
+// (pactfile.WithGitIgnoreLine, likewise). Only the text between the pact
 // markers is ever rewritten. Seats whose entries are the same file (also
 // through a symlink) share one block. A PROJECT.md or .gitattributes that
 // is not a regular file is refused before anything is written.
@@ -146,7 +148,29 @@ func (d Dir) WriteBlocks(c Charter) error {
 			}
 		}
 	}
+	if err := d.writeGitIgnore(pact); err != nil {
+		return err
+	}
 	return d.writeGitAttributes(repo)
+}
+
+// writeGitIgnore appends the line that keeps pactify's temporary files out
+// of git to the pact directory's .gitignore unless a line of it already is
+// that line (pactfile.WithGitIgnoreLine).
+func (d Dir) writeGitIgnore(pact *os.Root) error {
+	name := pactfile.GitIgnoreFile
+	old, err := readFile(context.Background(), pact, name, d.Display(name), false, MaxFileBytes)
+	if err != nil {
+		return err
+	}
+	text := pactfile.WithGitIgnoreLine(old)
+	if old != nil && len(text) == len(old) {
+		return nil
+	}
+	return replace(pact, name, d.Display(name), func(w io.Writer) error {
+		_, err := w.Write(text)
+		return err
+	})
 }
 
 // writeEntry puts block into the entry file target (a real path inside the
