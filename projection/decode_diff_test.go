@@ -146,6 +146,18 @@ func trickyLines() []string {
 		envelopeWith(TypeAssign, "T1", "F", `null`),
 		envelopeWith(TypeAssign, "T1", "F", `"x"`),
 		envelopeWith("heartbeat", "", "", `{}`),
+		// Members named twice (docs/semantics.md §7): at the top, in the
+		// payload, in a seat, in provenance, spelled with escapes, on a
+		// line of an unknown type, and inside a line that is no object.
+		strings.Replace(envelopeWith(TypeAccept, "T1", "F", `{}`), `"agent_id":"w"`, `"agent_id":"w","agent_id":"lead"`, 1),
+		strings.Replace(envelopeWith(TypeAccept, "T1", "F", `{}`), `"agent_id":"w"`, `"agent_id":"w","agent_\u0069d":"lead"`, 1),
+		envelopeWith(TypeAssign, "T1", "F", `{"owner":"w","reviewer":"lead","owner":"lead","branch":"b","spec":"s"}`),
+		strings.Replace(okInit, `"roles":["orchestrator"],`, `"roles":["orchestrator"],"id":"w",`, 1),
+		envelopeWith(TypeAccept, "T1", "F", `{"github":{"login":"a","x":[{"login":"b"}],"login":"c"}}`),
+		envelopeWith(TypeMerge, "", "F", `{"deep":[[{"k":1,"k":1}]]}`),
+		envelopeWith("heartbeat", "", "", `{"a":1,"a":2}`),
+		`[{"a":1,"a":2}]`,
+		`{"event_type":"init","payload":{"protocol_version":2,"protocol_version":1}}`,
 		envelopeWith("", "", "", `{}`),
 		// protocol_version and claims.
 		strings.Replace(okInit, `"protocol_version":1`, `"protocol_version":1.0`, 1),

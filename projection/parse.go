@@ -160,7 +160,7 @@ var tooLongMessage = fmt.Sprintf("line is longer than the %d-byte bound", MaxLin
 
 func (l *Log) add(d *decoder, n int, line []byte, tooLong bool) {
 	if tooLong {
-		l.Malformed = append(l.Malformed, Malformed{Line: n, Message: tooLongMessage})
+		l.Malformed = append(l.Malformed, Malformed{Line: n, Code: CodeMalformedJSON, Message: tooLongMessage})
 		return
 	}
 	l.Events = append(l.Events, Event{})
@@ -170,7 +170,7 @@ func (l *Log) add(d *decoder, n int, line []byte, tooLong bool) {
 		l.Events = l.Events[:len(l.Events)-1]
 	}
 	if msg != "" {
-		l.Malformed = append(l.Malformed, Malformed{Line: n, Message: msg})
+		l.Malformed = append(l.Malformed, Malformed{Line: n, Code: d.badCode, Message: msg})
 		return
 	}
 	if claim != nil {

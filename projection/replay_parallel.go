@@ -359,7 +359,7 @@ func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) {
 	out.in = in
 	defer func() { out.names = d.names }()
 	if in.tooLong {
-		out.malformed = append(out.malformed, Malformed{Line: in.first, Message: tooLongMessage})
+		out.malformed = append(out.malformed, Malformed{Line: in.first, Code: CodeMalformedJSON, Message: tooLongMessage})
 		out.lastLine = in.first
 		return
 	}
@@ -369,7 +369,7 @@ func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) {
 		n++
 		out.lastLine = n
 		if len(line) > MaxLineBytes {
-			out.malformed = append(out.malformed, Malformed{Line: n, Message: tooLongMessage})
+			out.malformed = append(out.malformed, Malformed{Line: n, Code: CodeMalformedJSON, Message: tooLongMessage})
 			continue
 		}
 		if n == 1 {
@@ -377,7 +377,7 @@ func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) {
 		}
 		claim, keep, msg := d.readLine(line, &ev)
 		if msg != "" {
-			out.malformed = append(out.malformed, Malformed{Line: n, Message: msg})
+			out.malformed = append(out.malformed, Malformed{Line: n, Code: d.badCode, Message: msg})
 			continue
 		}
 		if claim != nil {

@@ -51,14 +51,96 @@ type Scanner struct {
 	// high says some string scanned holds a byte >= 0x80; without one every
 	// string is plain ASCII and needs no UTF-8 check.
 	high   bool
-	keyBuf []byte
 	strBuf []byte
+
+	// The keys of the objects being scanned, innermost last, so that a
+	// member name an object already has is seen (Duplicate): a key is a
+	// slice of doc when it has no escapes, else decoded into arena. An
+	// object's keys go when it ends.
+	keys  []keyRef
+	arena []byte
+	// dup is the first member name found twice in one object since Reset
+	// (decoded; nil when there is none), dupSet says there is one.
+	dup    []byte
+	dupSet bool
 }
+
+// keyRef is a key of keys: doc[lo:hi], or arena[lo:hi].
+type keyRef struct {
+	lo, hi int32
+	arena  bool
+}
+
+// hashKeysAfter is how many keys one object may have before its keys are
+// looked up in a map rather than compared one by one: objects of events
+// have a handful, and a hostile line of a megabyte would otherwise cost
+// the square of its keys.
+const hashKeysAfter = 16
 
 // Reset makes doc the document to scan.
 func (s *Scanner) Reset(doc []byte) {
 	s.doc = doc
 	s.high = false
+	s.keys = s.keys[:0]
+	s.arena = s.arena[:0]
+	s.dup, s.dupSet = s.dup[:0], false
+}
+
+// Duplicate reports whether an object of the document scanned since Reset
+// names the same member twice (at any depth, names compared as
+// encoding/json decodes them), and the first such name in document order.
+// The document may still be JSON: encoding/json accepts it, keeping the
+// last value, and other readers keep the first (docs/semantics.md §7).
+func (s *Scanner) Duplicate() (name []byte, ok bool) { return s.dup, s.dupSet }
+
+func (s *Scanner) keyBytes(k keyRef) []byte {
+	if k.arena {
+		return s.arena[k.lo:k.hi]
+	}
+	return s.doc[k.lo:k.hi]
+}
+
+// member notes the key doc[lo:hi] (a string's content: plain when it has
+// no escapes) of an object whose keys start at keys[base], and returns it
+// decoded. set, once the object has more than hashKeysAfter keys, holds
+// them all.
+func (s *Scanner) member(lo, hi int, plain bool, base int, set *map[string]struct{}) []byte {
+	k := keyRef{lo: int32(lo), hi: int32(hi)}
+	if !plain {
+		at := len(s.arena)
+		s.arena = Unquote(s.arena, s.doc[lo:hi])
+		k = keyRef{lo: int32(at), hi: int32(len(s.arena)), arena: true}
+	}
+	key := s.keyBytes(k)
+	if !s.dupSet {
+		seen := false
+		switch {
+		case *set != nil:
+			_, seen = (*set)[string(key)]
+			if !seen {
+				(*set)[string(key)] = struct{}{}
+			}
+		case len(s.keys)-base >= hashKeysAfter:
+			*set = make(map[string]struct{}, 2*hashKeysAfter)
+			for _, o := range s.keys[base:] {
+				(*set)[string(s.keyBytes(o))] = struct{}{}
+			}
+			_, seen = (*set)[string(key)]
+			(*set)[string(key)] = struct{}{}
+		default:
+			for _, o := range s.keys[base:] {
+				if int(o.hi-o.lo) == len(key) && string(s.keyBytes(o)) == string(key) {
+					seen = true
+					break
+				}
+			}
+		}
+		if seen {
+			s.dup, s.dupSet = append(s.dup[:0], key...), true
+		}
+	}
+	s.keys = append(s.keys, k)
+	return key
 }
 
 // High reports whether a string scanned since Reset holds a byte above
@@ -112,6 +194,11 @@ func (s *Scanner) Object(i, depth int, field Field) int {
 	if i < len(b) && b[i] == '}' {
 		return i + 1
 	}
+	// This object's keys are keys[base:]; they go when it ends, and so do
+	// the decoded ones, which lie after every key of its parents. (After
+	// -1 the document is not JSON, and Reset clears them.)
+	base, arenaBase := len(s.keys), len(s.arena)
+	var set map[string]struct{}
 	for {
 		if i >= len(b) || b[i] != '"' {
 			return -1
@@ -120,11 +207,7 @@ func (s *Scanner) Object(i, depth int, field Field) int {
 		if end < 0 {
 			return -1
 		}
-		key := b[i+1 : end-1]
-		if !plain && field != nil {
-			s.keyBuf = Unquote(s.keyBuf[:0], key)
-			key = s.keyBuf
-		}
+		key := s.member(i+1, end-1, plain, base, &set)
 		i = s.SkipSpace(end)
 		if i >= len(b) || b[i] != ':' {
 			return -1
@@ -140,6 +223,7 @@ func (s *Scanner) Object(i, depth int, field Field) int {
 		}
 		var done bool
 		if i, done = s.afterMember(i, '}'); done {
+			s.keys, s.arena = s.keys[:base], s.arena[:arenaBase]
 			return i
 		}
 	}
