@@ -3,8 +3,8 @@ package projection
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 	"hash/maphash"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/pact-action/pact-action/projection/internal/jsonscan"
