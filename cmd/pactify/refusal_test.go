@@ -138,7 +138,9 @@ func refusalCases() []refusalCase {
 	// A log whose last line has no line break (a write cut off half-way):
 	// every writer refuses rather than seal it, an assign writes no task
 	// file, and nothing else changes.
-	torn := func(t *testing.T, dir string) { appendFile(t, filepath.Join(dir, ".pact", "log.jsonl"), `{"event_id":"torn`) }
+	torn := func(t *testing.T, dir string) {
+		appendFile(t, filepath.Join(dir, ".pact", "log.jsonl"), `{"event_id":"torn`)
+	}
 	for _, w := range writers[2:] {
 		if w.name == "log --replay" || w.name == "assign unsafe id" {
 			continue
