@@ -171,10 +171,11 @@ func copyFile(b *testing.B, from, to string) {
 // pactify processes appending at once (each a re-join, four in a row) to
 // the generated 10k-event repository: what the lock, the replay of the log
 // and the durable write cost together. With PACTIFY_BENCH_BASE naming
-// another pactify binary (an older build), each size runs that binary too,
-// alternating with this one, so the two compare in one run:
+// another pactify binary (an older build), every iteration runs that
+// binary's round and then this one's on the same pact, so a loaded machine
+// weighs on both alike (appends/s-base and appends/s-new):
 //
-//	PACTIFY_BENCH_BASE=/tmp/pactify-old go test ./cmd/pactify -run '^$' -bench ConcurrentAppends -benchtime 1x -count 6
+//	PACTIFY_BENCH_BASE=/tmp/pactify-old go test ./cmd/pactify -run '^$' -bench ConcurrentAppends -benchtime 3x -count 2
 func BenchmarkConcurrentAppends(b *testing.B) {
 	src, err := repogen.Cached(filepath.Join("..", "..", "testdata", "large"), loggen.Config{Lines: 10_000, Seed: 1, Swaps: 0.01}, repogen.Options{})
 	if err == nil {
@@ -189,19 +190,19 @@ func BenchmarkConcurrentAppends(b *testing.B) {
 	}
 	const each = 4
 	for _, writers := range []int{2, 8, 32} {
-		for _, bin := range bins {
-			b.Run(fmt.Sprintf("writers=%d/bin=%s", writers, bin.name), func(b *testing.B) {
-				dir := b.TempDir()
-				pact := filepath.Join(dir, ".pact")
-				if err := os.Mkdir(pact, 0o755); err != nil {
-					b.Fatal(err)
-				}
-				for _, name := range []string{"log.jsonl", "STATE.yml", "PROJECT.md"} {
-					copyFile(b, filepath.Join(src, ".pact", name), filepath.Join(pact, name))
-				}
-				env := append(os.Environ(), "PACT_AGENT_ID=opencode")
-				var elapsed time.Duration
-				for b.Loop() {
+		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
+			dir := b.TempDir()
+			pact := filepath.Join(dir, ".pact")
+			if err := os.Mkdir(pact, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			for _, name := range []string{"log.jsonl", "STATE.yml", "PROJECT.md"} {
+				copyFile(b, filepath.Join(src, ".pact", name), filepath.Join(pact, name))
+			}
+			env := append(os.Environ(), "PACT_AGENT_ID=opencode")
+			elapsed := make([]time.Duration, len(bins))
+			for b.Loop() {
+				for i, bin := range bins {
 					start := time.Now()
 					var wg sync.WaitGroup
 					errs := make(chan error, writers)
@@ -220,14 +221,16 @@ func BenchmarkConcurrentAppends(b *testing.B) {
 						}()
 					}
 					wg.Wait()
-					elapsed += time.Since(start)
+					elapsed[i] += time.Since(start)
 					close(errs)
 					for err := range errs {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric(float64(b.N*writers*each)/elapsed.Seconds(), "appends/s")
-			})
-		}
+			}
+			for i, bin := range bins {
+				b.ReportMetric(float64(b.N*writers*each)/elapsed[i].Seconds(), "appends/s-"+bin.name)
+			}
+		})
 	}
 }

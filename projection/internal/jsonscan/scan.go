@@ -100,24 +100,30 @@ func (s *Scanner) keyBytes(k keyRef) []byte {
 	return s.doc[k.lo:k.hi]
 }
 
-// member notes the key doc[lo:hi] (a string's content: plain when it has
-// no escapes) of an object whose keys start at keys[base], and returns it
-// decoded. set, once the object has more than hashKeysAfter keys, holds
-// them all.
-func (s *Scanner) member(lo, hi int, plain bool, base int, set *map[string]struct{}) []byte {
-	k := keyRef{lo: int32(lo), hi: int32(hi)}
-	if !plain {
-		at := len(s.arena)
-		s.arena = Unquote(s.arena, s.doc[lo:hi])
-		k = keyRef{lo: int32(at), hi: int32(len(s.arena)), arena: true}
+// keyHash is a 6-bit summary of a key (its length and its first and last
+// bytes): an object whose keys' summaries differ names no member twice, so
+// keys are compared only when two summaries meet, which the keys of an
+// event (event_id, ts, agent_id, ...) never do.
+func keyHash(key []byte) uint64 {
+	n := len(key)
+	if n == 0 {
+		return 1
 	}
-	key := s.keyBytes(k)
+	return 1 << ((uint(n)*7 + uint(key[0])*3 + uint(key[n-1])) & 63)
+}
+
+// member notes key, decoded (a slice of doc, or of arena at k), of an
+// object whose keys start at keys[base]; seen is the union of the keyHash
+// of its keys so far, and set, once the object has more than
+// hashKeysAfter keys, holds them all.
+func (s *Scanner) member(key []byte, k keyRef, base int, seen *uint64, set *map[string]struct{}) {
 	if !s.dupSet {
-		seen := false
+		h := keyHash(key)
 		switch {
 		case *set != nil:
-			_, seen = (*set)[string(key)]
-			if !seen {
+			if _, dup := (*set)[string(key)]; dup {
+				s.dup, s.dupSet = append(s.dup[:0], key...), true
+			} else {
 				(*set)[string(key)] = struct{}{}
 			}
 		case len(s.keys)-base >= hashKeysAfter:
@@ -125,22 +131,19 @@ func (s *Scanner) member(lo, hi int, plain bool, base int, set *map[string]struc
 			for _, o := range s.keys[base:] {
 				(*set)[string(s.keyBytes(o))] = struct{}{}
 			}
-			_, seen = (*set)[string(key)]
-			(*set)[string(key)] = struct{}{}
-		default:
+			s.member(key, k, base, seen, set)
+			return
+		case *seen&h != 0:
 			for _, o := range s.keys[base:] {
 				if int(o.hi-o.lo) == len(key) && string(s.keyBytes(o)) == string(key) {
-					seen = true
+					s.dup, s.dupSet = append(s.dup[:0], key...), true
 					break
 				}
 			}
 		}
-		if seen {
-			s.dup, s.dupSet = append(s.dup[:0], key...), true
-		}
+		*seen |= h
 	}
 	s.keys = append(s.keys, k)
-	return key
 }
 
 // High reports whether a string scanned since Reset holds a byte above
@@ -198,6 +201,7 @@ func (s *Scanner) Object(i, depth int, field Field) int {
 	// the decoded ones, which lie after every key of its parents. (After
 	// -1 the document is not JSON, and Reset clears them.)
 	base, arenaBase := len(s.keys), len(s.arena)
+	var seen uint64
 	var set map[string]struct{}
 	for {
 		if i >= len(b) || b[i] != '"' {
@@ -207,7 +211,20 @@ func (s *Scanner) Object(i, depth int, field Field) int {
 		if end < 0 {
 			return -1
 		}
-		key := s.member(i+1, end-1, plain, base, &set)
+		k := keyRef{lo: int32(i + 1), hi: int32(end - 1)}
+		if !plain {
+			at := len(s.arena)
+			s.arena = Unquote(s.arena, b[i+1:end-1])
+			k = keyRef{lo: int32(at), hi: int32(len(s.arena)), arena: true}
+		}
+		key := s.keyBytes(k)
+		// The usual key: its summary is new in this object, which is small.
+		if h := keyHash(key); !s.dupSet && seen&h == 0 && len(s.keys)-base < hashKeysAfter {
+			seen |= h
+			s.keys = append(s.keys, k)
+		} else {
+			s.member(key, k, base, &seen, &set)
+		}
 		i = s.SkipSpace(end)
 		if i >= len(b) || b[i] != ':' {
 			return -1
