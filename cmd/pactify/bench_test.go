@@ -214,7 +214,7 @@ func BenchmarkConcurrentAppends(b *testing.B) {
 								cmd := exec.Command(bin.path, "join", "opencode", "--roles", "worker")
 								cmd.Dir, cmd.Env = dir, env
 								if out, err := cmd.CombinedOutput(); err != nil {
-									errs <- fmt.Errorf("%v\n%s", err, out)
+									errs <- fmt.Errorf("%w\n%s", err, out)
 									return
 								}
 							}
