@@ -357,7 +357,7 @@ func (d Dir) prepareTaskFile(pact *os.Root, t *projection.Task) (preparedTask, e
 		return preparedTask{}, err
 	}
 	text := pactfile.TaskFile(t.FrontMatter(), old)
-	p, err := prepareIn(tasks, name, pact, path.Join(pactfile.TasksDir, name), display, func(w io.Writer) error {
+	p, err := prepareIn(tasks, name, pact, filepath.Join(pactfile.TasksDir, name), display, func(w io.Writer) error {
 		_, err := w.Write(text)
 		return err
 	})
