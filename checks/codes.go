@@ -16,6 +16,8 @@ type CodeInfo struct {
 var Table = []CodeInfo{
 	{projection.CodeMalformedJSON, SeverityError, "a line of the log is not a JSON object",
 		"Restore the line from git history (`git log -p .pact/log.jsonl`); the log is append-only and must never be edited by hand."},
+	{projection.CodeDuplicateKey, SeverityError, "a line names the same member twice in one object",
+		"Readers disagree on which of the two values counts, so the line is not applied: restore it from git history (`git log -p .pact/log.jsonl`); pactify and the bot never write such a line."},
 	{projection.CodeSchemaEnvelope, SeverityError, "an envelope field is missing, mistyped or out of scope",
 		"Write events only through pactify or the bot; they emit the eight envelope fields of spec §2.1 with the right scope."},
 	{projection.CodeSchemaPayload, SeverityError, "a required payload field is missing or mistyped",

@@ -2,6 +2,8 @@ package checks
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/projection"
@@ -64,8 +66,10 @@ func omittedEntry(f Finding, n int) Finding {
 // log counted but did not list.
 func omittedRejections(logPath string, scan *projection.Scan, res *projection.Result) []Finding {
 	var out []Finding
-	if scan != nil && scan.MalformedOmitted > 0 {
-		out = append(out, omittedEntry(newFinding(projection.CodeMalformedJSON, logPath, 0, ""), scan.MalformedOmitted))
+	if scan != nil {
+		for _, code := range slices.Sorted(maps.Keys(scan.MalformedOmitted)) {
+			out = append(out, omittedEntry(newFinding(code, logPath, 0, ""), scan.MalformedOmitted[code]))
+		}
 	}
 	for _, o := range res.Omitted {
 		f := fromRejection(logPath, projection.Rejection{Code: o.Code, Identical: o.Identical})

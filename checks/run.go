@@ -51,7 +51,7 @@ func run(in Input, cf ConfigFile) []Finding {
 	}
 	var out []Finding
 	for _, m := range in.Scan.Malformed {
-		out = append(out, newFinding(projection.CodeMalformedJSON, in.LogPath(), m.Line, m.Message))
+		out = append(out, newFinding(m.Code, in.LogPath(), m.Line, m.Message))
 	}
 	for _, r := range in.Replay.Rejections {
 		out = append(out, fromRejection(in.LogPath(), r))

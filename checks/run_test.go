@@ -14,6 +14,7 @@ var semanticsCodes = []struct {
 	severity Severity
 }{
 	{"log.malformed_json", SeverityError},
+	{"log.duplicate_key", SeverityError},
 	{"schema.envelope", SeverityError},
 	{"schema.payload", SeverityError},
 	{"event_id.missing", SeverityError},

@@ -81,7 +81,7 @@ func (d Dir) Started() bool {
 // .gitattributes or other file of the pact (also) that is there but is not
 // a regular file.
 func (d Dir) checkCharter(also ...string) error {
-	for _, name := range append(also, pactfile.ProjectFile) {
+	for _, name := range append(also, pactfile.ProjectFile, pactfile.GitIgnoreFile) {
 		if err := d.CheckWritable(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
@@ -100,7 +100,9 @@ func (d Dir) checkCharter(also ...string) error {
 // WriteBlocks bakes PROJECT.md (pactfile.FormatCharter) and each seat's
 // entry file, and puts the line that keeps git from converting the pact's
 // line endings in .gitattributes (pactfile.WithGitAttributesLine: appended
-// once, nothing else of the file touched). Only the text between the pact
+// once, nothing else of the file touched), and the one that keeps
+// pactify's temporary files out of git in the pact directory's .gitignore
+// (pactfile.WithGitIgnoreLine, likewise). Only the text between the pact
 // markers is ever rewritten. Seats whose entries are the same file (also
 // through a symlink) share one block. A PROJECT.md or .gitattributes that
 // is not a regular file is refused before anything is written.
@@ -146,7 +148,29 @@ func (d Dir) WriteBlocks(c Charter) error {
 			}
 		}
 	}
+	if err := d.writeGitIgnore(pact); err != nil {
+		return err
+	}
 	return d.writeGitAttributes(repo)
+}
+
+// writeGitIgnore appends the line that keeps pactify's temporary files out
+// of git to the pact directory's .gitignore unless a line of it already is
+// that line (pactfile.WithGitIgnoreLine).
+func (d Dir) writeGitIgnore(pact *os.Root) error {
+	name := pactfile.GitIgnoreFile
+	old, err := readFile(context.Background(), pact, name, d.Display(name), false, MaxFileBytes)
+	if err != nil {
+		return err
+	}
+	text := pactfile.WithGitIgnoreLine(old)
+	if old != nil && len(text) == len(old) {
+		return nil
+	}
+	return replace(pact, name, d.Display(name), func(w io.Writer) error {
+		_, err := w.Write(text)
+		return err
+	})
 }
 
 // writeEntry puts block into the entry file target (a real path inside the
@@ -301,20 +325,92 @@ func (d Dir) WriteTaskFile(t *projection.Task) error {
 		return err
 	}
 	defer pact.Close()
-	tasks, err := openDir(pact, pactfile.TasksDir, d.Display(), true)
+	p, err := d.prepareTaskFile(pact, t)
 	if err != nil {
 		return err
 	}
-	defer tasks.Close()
+	defer p.close()
+	return p.commit()
+}
+
+// preparedTask is a task file's replacement prepared in pact, with the
+// tasks/ directory it goes to, which close releases.
+type preparedTask struct {
+	*pending
+	tasks *os.Root
+}
+
+func (p preparedTask) close() { p.tasks.Close() }
+
+// prepareTaskFile prepares tasks/<id>.md of t (WriteTaskFile) in the pact
+// directory pact: nothing is replaced until commit.
+func (d Dir) prepareTaskFile(pact *os.Root, t *projection.Task) (preparedTask, error) {
+	tasks, err := openDir(pact, pactfile.TasksDir, d.Display(), true)
+	if err != nil {
+		return preparedTask{}, err
+	}
 	name := pactfile.TaskFileName(t.ID)
 	display := d.Display(pactfile.TasksDir, name)
 	old, err := readFile(context.Background(), tasks, name, display, false, MaxFileBytes)
 	if err != nil {
-		return err
+		tasks.Close()
+		return preparedTask{}, err
 	}
 	text := pactfile.TaskFile(t.FrontMatter(), old)
-	return replace(tasks, name, display, func(w io.Writer) error {
+	p, err := prepareIn(tasks, name, pact, filepath.Join(pactfile.TasksDir, name), display, func(w io.Writer) error {
 		_, err := w.Write(text)
 		return err
 	})
+	if err != nil {
+		tasks.Close()
+		return preparedTask{}, err
+	}
+	return preparedTask{p, tasks}, nil
 }
+
+// Record writes one event a verb has judged, as one change as far as any
+// failure can tell: the new STATE.yml (rendered from st, the state with the
+// line applied) and, for task, its task file (WriteTaskFile) are first
+// written beside the files they replace and synced, then the line is
+// appended (AppendLine), and only then are they renamed into place. When
+// anything fails before the line is in the log, every file is as it was
+// (appended is false; the error says nothing was recorded). When a rename
+// fails after it (the platform refused to replace a file), the line stays
+// recorded and the error names the file left as it was. The caller holds
+// the lock.
+func (d Dir) Record(line []byte, st *projection.State, task *projection.Task) (appended bool, err error) {
+	pact, err := d.openPact(task != nil)
+	if err != nil {
+		return false, err
+	}
+	defer pact.Close()
+	state, err := prepare(pact, pactfile.StateFile, d.Display(pactfile.StateFile), func(w io.Writer) error { return projection.Render(w, st) })
+	if err != nil {
+		return false, noted(err, nothingRecorded)
+	}
+	defer state.abort() // after its commit, nothing
+	var taskFile preparedTask
+	if task != nil {
+		if taskFile, err = d.prepareTaskFile(pact, task); err != nil {
+			return false, noted(err, nothingRecorded)
+		}
+		defer taskFile.close()
+		defer taskFile.abort()
+	}
+	if err := d.AppendLine(line); err != nil {
+		return false, err
+	}
+	if err := state.commit(); err != nil {
+		return true, fmt.Errorf("%w: %w", ErrStateStale, err)
+	}
+	if task != nil {
+		if err := taskFile.commit(); err != nil {
+			return true, fmt.Errorf("%w (validate warns of it; the log holds what the task file would say)", err)
+		}
+	}
+	return true, nil
+}
+
+// ErrStateStale is a STATE.yml left as it was after the log changed:
+// `pactify log --replay` writes it again.
+var ErrStateStale = errors.New("STATE.yml is stale")

@@ -1,7 +1,9 @@
 package pactdir
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/pact-action/pact-action/pactfile"
@@ -14,6 +16,9 @@ import (
 type fileLock interface {
 	// lock waits until the lock is granted.
 	lock(f *os.File) error
+	// share waits until a shared lock is granted: any number of readers
+	// hold one together, and no writer holds the lock meanwhile.
+	share(f *os.File) error
 	// tryLock takes the lock if no one holds it, and says whether it did.
 	tryLock(f *os.File) (bool, error)
 	unlock(f *os.File) error
@@ -52,8 +57,45 @@ func (d Dir) lock(create bool) (func(), error) {
 		_ = f.Close() // the lock's error is the one to report
 		return nil, fmt.Errorf("lock %s: %w", d.Display(pactfile.LogFile), err)
 	}
+	// Every writer makes its temporary files under this lock, so those
+	// there now were left by a writer that was killed: remove them.
+	removeTemporaries(pact)
 	return func() {
 		_ = osLock.unlock(f)
 		_ = f.Close() // only opened to lock it; closing releases the lock too
+	}, nil
+}
+
+// Share takes the pact's lock shared, for a reader that must see the log
+// and the files writers derive from it (STATE.yml, the task files) at one
+// moment (validate): writers wait until it is released, other readers do
+// not. A missing log, or a system without file locks, takes nothing: the
+// returned function is then a no-op, and what is read is judged as it is.
+func (d Dir) Share() (unlock func(), err error) {
+	pact, err := d.openPact(false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return func() {}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer pact.Close()
+	f, _, err := openRegular(pact, pactfile.LogFile, d.Display(pactfile.LogFile), false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return func() {}, nil
+	}
+	if err != nil {
+		return nil, err // it names the log
+	}
+	if err := osLock.share(f); err != nil {
+		_ = f.Close()
+		if errors.Is(err, errors.ErrUnsupported) {
+			return func() {}, nil
+		}
+		return nil, fmt.Errorf("lock %s for reading: %w", d.Display(pactfile.LogFile), err)
+	}
+	return func() {
+		_ = osLock.unlock(f)
+		_ = f.Close()
 	}, nil
 }

@@ -13,7 +13,8 @@ import (
 // of the log exclude each other even in one process.
 type platformLock struct{}
 
-func (platformLock) lock(f *os.File) error { return flock(f, unix.LOCK_EX) }
+func (platformLock) lock(f *os.File) error  { return flock(f, unix.LOCK_EX) }
+func (platformLock) share(f *os.File) error { return flock(f, unix.LOCK_SH) }
 
 func (platformLock) tryLock(f *os.File) (bool, error) {
 	err := flock(f, unix.LOCK_EX|unix.LOCK_NB)

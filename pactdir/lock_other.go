@@ -16,5 +16,6 @@ type platformLock struct{}
 var errNoLock = fmt.Errorf("pactify cannot lock files on %s: %w", runtime.GOOS, errors.ErrUnsupported)
 
 func (platformLock) lock(*os.File) error            { return errNoLock }
+func (platformLock) share(*os.File) error           { return errNoLock }
 func (platformLock) tryLock(*os.File) (bool, error) { return false, errNoLock }
 func (platformLock) unlock(*os.File) error          { return errNoLock }

@@ -109,6 +109,10 @@ func (l *fakeLock) lock(f *os.File) error {
 	return l.fail
 }
 
+func (l *fakeLock) share(f *os.File) error {
+	l.calls = append(l.calls, "share "+filepath.Base(f.Name()))
+	return l.fail
+}
 func (l *fakeLock) tryLock(f *os.File) (bool, error) { return false, errors.New("not used") }
 
 func (l *fakeLock) unlock(f *os.File) error {

@@ -22,6 +22,12 @@ func (platformLock) lock(f *os.File) error {
 	return windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, lockRange())
 }
 
+// share is LockFileEx without LOCKFILE_EXCLUSIVE_LOCK on the same byte:
+// shared locks coexist, and exclude the exclusive one.
+func (platformLock) share(f *os.File) error {
+	return windows.LockFileEx(windows.Handle(f.Fd()), 0, 0, 1, 0, lockRange())
+}
+
 func (platformLock) tryLock(f *os.File) (bool, error) {
 	err := windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, lockRange())
 	if errors.Is(err, windows.ERROR_LOCK_VIOLATION) {

@@ -219,10 +219,16 @@ func (d Dir) Load() (checks.Input, error) {
 }
 
 // LoadWatched is Load that reports how far it has come on p (which may be
-// nil).
+// nil). It reads under the pact's shared lock (Share), so that the log,
+// STATE.yml and the task files are judged as one writer left them, never
+// the log after an append with STATE.yml from before it.
 func (d Dir) LoadWatched(p *Progress) (checks.Input, error) {
 	in := checks.Input{Dir: d.Display(), TaskFiles: map[string][]byte{}}
-	var err error
+	unlock, err := d.Share()
+	if err != nil {
+		return in, err
+	}
+	defer unlock()
 	replayed, res, err := loadLog(d, p, projection.ReadOptions{})
 	if err != nil {
 		return in, err
@@ -442,19 +448,84 @@ func taskFileFastPath(open openFunc, name, dir string, buf []byte, t *projection
 	return whole, false, nil
 }
 
-// Seams over the two system calls AppendLine's guarantees rest on, so
-// tests can see that a line goes out in one write and is synced.
+// Seams over the system calls AppendLine's guarantees rest on, so tests
+// can see that a line goes out in one write and is synced, and make any of
+// them fail.
 var (
-	writeFile = (*os.File).Write
-	syncFile  = (*os.File).Sync
+	writeFile    = (*os.File).Write
+	syncFile     = (*os.File).Sync
+	truncateFile = (*os.File).Truncate
 )
 
-// AppendLine appends one event line with a single write and fsyncs it, so a
-// crash leaves either the whole line or none of it. The line ends as the
-// log's last line does (pactfile.AppendLines: CRLF in a checkout that
-// converted the log, else LF); when the file does not end in a line break
-// (a hand edit), the break goes into the same write. The log is
-// opened like every file of the pact: a regular file, never through a link.
+// ErrUnterminated is a log whose last line has no line break: the remains
+// of an append that was cut off (a full disk, a file-size limit, a crash
+// between a write and its fsync on some file systems), or a hand edit.
+// Appending after it would seal whatever it holds into a line of its own,
+// for ever, in an append-only log; writers refuse instead.
+var ErrUnterminated = errors.New("the last line of the log has no line break")
+
+// UnterminatedError is ErrUnterminated for one log: where its last line
+// starts and how long it is.
+type UnterminatedError struct {
+	Path       string // the log, as findings name it
+	Line       int    // the unterminated line's number, 0 when unknown
+	Size, Last int64  // the log's size and the unterminated line's length in bytes
+}
+
+func (e *UnterminatedError) Error() string {
+	return fmt.Sprintf("the last %d byte(s) of %s have no line break, as a write cut off half-way leaves them; nothing was recorded", e.Last, e.Path)
+}
+
+func (e *UnterminatedError) Unwrap() error { return ErrUnterminated }
+
+// CheckAppendable refuses, before anything is written, a log whose last
+// line has no line break (ErrUnterminated). A missing log is appendable.
+// Like AppendLine, it is meant for a writer holding the lock.
+func (d Dir) CheckAppendable() error {
+	pact, err := d.openPact(false)
+	if err != nil {
+		return err
+	}
+	defer pact.Close()
+	f, fi, err := openRegular(pact, pactfile.LogFile, d.Display(pactfile.LogFile), false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	end, err := logEnd(f, fi.Size())
+	if err != nil {
+		return fmt.Errorf("read the end of %s: %w", d.Display(pactfile.LogFile), err)
+	}
+	return d.appendable(end, fi.Size())
+}
+
+// appendable is ErrUnterminated for a log of size bytes ending in end (as
+// logEnd reads it), nil for a log a line can be appended to.
+func (d Dir) appendable(end []byte, size int64) error {
+	if !pactfile.Unterminated(end) {
+		return nil
+	}
+	last := int64(len(end))
+	if i := bytes.LastIndexByte(end, '\n'); i >= 0 {
+		last = int64(len(end) - i - 1)
+	}
+	return &UnterminatedError{Path: d.Display(pactfile.LogFile), Size: size, Last: last}
+}
+
+// AppendLine appends one event line with a single write and fsyncs it, so
+// that a crash leaves either the whole line or none of it; when the write
+// or the fsync fails (a full disk, a file-size limit), the log is cut back
+// to the size it had and synced again, so that a failed append leaves the
+// log byte for byte as it was, and the error says nothing was recorded. The
+// line ends as the log's last line does (pactfile.AppendLines: CRLF in a
+// checkout that converted the log, else LF). A log whose last line has no
+// line break is refused (ErrUnterminated), never sealed. The log is opened
+// like every file of the pact: a regular file, never through a link. The
+// caller holds the pact's lock (Lock): no other writer may append between
+// the size this reads and the cut back.
 func (d Dir) AppendLine(line []byte) error {
 	pact, err := d.openPact(false)
 	if err != nil {
@@ -466,28 +537,56 @@ func (d Dir) AppendLine(line []byte) error {
 	created := errors.Is(statErr, fs.ErrNotExist)
 	f, err := openNoLink(pact, pactfile.LogFile, display, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
-		return err
+		return noted(err, nothingRecorded)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return fmt.Errorf("stat the log: %w", err)
+		return fmt.Errorf("stat %s: %w; %s", display, err, nothingRecorded)
 	}
-	end, err := logEnd(f, st.Size())
+	size := st.Size()
+	end, err := logEnd(f, size)
 	if err != nil {
-		return fmt.Errorf("read the end of the log: %w", err)
+		return fmt.Errorf("read the end of %s: %w; %s", display, err, nothingRecorded)
+	}
+	if err := d.appendable(end, size); err != nil {
+		return err
 	}
 	buf := pactfile.AppendLines(nil, end, line)
-	if _, err := writeFile(f, buf); err != nil {
-		return fmt.Errorf("append to the log: %w", err)
+	n, err := writeFile(f, buf)
+	if err == nil && n != len(buf) {
+		err = io.ErrShortWrite
 	}
-	if err := syncFile(f); err != nil {
-		return fmt.Errorf("sync the log: %w", err)
+	op := "append to"
+	if err == nil {
+		op = "sync"
+		err = syncFile(f)
+	}
+	if err != nil {
+		return d.undoAppend(f, size, osError(op, display, err))
 	}
 	if created {
 		syncDir(pact)
 	}
 	return nil
+}
+
+// nothingRecorded is what a failed append that left the log as it was
+// says it left.
+const nothingRecorded = "nothing was recorded: the log is as it was"
+
+// undoAppend cuts the log f back to size after a failed append (failed)
+// and syncs it, so that no part of the line stays. When even that fails,
+// the error says what the log may now end in, and how to set it right.
+func (d Dir) undoAppend(f *os.File, size int64, failed error) error {
+	err := truncateFile(f, size)
+	if err == nil {
+		err = syncFile(f)
+	}
+	if err != nil {
+		return noted(failed, fmt.Sprintf("and cutting the log back to its %d bytes failed too (%v): part of the line may remain at its end, and every writer will refuse until it is gone; truncate %s to %d bytes", size, err, d.Display(pactfile.LogFile), size))
+	}
+	return noted(failed, nothingRecorded)
 }
 
 // logEnd reads as much of the end of the log of size bytes in f as

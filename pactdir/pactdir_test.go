@@ -210,12 +210,6 @@ func TestAppendLine(t *testing.T) { // not parallel: it swaps the seams
 		// others do, so the file never mixes the two.
 		{"log ending in CRLF", "a\r\n", "a\r\nL\r\n", `write "L\r\n"`},
 		{"last line break decides", "a\r\nb\n", "a\r\nb\nL\n", `write "L\n"`},
-		// A hand-edited log without its final newline: the newline goes
-		// out in the same write as the line, so no crash can leave the
-		// new line glued to the old one.
-		{"hand edit without a final newline", "a", "a\nL\n", `write "\nL\n"`},
-		{"CRLF hand edit without a final newline", "a\r\nb", "a\r\nb\r\nL\r\n", `write "\r\nL\r\n"`},
-		{"long last line without a final newline", "a\r\n" + strings.Repeat("b", 70000), "a\r\n" + strings.Repeat("b", 70000) + "\r\nL\r\n", `write "\r\nL\r\n"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d := newDir(t)
@@ -239,16 +233,110 @@ func TestAppendLine(t *testing.T) { // not parallel: it swaps the seams
 	}
 }
 
-func TestAppendLineErrors(t *testing.T) { // not parallel: it swaps the seams
-	d := newDir(t)
-	recordWrites(t)
-	syncFile = func(*os.File) error { return syscall.EIO }
-	if err := d.AppendLine([]byte("L")); err == nil || !strings.Contains(err.Error(), "sync the log") {
-		t.Fatalf("a failed fsync must be reported, got %v", err)
+// TestAppendLineRefusesAnUnterminatedLog: a log whose last line has no
+// line break (what a write cut off leaves, or a hand edit) is refused with
+// ErrUnterminated, nothing written; sealing it would make the fragment a
+// permanent line of an append-only log.
+func TestAppendLineRefusesAnUnterminatedLog(t *testing.T) { // not parallel: it swaps the seams
+	for _, before := range []string{"a", "a\r\nb", "a\n{\"event_id\":\"x", "a\r", "a\n" + strings.Repeat("b", 70000)} {
+		d := newDir(t)
+		if err := os.WriteFile(d.Path(pactfile.LogFile), []byte(before), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		calls := recordWrites(t)
+		for name, err := range map[string]error{"CheckAppendable": d.CheckAppendable(), "AppendLine": d.AppendLine([]byte("L"))} {
+			var ue *UnterminatedError
+			if !errors.As(err, &ue) || !errors.Is(err, ErrUnterminated) || !strings.Contains(err.Error(), "nothing was recorded") {
+				t.Errorf("%s on %.20q: %v, want ErrUnterminated saying nothing was recorded", name, before, err)
+			}
+		}
+		if len(*calls) != 0 {
+			t.Errorf("%.20q: system calls %v, want none", before, *calls)
+		}
+		if b, _ := os.ReadFile(d.Path(pactfile.LogFile)); string(b) != before {
+			t.Errorf("log = %.20q, want it as it was", b)
+		}
 	}
-	writeFile = func(*os.File, []byte) (int, error) { return 0, syscall.ENOSPC }
-	if err := d.AppendLine([]byte("L")); err == nil || !errors.Is(err, syscall.ENOSPC) {
-		t.Fatalf("a failed write must be reported, got %v", err)
+	d := newDir(t)
+	if err := d.CheckAppendable(); err != nil {
+		t.Fatalf("CheckAppendable without a log: %v", err)
+	}
+	for _, ok := range []string{"", "a\n", "a\r\n"} {
+		if err := os.WriteFile(d.Path(pactfile.LogFile), []byte(ok), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.CheckAppendable(); err != nil {
+			t.Errorf("CheckAppendable on %q: %v", ok, err)
+		}
+	}
+}
+
+// TestAppendLineErrors: when the write fails part-way (a full disk, a
+// file-size limit) or the fsync fails, the log is cut back to the bytes
+// it had and synced again: byte for byte as it was, and the error says
+// which condition it was and that nothing was recorded. Only when even the
+// cut back fails does the error say part of the line may remain.
+func TestAppendLineErrors(t *testing.T) { // not parallel: it swaps the seams
+	const before = "{\"a\":1}\n"
+	for _, c := range []struct {
+		name      string
+		write     func(f *os.File, b []byte) (int, error)
+		sync      func(calls *int) error
+		truncate  error
+		want      []string
+		untouched bool
+	}{
+		{name: "short write, file too large", write: func(f *os.File, b []byte) (int, error) {
+			n, _ := f.Write(b[:len(b)/2])
+			return n, syscall.EFBIG
+		}, want: []string{"append to .pact/log.jsonl", "file-size limit", "nothing was recorded"}, untouched: true},
+		{name: "short write, no space", write: func(f *os.File, b []byte) (int, error) {
+			n, _ := f.Write(b[:3])
+			return n, syscall.ENOSPC
+		}, want: []string{"no space is left", "nothing was recorded"}, untouched: true},
+		{name: "short count without an error", write: func(f *os.File, b []byte) (int, error) {
+			return f.Write(b[:1])
+		}, want: []string{"short write", "nothing was recorded"}, untouched: true},
+		{name: "fsync fails", sync: func(calls *int) error {
+			if *calls++; *calls == 1 {
+				return syscall.EIO
+			}
+			return nil
+		}, want: []string{"sync .pact/log.jsonl", "input/output error", "nothing was recorded"}, untouched: true},
+		{name: "the cut back fails too", write: func(f *os.File, b []byte) (int, error) {
+			n, _ := f.Write(b[:2])
+			return n, syscall.ENOSPC
+		}, truncate: syscall.EIO, want: []string{"no space is left", "part of the line may remain", "truncate .pact/log.jsonl to 8 bytes"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := newDir(t)
+			if err := os.WriteFile(d.Path(pactfile.LogFile), []byte(before), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			recordWrites(t)
+			if c.write != nil {
+				writeFile = c.write
+			}
+			syncs := 0
+			if c.sync != nil {
+				syncFile = func(*os.File) error { return c.sync(&syncs) }
+			}
+			savedTruncate := truncateFile
+			t.Cleanup(func() { truncateFile = savedTruncate })
+			if c.truncate != nil {
+				truncateFile = func(*os.File, int64) error { return c.truncate }
+			}
+			err := d.AppendLine([]byte(`{"b":2}`))
+			for _, w := range c.want {
+				if err == nil || !strings.Contains(err.Error(), w) {
+					t.Errorf("error %v does not say %q", err, w)
+				}
+			}
+			b, _ := os.ReadFile(d.Path(pactfile.LogFile))
+			if c.untouched && string(b) != before {
+				t.Errorf("log = %q after a failed append, want %q", b, before)
+			}
+		})
 	}
 	if err := (Dir{Root: t.TempDir(), Name: "missing"}).AppendLine([]byte("L")); err == nil {
 		t.Fatal("appending under a missing directory should fail")

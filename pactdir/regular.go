@@ -81,15 +81,16 @@ func tooLarge(op, path string, size, limit int64) error {
 }
 
 // openError turns what os.Root refused into a FileError: a missing file is
-// returned as it is (fs.ErrNotExist), a permission error wrapped, and
+// returned as it is (fs.ErrNotExist), a condition of the system (no
+// permission, a read-only file system, no space: OSError) said as such, and
 // anything else (a link that leads out of the root, a loop) is not a
 // regular file inside the repository.
 func openError(op, path string, err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return err
-	case errors.Is(err, fs.ErrPermission):
-		return fmt.Errorf("%s %s: %w", op, path, err)
+	case conditionOf(err) != 0:
+		return osError(op, path, err)
 	}
 	cause := err
 	var pe *fs.PathError

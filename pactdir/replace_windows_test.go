@@ -78,3 +78,39 @@ func TestReplaceWhileAnotherProgramHasItOpen(t *testing.T) { // not parallel: it
 		}
 	}
 }
+
+// TestReplaceReadOnlyFile: Windows will not rename over a file with the
+// read-only attribute (ERROR_ACCESS_DENIED, which replace would retry for
+// seconds and blame on another program). replace clears the attribute of
+// the file it replaces, at once, and the new file keeps the old one's
+// permission bits, read-only included, as on every other system.
+func TestReplaceReadOnlyFile(t *testing.T) { // not parallel: it swaps replaceRetry
+	dir := t.TempDir()
+	root := openRoot(t, dir)
+	path := filepath.Join(dir, "STATE.yml")
+	if err := os.WriteFile(path, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Chmod(path, 0o644) })
+	saved := replaceRetry
+	t.Cleanup(func() { replaceRetry = saved })
+	replaceRetry.sleep = func(time.Duration) { t.Fatal("replace retried the rename of a read-only file") }
+	if err := replace(root, "STATE.yml", ".pact/STATE.yml", writeBytes("new\n")); err != nil {
+		t.Fatalf("replace of a read-only file: %v", err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || string(b) != "new\n" {
+		t.Fatalf("STATE.yml = %q, %v", b, err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm()&0o200 != 0 {
+		t.Fatalf("the new STATE.yml is not read-only as the old one was: %v, %v", fi.Mode(), err)
+	}
+	for _, name := range listDir(t, dir) {
+		if strings.Contains(name, ".tmp-") {
+			t.Fatalf("temporary file left behind: %s", name)
+		}
+	}
+}

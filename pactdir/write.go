@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -58,38 +59,69 @@ func openNoLink(dir *os.Root, name, display string, flag int, perm fs.FileMode) 
 }
 
 // replace makes name of dir (one path element; display names it) hold
-// exactly what write writes. It does nothing when the file already does:
-// write runs once to compare (stopping at the first difference) and, only
-// if the file differs, once more into a temporary file beside it, which is
-// synced and renamed over name. Neither the old nor the new content is ever
-// held whole. A replaced file keeps its permission bits; a new one gets
-// 0666 less the umask, as os.WriteFile would give it. A link, directory,
-// device or FIFO at name is refused; nothing is written through one.
+// exactly what write writes (prepare, then commit). It does nothing when
+// the file already does.
 func replace(dir *os.Root, name, display string, write func(io.Writer) error) error {
+	p, err := prepare(dir, name, display, write)
+	if err != nil {
+		return err
+	}
+	return p.commit()
+}
+
+// pending is a replacement prepared but not made: the new content is
+// written and synced in a temporary file beside the file it replaces, so
+// that making it (commit: a rename) needs no space and cannot be cut off
+// half-way, and giving it up (abort) leaves the file as it was.
+type pending struct {
+	dir           *os.Root // holds the file, name
+	name, display string
+	// tmpDir holds the temporary file tmp ("" when the file already holds
+	// the content) and the file too, as target.
+	tmpDir      *os.Root
+	tmp, target string
+}
+
+// prepare writes what write writes into a temporary file beside name of
+// dir, unless the file already holds exactly that: write runs once to
+// compare (stopping at the first difference) and, only if the file differs,
+// once more into the temporary file, which is synced. Neither the old nor
+// the new content is ever held whole. A replaced file keeps its permission
+// bits; a new one gets 0666 less the umask, as os.WriteFile would give it.
+// A link, directory, device or FIFO at name is refused; nothing is written
+// through one. On an error nothing is left behind.
+func prepare(dir *os.Root, name, display string, write func(io.Writer) error) (*pending, error) {
+	return prepareIn(dir, name, dir, name, display, write)
+}
+
+// prepareIn is prepare with the temporary file made in tmpDir, where the
+// file is target: a task file's temporary goes in the pact directory, where
+// the next writer finds it if this one is killed (removeTemporaries), not
+// among the task files, which may be many.
+func prepareIn(dir *os.Root, name string, tmpDir *os.Root, target, display string, write func(io.Writer) error) (*pending, error) {
 	looked, err := dir.Lstat(name)
 	exists := err == nil
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		return openError("write", display, err)
+		return nil, openError("write", display, err)
 	case !looked.Mode().IsRegular():
-		return notRegular("write", display, looked.Mode())
+		return nil, notRegular("write", display, looked.Mode())
 	}
+	p := &pending{dir: dir, name: name, display: display, tmpDir: tmpDir, target: target}
 	if exists {
 		if same, err := holds(dir, name, display, write); err != nil || same {
-			return err
+			return p, err
 		}
 	}
-	tmp, tmpName, err := createTemp(dir, name)
+	tmp, tmpName, err := createTemp(tmpDir, name)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", display, err)
+		return nil, osError("write", display, err)
 	}
-	// After the rename there is nothing left to remove; after a failure
-	// the temporary file goes.
-	defer func() { _ = dir.Remove(tmpName) }()
-	fail := func(verb string, err error) error {
-		_ = tmp.Close() // err is the one to report
-		return fmt.Errorf("%s %s: %w", verb, display, err)
+	fail := func(verb string, err error) (*pending, error) {
+		_ = tmp.Close()            // err is the one to report
+		_ = tmpDir.Remove(tmpName) // a failed write leaves nothing behind
+		return nil, osError(verb, display, err)
 	}
 	if exists {
 		if err := tmp.Chmod(looked.Mode().Perm()); err != nil {
@@ -107,16 +139,88 @@ func replace(dir *os.Root, name, display string, write func(io.Writer) error) er
 		return fail("sync", err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", display, err)
+		_ = tmpDir.Remove(tmpName)
+		return nil, osError("write", display, err)
 	}
-	if err := replaceRetry.do(func() error { return renameFile(dir, tmpName, name) }); err != nil {
+	p.tmp = tmpName
+	return p, nil
+}
+
+// commit renames the prepared file over the file it replaces (retried for a
+// while where the platform refuses to replace a file another program has
+// open); after a failure the file is as it was and the temporary file is
+// gone.
+func (p *pending) commit() error {
+	if p == nil || p.tmp == "" {
+		return nil
+	}
+	tmp := p.tmp
+	p.tmp = ""
+	defer func() { _ = p.tmpDir.Remove(tmp) }() // after the rename there is nothing left to remove
+	restore := makeReplaceable(p.dir, p.name)
+	if err := replaceRetry.do(func() error { return renameFile(p.tmpDir, tmp, p.target) }); err != nil {
+		restore()
 		if replaceRetry.retryable(err) {
-			return fmt.Errorf("replace %s: %w (another program holds it open: close it and run the command again)", display, err)
+			return fmt.Errorf("replace %s: %w (another program holds it open: close it and run the command again)", p.display, err)
 		}
-		return fmt.Errorf("replace %s: %w", display, err)
+		return osError("replace", p.display, err)
 	}
-	syncDir(dir)
+	syncDir(p.dir)
 	return nil
+}
+
+// abort gives up a prepared replacement: the temporary file goes, the
+// file is untouched.
+func (p *pending) abort() {
+	if p != nil && p.tmp != "" {
+		_ = p.tmpDir.Remove(p.tmp)
+		p.tmp = ""
+	}
+}
+
+// tempMark is what every temporary file name holds: "." + the name of the
+// file it will replace + tempMark + 16 hex digits (createTemp).
+const tempMark = ".tmp-"
+
+// isTempName reports whether name is one createTemp makes.
+func isTempName(name string) bool {
+	i := strings.LastIndex(name, tempMark)
+	if len(name) < 2 || name[0] != '.' || i < 2 {
+		return false
+	}
+	hexPart := name[i+len(tempMark):]
+	if len(hexPart) != 16 {
+		return false
+	}
+	_, err := hex.DecodeString(hexPart)
+	return err == nil && strings.ToLower(hexPart) == hexPart
+}
+
+// removeTemporaries removes the temporary files createTemp made in dir
+// that a writer killed before its rename (or its clean-up) left behind.
+// Only a writer holding the pact's lock calls it, and every writer makes
+// its temporaries under that lock, so none of them is in use. It is best
+// effort: a temporary that cannot be removed does no harm but its size.
+func removeTemporaries(dir *os.Root) {
+	f, err := dir.Open(".")
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	for {
+		names, err := f.Readdirnames(1024)
+		for _, name := range names {
+			if !isTempName(name) {
+				continue
+			}
+			if fi, err := dir.Lstat(name); err == nil && fi.Mode().IsRegular() {
+				_ = dir.Remove(name)
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 // createTemp creates a new hidden file beside base in dir. Unlike
@@ -128,7 +232,7 @@ func createTemp(dir *os.Root, base string) (*os.File, string, error) {
 		if _, err := rand.Read(b[:]); err != nil {
 			return nil, "", err
 		}
-		name := "." + base + ".tmp-" + hex.EncodeToString(b[:])
+		name := "." + base + tempMark + hex.EncodeToString(b[:])
 		f, err := dir.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
 		if errors.Is(err, fs.ErrExist) {
 			continue

@@ -283,3 +283,35 @@ func WithGitAttributesLine(b []byte, l Layout) []byte {
 	}
 	return append(out, GitAttributesComment+eol+GitAttributesLine(l)+eol...)
 }
+
+// The .gitignore of the pact directory, which pactify init writes so that
+// `git add .pact` never commits a temporary file: every file pactify
+// replaces is first written beside it as "." + its name + ".tmp-" + 16 hex
+// digits, and a writer killed before its rename leaves that file behind
+// until the next writer removes it (docs/pactify.md).
+const (
+	// GitIgnoreFile is the file, in the pact directory, that holds the line.
+	GitIgnoreFile = ".gitignore"
+	// GitIgnoreComment comes right before the line when init writes it.
+	GitIgnoreComment = "# Temporary files a pactify writer leaves if it is killed; the next writer removes them (pactify init)."
+	// GitIgnoreLine matches those temporary files, in the pact directory and
+	// below it.
+	GitIgnoreLine = ".*.tmp-*"
+)
+
+// WithGitIgnoreLine is the .gitignore text b with GitIgnoreLine appended
+// (after GitIgnoreComment), in b's own line endings; b itself when a line
+// of it is already GitIgnoreLine. Nothing of b is changed or reordered.
+func WithGitIgnoreLine(b []byte) []byte {
+	for _, line := range SplitLines(b) {
+		if strings.TrimSpace(string(line)) == GitIgnoreLine {
+			return b
+		}
+	}
+	eol := LineEnding(b)
+	out := append([]byte(nil), b...)
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, eol...)
+	}
+	return append(out, GitIgnoreComment+eol+GitIgnoreLine+eol...)
+}

@@ -181,3 +181,20 @@ func FuzzGitAttributes(f *testing.F) {
 		}
 	})
 }
+
+func TestWithGitIgnoreLine(t *testing.T) {
+	t.Parallel()
+	add := GitIgnoreComment + "\n" + GitIgnoreLine + "\n"
+	for _, c := range []struct{ in, want string }{
+		{"", add},
+		{"*.log\n", "*.log\n" + add},
+		{"*.log", "*.log\n" + add},
+		{"*.log\r\n", "*.log\r\n" + strings.ReplaceAll(add, "\n", "\r\n")},
+		{"a\n.*.tmp-*\nb\n", "a\n.*.tmp-*\nb\n"},
+		{".*.tmp-*  \r\n", ".*.tmp-*  \r\n"},
+	} {
+		if got := string(WithGitIgnoreLine([]byte(c.in))); got != c.want {
+			t.Errorf("WithGitIgnoreLine(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

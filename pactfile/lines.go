@@ -76,6 +76,16 @@ func AppendLines(dst, end []byte, lines ...[]byte) []byte {
 	return dst
 }
 
+// Unterminated reports whether a log ending in end (as AppendLines takes
+// it) has a last line without a line break. Such a line is what a write cut
+// off half-way leaves (a full disk, a file-size limit); appending after it
+// would seal the fragment as a line of its own in a log no one may edit,
+// so a writer that appends to the file in place refuses (pactify; see
+// docs/pactify.md) rather than end it.
+func Unterminated(end []byte) bool {
+	return len(end) > 0 && end[len(end)-1] != '\n'
+}
+
 // LineEnding is the line terminator a writer appending to, or rewriting
 // part of, the text b uses so that the file never mixes the two: "\r\n"
 // when b's last line break is CRLF (a Windows checkout with

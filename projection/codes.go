@@ -8,6 +8,7 @@ type Code string
 // one event (drift, task files, history, provenance), but they share this type.
 const (
 	CodeMalformedJSON      Code = "log.malformed_json"
+	CodeDuplicateKey       Code = "log.duplicate_key"
 	CodeSchemaEnvelope     Code = "schema.envelope"
 	CodeSchemaPayload      Code = "schema.payload"
 	CodeEventIDMissing     Code = "event_id.missing"

@@ -2,7 +2,9 @@ package projection
 
 import (
 	"bytes"
+	"fmt"
 	"hash/maphash"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/pact-action/pact-action/projection/internal/jsonscan"
@@ -17,7 +19,10 @@ import (
 // decoder built on encoding/json (decode_reference_test.go keeps it, and
 // FuzzDecodeDifferential holds the two to each other):
 //
-//   - the last of duplicate keys wins, as in a Go map;
+//   - a line that names a member twice in one object, at any depth, is not
+//     an event (CodeDuplicateKey): readers that keep the first value and
+//     readers that keep the last must never disagree about who acted
+//     (docs/semantics.md §7);
 //   - keys and strings are unescaped like encoding/json, invalid UTF-8 and
 //     lone surrogates becoming U+FFFD;
 //   - the message for a line that is not JSON is encoding/json's own, asked
@@ -53,6 +58,12 @@ var noTop, noPay = func() (top [nTop]span, pay [nPay]span) {
 	}
 	return top, pay
 }()
+
+// DuplicateKeyMessage is the message of a line that names the member name
+// twice in one object (the first such name in the line).
+func DuplicateKeyMessage(name []byte) string {
+	return fmt.Sprintf("line names the member %s twice in one object; no reader may choose which value counts", strconv.Quote(string(name)))
+}
 
 const nanMessage = "line is not valid JSON (NaN and Infinity are not JSON numbers)"
 
@@ -102,6 +113,9 @@ type decoder struct {
 	payObj bool
 	// checkUTF8 says the line may hold invalid UTF-8 (see validUTF8).
 	checkUTF8 bool
+	// badCode is the code of the line last read when it is malformed:
+	// CodeMalformedJSON or CodeDuplicateKey.
+	badCode Code
 	// onTop and onPayload are topKey and payloadKey bound to the decoder,
 	// made by its first decode: a decoder in use is never copied.
 	onTop, onPayload jsonscan.Field
@@ -150,6 +164,7 @@ func (d *decoder) readLine(line []byte, ev *Event) (claim *VersionClaim, keep bo
 	claim, skip, msg := d.decode(line, ev)
 	switch {
 	case !d.validUTF8():
+		d.badCode = CodeMalformedJSON
 		return nil, false, "line is not valid UTF-8"
 	case msg != "":
 		return nil, false, msg
@@ -160,6 +175,7 @@ func (d *decoder) readLine(line []byte, ev *Event) (claim *VersionClaim, keep bo
 // decode fills ev (which it zeroes first) from one line.
 func (d *decoder) decode(line []byte, ev *Event) (claim *VersionClaim, skip bool, malformed string) {
 	*ev = Event{}
+	d.badCode = CodeMalformedJSON
 	if d.onTop == nil {
 		d.onTop, d.onPayload = d.topKey, d.payloadKey
 	}
@@ -194,6 +210,10 @@ func (d *decoder) decode(line []byte, ev *Event) (claim *VersionClaim, skip bool
 			kind = "bool"
 		}
 		return nil, false, "line is not a JSON object: it is a JSON " + kind
+	}
+	if name, dup := d.sc.Duplicate(); dup {
+		d.badCode = CodeDuplicateKey
+		return nil, false, DuplicateKeyMessage(name)
 	}
 
 	typSpan := d.top[fEventType]

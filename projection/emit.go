@@ -126,7 +126,7 @@ func (l *Log) Propose(res *Result, line []byte) (*Rejection, error) {
 		l.Lines = ev.Line
 		return nil, nil
 	}
-	longer := &Log{Events: append(append([]Event(nil), l.Events...), ev), Scan: Scan{Malformed: l.Malformed, MalformedOmitted: l.MalformedOmitted, Claims: l.Claims, Lines: ev.Line}}
+	longer := &Log{Events: append(append([]Event(nil), l.Events...), ev), Scan: Scan{Malformed: l.Malformed, MalformedOmitted: l.MalformedOmitted, malformedKept: l.malformedKept, Claims: l.Claims, Lines: ev.Line}}
 	// Whole verdicts are compared: a rejection past the listing cap counts
 	// as much as a listed one.
 	full := res

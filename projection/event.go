@@ -129,9 +129,12 @@ type Problem struct {
 	Message string
 }
 
-// Malformed is a non-blank line that is not a usable JSON object.
+// Malformed is a non-blank line that is not a usable JSON object: Code is
+// CodeMalformedJSON, or CodeDuplicateKey for JSON that names a member twice
+// in one object (docs/semantics.md §7), which is not applied either.
 type Malformed struct {
 	Line    int
+	Code    Code
 	Message string
 }
 

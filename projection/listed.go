@@ -22,15 +22,27 @@ type Omitted struct {
 	Count     int
 }
 
-// addMalformed keeps a malformed line while fewer than MaxListed are kept,
-// and counts it otherwise. Lines come in file order, so the first ones are
-// listed.
+// addMalformed keeps a malformed line while fewer than MaxListed of its
+// code are kept, and counts it otherwise. Lines come in file order, so the
+// first ones of each code are listed.
 func (s *Scan) addMalformed(m Malformed) {
-	if len(s.Malformed) < MaxListed {
+	if s.malformedKept[m.Code] < MaxListed {
+		if s.malformedKept == nil {
+			s.malformedKept = map[Code]int{}
+		}
+		s.malformedKept[m.Code]++
 		s.Malformed = append(s.Malformed, m)
 		return
 	}
-	s.MalformedOmitted++
+	s.omitMalformed(m.Code, 1)
+}
+
+// omitMalformed counts n malformed lines of code that are not listed.
+func (s *Scan) omitMalformed(code Code, n int) {
+	if s.MalformedOmitted == nil {
+		s.MalformedOmitted = map[Code]int{}
+	}
+	s.MalformedOmitted[code] += n
 }
 
 // rejectionKey is what a rejection is capped by.

@@ -37,8 +37,8 @@ func TestListedPerCode(t *testing.T) {
 				t.Fatal(err)
 			}
 			listed := min(n, MaxListed)
-			if len(log.Malformed) != listed || log.MalformedOmitted != n-listed {
-				t.Errorf("n=%d keep=%v: %d malformed listed, %d omitted; want %d, %d", n, keep, len(log.Malformed), log.MalformedOmitted, listed, n-listed)
+			if len(log.Malformed) != listed || log.MalformedOmitted[CodeMalformedJSON] != n-listed {
+				t.Errorf("n=%d keep=%v: %d malformed listed, %d omitted; want %d, %d", n, keep, len(log.Malformed), log.MalformedOmitted[CodeMalformedJSON], listed, n-listed)
 			}
 			if len(log.Malformed) > 0 && log.Malformed[0].Line != n+3 {
 				t.Errorf("n=%d keep=%v: first malformed listed is line %d, want the first in the file, %d", n, keep, log.Malformed[0].Line, n+3)
@@ -69,6 +69,33 @@ func TestListedPerCode(t *testing.T) {
 			}
 			if len(res.Rejections) > 5*MaxListed {
 				t.Errorf("n=%d keep=%v: %d rejections listed, more than %d codes × %d", n, keep, len(res.Rejections), 5, MaxListed)
+			}
+		}
+	}
+}
+
+// TestListedPerMalformedCode: malformed lines and lines with a duplicate
+// member are capped each by their own code, so a flood of one does not hide
+// the other, and both counts stay exact.
+func TestListedPerMalformedCode(t *testing.T) {
+	t.Parallel()
+	const n = MaxListed + 50
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		b.WriteString("1\n{\"a\":1,\"a\":2}\n")
+	}
+	for _, keep := range []bool{true, false} {
+		log, _, err := Read(strings.NewReader(b.String()), ReadOptions{KeepEvents: keep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed := map[Code]int{}
+		for _, m := range log.Malformed {
+			listed[m.Code]++
+		}
+		for _, code := range []Code{CodeMalformedJSON, CodeDuplicateKey} {
+			if listed[code] != MaxListed || log.MalformedOmitted[code] != n-MaxListed {
+				t.Errorf("keep=%v: %s: %d listed, %d omitted; want %d, %d", keep, code, listed[code], log.MalformedOmitted[code], MaxListed, n-MaxListed)
 			}
 		}
 	}

@@ -160,7 +160,7 @@ var tooLongMessage = fmt.Sprintf("line is longer than the %d-byte bound", MaxLin
 
 func (l *Log) add(d *decoder, n int, line []byte, tooLong bool) {
 	if tooLong {
-		l.addMalformed(Malformed{Line: n, Message: tooLongMessage})
+		l.addMalformed(Malformed{Code: CodeMalformedJSON, Line: n, Message: tooLongMessage})
 		return
 	}
 	l.Events = append(l.Events, Event{})
@@ -170,7 +170,7 @@ func (l *Log) add(d *decoder, n int, line []byte, tooLong bool) {
 		l.Events = l.Events[:len(l.Events)-1]
 	}
 	if msg != "" {
-		l.addMalformed(Malformed{Line: n, Message: msg})
+		l.addMalformed(Malformed{Code: d.badCode, Line: n, Message: msg})
 		return
 	}
 	if claim != nil {

@@ -43,10 +43,12 @@ type Log struct {
 // lines that could not be read, any init line that asks for a newer major,
 // and the number of lines.
 type Scan struct {
-	// Malformed lists the first MaxListed malformed lines in file order;
-	// MalformedOmitted counts the others (docs/semantics.md §7).
+	// Malformed lists the first MaxListed malformed lines of each code in
+	// file order; MalformedOmitted counts the others by code
+	// (docs/semantics.md §7).
 	Malformed        []Malformed
-	MalformedOmitted int
+	MalformedOmitted map[Code]int
+	malformedKept    map[Code]int
 	Claims           []VersionClaim
 	// Lines is the number of lines in the file, blank ones included.
 	Lines int

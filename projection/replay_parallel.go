@@ -360,7 +360,7 @@ func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) {
 	out.in = in
 	defer func() { out.names = d.names }()
 	if in.tooLong {
-		out.malformed.addMalformed(Malformed{Line: in.first, Message: tooLongMessage})
+		out.malformed.addMalformed(Malformed{Code: CodeMalformedJSON, Line: in.first, Message: tooLongMessage})
 		out.lastLine = in.first
 		return
 	}
@@ -370,7 +370,7 @@ func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) {
 		n++
 		out.lastLine = n
 		if len(line) > MaxLineBytes {
-			out.malformed.addMalformed(Malformed{Line: n, Message: tooLongMessage})
+			out.malformed.addMalformed(Malformed{Code: CodeMalformedJSON, Line: n, Message: tooLongMessage})
 			continue
 		}
 		if n == 1 {
@@ -378,7 +378,7 @@ func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) {
 		}
 		claim, keep, msg := d.readLine(line, &ev)
 		if msg != "" {
-			out.malformed.addMalformed(Malformed{Line: n, Message: msg})
+			out.malformed.addMalformed(Malformed{Code: d.badCode, Line: n, Message: msg})
 			continue
 		}
 		if claim != nil {
@@ -445,7 +445,9 @@ func (lr *parallelReplay) take(out *chunkOut) {
 	for _, m := range out.malformed.Malformed {
 		log.addMalformed(m)
 	}
-	log.MalformedOmitted += out.malformed.MalformedOmitted
+	for code, n := range out.malformed.MalformedOmitted {
+		log.omitMalformed(code, n)
+	}
 	log.Claims = append(log.Claims, out.claims...)
 	if out.lastLine > 0 {
 		log.Lines = out.lastLine

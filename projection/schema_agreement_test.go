@@ -59,6 +59,13 @@ import (
 //     type whose only extra rule is a non-empty task_id and whose payload has
 //     no required field).
 //
+//  4. A line whose objects name a member twice (at any depth). The validator
+//     reads such a line as encoding/json does, the last value winning, and
+//     judges that; docs/semantics.md §7 makes the line log.duplicate_key and
+//     the fast path applies none of it, since other readers keep the first
+//     value. Asserted: the fast path reports log.duplicate_key, whatever
+//     the schema says.
+//
 // Reading rules that come before any schema (docs/semantics.md §7) are not
 // exceptions but preconditions: a line that is not valid UTF-8 (which
 // encoding/json, and so the validator, would silently repair with U+FFFD) or
@@ -168,8 +175,9 @@ func judgeSchema(line []byte) schemaVerdict {
 }
 
 type fastVerdict struct {
-	malformed string // the reader's message when the line is malformed
-	skipped   bool   // no event and no malformed entry: an unknown event type
+	malformed string          // the reader's message when the line is malformed
+	code      projection.Code // and its code
+	skipped   bool            // no event and no malformed entry: an unknown event type
 	ev        *projection.Event
 }
 
@@ -194,7 +202,7 @@ func runFast(t *testing.T, line []byte) fastVerdict {
 	}
 	switch {
 	case len(log.Malformed) == 1:
-		return fastVerdict{malformed: log.Malformed[0].Message}
+		return fastVerdict{malformed: log.Malformed[0].Message, code: log.Malformed[0].Code}
 	case len(log.Events) == 1:
 		return fastVerdict{ev: &log.Events[0]}
 	}
@@ -247,6 +255,13 @@ func (a *agreement) check(origin string, line []byte) {
 		return
 	}
 	sv := judgeSchema(line)
+	if name, dup := projection.RefDuplicateKey(line); dup && !sv.notJSON && !sv.notObject {
+		a.excepted["4: a member named twice"]++
+		if fp.code != projection.CodeDuplicateKey || !strings.Contains(fp.malformed, strconv.Quote(name)) {
+			a.fail(origin, line, "documented exception 4 (%q named twice): want fast path log.duplicate_key, got %s", name, fp)
+		}
+		return
+	}
 	for _, l := range sv.leaves {
 		if l.payload && l.loc != "payload" && !strings.HasPrefix(l.loc, "payload/") {
 			a.fail(origin, line, "schema failure classified payload outside /payload: %s at %q", l.kind, l.loc)
@@ -487,7 +502,8 @@ func TestSchemaAgreement(t *testing.T) {
 	for name, n := range map[string]int{
 		"valid": a.valid, "schema.envelope": a.envelope, "schema.payload": a.payload, "not an object": a.notObject,
 		"unknown event_type": a.skipped, "unknown event_type with a bad envelope": a.skippedInvalid,
-		"missing event_id": a.missingID, "reader rule": a.readerRule, "exception 1": len(a.excepted),
+		"missing event_id": a.missingID, "reader rule": a.readerRule, "exception 1": a.excepted["1: integral protocol_version not written as an integer"],
+		"exception 4": a.excepted["4: a member named twice"],
 	} {
 		if n == 0 {
 			t.Errorf("no line exercised %s: the test has lost coverage", name)

@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/pact-action/pact-action/internal/testkit/loggen"
 	"github.com/pact-action/pact-action/internal/testkit/loggen/repogen"
@@ -162,5 +164,73 @@ func copyFile(b *testing.B, from, to string) {
 	}
 	if err := out.Close(); err != nil {
 		b.Fatal(err)
+	}
+}
+
+// BenchmarkConcurrentAppends measures appends per second with 2, 8 and 32
+// pactify processes appending at once (each a re-join, four in a row) to
+// the generated 10k-event repository: what the lock, the replay of the log
+// and the durable write cost together. With PACTIFY_BENCH_BASE naming
+// another pactify binary (an older build), every iteration runs that
+// binary's round and then this one's on the same pact, so a loaded machine
+// weighs on both alike (appends/s-base and appends/s-new):
+//
+//	PACTIFY_BENCH_BASE=/tmp/pactify-old go test ./cmd/pactify -run '^$' -bench ConcurrentAppends -benchtime 3x -count 2
+func BenchmarkConcurrentAppends(b *testing.B) {
+	src, err := repogen.Cached(filepath.Join("..", "..", "testdata", "large"), loggen.Config{Lines: 10_000, Seed: 1, Swaps: 0.01}, repogen.Options{})
+	if err == nil {
+		src, err = filepath.Abs(src)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	bins := []struct{ name, path string }{{"new", binPath}}
+	if base := os.Getenv("PACTIFY_BENCH_BASE"); base != "" {
+		bins = []struct{ name, path string }{{"base", base}, {"new", binPath}}
+	}
+	const each = 4
+	for _, writers := range []int{2, 8, 32} {
+		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
+			dir := b.TempDir()
+			pact := filepath.Join(dir, ".pact")
+			if err := os.Mkdir(pact, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			for _, name := range []string{"log.jsonl", "STATE.yml", "PROJECT.md"} {
+				copyFile(b, filepath.Join(src, ".pact", name), filepath.Join(pact, name))
+			}
+			env := append(os.Environ(), "PACT_AGENT_ID=opencode")
+			elapsed := make([]time.Duration, len(bins))
+			for b.Loop() {
+				for i, bin := range bins {
+					start := time.Now()
+					var wg sync.WaitGroup
+					errs := make(chan error, writers)
+					for range writers {
+						wg.Add(1)
+						go func() {
+							defer wg.Done()
+							for range each {
+								cmd := exec.Command(bin.path, "join", "opencode", "--roles", "worker")
+								cmd.Dir, cmd.Env = dir, env
+								if out, err := cmd.CombinedOutput(); err != nil {
+									errs <- fmt.Errorf("%w\n%s", err, out)
+									return
+								}
+							}
+						}()
+					}
+					wg.Wait()
+					elapsed[i] += time.Since(start)
+					close(errs)
+					for err := range errs {
+						b.Fatal(err)
+					}
+				}
+			}
+			for i, bin := range bins {
+				b.ReportMetric(float64(b.N*writers*each)/elapsed[i].Seconds(), "appends/s-"+bin.name)
+			}
+		})
 	}
 }

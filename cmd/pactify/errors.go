@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/pact-action/pact-action/internal/cmdline"
+	"github.com/pact-action/pact-action/pactdir"
 )
 
 // Exit codes, documented in docs/pactify.md.
@@ -46,9 +47,11 @@ var errInvalid = errors.New("the pact has error findings")
 // tells the user what happened and what to do.
 func exitCode(err error, stderr io.Writer) int {
 	var (
-		usage       *usageError
-		refused     *refusal
-		unsupported *unsupportedError
+		usage        *usageError
+		refused      *refusal
+		unsupported  *unsupportedError
+		osErr        *pactdir.OSError
+		unterminated *pactdir.UnterminatedError
 	)
 	switch {
 	case err == nil:
@@ -61,10 +64,25 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.As(err, &refused):
 		fmt.Fprintf(stderr, "pactify: refused: %s\nhint: %s\n", refused.msg, refused.hint)
 		return exitInvalid
+	case errors.As(err, &unterminated):
+		fmt.Fprintf(stderr, "pactify: refused: %s\nhint: %s\n", err, unterminatedHint(unterminated.Path))
+		return exitInvalid
+	case errors.As(err, &osErr):
+		// What the system refused, in its own sentence, and what to do.
+		fmt.Fprintf(stderr, "pactify: %s\nhint: %s\n", err, osErr.Hint())
+		return exitUsage
 	case errors.As(err, &usage):
 		fmt.Fprintf(stderr, "pactify: %s\nRun `pactify help` for the verb reference.\n", usage.Msg)
 		return exitUsage
 	}
 	fmt.Fprintf(stderr, "pactify: %s\n", err)
 	return exitUsage
+}
+
+// unterminatedHint is what to do about a log whose last line has no line
+// break (docs/pactify.md, "When an append fails").
+func unterminatedHint(log string) string {
+	return fmt.Sprintf("look at the end of %s (`tail -c 300 %s`): if it is the start of a line a failed write cut off, "+
+		"that line was never recorded: cut the file back to just after its last line break and change nothing else; "+
+		"if it is a whole event a hand edit left without its line break, add the line break. Then run the command again", log, log)
 }

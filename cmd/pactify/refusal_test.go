@@ -135,6 +135,20 @@ func refusalCases() []refusalCase {
 		}
 	}
 
+	// A log whose last line has no line break (a write cut off half-way):
+	// every writer refuses rather than seal it, an assign writes no task
+	// file, and nothing else changes.
+	torn := func(t *testing.T, dir string) {
+		appendFile(t, filepath.Join(dir, ".pact", "log.jsonl"), `{"event_id":"torn`)
+	}
+	for _, w := range writers[2:] {
+		if w.name == "log --replay" || w.name == "assign unsafe id" {
+			continue
+		}
+		add(refusalCase{name: "unterminated last line/" + w.name, agent: w.control, args: w.args, setup: torn, code: 1,
+			want: []string{"have no line break", "nothing was recorded", "cut the file back"}})
+	}
+
 	add(
 		// Rule 1 and the authorization checks.
 		refusalCase{name: "rule1 at assign", agent: "orch", args: []string{"assign", "T9", "--feature", "F9", "--branch", "b", "--owner", "alice", "--reviewer", "alice"},

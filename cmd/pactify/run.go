@@ -202,8 +202,10 @@ func (c *cli) loadForRead(p *pactdir.Progress) (*projection.Log, *projection.Res
 
 // emit is the one path every event-writing verb takes: refuse without a
 // seat, lock, replay, judge the new event exactly as a replay would, and only
-// then write. A refusal touches no file.
-func (c *cli) emit(build func(agent string, st *projection.State) (projection.Draft, error), beforeAppend func(st *projection.State) error) error {
+// then write (pactdir.Dir.Record: STATE.yml and, for an assign, the task file
+// taskFile names, with the line). A refusal, or a failure before the line is
+// appended, touches no file.
+func (c *cli) emit(build func(agent string, st *projection.State) (projection.Draft, error), taskFile func(st *projection.State) *projection.Task) error {
 	agent, err := c.agent()
 	if err != nil {
 		return err
@@ -221,8 +223,12 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 		return err
 	}
 	defer unlock()
-	// STATE.yml is written after the line: a link or FIFO there is
-	// refused now, while the refusal still leaves every file as it was.
+	// A log cut off in the middle of a line is refused before anything
+	// else, and so is a link or FIFO at STATE.yml, while the refusal still
+	// leaves every file as it was.
+	if err := c.dir.CheckAppendable(); err != nil {
+		return err
+	}
 	if err := c.dir.CheckWritable(pactfile.StateFile); err != nil {
 		return err
 	}
@@ -250,18 +256,20 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	if rej != nil {
 		return refuse(rej)
 	}
-	if beforeAppend != nil {
-		if err := beforeAppend(res.State); err != nil {
-			return err
-		}
-	}
-	if err := c.dir.AppendLine(line); err != nil {
-		return err
+	var task *projection.Task
+	if taskFile != nil {
+		task = taskFile(res.State)
 	}
 	prog.Start("writing "+c.dir.Display(pactfile.StateFile), 0, "")
-	if err := c.dir.WriteState(res.State); err != nil {
-		return fmt.Errorf("event %s is appended to %s, but %w; run `pactify log --replay` to write %s again",
-			draft.EventID, c.dir.Display(pactfile.LogFile), err, c.dir.Display(pactfile.StateFile))
+	if appended, err := c.dir.Record(line, res.State, task); err != nil {
+		if !appended {
+			return err
+		}
+		if errors.Is(err, pactdir.ErrStateStale) {
+			return fmt.Errorf("event %s is appended to %s, but %w; run `pactify log --replay` to write %s again",
+				draft.EventID, c.dir.Display(pactfile.LogFile), err, c.dir.Display(pactfile.StateFile))
+		}
+		return fmt.Errorf("event %s is appended to %s, but %w", draft.EventID, c.dir.Display(pactfile.LogFile), err)
 	}
 	prog.stop()
 	target := draft.TaskID
@@ -339,8 +347,8 @@ func (c *cli) cmdAssign(p cmdline.Args) error {
 	return c.emit(func(agent string, _ *projection.State) (projection.Draft, error) {
 		return projection.NewAssign(agent, task, p.Get("feature"),
 			projection.AssignPayload{Owner: p.Get("owner"), Reviewer: p.Get("reviewer"), Branch: p.Get("branch"), Spec: spec}), nil
-	}, func(st *projection.State) error {
-		return c.dir.WriteTaskFile(st.Tasks[task])
+	}, func(st *projection.State) *projection.Task {
+		return st.Tasks[task]
 	})
 }
 

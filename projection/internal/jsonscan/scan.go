@@ -51,14 +51,99 @@ type Scanner struct {
 	// high says some string scanned holds a byte >= 0x80; without one every
 	// string is plain ASCII and needs no UTF-8 check.
 	high   bool
-	keyBuf []byte
 	strBuf []byte
+
+	// The keys of the objects being scanned, innermost last, so that a
+	// member name an object already has is seen (Duplicate): a key is a
+	// slice of doc when it has no escapes, else decoded into arena. An
+	// object's keys go when it ends.
+	keys  []keyRef
+	arena []byte
+	// dup is the first member name found twice in one object since Reset
+	// (decoded; nil when there is none), dupSet says there is one.
+	dup    []byte
+	dupSet bool
 }
+
+// keyRef is a key of keys: doc[lo:hi], or arena[lo:hi].
+type keyRef struct {
+	lo, hi int32
+	arena  bool
+}
+
+// hashKeysAfter is how many keys one object may have before its keys are
+// looked up in a map rather than compared one by one: objects of events
+// have a handful, and a hostile line of a megabyte would otherwise cost
+// the square of its keys.
+const hashKeysAfter = 16
 
 // Reset makes doc the document to scan.
 func (s *Scanner) Reset(doc []byte) {
 	s.doc = doc
 	s.high = false
+	s.keys = s.keys[:0]
+	s.arena = s.arena[:0]
+	s.dup, s.dupSet = s.dup[:0], false
+}
+
+// Duplicate reports whether an object of the document scanned since Reset
+// names the same member twice (at any depth, names compared as
+// encoding/json decodes them), and the first such name in document order.
+// The document may still be JSON: encoding/json accepts it, keeping the
+// last value, and other readers keep the first (docs/semantics.md §7).
+func (s *Scanner) Duplicate() (name []byte, ok bool) { return s.dup, s.dupSet }
+
+func (s *Scanner) keyBytes(k keyRef) []byte {
+	if k.arena {
+		return s.arena[k.lo:k.hi]
+	}
+	return s.doc[k.lo:k.hi]
+}
+
+// keyHash is a 6-bit summary of a key (its length and its first and last
+// bytes): an object whose keys' summaries differ names no member twice, so
+// keys are compared only when two summaries meet, which the keys of an
+// event (event_id, ts, agent_id, ...) never do.
+func keyHash(key []byte) uint64 {
+	n := len(key)
+	if n == 0 {
+		return 1
+	}
+	return 1 << ((uint(n)*7 + uint(key[0])*3 + uint(key[n-1])) & 63)
+}
+
+// member notes key, decoded (a slice of doc, or of arena at k), of an
+// object whose keys start at keys[base]; seen is the union of the keyHash
+// of its keys so far, and set, once the object has more than
+// hashKeysAfter keys, holds them all.
+func (s *Scanner) member(key []byte, k keyRef, base int, seen *uint64, set *map[string]struct{}) {
+	if !s.dupSet {
+		h := keyHash(key)
+		switch {
+		case *set != nil:
+			if _, dup := (*set)[string(key)]; dup {
+				s.dup, s.dupSet = append(s.dup[:0], key...), true
+			} else {
+				(*set)[string(key)] = struct{}{}
+			}
+		case len(s.keys)-base >= hashKeysAfter:
+			*set = make(map[string]struct{}, 2*hashKeysAfter)
+			for _, o := range s.keys[base:] {
+				(*set)[string(s.keyBytes(o))] = struct{}{}
+			}
+			s.member(key, k, base, seen, set)
+			return
+		case *seen&h != 0:
+			for _, o := range s.keys[base:] {
+				if int(o.hi-o.lo) == len(key) && string(s.keyBytes(o)) == string(key) {
+					s.dup, s.dupSet = append(s.dup[:0], key...), true
+					break
+				}
+			}
+		}
+		*seen |= h
+	}
+	s.keys = append(s.keys, k)
 }
 
 // High reports whether a string scanned since Reset holds a byte above
@@ -112,6 +197,12 @@ func (s *Scanner) Object(i, depth int, field Field) int {
 	if i < len(b) && b[i] == '}' {
 		return i + 1
 	}
+	// This object's keys are keys[base:]; they go when it ends, and so do
+	// the decoded ones, which lie after every key of its parents. (After
+	// -1 the document is not JSON, and Reset clears them.)
+	base, arenaBase := len(s.keys), len(s.arena)
+	var seen uint64
+	var set map[string]struct{}
 	for {
 		if i >= len(b) || b[i] != '"' {
 			return -1
@@ -120,10 +211,19 @@ func (s *Scanner) Object(i, depth int, field Field) int {
 		if end < 0 {
 			return -1
 		}
-		key := b[i+1 : end-1]
-		if !plain && field != nil {
-			s.keyBuf = Unquote(s.keyBuf[:0], key)
-			key = s.keyBuf
+		k := keyRef{lo: int32(i + 1), hi: int32(end - 1)}
+		if !plain {
+			at := len(s.arena)
+			s.arena = Unquote(s.arena, b[i+1:end-1])
+			k = keyRef{lo: int32(at), hi: int32(len(s.arena)), arena: true}
+		}
+		key := s.keyBytes(k)
+		// The usual key: its summary is new in this object, which is small.
+		if h := keyHash(key); !s.dupSet && seen&h == 0 && len(s.keys)-base < hashKeysAfter {
+			seen |= h
+			s.keys = append(s.keys, k)
+		} else {
+			s.member(key, k, base, &seen, &set)
 		}
 		i = s.SkipSpace(end)
 		if i >= len(b) || b[i] != ':' {
@@ -140,6 +240,7 @@ func (s *Scanner) Object(i, depth int, field Field) int {
 		}
 		var done bool
 		if i, done = s.afterMember(i, '}'); done {
+			s.keys, s.arena = s.keys[:base], s.arena[:arenaBase]
 			return i
 		}
 	}

@@ -29,6 +29,10 @@ func diffJSON(doc []byte) string {
 		}
 		return ""
 	}
+	name, dup := s.Duplicate()
+	if wantName, wantDup := duplicateKey(doc); dup != wantDup || string(name) != wantName {
+		return fmt.Sprintf("Duplicate() = %q, %v; encoding/json's tokens name %q, %v", name, dup, wantName, wantDup)
+	}
 	i := s.SkipSpace(0)
 	if doc[i] != first {
 		return fmt.Sprintf("first byte %q, want %q", first, doc[i])
@@ -42,6 +46,109 @@ func diffJSON(doc []byte) string {
 		}
 	}
 	return s.diffValue(top, 0)
+}
+
+// duplicateKey is the first member name, in document order, that an object
+// of the valid JSON doc names a second time, read from encoding/json's
+// token stream (names decoded as it decodes them).
+func duplicateKey(doc []byte) (string, bool) {
+	type frame struct {
+		keys    map[string]bool // nil for an array
+		wantKey bool
+	}
+	var stack []frame
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		top := len(stack) - 1
+		if name, ok := tok.(string); ok && top >= 0 && stack[top].keys != nil && stack[top].wantKey {
+			if stack[top].keys[name] {
+				return name, true
+			}
+			stack[top].keys[name], stack[top].wantKey = true, false
+			continue
+		}
+		switch tok {
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:top]
+			continue
+		}
+		if top >= 0 && stack[top].keys != nil {
+			stack[top].wantKey = true
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, frame{keys: map[string]bool{}, wantKey: true})
+		case json.Delim('['):
+			stack = append(stack, frame{})
+		}
+	}
+}
+
+// TestDuplicate: a member named twice in one object is found at any depth,
+// names compared decoded (escapes, lone surrogates), objects apart from
+// each other, past the point where an object's keys go into a map too.
+func TestDuplicate(t *testing.T) {
+	t.Parallel()
+	many := func(n int, last string) string {
+		var b strings.Builder
+		b.WriteString("{")
+		for i := range n {
+			fmt.Fprintf(&b, `"k%d":%d,`, i, i)
+		}
+		b.WriteString(`"` + last + `":0}`)
+		return b.String()
+	}
+	for _, c := range []struct {
+		doc, name string
+		dup       bool
+	}{
+		{`{"a":1,"b":2}`, "", false},
+		{`{"a":1,"a":2}`, "a", true},
+		{`{"agent_id":"wkr","x":1,"agent_id":"rev"}`, "agent_id", true},
+		{`{"a":1,"\u0061":2}`, "a", true},
+		{`{"\ud800":1,"\udc00":2}`, "\uFFFD", true},
+		{`{"a":{"b":1,"b":2}}`, "b", true},
+		{`{"a":[{"b":1},{"b":2}]}`, "", false},
+		{`[{"a":1},{"a":1}]`, "", false},
+		{`[{"a":1,"a":1}]`, "a", true},
+		{`{"a":{"x":1},"b":{"x":1}}`, "", false},
+		{`{"a":{"x":1},"x":1}`, "", false},
+		{`{"\u0062":{"\u0063":1,"c":2}}`, "c", true},
+		{`{"\u0062":{"c":1},"b":2}`, "b", true},
+		{`{"\u0062":{"\u0063\u0063":1},"cc":2,"\u0062b":3}`, "", false},
+		{`{"p":{"q":{"r":1,"r":2}},"p":0}`, "r", true},
+		{`{"a":"a","b":"a"}`, "", false},
+		{`{"":1,"":2}`, "", true},
+		{many(hashKeysAfter-1, "k3"), "k3", true},
+		{many(hashKeysAfter, "k0"), "k0", true},
+		{many(3*hashKeysAfter, "k40"), "k40", true},
+		{many(3*hashKeysAfter, "z"), "", false},
+	} {
+		var s Scanner
+		s.Reset([]byte(c.doc))
+		if _, ok := s.Document(nil); !ok {
+			t.Fatalf("%s is not JSON", c.doc)
+		}
+		if name, dup := s.Duplicate(); dup != c.dup || string(name) != c.name {
+			t.Errorf("Duplicate() of %.60s = %q, %v; want %q, %v", c.doc, name, dup, c.name, c.dup)
+		}
+		if msg := diffJSON([]byte(c.doc)); msg != "" {
+			t.Errorf("%.60s: %s", c.doc, msg)
+		}
+		// Reset forgets it.
+		s.Reset([]byte(`{"a":1}`))
+		if _, ok := s.Document(nil); !ok {
+			t.Fatal("a fresh document")
+		}
+		if _, dup := s.Duplicate(); dup {
+			t.Errorf("Reset after %.60s kept the duplicate", c.doc)
+		}
+	}
 }
 
 // diffValue holds the value at sp, and the values inside it down to a
@@ -150,6 +257,7 @@ func FuzzScan(f *testing.F) {
 		}
 	}
 	f.Add([]byte(`{"event_id":"a","ts":"2026-06-09T10:00:00Z","payload":{"roles":["worker"],"github":{"review_id":7}}}`))
+	f.Add([]byte(`{"agent_id":"wkr","payload":{"\u0061":{"b":1,"b":2}},"agent_id":"rev"}`))
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		if msg := diffJSON(doc); msg != "" {
 			t.Fatalf("%q: %s", doc, msg)

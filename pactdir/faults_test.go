@@ -1,0 +1,257 @@
+package pactdir
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/pact-action/pact-action/internal/testkit/e2e"
+	"github.com/pact-action/pact-action/pactfile"
+	"github.com/pact-action/pact-action/projection"
+)
+
+// snapshot is every file under dir with its content, directories as "/".
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, name := range listDir(t, dir) {
+		p := dir + string(os.PathSeparator) + name
+		fi, err := os.Lstat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.IsDir() {
+			out[name] = "/"
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[name] = string(b)
+	}
+	return out
+}
+
+func sameTree(t *testing.T, what string, got, want map[string]string) {
+	t.Helper()
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %s = %.60q, want %.60q", what, k, got[k], v)
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("%s: %s is new", what, k)
+		}
+	}
+}
+
+// recordable is a pact of one assigned task whose assign of T2 (line, and
+// the state and task with it applied) Record is to write.
+func recordable(t *testing.T) (d Dir, line []byte, st *projection.State, task *projection.Task) {
+	t.Helper()
+	d = newDir(t)
+	base := e2e.NewLog().Assign("T1", "F", "b", "dev", "rev")
+	if err := os.WriteFile(d.Path(pactfile.LogFile), []byte(base.Text()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	longer := e2e.NewLog().Assign("T1", "F", "b", "dev", "rev").Assign("T2", "F", "b", "dev", "rev")
+	_, res := projection.ReadBytes([]byte(longer.Text()), projection.ReadOptions{})
+	if err := d.WriteState(projection.NewState()); err != nil {
+		t.Fatal(err)
+	}
+	return d, []byte(longer.Lines[len(longer.Lines)-1]), res.State, res.State.Tasks["T2"]
+}
+
+// TestRecordAllOrNothing: a failure before the line is in the log (the
+// write cut off, the fsync refused) leaves every file as it was, a task
+// file that was there included, and no temporary file; success writes the
+// log, STATE.yml and the task file.
+func TestRecordAllOrNothing(t *testing.T) { // not parallel: it swaps the seams
+	for _, fail := range []string{"write", "sync", "unterminated"} {
+		for _, existing := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/existing=%v", fail, existing), func(t *testing.T) {
+				d, line, st, task := recordable(t)
+				if existing {
+					if err := os.WriteFile(d.Path(pactfile.TasksDir, "T2.md"), []byte("# my notes\n"), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				recordWrites(t)
+				switch fail {
+				case "write":
+					writeFile = func(f *os.File, b []byte) (int, error) {
+						n, _ := f.Write(b[:len(b)/2])
+						return n, syscall.ENOSPC
+					}
+				case "sync":
+					syncFile = func(*os.File) error { return syscall.EIO }
+					savedTruncate := truncateFile
+					t.Cleanup(func() { truncateFile = savedTruncate })
+					// The fsync fails, so the cut back must not need one to
+					// be seen: check the bytes.
+				case "unterminated":
+					f, err := os.OpenFile(d.Path(pactfile.LogFile), os.O_APPEND|os.O_WRONLY, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					_, _ = f.WriteString(`{"event_id":"torn`)
+					_ = f.Close()
+				}
+				before := snapshot(t, d.Path())
+				appended, err := d.Record(line, st, task)
+				if appended || err == nil {
+					t.Fatalf("Record = %v, %v; want a failure before the append", appended, err)
+				}
+				if fail != "sync" && !strings.Contains(err.Error(), "nothing was recorded") {
+					t.Errorf("error %q does not say nothing was recorded", err)
+				}
+				sameTree(t, "after a failed Record", snapshot(t, d.Path()), before)
+			})
+		}
+	}
+	d, line, st, task := recordable(t)
+	if appended, err := d.Record(line, st, task); !appended || err != nil {
+		t.Fatalf("Record = %v, %v", appended, err)
+	}
+	after := snapshot(t, d.Path())
+	if !strings.HasSuffix(after[pactfile.LogFile], string(line)+"\n") || !strings.Contains(after[pactfile.StateFile], "T2") ||
+		!strings.Contains(after["tasks/T2.md"], "T2") {
+		t.Errorf("after Record: %v", after)
+	}
+	for name := range after {
+		if strings.Contains(name, tempMark) {
+			t.Errorf("temporary file left: %s", name)
+		}
+	}
+}
+
+// TestLockRemovesTemporaries: a writer that takes the lock removes the
+// temporary files a killed writer left (createTemp's names, regular files
+// only), and nothing else.
+func TestLockRemovesTemporaries(t *testing.T) {
+	t.Parallel()
+	d := newDir(t)
+	if err := os.WriteFile(d.Path(pactfile.LogFile), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stale := []string{".STATE.yml.tmp-0123456789abcdef", ".T2.md.tmp-fedcba9876543210", ".PROJECT.md.tmp-00000000000000ff"}
+	kept := []string{"STATE.yml.tmp-0123456789abcdef", ".STATE.yml.tmp-0123", ".STATE.yml.tmp-0123456789ABCDEF",
+		".STATE.yml.tmp-0123456789abcdeg", ".tmp-0123456789abcdef", "notes.md", ".STATE.yml.tmp-0123456789abcdef0"}
+	for _, name := range append(append([]string{}, stale...), kept...) {
+		if err := os.WriteFile(d.Path(name), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A temporary-looking name that is a directory is not ours: kept.
+	if err := os.Mkdir(d.Path(".dir.tmp-0123456789abcdef"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	kept = append(kept, ".dir.tmp-0123456789abcdef")
+	unlock, err := d.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	for _, name := range stale {
+		if _, err := os.Lstat(d.Path(name)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("stale temporary %s is still there (%v)", name, err)
+		}
+	}
+	for _, name := range kept {
+		if _, err := os.Lstat(d.Path(name)); err != nil {
+			t.Errorf("%s was removed: %v", name, err)
+		}
+	}
+}
+
+// TestOSErrorSentences: each condition of the system is said as itself,
+// with what to do, and never as "not a regular file"; any other error
+// stays what it was.
+func TestOSErrorSentences(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		err        error
+		cond       Condition
+		what, todo string
+	}{
+		{fs.ErrPermission, Permission, "permission denied", "writable"},
+		{&fs.PathError{Op: "open", Path: "x", Err: fs.ErrPermission}, Permission, "permission denied", "writable"},
+	} {
+		got := openError("write", ".pact/STATE.yml", c.err)
+		var oe *OSError
+		if !errors.As(got, &oe) || oe.Condition != c.cond || !strings.Contains(got.Error(), c.what) ||
+			!strings.Contains(oe.Hint(), c.todo) || errors.Is(got, ErrNotRegular) || !errors.Is(got, c.err) {
+			t.Errorf("openError(%v) = %v; want %q, hint with %q", c.err, got, c.what, c.todo)
+		}
+	}
+	for _, c := range platformConditions {
+		for _, e := range c.errs {
+			got := openError("write", ".pact/STATE.yml", &fs.PathError{Op: "open", Path: "x", Err: e})
+			var oe *OSError
+			if !errors.As(got, &oe) || oe.Condition != c.cond || errors.Is(got, ErrNotRegular) || strings.Contains(got.Error(), "regular file") {
+				t.Errorf("openError(%v) = %v; want condition %d", e, got, c.cond)
+			}
+			if !strings.Contains(got.Error(), c.cond.what()) || oe.Hint() != c.cond.todo() || c.cond.todo() == "" {
+				t.Errorf("openError(%v) = %v, hint %q", e, got, oe.Hint())
+			}
+		}
+	}
+	// Four conditions, four sentences.
+	seen := map[string]bool{}
+	for _, c := range []Condition{ReadOnly, NoSpace, FileTooBig, Permission} {
+		if seen[c.what()] || seen[c.todo()] {
+			t.Errorf("condition %d says what another says", c)
+		}
+		seen[c.what()], seen[c.todo()] = true, true
+	}
+	other := errors.New("a loop of links")
+	if got := openError("write", ".pact/STATE.yml", other); !errors.Is(got, ErrNotRegular) {
+		t.Errorf("openError(other) = %v, want ErrNotRegular", got)
+	}
+	if got := osError("write", "f", other); errors.As(got, new(*OSError)) || !errors.Is(got, other) {
+		t.Errorf("osError(other) = %v", got)
+	}
+}
+
+// TestShareExcludesWriters: validate's shared lock keeps writers out (and
+// lets other readers in) until it is released.
+func TestShareExcludesWriters(t *testing.T) {
+	t.Parallel()
+	d := newDir(t)
+	unlock, err := d.Share()
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock() // no log: nothing to lock, nothing fails
+	if err := os.WriteFile(d.Path(pactfile.LogFile), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other, err := os.Open(d.Path(pactfile.LogFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	unlock, err = d.Share()
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := d.Share()
+	if err != nil {
+		t.Fatalf("a second reader: %v", err)
+	}
+	second()
+	if ok, err := osLock.tryLock(other); ok || err != nil {
+		t.Fatalf("a writer took the lock while a reader held it shared: %v, %v", ok, err)
+	}
+	unlock()
+	if ok, err := osLock.tryLock(other); !ok || err != nil {
+		t.Fatalf("the reader let go, yet tryLock = %v, %v", ok, err)
+	}
+	_ = osLock.unlock(other)
+}
