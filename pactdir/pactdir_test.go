@@ -112,7 +112,7 @@ func TestLoad(t *testing.T) {
 	if in.Dir != ".pact" || in.Scan.Lines != 3 || in.Replay.State.Applied != 3 || string(in.State) != "project: p\n" || string(in.Project) != "# p\n" {
 		t.Fatalf("Load: %+v", in)
 	}
-	// Listed by name (T2's file is not t2.md nor T2.md.bak), never read.
+	// Listed by name, exactly (T2 has none: another case, another suffix), never read.
 	if want := map[string]bool{"T1": true}; !maps.Equal(in.TaskListing, want) || len(in.TaskFiles) != 0 || len(in.TaskFilesMatched) != 0 {
 		t.Fatalf("task files: listing %v, read %q, matched %v; want the listing %v and nothing read", in.TaskListing, in.TaskFiles, in.TaskFilesMatched, want)
 	}
