@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
 	"os"
 	"path/filepath"
 	"strings"
@@ -452,7 +451,7 @@ func (h *headFiles) changedTaskFiles(ctx context.Context, s Settings, base map[s
 // gitBlobID is the id git gives a file of content b: SHA-1 of the blob
 // object (hex, 40 digits), or SHA-256 in a repository whose ids have 64.
 func gitBlobID(b []byte, digits int) string {
-	var h hash.Hash = sha1.New() //nolint:gosec // git's object id, not a secret
+	h := sha1.New() // git's object id, not a secret
 	if digits == 2*sha256.Size {
 		h = sha256.New()
 	}
