@@ -455,13 +455,14 @@ func TestCheckManyWaitingTasks(t *testing.T) {
 		!strings.Contains(run.Summary, fmt.Sprintf("\n- %d more findings with this code not listed", n-listed)) {
 		t.Errorf("summary of %d bytes lists %d of %d waiting tasks without the right note", len(run.Summary), listed, n)
 	}
-	// Every task file is read, in the head's two GraphQL requests (the
-	// listing, then the files the log names by blob id).
+	// Every task file the pull request adds is read, in three GraphQL
+	// requests (the head's listing, the merge base's log and listing, then
+	// the added files by blob id).
 	if got := s.CountRequests("GET", repoPath+"/contents/.pact/tasks/*"); got != 0 {
 		t.Errorf("task files read one by one = %d, want 0", got)
 	}
-	if got := s.CountRequests("POST", "/graphql"); got != 2 {
-		t.Errorf("GraphQL requests = %d, want 2", got)
+	if got := s.CountRequests("POST", "/graphql"); got != 3 {
+		t.Errorf("GraphQL requests = %d, want 3", got)
 	}
 	noViolations(t, s)
 }

@@ -139,7 +139,6 @@ func TestBinaryReadCutOnce(t *testing.T) {
 	t.Parallel()
 	for _, f := range []fakegithub.Fault{
 		{Method: "GET", Path: repoPath + "/compare/*", Cut: true},
-		{Method: "GET", Path: repoPath + "/contents/.pact/log.jsonl", Cut: true},
 		{Method: "GET", Path: repoPath + "/pulls", Cut: true},
 		{Method: "GET", Path: repoPath + "/pulls/*", Cut: true},
 		{Method: "POST", Path: "/graphql", Cut: true},

@@ -3,6 +3,9 @@ package action
 import (
 	"bytes"
 	"context"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +16,7 @@ import (
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactdir"
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -86,6 +90,22 @@ func (s diskSource) readAll(ctx context.Context, paths []string) ([][]byte, erro
 }
 
 func (s diskSource) describe() string { return "the workspace" }
+
+// list lists dir of the workspace by name (no blob ids), counted against
+// the budget as the API's listing is.
+func (s diskSource) list(_ context.Context, dir string) (map[string]string, error) {
+	names, err := pactdir.ListRegular(s.root, dir)
+	if err != nil {
+		return nil, fmt.Errorf("list %s in %s: %w", dir, s.describe(), err)
+	}
+	out := make(map[string]string, len(names))
+	n := int64(0)
+	for _, name := range names {
+		out[name] = ""
+		n += int64(len(name)) + listedEntryBytes
+	}
+	return out, s.budget.take(dir+"/ (the list of its files)", n)
+}
 
 // WorkspaceHead resolves the commit checked out in dir by reading .git
 // directly (the action's image has no git binary). It returns "" when dir is
@@ -227,6 +247,32 @@ func nonNil(b []byte) []byte {
 
 func (s treeSource) describe() string { return "the GitHub API at " + prose.ShortSHA(s.tree.Commit) }
 
+// list is what the tree listed directly inside dir: each entry's name and
+// blob id (a directory's or a link's too; the listing names what is there).
+func (s treeSource) list(_ context.Context, dir string) (map[string]string, error) {
+	return treeListing(s.tree, dir), nil
+}
+
+// treeListing is what t lists directly inside dir, by name, with each
+// entry's object id.
+func treeListing(t ghapi.Tree, dir string) map[string]string {
+	prefix := strings.TrimSuffix(dir, "/") + "/"
+	out := map[string]string{}
+	for p, e := range t.Entries {
+		if name, ok := strings.CutPrefix(p, prefix); ok && name != "" && !strings.Contains(name, "/") {
+			out[name] = e.OID
+		}
+	}
+	return out
+}
+
+// pactSource is a fileSource that also lists a directory: name to blob id
+// ("" where the source has none, as on disk).
+type pactSource interface {
+	fileSource
+	list(ctx context.Context, dir string) (map[string]string, error)
+}
+
 // readEach reads paths one by one.
 func readEach(ctx context.Context, src fileSource, paths []string) ([][]byte, error) {
 	out := make([][]byte, len(paths))
@@ -258,7 +304,10 @@ type headFiles struct {
 	replay      *projection.Result
 	state       []byte
 	project     []byte
-	taskFiles   map[string][]byte
+	// src reads the head's files; tasks is its listing of tasks/: task
+	// file name to blob id ("" when read from the workspace).
+	src   pactSource
+	tasks map[string]string
 }
 
 // baseTip is a base branch as one judgement sees it: its tip. Its
@@ -268,13 +317,14 @@ type baseTip struct {
 	sha string
 }
 
-// readHead reads what judging a head needs, in two GraphQL requests
+// readHead reads what judging a head needs, in one GraphQL request
 // whatever the number of tasks: the head's log, STATE.yml, PROJECT.md and
 // the listing of its tasks/ directory, with the tip of each base branch
 // named and, unless the run already holds it, the configuration on the
-// default branch (configRead); then the task files the log assigns, by
-// blob id (from the workspace instead when it holds the head). Nothing
-// else under .pact/ is read, and every byte read counts against budget.
+// default branch (configRead) (from the workspace instead when it holds
+// the head). No task file is read here (headFiles.changedTaskFiles),
+// nothing else under .pact/ is read, and every byte read counts against
+// budget.
 func readHead(ctx context.Context, gh Reader, budget *readBudget, t Target, s Settings, bases []string) (*headFiles, map[string]baseTip, *repoConfig, error) {
 	logPath := s.layout().Log()
 	var reads []ghapi.TreeRead
@@ -302,7 +352,7 @@ func readHead(ctx context.Context, gh Reader, budget *readBudget, t Target, s Se
 			return nil, nil, nil, err
 		}
 	}
-	var src fileSource = diskSource{root: t.Workspace, budget: budget}
+	var src pactSource = diskSource{root: t.Workspace, budget: budget}
 	if !onDisk {
 		tree := trees[0]
 		trees = trees[1:]
@@ -319,11 +369,11 @@ func readHead(ctx context.Context, gh Reader, budget *readBudget, t Target, s Se
 	return h, tips, cfg, err
 }
 
-// readPact reads the log, and STATE.yml, PROJECT.md and the file of
-// every task the log assigns when the log can be replayed: never a file
-// the protocol does not name.
-func readPact(ctx context.Context, src fileSource, sha string, s Settings) (*headFiles, error) {
-	h := &headFiles{sha: sha, source: src.describe(), dir: s.pactDir(), taskFiles: map[string][]byte{}}
+// readPact reads the log, and STATE.yml, PROJECT.md and the listing of
+// tasks/ when the log can be replayed: never a file the protocol does not
+// name.
+func readPact(ctx context.Context, src pactSource, sha string, s Settings) (*headFiles, error) {
+	h := &headFiles{sha: sha, source: src.describe(), dir: s.pactDir(), src: src}
 	var err error
 	if h.log, err = readRequired(ctx, src, s.layout().Log()); err != nil {
 		return nil, err
@@ -338,23 +388,74 @@ func readPact(ctx context.Context, src fileSource, sha string, s Settings) (*hea
 	if h.project, err = readRequired(ctx, src, s.layout().Project()); err != nil {
 		return nil, err
 	}
-	ids := h.replay.State.TaskOrder
-	paths := make([]string, len(ids))
-	for i, id := range ids {
-		paths[i] = s.layout().Task(id)
-	}
-	files, err := src.readAll(ctx, paths)
-	if err != nil {
+	if h.tasks, err = src.list(ctx, s.layout().Tasks()); err != nil {
 		return nil, err
-	}
-	for i, id := range ids {
-		h.taskFiles[id] = files[i]
 	}
 	return h, nil
 }
 
-// input is what validate judges of the head. The configuration is the
-// default branch's, which the run parses once (trustedconfig.go).
-func (h *headFiles) input() checks.Input {
-	return checks.Input{Dir: h.dir, Scan: &h.parsed.Scan, Replay: h.replay, State: h.state, Project: h.project, TaskFiles: h.taskFiles}
+// input is what validate judges of the head, with the task files of the
+// tasks read, by id (docs/semantics.md §7 "Task files": the listing
+// judges taskfile.missing; only the files read, taskfile.mismatch). The
+// configuration is the default branch's, which the run parses once
+// (trustedconfig.go).
+func (h *headFiles) input(read map[string][]byte) checks.Input {
+	in := checks.Input{Dir: h.dir, Scan: &h.parsed.Scan, Replay: h.replay, State: h.state, Project: h.project,
+		TaskFiles: read, TaskListing: map[string]bool{}}
+	if h.replay == nil || h.replay.Unsupported != nil {
+		return in
+	}
+	for _, id := range h.replay.State.TaskOrder {
+		if _, ok := h.tasks[pactfile.TaskFileName(id)]; ok {
+			in.TaskListing[id] = true
+		}
+	}
+	return in
+}
+
+// changedTaskFiles reads the head's files of the tasks whose file the
+// head adds or changes against a merge base that lists base (task file
+// name to blob id): a file whose blob id differs, or that the merge base
+// lacks. The API's listing names the head's blob ids, so only those files
+// are read; the workspace's does not, so each listed file is read there
+// and its blob id computed as git does.
+func (h *headFiles) changedTaskFiles(ctx context.Context, s Settings, base map[string]string) (map[string][]byte, error) {
+	var ids, paths []string
+	for _, id := range h.replay.State.TaskOrder {
+		name := pactfile.TaskFileName(id)
+		oid, listed := h.tasks[name]
+		if !listed || oid != "" && oid == base[name] {
+			continue
+		}
+		ids = append(ids, id)
+		paths = append(paths, s.layout().Task(id))
+	}
+	out := make(map[string][]byte, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	files, err := h.src.readAll(ctx, paths)
+	if err != nil {
+		return nil, err
+	}
+	for i, id := range ids {
+		name := pactfile.TaskFileName(id)
+		if was := base[name]; h.tasks[name] == "" && was != "" && files[i] != nil && gitBlobID(files[i], len(was)) == was {
+			continue // unchanged in the workspace
+		}
+		out[id] = files[i]
+	}
+	return out, nil
+}
+
+// gitBlobID is the id git gives a file of content b: SHA-1 of the blob
+// object (hex, 40 digits), or SHA-256 in a repository whose ids have 64.
+func gitBlobID(b []byte, digits int) string {
+	h := sha1.New() // git's object id, not a secret
+	if digits == 2*sha256.Size {
+		h = sha256.New()
+	}
+	fmt.Fprintf(h, "blob %d\x00", len(b))
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil))
 }

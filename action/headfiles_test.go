@@ -146,48 +146,67 @@ func TestHeadReadRefusesWhatIsNotARegularFile(t *testing.T) {
 	}
 }
 
-// Every task file is checked however many tasks there are (the check read
-// at most 200 through the API before), in one request by blob id after the
-// listing, and a task file over GitHub's cut of Blob.text is read whole
-// through the blobs API.
-func TestHeadReadChecksEveryTaskFile(t *testing.T) {
+// Every task file the pull request adds or changes is checked however many
+// there are, in one request by blob id after the listings of the head and
+// the merge base; one it leaves as it was is not read (docs/semantics.md
+// §7 "Task files"), and a task file over GitHub's cut of Blob.text is read
+// whole through the blobs API.
+func TestHeadReadChecksChangedTaskFiles(t *testing.T) {
 	t.Parallel()
 	const n = 600
-	s := e2e.NewServer(t, fakegithub.WithGraphQLTextLimit(4096))
 	base := e2e.NewLog()
 	for i := 1; i <= n; i++ {
 		base.Assign(fmt.Sprintf("T%d", i), "BIG", fmt.Sprintf("feat/t%d", i), "dev", "rev")
 	}
 	head := base.Copy().Join("dev")
+	baseFiles := base.Files()
+	// Wrong at the merge base already, and left so: not the PR's doing.
+	baseFiles[".pact/tasks/T3.md"] = "---\nid: T3\nowner: nobody\n---\n"
 	files := head.Files()
+	files[".pact/tasks/T3.md"] = baseFiles[".pact/tasks/T3.md"]
 	// The last task's file is missing, the one before differs from the
 	// log, and one is larger than the GraphQL text cut but right.
 	files[fmt.Sprintf(".pact/tasks/T%d.md", n-1)] = "---\nid: nope\n---\n"
 	files[".pact/tasks/T7.md"] += strings.Repeat("spec line\n", 1000)
-	sc := seedPR(t, s, base.Files(), files, "feat/other")
-	s.CommitFiles(e2e.Owner, e2e.Repo, "feat/other", nil, "dev", fakegithub.Deleting(fmt.Sprintf(".pact/tasks/T%d.md", n)))
+	last := fmt.Sprintf(".pact/tasks/T%d.md", n)
+	// The same verdict whether the head is read through the API or from
+	// the workspace (where each blob id is computed from the file).
+	for _, disk := range []bool{false, true} {
+		t.Run(fmt.Sprintf("workspace=%v", disk), func(t *testing.T) {
+			t.Parallel()
+			s := e2e.NewServer(t, fakegithub.WithGraphQLTextLimit(4096))
+			sc := seedPR(t, s, baseFiles, files, "feat/other")
+			headSHA := s.CommitFiles(e2e.Owner, e2e.Repo, "feat/other", nil, "dev", fakegithub.Deleting(last))
+			ev := sc.event(t)
+			if disk {
+				ev.workspace = writeWorkspace(t, without(files, last), map[string]string{"HEAD": headSHA + "\n"})
+			}
 
-	out := sc.check(t).only(t)
+			out := ev.run(t, s).only(t)
 
-	var got []string
-	for _, f := range out.Findings {
-		if f.Code == checks.CodeTaskfileMissing || f.Code == checks.CodeTaskfileMismatch {
-			got = append(got, fmt.Sprintf("%s %s", f.Code, f.TaskID))
-		}
+			var got []string
+			for _, f := range out.Findings {
+				if f.Code == checks.CodeTaskfileMissing || f.Code == checks.CodeTaskfileMismatch {
+					got = append(got, fmt.Sprintf("%s %s", f.Code, f.TaskID))
+				}
+			}
+			want := []string{fmt.Sprintf("%s T%d", checks.CodeTaskfileMismatch, n-1), fmt.Sprintf("%s T%d", checks.CodeTaskfileMissing, n)}
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("task file findings = %v, want %v", got, want)
+			}
+			if c := checks.Count(out.Findings); c.Errors != 0 {
+				t.Errorf("%d error(s): task-file findings are warnings", c.Errors)
+			}
+			if g, b := s.CountRequests("POST", "/graphql"), s.CountRequests("GET", repoPath+"/git/blobs/*"); !disk && (g != 3 || b != 4) {
+				t.Errorf("graphql requests %d, blob reads %d; want 3 (the head's listing, the merge base's, the changed task files) and 4 (both logs, STATE.yml and the one task file over the cut)", g, b)
+			} else if disk && (g != 2 || b != 1) {
+				t.Errorf("graphql requests %d, blob reads %d; want 2 (the base branch's configuration, the merge base's log and listing) and 1 (its log)", g, b)
+			}
+			noViolations(t, s)
+		})
 	}
-	want := []string{fmt.Sprintf("%s T%d", checks.CodeTaskfileMismatch, n-1), fmt.Sprintf("%s T%d", checks.CodeTaskfileMissing, n)}
-	slices.Sort(got)
-	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		t.Errorf("task file findings = %v, want %v", got, want)
-	}
-	if c := checks.Count(out.Findings); c.Errors != 0 {
-		t.Errorf("%d error(s): task-file findings are warnings", c.Errors)
-	}
-	if g, b := s.CountRequests("POST", "/graphql"), s.CountRequests("GET", repoPath+"/git/blobs/*"); g != 2 || b != 3 {
-		t.Errorf("graphql requests %d, blob reads %d; want 2 (the listing, the task files) and 3 (the log, STATE.yml and the one task file over the cut)", g, b)
-	}
-	noViolations(t, s)
 }
 
 // A GitHub whose GraphQL endpoint does not answer (an older GitHub

@@ -152,7 +152,7 @@ func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 			j.NoPact = true
 			return j, nil
 		}
-		j.Findings = checks.Run(head.input())
+		j.Findings = checks.Run(head.input(nil))
 		return j, nil
 	}
 	noPact := true
@@ -192,14 +192,14 @@ type prJudgement struct {
 // tip as read with the head), under the run's configuration cfg.
 func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base baseTip, cfg *repoConfig, s Settings) (prJudgement, error) {
 	logPath := s.layout().Log()
-	mergeBase, baseLog, err := mergeBaseLog(ctx, gh, head, base, s)
+	mergeBase, baseLog, changed, err := mergeBaseFiles(ctx, gh, head, base, s)
 	if err != nil {
 		return prJudgement{}, err
 	}
 	if head.log == nil && baseLog == nil {
 		return prJudgement{noPact: true}, nil
 	}
-	in := head.input()
+	in := head.input(changed)
 	cf := cfg.File
 	facts := checks.PullRequestFacts{BaseLog: baseLog, HeadLog: head.log, Branches: []string{pr.HeadRef}, Config: cf}
 	if in.Replay.Unsupported != nil {
@@ -266,7 +266,7 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 		j.PRs = append(j.PRs, n)
 		j.Branches = append(j.Branches, pr.HeadRef)
 	}
-	mergeBase, baseLog, err := mergeBaseLog(ctx, gh, head, base, s)
+	mergeBase, baseLog, changed, err := mergeBaseFiles(ctx, gh, head, base, s)
 	if err != nil {
 		return err
 	}
@@ -278,7 +278,7 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 		j.NoPact = true
 		return nil
 	}
-	j.Findings = checks.PullRequest(head.input(), checks.PullRequestFacts{BaseLog: baseLog, HeadLog: head.log, Branches: j.Branches,
+	j.Findings = checks.PullRequest(head.input(changed), checks.PullRequestFacts{BaseLog: baseLog, HeadLog: head.log, Branches: j.Branches,
 		Config: cfg.File, MergeGroup: true})
 	// The first place the log diverges is enough: a group that rewrites
 	// the base's lines rewrites those of the group ahead too.
@@ -392,6 +392,30 @@ func mergeBaseLog(ctx context.Context, gh Reader, head *headFiles, base baseTip,
 	}
 	log, err = readRequired(ctx, apiSource{gh: gh, ref: mergeBase}, s.layout().Log())
 	return mergeBase, log, err
+}
+
+// mergeBaseFiles is mergeBaseLog for the pull request's own merge base: it
+// also reads the head's task files that the pull request adds or changes
+// (docs/semantics.md §7 "Task files"), by id. One GraphQL request reads
+// the log and lists tasks/ at the merge base, in place of a read of the
+// log alone.
+func mergeBaseFiles(ctx context.Context, gh Reader, head *headFiles, base baseTip, s Settings) (mergeBase string, log []byte, changed map[string][]byte, err error) {
+	if mergeBase, err = gh.MergeBase(ctx, base.sha, head.sha); err != nil {
+		return "", nil, nil, fmt.Errorf("find the merge base of %s and %s: %w", prose.ShortSHA(base.sha), prose.ShortSHA(head.sha), err)
+	}
+	tasksDir := s.layout().Tasks()
+	trees, err := gh.ReadTrees(ctx, ghapi.TreeRead{Commit: mergeBase, Files: []string{s.layout().Log()}, Dirs: []string{tasksDir}})
+	if err != nil {
+		return "", nil, nil, fmt.Errorf("read the merge base %s: %w", prose.ShortSHA(mergeBase), err)
+	}
+	if log, err = readRequired(ctx, treeSource{tree: trees[0]}, s.layout().Log()); err != nil {
+		return "", nil, nil, err
+	}
+	if head.log == nil || head.replay.Unsupported != nil {
+		return mergeBase, log, nil, nil
+	}
+	changed, err = head.changedTaskFiles(ctx, s, treeListing(trees[0], tasksDir))
+	return mergeBase, log, changed, err
 }
 
 // pullRequestsAt lists the open pull requests whose head is t.HeadSHA: the

@@ -9,22 +9,27 @@ import (
 	"github.com/pact-action/pact-action/projection"
 )
 
-// TaskFiles checks that every assigned task has tasks/<id>.md and that its
-// frontmatter mirrors the assign event (the log wins). A file that begins
+// TaskFiles checks that every assigned task has tasks/<id>.md (judged
+// from in.TaskListing when there is one) and that the front matter of each
+// file read mirrors the assign event (the log wins). A file that begins
 // with exactly the front matter pactify writes for its task is not parsed.
 func TaskFiles(in Input, st *projection.State) []Finding {
 	var out []Finding
 	for _, t := range st.TaskList() {
 		id := t.ID
-		if in.TaskFilesMatched[id] {
-			continue
+		b := in.TaskFiles[id]
+		has := b != nil || in.TaskFilesMatched[id]
+		if in.TaskListing != nil {
+			has = in.TaskListing[id]
 		}
-		b, ok := in.TaskFiles[id]
-		if !ok || b == nil {
+		if !has {
 			f := newFinding(CodeTaskfileMissing, in.layout().Task(id), 0, fmt.Sprintf("task %s has no task file %s", id, in.layout().Task(id)))
 			f.TaskID, f.Feature = id, t.Feature
 			out = append(out, f)
 			continue
+		}
+		if b == nil {
+			continue // matched, or listed and not read
 		}
 		if f, bad := TaskFile(in.layout().Task(id), t, b); bad {
 			out = append(out, f)

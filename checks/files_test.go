@@ -82,6 +82,44 @@ func TestTaskFilesMatched(t *testing.T) {
 	assertFindings(t, TaskFiles(in, in.Replay.State), []short{{CodeTaskfileMissing, SeverityWarning, ".pact/tasks/T2.md", 0, "T2", "G"}})
 }
 
+// TestTaskListing: with a listing of tasks/, a task it does not name is
+// missing whatever was read, and only the files read are judged for their
+// front matter (docs/semantics.md §7 "Task files").
+func TestTaskListing(t *testing.T) {
+	t.Parallel()
+	in := input(new(logb).init().assign("T1", "F", "opencode", "claude-opus", "b").assign("T2", "G", "claude-opus", "gpt", "b").bytes())
+	wrong := pactfile.TaskFile(pactfile.Task{ID: "T1", Feature: "F", Owner: "gpt", Reviewer: "claude-opus"}, nil)
+	mismatch := short{CodeTaskfileMismatch, SeverityWarning, ".pact/tasks/T1.md", 1, "T1", "F"}
+	missing := func(id, feature string) short {
+		return short{CodeTaskfileMissing, SeverityWarning, ".pact/tasks/" + id + ".md", 0, id, feature}
+	}
+	cases := []struct {
+		name    string
+		listing map[string]bool
+		read    map[string][]byte
+		matched map[string]bool
+		want    []short
+	}{
+		{"both listed, none read", map[string]bool{"T1": true, "T2": true}, nil, nil, nil},
+		{"listed, read and wrong", map[string]bool{"T1": true, "T2": true}, map[string][]byte{"T1": wrong}, nil, []short{mismatch}},
+		{"listed, read and matched", map[string]bool{"T1": true, "T2": true}, nil, map[string]bool{"T1": true}, nil},
+		{"one not listed", map[string]bool{"T1": true}, nil, nil, []short{missing("T2", "G")}},
+		{"an empty listing", map[string]bool{}, nil, nil, []short{missing("T1", "F"), missing("T2", "G")}},
+		{"read but not listed: the listing decides", map[string]bool{"T2": true}, map[string][]byte{"T1": wrong}, map[string]bool{"T1": true}, []short{missing("T1", "F")}},
+		{"no listing: what was read decides", nil, map[string][]byte{"T1": wrong}, nil, []short{mismatch, missing("T2", "G")}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			in := in
+			in.TaskListing, in.TaskFiles, in.TaskFilesMatched = tc.listing, tc.read, tc.matched
+			got := TaskFiles(in, in.Replay.State)
+			Sort(got)
+			assertFindings(t, got, tc.want)
+		})
+	}
+}
+
 // TestTaskFileFastPath: a file with exactly pactify's front matter, or the
 // same meaning in other bytes, mirrors the task; the verdict on a file never
 // depends on which path judged it.

@@ -27,6 +27,14 @@ type Input struct {
 	// (pactfile.TaskMatches), and so did not keep: TaskFiles need not hold
 	// them. A loader of a large pact keeps only the files that differ.
 	TaskFilesMatched map[string]bool
+	// TaskListing, when not nil, names the tasks that have an entry
+	// tasks/<id>.md in one listing of the directory (names only): a task
+	// it does not name is taskfile.missing, and TaskFiles and
+	// TaskFilesMatched hold only the files a loader chose to read for
+	// taskfile.mismatch (`pactify validate --task-files` reads them all; a
+	// pull request's check, those it adds or changes). When nil, a task
+	// has its file when TaskFiles or TaskFilesMatched holds it.
+	TaskListing map[string]bool
 	// Config is the repository's .github/pact.yml (nil when absent).
 	Config []byte
 }

@@ -6,7 +6,7 @@
 // The file grants rights, so callers read it from the tip of the pull
 // request's base branch, never from its head. This package only turns bytes
 // into a checked Config: it is pure (no files, no network) and validates
-// against schemas.PactConfig, so unknown keys, a bad mode or a malformed login
+// against schemas/pact-config.schema.json (validate.go), so unknown keys, a bad mode or a malformed login
 // are errors rather than silently ignored.
 package config
 

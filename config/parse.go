@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"gopkg.in/yaml.v3"
 
 	"github.com/pact-action/pact-action/internal/prose"
@@ -51,7 +49,10 @@ func (e *Error) Error() string {
 	return msg
 }
 
-// Unwrap returns the underlying YAML or *jsonschema.ValidationError.
+// errSchema is what an Error wraps when the file is YAML the schema refuses.
+var errSchema = errors.New("the file does not follow schemas/pact-config.schema.json")
+
+// Unwrap returns the underlying YAML error, or errSchema.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Parse reads .github/pact.yml. An empty file, or one holding only comments,
@@ -72,14 +73,38 @@ func Parse(b []byte) (*Config, error) {
 			return Default(), nil
 		}
 	}
-	if err := schemas.ValidateYAML(schemas.PactConfig(), b); err != nil {
-		var ve *jsonschema.ValidationError
-		if errors.As(err, &ve) {
-			return nil, schemaError(&root, ve)
-		}
+	v, err := schemas.DecodeYAML(b)
+	if err != nil {
 		return nil, yamlError(err)
 	}
+	if vs := validate(v, func(loc []string, obj map[string]any) []string { return keyOrder(&root, loc, obj) }); len(vs) > 0 {
+		return nil, schemaError(&root, vs)
+	}
 	return build(&root)
+}
+
+// keyOrder lists the keys of obj, the object at loc, in the order the file
+// writes them (those it does not, from a merge key, after them, sorted).
+func keyOrder(root *yaml.Node, loc []string, obj map[string]any) []string {
+	out := make([]string, 0, len(obj))
+	seen := make(map[string]bool, len(obj))
+	if n := mappingAt(root, loc); n != nil {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := keyString(n.Content[i])
+			if _, ok := obj[k]; ok && !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	rest := make([]string, 0, len(obj)-len(out))
+	for k := range obj {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	return append(out, rest...)
 }
 
 func isEmptyDocument(n *yaml.Node) bool {
@@ -120,28 +145,18 @@ func yamlError(err error) error {
 	}
 }
 
-// schemaError turns the validator's leaf errors into problems located in
+// schemaError turns the schema's leaf failures into problems located in
 // the file.
-func schemaError(root *yaml.Node, ve *jsonschema.ValidationError) error {
+func schemaError(root *yaml.Node, vs []violation) error {
 	var probs []Problem
 	seen := map[string]bool{}
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		// propertyNames failures restart the instance location at the key
-		// itself, so they are explained where they are reported.
-		if _, ok := e.ErrorKind.(*kind.PropertyNames); ok || len(e.Causes) == 0 {
-			p := describe(root, e)
-			if key := fmt.Sprint(p.Line, p.Message); !seen[key] {
-				seen[key] = true
-				probs = append(probs, p)
-			}
-			return
-		}
-		for _, c := range e.Causes {
-			walk(c)
+	for _, v := range vs {
+		p := describe(root, v)
+		if key := fmt.Sprint(p.Line, p.Message); !seen[key] {
+			seen[key] = true
+			probs = append(probs, p)
 		}
 	}
-	walk(ve)
 	sort.SliceStable(probs, func(i, j int) bool {
 		a, b := probs[i].Line, probs[j].Line
 		if a == 0 || b == 0 {
@@ -149,27 +164,27 @@ func schemaError(root *yaml.Node, ve *jsonschema.ValidationError) error {
 		}
 		return a < b
 	})
-	return &Error{Problems: probs, Err: fmt.Errorf("validate %s: %w", pactfile.ConfigPath, ve)}
+	return &Error{Problems: probs, Err: fmt.Errorf("validate %s: %w", pactfile.ConfigPath, errSchema)}
 }
 
 // topKeys names the keys the file may hold at the top level.
 const topKeys = "seats, provenance, unmapped-branches, review-requests and review-teams"
 
-// describe explains one leaf error of the validator in the file's terms.
-func describe(root *yaml.Node, e *jsonschema.ValidationError) Problem {
-	loc := e.InstanceLocation
+// describe explains one leaf failure in the file's terms.
+func describe(root *yaml.Node, k violation) Problem {
+	loc := k.loc
 	node := locate(root, loc)
 	p := Problem{Line: lineOf(node)}
 	where := strings.Join(loc, ".")
-	switch k := e.ErrorKind.(type) {
-	case *kind.AdditionalProperties:
+	switch k.kind {
+	case violationAdditionalProperties:
 		allowed, scope := topKeys, "at the top level"
 		if len(loc) == 1 && loc[0] == "provenance" {
 			allowed, scope = "mode and stale", "under provenance"
 		}
 		// The validator reports the keys in map order; name them in the
 		// file's order so the message (and its line) is deterministic.
-		props := append([]string(nil), k.Properties...)
+		props := append([]string(nil), k.props...)
 		sort.SliceStable(props, func(i, j int) bool {
 			li, lj := keyLine(node, props[i]), keyLine(node, props[j])
 			if li != lj {
@@ -189,48 +204,49 @@ func describe(root *yaml.Node, e *jsonschema.ValidationError) Problem {
 			noun, it = "keys", "them"
 		}
 		p.Message = fmt.Sprintf("unknown %s %s %s; the allowed keys there are %s, so remove or rename %s", noun, strings.Join(names, ", "), scope, allowed, it)
-	case *kind.PropertyNames:
-		if kn := keyNode(node, k.Property); kn != nil {
+	case violationPropertyNames:
+		if kn := keyNode(node, k.property); kn != nil {
 			p.Line = kn.Line
 		}
 		switch where {
 		case "seats":
-			p.Message = fmt.Sprintf("seat %q is not a seat id; use the id the seat has in the init roster (lower-case letters, digits and hyphens)", k.Property)
+			p.Message = fmt.Sprintf("seat %q is not a seat id; use the id the seat has in the init roster (lower-case letters, digits and hyphens)", k.property)
 		case "review-teams":
-			p.Message = fmt.Sprintf("review-teams names %q, which is not a seat id; use the id the seat has in the init roster (lower-case letters, digits and hyphens)", k.Property)
+			p.Message = fmt.Sprintf("review-teams names %q, which is not a seat id; use the id the seat has in the init roster (lower-case letters, digits and hyphens)", k.property)
 		default:
-			p.Message = fmt.Sprintf("key %q under %s is not allowed; rename it", k.Property, where)
+			p.Message = fmt.Sprintf("key %q under %s is not allowed; rename it", k.property, where)
 		}
-	case *kind.Enum:
+	case violationEnum:
 		switch where {
 		case "provenance.mode":
-			p.Message = fmt.Sprintf("provenance.mode is %s; set it to off, warn or require", shown(node, k.Got))
+			p.Message = fmt.Sprintf("provenance.mode is %s; set it to off, warn or require", shown(node, k.got))
 		case "provenance.stale":
-			p.Message = fmt.Sprintf("provenance.stale is %s; set it to sticky, tree or push", shown(node, k.Got))
+			p.Message = fmt.Sprintf("provenance.stale is %s; set it to sticky, tree or push", shown(node, k.got))
 		case "unmapped-branches":
-			p.Message = fmt.Sprintf("unmapped-branches is %s; set it to allow, warn or block", shown(node, k.Got))
+			p.Message = fmt.Sprintf("unmapped-branches is %s; set it to allow, warn or block", shown(node, k.got))
 		case "review-requests":
-			p.Message = fmt.Sprintf("review-requests is %s; set it to on or off", shown(node, k.Got))
+			p.Message = fmt.Sprintf("review-requests is %s; set it to on or off", shown(node, k.got))
 		default:
-			p.Message = fmt.Sprintf("%s is %s; use one of %v", where, shown(node, k.Got), k.Want)
+			p.Message = fmt.Sprintf("%s is %s; use one of %v", where, shown(node, k.got), k.want)
 		}
-	case *kind.Pattern:
+	case violationPattern:
 		switch {
 		case len(loc) == 3 && loc[0] == "seats":
-			p.Message = fmt.Sprintf("seats.%s lists %q, which is not a GitHub login; write the account name (letters, digits and hyphens, at most 39 characters, optionally ending in [bot])", loc[1], k.Got)
+			p.Message = fmt.Sprintf("seats.%s lists %q, which is not a GitHub login; write the account name (letters, digits and hyphens, at most 39 characters, optionally ending in [bot])", loc[1], k.got)
 		case len(loc) == 3 && loc[0] == "review-teams":
-			p.Message = fmt.Sprintf("review-teams.%s lists %q, which is not a team slug; write the team's slug as its address shows it (github.com/orgs/ORG/teams/SLUG), without the organization", loc[1], k.Got)
+			p.Message = fmt.Sprintf("review-teams.%s lists %q, which is not a team slug; write the team's slug as its address shows it (github.com/orgs/ORG/teams/SLUG), without the organization", loc[1], k.got)
 		default:
-			p.Message = fmt.Sprintf("%s is %q, which does not match %s; fix the value", where, k.Got, k.Want)
+			p.Message = fmt.Sprintf("%s is %q, which does not match %s; fix the value", where, k.got, k.want[0])
 		}
-	case *kind.Type:
-		got := article(k.Got)
-		if node != nil && node.Kind == yaml.ScalarNode && k.Got != "null" {
+	case violationType:
+		typ := k.got.(string)
+		got := article(typ)
+		if node != nil && node.Kind == yaml.ScalarNode && typ != "null" {
 			v := node.Value
-			if k.Got == "string" {
+			if typ == "string" {
 				v = strconv.Quote(v)
 			}
-			got = fmt.Sprintf("the %s %s", k.Got, v)
+			got = fmt.Sprintf("the %s %s", typ, v)
 		}
 		switch {
 		case len(loc) == 0:
@@ -250,14 +266,8 @@ func describe(root *yaml.Node, e *jsonschema.ValidationError) Problem {
 		case len(loc) == 3 && loc[0] == "review-teams":
 			p.Message = fmt.Sprintf("review-teams.%s lists %s, not a team slug; quote it if it is one", loc[1], got)
 		default:
-			p.Message = fmt.Sprintf("%s is %s but must be %s; fix its type", where, got, strings.Join(k.Want, " or "))
+			p.Message = fmt.Sprintf("%s is %s but must be %s; fix its type", where, got, strings.Join(k.want, " or "))
 		}
-	default:
-		at := where
-		if at == "" {
-			at = "the top level"
-		}
-		p.Message = fmt.Sprintf("%s: %s; fix the value", at, e.ErrorKind.LocalizedString(nil))
 	}
 	return p
 }
@@ -312,6 +322,32 @@ func locate(root *yaml.Node, loc []string) *yaml.Node {
 		default:
 			return n
 		}
+	}
+	return n
+}
+
+// mappingAt is the mapping node at loc, a path of mapping keys (nil: there
+// is none).
+func mappingAt(root *yaml.Node, loc []string) *yaml.Node {
+	n := deref(root)
+	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = deref(n.Content[0])
+	}
+	for _, seg := range loc {
+		if n == nil || n.Kind != yaml.MappingNode {
+			return nil
+		}
+		var next *yaml.Node
+		for i := len(n.Content) - 2; i >= 0; i -= 2 {
+			if keyString(n.Content[i]) == seg {
+				next = deref(n.Content[i+1])
+				break
+			}
+		}
+		n = next
+	}
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
 	}
 	return n
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -9,8 +10,10 @@ import (
 	"unicode"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"gopkg.in/yaml.v3"
 
+	"github.com/pact-action/pact-action/internal/testkit/schematest"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 	"github.com/pact-action/pact-action/schemas"
@@ -192,9 +195,8 @@ func TestParseInvalid(t *testing.T) {
 				}
 			}
 			checkErrorStyle(t, err, ce)
-			var ve *jsonschema.ValidationError
-			if got := errors.As(err, &ve); got != tc.schema {
-				t.Errorf("wraps a *jsonschema.ValidationError: %v, want %v", got, tc.schema)
+			if got := errors.Is(err, errSchema); got != tc.schema {
+				t.Errorf("a schema failure: %v, want %v", got, tc.schema)
 			}
 		})
 	}
@@ -246,7 +248,7 @@ func TestParseReportsEveryProblem(t *testing.T) {
 func TestSchemaAndParseAgree(t *testing.T) {
 	for _, doc := range fuzzSeeds {
 		_, perr := Parse([]byte(doc))
-		serr := schemas.ValidateYAML(schemas.PactConfig(), []byte(doc))
+		serr := schematest.ValidateYAML(schematest.PactConfig(), []byte(doc))
 		var n yaml.Node
 		empty := yaml.Unmarshal([]byte(doc), &n) == nil && isEmptyDocument(&n)
 		if empty {
@@ -288,6 +290,130 @@ var fuzzSeeds = []string{
 	"review-teams: {rev: [reviewers, a.b_c-d]}\n",
 	"review-teams: {rev: [org/team]}\n",
 	"review-teams:\n  <<: {rev: [a]}\n",
+}
+
+// TestValidateMatchesSchema: validate finds exactly the leaf failures the
+// JSON Schema library finds with schemas/pact-config.schema.json, on every
+// seed (FuzzValidateMatchesSchema tries more).
+func TestValidateMatchesSchema(t *testing.T) {
+	t.Parallel()
+	docs := append(slices.Clone(fuzzSeeds), schemaSeeds...)
+	for _, doc := range docs {
+		validateMatchesSchema(t, []byte(doc))
+	}
+}
+
+// TestBadKeysNamedWhereTheyAre: a key that is no seat id is explained
+// under the mapping that holds it, however many there are (the JSON
+// Schema library located such a failure wherever it had validated last).
+func TestBadKeysNamedWhereTheyAre(t *testing.T) {
+	t.Parallel()
+	_, err := Parse([]byte("seats: {Lead: [a]}\nunmapped-branches: warn\nreview-teams: {X: [b]}\n"))
+	var ce *Error
+	if !errors.As(err, &ce) {
+		t.Fatalf("want *Error, got %v", err)
+	}
+	want := []Problem{
+		{1, `seat "Lead" is not a seat id; use the id the seat has in the init roster (lower-case letters, digits and hyphens)`},
+		{3, `review-teams names "X", which is not a seat id; use the id the seat has in the init roster (lower-case letters, digits and hyphens)`},
+	}
+	if !reflect.DeepEqual(ce.Problems, want) {
+		t.Errorf("problems %+v, want %+v", ce.Problems, want)
+	}
+}
+
+// schemaSeeds fail the schema in several places at once.
+var schemaSeeds = []string{
+	"x: 1\nprovenance:\n  mode: bad\n  extra: 1\nseats:\n  lead: [\"@a\"]\n",
+	"seats: {Lead: [\"@a\", 1, ok, null]}\nreview-teams: {X: [\"a/b\", {}], y: 3}\nunmapped-branches: [block]\nreview-requests: 1\n",
+	"provenance: {mode: {a: 1}, stale: [tree], x: 1, y: 2}\nz: 1\na: 2\n",
+	"provenance: null\nseats: null\nreview-teams: \"a\"\nunmapped-branches: null\n",
+	"seats:\n  <<: {Lead: [\"@\"]}\n  ok: [a]\n",
+	"42\n", "\"seats\"\n", "true\n", "[seats]\n",
+	"seats: {lead: [a-very-long-login-name-that-is-longer-than-39]}\n",
+	"review-teams: {rev: [\"" + strings.Repeat("t", 101) + "\"]}\n",
+	"provenance: {mode: 1.5, stale: 2026-06-09}\nunmapped-branches: 2026-06-09T10:00:00Z\n",
+}
+
+// validateMatchesSchema compares validate's leaf failures of doc with the
+// JSON Schema library's, when doc is usable YAML.
+func validateMatchesSchema(t *testing.T, doc []byte) {
+	t.Helper()
+	v, err := schemas.DecodeYAML(doc)
+	if err != nil {
+		return // not YAML: judged before the schema
+	}
+	var root yaml.Node
+	_ = yaml.Unmarshal(doc, &root)
+	var got []string
+	for _, vi := range validate(v, func(loc []string, obj map[string]any) []string { return keyOrder(&root, loc, obj) }) {
+		props := slices.Clone(vi.props)
+		slices.Sort(props) // as the library's below
+		got = append(got, leaf(vi.loc, vi.kind, props, vi.property, vi.got, vi.want))
+	}
+	var want []string
+	var ve *jsonschema.ValidationError
+	if err := schematest.PactConfig().Validate(v); errors.As(err, &ve) {
+		var walk func(e *jsonschema.ValidationError)
+		walk = func(e *jsonschema.ValidationError) {
+			if k, ok := e.ErrorKind.(*kind.PropertyNames); ok {
+				want = append(want, leaf(e.InstanceLocation, violationPropertyNames, nil, k.Property, nil, nil))
+				return
+			}
+			if len(e.Causes) > 0 {
+				for _, c := range e.Causes {
+					walk(c)
+				}
+				return
+			}
+			switch k := e.ErrorKind.(type) {
+			case *kind.AdditionalProperties:
+				props := slices.Clone(k.Properties)
+				slices.Sort(props) // the library's are in map order
+				want = append(want, leaf(e.InstanceLocation, violationAdditionalProperties, props, "", nil, nil))
+			case *kind.Enum:
+				var allowed []string
+				for _, a := range k.Want {
+					allowed = append(allowed, fmt.Sprint(a))
+				}
+				want = append(want, leaf(e.InstanceLocation, violationEnum, nil, "", k.Got, allowed))
+			case *kind.Pattern:
+				want = append(want, leaf(e.InstanceLocation, violationPattern, nil, "", k.Got, []string{k.Want}))
+			case *kind.Type:
+				want = append(want, leaf(e.InstanceLocation, violationType, nil, "", k.Got, k.Want))
+			default:
+				want = append(want, fmt.Sprintf("%v: %T %v", e.InstanceLocation, k, k))
+			}
+		}
+		walk(ve)
+	} else if err != nil {
+		t.Fatalf("%q: %v", doc, err)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("%q:\nvalidate %q\nschema   %q", doc, got, want)
+	}
+}
+
+// leaf is one failure as both sides can say it. A propertyNames failure is
+// compared without its location: the library's (v6.0.3) is the location of
+// whatever object it validated last, not the one holding the key (seen:
+// a bad key under review-teams reported under unmapped-branches).
+func leaf(loc []string, k violationKind, props []string, property string, got any, want []string) string {
+	if k == violationPropertyNames {
+		loc = nil
+	}
+	name := map[violationKind]string{violationType: "type", violationAdditionalProperties: "additionalProperties",
+		violationPropertyNames: "propertyNames", violationEnum: "enum", violationPattern: "pattern"}[k]
+	return fmt.Sprintf("%q %s props=%q property=%q got=%#v want=%q", loc, name, props, property, got, want)
+}
+
+func FuzzValidateMatchesSchema(f *testing.F) {
+	for _, s := range append(slices.Clone(fuzzSeeds), schemaSeeds...) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(validateMatchesSchema)
 }
 
 func FuzzParse(f *testing.F) {

@@ -210,19 +210,29 @@ func loadLog(d Dir, p *Progress, opts projection.ReadOptions) (*projection.Log, 
 	return log, res, nil
 }
 
-// Load reads everything validate judges. The log is replayed as it is read,
-// keeping no events; task files that begin
-// with exactly the front matter pactify writes are only counted in
-// in.TaskFilesMatched, so TaskFiles holds just the others.
-func (d Dir) Load() (checks.Input, error) {
-	return d.LoadWatched(nil)
+// LoadOptions say what Load reads beyond what validate always judges.
+type LoadOptions struct {
+	// TaskFiles reads every task file the listing of tasks/ names, to
+	// judge its front matter (taskfile.mismatch: `pactify validate
+	// --task-files`). Without it, tasks/ is only listed, for
+	// taskfile.missing (docs/semantics.md §7 "Task files").
+	TaskFiles bool
 }
 
-// LoadWatched is Load that reports how far it has come on p (which may be
-// nil). It reads under the pact's shared lock (Share), so that the log,
-// STATE.yml and the task files are judged as one writer left them, never
-// the log after an append with STATE.yml from before it.
-func (d Dir) LoadWatched(p *Progress) (checks.Input, error) {
+// Load reads everything validate judges. The log is replayed as it is read,
+// keeping no events; tasks/ is listed, not read.
+func (d Dir) Load() (checks.Input, error) {
+	return d.LoadWatched(nil, LoadOptions{})
+}
+
+// LoadWatched is Load with opts that reports how far it has come on p
+// (which may be nil). With opts.TaskFiles, task files that begin with
+// exactly the front matter pactify writes are only counted in
+// in.TaskFilesMatched, so TaskFiles holds just the others. It reads under
+// the pact's shared lock (Share), so that the log, STATE.yml and the task
+// files are judged as one writer left them, never the log after an append
+// with STATE.yml from before it.
+func (d Dir) LoadWatched(p *Progress, opts LoadOptions) (checks.Input, error) {
 	in := checks.Input{Dir: d.Display(), TaskFiles: map[string][]byte{}}
 	unlock, err := d.Share()
 	if err != nil {
@@ -248,8 +258,8 @@ func (d Dir) LoadWatched(p *Progress) (checks.Input, error) {
 	if in.Config, err = ReadRegular(ctx, d.Root, pactfile.ConfigPath, MaxFileBytes); err != nil {
 		return in, err
 	}
-	// STATE.yml is compared with a fresh render while the task files are
-	// read: a file that matches is never held in memory.
+	// STATE.yml is compared with a fresh render while tasks/ is listed
+	// (and its files read): a file that matches is never held in memory.
 	stateDone := make(chan error, 1)
 	go func() {
 		var err error
@@ -257,7 +267,9 @@ func (d Dir) LoadWatched(p *Progress) (checks.Input, error) {
 		stateDone <- err
 	}()
 	if in.Replay.Unsupported == nil {
-		err = d.readTaskFiles(pact, &in, p)
+		if in.TaskListing, err = d.listTasks(pact, in.Replay.State, p); err == nil && opts.TaskFiles {
+			err = d.readTaskFiles(pact, &in, p)
+		}
 	}
 	if stateErr := <-stateDone; err == nil {
 		err = stateErr
@@ -287,10 +299,48 @@ func (d Dir) driftFastPath(ctx context.Context, pact *os.Root, st *projection.St
 // needed when the file matches it.
 const taskFilePrefix = 512
 
-// readTaskFiles reads tasks/<id>.md for every task, on a few goroutines.
-// A file that begins with exactly the front matter pactify writes for its
-// task is let go at once (in.TaskFilesMatched); only the others are kept,
-// whole, for checks.TaskFiles to parse and report.
+// listTasks lists tasks/ once, names only (docs/semantics.md §7 "Task
+// files"): the tasks of st that have an entry tasks/<id>.md, of whatever
+// kind. Nothing is opened but the directory: a file per task was most of
+// validate's system calls at a million events. No tasks/ lists nothing.
+func (d Dir) listTasks(pact *os.Root, st *projection.State, p *Progress) (map[string]bool, error) {
+	p.Start("listing "+d.Display(pactfile.TasksDir), 0, "")
+	listed := map[string]bool{}
+	dir, err := openDir(pact, pactfile.TasksDir, d.Display(), false)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return listed, nil
+	case err != nil:
+		return nil, err
+	}
+	defer dir.Close()
+	f, err := dir.Open(".")
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", d.Display(pactfile.TasksDir), err)
+	}
+	defer f.Close()
+	for {
+		// In batches: the names of a large pact are let go as they come.
+		names, err := f.Readdirnames(1024)
+		for _, name := range names {
+			id, ok := strings.CutSuffix(name, pactfile.TaskFileName(""))
+			if t := st.Tasks[id]; ok && t != nil {
+				listed[t.ID] = true // the state's string, not the listing's
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return listed, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("list %s: %w", d.Display(pactfile.TasksDir), err)
+		}
+	}
+}
+
+// readTaskFiles reads tasks/<id>.md for every task the listing names, on a
+// few goroutines. A file that begins with exactly the front matter pactify
+// writes for its task is let go at once (in.TaskFilesMatched); only the
+// others are kept, whole, for checks.TaskFiles to parse and report.
 //
 // The files are opened relative to the directory, each a single path
 // element, as pactify opens every file of the pact (a regular file, no
@@ -299,12 +349,17 @@ const taskFilePrefix = 512
 // here, so where the system allows, openTasks opens them with plain system
 // calls (tasks_unix.go).
 func (d Dir) readTaskFiles(pact *os.Root, in *checks.Input, p *Progress) error {
-	tasks := in.Replay.State.TaskList()
+	var tasks []*projection.Task
+	for _, t := range in.Replay.State.TaskList() {
+		if in.TaskListing[t.ID] {
+			tasks = append(tasks, t)
+		}
+	}
 	p.Start("reading "+d.Display(pactfile.TasksDir), int64(len(tasks)), "files")
 	dir, err := openDir(pact, pactfile.TasksDir, d.Display(), false)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil // no task files at all
+		return nil // gone since it was listed
 	case err != nil:
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -95,7 +96,8 @@ func TestLoad(t *testing.T) {
 {"event_id":"e2","ts":"2026-06-09T10:01:00Z","agent_id":"o","role":"orchestrator","event_type":"assign","task_id":"T1","feature":"F","payload":{"owner":"w","reviewer":"r","branch":"b","spec":"s"}}
 {"event_id":"e3","ts":"2026-06-09T10:02:00Z","agent_id":"o","role":"orchestrator","event_type":"assign","task_id":"T2","feature":"F","payload":{"owner":"w","reviewer":"r","branch":"b","spec":"s"}}
 `
-	for name, text := range map[string]string{pactfile.LogFile: log, pactfile.StateFile: "project: p\n", pactfile.ProjectFile: "# p\n", "tasks/T1.md": "---\nid: T1\n---\n"} {
+	for name, text := range map[string]string{pactfile.LogFile: log, pactfile.StateFile: "project: p\n", pactfile.ProjectFile: "# p\n", "tasks/T1.md": "---\nid: T1\n---\n",
+		"tasks/T3.md": "not a task of the log\n", "tasks/t2.md": "another name\n", "tasks/T2.md.bak": "another name\n"} {
 		if err := os.WriteFile(d.Path(filepath.FromSlash(name)), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +112,14 @@ func TestLoad(t *testing.T) {
 	if in.Dir != ".pact" || in.Scan.Lines != 3 || in.Replay.State.Applied != 3 || string(in.State) != "project: p\n" || string(in.Project) != "# p\n" {
 		t.Fatalf("Load: %+v", in)
 	}
-	if len(in.TaskFiles) != 1 || string(in.TaskFiles["T1"]) != "---\nid: T1\n---\n" {
+	// Listed by name, exactly (T2 has none: another case, another suffix), never read.
+	if want := map[string]bool{"T1": true}; !maps.Equal(in.TaskListing, want) || len(in.TaskFiles) != 0 || len(in.TaskFilesMatched) != 0 {
+		t.Fatalf("task files: listing %v, read %q, matched %v; want the listing %v and nothing read", in.TaskListing, in.TaskFiles, in.TaskFilesMatched, want)
+	}
+	if in, err = d.LoadWatched(nil, LoadOptions{TaskFiles: true}); err != nil {
+		t.Fatal(err)
+	}
+	if len(in.TaskFiles) != 1 || string(in.TaskFiles["T1"]) != "---\nid: T1\n---\n" || !maps.Equal(in.TaskListing, map[string]bool{"T1": true}) {
 		t.Fatalf("task files: %q (T2 has none and must be absent, not empty)", in.TaskFiles)
 	}
 }

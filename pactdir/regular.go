@@ -277,3 +277,27 @@ func kindOf(m fs.FileMode) string {
 	}
 	return "special file"
 }
+
+// ListRegular lists the directory name of the work tree at root, names
+// only, as ReadRegular reads its files (inside root; a link may lead
+// elsewhere inside it). A missing directory lists nothing (nil, nil).
+func ListRegular(root, name string) ([]string, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", root, err)
+	}
+	defer r.Close()
+	f, err := r.Open(filepath.FromSlash(name))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, openError("list", name, err)
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", name, err)
+	}
+	return names, nil
+}

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pact-action/pact-action/internal/testkit/schematest"
 	"github.com/pact-action/pact-action/projection"
-	"github.com/pact-action/pact-action/schemas"
 )
 
 // TestConstructorsRoundTrip: for every event type, what a constructor
@@ -46,7 +46,7 @@ func TestConstructorsRoundTrip(t *testing.T) {
 		if ev.TSRaw != projection.FormatTS(d.TS) {
 			t.Fatalf("%s: ts reads back as %q, want %q", d.Type, ev.TSRaw, projection.FormatTS(d.TS))
 		}
-		if err := schemas.ValidateJSON(schemas.Event(), line); err != nil {
+		if err := schematest.ValidateJSON(schematest.Event(), line); err != nil {
 			t.Fatalf("%s: the line\n%s\nfails event.schema.json: %v", d.Type, line, err)
 		}
 	}

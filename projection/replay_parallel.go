@@ -623,7 +623,7 @@ func (lr *parallelReplay) finish() *Result {
 		}
 		return 1
 	})
-	st := NewState()
+	st := newStateFor(len(lr.assigns))
 	d := 0
 	for i := 0; i < lr.recs.n; i++ {
 		r := lr.recs.at(uint32(i))

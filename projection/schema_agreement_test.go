@@ -28,6 +28,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
+	"github.com/pact-action/pact-action/internal/testkit/schematest"
 	"github.com/pact-action/pact-action/projection"
 	"github.com/pact-action/pact-action/schemas"
 )
@@ -140,7 +141,7 @@ func payloadSchema(url string) bool {
 }
 
 func judgeSchema(line []byte) schemaVerdict {
-	err := schemas.ValidateJSON(schemas.Event(), line)
+	err := schematest.ValidateJSON(schematest.Event(), line)
 	if err == nil {
 		return schemaVerdict{valid: true}
 	}
@@ -454,7 +455,7 @@ func TestSchemaAgreement(t *testing.T) {
 	var bases []*jv
 	shapes := map[string]bool{}
 	addBase := func(line []byte) {
-		if schemas.ValidateJSON(schemas.Event(), line) != nil {
+		if schematest.ValidateJSON(schematest.Event(), line) != nil {
 			return
 		}
 		doc, err := parseJV(line)

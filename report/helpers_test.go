@@ -19,11 +19,12 @@ import (
 // shows every kind of finding.
 var pacts = filepath.Join("..", "checks", "testdata", "pacts")
 
-// loadPact reads a pact of checks' testdata the way pactify validate does,
-// its files shown under .pact as in a repository.
+// loadPact reads a pact of checks' testdata the way pactify validate
+// --task-files does (every task file read), its files shown under .pact as
+// in a repository.
 func loadPact(t testing.TB, name string) checks.Input {
 	t.Helper()
-	in, err := pactdir.Dir{Root: pacts, Name: name}.Load()
+	in, err := pactdir.Dir{Root: pacts, Name: name}.LoadWatched(nil, pactdir.LoadOptions{TaskFiles: true})
 	if err != nil {
 		t.Fatal(err)
 	}

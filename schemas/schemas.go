@@ -1,5 +1,10 @@
 // Package schemas holds the machine-readable contract of Pact v1 as JSON Schema
-// 2020-12 documents, embedded in the binary, and compiled validators for them.
+// 2020-12 documents, embedded in the binary, and the reading of YAML into the
+// JSON data model they judge (DecodeYAML). It compiles nothing: a JSON Schema
+// library's package initialisation alone (it compiles the meta-schemas) cost
+// every pactify call 4 ms, so the product judges with code of its own (config's
+// validation of .github/pact.yml, projection's decoder), and the tests hold
+// that code to these documents through internal/testkit/schematest.
 //
 // The documents:
 //
@@ -55,12 +60,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"strconv"
-	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
 )
 
@@ -81,97 +83,18 @@ const (
 	PactConfigFile = "pact-config.schema.json"
 )
 
-var (
-	compileOnce sync.Once
-	compiled    map[string]*jsonschema.Schema
-)
-
-// compileAll compiles every embedded document once, with format assertions on
-// (so "format": "date-time" is checked, not just annotated). A failure is a
-// defect of the embedded files, caught by the tests, so it panics.
-func compileAll() {
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	entries, err := fs.ReadDir(FS, ".")
-	if err != nil {
-		panic(fmt.Sprintf("schemas: reading embedded files: %v", err))
-	}
-	for _, e := range entries {
-		data, err := FS.ReadFile(e.Name())
-		if err != nil {
-			panic(fmt.Sprintf("schemas: reading %s: %v", e.Name(), err))
-		}
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-		if err != nil {
-			panic(fmt.Sprintf("schemas: parsing %s: %v", e.Name(), err))
-		}
-		if err := c.AddResource(BaseURL+e.Name(), doc); err != nil {
-			panic(fmt.Sprintf("schemas: adding %s: %v", e.Name(), err))
-		}
-	}
-	compiled = make(map[string]*jsonschema.Schema)
-	for _, name := range []string{EventFile, SeatFile, TaskFile, PactConfigFile} {
-		s, err := c.Compile(BaseURL + name)
-		if err != nil {
-			panic(fmt.Sprintf("schemas: compiling %s: %v", name, err))
-		}
-		compiled[name] = s
-	}
-}
-
-func get(name string) *jsonschema.Schema {
-	compileOnce.Do(compileAll)
-	return compiled[name]
-}
-
-// Event returns the compiled validator for one log.jsonl event.
-func Event() *jsonschema.Schema { return get(EventFile) }
-
-// Seat returns the compiled validator for one seat object of the init roster.
-func Seat() *jsonschema.Schema { return get(SeatFile) }
-
-// Task returns the compiled validator for the frontmatter of a task file.
-func Task() *jsonschema.Schema { return get(TaskFile) }
-
-// PactConfig returns the compiled validator for .github/pact.yml.
-func PactConfig() *jsonschema.Schema { return get(PactConfigFile) }
-
-// ValidateJSON decodes one JSON value from data, keeping numbers exact
-// (json.Number), and validates it against s. Trailing data after the value is
-// an error. A validation failure is a *jsonschema.ValidationError; any other
-// error means data is not JSON.
-func ValidateJSON(s *jsonschema.Schema, data []byte) error {
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		return err
-	}
-	return s.Validate(v)
-}
-
-// ValidateYAML decodes one YAML document from data and validates it against s.
-// It is meant for task frontmatter and .github/pact.yml.
+// DecodeYAML decodes the single YAML document in data into the JSON data
+// model a JSON Schema validator takes, for task frontmatter and
+// .github/pact.yml. Empty input (or only comments) is null.
 //
-// Values are converted to the JSON data model first: scalar mapping keys
-// become strings (true, 1 and null become "true", "1" and "null"; two keys
-// that become the same string are an error), integers and finite floats
-// become json.Number, scalars YAML would read as timestamps stay strings
-// exactly as written, and NaN or infinities are an error. Empty input (or
-// only comments) decodes as null; more than one document is an error. YAML
-// reads unquoted 42, true or null as a number, a boolean or null, so a schema
-// expecting a string rejects them. A validation failure is a
-// *jsonschema.ValidationError; any other error means data is not usable YAML.
-func ValidateYAML(s *jsonschema.Schema, data []byte) error {
-	v, err := decodeYAML(data)
-	if err != nil {
-		return err
-	}
-	return s.Validate(v)
-}
-
-// decodeYAML decodes the single YAML document in data into the JSON data
-// model. Empty input is null.
-func decodeYAML(data []byte) (any, error) {
+// Scalar mapping keys become strings (true, 1 and null become "true", "1"
+// and "null"; two keys that become the same string are an error), integers
+// and finite floats become json.Number, scalars YAML would read as
+// timestamps stay strings exactly as written, and NaN or infinities are an
+// error; more than one document is an error. YAML reads unquoted 42, true
+// or null as a number, a boolean or null, so a schema expecting a string
+// rejects them. An error means data is not usable YAML.
+func DecodeYAML(data []byte) (any, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc, extra yaml.Node
 	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {

@@ -1,4 +1,4 @@
-package schemas
+package schemas_test
 
 import (
 	"bufio"
@@ -12,6 +12,9 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/pact-action/pact-action/internal/testkit/schematest"
+	"github.com/pact-action/pact-action/schemas"
 )
 
 // del marks a field to remove in an edit.
@@ -132,7 +135,7 @@ func expectJSON(t *testing.T, s *jsonschema.Schema, valid bool, cases []jsonCase
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			err := ValidateJSON(s, tc.doc)
+			err := schematest.ValidateJSON(s, tc.doc)
 			checkVerdict(t, err, valid, tc.doc)
 			var ve *jsonschema.ValidationError
 			if !valid && tc.located && errors.As(err, &ve) {
@@ -189,8 +192,8 @@ func checkVerdict(t *testing.T, err error, valid bool, doc []byte) {
 }
 
 func TestEmbeddedDocuments(t *testing.T) {
-	for _, name := range []string{EventFile, SeatFile, TaskFile, PactConfigFile} {
-		data, err := FS.ReadFile(name)
+	for _, name := range []string{schemas.EventFile, schemas.SeatFile, schemas.TaskFile, schemas.PactConfigFile} {
+		data, err := schemas.FS.ReadFile(name)
 		if err != nil {
 			t.Fatalf("%s not embedded: %v", name, err)
 		}
@@ -204,17 +207,17 @@ func TestEmbeddedDocuments(t *testing.T) {
 		if doc.Schema != "https://json-schema.org/draft/2020-12/schema" {
 			t.Errorf("%s: $schema = %q, want draft 2020-12", name, doc.Schema)
 		}
-		if doc.ID != BaseURL+name {
-			t.Errorf("%s: $id = %q, want %q", name, doc.ID, BaseURL+name)
+		if doc.ID != schemas.BaseURL+name {
+			t.Errorf("%s: $id = %q, want %q", name, doc.ID, schemas.BaseURL+name)
 		}
 	}
-	for name, s := range map[string]*jsonschema.Schema{"Event": Event(), "Seat": Seat(), "Task": Task(), "PactConfig": PactConfig()} {
+	for name, s := range map[string]*jsonschema.Schema{"Event": schematest.Event(), "Seat": schematest.Seat(), "Task": schematest.Task(), "PactConfig": schematest.PactConfig()} {
 		if s == nil {
 			t.Errorf("%s() = nil", name)
 		}
 	}
-	if first, second := Event(), Event(); first != second {
-		t.Error("Event() compiles more than once")
+	if first, second := schematest.Event(), schematest.Event(); first != second {
+		t.Error("schematest.Event() compiles more than once")
 	}
 }
 
@@ -256,7 +259,7 @@ func TestEventValid(t *testing.T) {
 		jsonCase{name: "changes_requested with github", doc: edit(t, event("changes_requested"), "payload/github", map[string]any{"comment_id": 9})},
 		jsonCase{name: "optional fields are documented, not asserted", doc: edit(t, event("accept"), "payload/commit", 5, "payload/github", "not an object")},
 	)
-	expectJSON(t, Event(), true, cases)
+	expectJSON(t, schematest.Event(), true, cases)
 }
 
 func TestEventInvalid(t *testing.T) {
@@ -389,7 +392,7 @@ func TestEventInvalid(t *testing.T) {
 		jsonCase{name: "not an object/string", doc: []byte(`"init"`)},
 		jsonCase{name: "not an object/number", doc: []byte(`1`)},
 	)
-	expectJSON(t, Event(), false, cases)
+	expectJSON(t, schematest.Event(), false, cases)
 }
 
 // TestIntegralFractionIsInteger pins how the validator reads integral numbers
@@ -403,18 +406,18 @@ func TestIntegralFractionIsInteger(t *testing.T) {
 	for _, tok := range []string{"1.0", "1.00", "1e0", "1E0", "1e+0", "10e-1", "0.1e1", "2.0", "1.5e1"} {
 		t.Run(tok, func(t *testing.T) {
 			doc := edit(t, event("init"), "payload/protocol_version", json.RawMessage(tok))
-			if err := ValidateJSON(Event(), doc); err != nil {
+			if err := schematest.ValidateJSON(schematest.Event(), doc); err != nil {
 				t.Errorf("validator changed: protocol_version %s is now rejected: %v", tok, err)
 			}
-			if IsJSONInteger(json.Number(tok)) {
-				t.Errorf("IsJSONInteger(%s) = true, want false", tok)
+			if schemas.IsJSONInteger(json.Number(tok)) {
+				t.Errorf("schemas.IsJSONInteger(%s) = true, want false", tok)
 			}
 		})
 	}
 	for _, tok := range []string{"1.5", "0.5", "1e-1", "0.9"} {
 		t.Run("not integral "+tok, func(t *testing.T) {
 			doc := edit(t, event("init"), "payload/protocol_version", json.RawMessage(tok))
-			if ValidateJSON(Event(), doc) == nil {
+			if schematest.ValidateJSON(schematest.Event(), doc) == nil {
 				t.Errorf("protocol_version %s accepted", tok)
 			}
 		})
@@ -427,20 +430,20 @@ func TestIsJSONInteger(t *testing.T) {
 		"1.0": false, "1e0": false, "1E0": false, "01": false, "-": false, "": false,
 		"+1": false, "-0": true, "1 ": false, "0x1": false, "-01": false,
 	} {
-		if got := IsJSONInteger(json.Number(tok)); got != want {
-			t.Errorf("IsJSONInteger(%q) = %v, want %v", tok, got, want)
+		if got := schemas.IsJSONInteger(json.Number(tok)); got != want {
+			t.Errorf("schemas.IsJSONInteger(%q) = %v, want %v", tok, got, want)
 		}
 	}
 }
 
 func TestSeat(t *testing.T) {
-	expectJSON(t, Seat(), true, []jsonCase{
+	expectJSON(t, schematest.Seat(), true, []jsonCase{
 		{name: "minimal", doc: []byte(`{"id":"claude-opus","roles":["reviewer"],"entry":"CLAUDE.md"}`)},
 		{name: "no roles, empty strings", doc: []byte(`{"id":"","roles":[],"entry":""}`)},
 		{name: "id not a slug is a roster finding, not schema", doc: []byte(`{"id":"Claude Opus","roles":["reviewer"],"entry":"CLAUDE.md"}`)},
 		{name: "extra field", doc: []byte(`{"id":"a","roles":[],"entry":"A.md","model":"x"}`)},
 	})
-	expectJSON(t, Seat(), false, []jsonCase{
+	expectJSON(t, schematest.Seat(), false, []jsonCase{
 		{name: "missing id", doc: []byte(`{"roles":[],"entry":"A.md"}`)},
 		{name: "missing roles", doc: []byte(`{"id":"a","entry":"A.md"}`)},
 		{name: "missing entry", doc: []byte(`{"id":"a","roles":[]}`)},
@@ -462,19 +465,19 @@ func expectYAML(t *testing.T, s *jsonschema.Schema, valid bool, cases []yamlCase
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			checkVerdict(t, ValidateYAML(s, []byte(tc.doc)), valid, []byte(tc.doc))
+			checkVerdict(t, schematest.ValidateYAML(s, []byte(tc.doc)), valid, []byte(tc.doc))
 		})
 	}
 }
 
 func TestTask(t *testing.T) {
-	expectYAML(t, Task(), true, []yamlCase{
+	expectYAML(t, schematest.Task(), true, []yamlCase{
 		{"spec example", "id: T1\nfeature: CLI-INIT\nowner: opencode\nreviewer: claude-opus\n"},
 		{"quoted numeric id", "id: \"42\"\nfeature: F\nowner: a\nreviewer: b\n"},
 		{"extra field", "id: T1\nfeature: F\nowner: a\nreviewer: b\nbranch: feat/x\n"},
 		{"date-like feature stays a string", "id: T1\nfeature: 2026-06-09\nowner: a\nreviewer: b\n"},
 	})
-	expectYAML(t, Task(), false, []yamlCase{
+	expectYAML(t, schematest.Task(), false, []yamlCase{
 		{"missing id", "feature: F\nowner: a\nreviewer: b\n"},
 		{"missing feature", "id: T1\nowner: a\nreviewer: b\n"},
 		{"missing owner", "id: T1\nfeature: F\nreviewer: b\n"},
@@ -491,7 +494,7 @@ func TestTask(t *testing.T) {
 }
 
 func TestPactConfig(t *testing.T) {
-	expectYAML(t, PactConfig(), true, []yamlCase{
+	expectYAML(t, schematest.PactConfig(), true, []yamlCase{
 		{"full", `seats:
   claude-opus: [octocat, "claude-agent[bot]"]
   opencode:
@@ -510,7 +513,7 @@ provenance:
 		{"login of 39 characters", "seats: {lead: [" + strings.Repeat("a", 39) + "]}\n"},
 		{"bot login of 39+5 characters", "seats:\n  lead:\n    - " + strings.Repeat("a", 39) + "[bot]\n"},
 	})
-	expectYAML(t, PactConfig(), false, []yamlCase{
+	expectYAML(t, schematest.PactConfig(), false, []yamlCase{
 		{"unknown top-level key", "seats: {}\nreviewers: [octocat]\n"},
 		{"unknown provenance key", "provenance: {mode: warn, strict: true}\n"},
 		{"mode outside the enum", "provenance: {mode: strict}\n"},
@@ -542,7 +545,7 @@ func TestValidateJSONErrors(t *testing.T) {
 		"trailing data": `{} {}`,
 		"NaN":           `{"x":NaN}`,
 	} {
-		err := ValidateJSON(Seat(), []byte(doc))
+		err := schematest.ValidateJSON(schematest.Seat(), []byte(doc))
 		if err == nil || errors.As(err, &ve) {
 			t.Errorf("%s: want a decoding error, got %v", name, err)
 		}
@@ -559,7 +562,7 @@ func TestValidateYAMLErrors(t *testing.T) {
 		"keys equal once stringified": "1: a\n\"1\": b\n",
 		"duplicate keys":              "seats: {}\nseats: {}\n",
 	} {
-		err := ValidateYAML(PactConfig(), []byte(doc))
+		err := schematest.ValidateYAML(schematest.PactConfig(), []byte(doc))
 		if err == nil || errors.As(err, &ve) {
 			t.Errorf("%s: want a decoding error, got %v", name, err)
 		}
@@ -585,7 +588,7 @@ true: bool key
 anchor: &a {x: 1}
 ref: *a
 `
-	got, err := decodeYAML([]byte(doc))
+	got, err := schemas.DecodeYAML([]byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -630,7 +633,7 @@ func TestCorpus(t *testing.T) {
 			t.Errorf("corpus line %d is not JSON", i+1)
 			continue
 		}
-		err := ValidateJSON(Event(), []byte(line))
+		err := schematest.ValidateJSON(schematest.Event(), []byte(line))
 		seen[expect[i]] = true
 		switch expect[i] {
 		case "valid":

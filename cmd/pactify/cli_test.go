@@ -167,7 +167,7 @@ func TestCompletion(t *testing.T) {
 		{`pactify ch`, "checkpoint changes"},
 		{`pactify --v`, "--version"},
 		{`pactify validate --format ""`, "text json sarif"},
-		{`pactify validate --`, "--format --help --pact-dir"},
+		{`pactify validate --`, "--format --help --pact-dir --task-files"},
 		{`pactify log --r`, "--replay"},
 		{`pactify completion ""`, "bash zsh fish powershell"}, // was "bash zsh fish --help"
 		{`pactify help me`, "merge"},

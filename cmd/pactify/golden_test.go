@@ -21,7 +21,7 @@ func TestValidateGolden(t *testing.T) {
 			p := newProject(t)
 			copyTree(t, filepath.Join("testdata", "broken"), p.dir)
 			before := snapshot(t, p.dir)
-			r := p.run(unset, "validate", "--format", format)
+			r := p.run(unset, "validate", "--format", format, "--task-files")
 			if r.code != 1 {
 				t.Fatalf("validate on a broken pact: want exit 1\n%s", r)
 			}
@@ -40,7 +40,7 @@ func TestValidateGoldenCoversCodes(t *testing.T) {
 	t.Parallel()
 	p := newProject(t)
 	copyTree(t, filepath.Join("testdata", "broken"), p.dir)
-	rep, r := p.validate()
+	rep, r := p.validate("--task-files")
 	if r.code != 1 || rep.Valid {
 		t.Fatalf("want invalid, exit 1\n%s", r)
 	}

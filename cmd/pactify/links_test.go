@@ -30,6 +30,7 @@ var linkVerbs = []struct {
 	args        []string
 }{
 	{"validate", unset, []string{"validate"}},
+	{"validate --task-files", unset, []string{"validate", "--task-files"}},
 	{"status", unset, []string{"status"}},
 	{"log", unset, []string{"log"}},
 	{"join", "bob", []string{"join", "bob", "--roles", "worker"}},
@@ -39,7 +40,7 @@ var linkVerbs = []struct {
 	{"init", "orch", templateInit},
 }
 
-var allVerbs = []string{"validate", "status", "log", "join", "checkpoint", "assign", "log --replay", "init"}
+var allVerbs = []string{"validate", "validate --task-files", "status", "log", "join", "checkpoint", "assign", "log --replay", "init"}
 
 // writers are the verbs that write STATE.yml.
 var stateWriters = []string{"join", "checkpoint", "assign", "log --replay"}
@@ -61,11 +62,12 @@ func linkPlants() []plant {
 			must(t, os.Remove(filepath.Join(repo, ".pact", "log.jsonl")))
 			symlinkOrSkip(t, filepath.Join("..", "log-copy.jsonl"), filepath.Join(repo, ".pact", "log.jsonl"))
 		}, allVerbs},
-		{"STATE.yml links out", out("STATE.yml"), append([]string{"validate", "status"}, stateWriters...)},
-		{"PROJECT.md links out", out("PROJECT.md"), []string{"validate", "init"}},
-		{"a task file of the log links out", out("tasks/T1.md"), []string{"validate"}},
+		{"STATE.yml links out", out("STATE.yml"), append([]string{"validate", "validate --task-files", "status"}, stateWriters...)},
+		{"PROJECT.md links out", out("PROJECT.md"), []string{"validate", "validate --task-files", "init"}},
+		// Only listed without --task-files (docs/semantics.md §7 "Task files").
+		{"a task file of the log links out", out("tasks/T1.md"), []string{"validate --task-files"}},
 		{"the task file assign writes links out", out("tasks/T9.md"), []string{"assign"}},
-		{"tasks/ links out", out("tasks"), []string{"validate", "assign"}},
+		{"tasks/ links out", out("tasks"), []string{"validate", "validate --task-files", "assign"}},
 		{".pact links out", func(t *testing.T, repo, outside string) {
 			must(t, os.RemoveAll(filepath.Join(repo, ".pact")))
 			symlinkOrSkip(t, filepath.Join(outside, ".pact"), filepath.Join(repo, ".pact"))

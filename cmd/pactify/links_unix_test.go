@@ -25,12 +25,12 @@ func specialPlants() []plant {
 			symlinkOrSkip(t, "/dev/zero", filepath.Join(repo, ".pact", "log.jsonl"))
 		}, allVerbs},
 		{"log.jsonl is a FIFO", fifo("log.jsonl"), allVerbs},
-		{"STATE.yml is a FIFO", fifo("STATE.yml"), append([]string{"validate", "status"}, stateWriters...)},
-		{"PROJECT.md is a FIFO", fifo("PROJECT.md"), []string{"validate", "init"}},
-		{"a task file is a FIFO", fifo("tasks/T1.md"), []string{"validate"}},
+		{"STATE.yml is a FIFO", fifo("STATE.yml"), append([]string{"validate", "validate --task-files", "status"}, stateWriters...)},
+		{"PROJECT.md is a FIFO", fifo("PROJECT.md"), []string{"validate", "validate --task-files", "init"}},
+		{"a task file is a FIFO", fifo("tasks/T1.md"), []string{"validate --task-files"}},
 		{"a task file links to /dev/zero", func(t *testing.T, repo, _ string) {
 			must(t, os.Remove(filepath.Join(repo, ".pact", "tasks", "T1.md")))
 			symlinkOrSkip(t, "/dev/zero", filepath.Join(repo, ".pact", "tasks", "T1.md"))
-		}, []string{"validate"}},
+		}, []string{"validate --task-files"}},
 	}
 }

@@ -149,9 +149,9 @@ func (p *project) ok(agent string, args ...string) result {
 // validateJSON is the JSON report of `pactify validate --format json`.
 type validateJSON = report.JSON
 
-func (p *project) validate() (validateJSON, result) {
+func (p *project) validate(args ...string) (validateJSON, result) {
 	p.t.Helper()
-	r := p.run(unset, "validate", "--format", "json")
+	r := p.run(unset, append([]string{"validate", "--format", "json"}, args...)...)
 	var rep validateJSON
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 		p.t.Fatalf("validate --format json printed no JSON object: %v\n%s", err, r)

@@ -140,7 +140,7 @@ func TestPactDirWithBackslashes(t *testing.T) {
 	// A task file of the wrong shape, so that findings name files.
 	p.write("docs/pact/tasks/T1.md", "---\nid: T1\nfeature: OTHER\nowner: dev\nreviewer: lead\n---\n")
 	for _, format := range []string{"text", "json", "sarif"} {
-		for _, args := range [][]string{{"validate", "--pact-dir", `docs\pact`, "--format", format}, {"validate", "--pact-dir", `.\docs\pact\`, "--format", format}} {
+		for _, args := range [][]string{{"validate", "--pact-dir", `docs\pact`, "--format", format, "--task-files"}, {"validate", "--pact-dir", `.\docs\pact\`, "--format", format, "--task-files"}} {
 			r := p.run(unset, args...)
 			if r.code != 0 || !strings.Contains(r.stdout, "docs/pact/tasks/T1.md") || strings.Contains(r.stdout, `docs\`) || strings.Contains(r.stdout, `pact\`) {
 				t.Errorf("%q: findings must name docs/pact/tasks/T1.md with slashes\n%s", args, r)

@@ -29,7 +29,7 @@ func TestWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := pactdir.Dir{Root: a, Name: ".pact"}
-	in, err := d.Load()
+	in, err := d.LoadWatched(nil, pactdir.LoadOptions{TaskFiles: true})
 	if err != nil {
 		t.Fatal(err)
 	}
