@@ -119,12 +119,17 @@ func TestCheckGivesUpLeavesRunFailed(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name, method, path string
+		skip               int // requests let through first
 		times              int // default: every request
 		want               string
 		gaveUp             string // default: the transport's "gave up after 5 attempts"
 	}{
 		{name: "compare", method: "GET", path: repoPath + "/compare/*", want: "find the merge base of"},
 		{name: "the head's pact", method: "POST", path: "/graphql", want: "read .pact/log.jsonl, .pact/STATE.yml"},
+		// The second GraphQL request reads the merge base's log and tasks/
+		// listing (the pull request changes no task file, so none is read
+		// by blob id in between).
+		{name: "the merge base's log", method: "POST", path: "/graphql", skip: 1, want: "read the merge base"},
 		// Completing fails three times (each a patch of its own, after
 		// reading that the run is not completed); failing the run on the
 		// way out, the third request goes through.
@@ -142,7 +147,7 @@ func TestCheckGivesUpLeavesRunFailed(t *testing.T) {
 			if times == 0 {
 				times = 100
 			}
-			s.FailNext(tc.method, tc.path, 500, http.Header{"Retry-After": []string{"1"}}, times)
+			s.Inject(fakegithub.Fault{Method: tc.method, Path: tc.path, Status: 500, Header: http.Header{"Retry-After": []string{"1"}}, Times: times, Skip: tc.skip})
 
 			err := sc.check(t).failed(t)
 			gaveUp := tc.gaveUp

@@ -181,7 +181,6 @@ func TestBinaryHungGitHub(t *testing.T) {
 	s, sc, run := faultScenario(t)
 	for _, f := range []fakegithub.Fault{
 		{Method: "GET", Path: repoPath + "/compare/*"},
-		{Method: "GET", Path: repoPath + "/contents/.pact/log.jsonl"},
 		{Method: "POST", Path: "/graphql"},
 	} {
 		f.Stall, f.Times = true, 1000

@@ -164,6 +164,9 @@ type Fault struct {
 	Body []byte
 	// Times is how many requests the fault answers.
 	Times int
+	// Skip lets the first Skip matching requests through before the fault
+	// answers (the second GraphQL request of a run, say).
+	Skip int
 	// AfterApply runs the request first and then answers with the fault,
 	// like a GitHub that applied a write and failed before answering.
 	AfterApply bool
@@ -378,6 +381,10 @@ func (s *Server) takeFault(method, p string) *Fault {
 			continue
 		}
 		if ok, _ := path.Match(f.Path, p); !ok {
+			continue
+		}
+		if f.Skip > 0 {
+			f.Skip--
 			continue
 		}
 		f.Times--
