@@ -125,6 +125,16 @@ func (c *Client) CreateCheckRun(ctx context.Context, cr CheckRun) (int64, error)
 // each attempt has its own deadline (RetryPolicy.AttemptTimeout).
 const writeAttempts = 3
 
+// FindCheckRun looks for the run a failed create may have made, by name
+// and external id on its head commit: for a caller whose create the job's
+// cancellation cut, to complete the run in a context of its own.
+func (c *Client) FindCheckRun(ctx context.Context, cr CheckRun) (int64, bool, error) {
+	if cr.ExternalID == "" {
+		return 0, false, nil
+	}
+	return c.findCheckRun(ctx, cr)
+}
+
 // findCheckRun looks for the run a failed create may have made, by name and
 // external id on its head commit.
 func (c *Client) findCheckRun(ctx context.Context, cr CheckRun) (int64, bool, error) {
@@ -139,6 +149,23 @@ func (c *Client) findCheckRun(ctx context.Context, cr CheckRun) (int64, bool, er
 		}
 	}
 	return 0, false, nil
+}
+
+// CheckRunVerdict reports whether the newest check run named name on
+// commit headSHA is completed with a verdict: not in progress, and not
+// completed by FailCheckRun, which leaves no verdict standing.
+func (c *Client) CheckRunVerdict(ctx context.Context, headSHA, name string) (bool, error) {
+	list, _, err := c.gh.Checks.ListCheckRunsForRef(ctx, c.owner, c.repo, headSHA, &github.ListCheckRunsOptions{
+		CheckName: github.String(name), Filter: github.String("latest")})
+	if err != nil {
+		return false, wrapErr(fmt.Sprintf("list the %q check runs of %s", name, prose.ShortSHA(headSHA)), err)
+	}
+	for _, run := range list.CheckRuns {
+		if run.GetName() == name && run.GetStatus() == "completed" && run.GetOutput().GetTitle() != failedTitle {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // checkRunPatch is the body of PATCH /check-runs/{id}. go-github's
@@ -232,15 +259,25 @@ func (c *Client) CompleteCheckRun(ctx context.Context, id int64, conclusion stri
 	return nil
 }
 
+// failedTitle is the title of a run FailCheckRun completed.
+const failedTitle = "pact-action failed"
+
 // FailCheckRun completes check run id with conclusion "failure" and summary
-// as output, e.g. when the action crashed after creating the run.
+// as output, e.g. when the action crashed after creating the run. A run
+// already completed is left as it is: the verdict whose answer was lost
+// (the job cancelled while GitHub applied it) stands, and is not replaced
+// by a failure that says the commit was not judged.
 func (c *Client) FailCheckRun(ctx context.Context, id int64, summary string) error {
+	if status, err := c.checkRunStatus(context.WithValue(ctx, oneAttemptKey{}, true), id); err == nil && status == "completed" {
+		c.logger.Warn("the check run is completed already; leaving its verdict", "check_run", id)
+		return nil
+	}
 	if err := c.finishCheckRun(ctx, id, checkRunPatch{
 		Status:      "completed",
 		Conclusion:  "failure",
 		CompletedAt: time.Now().UTC().Format(time.RFC3339),
 		Output: &checkRunOutput{
-			Title:   "pact-action failed",
+			Title:   failedTitle,
 			Summary: prose.Clip(summary, maxOutputText, truncated),
 		},
 	}); err != nil {
