@@ -2,12 +2,17 @@ package action_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/pact-action/pact-action/action"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/internal/prose"
+	"github.com/pact-action/pact-action/internal/testkit/e2e"
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 	"github.com/pact-action/pact-action/report"
 )
@@ -185,5 +190,68 @@ func TestBotCancelledAtEachStep(t *testing.T) {
 			}
 			noViolations(t, b.s)
 		})
+	}
+}
+
+// TestRejudgeBudgetSpent: the run's budget (PACT_RUN_TIMEOUT) is spent
+// while a scheduled run judges the second of three open pull requests.
+// The first keeps its verdict, the second's run is completed as failed,
+// and the third, never started, is named as not judged with the others:
+// the run fails, and its error accounts for every pull request.
+func TestRejudgeBudgetSpent(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewServer(t)
+	base := e2e.NewLog().Assign("T1", "A", "feat/a", "dev", "rev").Assign("T2", "B", "feat/b", "dev", "rev").Assign("T3", "C", "feat/c", "dev", "rev")
+	s.CommitFiles(e2e.Owner, e2e.Repo, "main", with(base.Files(), ".github/pact.yml", provenanceOff), "lead")
+	var heads []string
+	var prs []int
+	for _, b := range []string{"feat/a", "feat/b", "feat/c"} {
+		heads = append(heads, s.CommitFiles(e2e.Owner, e2e.Repo, b, base.Copy().Join("dev").Files(), "dev", fakegithub.From("main")))
+		prs = append(prs, s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: b, Base: "main"}))
+	}
+	s.Inject(fakegithub.Fault{Method: "GET", Path: repoPath + "/compare/*" + heads[1], Stall: true})
+	ctx, spend := context.WithCancelCause(t.Context())
+	t.Cleanup(func() { spend(nil) })
+	go func() {
+		for deadline := time.Now().Add(20 * time.Second); faults(s) == 0 && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+		}
+		spend(&action.RunBudgetError{Budget: time.Minute})
+	}()
+
+	res := event{name: "schedule", payload: []byte(`{"schedule":"*/30 * * * *"}`), ctx: ctx}.run(t, s)
+
+	if faults(s) != 1 {
+		t.Fatalf("the second head's comparison was not reached")
+	}
+	// The stalled pull request is the middle one in either order GitHub
+	// lists them.
+	if len(res.outcomes) != 1 || res.outcomes[0].Target.HeadSHA == heads[1] {
+		t.Fatalf("judged %d heads, want the first", len(res.outcomes))
+	}
+	first, third := 0, 2
+	if res.outcomes[0].Target.HeadSHA == heads[2] {
+		first, third = 2, 0
+	}
+	if !slices.Equal(res.failedHeads, []string{heads[1], heads[third]}) {
+		t.Errorf("failed heads = %v, want the second and the third", res.failedHeads)
+	}
+	var unjudged *action.UnjudgedError
+	if !errors.As(res.failed(t), &unjudged) {
+		t.Fatalf("error %v is not an *action.UnjudgedError", res.err)
+	}
+	var notStarted *action.NotStartedError
+	var budget *action.RunBudgetError
+	if !errors.As(res.err, &notStarted) || !errors.As(res.err, &budget) {
+		t.Errorf("error %v does not say the third was not started, for the budget", res.err)
+	}
+	contains(t, "error", res.err.Error(), "could not judge 2 of 3 heads (the others were judged)",
+		fmt.Sprintf("#%d at %s", prs[1], prose.ShortSHA(heads[1])), fmt.Sprintf("#%d at %s", prs[third], prose.ShortSHA(heads[third])),
+		"no check run posted", "PACT_RUN_TIMEOUT")
+	noneInProgress(t, s)
+	onlyRun(t, s, heads[1], "pact", report.ConclusionFailure)
+	onlyRun(t, s, heads[first], "pact", res.outcomes[0].Conclusion)
+	if runs := s.CheckRuns(heads[third]); len(runs) != 0 {
+		t.Errorf("check runs on the head never judged: %+v", runs)
 	}
 }
