@@ -14,6 +14,7 @@ import (
 	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
+	"github.com/pact-action/pact-action/projection"
 	"github.com/pact-action/pact-action/report"
 )
 
@@ -253,5 +254,56 @@ func TestRejudgeBudgetSpent(t *testing.T) {
 	onlyRun(t, s, heads[first], "pact", res.outcomes[0].Conclusion)
 	if runs := s.CheckRuns(heads[third]); len(runs) != 0 {
 		t.Errorf("check runs on the head never judged: %+v", runs)
+	}
+}
+
+// TestCheckAnnotationBatchAnswerLost: a verdict with more annotations than
+// one request carries goes in batches, and GitHub appends each batch's.
+// The first batch stored with its answer lost is not sent again: the run
+// ends with the verdict of a clean run and each annotation once.
+func TestCheckAnnotationBatchAnswerLost(t *testing.T) {
+	t.Parallel()
+	seed := func(t *testing.T) scenario {
+		s := e2e.NewServer(t)
+		base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
+		head := base.Copy().Join("dev")
+		for range 70 {
+			head.Add("ghost", projection.TypeJoin, "", "", map[string]any{"roles": []string{"worker"}})
+		}
+		return seedPR(t, s, base.Files(), head.Files(), "feat/login")
+	}
+	clean := seed(t)
+	clean.check(t).only(t)
+	want := onlyRun(t, clean.s, clean.headSHA, "pact", report.ConclusionFailure)
+	if len(want.Annotations) <= ghapi.MaxAnnotationsPerRequest {
+		t.Fatalf("%d annotations fit in one request", len(want.Annotations))
+	}
+	for name, f := range lostAnswers {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sc := seed(t)
+			f.Method, f.Path = "PATCH", repoPath+"/check-runs/*"
+			sc.s.Inject(f)
+			ev := sc.event(t)
+			ev.retry = hangRetry
+
+			ev.run(t, sc.s).only(t)
+
+			if faults(sc.s) != 1 {
+				t.Fatalf("faults injected = %d, want 1", faults(sc.s))
+			}
+			got := onlyRun(t, sc.s, sc.headSHA, "pact", want.Conclusion)
+			if got.Summary != want.Summary || len(got.Annotations) != len(want.Annotations) {
+				t.Errorf("%d annotations, summary:\n%s\nwant %d as without the fault:\n%s", len(got.Annotations), got.Summary, len(want.Annotations), want.Summary)
+			}
+			seen := map[fakegithub.Annotation]bool{}
+			for _, a := range got.Annotations {
+				if seen[a] {
+					t.Errorf("annotation stored twice: %+v", a)
+				}
+				seen[a] = true
+			}
+			noViolations(t, sc.s)
+		})
 	}
 }
