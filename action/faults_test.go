@@ -307,3 +307,80 @@ func TestCheckAnnotationBatchAnswerLost(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckStepFaults: each read of a check, hung, failing with 5xx for
+// longer than the retries last, or answered 200 with JSON that parses but
+// lacks what GitHub always sends. The check fails closed: an error naming
+// what failed, its run completed as failure saying so, never in progress
+// and never a verdict the pull request did not earn.
+func TestCheckStepFaults(t *testing.T) {
+	t.Parallel()
+	steps := []struct {
+		name, method, path string
+		// truncated is a 200 answer that parses as JSON.
+		truncated string
+	}{
+		{"the pull request", "GET", repoPath + "/pulls/*", `{}`},
+		{"the trees and the configuration (GraphQL)", "POST", "/graphql", `{"data":{}}`},
+		{"the merge base", "GET", repoPath + "/compare/*", `{}`},
+		// An empty listing is GitHub's answer when no pull request is
+		// open: the one the event names is judged all the same (below).
+		{"the open pull requests", "GET", repoPath + "/pulls", ""},
+	}
+	kinds := map[string]func(path, truncated string) (fakegithub.Fault, []string){
+		"hung": func(p, _ string) (fakegithub.Fault, []string) {
+			return fakegithub.Fault{Stall: true, Times: 1000}, []string{"GitHub did not answer", "within 1s", "gave up after 5 attempts"}
+		},
+		"5xx storm": func(p, _ string) (fakegithub.Fault, []string) {
+			return fakegithub.Fault{Status: 502, Times: 1000}, []string{"gave up after 5 attempts", "502"}
+		},
+		"200 with truncated JSON": func(p, body string) (fakegithub.Fault, []string) {
+			return fakegithub.Fault{Status: 200, Body: []byte(body), Times: 1000}, nil
+		},
+	}
+	for _, st := range steps {
+		for kind, mk := range kinds {
+			if kind == "200 with truncated JSON" && st.truncated == "" {
+				continue
+			}
+			t.Run(st.name+"/"+kind, func(t *testing.T) {
+				t.Parallel()
+				s, sc, _ := faultScenario(t)
+				f, want := mk(st.path, st.truncated)
+				f.Method, f.Path = st.method, st.path
+				s.Inject(f)
+				ev := sc.event(t)
+				ev.retry = hangRetry
+
+				res := ev.run(t, s)
+
+				if faults(s) == 0 {
+					t.Fatalf("the step was not reached")
+				}
+				noneInProgress(t, s)
+				for _, r := range s.CheckRuns(sc.headSHA) {
+					if r.Conclusion != report.ConclusionFailure {
+						t.Errorf("check run %d is %s, want failure:\n%s", r.ID, r.Conclusion, r.Summary)
+					}
+				}
+				if res.err == nil {
+					t.Fatalf("the check did not fail; outcomes: %+v", res.outcomes)
+				}
+				contains(t, "error", res.err.Error(), want...)
+				if st.truncated != "" && kind == "200 with truncated JSON" {
+					contains(t, "error", res.err.Error(), "answer")
+				}
+				noViolations(t, s)
+			})
+		}
+	}
+	t.Run("the open pull requests/200 with an empty list", func(t *testing.T) {
+		t.Parallel()
+		s, sc, _ := faultScenario(t)
+		s.Inject(fakegithub.Fault{Method: "GET", Path: repoPath + "/pulls", Status: 200, Body: []byte(`[]`), Times: 1000})
+
+		sc.check(t).only(t)
+
+		onlyRun(t, s, sc.headSHA, "pact", report.ConclusionWaiting)
+	})
+}
