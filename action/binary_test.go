@@ -720,7 +720,7 @@ func TestBinaryRejudgeReportsFailuresAtTheEnd(t *testing.T) {
 	other := s.CommitFiles(e2e.Owner, e2e.Repo, "feat/b", base.Copy().Join("dev").Checkpoint("dev", "T2", "B").Files(), "dev", fakegithub.From("main"))
 	s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/b", Base: "main"})
 	failing := s.CommitFiles(e2e.Owner, e2e.Repo, "feat/a", with(base.Files(), ".pact/tasks/T1.md", strings.Repeat("x", 300<<10)), "dev", fakegithub.From("main"))
-	s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/a", Base: "main"})
+	na := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/a", Base: "main"})
 
 	res := e2e.Run{Server: s, EventName: "schedule", Payload: []byte(`{"schedule":"*/30 * * * *"}`),
 		Inputs: map[string]string{"max-pact-bytes": "128KiB"}}.Exec(t)
@@ -730,7 +730,7 @@ func TestBinaryRejudgeReportsFailuresAtTheEnd(t *testing.T) {
 	onlyRun(t, s, other, "pact", report.ConclusionWaiting)
 	last := strings.TrimSpace(res.Stderr)
 	last = last[strings.LastIndex(last, "\n")+1:]
-	if !strings.HasPrefix(last, "pact-action: could not judge 1 of 2 heads (the others were judged): "+prose.ShortSHA(failing)+": ") ||
+	if !strings.HasPrefix(last, fmt.Sprintf("pact-action: could not judge 1 of 2 heads (the others were judged): #%d at %s: ", na, prose.ShortSHA(failing))) ||
 		!strings.Contains(last, "the pact files this check must read come to more than its budget of 128 KiB") {
 		t.Errorf("stderr does not end with the failure:\n%s", res.Stderr)
 	}

@@ -2,6 +2,7 @@ package action
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -25,6 +26,7 @@ type BotGitHub interface {
 	Comment(ctx context.Context, issueNumber int, body string) (int64, error)
 	React(ctx context.Context, kind ghapi.CommentKind, commentID int64, content string) error
 	Permission(ctx context.Context, login string) (string, error)
+	CheckRunVerdict(ctx context.Context, headSHA, name string) (bool, error)
 }
 
 // BotSettings tune bot mode.
@@ -50,8 +52,10 @@ type BotOutcome struct {
 	// Notices are lines for the job log and summary (e.g. why a fork could
 	// not be written, or a conflicting event id).
 	Notices []string
-	// alreadyRecorded counts intents a previous delivery already wrote.
+	// alreadyRecorded counts intents a previous delivery already wrote;
+	// recordedOn is the head holding them when nothing else was written.
 	alreadyRecorded int
+	recordedOn      string
 }
 
 // Bot turns a review or /pact comment into pact events on the PR's branch,
@@ -90,9 +94,14 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 	}
 	// What follows (the status reply, the check) describes the branch as
 	// this run left it.
-	if out.NewHead != "" {
-		target.HeadSHA = out.NewHead
-		target.Known[0].HeadSHA = out.NewHead
+	// A delivery that finds its events already written checks the head
+	// holding them when no verdict stands there: the delivery that wrote
+	// them may have stopped before its check (killed, or its budget
+	// spent), and a commit pushed with the workflow's token starts no
+	// workflow, so no other run would.
+	if h := cmp.Or(out.NewHead, out.recordedOn); h != "" {
+		target.HeadSHA = h
+		target.Known[0].HeadSHA = h
 	}
 	if d.Status {
 		j, err := Judge(ctx, gh, target, s.Settings)
@@ -106,7 +115,7 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 			slog.Warn("could not react to the comment", "comment", d.Subject.Comment, "err", err)
 		}
 	}
-	if out.NewHead != "" || d.Recheck {
+	if out.NewHead != "" || out.recordedOn != "" || d.Recheck {
 		if out.Check, err = Check(ctx, gh, target, s.Settings); err != nil {
 			return out, err
 		}
@@ -325,6 +334,15 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p bot
 		}
 		j.refusals = append(append(conflicts, moved...), j.refusals...)
 		if len(j.lines) == 0 {
+			if o.alreadyRecorded > 0 {
+				done, err := gh.CheckRunVerdict(ctx, head, s.CheckName)
+				if err != nil {
+					return err
+				}
+				if !done {
+					o.recordedOn = head
+				}
+			}
 			o.replyAll(ctx, gh, pr.Number, j.refusals)
 			return nil
 		}

@@ -63,11 +63,25 @@ func Check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 	// applied: it is given failGrace more to learn the run's id, which
 	// fail then completes.
 	cctx, cancelCreate := graceContext(ctx, failGrace)
-	id, createErr := gh.CreateCheckRun(cctx, ghapi.CheckRun{Name: s.CheckName, HeadSHA: t.HeadSHA, Status: "in_progress", DetailsURL: s.DetailsURL, ExternalID: newExternalID()})
+	cr := ghapi.CheckRun{Name: s.CheckName, HeadSHA: t.HeadSHA, Status: "in_progress", DetailsURL: s.DetailsURL, ExternalID: newExternalID()}
+	id, createErr := gh.CreateCheckRun(cctx, cr)
 	cancelCreate()
 	switch {
 	case createErr == nil:
 		out.CheckRunID = id
+	case ctx.Err() != nil:
+		// The create GitHub was still holding when the grace ran out may
+		// have been applied: a run found by its external id is completed
+		// as failed, in fail's context, rather than left in progress.
+		fctx, cancel := failContext(ctx)
+		defer cancel()
+		if id, found, err := gh.FindCheckRun(fctx, cr); err == nil && found {
+			out.CheckRunID = id
+			if err := out.fail(ctx, gh, stopped(ctx)); err != nil {
+				return nil, &RunLeftInProgressError{ID: id, Err: err, Why: stopped(ctx)}
+			}
+		}
+		return nil, fmt.Errorf("create the %q check run on %s: %w", s.CheckName, prose.ShortSHA(t.HeadSHA), stopped(ctx))
 	case errors.Is(createErr, ghapi.ErrForbidden) || errors.Is(createErr, ghapi.ErrNotFound):
 		out.Fallback = true
 		out.FallbackReason = "the token cannot create check runs (a pull request from a fork gets a read-only token), so the verdict goes to workflow annotations and the job summary instead"
@@ -232,18 +246,25 @@ func (out *Outcome) fail(ctx context.Context, gh GitHub, why error) error {
 	if out.CheckRunID == 0 {
 		return nil
 	}
-	fctx := context.WithoutCancel(ctx)
-	var budget *RunBudgetError
-	if ctx.Err() != nil && !errors.As(context.Cause(ctx), &budget) {
-		var cancel context.CancelFunc
-		fctx, cancel = context.WithTimeout(fctx, failGrace)
-		defer cancel()
-	}
+	fctx, cancel := failContext(ctx)
+	defer cancel()
 	if err := gh.FailCheckRun(fctx, out.CheckRunID, StoppedSummary(why)); err != nil {
 		slog.Error("could not mark the check run as failed", "check_run", out.CheckRunID, "err", err)
 		return err
 	}
 	return nil
+}
+
+// failContext is the context of the requests that complete a run as
+// failed, whatever became of ctx: fresh deadlines after a timeout or the
+// run's budget, failGrace in all after the job was cancelled.
+func failContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	fctx := context.WithoutCancel(ctx)
+	var budget *RunBudgetError
+	if ctx.Err() != nil && !errors.As(context.Cause(ctx), &budget) {
+		return context.WithTimeout(fctx, failGrace)
+	}
+	return fctx, func() {}
 }
 
 // newExternalID tags one check run so a create that failed after GitHub

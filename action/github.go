@@ -31,6 +31,7 @@ type Reader interface {
 type GitHub interface {
 	Reader
 	CreateCheckRun(ctx context.Context, cr ghapi.CheckRun) (int64, error)
+	FindCheckRun(ctx context.Context, cr ghapi.CheckRun) (int64, bool, error)
 	CompleteCheckRun(ctx context.Context, id int64, conclusion string, out ghapi.Output) error
 	FailCheckRun(ctx context.Context, id int64, summary string) error
 	RequestReviewers(ctx context.Context, number int, logins, teams []string) (*ghapi.PR, error)

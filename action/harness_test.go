@@ -54,6 +54,9 @@ type event struct {
 	settings func(*action.Settings)
 	// ctx replaces the test's context: cancelling it is what SIGTERM does.
 	ctx context.Context
+	// retry replaces the client's retry policy (a short AttemptTimeout,
+	// as PACT_REQUEST_TIMEOUT sets it, for a GitHub that hangs).
+	retry ghapi.RetryPolicy
 }
 
 // result is what one event did.
@@ -100,10 +103,14 @@ func (r *recorder) sleep(ctx context.Context, d time.Duration) error {
 }
 
 // client is the GitHub client the binary builds, pointed at the fake.
-func client(t *testing.T, s *fakegithub.Server, rec *recorder) *ghapi.Client {
+func client(t *testing.T, s *fakegithub.Server, rec *recorder, retry ...ghapi.RetryPolicy) *ghapi.Client {
 	t.Helper()
+	var p ghapi.RetryPolicy
+	if len(retry) > 0 {
+		p = retry[0]
+	}
 	gh, err := ghapi.New(t.Context(), ghapi.Options{Token: e2e.Token, APIURL: s.URL, GraphQLURL: s.URL + "/graphql",
-		Owner: e2e.Owner, Repo: e2e.Repo, HTTPClient: s.Client(), Sleep: rec.sleep, Logger: slog.New(slog.NewTextHandler(rec, nil))})
+		Owner: e2e.Owner, Repo: e2e.Repo, HTTPClient: s.Client(), Sleep: rec.sleep, Logger: slog.New(slog.NewTextHandler(rec, nil)), Retry: p})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +134,7 @@ func (ev event) run(t *testing.T, s *fakegithub.Server) (r result) {
 		ev.settings(&st)
 	}
 	rec := &recorder{}
-	gh := client(t, s, rec)
+	gh := client(t, s, rec, ev.retry)
 	res, err := action.Run(ctx, action.Env{EventName: ev.name, Payload: ev.payload, Mode: ev.mode, SHA: sha, Workspace: ev.workspace,
 		Settings: st, Sleep: rec.sleep}, gh)
 	var unknown *ghevent.UnknownEventError

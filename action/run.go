@@ -3,9 +3,11 @@ package action
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/ghevent"
 	"github.com/pact-action/pact-action/internal/prose"
 )
@@ -49,8 +51,34 @@ type RunResult struct {
 // failed.
 type HeadFailure struct {
 	HeadSHA string
-	Err     error
+	// PRs are the open pull requests the head is known to head (none for
+	// a push or a merge group).
+	PRs []int
+	Err error
 }
+
+// What names the head for a person: its pull requests, then the commit.
+func (f HeadFailure) What() string {
+	if len(f.PRs) == 0 {
+		return prose.ShortSHA(f.HeadSHA)
+	}
+	nums := make([]string, len(f.PRs))
+	for i, n := range f.PRs {
+		nums[i] = fmt.Sprintf("#%d", n)
+	}
+	return strings.Join(nums, ", ") + " at " + prose.ShortSHA(f.HeadSHA)
+}
+
+// NotStartedError is the failure of a head check mode never came to: the
+// job was cancelled, or the run's budget spent, while it judged an
+// earlier one. No check run was created for it.
+type NotStartedError struct{ Cause error }
+
+func (e *NotStartedError) Error() string {
+	return fmt.Sprintf("not judged, and no check run posted: the run stopped before it came to this head (%v)", e.Cause)
+}
+
+func (e *NotStartedError) Unwrap() error { return e.Cause }
 
 // UnjudgedError is Run's error when check mode could not judge some of an
 // event's several heads (the others were judged): it names each head with
@@ -64,9 +92,13 @@ type UnjudgedError struct {
 func (e *UnjudgedError) Error() string {
 	each := make([]string, len(e.Failed))
 	for i, f := range e.Failed {
-		each[i] = fmt.Sprintf("%s: %v", prose.ShortSHA(f.HeadSHA), f.Err)
+		each[i] = fmt.Sprintf("%s: %v", f.What(), f.Err)
 	}
-	return fmt.Sprintf("could not judge %d of %d heads (the others were judged): %s", len(e.Failed), e.Heads, strings.Join(each, "; "))
+	others := " (the others were judged)"
+	if len(e.Failed) == e.Heads {
+		others = ""
+	}
+	return fmt.Sprintf("could not judge %d of %d heads%s: %s", len(e.Failed), e.Heads, others, strings.Join(each, "; "))
 }
 
 func (e *UnjudgedError) Unwrap() []error {
@@ -119,15 +151,22 @@ func Run(ctx context.Context, env Env, gh BotGitHub) (*RunResult, error) {
 	if res.Targets, err = Targets(ctx, gh, ev, env.EventName, env.SHA, env.Workspace); err != nil {
 		return res, err
 	}
-	for _, t := range res.Targets {
+	for i, t := range res.Targets {
 		out, err := Check(ctx, gh, t, env.Settings)
 		if err == nil {
 			res.Outcomes = append(res.Outcomes, out)
 			continue
 		}
-		res.Failed = append(res.Failed, HeadFailure{HeadSHA: t.HeadSHA, Err: err})
+		res.Failed = append(res.Failed, HeadFailure{HeadSHA: t.HeadSHA, PRs: t.prs(), Err: err})
 		if ctx.Err() != nil {
-			break // the job is cancelled: the next heads would fail the same way
+			// The job is cancelled or its budget spent: the next heads
+			// would fail the same way. Each is named as not judged, so the
+			// job's message and summary account for every head it was
+			// asked to judge.
+			for _, rest := range res.Targets[i+1:] {
+				res.Failed = append(res.Failed, HeadFailure{HeadSHA: rest.HeadSHA, PRs: rest.prs(), Err: &NotStartedError{Cause: stopped(ctx)}})
+			}
+			break
 		}
 	}
 	switch {
@@ -137,4 +176,17 @@ func Run(ctx context.Context, env Env, gh BotGitHub) (*RunResult, error) {
 		return res, res.Failed[0].Err
 	}
 	return res, &UnjudgedError{Failed: res.Failed, Heads: len(res.Targets)}
+}
+
+// prs are the numbers of the open pull requests t is known to head.
+func (t Target) prs() []int {
+	var out []int
+	for _, list := range [][]ghapi.PR{t.Known, t.Open} {
+		for _, pr := range list {
+			if pr.HeadSHA == t.HeadSHA && !slices.Contains(out, pr.Number) {
+				out = append(out, pr.Number)
+			}
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package action_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -82,5 +83,14 @@ func TestUnjudgedError(t *testing.T) {
 	var tl *action.PactTooLargeError
 	if !errors.As(err, &tl) || tl != budget {
 		t.Errorf("errors.As does not reach the first head's error")
+	}
+	// None judged: the message does not say the others were.
+	none := &action.UnjudgedError{Heads: 2, Failed: []action.HeadFailure{
+		{HeadSHA: "1111111111111111111111111111111111111111", PRs: []int{4}, Err: errors.New("boom")},
+		{HeadSHA: "2222222222222222222222222222222222222222", PRs: []int{5, 6}, Err: &action.NotStartedError{Cause: context.Canceled}},
+	}}
+	want = "could not judge 2 of 2 heads: #4 at 111111111111: boom; #5, #6 at 222222222222: not judged, and no check run posted: the run stopped before it came to this head (context canceled)"
+	if none.Error() != want {
+		t.Errorf("error = %q\nwant    %q", none, want)
 	}
 }

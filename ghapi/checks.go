@@ -125,6 +125,16 @@ func (c *Client) CreateCheckRun(ctx context.Context, cr CheckRun) (int64, error)
 // each attempt has its own deadline (RetryPolicy.AttemptTimeout).
 const writeAttempts = 3
 
+// FindCheckRun looks for the run a failed create may have made, by name
+// and external id on its head commit: for a caller whose create the job's
+// cancellation cut, to complete the run in a context of its own.
+func (c *Client) FindCheckRun(ctx context.Context, cr CheckRun) (int64, bool, error) {
+	if cr.ExternalID == "" {
+		return 0, false, nil
+	}
+	return c.findCheckRun(ctx, cr)
+}
+
 // findCheckRun looks for the run a failed create may have made, by name and
 // external id on its head commit.
 func (c *Client) findCheckRun(ctx context.Context, cr CheckRun) (int64, bool, error) {
@@ -139,6 +149,23 @@ func (c *Client) findCheckRun(ctx context.Context, cr CheckRun) (int64, bool, er
 		}
 	}
 	return 0, false, nil
+}
+
+// CheckRunVerdict reports whether the newest check run named name on
+// commit headSHA is completed with a verdict: not in progress, and not
+// completed by FailCheckRun, which leaves no verdict standing.
+func (c *Client) CheckRunVerdict(ctx context.Context, headSHA, name string) (bool, error) {
+	list, _, err := c.gh.Checks.ListCheckRunsForRef(ctx, c.owner, c.repo, headSHA, &github.ListCheckRunsOptions{
+		CheckName: github.String(name), Filter: github.String("latest")})
+	if err != nil {
+		return false, wrapErr(fmt.Sprintf("list the %q check runs of %s", name, prose.ShortSHA(headSHA)), err)
+	}
+	for _, run := range list.CheckRuns {
+		if run.GetName() == name && run.GetStatus() == "completed" && run.GetOutput().GetTitle() != failedTitle {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // checkRunPatch is the body of PATCH /check-runs/{id}. go-github's
@@ -178,8 +205,9 @@ type checkRunAnnotation struct {
 // stays in its current status; the last batch (or no annotation) goes with
 // status "completed" and the conclusion. The run thus only turns completed
 // once all annotations are stored, and if a batch fails the run is left
-// incomplete (the caller may then FailCheckRun it). A retried batch whose
-// first attempt reached GitHub can duplicate annotations.
+// incomplete (the caller may then FailCheckRun it). A batch is never
+// stored twice: one whose outcome is unknown is looked at before it is sent
+// again (addAnnotations, finishCheckRun).
 func (c *Client) CompleteCheckRun(ctx context.Context, id int64, conclusion string, out Output) error {
 	op := fmt.Sprintf("complete check run %d", id)
 	if !conclusions[conclusion] {
@@ -213,7 +241,7 @@ func (c *Client) CompleteCheckRun(ctx context.Context, id int64, conclusion stri
 	last := anns
 	total := len(batches) + 1
 	for i, batch := range batches {
-		if err := c.patchCheckRun(ctx, id, checkRunPatch{Output: output(batch)}); err != nil {
+		if err := c.addAnnotations(ctx, id, checkRunPatch{Output: output(batch)}, i*MaxAnnotationsPerRequest, len(batch)); err != nil {
 			return fmt.Errorf("%s: annotation batch %d of %d: %w", op, i+1, total, err)
 		}
 	}
@@ -232,15 +260,25 @@ func (c *Client) CompleteCheckRun(ctx context.Context, id int64, conclusion stri
 	return nil
 }
 
+// failedTitle is the title of a run FailCheckRun completed.
+const failedTitle = "pact-action failed"
+
 // FailCheckRun completes check run id with conclusion "failure" and summary
-// as output, e.g. when the action crashed after creating the run.
+// as output, e.g. when the action crashed after creating the run. A run
+// already completed is left as it is: the verdict whose answer was lost
+// (the job cancelled while GitHub applied it) stands, and is not replaced
+// by a failure that says the commit was not judged.
 func (c *Client) FailCheckRun(ctx context.Context, id int64, summary string) error {
+	if status, err := c.checkRunStatus(context.WithValue(ctx, oneAttemptKey{}, true), id); err == nil && status == "completed" {
+		c.logger.Warn("the check run is completed already; leaving its verdict", "check_run", id)
+		return nil
+	}
 	if err := c.finishCheckRun(ctx, id, checkRunPatch{
 		Status:      "completed",
 		Conclusion:  "failure",
 		CompletedAt: time.Now().UTC().Format(time.RFC3339),
 		Output: &checkRunOutput{
-			Title:   "pact-action failed",
+			Title:   failedTitle,
 			Summary: prose.Clip(summary, maxOutputText, truncated),
 		},
 	}); err != nil {
@@ -280,16 +318,62 @@ func (c *Client) finishCheckRun(ctx context.Context, id int64, body checkRunPatc
 	}
 }
 
+// addAnnotations sends a batch of n annotations to run id, which holds
+// stored before it. GitHub appends the annotations of every update, so a
+// batch whose outcome is unknown is not repeated blindly: the run's count
+// of annotations is read, and the batch sent again (writeAttempts in all)
+// only while the count is still stored.
+func (c *Client) addAnnotations(ctx context.Context, id int64, body checkRunPatch, stored, n int) error {
+	for attempt := 1; ; attempt++ {
+		err := c.patchCheckRun(context.WithValue(ctx, applyOnceKey{}, true), id, body)
+		if err == nil {
+			return nil
+		}
+		if !outcomeUnknown(err) || ctx.Err() != nil {
+			return err
+		}
+		run, rerr := c.readCheckRun(context.WithValue(ctx, oneAttemptKey{}, true), id)
+		switch {
+		case rerr != nil:
+			return fmt.Errorf("%w; the batch may have been stored, and reading the run failed too: %w", err, rerr)
+		case run.Output.Annotations == stored+n:
+			c.logger.Warn("the annotations were stored though the answer was lost", "check_run", id, "error", err)
+			return nil
+		case run.Output.Annotations != stored:
+			return fmt.Errorf("%w; the run holds %d annotations, neither the %d before this batch nor the %d after", err, run.Output.Annotations, stored, stored+n)
+		case attempt == writeAttempts:
+			return fmt.Errorf("%w (%d attempts)", err, attempt)
+		}
+		delay := c.backoff(attempt)
+		c.logger.Warn("github request failed, retrying", "method", http.MethodPatch, "path", "check-runs", "check_run", id,
+			"attempt", attempt, "status", statusOf(err), "delay", delay, "error", err, "note", "the annotations were not stored; sending them again")
+		if err := c.sleep(ctx, delay); err != nil {
+			return fmt.Errorf("%w (%d attempts)", err, attempt)
+		}
+	}
+}
+
+// storedRun is what a read of a check run tells about earlier writes.
+type storedRun struct {
+	// Status is queued, in_progress or completed.
+	Status string `json:"status"`
+	Output struct {
+		Annotations int `json:"annotations_count"`
+	} `json:"output"`
+}
+
+// readCheckRun reads run id.
+func (c *Client) readCheckRun(ctx context.Context, id int64) (storedRun, error) {
+	var run storedRun
+	err := c.getJSON(ctx, fmt.Sprintf("read check run %d", id), c.repoPath()+"/check-runs/"+strconv.FormatInt(id, 10), "", &run)
+	return run, err
+}
+
 // checkRunStatus reads the status of run id: queued, in_progress or
 // completed.
 func (c *Client) checkRunStatus(ctx context.Context, id int64) (string, error) {
-	var run struct {
-		Status string `json:"status"`
-	}
-	if err := c.getJSON(ctx, fmt.Sprintf("read check run %d", id), c.repoPath()+"/check-runs/"+strconv.FormatInt(id, 10), "", &run); err != nil {
-		return "", err
-	}
-	return run.Status, nil
+	run, err := c.readCheckRun(ctx, id)
+	return run.Status, err
 }
 
 func (c *Client) patchCheckRun(ctx context.Context, id int64, body checkRunPatch) error {

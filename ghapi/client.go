@@ -11,9 +11,12 @@
 // Retry-After and x-ratelimit-reset. Every attempt has its own deadline
 // (RetryPolicy.AttemptTimeout). A read (GET, or a GraphQL query) is also
 // asked again when it got no answer in time, its connection dropped, or
-// its answer was cut off mid-way. A write is not: the two writes whose
-// outcome matters (creating and completing a check run) are looked up
-// after an unknown outcome and only then repeated. Nothing else in the
+// its answer was cut off mid-way. A write is not: the writes whose
+// outcome matters (creating and completing a check run, moving a branch,
+// posting a comment) are looked up after an unknown outcome and only then
+// repeated; the others are repeated after a 5xx only where a repeat
+// changes nothing (a reaction, a review request, a Git object named by its
+// content, which nothing refers to until the branch moves). Nothing else in the
 // project retries GitHub calls. GraphQL queries go through the same
 // transport.
 //

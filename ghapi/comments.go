@@ -3,6 +3,7 @@ package ghapi
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"path"
 	"strconv"
@@ -41,13 +42,62 @@ var reactionContents = map[string]bool{
 }
 
 // Comment posts body as a comment on issue or pull request issueNumber and
-// returns the comment id.
+// returns the comment id. A post whose outcome is unknown (no answer, a cut
+// answer, a 5xx) is looked for among the newest comments before it is
+// sent again, so that a reply is never posted twice.
 func (c *Client) Comment(ctx context.Context, issueNumber int, body string) (int64, error) {
-	cm, _, err := c.gh.Issues.CreateComment(ctx, c.owner, c.repo, issueNumber, &github.IssueComment{Body: github.String(body)})
-	if err != nil {
-		return 0, wrapErr(fmt.Sprintf("comment on #%d", issueNumber), err)
+	op := fmt.Sprintf("comment on #%d", issueNumber)
+	for attempt := 1; ; attempt++ {
+		cm, _, err := c.gh.Issues.CreateComment(context.WithValue(ctx, applyOnceKey{}, true), c.owner, c.repo, issueNumber, &github.IssueComment{Body: github.String(body)})
+		if err == nil {
+			return cm.GetID(), nil
+		}
+		err = wrapErr(op, err)
+		if !outcomeUnknown(err) || ctx.Err() != nil {
+			return 0, err
+		}
+		id, found, ferr := c.findComment(ctx, issueNumber, body)
+		switch {
+		case found:
+			c.logger.Warn("the comment was posted though its answer was lost", "issue", issueNumber, "comment", id, "error", err)
+			return id, nil
+		case ferr != nil:
+			return 0, fmt.Errorf("%w; it may have been posted, and looking for it failed too: %w", err, ferr)
+		case attempt == writeAttempts:
+			return 0, fmt.Errorf("%w (%d attempts)", err, attempt)
+		}
+		delay := c.backoff(attempt)
+		c.logger.Warn("github request failed, retrying", "method", http.MethodPost, "path", "issues/comments", "attempt", attempt,
+			"status", statusOf(err), "delay", delay, "error", err, "note", "the comment was not posted; posting it again")
+		if err := c.sleep(ctx, delay); err != nil {
+			return 0, fmt.Errorf("%w (%d attempts)", err, attempt)
+		}
 	}
-	return cm.GetID(), nil
+}
+
+// findComment looks for a comment with exactly body among the newest of
+// issue number (its last page of 100 comments): the one a post whose
+// answer was lost may have made. The same reply posted by an earlier run
+// is taken for it too, which says the same thing.
+func (c *Client) findComment(ctx context.Context, number int, body string) (int64, bool, error) {
+	op := fmt.Sprintf("look for the comment on #%d", number)
+	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
+	list, resp, err := c.gh.Issues.ListComments(ctx, c.owner, c.repo, number, opts)
+	if err != nil {
+		return 0, false, wrapErr(op, err)
+	}
+	if resp.LastPage > 1 {
+		opts.Page = resp.LastPage
+		if list, _, err = c.gh.Issues.ListComments(ctx, c.owner, c.repo, number, opts); err != nil {
+			return 0, false, wrapErr(op, err)
+		}
+	}
+	for i := len(list) - 1; i >= 0; i-- {
+		if list[i].GetBody() == body {
+			return list[i].GetID(), true, nil
+		}
+	}
+	return 0, false, nil
 }
 
 // React adds reaction content ("+1", "-1", "laugh", "confused", "heart",

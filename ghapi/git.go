@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -80,12 +81,8 @@ func (c *Client) CommitFiles(ctx context.Context, branch, parentSHA string, file
 	if err != nil {
 		return "", wrapErr(op+": create commit", err)
 	}
-	_, _, err = c.gh.Git.UpdateRef(ctx, c.owner, c.repo, &github.Reference{
-		Ref:    github.String("heads/" + branch),
-		Object: &github.GitObject{SHA: commit.SHA},
-	}, false)
-	if err != nil {
-		return "", wrapErr(op+": update branch", err)
+	if err := c.moveBranch(ctx, branch, parentSHA, commit.GetSHA()); err != nil {
+		return "", fmt.Errorf("%s: %w", op, err)
 	}
 	// What was written is known by its ids: a later read of the new
 	// commit (the check of it) takes these blobs by the ids GitHub reports.
@@ -94,6 +91,47 @@ func (c *Client) CommitFiles(ctx context.Context, branch, parentSHA string, file
 		c.cache.putBlob(files[p], commit.GetSHA())
 	}
 	return commit.GetSHA(), nil
+}
+
+// moveBranch moves branch from parent to commit without force. An update
+// whose outcome is unknown (no answer, a cut answer, a 5xx) is not taken
+// for a failure: GitHub may have moved the branch, and the caller would
+// then report a write that landed as failed (and a re-run find its lines
+// written by no run that checked them). The branch is read instead: at
+// commit, the update landed; at parent, it is sent again (writeAttempts in
+// all); anywhere else, someone else moved it, which is ErrNotFastForward.
+func (c *Client) moveBranch(ctx context.Context, branch, parent, commit string) error {
+	ref := "heads/" + branch
+	for attempt := 1; ; attempt++ {
+		_, _, err := c.gh.Git.UpdateRef(context.WithValue(ctx, applyOnceKey{}, true), c.owner, c.repo, &github.Reference{
+			Ref: github.String(ref), Object: &github.GitObject{SHA: github.String(commit)},
+		}, false)
+		if err == nil {
+			return nil
+		}
+		err = wrapErr("update branch", err)
+		if !outcomeUnknown(err) || ctx.Err() != nil {
+			return err
+		}
+		at, _, rerr := c.gh.Git.GetRef(ctx, c.owner, c.repo, ref)
+		switch {
+		case rerr != nil:
+			return fmt.Errorf("%w; it may have moved to %s, and reading it failed too: %w", err, commit, wrapErr("read branch "+branch, rerr))
+		case at.GetObject().GetSHA() == commit:
+			c.logger.Warn("the branch was moved though the answer was lost", "branch", branch, "commit", commit, "error", err)
+			return nil
+		case at.GetObject().GetSHA() != parent:
+			return fmt.Errorf("%w: %s moved to %s meanwhile (%w)", ErrNotFastForward, branch, at.GetObject().GetSHA(), err)
+		case attempt == writeAttempts:
+			return fmt.Errorf("%w (%d attempts)", err, attempt)
+		}
+		delay := c.backoff(attempt)
+		c.logger.Warn("github request failed, retrying", "method", http.MethodPatch, "path", "git/refs/"+ref, "attempt", attempt,
+			"status", statusOf(err), "delay", delay, "error", err, "note", "the branch did not move; moving it again")
+		if err := c.sleep(ctx, delay); err != nil {
+			return fmt.Errorf("%w (%d attempts)", err, attempt)
+		}
+	}
 }
 
 // MatchingRefs lists the refs whose names start with refs/<prefix> (for

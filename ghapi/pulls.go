@@ -89,6 +89,11 @@ func (c *Client) PullRequest(ctx context.Context, number int) (*PR, error) {
 		return nil, wrapErr(fmt.Sprintf("get pull request #%d", number), err)
 	}
 	pr := prFrom(p)
+	if pr.Number != number || pr.HeadSHA == "" || pr.HeadRef == "" {
+		// Everything judged hangs on the head: an answer without it (cut
+		// by a proxy into JSON that still parses) is not a pull request.
+		return nil, fmt.Errorf("get pull request #%d: GitHub's answer is incomplete (no number, head commit or branch); re-run the job", number)
+	}
 	return &pr, nil
 }
 

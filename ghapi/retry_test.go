@@ -271,3 +271,51 @@ func TestRetryIsLogged(t *testing.T) {
 		t.Errorf("log = %q", out)
 	}
 }
+
+// A Retry-After of an hour is refused at once (TestRetry); one within
+// MaxDelay but past the caller's deadline is slept until the deadline,
+// whose own message (PACT_TIMEOUT, PACT_RUN_TIMEOUT) the caller then gives
+// (TestBinaryHungGitHub).
+//
+// The runner's clock off GitHub's by an hour: a rate limit's reset, read
+// on the wrong clock, asks for an hour's wait (behind: given up at once,
+// saying how long) or none (ahead: asked again at once, until the attempts
+// run out). Either way the request fails closed, rate limited, naming the
+// wait or the attempts; it never hangs nor succeeds on a refusal.
+func TestRetryClockSkew(t *testing.T) {
+	t.Parallel()
+	const path = "/repos/acme/widgets/collaborators/alice/permission"
+	reset := strconv.FormatInt(clock.Add(10*time.Second).Unix(), 10)
+	for name, tc := range map[string]struct {
+		skew     time.Duration
+		requests int
+		msg      string
+	}{
+		"runner behind by an hour": {-time.Hour, 1, "server asked to wait 1h0m11s"},
+		"runner ahead by an hour":  {time.Hour, 4, "max 4 attempts"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := fakegithub.New(t)
+			seedRepo(t, srv)
+			srv.FailNext("GET", path, 429, http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset}}, 99)
+			c, _ := newClient(t, srv, func(o *ghapi.Options) { o.Now = func() time.Time { return clock.Add(tc.skew) } })
+
+			_, err := c.Permission(context.Background(), "alice")
+
+			if !errors.Is(err, ghapi.ErrRateLimited) || !strings.Contains(fmtErr(err), tc.msg) {
+				t.Errorf("error = %v, want rate limited saying %q", err, tc.msg)
+			}
+			if n := srv.CountRequests("GET", path); n != tc.requests {
+				t.Errorf("requests = %d, want %d", n, tc.requests)
+			}
+		})
+	}
+}
+
+func fmtErr(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

@@ -445,6 +445,14 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 					t.Errorf("body = %s", body)
 				}
 			}},
+		{name: "get ref", method: "GET", path: "/repos/o/r/git/ref/heads/topic", wantStatus: 200,
+			check: func(t *testing.T, body []byte, _ http.Header) {
+				m := decodeJSON(t, body)
+				if m["ref"] != "refs/heads/topic" || m["object"].(map[string]any)["sha"] != commitSHA {
+					t.Errorf("ref = %s, want refs/heads/topic at the commit just written", body)
+				}
+			}},
+		{name: "get missing ref", method: "GET", path: "/repos/o/r/git/ref/heads/nope", wantStatus: 404},
 		{name: "force update ref", method: "PATCH", path: "/repos/forker/r/git/refs/heads/fix", body: map[string]any{"sha": base, "force": true}, wantStatus: 200},
 		{name: "update missing ref", method: "PATCH", path: "/repos/o/r/git/refs/heads/nope", body: map[string]any{"sha": base}, wantStatus: 422},
 		{name: "create comment", method: "POST", path: fmt.Sprintf("/repos/o/r/issues/%d/comments", n), body: map[string]any{"body": "hello"}, wantStatus: 201,
@@ -456,6 +464,15 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 					t.Errorf("comment author = %v", m["user"])
 				}
 			}},
+		{name: "list comments", method: "GET", path: fmt.Sprintf("/repos/o/r/issues/%d/comments?per_page=100", n), wantStatus: 200,
+			check: func(t *testing.T, body []byte, _ http.Header) {
+				var list []map[string]any
+				_ = json.Unmarshal(body, &list)
+				if len(list) != 1 || list[0]["body"] != "hello" {
+					t.Errorf("comments = %s, want the one just posted", body)
+				}
+			}},
+		{name: "list comments of a missing issue", method: "GET", path: "/repos/o/r/issues/999/comments", wantStatus: 404},
 		{name: "react", method: "POST", path: "/repos/o/r/issues/comments/{comment}/reactions", body: map[string]any{"content": "heart"}, wantStatus: 201},
 		{name: "react again", method: "POST", path: "/repos/o/r/issues/comments/{comment}/reactions", body: map[string]any{"content": "heart"}, wantStatus: 200},
 		{name: "comment on missing issue", method: "POST", path: "/repos/o/r/issues/999/comments", body: map[string]any{"body": "x"}, wantStatus: 404},

@@ -37,11 +37,13 @@ func (s *Server) buildRoutes() error {
 		"git/create-commit":                       s.createCommit,
 		"git/get-commit":                          s.getCommit,
 		"git/update-ref":                          s.updateRef,
+		"git/get-ref":                             s.getRef,
 		"git/list-matching-refs":                  s.listMatchingRefs,
 		"git/create-tree":                         s.createTree,
 		"git/get-tree":                            s.getTree,
 		"reactions/create-for-issue-comment":      s.createIssueCommentReaction,
 		"issues/create-comment":                   s.createComment,
+		"issues/list-comments":                    s.listComments,
 		"pulls/get":                               s.getPull,
 		"pulls/list-files":                        s.listPullFiles,
 		"pulls/list-reviews":                      s.listReviews,
@@ -614,6 +616,17 @@ func (s *Server) updateRef(c *call) *reply {
 	return jsonReply(http.StatusOK, s.gitRefJSON(c.repo, full, in.SHA))
 }
 
+// getRef answers GET .../git/ref/{ref}: how a client learns whether a
+// ref update whose answer was lost landed.
+func (s *Server) getRef(c *call) *reply {
+	full := "refs/" + c.params["ref"]
+	sha := c.repo.refs[full]
+	if sha == "" {
+		return errorReply(http.StatusNotFound, "Not Found")
+	}
+	return jsonReply(http.StatusOK, s.gitRefJSON(c.repo, full, sha))
+}
+
 // listMatchingRefs answers GET .../git/matching-refs/{ref}: every ref
 // whose name starts with refs/{ref}, in name order.
 func (s *Server) listMatchingRefs(c *call) *reply {
@@ -784,6 +797,22 @@ func (s *Server) createComment(c *call) *reply {
 	}
 	cm := s.addCommentLocked(p, c.login, in.Body)
 	return &reply{status: http.StatusCreated, header: http.Header{"Location": {fmt.Sprintf("%s/issues/comments/%d", s.apiRepo(c.repo), cm.id)}}, body: s.commentJSON(cm)}
+}
+
+// listComments answers GET .../issues/{issue_number}/comments, oldest
+// first, paginated: how a client learns whether a comment whose answer
+// was lost was posted.
+func (s *Server) listComments(c *call) *reply {
+	p := s.issuePull(c)
+	if p == nil {
+		return errorReply(http.StatusNotFound, "Not Found")
+	}
+	lo, hi, h := c.paginate(len(p.commentIDs), 30)
+	list := []any{}
+	for _, id := range p.commentIDs[lo:hi] {
+		list = append(list, s.commentJSON(s.comments[id]))
+	}
+	return &reply{status: http.StatusOK, header: h, body: list}
 }
 
 func (s *Server) getPull(c *call) *reply {
