@@ -486,6 +486,13 @@ func TestParseReplayEquivalence(t *testing.T) {
 	}
 	files["ids"] = []byte(b.String())
 	files["flood"] = floodLog(300)
+	for _, shape := range loggen.Junk {
+		// Each shape alone, then after an init, and with an earlier event
+		// whose event_id the junk may repeat.
+		junk := loggen.JunkLog(shape, 64<<10)
+		files["junk: "+shape.Name] = junk
+		files["junk after init: "+shape.Name] = append([]byte(okInit+"\n"+shape.Line(0)+"\n"), junk...)
+	}
 	for _, pattern := range []string{"testdata/logs/*.jsonl", "../checks/testdata/pacts/*/log.jsonl", "../schemas/testdata/*.jsonl"} {
 		names, _ := filepath.Glob(pattern)
 		for _, name := range names {
