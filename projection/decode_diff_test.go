@@ -510,6 +510,11 @@ func TestParseReplayEquivalence(t *testing.T) {
 		if msg := diffParseReplay(file, len(file) < 3<<20); msg != "" {
 			t.Errorf("%s: %s", name, msg)
 		}
+		var each []Event
+		EachEvent(file, func(ev *Event) { each = append(each, *ev) })
+		if want := parseBytes(file).Events; (len(each) > 0 || len(want) > 0) && !reflect.DeepEqual(each, want) {
+			t.Errorf("%s: EachEvent gives %d events, Read with KeepEvents keeps %d, or they differ", name, len(each), len(want))
+		}
 		// Read's door gives the same replay whatever it keeps.
 		for _, opts := range []ReadOptions{{}, {KeepEvents: true}, {Reserve: "x"}} {
 			log, got := ReadBytes(file, opts)
