@@ -15,6 +15,7 @@ import (
 	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
+	"github.com/pact-action/pact-action/internal/testkit/loggen"
 	"github.com/pact-action/pact-action/projection"
 	"github.com/pact-action/pact-action/report"
 )
@@ -766,43 +767,77 @@ func TestBinaryMaxPactBytesInput(t *testing.T) {
 // `1` to the log (2 MB, far under max-pact-bytes) gets a failing check
 // within a bounded memory (docs/semantics.md §7): 100 malformed lines
 // listed, the rest counted exactly in the check run, the job summary and
-// the JSON report (before the cap: a peak resident set of 1.8 GiB).
+// the JSON report (before the cap: a peak resident set of 1.8 GiB). So
+// does every other junk shape (loggen.Junk) at a few megabytes: before
+// defective lines were kept compactly, a million lines of `{}` took
+// about 1 GiB.
 func TestBinaryMalformedFlood(t *testing.T) {
 	t.Parallel()
 	const lines = 1_000_000
-	b := seedBudget(t, 1, "off")
-	flood := b.files[".pact/log.jsonl"] + strings.Repeat("1\n", lines)
-	b.head = b.s.CommitFiles(e2e.Owner, e2e.Repo, "feat/login", map[string]string{".pact/log.jsonl": flood}, provDevGH, fakegithub.Verified())
-
-	res := e2e.Run{Server: b.s, EventName: "pull_request", Payload: prPayload(t, b.s, b.pr, "feat/login", "main"), MeasureRSS: true}.Exec(t)
-
-	wantExit(t, res, 1)
-	run := onlyRun(t, b.s, b.head, "pact", report.ConclusionFailure)
-	t.Logf("peak RSS %s, summary %d bytes, %d annotations", prose.Bytes(res.MaxRSS), len(run.Summary), len(run.Annotations))
-	if res.MaxRSS > 256<<20 {
-		t.Errorf("peak resident set %s, over 256 MiB", prose.Bytes(res.MaxRSS))
-	}
-	more := fmt.Sprintf("%d more findings with this code not listed", lines-projection.MaxListed)
-	contains(t, "check run summary", run.Summary, more, fmt.Sprintf("%d error(s)", lines))
-	contains(t, "job summary", res.Summary, more)
-	if len(run.Annotations) > report.MaxCheckRunAnnotations {
-		t.Errorf("%d annotations", len(run.Annotations))
-	}
-	runs, _ := res.Report["runs"].([]any)
-	if len(runs) != 1 {
-		t.Fatalf("report runs: %v", res.Report)
-	}
-	r := runs[0].(map[string]any)
-	omitted, _ := r["omitted"].([]any)
-	listed := 0
-	for _, f := range reportFindings(t, res, 0) {
-		if f.Code == projection.CodeMalformedJSON {
-			listed++
+	rows := []struct {
+		name string
+		junk string
+	}{{"number", strings.Repeat("1\n", lines)}}
+	for _, shape := range loggen.Junk {
+		if shape.Name != "number" {
+			rows = append(rows, struct{ name, junk string }{shape.Name, string(loggen.JunkLog(shape, junkBytes))})
 		}
 	}
-	if r["errors"] != float64(lines) || listed != projection.MaxListed || len(omitted) != 1 ||
-		omitted[0].(map[string]any)["count"] != float64(lines-projection.MaxListed) {
-		t.Errorf("report: errors %v, %d malformed lines listed, omitted %v", r["errors"], listed, omitted)
+	for _, row := range rows {
+		t.Run(row.name, func(t *testing.T) {
+			t.Parallel()
+			b := seedBudget(t, 1, "off")
+			flood := b.files[".pact/log.jsonl"] + row.junk
+			b.head = b.s.CommitFiles(e2e.Owner, e2e.Repo, "feat/login", map[string]string{".pact/log.jsonl": flood}, provDevGH, fakegithub.Verified())
+
+			res := e2e.Run{Server: b.s, EventName: "pull_request", Payload: prPayload(t, b.s, b.pr, "feat/login", "main"), MeasureRSS: true}.Exec(t)
+
+			reportJSON, _ := json.Marshal(res.Report)
+			runs := b.s.CheckRuns(b.head)
+			if len(runs) != 1 || runs[0].Status != "completed" {
+				t.Fatalf("check runs: %+v", runs)
+			}
+			run := runs[0]
+			t.Logf("%d bytes of log: exit %d, peak RSS %s, summary %d bytes, %d annotations, report %d bytes",
+				len(flood), res.Code, prose.Bytes(res.MaxRSS), len(run.Summary), len(run.Annotations), len(reportJSON))
+			if res.MaxRSS > 256<<20 {
+				t.Errorf("peak resident set %s, over 256 MiB", prose.Bytes(res.MaxRSS))
+			}
+			if len(reportJSON)+len(res.Summary)+len(res.Stdout) > 1<<20 {
+				t.Errorf("report %d bytes, job summary %d, stdout %d: over 1 MiB", len(reportJSON), len(res.Summary), len(res.Stdout))
+			}
+			if len(run.Annotations) > report.MaxCheckRunAnnotations {
+				t.Errorf("%d annotations", len(run.Annotations))
+			}
+			noViolations(t, b.s)
+			if row.name != "number" {
+				return
+			}
+			wantExit(t, res, 1)
+			onlyRun(t, b.s, b.head, "pact", report.ConclusionFailure)
+			more := fmt.Sprintf("%d more findings with this code not listed", lines-projection.MaxListed)
+			contains(t, "check run summary", run.Summary, more, fmt.Sprintf("%d error(s)", lines))
+			contains(t, "job summary", res.Summary, more)
+			runsOut, _ := res.Report["runs"].([]any)
+			if len(runsOut) != 1 {
+				t.Fatalf("report runs: %v", res.Report)
+			}
+			r := runsOut[0].(map[string]any)
+			omitted, _ := r["omitted"].([]any)
+			listed := 0
+			for _, f := range reportFindings(t, res, 0) {
+				if f.Code == projection.CodeMalformedJSON {
+					listed++
+				}
+			}
+			if r["errors"] != float64(lines) || listed != projection.MaxListed || len(omitted) != 1 ||
+				omitted[0].(map[string]any)["count"] != float64(lines-projection.MaxListed) {
+				t.Errorf("report: errors %v, %d malformed lines listed, omitted %v", r["errors"], listed, omitted)
+			}
+		})
 	}
-	noViolations(t, b.s)
 }
+
+// junkBytes is how much of each junk shape TestBinaryMalformedFlood
+// appends to the log.
+const junkBytes = 3 << 20

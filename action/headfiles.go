@@ -378,7 +378,9 @@ func readPact(ctx context.Context, src pactSource, sha string, s Settings) (*hea
 	if h.log, err = readRequired(ctx, src, s.layout().Log()); err != nil {
 		return nil, err
 	}
-	h.parsed, h.replay = projection.ReadBytes(h.log, projection.ReadOptions{KeepEvents: true})
+	// No events kept: provenance decodes again the few it needs
+	// (projection.EachEvent), so junk lines cost no memory per line.
+	h.parsed, h.replay = projection.ReadBytes(h.log, projection.ReadOptions{})
 	if h.log == nil || h.replay.Unsupported != nil {
 		return h, nil
 	}

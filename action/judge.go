@@ -211,7 +211,7 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base 
 			return prJudgement{}, err
 		}
 		if facts.Provenance, err = gatherProvenance(ctx, gh, provenanceInput{PR: pr, MergeBase: trusted,
-			BaseLog: trustedLog, HeadLog: head.log, Log: head.parsed, Replay: in.Replay, Config: cf.Config, ConfigBranch: cfg.Branch, Settings: s}); err != nil {
+			BaseLog: trustedLog, HeadLog: head.log, Replay: in.Replay, Config: cf.Config, ConfigBranch: cfg.Branch, Settings: s}); err != nil {
 			return prJudgement{}, err
 		}
 	}

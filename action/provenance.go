@@ -29,7 +29,6 @@ type provenanceInput struct {
 	MergeBase string
 	BaseLog   []byte
 	HeadLog   []byte
-	Log       *projection.Log
 	Replay    *projection.Result
 	// Config is .github/pact.yml at the default branch's tip (the default
 	// when absent), and ConfigBranch that branch (trustedconfig.go).
@@ -97,7 +96,7 @@ var errBudget = errors.New("budget exhausted")
 // commits the listing lacks.
 func gatherProvenance(ctx context.Context, gh Reader, in provenanceInput) (*checks.ProvenanceInput, error) {
 	cfg := in.Config
-	if in.PR.Number == 0 || in.Log == nil || in.Replay == nil || in.Replay.Unsupported != nil || cfg.Provenance.Mode == config.ModeOff {
+	if in.PR.Number == 0 || in.HeadLog == nil || in.Replay == nil || in.Replay.Unsupported != nil || cfg.Provenance.Mode == config.ModeOff {
 		return nil, nil
 	}
 	added := addedEvents(in)
@@ -152,10 +151,6 @@ func shippedBaseAccepts(in provenanceInput, added []addedLine) []addedLine {
 	if in.Config.Provenance.Stale == config.StaleSticky {
 		return nil
 	}
-	byLine := map[int]*projection.Event{}
-	for i := range in.Log.Events {
-		byLine[in.Log.Events[i].Line] = &in.Log.Events[i]
-	}
 	isAdded := map[int]bool{}
 	for _, a := range added {
 		isAdded[a.ev.Line] = true
@@ -163,7 +158,20 @@ func shippedBaseAccepts(in provenanceInput, added []addedLine) []addedLine {
 	head := pactfile.SplitLines(in.HeadLog)
 	var out []addedLine
 	branches := []string{in.PR.HeadRef}
-	for _, t := range checks.ShippedAccepts(in.Replay.State, branches, checks.ShippedAtBase(in.Replay.State, in.BaseLog, branches)) {
+	shipped := checks.ShippedAccepts(in.Replay.State, branches, checks.ShippedAtBase(in.Replay.State, in.BaseLog, branches))
+	byLine := map[int]*projection.Event{}
+	for _, t := range shipped {
+		byLine[t.AcceptLine] = nil
+	}
+	if len(byLine) > 0 {
+		projection.EachEvent(in.HeadLog, func(ev *projection.Event) {
+			if _, ok := byLine[ev.Line]; ok {
+				keep := *ev
+				byLine[ev.Line] = &keep
+			}
+		})
+	}
+	for _, t := range shipped {
 		ev := byLine[t.AcceptLine]
 		if isAdded[t.AcceptLine] || ev == nil || t.AcceptLine > len(head) {
 			continue
@@ -209,17 +217,17 @@ func addedEvents(in provenanceInput) []addedLine {
 		occ[i] = seen[string(l)]
 	}
 	var out []addedLine
-	for i := range in.Log.Events {
-		ev := &in.Log.Events[i]
-		idx := ev.Line - 1
-		if ev.Line <= prefix || idx >= len(head) || ev.Problem != nil {
-			continue
+	projection.EachEvent(in.HeadLog, func(e *projection.Event) {
+		idx := e.Line - 1
+		if e.Line <= prefix || idx >= len(head) || e.Problem != nil {
+			return
 		}
-		if occ[idx] > 1 && ev.EventID != "" {
-			continue
+		if occ[idx] > 1 && e.EventID != "" {
+			return
 		}
-		out = append(out, addedLine{ev: ev, content: string(head[idx]), occurrence: occ[idx]})
-	}
+		ev := *e
+		out = append(out, addedLine{ev: &ev, content: string(head[idx]), occurrence: occ[idx]})
+	})
 	return out
 }
 

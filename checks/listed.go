@@ -38,7 +38,7 @@ func Cap(findings []Finding) []Finding {
 		k := listKey{f.Code, f.Severity}
 		if f.Omitted == 0 && listed[k] < MaxListed {
 			listed[k]++
-			out = append(out, f)
+			out = append(out, f.clipped())
 			continue
 		}
 		if _, ok := at[k]; !ok {
@@ -52,6 +52,25 @@ func Cap(findings []Finding) []Finding {
 	}
 	Sort(out)
 	return out
+}
+
+// A line of the log can hold a value of up to a megabyte, and a finding
+// quotes it (its event_id, task_id, feature, and its message): a listed
+// finding shows at most MaxValueBytes of each value and MaxMessageBytes of
+// its message, so that what a verdict lists stays bounded whatever the
+// lines hold (docs/semantics.md §7).
+const (
+	MaxValueBytes   = 256
+	MaxMessageBytes = 1024
+)
+
+// clipped is f with its values cut to the bounds, each cut ending in "…".
+func (f Finding) clipped() Finding {
+	f.EventID = prose.Clip(f.EventID, MaxValueBytes, "…")
+	f.TaskID = prose.Clip(f.TaskID, MaxValueBytes, "…")
+	f.Feature = prose.Clip(f.Feature, MaxValueBytes, "…")
+	f.Message = prose.Clip(f.Message, MaxMessageBytes, "…")
+	return f
 }
 
 // omittedEntry is the entry that stands for n findings like f left out:

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/pact-action/pact-action/projection"
@@ -56,6 +57,32 @@ func TestCap(t *testing.T) {
 			if f.Omitted == 0 && f.Line > MaxListed {
 				t.Errorf("%s: line %d listed, not one of the first %d", tc.name, f.Line, MaxListed)
 			}
+		}
+	}
+}
+
+// TestCapClipsValues: a listed finding shows a value of MaxValueBytes (a
+// message of MaxMessageBytes) whole, and one byte more cut to the bound
+// with "…", on a character boundary.
+func TestCapClipsValues(t *testing.T) {
+	t.Parallel()
+	x := func(n int) string { return strings.Repeat("x", n) }
+	for _, tc := range []struct {
+		name         string
+		value, msg   string
+		wantV, wantM string
+	}{
+		{"at the bounds", x(MaxValueBytes), x(MaxMessageBytes), x(MaxValueBytes), x(MaxMessageBytes)},
+		{"one past", x(MaxValueBytes + 1), x(MaxMessageBytes + 1), x(MaxValueBytes-len("…")) + "…", x(MaxMessageBytes-len("…")) + "…"},
+		{"a character across the bound", x(MaxValueBytes-4) + "ééé", "", x(MaxValueBytes-4) + "…", ""},
+		{"a megabyte", x(1 << 20), x(1 << 20), x(MaxValueBytes-len("…")) + "…", x(MaxMessageBytes-len("…")) + "…"},
+	} {
+		got := Cap([]Finding{{Code: projection.CodeInitMissing, Severity: SeverityError, Path: ".pact/log.jsonl", Line: 1,
+			EventID: tc.value, TaskID: tc.value, Feature: tc.value, Message: tc.msg}})
+		f := got[0]
+		if f.EventID != tc.wantV || f.TaskID != tc.wantV || f.Feature != tc.wantV || f.Message != tc.wantM {
+			t.Errorf("%s: event_id %d bytes, task_id %d, feature %d, message %d; want %d and %d",
+				tc.name, len(f.EventID), len(f.TaskID), len(f.Feature), len(f.Message), len(tc.wantV), len(tc.wantM))
 		}
 	}
 }

@@ -486,6 +486,13 @@ func TestParseReplayEquivalence(t *testing.T) {
 	}
 	files["ids"] = []byte(b.String())
 	files["flood"] = floodLog(300)
+	for _, shape := range loggen.Junk {
+		// Each shape alone, then after an init, and with an earlier event
+		// whose event_id the junk may repeat.
+		junk := loggen.JunkLog(shape, 64<<10)
+		files["junk: "+shape.Name] = junk
+		files["junk after init: "+shape.Name] = append([]byte(okInit+"\n"+shape.Line(0)+"\n"), junk...)
+	}
 	for _, pattern := range []string{"testdata/logs/*.jsonl", "../checks/testdata/pacts/*/log.jsonl", "../schemas/testdata/*.jsonl"} {
 		names, _ := filepath.Glob(pattern)
 		for _, name := range names {
@@ -502,6 +509,11 @@ func TestParseReplayEquivalence(t *testing.T) {
 	for name, file := range files {
 		if msg := diffParseReplay(file, len(file) < 3<<20); msg != "" {
 			t.Errorf("%s: %s", name, msg)
+		}
+		var each []Event
+		EachEvent(file, func(ev *Event) { each = append(each, *ev) })
+		if want := parseBytes(file).Events; (len(each) > 0 || len(want) > 0) && !reflect.DeepEqual(each, want) {
+			t.Errorf("%s: EachEvent gives %d events, Read with KeepEvents keeps %d, or they differ", name, len(each), len(want))
 		}
 		// Read's door gives the same replay whatever it keeps.
 		for _, opts := range []ReadOptions{{}, {KeepEvents: true}, {Reserve: "x"}} {

@@ -106,6 +106,20 @@ func (s *rejectionSet) add(r Rejection) {
 	s.byKey[k] = list
 }
 
+// merge adds what another set kept and counts what it left out.
+func (s *rejectionSet) merge(o *rejectionSet) {
+	kept, omitted := o.result()
+	s.addAll(kept)
+	for _, om := range omitted {
+		k := rejectionKey{om.Code, om.Identical}
+		if _, seen := s.byKey[k]; !seen {
+			s.order = append(s.order, k)
+			s.byKey[k] = nil
+		}
+		s.more[k] += om.Count
+	}
+}
+
 func (s *rejectionSet) addAll(rs []Rejection) {
 	for _, r := range rs {
 		s.add(r)

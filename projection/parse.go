@@ -25,6 +25,26 @@ func parse(r io.Reader) (*Log, error) {
 	return log, err
 }
 
+// EachEvent calls fn with every event of a log held in memory, in file
+// order, exactly as Read with KeepEvents keeps it, but decoded again from
+// the bytes one line at a time: a caller that needs a few events after a
+// replay without its events copies those and holds nothing else. ev is
+// only valid during the call.
+func EachEvent(b []byte, fn func(ev *Event)) {
+	var d decoder
+	var ev Event
+	_ = ScanLines(bytes.NewReader(b), func(n int, line []byte, tooLong bool) { // a bytes.Reader never fails
+		if tooLong {
+			return
+		}
+		if _, keep, msg := d.readLine(line, &ev); keep && msg == "" {
+			ev.Line = n
+			ev.hash = maphash.Bytes(lineSeed, line)
+			fn(&ev)
+		}
+	})
+}
+
 // ScanLines calls fn for every line of r with its 1-based number, the line
 // without its terminator (LF or CRLF) and, for a line over MaxLineBytes, only
 // tooLong set. A leading UTF-8 BOM is dropped. The slice is only valid during

@@ -2,6 +2,7 @@ package projection
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"hash/maphash"
 	"io"
@@ -16,7 +17,11 @@ import (
 // the memory-bounded path of `pactify validate` and of every writing verb.
 // One goroutine cuts the input into chunks of whole lines, workers decode
 // them, and each event is kept only in a compact form (64 bytes, repeated
-// strings interned) until it is applied; no line is kept. It returns what
+// strings interned) until it is applied; no line is kept. An event that is
+// reported before ordering (an envelope defect) is never applied: it keeps
+// only what duplicate event ids need, and nothing when it has no event_id,
+// so a flood of short defective lines costs no memory per line
+// (docs/semantics.md §7). It returns what
 // the canonical replay (replay.go) returns of the same log, and a writer's
 // Log.Propose judges its one new line as on the whole log.
 
@@ -31,9 +36,9 @@ func readParallel(r io.Reader, reserve string, workers, chunk int) (*Log, *Resul
 }
 
 // rec is one decoded event, compact: symbols instead of strings, the
-// event_id in 16 bytes when it has a common form, the payload fields a
-// replay reads in side tables. Init events, events with a problem and
-// events whose event_id has another form are kept whole in fat.
+// event_id in 16 bytes when it has a common form (or, in another form,
+// the index of its string in texts), the payload fields a replay reads in
+// side tables. Only init events are kept whole, in fat.
 type rec struct {
 	sec     int64
 	hash    uint64 // of the line's bytes, to tell byte-identical duplicates
@@ -43,8 +48,9 @@ type rec struct {
 	agent   uint32 // symbols
 	task    uint32
 	feature uint32
-	// aux indexes fat (recFat), assigns (assign), texts (the reason of
-	// changes_requested, the commit of accept; noAux without one).
+	// aux indexes fat (recFat), problems (recProblem), assigns (assign),
+	// texts (the reason of changes_requested, the commit of accept; noAux
+	// without one). A reported rec needs none of them.
 	aux   uint32
 	typ   uint8 // index in typeNames
 	role  uint8 // index in roleNames
@@ -57,7 +63,18 @@ const (
 	recMissingID             // no non-empty event_id
 	recReported              // reported before ordering (an envelope problem); never applied
 	recDisplaced             // out of ts order in the file (finish)
+	recProblem               // a payload problem, problems[aux]: judged in order, never applied
+	recTextID                // the event_id is texts[textID(r)]
 )
+
+// textID is the index in texts of a recTextID rec's event_id, held where
+// a compact id would be.
+func textID(r *rec) uint32 { return binary.LittleEndian.Uint32(r.id[:4]) }
+
+func setTextID(r *rec, i uint32) {
+	r.flags |= recTextID
+	binary.LittleEndian.PutUint32(r.id[:4], i)
+}
 
 const noAux = ^uint32(0)
 
@@ -148,17 +165,32 @@ type chunkIn struct {
 }
 
 type chunkOut struct {
-	in        *chunkIn
-	worker    int
-	names     []string // the worker's interned strings so far
-	lastLine  int      // number of the last line counted, 0 if none
-	recs      []rec
-	assigns   []assignX
-	texts     []string
-	fat       []Event
+	in       *chunkIn
+	worker   int
+	names    []string // the worker's interned strings so far
+	lastLine int      // number of the last line counted, 0 if none
+	recs     []rec
+	assigns  []assignX
+	texts    []string
+	problems []Problem
+	fat      []Event
+	// reported holds the rejections of the chunk's reported events that
+	// have an event_id (a duplicate is reported as one instead), by the
+	// aux of their rec; early those of the ones without, which nothing
+	// can change, already capped (newRejectionSet).
+	reported  []reportedX
+	early     *rejectionSet
 	malformed Scan // only its Malformed and MalformedOmitted
 	claims    []VersionClaim
 	latest    time.Time // the latest ts of the chunk's events
+}
+
+// reportedX is what take reports of a reported event that is no
+// duplicate: missing (event_id.missing, when the id is not a string) and
+// its problem.
+type reportedX struct {
+	missing, problem Rejection
+	hasMissing       bool
 }
 
 type key struct {
@@ -176,11 +208,12 @@ type parallelReplay struct {
 	chunk int
 	// names holds each worker's interned strings: symbol s is
 	// names[s>>symWorkerShift][s&symIndexMask].
-	names   [][]string
-	recs    recStore
-	assigns []assignX
-	texts   []string
-	fat     []Event
+	names    [][]string
+	recs     recStore
+	assigns  []assignX
+	texts    []string
+	problems []Problem
+	fat      []Event
 
 	ids     idTable // compact event ids → first rec
 	strIDs  idTable // other event ids (of fat recs) → first rec
@@ -350,8 +383,10 @@ func cutChunks(r io.Reader, chunkBytes int, free chan *chunkIn, send func(*chunk
 // tables.
 func (out *chunkOut) reset() {
 	clear(out.texts)
+	clear(out.problems)
 	clear(out.fat)
-	*out = chunkOut{recs: out.recs[:0], assigns: out.assigns[:0], texts: out.texts[:0], fat: out.fat[:0]}
+	clear(out.reported)
+	*out = chunkOut{recs: out.recs[:0], assigns: out.assigns[:0], texts: out.texts[:0], problems: out.problems[:0], fat: out.fat[:0], reported: out.reported[:0]}
 }
 
 // decodeChunk decodes the lines of one chunk (a worker's part), cut as
@@ -404,13 +439,12 @@ func (out *chunkOut) add(d *decoder, ev *Event, hash uint64) {
 	} else if ev.MissingEventID() {
 		r.flags |= recMissingID
 	}
-	if ev.Problem == nil || ev.Problem.Code == CodeSchemaPayload {
-		r.sec, r.nsec = ev.TS.Unix(), int32(ev.TS.Nanosecond())
-	}
 	if ev.Problem != nil && ev.Problem.Code != CodeSchemaPayload {
-		r.flags |= recReported
+		out.addReported(d, ev, r)
+		return
 	}
-	if ev.Problem != nil || ev.Type == TypeInit || (d.idForm == idOther && ev.EventID != "") {
+	r.sec, r.nsec = ev.TS.Unix(), int32(ev.TS.Nanosecond())
+	if ev.Type == TypeInit {
 		if d.idForm != idOther {
 			ev.EventID = formatID(d.idForm, &d.idBytes)
 		}
@@ -420,7 +454,19 @@ func (out *chunkOut) add(d *decoder, ev *Event, hash uint64) {
 		out.recs = append(out.recs, r)
 		return
 	}
+	if d.idForm == idOther && ev.EventID != "" {
+		setTextID(&r, uint32(len(out.texts)))
+		out.texts = append(out.texts, ev.EventID)
+	}
 	r.agent, r.task, r.feature = d.symOf[symAgent], d.symOf[symTask], d.symOf[symFeature]
+	if ev.Problem != nil {
+		// Judge reads only the envelope of an event with a payload problem.
+		r.flags |= recProblem
+		r.aux = uint32(len(out.problems))
+		out.problems = append(out.problems, *ev.Problem)
+		out.recs = append(out.recs, r)
+		return
+	}
 	switch ev.Type {
 	case TypeAssign:
 		r.aux = uint32(len(out.assigns))
@@ -434,6 +480,39 @@ func (out *chunkOut) add(d *decoder, ev *Event, hash uint64) {
 			out.texts = append(out.texts, ev.Payload.Commit)
 		}
 	}
+	out.recs = append(out.recs, r)
+}
+
+// addReported keeps what an event reported before ordering needs. Without
+// an event_id it can neither be a duplicate nor have one, so its
+// rejections are final: they go to early, which keeps only the first
+// MaxListed of each code. With one, take decides whether it is a
+// duplicate; its rec then only holds the id.
+func (out *chunkOut) addReported(d *decoder, ev *Event, r rec) {
+	if d.idForm != idOther {
+		ev.EventID = formatID(d.idForm, &d.idBytes)
+	}
+	x := reportedX{problem: *rejection(ev, ev.Problem.Code, ev.Problem.Message)}
+	if ev.MissingEventID() {
+		x.missing, x.hasMissing = *missingID(ev), true
+	}
+	if ev.EventID == "" {
+		if out.early == nil {
+			out.early = newRejectionSet(MaxListed)
+		}
+		if x.hasMissing {
+			out.early.add(x.missing)
+		}
+		out.early.add(x.problem)
+		return
+	}
+	r.flags |= recReported
+	if d.idForm == idOther {
+		setTextID(&r, uint32(len(out.texts)))
+		out.texts = append(out.texts, ev.EventID)
+	}
+	r.aux = uint32(len(out.reported))
+	out.reported = append(out.reported, x)
 	out.recs = append(out.recs, r)
 }
 
@@ -456,9 +535,10 @@ func (lr *parallelReplay) take(out *chunkOut) {
 		log.latest = out.latest
 	}
 	lr.names[out.worker] = out.names
-	assignBase, textBase, fatBase := uint32(len(lr.assigns)), uint32(len(lr.texts)), uint32(len(lr.fat))
+	assignBase, textBase, problemBase, fatBase := uint32(len(lr.assigns)), uint32(len(lr.texts)), uint32(len(lr.problems)), uint32(len(lr.fat))
 	lr.assigns = append(lr.assigns, out.assigns...)
 	lr.texts = append(lr.texts, out.texts...)
+	lr.problems = append(lr.problems, out.problems...)
 	lr.fat = append(lr.fat, out.fat...)
 	// Hash the chunk's compact ids and touch their slots first, so the
 	// cache misses of the lookups below overlap instead of queueing.
@@ -480,9 +560,17 @@ func (lr *parallelReplay) take(out *chunkOut) {
 	lr.touched += touch
 	for i := range out.recs {
 		r := &out.recs[i]
+		if r.flags&recTextID != 0 {
+			setTextID(r, textID(r)+textBase)
+		}
+		var reported *reportedX
 		switch {
+		case r.flags&recReported != 0:
+			reported, r.aux = &out.reported[r.aux], noAux
 		case r.flags&recFat != 0:
 			r.aux += fatBase
+		case r.flags&recProblem != 0:
+			r.aux += problemBase
 		case r.typ == typeAssign:
 			r.aux += assignBase
 		case (r.typ == typeChanges || r.typ == typeAccept) && r.aux != noAux:
@@ -491,18 +579,25 @@ func (lr *parallelReplay) take(out *chunkOut) {
 		idx := uint32(lr.recs.n)
 		if first, dup := lr.firstUse(r, lr.hashes[i], idx); dup {
 			f := lr.recs.at(first)
-			taskID, feature := lr.taskFeature(r)
+			var taskID, feature string
+			if reported != nil {
+				taskID, feature = reported.problem.TaskID, reported.problem.Feature
+			} else {
+				taskID, feature = lr.taskFeature(r)
+			}
 			lr.rejected.add(duplicateID(int(r.line), lr.eventID(r), taskID, feature, int(f.line), f.hash == r.hash))
 			continue // never kept: ids point at first uses only
 		}
 		lr.recs.push(r)
-		if r.flags&recReported != 0 {
-			ev := &lr.fat[r.aux]
-			if r.flags&recMissingID != 0 {
-				lr.rejected.add(*missingID(ev))
+		if reported != nil {
+			if reported.hasMissing {
+				lr.rejected.add(reported.missing)
 			}
-			lr.rejected.add(*rejection(ev, ev.Problem.Code, ev.Problem.Message))
+			lr.rejected.add(reported.problem)
 		}
+	}
+	if out.early != nil {
+		lr.rejected.merge(out.early)
 	}
 }
 
@@ -515,12 +610,12 @@ func (lr *parallelReplay) firstUse(r *rec, hash uint64, idx uint32) (uint32, boo
 			other := lr.recs.at(o)
 			return other.form == r.form && other.id == r.id
 		})
-	case r.flags&recFat != 0 && lr.fat[r.aux].EventID != "":
-		id := lr.fat[r.aux].EventID
-		return lr.strIDs.insert(maphash.String(idSeed, id), idx, func(o uint32) bool {
-			other := lr.recs.at(o)
-			return other.form == idOther && lr.fat[other.aux].EventID == id
-		})
+	default:
+		if id := lr.stringID(r); id != "" {
+			return lr.strIDs.insert(maphash.String(idSeed, id), idx, func(o uint32) bool {
+				return lr.stringID(lr.recs.at(o)) == id
+			})
+		}
 	}
 	return 0, false
 }
@@ -538,8 +633,7 @@ func (lr *parallelReplay) firstLineOf(id string) int {
 		})
 	} else {
 		idx, found = lr.strIDs.find(maphash.String(idSeed, id), func(o uint32) bool {
-			other := lr.recs.at(o)
-			return other.form == idOther && lr.fat[other.aux].EventID == id
+			return lr.stringID(lr.recs.at(o)) == id
 		})
 	}
 	if !found {
@@ -549,15 +643,27 @@ func (lr *parallelReplay) firstLineOf(id string) int {
 }
 
 func (lr *parallelReplay) eventID(r *rec) string {
-	if r.flags&recFat != 0 {
-		return lr.fat[r.aux].EventID
-	}
 	if r.form != idOther {
 		return formatID(r.form, &r.id)
+	}
+	return lr.stringID(r)
+}
+
+// stringID is the event_id of a rec whose id has no compact form ("" when
+// it has none).
+func (lr *parallelReplay) stringID(r *rec) string {
+	switch {
+	case r.form != idOther:
+		return ""
+	case r.flags&recTextID != 0:
+		return lr.texts[textID(r)]
+	case r.flags&recFat != 0:
+		return lr.fat[r.aux].EventID
 	}
 	return ""
 }
 
+// taskFeature is the task_id and feature of a rec that is not reported.
 func (lr *parallelReplay) taskFeature(r *rec) (string, string) {
 	if r.flags&recFat != 0 {
 		ev := &lr.fat[r.aux]
@@ -578,8 +684,8 @@ func (lr *parallelReplay) apply(st *State, r *rec) {
 		lr.rejected.add(*missingID(ev))
 	}
 	if rj := st.Apply(ev); rj != nil {
-		if rj.EventID == "" && r.flags&recFat == 0 && r.form != idOther {
-			rj.EventID = formatID(r.form, &r.id)
+		if rj.EventID == "" && r.flags&recFat == 0 {
+			rj.EventID = lr.eventID(r)
 		}
 		lr.rejected.add(*rj)
 	}
@@ -655,6 +761,10 @@ func (lr *parallelReplay) finish() *Result {
 func (lr *parallelReplay) materialize(r *rec, ev *Event) {
 	*ev = Event{Line: int(r.line), TS: time.Unix(r.sec, int64(r.nsec)).UTC(), AgentID: lr.name(r.agent), Role: roleNames[r.role],
 		Type: typeNames[r.typ], TaskID: lr.name(r.task), Feature: lr.name(r.feature), hash: r.hash}
+	if r.flags&recProblem != 0 {
+		ev.Problem = &lr.problems[r.aux]
+		return
+	}
 	switch ev.Type {
 	case TypeAssign:
 		a := &lr.assigns[r.aux]
@@ -665,8 +775,6 @@ func (lr *parallelReplay) materialize(r *rec, ev *Event) {
 		if r.aux != noAux {
 			ev.Payload.Commit = lr.texts[r.aux]
 		}
-		if r.form != idOther {
-			ev.EventID = formatID(r.form, &r.id)
-		}
+		ev.EventID = lr.eventID(r)
 	}
 }
