@@ -109,8 +109,8 @@ func (e *UnjudgedError) Unwrap() []error {
 	return errs
 }
 
-// Run is the one dispatch of a workflow event, which cmd/pact-action and
-// the tests share: it resolves mode auto (ghevent.ModeFor), reads the
+// Run is the one dispatch of a workflow event, which RunWorkflow and the
+// tests share: it resolves mode auto (ghevent.ModeFor), reads the
 // payload, and runs bot mode on a review or comment, or check mode on
 // every head the event asks to judge (Targets) — a manual or scheduled
 // run re-judges every open pull request in either mode (ghevent.Rejudges).
@@ -125,7 +125,7 @@ func (e *UnjudgedError) Unwrap() []error {
 // (*ghevent.UnknownEventError), a payload that is not JSON, an event that
 // names nothing to judge (*NoTargetError), a failure listing the targets,
 // or bot mode's failure. Reporting the result (outputs, job summary, exit
-// code) is the caller's.
+// code) is the caller's: RunWorkflow's (jobreport.go).
 func Run(ctx context.Context, env Env, gh BotGitHub) (*RunResult, error) {
 	res := &RunResult{}
 	mode, err := ghevent.ParseMode(env.Mode)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pact-action/pact-action/action"
 	"github.com/pact-action/pact-action/internal/cmdline"
 	"github.com/pact-action/pact-action/internal/version"
 )
@@ -40,7 +41,7 @@ var verbs = []verb{
 			"base-log": "the merge base's log, from a file", "branch": "the pull request's branch (default: the checked-out branch)",
 			"fail-on": "which findings fail: error, warning or never", "format": "text, json, sarif or markdown",
 			"max-pact-bytes": "what the check may read of the pact, such as 512MiB (default 256MiB)"},
-		choices: map[string][]string{"fail-on": {"error", "warning", "never"}, "format": localFormats}},
+		choices: map[string][]string{"fail-on": {"error", "warning", "never"}, "format": action.LocalFormats}},
 	{use: "doctor", short: "Say whether the repository's settings make the pact check a gate.", help: doctorHelp,
 		flags: doctorFlags, pactDir: true,
 		usage: map[string]string{"repo": "the repository, owner/name (default $GITHUB_REPOSITORY)", "format": "text or json",
@@ -72,9 +73,15 @@ func commands(stdout, stderr io.Writer, getenv func(string) string, logger *slog
 	run := func(ctx context.Context, name string, p cmdline.Args) error {
 		switch name {
 		case "check":
-			return runLocal(ctx, p, stdout)
+			if len(p.Positional) != 0 {
+				return usagef("unexpected argument %q", p.Positional[0])
+			}
+			return action.Local(ctx, localOptions(p), stdout)
 		case "doctor":
-			return runDoctor(ctx, p, stdout, stderr, getenv, logger)
+			if len(p.Positional) > 0 {
+				return usagef("doctor takes no arguments, got %q", p.Positional)
+			}
+			return action.Doctor(ctx, doctorOptions(p, getenv), stdout, stderr, logger)
 		case "completion":
 			if len(p.Positional) != 1 {
 				return usagef("usage: pact-action completion bash|zsh|fish|powershell")
@@ -102,6 +109,40 @@ func commands(stdout, stderr io.Writer, getenv func(string) string, logger *slog
 		}
 	}
 	return root
+}
+
+// localFlags are the flags of `pact-action check --local` (and the global
+// --pact-dir).
+var localFlags = cmdline.Flags{"local": cmdline.String, "base": cmdline.String, "base-log": cmdline.String,
+	"branch": cmdline.String, "fail-on": cmdline.String, "format": cmdline.String, "max-pact-bytes": cmdline.String}
+
+// localOptions are check's flags over action.LocalDefaults.
+func localOptions(p cmdline.Args) action.LocalOptions {
+	o := action.LocalDefaults()
+	for name, to := range map[string]*string{"local": &o.Root, pactDirFlag: &o.PactDir, "base": &o.Base, "base-log": &o.BaseLog,
+		"branch": &o.Branch, "fail-on": &o.FailOn, "format": &o.Format, "max-pact-bytes": &o.MaxPactBytes} {
+		if p.Has(name) {
+			*to = p.Get(name)
+		}
+	}
+	return o
+}
+
+// doctorFlags are the flags of `pact-action doctor` (and the global
+// --pact-dir).
+var doctorFlags = cmdline.Flags{"repo": cmdline.String, "format": cmdline.String, "check-name": cmdline.String}
+
+// doctorOptions are doctor's flags over what the environment says
+// (action.DoctorDefaults).
+func doctorOptions(p cmdline.Args, getenv func(string) string) action.DoctorOptions {
+	o := action.DoctorDefaults(getenv)
+	for name, to := range map[string]*string{"repo": &o.Repo, "format": &o.Format, "check-name": &o.CheckName} {
+		if p.Has(name) {
+			*to = p.Get(name)
+		}
+	}
+	o.PactDir = p.Get(pactDirFlag)
+	return o
 }
 
 // command is the cobra command of one verb.

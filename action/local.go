@@ -1,4 +1,4 @@
-package main
+package action
 
 import (
 	"context"
@@ -11,50 +11,54 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pact-action/pact-action/action"
 	"github.com/pact-action/pact-action/checks"
-	"github.com/pact-action/pact-action/internal/cmdline"
 	"github.com/pact-action/pact-action/internal/version"
 	"github.com/pact-action/pact-action/pactdir"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/report"
 )
 
-// localFlags are the flags of `pact-action check --local` (and the global
-// --pact-dir).
-var localFlags = cmdline.Flags{"local": cmdline.String, "base": cmdline.String, "base-log": cmdline.String,
-	"branch": cmdline.String, "fail-on": cmdline.String, "format": cmdline.String, "max-pact-bytes": cmdline.String}
+// LocalOptions are the flags of `pact-action check --local`, as given.
+type LocalOptions struct {
+	// Root is --local, the repository to judge; PactDir --pact-dir, the
+	// pact directory inside it.
+	Root, PactDir string
+	// Base is --base, a revision whose log is the merge base's; BaseLog
+	// --base-log, a file holding it.
+	Base, BaseLog string
+	// Branch is --branch ("": the checked-out branch).
+	Branch string
+	// FailOn, Format and MaxPactBytes are the flags of the same names.
+	FailOn, Format, MaxPactBytes string
+}
 
-// localFormats are check's --format values: text for a terminal, json and
+// LocalDefaults are the options of a preview given only --local.
+func LocalDefaults() LocalOptions {
+	return LocalOptions{PactDir: pactfile.DefaultDir, FailOn: string(failOnError), Format: "text"}
+}
+
+// LocalFormats are check's --format values: text for a terminal, json and
 // sarif for programs, markdown for where it is rendered.
-var localFormats = []string{"text", "json", "sarif", "markdown"}
+var LocalFormats = []string{"text", "json", "sarif", "markdown"}
 
-// runLocal previews the check on a local checkout, without GitHub.
-func runLocal(ctx context.Context, p cmdline.Args, stdout io.Writer) error {
-	if len(p.Positional) != 0 {
-		return usagef("unexpected argument %q", p.Positional[0])
-	}
-	opts := map[string]string{pactDirFlag: pactfile.DefaultDir, "fail-on": "error", "format": "text"}
-	for name := range localFlags {
-		if p.Has(name) {
-			opts[name] = p.Get(name)
-		}
-	}
-	if p.Has(pactDirFlag) {
-		opts[pactDirFlag] = p.Get(pactDirFlag)
-	}
-	root := opts["local"]
+// Local previews the check on a local checkout, without GitHub: it judges
+// the pact at o.Root as the check would (checks.PullRequest), within the
+// same byte budget, and writes the verdict in o.Format. The error is a
+// *VerdictError when the verdict fails, a usage error for options that
+// cannot run as given.
+func Local(ctx context.Context, o LocalOptions, stdout io.Writer) error {
+	root := o.Root
 	if root == "" {
 		return usagef("check needs --local DIR (the repository to judge)")
 	}
-	failOn, err := parseFailOn(opts["fail-on"])
+	failOn, err := parseFailOn(o.FailOn)
 	if err != nil {
 		return err
 	}
-	if f := opts["format"]; !slices.Contains(localFormats, f) {
-		return usagef("--format must be text, json, sarif or markdown, not %q", f)
+	if !slices.Contains(LocalFormats, o.Format) {
+		return usagef("--format must be text, json, sarif or markdown, not %q", o.Format)
 	}
-	maxBytes, err := parseByteSize(opts["max-pact-bytes"])
+	maxBytes, err := parseByteSize(o.MaxPactBytes)
 	if err != nil {
 		return usagef("--max-pact-bytes %s", err)
 	}
@@ -66,13 +70,16 @@ func runLocal(ctx context.Context, p cmdline.Args, stdout io.Writer) error {
 	case !fi.IsDir():
 		return usagef("--local %s is not a directory; point --local at a repository root", root)
 	}
-	dir, err := pactdir.At(root, opts[pactDirFlag])
+	dir, err := pactdir.At(root, o.PactDir)
 	if err != nil {
-		return usagef("--pact-dir %q must be a directory inside %s, such as .pact", opts[pactDirFlag], root)
+		return usagef("--pact-dir %q must be a directory inside %s, such as .pact", o.PactDir, root)
 	}
-	budget := newLocalBudget(maxBytes)
+	// The same budget as the action's (budget.go), over the same files:
+	// the log, STATE.yml and PROJECT.md counted before they are read, the
+	// task files and the merge base's log as soon as they are known.
+	budget := newReadBudget(maxBytes)
 	for _, name := range []string{pactfile.LogFile, pactfile.StateFile, pactfile.ProjectFile} {
-		if err := budget.takeFile(dir, name); err != nil {
+		if err := takeFile(budget, dir, name); err != nil {
 			return err
 		}
 	}
@@ -85,11 +92,11 @@ func runLocal(ctx context.Context, p cmdline.Args, stdout io.Writer) error {
 	}
 	logPath := dir.Display(pactfile.LogFile)
 	for _, id := range in.Replay.State.TaskOrder {
-		if err := budget.takeFile(dir, pactfile.TasksDir, id+".md"); err != nil {
+		if err := takeFile(budget, dir, pactfile.TasksDir, id+".md"); err != nil {
 			return err
 		}
 	}
-	base, err := localBase(ctx, root, logPath, opts["base"], opts["base-log"])
+	base, err := localBase(ctx, root, logPath, o.Base, o.BaseLog)
 	if err != nil {
 		return err
 	}
@@ -108,7 +115,7 @@ func runLocal(ctx context.Context, p cmdline.Args, stdout io.Writer) error {
 			return fmt.Errorf("read the head log: %w", err)
 		}
 	}
-	branch := opts["branch"]
+	branch := o.Branch
 	if branch == "" {
 		branch = gitOutput(ctx, root, "rev-parse", "--abbrev-ref", "HEAD")
 	}
@@ -121,7 +128,7 @@ func runLocal(ctx context.Context, p cmdline.Args, stdout io.Writer) error {
 	verdict := verdictExit(counts, failOn, false)
 	v := report.Verdict{CheckName: "pact", HeadBranch: branch, Findings: findings, State: in.Replay.State,
 		Note: "Local preview: this is what the check run would show."}
-	switch opts["format"] {
+	switch o.Format {
 	case "json":
 		err = report.NewCheckJSON(report.Conclusion(findings), "", 0, findings).Write(stdout)
 	case "sarif":
@@ -140,33 +147,9 @@ func runLocal(ctx context.Context, p cmdline.Args, stdout io.Writer) error {
 	return verdict
 }
 
-// localBudget counts what the preview reads of the pact against
-// --max-pact-bytes, as the action counts what it reads against its
-// max-pact-bytes input: the same default, the same files (the log,
-// STATE.yml, PROJECT.md, the task files of the tasks the log assigns, the
-// merge base's log) and the same message past it. The first three are
-// counted before they are read, the others as soon as they are known.
-type localBudget struct{ max, used int64 }
-
-func newLocalBudget(max int64) *localBudget {
-	if max <= 0 {
-		max = action.DefaultMaxPactBytes
-	}
-	return &localBudget{max: max}
-}
-
-// take counts n bytes of path, or refuses them when they do not fit.
-func (b *localBudget) take(path string, n int64) error {
-	if n > b.max-b.used {
-		return &action.PactTooLargeError{Path: path, Size: n, Left: b.max - b.used, Max: b.max}
-	}
-	b.used += n
-	return nil
-}
-
 // takeFile counts a file of the pact directory by its size (nothing when
 // it is not there: Load says what is missing).
-func (b *localBudget) takeFile(dir pactdir.Dir, elem ...string) error {
+func takeFile(b *readBudget, dir pactdir.Dir, elem ...string) error {
 	// A missing file or one that is not regular is Load's to report.
 	if fi, err := os.Lstat(dir.Path(elem...)); err == nil && fi.Mode().IsRegular() {
 		return b.take(dir.Display(elem...), fi.Size())
@@ -211,38 +194,4 @@ func gitOutput(ctx context.Context, dir string, args ...string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
-}
-
-// failOn is the fail-on input: which findings fail the job.
-type failOn string
-
-const (
-	failOnError   failOn = "error"
-	failOnWarning failOn = "warning"
-	failOnNever   failOn = "never"
-)
-
-func parseFailOn(s string) (failOn, error) {
-	switch f := failOn(strings.ToLower(strings.TrimSpace(s))); f {
-	case "":
-		return failOnError, nil
-	case failOnError, failOnWarning, failOnNever:
-		return f, nil
-	}
-	return "", usagef("fail-on must be error, warning or never, not %q", s)
-}
-
-// verdictExit decides the exit code of a verdict. Waiting fails the job only
-// when no check run carries the block (checkPosted false): then the job is
-// the only thing that can hold the merge.
-func verdictExit(c checks.Counts, f failOn, checkPosted bool) error {
-	switch {
-	case f == failOnNever:
-		return nil
-	case c.Errors > 0, f == failOnWarning && c.Warnings > 0:
-		return &verdictError{exitViolation}
-	case c.Pending > 0 && !checkPosted:
-		return &verdictError{exitWaiting}
-	}
-	return nil
 }

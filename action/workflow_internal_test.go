@@ -1,10 +1,12 @@
-package main
+package action
 
 import (
 	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pact-action/pact-action/internal/cmdline"
 )
 
 func TestParseByteSize(t *testing.T) {
@@ -76,7 +78,7 @@ func TestReadDeadlines(t *testing.T) {
 		got, err := readDeadlines(func(k string) string { return tc.env[k] })
 		switch {
 		case tc.bad != "":
-			var usage *usageError
+			var usage *cmdline.UsageError
 			if !errors.As(err, &usage) || !strings.HasPrefix(usage.Msg, tc.bad+" ") {
 				t.Errorf("readDeadlines(%v) = %v, want a usage error naming %s", tc.env, err, tc.bad)
 			}

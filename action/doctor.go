@@ -1,4 +1,4 @@
-package main
+package action
 
 import (
 	"context"
@@ -9,55 +9,58 @@ import (
 
 	"github.com/pact-action/pact-action/doctor"
 	"github.com/pact-action/pact-action/ghapi"
-	"github.com/pact-action/pact-action/internal/cmdline"
 )
 
-// doctorFlags are the flags of `pact-action doctor` (and the global
-// --pact-dir).
-var doctorFlags = cmdline.Flags{"repo": cmdline.String, "format": cmdline.String, "check-name": cmdline.String}
+// DoctorOptions are what `pact-action doctor` reads: its flags over the
+// environment (DoctorDefaults).
+type DoctorOptions struct {
+	// Repo is owner/name; Format text or json; CheckName the check's name
+	// as branch protection requires it; PactDir the pact directory ("":
+	// the one the check step names).
+	Repo, Format, CheckName, PactDir string
+	// Token is a read-only token; APIURL and GraphQLURL GitHub's endpoints
+	// ("": github.com's).
+	Token, APIURL, GraphQLURL string
+}
 
-// runDoctor reads a repository's settings with a read-only token and says
-// whether they make the pact check the gate it should be.
-func runDoctor(ctx context.Context, p cmdline.Args, stdout, stderr io.Writer, getenv func(string) string, logger *slog.Logger) error {
-	if len(p.Positional) > 0 {
-		return usagef("doctor takes no arguments, got %q", p.Positional)
+// DoctorDefaults are doctor's options from the environment alone, before
+// its flags: the workflow's repository, GITHUB_TOKEN or else GH_TOKEN,
+// the text format and the check named pact.
+func DoctorDefaults(getenv func(string) string) DoctorOptions {
+	o := DoctorOptions{Repo: getenv("GITHUB_REPOSITORY"), Format: "text", CheckName: "pact", Token: getenv("GITHUB_TOKEN"),
+		APIURL: getenv("GITHUB_API_URL"), GraphQLURL: getenv("GITHUB_GRAPHQL_URL")}
+	if o.Token == "" {
+		o.Token = getenv("GH_TOKEN")
 	}
-	repoFlag, format, checkName, pactDir := getenv("GITHUB_REPOSITORY"), "text", "pact", p.Get("pact-dir")
-	if p.Has("repo") {
-		repoFlag = p.Get("repo")
+	return o
+}
+
+// Doctor reads a repository's settings with a read-only token and says,
+// one probe a line (doctor.Judge), whether they make the pact check the
+// gate it should be; a failed probe is a *VerdictError. Before its first
+// retry it says on stderr what it waits for; the retries are logged.
+func Doctor(ctx context.Context, o DoctorOptions, stdout, stderr io.Writer, logger *slog.Logger) error {
+	if o.Format != "text" && o.Format != "json" {
+		return usagef("--format must be text or json, not %q", o.Format)
 	}
-	if p.Has("format") {
-		format = p.Get("format")
-	}
-	if p.Has("check-name") {
-		checkName = p.Get("check-name")
-	}
-	if format != "text" && format != "json" {
-		return usagef("--format must be text or json, not %q", format)
-	}
-	owner, repo, ok := strings.Cut(repoFlag, "/")
+	owner, repo, ok := strings.Cut(o.Repo, "/")
 	if !ok || owner == "" || repo == "" || strings.Contains(repo, "/") {
-		return usagef("doctor needs --repo owner/name (or GITHUB_REPOSITORY), got %q", repoFlag)
+		return usagef("doctor needs --repo owner/name (or GITHUB_REPOSITORY), got %q", o.Repo)
 	}
-	token := getenv("GITHUB_TOKEN")
-	if token == "" {
-		token = getenv("GH_TOKEN")
-	}
-	if token == "" {
+	if o.Token == "" {
 		return usagef("doctor needs a token in GITHUB_TOKEN or GH_TOKEN: a fine-grained token with read access to Metadata, Contents, Actions and Administration is enough")
 	}
-	apiURL := getenv("GITHUB_API_URL")
-	gh, err := ghapi.New(ctx, ghapi.Options{Token: token, APIURL: apiURL, GraphQLURL: getenv("GITHUB_GRAPHQL_URL"),
-		Owner: owner, Repo: repo, Logger: slog.New(sayFirst(logger.Handler(), stderr, waitingFor(apiURL)))})
+	gh, err := ghapi.New(ctx, ghapi.Options{Token: o.Token, APIURL: o.APIURL, GraphQLURL: o.GraphQLURL,
+		Owner: owner, Repo: repo, Logger: slog.New(sayFirst(logger.Handler(), stderr, waitingFor(o.APIURL)))})
 	if err != nil {
 		return err
 	}
-	facts, err := doctor.Gather(ctx, gh, doctor.Options{CheckName: checkName, PactDir: pactDir})
+	facts, err := doctor.Gather(ctx, gh, doctor.Options{CheckName: o.CheckName, PactDir: o.PactDir})
 	if err != nil {
 		return fmt.Errorf("doctor could not read %s/%s: %w", owner, repo, err)
 	}
 	probes := doctor.Judge(facts)
-	if format == "json" {
+	if o.Format == "json" {
 		err = doctor.WriteJSON(stdout, facts.Repository, probes)
 	} else {
 		err = doctor.WriteText(stdout, facts.Repository, facts.DefaultBranch, probes)
@@ -66,7 +69,7 @@ func runDoctor(ctx context.Context, p cmdline.Args, stdout, stderr io.Writer, ge
 		return err
 	}
 	if !doctor.OK(probes) {
-		return &verdictError{code: exitViolation}
+		return &VerdictError{Code: ExitViolation}
 	}
 	return nil
 }

@@ -1,0 +1,205 @@
+package action
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/ghevent"
+	"github.com/pact-action/pact-action/internal/prose"
+	"github.com/pact-action/pact-action/report"
+)
+
+// job is how one workflow run reports on its job, in either mode: the job
+// summary, the step's outputs, the JSON report, workflow annotations and
+// lines on stdout; the check run itself is Check's.
+type job struct {
+	gha    *githubactions.Action
+	in     inputs
+	getenv func(string) string
+	stdout io.Writer
+}
+
+// check reports check mode's run (Run): a head it could not judge as an
+// error annotation and a section of the job summary, the verdicts of the
+// others through finish; err is Run's.
+func (j *job) check(res *RunResult, err error) error {
+	if err != nil && len(res.Failed) == 0 {
+		// Run stopped before it judged any head; an event the action
+		// cannot act on is the workflow's mistake, a usage error.
+		var unknown *ghevent.UnknownEventError
+		var noTarget *NoTargetError
+		if errors.As(err, &unknown) || errors.As(err, &noTarget) {
+			return usagef("%s", err)
+		}
+		return err
+	}
+	if len(res.Targets) == 0 {
+		fmt.Fprintln(j.stdout, "pact: no open pull request to check")
+		j.setOutputs(report.ConclusionSuccess, checks.Counts{})
+		return nil
+	}
+	for _, f := range res.Failed {
+		j.gha.Errorf("pact-action could not judge %s: %v", f.HeadSHA, f.Err)
+		j.gha.AddStepSummary(report.NotJudged(j.in.checkName, f.HeadSHA, StoppedSummary(f.Err)))
+	}
+	var verdict error
+	if len(res.Outcomes) > 0 {
+		verdict = j.finish(res.Outcomes, len(res.Failed) > 0)
+	}
+	if len(res.Failed) == 0 {
+		return verdict
+	}
+	return err
+}
+
+// bot reports bot mode's run (Run): a review or /pact comment became pact
+// events on the PR's branch, then the check was posted on the new head;
+// err is Run's.
+func (j *job) bot(out *BotOutcome, err error) error {
+	if out != nil {
+		for _, n := range out.Notices {
+			fmt.Fprintf(j.stdout, "pact: %s\n", n)
+			j.gha.AddStepSummary(n)
+		}
+	}
+	if err != nil {
+		j.gha.Errorf("pact-action bot mode failed: %v", err)
+		return err
+	}
+	switch {
+	case out.Ignored != "":
+		fmt.Fprintf(j.stdout, "pact: nothing to do: %s\n", out.Ignored)
+		return nil
+	case len(out.Appended) > 0:
+		fmt.Fprintf(j.stdout, "pact: recorded %d event(s) in commit %s\n", len(out.Appended), out.NewHead)
+		for _, a := range out.Appended {
+			fmt.Fprintf(j.stdout, "  %s\n", a)
+		}
+	default:
+		fmt.Fprintln(j.stdout, "pact: nothing recorded")
+	}
+	for _, r := range out.Replies {
+		fmt.Fprintf(j.stdout, "pact: replied: %s\n", prose.FirstLine(r))
+	}
+	if out.Check != nil {
+		// The bot's own check carries any block; its job fails only on
+		// violations it was asked to fail on.
+		return j.finish([]*Outcome{out.Check}, false)
+	}
+	return nil
+}
+
+// finish writes the job summary, outputs and report, falls back to workflow
+// annotations where no check run was possible, and decides the exit code;
+// unjudged says some head could not be judged, which makes the conclusion
+// a failure.
+func (j *job) finish(outcomes []*Outcome, unjudged bool) error {
+	var all, unposted []checks.Finding
+	conclusion, posted := report.ConclusionSuccess, true
+	if unjudged {
+		conclusion = report.ConclusionFailure
+	}
+	for _, out := range outcomes {
+		all = append(all, out.Findings...)
+		j.gha.AddStepSummary(out.Summary)
+		if out.Fallback {
+			if posted {
+				fmt.Fprintf(j.stdout, "pact: %s.\n", out.FallbackReason)
+			}
+			posted = false
+			unposted = append(unposted, out.Findings...)
+		}
+		conclusion = worse(conclusion, out.Conclusion)
+		if out.NoPullRequest {
+			fmt.Fprintf(j.stdout, "pact: no check run on %s: it heads no open pull request (%s)\n", out.Target.HeadSHA, report.Title(out.Findings))
+			continue
+		}
+		fmt.Fprintf(j.stdout, "pact: %s on %s: %s\n", out.Conclusion, out.Target.HeadSHA, report.Title(out.Findings))
+	}
+	// Once for the whole step: GitHub shows 10 annotations per step, not
+	// per judged head (a manual run judges every open PR).
+	if !posted {
+		j.annotate(unposted)
+	}
+	counts := checks.Count(all)
+	j.setOutputs(conclusion, counts)
+	if err := j.writeReport(conclusion, outcomes); err != nil {
+		return err
+	}
+	return verdictExit(counts, j.in.failOn, posted)
+}
+
+func worse(a, b string) string {
+	rank := map[string]int{report.ConclusionSuccess: 0, report.ConclusionWaiting: 1, report.ConclusionFailure: 2}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
+}
+
+// annotate is the fallback for a token that cannot create check runs: the
+// most important findings as workflow annotations, the rest summarised.
+func (j *job) annotate(findings []checks.Finding) {
+	anns, more := report.WorkflowAnnotations(findings)
+	for _, a := range anns {
+		w := j.gha.WithFieldsMap(map[string]string{"file": a.Path, "line": fmt.Sprint(a.Line), "title": a.Title})
+		switch a.Level {
+		case report.LevelFailure:
+			w.Errorf("%s", a.Message)
+		case report.LevelNotice:
+			w.Noticef("%s", a.Message)
+		default:
+			w.Warningf("%s", a.Message)
+		}
+	}
+	if more != "" {
+		j.gha.Errorf("%s", more)
+	}
+}
+
+func (j *job) setOutputs(conclusion string, c checks.Counts) {
+	j.gha.SetOutput("conclusion", conclusion)
+	j.gha.SetOutput("errors", fmt.Sprint(c.Errors))
+	j.gha.SetOutput("warnings", fmt.Sprint(c.Warnings))
+	j.gha.SetOutput("pending", fmt.Sprint(c.Pending))
+	j.gha.SetOutput("report", j.in.reportPath)
+}
+
+// writeReport writes the JSON report, relative to the workspace so later
+// steps find it at the path the report output names.
+func (j *job) writeReport(conclusion string, outcomes []*Outcome) error {
+	doc := report.NewActionJSON(conclusion)
+	for _, o := range outcomes {
+		doc.Runs = append(doc.Runs, report.RunJSON{PullRequest: firstPR(o.PRs), CheckJSON: report.NewCheckJSON(o.Conclusion, o.Target.HeadSHA, o.CheckRunID, o.Findings)})
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode the report: %w", err)
+	}
+	p := j.in.reportPath
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(j.getenv("GITHUB_WORKSPACE"), p)
+	}
+	// report-path may name a directory the checkout does not have.
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("write the JSON report to %s: %w", p, err)
+	}
+	if err := os.WriteFile(p, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write the JSON report to %s: %w", p, err)
+	}
+	return nil
+}
+
+func firstPR(prs []int) int {
+	if len(prs) > 0 {
+		return prs[0]
+	}
+	return 0
+}
