@@ -12,6 +12,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/pact-action/pact-action/pactfile"
 )
 
 // How pactify writes: a file is opened for writing only when it is absent
@@ -182,18 +184,31 @@ func (p *pending) abort() {
 // file it will replace + tempMark + 16 hex digits (createTemp).
 const tempMark = ".tmp-"
 
-// isTempName reports whether name is one createTemp makes.
+// isTempName reports whether name is one createTemp makes in the pact
+// directory: for STATE.yml, PROJECT.md, .gitignore or a task file, with
+// exactly 16 lowercase hex digits. A file of the user's that merely looks
+// like one (.STATE.yml.tmp-old, .notes.txt.tmp-…) is not.
 func isTempName(name string) bool {
 	i := strings.LastIndex(name, tempMark)
 	if len(name) < 2 || name[0] != '.' || i < 2 {
 		return false
 	}
-	hexPart := name[i+len(tempMark):]
-	if len(hexPart) != 16 {
+	switch base := name[1:i]; {
+	case base == pactfile.StateFile, base == pactfile.ProjectFile, base == pactfile.GitIgnoreFile:
+	case strings.HasSuffix(base, pactfile.TaskFileName("")) && len(base) > len(pactfile.TaskFileName("")):
+	default:
 		return false
 	}
-	_, err := hex.DecodeString(hexPart)
-	return err == nil && strings.ToLower(hexPart) == hexPart
+	return isTempSuffix(name[i+len(tempMark):])
+}
+
+// isTempSuffix reports whether s is what createTemp puts after tempMark.
+func isTempSuffix(s string) bool {
+	if len(s) != 16 {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil && strings.ToLower(s) == s
 }
 
 // removeTemporaries removes the temporary files createTemp made in dir
@@ -215,6 +230,36 @@ func removeTemporaries(dir *os.Root) {
 			}
 			if fi, err := dir.Lstat(name); err == nil && fi.Mode().IsRegular() {
 				_ = dir.Remove(name)
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// removeTemporariesOf removes the temporary files createTemp made for the
+// file name of dir (outside the pact directory: an entry file,
+// .gitattributes) that an init killed before its rename left behind: only
+// regular files named exactly "." + name + tempMark + 16 hex digits. Like
+// removeTemporaries, only a writer holding the pact's lock calls it, and
+// it is best effort.
+func removeTemporariesOf(dir *os.Root, name string) {
+	f, err := dir.Open(".")
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	prefix := "." + name + tempMark
+	for {
+		names, err := f.Readdirnames(1024)
+		for _, n := range names {
+			rest, ok := strings.CutPrefix(n, prefix)
+			if !ok || !isTempSuffix(rest) {
+				continue
+			}
+			if fi, err := dir.Lstat(n); err == nil && fi.Mode().IsRegular() {
+				_ = dir.Remove(n)
 			}
 		}
 		if err != nil {
