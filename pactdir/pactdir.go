@@ -687,7 +687,10 @@ func (d Dir) WriteState(st *projection.State) error {
 		return err
 	}
 	defer pact.Close()
-	return replace(pact, pactfile.StateFile, d.Display(pactfile.StateFile), func(w io.Writer) error { return projection.Render(w, st) })
+	if err := replace(pact, pactfile.StateFile, d.Display(pactfile.StateFile), func(w io.Writer) error { return projection.Render(w, st) }); err != nil {
+		return noted(err, d.Display(pactfile.StateFile)+" is as it was")
+	}
+	return nil
 }
 
 // CheckWritable refuses, before anything is written, a file of the pact

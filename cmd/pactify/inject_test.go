@@ -1,0 +1,140 @@
+package main
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Faults injected into every writing verb through the real binary: a
+// file-size limit at each byte boundary of what a verb writes, kill -9 at
+// random moments, files swapped or made read-only under it (see
+// docs/pactify.md, "When a write fails").
+
+// bytesLimitedRun runs pactify under a file-size limit of exactly limit
+// bytes (unix only: inject_unix_test.go).
+var bytesLimitedRun func(t *testing.T, p *project, agent string, limit int64, args ...string) result
+
+// clone is a copy of p in a new directory.
+func (p *project) clone(t *testing.T) *project {
+	t.Helper()
+	c := newProject(t)
+	c.now = p.now
+	copyTree(t, p.dir, c.dir)
+	return c
+}
+
+// sizes is the size of every regular file of a snapshot's directory.
+func sizes(t *testing.T, dir string, snap map[string]treeEntry) map[string]int64 {
+	t.Helper()
+	out := map[string]int64{}
+	for rel, e := range snap {
+		if e.mode.IsRegular() {
+			fi, err := os.Stat(dir + string(os.PathSeparator) + rel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[rel] = fi.Size()
+		}
+	}
+	return out
+}
+
+// sweepPoints are the file-size limits worth trying on a verb that turns
+// the files of before into those of after: 0, and around the size of
+// every file it writes (a temporary is written from 0 to the new size; the
+// log, from its size to its new one), with a few steps between.
+func sweepPoints(before, after map[string]int64) (points []int64, need int64) {
+	set := map[int64]bool{0: true, 1: true}
+	for name, a := range after {
+		b, existed := before[name]
+		if existed && b == a {
+			continue // unchanged: perhaps not written at all
+		}
+		need = max(need, a)
+		from := int64(0)
+		if strings.HasSuffix(name, "log.jsonl") {
+			from = b
+		}
+		for _, n := range []int64{from - 1, from, from + 1, (from + a) / 2, a - 1, a, a + 1} {
+			set[max(n, 0)] = true
+		}
+	}
+	for i := int64(1); i < 8; i++ {
+		set[need*i/8] = true
+	}
+	for n := range set {
+		points = append(points, n)
+	}
+	slices.Sort(points)
+	return points, need
+}
+
+// TestFaultFileSizeSweep: under a file-size limit anywhere from 0 to past
+// what a verb writes — cutting the STATE.yml or task file's temporary, or
+// the append, at any byte — every writing verb either succeeds (the limit
+// holds everything) or fails saying the limit stopped it and nothing was
+// recorded, with every file byte for byte as it was and no temporary
+// left.
+func TestFaultFileSizeSweep(t *testing.T) {
+	t.Parallel()
+	if bytesLimitedRun == nil {
+		t.Skip("a file-size limit needs setrlimit(RLIMIT_FSIZE), which this system lacks")
+	}
+	tmpl := faultProject(t)
+	tmpl.ok("orch", "assign", "T1", "--feature", "F", "--branch", "b", "--owner", "w", "--reviewer", "rev")
+	tmpl.ok("w", "join", "w", "--roles", "worker")
+	// The user's notes for T2, longer than STATE.yml, so that the limit
+	// cuts the task file's temporary too.
+	tmpl.write(".pact/tasks/T2.md", "# notes\n\n"+strings.Repeat("n", 3000)+"\n")
+	stale := tmpl.clone(t)
+	stale.remove(".pact/STATE.yml")
+	fresh := newProject(t)
+	fresh.now = ""
+	fresh.write("AGENTS.md", "# Agents\n\n"+strings.Repeat("a", 5000)+"\n")
+	fresh.write(".gitattributes", "*.png binary\n")
+	cases := []struct {
+		name  string
+		from  *project
+		agent string
+		args  []string
+	}{
+		{"assign", tmpl, "orch", []string{"assign", "T2", "--feature", "F", "--branch", "b", "--owner", "w", "--reviewer", "rev"}},
+		{"checkpoint", tmpl, "w", []string{"checkpoint", "T1", "--evidence", strings.Repeat("e", 2000)}},
+		{"log --replay", stale, "orch", []string{"log", "--replay"}},
+		{"init", fresh, "orch", []string{"init", "--project", "p", "--seat", "orch:orchestrator:AGENTS.md", "--seat", "w:worker:AGENTS.md"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			done := c.from.clone(t)
+			before := snapshot(t, done.dir)
+			if r := done.run(c.agent, c.args...); r.code != 0 {
+				t.Fatalf("without a limit:\n%s", r)
+			}
+			points, need := sweepPoints(sizes(t, c.from.dir, before), sizes(t, done.dir, snapshot(t, done.dir)))
+			for _, n := range points {
+				p := c.from.clone(t)
+				before := snapshot(t, p.dir)
+				r := bytesLimitedRun(t, p, c.agent, n, c.args...)
+				if n >= need {
+					if r.code != 0 {
+						t.Errorf("limit %d, above the %d bytes needed:\n%s", n, need, r)
+					}
+					continue
+				}
+				left := "nothing was recorded"
+				if c.args[0] == "log" {
+					left = "STATE.yml is as it was"
+				}
+				if r.code != 2 || !strings.Contains(r.stderr, "the file would exceed the file-size limit") ||
+					!strings.Contains(r.stderr, left) || !strings.Contains(r.stderr, "hint: raise the file-size limit") {
+					t.Errorf("limit %d of the %d bytes needed:\n%s", n, need, r)
+				}
+				sameTree(t, before, snapshot(t, p.dir))
+			}
+			t.Logf("%s: %d limits from 0 to %d bytes", c.name, len(points), points[len(points)-1])
+		})
+	}
+}
