@@ -207,9 +207,9 @@ func TestOSErrorSentences(t *testing.T) {
 			}
 		}
 	}
-	// Four conditions, four sentences.
+	// Five conditions, five sentences.
 	seen := map[string]bool{}
-	for _, c := range []Condition{ReadOnly, NoSpace, FileTooBig, Permission} {
+	for _, c := range []Condition{ReadOnly, NoSpace, FileTooBig, Permission, NotPermitted} {
 		if seen[c.what()] || seen[c.todo()] {
 			t.Errorf("condition %d says what another says", c)
 		}

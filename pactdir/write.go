@@ -116,6 +116,9 @@ func prepareIn(dir *os.Root, name string, tmpDir *os.Root, target, display strin
 			return p, err
 		}
 	}
+	if err := replaceable(dir, name, display, exists, tmpDir != dir); err != nil {
+		return nil, err
+	}
 	tmp, tmpName, err := createTemp(tmpDir, name)
 	if err != nil {
 		return nil, osError("write", display, err)
@@ -146,6 +149,34 @@ func prepareIn(dir *os.Root, name string, tmpDir *os.Root, target, display strin
 	}
 	p.tmp = tmpName
 	return p, nil
+}
+
+// replaceable refuses, before anything is written, a replacement whose
+// rename the system would refuse after the verb's line is appended: a file
+// marked immutable or append-only, or on a read-only file system, and,
+// when the temporary file is made elsewhere (inDir), a directory no file
+// can be created in (read-only, immutable, or without write permission).
+// Permission bits on the file itself are not asked about: they do not keep
+// a rename from replacing it.
+func replaceable(dir *os.Root, name, display string, exists, inDir bool) error {
+	if exists {
+		f, err := dir.OpenFile(name, os.O_WRONLY|openNonBlocking, 0)
+		if err == nil {
+			_ = f.Close() // opened to be asked, not written
+		} else if c := conditionOf(err); c == NotPermitted || c == ReadOnly {
+			return osError("replace", display, err)
+		}
+	}
+	if !inDir {
+		return nil // the temporary file is made in dir itself
+	}
+	probe, probeName, err := createTemp(dir, name)
+	if err != nil {
+		return osError("replace", display, err)
+	}
+	_ = probe.Close()
+	_ = dir.Remove(probeName) // an empty file; .gitignore keeps one a kill leaves out of git
+	return nil
 }
 
 // commit renames the prepared file over the file it replaces (retried for a
