@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -271,4 +273,145 @@ func TestFaultKillEveryVerb(t *testing.T) {
 			t.Logf("%s: %d killed", c.name, killed)
 		})
 	}
+}
+
+// TestFaultValidateWhileReplaying runs validate again and again while log
+// --replay rewrites STATE.yml and a writer appends: validate reads under
+// the shared lock, so it judges the log and STATE.yml as one writer or
+// replay left them, never drift.
+func TestFaultValidateWhileReplaying(t *testing.T) {
+	t.Parallel()
+	p := faultProject(t)
+	const assigns = 10
+	writer, replayer := make(chan error, 1), make(chan error, 1)
+	stop := make(chan struct{})
+	run := func(agent string, args ...string) error {
+		r, err := runProc(p.dir, p.env(agent), args...)
+		if err == nil && r.code != 0 {
+			err = errors.New(r.String())
+		}
+		return err
+	}
+	go func() {
+		for i := range assigns {
+			if err := run("orch", "assign", fmt.Sprintf("R%d", i), "--feature", "F", "--branch", "b", "--owner", "w", "--reviewer", "rev"); err != nil {
+				writer <- err
+				return
+			}
+		}
+		writer <- nil
+	}()
+	replays := 0
+	go func() {
+		for {
+			select {
+			case <-stop:
+				replayer <- nil
+				return
+			default:
+			}
+			if err := run("orch", "log", "--replay"); err != nil {
+				replayer <- err
+				return
+			}
+			replays++
+		}
+	}()
+	runs := 0
+	for finished := false; !finished; {
+		select {
+		case err := <-writer:
+			if err != nil {
+				t.Fatal(err)
+			}
+			finished = true
+		default:
+		}
+		r, err := runProc(p.dir, p.env(unset), "validate", "--format", "json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs++
+		if r.code != 0 || !strings.Contains(r.stdout, `"errors": 0`) {
+			t.Fatalf("validate while log --replay and assign run (run %d):\n%s", runs, r)
+		}
+	}
+	close(stop)
+	if err := <-replayer; err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d validate runs during %d replays and %d appends", runs, replays, assigns)
+}
+
+// TestFaultNestedRepository: run inside a repository nested in the
+// pact's (a submodule, whose .git is a file), pactify looks no higher
+// than the inner repository, as git does: it finds no pact there and
+// says so, writes nothing, and init starts the inner repository's own.
+func TestFaultNestedRepository(t *testing.T) {
+	t.Parallel()
+	p := faultProject(t)
+	if err := os.Mkdir(p.path(".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p.write("vendor/lib/.git", "gitdir: ../../.git/modules/lib\n")
+	deep := p.path("vendor/lib/src")
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, p.dir)
+	r := runIn(t, deep, p.env("orch"), "assign", "T1", "--feature", "F", "--branch", "b", "--owner", "w", "--reviewer", "rev")
+	if r.code != 1 || !strings.Contains(r.stderr, "there is no pact here") {
+		t.Errorf("assign inside a submodule of the pact's repository:\n%s", r)
+	}
+	if r := runIn(t, deep, p.env(unset), "status"); r.code != 2 || !strings.Contains(r.stderr, "there is no pact in") {
+		t.Errorf("status inside a submodule:\n%s", r)
+	}
+	sameTree(t, before, snapshot(t, p.dir))
+	// From the outer repository's own subdirectory, the pact is found.
+	if err := os.Mkdir(p.path("docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r := runIn(t, p.path("docs"), p.env(unset), "status"); r.code != 0 || !strings.Contains(r.stdout, "project: faults") {
+		t.Errorf("status from the outer repository's docs/:\n%s", r)
+	}
+}
+
+// TestFaultPactDirIsAFile: --pact-dir or PACT_DIR naming a file is said
+// to be one (exit 2) by every verb, which writes nothing: not "replace it
+// with a directory", not "run pactify init".
+func TestFaultPactDirIsAFile(t *testing.T) {
+	t.Parallel()
+	p := faultProject(t)
+	before := snapshot(t, p.dir)
+	for _, args := range [][]string{{"validate"}, {"status"}, {"log", "--replay"},
+		{"assign", "T1", "--feature", "F", "--branch", "b", "--owner", "w", "--reviewer", "rev"},
+		{"init", "--project", "x", "--seat", "orch:orchestrator:AGENTS.md"}} {
+		env := append(p.env("orch"), "PACT_DIR=AGENTS.md")
+		r := runIn(t, p.dir, env, args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "PACT_DIR names AGENTS.md, which is a file") {
+			t.Errorf("PACT_DIR at a file:\n%s", r)
+		}
+		r = runIn(t, p.dir, p.env("orch"), append(args, "--pact-dir", ".pact/STATE.yml")...)
+		if r.code != 2 || !strings.Contains(r.stderr, "--pact-dir names .pact/STATE.yml, which is a file") {
+			t.Errorf("--pact-dir at a file:\n%s", r)
+		}
+	}
+	sameTree(t, before, snapshot(t, p.dir))
+}
+
+// TestFaultCRLFLogCutAfterCR: a CRLF log whose last line lost its LF (it
+// ends in CR) is cut off like any other: every writer refuses, exit 1,
+// and nothing changes.
+func TestFaultCRLFLogCutAfterCR(t *testing.T) {
+	t.Parallel()
+	p := faultProject(t)
+	p.ok("orch", "assign", "T1", "--feature", "F", "--branch", "b", "--owner", "w", "--reviewer", "rev")
+	log := strings.ReplaceAll(p.read(".pact/log.jsonl"), "\n", "\r\n")
+	p.write(".pact/log.jsonl", strings.TrimSuffix(log, "\n"))
+	before := snapshot(t, p.dir)
+	r := p.run("w", "join", "w", "--roles", "worker")
+	if r.code != 1 || !strings.Contains(r.stderr, "byte(s) of .pact/log.jsonl have no line break") || !strings.Contains(r.stderr, "hint: look at the end") {
+		t.Errorf("join on a CRLF log ending in CR:\n%s", r)
+	}
+	sameTree(t, before, snapshot(t, p.dir))
 }
