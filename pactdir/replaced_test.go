@@ -3,6 +3,8 @@ package pactdir
 import (
 	"errors"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pact-action/pact-action/pactfile"
@@ -104,5 +106,63 @@ func TestLockFollowsAReplacedLog(t *testing.T) { // not parallel: it swaps osLoc
 			t.Errorf("replaced %d times: the lock is not on the log there now", replace)
 		}
 		unlock()
+	}
+}
+
+// TestSwappedAtRename: a STATE.yml or task file that another program
+// turns into a directory or a symlink after the line is appended, just
+// before the rename: the line stays recorded and the error says which file
+// was left and why; no temporary stays; a link is replaced itself, never
+// written through (its target keeps its bytes).
+func TestSwappedAtRename(t *testing.T) { // not parallel: it swaps renameFile
+	saved := renameFile
+	t.Cleanup(func() { renameFile = saved })
+	for _, file := range []string{pactfile.StateFile, "tasks/T2.md"} {
+		for _, into := range []string{"directory", "symlink"} {
+			d, line, st, task := recordable(t)
+			outside := filepath.Join(t.TempDir(), "target")
+			if err := os.WriteFile(outside, []byte("the user's\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			renameFile = func(r *os.Root, from, to string) error {
+				if filepath.ToSlash(to) == file {
+					_ = os.Remove(d.Path(file))
+					var err error
+					if into == "directory" {
+						err = os.Mkdir(d.Path(file), 0o755)
+					} else {
+						err = os.Symlink(outside, d.Path(file))
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+				return saved(r, from, to)
+			}
+			appended, err := d.Record(line, st, task)
+			t.Logf("%s swapped for a %s: %v", file, into, err)
+			if !appended {
+				t.Fatalf("%s swapped for a %s: nothing appended (%v)", file, into, err)
+			}
+			if into == "directory" && (err == nil || !strings.Contains(err.Error(), file) || !strings.Contains(err.Error(), "it is a directory")) {
+				t.Errorf("%s swapped for a directory: %v, want an error naming it", file, err)
+			}
+			if into == "symlink" {
+				if err != nil {
+					t.Errorf("%s swapped for a symlink: %v", file, err)
+				}
+				if fi, err := os.Lstat(d.Path(file)); err != nil || !fi.Mode().IsRegular() {
+					t.Errorf("%s swapped for a symlink: not replaced by a regular file (%v)", file, err)
+				}
+			}
+			if b, _ := os.ReadFile(outside); string(b) != "the user's\n" {
+				t.Errorf("%s swapped for a %s: written through to %q", file, into, b)
+			}
+			for _, name := range listDir(t, d.Path()) {
+				if strings.Contains(name, tempMark) {
+					t.Errorf("%s swapped for a %s: temporary %s left", file, into, name)
+				}
+			}
+		}
 	}
 }

@@ -193,6 +193,11 @@ func (p *pending) commit() error {
 	restore := makeReplaceable(p.dir, p.name)
 	if err := replaceRetry.do(func() error { return renameFile(p.tmpDir, tmp, p.target) }); err != nil {
 		restore()
+		if fi, lerr := p.dir.Lstat(p.name); lerr == nil && !fi.Mode().IsRegular() {
+			// Another program put a directory (or the like) there since
+			// prepare looked: say what is there, not the rename's errno.
+			return notRegular("replace", p.display, fi.Mode())
+		}
 		if replaceRetry.retryable(err) {
 			return fmt.Errorf("replace %s: %w (another program holds it open: close it and run the command again)", p.display, err)
 		}
