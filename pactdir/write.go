@@ -170,14 +170,21 @@ func replaceable(dir *os.Root, name, display string, exists, inDir bool) error {
 	if !inDir {
 		return nil // the temporary file is made in dir itself
 	}
-	probe, probeName, err := createTemp(dir, name)
+	probe, err := dir.OpenFile(probeName, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|openNonBlocking, 0o666)
 	if err != nil {
 		return osError("replace", display, err)
 	}
 	_ = probe.Close()
-	_ = dir.Remove(probeName) // an empty file; .gitignore keeps one a kill leaves out of git
+	_ = dir.Remove(probeName) // a kill leaves it to the next writer (removeTemporaries)
 	return nil
 }
+
+// probeName is the empty file replaceable creates and removes in a
+// directory a temporary file is renamed into (tasks/). Only a writer
+// holding the lock makes it, so one fixed name serves, and the next writer
+// removes one a killed writer left without listing tasks/, which may hold
+// many files.
+const probeName = ".pactify-probe" + tempMark + "0000000000000000"
 
 // commit renames the prepared file over the file it replaces (retried for a
 // while where the platform refuses to replace a file another program has
@@ -253,6 +260,10 @@ func isTempSuffix(s string) bool {
 // its temporaries under that lock, so none of them is in use. It is best
 // effort: a temporary that cannot be removed does no harm but its size.
 func removeTemporaries(dir *os.Root) {
+	probe := pactfile.TasksDir + "/" + probeName
+	if fi, err := dir.Lstat(probe); err == nil && fi.Mode().IsRegular() {
+		_ = dir.Remove(probe)
+	}
 	f, err := dir.Open(".")
 	if err != nil {
 		return

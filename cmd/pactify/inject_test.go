@@ -90,13 +90,14 @@ func TestFaultFileSizeSweep(t *testing.T) {
 	tmpl := faultProject(t)
 	tmpl.ok("orch", "assign", "T1", "--feature", "F", "--branch", "b", "--owner", "w", "--reviewer", "rev")
 	tmpl.ok("w", "join", "w", "--roles", "worker")
+	// A fixed clock: every run writes lines of the same length.
+	tmpl.now = t0
 	// The user's notes for T2, longer than STATE.yml, so that the limit
 	// cuts the task file's temporary too.
 	tmpl.write(".pact/tasks/T2.md", "# notes\n\n"+strings.Repeat("n", 3000)+"\n")
 	stale := tmpl.clone(t)
 	stale.remove(".pact/STATE.yml")
 	fresh := newProject(t)
-	fresh.now = ""
 	fresh.write("AGENTS.md", "# Agents\n\n"+strings.Repeat("a", 5000)+"\n")
 	fresh.write(".gitattributes", "*.png binary\n")
 	cases := []struct {
