@@ -321,6 +321,12 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p bot
 		if err != nil {
 			return err
 		}
+		if pactfile.Unterminated(old) {
+			// A fragment a cut-off write left: appending would seal it
+			// into an event line; refuse as pactify does.
+			o.reply(ctx, gh, pr.Number, bot.LogCutOff(logPath, pr.HeadRef, intentNames(p.Intents)))
+			return nil
+		}
 		log, res := projection.ReadBytes(old, projection.ReadOptions{KeepEvents: true})
 		var fresh []bot.Intent
 		fresh, o.alreadyRecorded, conflicts = unrecorded(log, old, p.Intents)
@@ -368,6 +374,15 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p bot
 			return fmt.Errorf("commit to %s after %d attempt(s): %w", pr.HeadRef, attempt, err)
 		}
 	}
+}
+
+// intentNames is what each intent records, as replies name it.
+func intentNames(intents []bot.Intent) []string {
+	names := make([]string, len(intents))
+	for i, in := range intents {
+		names[i] = in.What
+	}
+	return names
 }
 
 // stillCovered keeps the intents the head still covers: an event from a

@@ -303,3 +303,34 @@ func TestBotAppendsInTheLogsLineEnding(t *testing.T) {
 		t.Errorf("the bot appended %q to a CRLF log; want one line ending in CRLF after the log as it was", rest)
 	}
 }
+
+// A branch's log whose last line has no line break (a write cut off
+// half-way, or a CRLF line whose LF is missing) is refused, never sealed
+// into an event line by the bot's append (pactfile.Unterminated, the rule
+// pactify follows): nothing is written, and the reply says why and how to
+// mend it.
+func TestBotRefusesALogCutOff(t *testing.T) {
+	t.Parallel()
+	whole := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev").Join("dev").Checkpoint("dev", "T1", "LOGIN").Text()
+	for name, log := range map[string]string{
+		"fragment":      whole + `{"event_id":"0123`,
+		"crlf-cr-alone": strings.ReplaceAll(whole, "\n", "\r\n") + `{"v":1}` + "\r",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			b := newBotScenario(t, botOpts{headFiles: map[string]string{logPath: log}})
+			payload, _ := b.review(t, "revuser", "approved", "LGTM")
+			out := b.run(t, "pull_request_review", payload).botDone(t)
+			if out.NewHead != "" || len(out.Appended) != 0 {
+				t.Fatalf("the bot appended %q after a cut-off line", out.Appended)
+			}
+			b.assertNothingWritten(t)
+			r := b.replies(t)
+			if len(r) != 1 {
+				t.Fatalf("replies = %q, want one refusal", r)
+			}
+			contains(t, "reply", r[0], "has no line break", "Nothing was recorded", "accept T1", "cut the file back")
+			noViolations(t, b.s)
+		})
+	}
+}

@@ -211,6 +211,16 @@ func IDConflict(what, eventID string, line int) string {
 		line, report.Code(eventID), report.Code(what), report.Code("/pact recheck"))
 }
 
+// LogCutOff refuses to append to a branch's log whose last line has no
+// line break (pactfile.Unterminated): appending would seal the fragment
+// into a line of its own, as pactify refuses to (docs/pactify.md, "When a
+// write fails").
+func LogCutOff(logPath, headRef string, what []string) string {
+	return fmt.Sprintf("🚫 The last line of %s on %s has no line break: it is cut off, as a write that stopped half-way leaves it, and appending after it would seal the fragment into the log for ever. Nothing was recorded for %s. "+
+		"Look at the end of the log on the branch: if it is the start of a line a failed write cut off, that line was never recorded, so cut the file back to just after its last line break and change nothing else; if it is a whole event a hand edit left without its line break, add the line break. Push that, then review again (or comment again).",
+		report.Code(logPath), report.Code(headRef), quotedList(what))
+}
+
 // ForkNotice explains that the branch cannot be written with the
 // workflow's token and gives the pactify commands to run instead.
 func ForkNotice(why, headRef string, commands []string) string {

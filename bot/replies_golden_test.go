@@ -61,6 +61,7 @@ func TestRepliesGolden(t *testing.T) {
 		{"engine-refusal", "EngineRefusal", EngineRefusal(accept.What, refusal.Code, refusal.Message, "")},
 		{"engine-refusal-future", "FutureHint", EngineRefusal(accept.What, refusal.Code, refusal.Message, FutureHint([]int{12, 13}, "2099-01-01T00:00:00Z"))},
 		{"id-conflict", "IDConflict", IDConflict(accept.What, EventID("o/r", "issue_comment#0", 9, "T1"), 12)},
+		{"log-cut-off", "LogCutOff", LogCutOff(".pact/log.jsonl", "feat/x", []string{accept.What, "changes_requested T2 (comment 9 by @octocat)"})},
 		{"fork", "ForkNotice", ForkNotice(WhyFork, "feat/login", []string{PactifyCommand(accept), PactifyCommand(changes)})},
 		{"fork-forbidden", "ForkNotice", ForkNotice(WhyForbidden, "feat/login", []string{PactifyCommand(accept)})},
 	}

@@ -12,4 +12,5 @@ var platformConditions = []struct {
 	{ReadOnly, []error{syscall.EROFS}},
 	{NoSpace, []error{syscall.ENOSPC, syscall.EDQUOT}},
 	{FileTooBig, []error{syscall.EFBIG}},
+	{NotPermitted, []error{syscall.EPERM}},
 }

@@ -43,29 +43,123 @@ type Charter struct {
 
 // Create starts a pact with its init line: the directory and its tasks/,
 // the log, STATE.yml, the managed blocks and the .gitattributes line
-// (WriteBlocks), under the pact's lock. It is ErrExists when another init
-// wrote the log's first line while this one was judging its own. A file
-// init would replace that is not a regular file (a link) is refused before
-// anything is made.
-func (d Dir) Create(initLine []byte, st *projection.State, c Charter) error {
+// (WriteBlocks), under the pact's lock, as one change as far as any
+// failure can tell (Record's way): every file is first written beside the
+// one it replaces and synced, then the line is appended, and only then
+// are they renamed into place. When anything fails before the line is in
+// the log, every file is as it was, and the directory, tasks/ and empty
+// log the lock needed are removed again when this init made them. It is
+// ErrExists when another init wrote the log's first line while this one
+// was judging its own. A file init would replace that is not a regular
+// file (a link) is refused before anything is made.
+func (d Dir) Create(initLine []byte, st *projection.State, c Charter) (err error) {
 	if err := d.checkCharter(pactfile.StateFile); err != nil {
 		return err
 	}
+	made := d.absent()
 	unlock, err := d.lock(true)
 	if err != nil {
+		made.remove(d)
 		return err
 	}
 	defer unlock()
 	if d.Started() {
 		return ErrExists
 	}
+	pact, err := d.openPact(false)
+	if err != nil {
+		return err
+	}
+	defer pact.Close()
+	var b batch
+	defer b.close()
+	appended := false
+	defer func() {
+		if !appended {
+			b.abort()
+			made.remove(d)
+		}
+	}()
+	state, err := prepare(pact, pactfile.StateFile, d.Display(pactfile.StateFile), func(w io.Writer) error { return projection.Render(w, st) })
+	if err != nil {
+		return noted(err, nothingRecorded)
+	}
+	b.add(state)
+	if err := d.prepareBlocks(c, &b); err != nil {
+		return noted(err, nothingRecorded)
+	}
 	if err := d.AppendLine(initLine); err != nil {
 		return err
 	}
-	if err := d.WriteState(st); err != nil {
-		return err
+	appended = true
+	if err := b.commit(); err != nil {
+		return fmt.Errorf("the init line is recorded, but %w; run the same pactify init again to write the rest", err)
 	}
-	return d.WriteBlocks(c)
+	return nil
+}
+
+// created is what of a pact's directory, its tasks/ and its log a writer
+// found absent before it locked the log (which makes all three).
+type created struct{ dir, tasks, log bool }
+
+// absent is what of the pact's directory, tasks/ and log is not there.
+func (d Dir) absent() created {
+	gone := func(p string) bool {
+		_, err := os.Lstat(p)
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	return created{dir: gone(d.Path()), tasks: gone(d.Path(pactfile.TasksDir)), log: gone(d.Path(pactfile.LogFile))}
+}
+
+// remove removes again what a failed init made of what was absent: the log
+// only while it is empty, the directories only while they are (os.Remove
+// removes no directory with anything in it).
+func (c created) remove(d Dir) {
+	if c.log {
+		if fi, err := os.Lstat(d.Path(pactfile.LogFile)); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+			_ = os.Remove(d.Path(pactfile.LogFile))
+		}
+	}
+	if c.tasks {
+		_ = os.Remove(d.Path(pactfile.TasksDir))
+	}
+	if c.dir {
+		_ = os.Remove(d.Path())
+	}
+}
+
+// batch is replacements prepared together and made together (commit) or
+// given up together (abort); close releases the directories they are in.
+type batch struct {
+	pending []*pending
+	roots   []*os.Root
+}
+
+func (b *batch) add(p *pending)  { b.pending = append(b.pending, p) }
+func (b *batch) keep(r *os.Root) { b.roots = append(b.roots, r) }
+func (b *batch) abort() {
+	for _, p := range b.pending {
+		p.abort()
+	}
+}
+func (b *batch) close() {
+	for _, r := range b.roots {
+		_ = r.Close()
+	}
+}
+
+// commit makes every replacement, in order, stopping at the first that
+// fails (the files after it are as they were; their temporaries go).
+func (b *batch) commit() error {
+	for i, p := range b.pending {
+		if err := p.commit(); err != nil {
+			for _, rest := range b.pending[i+1:] {
+				rest.abort()
+			}
+			return err
+		}
+	}
+	return nil
 }
 
 // Started reports whether a pact was begun here: the log exists and holds
@@ -103,10 +197,23 @@ func (d Dir) checkCharter(also ...string) error {
 // once, nothing else of the file touched), and the one that keeps
 // pactify's temporary files out of git in the pact directory's .gitignore
 // (pactfile.WithGitIgnoreLine, likewise). Only the text between the pact
-// markers is ever rewritten. Seats whose entries are the same file (also
+// markers is ever rewritten. The caller holds the pact's lock: the
+// temporary files an init killed before its renames left beside the entry
+// files and .gitattributes are removed (removeTemporariesOf). Seats whose entries are the same file (also
 // through a symlink) share one block. A PROJECT.md or .gitattributes that
 // is not a regular file is refused before anything is written.
 func (d Dir) WriteBlocks(c Charter) error {
+	var b batch
+	defer b.close()
+	if err := d.prepareBlocks(c, &b); err != nil {
+		return err
+	}
+	return b.commit()
+}
+
+// prepareBlocks prepares in b every file WriteBlocks writes; nothing is
+// replaced until b's commit.
+func (d Dir) prepareBlocks(c Charter, b *batch) error {
 	if err := d.checkCharter(); err != nil {
 		return err // before any of them is written
 	}
@@ -119,15 +226,18 @@ func (d Dir) WriteBlocks(c Charter) error {
 	if err != nil {
 		return err
 	}
-	defer pact.Close()
-	if err := updateBlockFile(pact, pactfile.ProjectFile, d.Display(pactfile.ProjectFile), pactfile.FormatCharter(charter), pactfile.NewProjectTail); err != nil {
+	b.keep(pact)
+	if err := b.prepare(prepareBlockFile(pact, pactfile.ProjectFile, d.Display(pactfile.ProjectFile), pactfile.FormatCharter(charter), pactfile.NewProjectTail)); err != nil {
+		return err
+	}
+	if err := b.prepare(d.prepareGitIgnore(pact)); err != nil {
 		return err
 	}
 	repo, err := d.openRepo()
 	if err != nil {
 		return err
 	}
-	defer repo.Close()
+	b.keep(repo)
 	byEntry := map[string][]projection.Seat{}
 	var entries []string
 	for _, s := range c.Seats {
@@ -143,66 +253,78 @@ func (d Dir) WriteBlocks(c Charter) error {
 			return err
 		}
 		for _, entry := range entries {
-			if err := d.writeEntry(repo, realRoot, entry, d.seatBlock(byEntry[entry])); err != nil {
+			if err := d.prepareEntry(b, repo, realRoot, entry, d.seatBlock(byEntry[entry])); err != nil {
 				return err
 			}
 		}
 	}
-	if err := d.writeGitIgnore(pact); err != nil {
-		return err
-	}
-	return d.writeGitAttributes(repo)
+	return b.prepare(d.prepareGitAttributes(repo))
 }
 
-// writeGitIgnore appends the line that keeps pactify's temporary files out
-// of git to the pact directory's .gitignore unless a line of it already is
-// that line (pactfile.WithGitIgnoreLine).
-func (d Dir) writeGitIgnore(pact *os.Root) error {
+// prepare adds p to b, or gives up everything b holds on err.
+func (b *batch) prepare(p *pending, err error) error {
+	if err != nil {
+		b.abort()
+		return err
+	}
+	b.add(p)
+	return nil
+}
+
+// prepareGitIgnore prepares the pact directory's .gitignore with the line
+// that keeps pactify's temporary files out of git, unless a line of it
+// already is that line (pactfile.WithGitIgnoreLine); nil when it is.
+func (d Dir) prepareGitIgnore(pact *os.Root) (*pending, error) {
 	name := pactfile.GitIgnoreFile
 	old, err := readFile(context.Background(), pact, name, d.Display(name), false, MaxFileBytes)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	text := pactfile.WithGitIgnoreLine(old)
 	if old != nil && len(text) == len(old) {
-		return nil
+		return nil, nil
 	}
-	return replace(pact, name, d.Display(name), func(w io.Writer) error {
+	return prepare(pact, name, d.Display(name), func(w io.Writer) error {
 		_, err := w.Write(text)
 		return err
 	})
 }
 
-// writeEntry puts block into the entry file target (a real path inside the
-// repository, EntryTargets), through the repository's root.
-func (d Dir) writeEntry(repo *os.Root, realRoot, target, block string) error {
+// prepareEntry prepares in b the entry file target (a real path inside
+// the repository, EntryTargets) with block, through the repository's
+// root.
+func (d Dir) prepareEntry(b *batch, repo *os.Root, realRoot, target, block string) error {
 	rel, err := filepath.Rel(realRoot, target)
 	if err != nil || !filepath.IsLocal(rel) {
+		b.abort()
 		return entryErrorf("entry file %s is outside the repository; init writes only inside it", target)
 	}
 	rel = filepath.ToSlash(rel)
 	dirName, name := path.Split(rel)
 	dir, err := openDir(repo, strings.TrimSuffix(dirName, "/"), "", true)
 	if err != nil {
+		b.abort()
 		return err
 	}
-	defer dir.Close()
-	return updateBlockFile(dir, name, rel, block, "")
+	b.keep(dir)
+	removeTemporariesOf(dir, name)
+	return b.prepare(prepareBlockFile(dir, name, rel, block, ""))
 }
 
-// writeGitAttributes appends the pact's line to .gitattributes unless it
-// already keeps the pact's line endings.
-func (d Dir) writeGitAttributes(repo *os.Root) error {
+// prepareGitAttributes prepares .gitattributes with the pact's line
+// unless it already keeps the pact's line endings (nil then).
+func (d Dir) prepareGitAttributes(repo *os.Root) (*pending, error) {
 	name := pactfile.GitAttributesFile
+	removeTemporariesOf(repo, name)
 	old, err := readFile(context.Background(), repo, name, name, false, MaxFileBytes)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	text := pactfile.WithGitAttributesLine(old, d.layout())
 	if old != nil && len(text) == len(old) {
-		return nil
+		return nil, nil
 	}
-	return replace(repo, name, name, func(w io.Writer) error {
+	return prepare(repo, name, name, func(w io.Writer) error {
 		_, err := w.Write(text)
 		return err
 	})
@@ -295,14 +417,14 @@ func within(dir, p string) bool {
 	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// updateBlockFile puts block into the managed block of the file name of
-// dir (pactfile.ReplaceBlock); a new file gets newFileTail after it. A file
-// with CRLF line ends (LineEnding) is written in CRLF throughout, so that
-// it never mixes the two.
-func updateBlockFile(dir *os.Root, name, display, block, newFileTail string) error {
+// prepareBlockFile prepares the file name of dir with block in its
+// managed block (pactfile.ReplaceBlock); a new file gets newFileTail after
+// it. A file with CRLF line ends (LineEnding) is written in CRLF
+// throughout, so that it never mixes the two.
+func prepareBlockFile(dir *os.Root, name, display, block, newFileTail string) (*pending, error) {
 	old, err := readFile(context.Background(), dir, name, display, false, MaxFileBytes)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	eol := pactfile.LineEnding(old)
 	text := pactfile.ReplaceBlock(strings.ReplaceAll(string(old), "\r\n", "\n"), block)
@@ -310,7 +432,7 @@ func updateBlockFile(dir *os.Root, name, display, block, newFileTail string) err
 		text += newFileTail
 	}
 	text = pactfile.WithLineEnding(text, eol)
-	return replace(dir, name, display, func(w io.Writer) error {
+	return prepare(dir, name, display, func(w io.Writer) error {
 		_, err := io.WriteString(w, text)
 		return err
 	})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"sync"
 
 	"github.com/pact-action/pact-action/pactfile"
 )
@@ -49,22 +50,68 @@ func (d Dir) lock(create bool) (func(), error) {
 	if create {
 		flag |= os.O_CREATE
 	}
-	f, err := openNoLink(pact, pactfile.LogFile, d.Display(pactfile.LogFile), flag, 0o644)
+	f, err := lockLog(pact, d.Display(pactfile.LogFile), flag, osLock.lock)
 	if err != nil {
-		return nil, err // it names the log
+		return nil, err
 	}
-	if err := osLock.lock(f); err != nil {
-		_ = f.Close() // the lock's error is the one to report
-		return nil, fmt.Errorf("lock %s: %w", d.Display(pactfile.LogFile), err)
-	}
+	key := d.Path(pactfile.LogFile)
+	held.Store(key, f)
 	// Every writer makes its temporary files under this lock, so those
 	// there now were left by a writer that was killed: remove them.
 	removeTemporaries(pact)
 	return func() {
+		held.CompareAndDelete(key, f)
 		_ = osLock.unlock(f)
 		_ = f.Close() // only opened to lock it; closing releases the lock too
 	}, nil
 }
+
+// held maps the log (its path) to the file this process holds its lock
+// on, while it holds it: AppendLine appends only to that file.
+var held sync.Map
+
+// lockAttempts bounds how often lockLog takes the lock again because the
+// log was replaced while it waited.
+const lockAttempts = 100
+
+// lockLog opens the log of pact with flag (no link, a regular file) and
+// takes its lock with take. The lock belongs to the file, not to its
+// name: when another program replaced the log while this waited (renamed a
+// file over it, as git checkout or an editor's save does), the lock held
+// is on a file no other writer opens, so it is let go and taken on the
+// log that is there now.
+func lockLog(pact *os.Root, display string, flag int, take func(*os.File) error) (*os.File, error) {
+	for range lockAttempts {
+		f, err := openNoLink(pact, pactfile.LogFile, display, flag, 0o644)
+		if err != nil {
+			return nil, err // it names the log
+		}
+		if err := take(f); err != nil {
+			_ = f.Close() // the lock's error is the one to report
+			return nil, fmt.Errorf("lock %s: %w", display, err)
+		}
+		if isLog(pact, f) {
+			return f, nil
+		}
+		_ = osLock.unlock(f)
+		_ = f.Close()
+	}
+	return nil, fmt.Errorf("lock %s: %w", display, errReplaced)
+}
+
+// isLog reports whether f is the file at the log's name in pact now.
+func isLog(pact *os.Root, f *os.File) bool {
+	at, err := pact.Lstat(pactfile.LogFile)
+	if err != nil {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && os.SameFile(at, fi)
+}
+
+// errReplaced is a log another program kept replacing while pactify
+// waited for, or held, its lock.
+var errReplaced = errors.New("another program replaced the log while pactify held its lock (a git checkout, pull or an editor saving it); nothing was recorded: run the command again once it is done")
 
 // Share takes the pact's lock shared, for a reader that must see the log
 // and the files writers derive from it (STATE.yml, the task files) at one
@@ -80,19 +127,12 @@ func (d Dir) Share() (unlock func(), err error) {
 		return nil, err
 	}
 	defer pact.Close()
-	f, _, err := openRegular(pact, pactfile.LogFile, d.Display(pactfile.LogFile), false)
-	if errors.Is(err, fs.ErrNotExist) {
+	f, err := lockLog(pact, d.Display(pactfile.LogFile), os.O_RDONLY, osLock.share)
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, errors.ErrUnsupported):
 		return func() {}, nil
-	}
-	if err != nil {
+	case err != nil:
 		return nil, err // it names the log
-	}
-	if err := osLock.share(f); err != nil {
-		_ = f.Close()
-		if errors.Is(err, errors.ErrUnsupported) {
-			return func() {}, nil
-		}
-		return nil, fmt.Errorf("lock %s for reading: %w", d.Display(pactfile.LogFile), err)
 	}
 	return func() {
 		_ = osLock.unlock(f)

@@ -22,6 +22,10 @@ const (
 	NoSpace                         // no space left on the device, or the disk quota spent
 	FileTooBig                      // the file would exceed the process's file-size limit
 	Permission                      // permission denied
+	// NotPermitted is an operation the system refuses whatever the
+	// permission bits (EPERM): an immutable or append-only file or
+	// directory (chattr +i or +a, chflags uchg).
+	NotPermitted
 )
 
 // OSError is a read or write of a pact file that the operating system
@@ -59,6 +63,8 @@ func (c Condition) what() string {
 		return "the file would exceed the file-size limit of this process (ulimit -f) or of the file system"
 	case Permission:
 		return "permission denied"
+	case NotPermitted:
+		return "the operation is not permitted, whatever the permission bits (the file or its directory is marked immutable or append-only, for example)"
 	}
 	return "the operating system refused"
 }
@@ -73,6 +79,8 @@ func (c Condition) todo() string {
 		return "raise the file-size limit (`ulimit -f unlimited` in the shell that runs pactify), then run the command again"
 	case Permission:
 		return "make the pact directory and its files writable by the user running pactify (or run it as their owner), then run the command again"
+	case NotPermitted:
+		return "clear the immutable or append-only flag of the pact directory and its files (`lsattr -d .pact .pact/* .pact/tasks` and `chattr -i` on Linux, `ls -lO` and `chflags nouchg` on macOS), then run the command again"
 	}
 	return ""
 }

@@ -588,8 +588,18 @@ func (d Dir) AppendLine(line []byte) error {
 	}
 	defer pact.Close()
 	display := d.Display(pactfile.LogFile)
-	_, statErr := pact.Lstat(pactfile.LogFile)
+	looked, statErr := pact.Lstat(pactfile.LogFile)
 	created := errors.Is(statErr, fs.ErrNotExist)
+	// The line was judged against the log this process locked; a log
+	// another program put in its place since (or removed) is not that one.
+	lockedLog, locked := held.Load(d.Path(pactfile.LogFile))
+	isLocked := func(fi fs.FileInfo) bool {
+		lk, err := lockedLog.(*os.File).Stat()
+		return err == nil && fi != nil && os.SameFile(lk, fi)
+	}
+	if locked && !isLocked(looked) {
+		return fmt.Errorf("append to %s: %w", display, errReplaced)
+	}
 	f, err := openNoLink(pact, pactfile.LogFile, display, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return noted(err, nothingRecorded)
@@ -598,6 +608,9 @@ func (d Dir) AppendLine(line []byte) error {
 	st, err := f.Stat()
 	if err != nil {
 		return fmt.Errorf("stat %s: %w; %s", display, err, nothingRecorded)
+	}
+	if locked && !isLocked(st) {
+		return fmt.Errorf("append to %s: %w", display, errReplaced)
 	}
 	size := st.Size()
 	end, err := logEnd(f, size)
@@ -674,7 +687,10 @@ func (d Dir) WriteState(st *projection.State) error {
 		return err
 	}
 	defer pact.Close()
-	return replace(pact, pactfile.StateFile, d.Display(pactfile.StateFile), func(w io.Writer) error { return projection.Render(w, st) })
+	if err := replace(pact, pactfile.StateFile, d.Display(pactfile.StateFile), func(w io.Writer) error { return projection.Render(w, st) }); err != nil {
+		return noted(err, d.Display(pactfile.StateFile)+" is as it was")
+	}
+	return nil
 }
 
 // CheckWritable refuses, before anything is written, a file of the pact

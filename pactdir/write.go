@@ -12,6 +12,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/pact-action/pact-action/pactfile"
 )
 
 // How pactify writes: a file is opened for writing only when it is absent
@@ -114,6 +116,9 @@ func prepareIn(dir *os.Root, name string, tmpDir *os.Root, target, display strin
 			return p, err
 		}
 	}
+	if err := replaceable(dir, name, display, exists, tmpDir != dir); err != nil {
+		return nil, err
+	}
 	tmp, tmpName, err := createTemp(tmpDir, name)
 	if err != nil {
 		return nil, osError("write", display, err)
@@ -146,6 +151,41 @@ func prepareIn(dir *os.Root, name string, tmpDir *os.Root, target, display strin
 	return p, nil
 }
 
+// replaceable refuses, before anything is written, a replacement whose
+// rename the system would refuse after the verb's line is appended: a file
+// marked immutable or append-only, or on a read-only file system, and,
+// when the temporary file is made elsewhere (inDir), a directory no file
+// can be created in (read-only, immutable, or without write permission).
+// Permission bits on the file itself are not asked about: they do not keep
+// a rename from replacing it.
+func replaceable(dir *os.Root, name, display string, exists, inDir bool) error {
+	if exists {
+		f, err := dir.OpenFile(name, os.O_WRONLY|openNonBlocking, 0)
+		if err == nil {
+			_ = f.Close() // opened to be asked, not written
+		} else if c := conditionOf(err); c == NotPermitted || c == ReadOnly {
+			return osError("replace", display, err)
+		}
+	}
+	if !inDir {
+		return nil // the temporary file is made in dir itself
+	}
+	probe, err := dir.OpenFile(probeName, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|openNonBlocking, 0o666)
+	if err != nil {
+		return osError("replace", display, err)
+	}
+	_ = probe.Close()
+	_ = dir.Remove(probeName) // a kill leaves it to the next writer (removeTemporaries)
+	return nil
+}
+
+// probeName is the empty file replaceable creates and removes in a
+// directory a temporary file is renamed into (tasks/). Only a writer
+// holding the lock makes it, so one fixed name serves, and the next writer
+// removes one a killed writer left without listing tasks/, which may hold
+// many files.
+const probeName = ".pactify-probe" + tempMark + "0000000000000000"
+
 // commit renames the prepared file over the file it replaces (retried for a
 // while where the platform refuses to replace a file another program has
 // open); after a failure the file is as it was and the temporary file is
@@ -160,6 +200,11 @@ func (p *pending) commit() error {
 	restore := makeReplaceable(p.dir, p.name)
 	if err := replaceRetry.do(func() error { return renameFile(p.tmpDir, tmp, p.target) }); err != nil {
 		restore()
+		if fi, lerr := p.dir.Lstat(p.name); lerr == nil && !fi.Mode().IsRegular() {
+			// Another program put a directory (or the like) there since
+			// prepare looked: say what is there, not the rename's errno.
+			return notRegular("replace", p.display, fi.Mode())
+		}
 		if replaceRetry.retryable(err) {
 			return fmt.Errorf("replace %s: %w (another program holds it open: close it and run the command again)", p.display, err)
 		}
@@ -182,18 +227,31 @@ func (p *pending) abort() {
 // file it will replace + tempMark + 16 hex digits (createTemp).
 const tempMark = ".tmp-"
 
-// isTempName reports whether name is one createTemp makes.
+// isTempName reports whether name is one createTemp makes in the pact
+// directory: for STATE.yml, PROJECT.md, .gitignore or a task file, with
+// exactly 16 lowercase hex digits. A file of the user's that merely looks
+// like one (.STATE.yml.tmp-old, .notes.txt.tmp-…) is not.
 func isTempName(name string) bool {
 	i := strings.LastIndex(name, tempMark)
 	if len(name) < 2 || name[0] != '.' || i < 2 {
 		return false
 	}
-	hexPart := name[i+len(tempMark):]
-	if len(hexPart) != 16 {
+	switch base := name[1:i]; {
+	case base == pactfile.StateFile, base == pactfile.ProjectFile, base == pactfile.GitIgnoreFile:
+	case strings.HasSuffix(base, pactfile.TaskFileName("")) && len(base) > len(pactfile.TaskFileName("")):
+	default:
 		return false
 	}
-	_, err := hex.DecodeString(hexPart)
-	return err == nil && strings.ToLower(hexPart) == hexPart
+	return isTempSuffix(name[i+len(tempMark):])
+}
+
+// isTempSuffix reports whether s is what createTemp puts after tempMark.
+func isTempSuffix(s string) bool {
+	if len(s) != 16 {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil && strings.ToLower(s) == s
 }
 
 // removeTemporaries removes the temporary files createTemp made in dir
@@ -202,6 +260,10 @@ func isTempName(name string) bool {
 // its temporaries under that lock, so none of them is in use. It is best
 // effort: a temporary that cannot be removed does no harm but its size.
 func removeTemporaries(dir *os.Root) {
+	probe := pactfile.TasksDir + "/" + probeName
+	if fi, err := dir.Lstat(probe); err == nil && fi.Mode().IsRegular() {
+		_ = dir.Remove(probe)
+	}
 	f, err := dir.Open(".")
 	if err != nil {
 		return
@@ -215,6 +277,36 @@ func removeTemporaries(dir *os.Root) {
 			}
 			if fi, err := dir.Lstat(name); err == nil && fi.Mode().IsRegular() {
 				_ = dir.Remove(name)
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// removeTemporariesOf removes the temporary files createTemp made for the
+// file name of dir (outside the pact directory: an entry file,
+// .gitattributes) that an init killed before its rename left behind: only
+// regular files named exactly "." + name + tempMark + 16 hex digits. Like
+// removeTemporaries, only a writer holding the pact's lock calls it, and
+// it is best effort.
+func removeTemporariesOf(dir *os.Root, name string) {
+	f, err := dir.Open(".")
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	prefix := "." + name + tempMark
+	for {
+		names, err := f.Readdirnames(1024)
+		for _, n := range names {
+			rest, ok := strings.CutPrefix(n, prefix)
+			if !ok || !isTempSuffix(rest) {
+				continue
+			}
+			if fi, err := dir.Lstat(n); err == nil && fi.Mode().IsRegular() {
+				_ = dir.Remove(n)
 			}
 		}
 		if err != nil {

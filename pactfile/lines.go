@@ -60,8 +60,8 @@ func SplitLines(b []byte) [][]byte {
 // AppendLines appends to dst what adds lines (each without its
 // terminator) to a log ending in end: every line ends in the log's own line
 // ending (LineEnding of end), so that no log mixes CRLF and LF, and a log
-// whose last line has no line break (a hand edit) gets one first, so that
-// its last line is not extended. end is the whole log, or as much of its
+// whose last line has no line break gets one first, so that its last line
+// is not extended (no writer appends to such a log: Unterminated). end is the whole log, or as much of its
 // end as reaches back to its last line break; empty, an empty log. Every
 // writer of the log appends through here: pactify, which reads only the
 // end of the file, and the bot, which holds the whole log.
@@ -80,8 +80,8 @@ func AppendLines(dst, end []byte, lines ...[]byte) []byte {
 // it) has a last line without a line break. Such a line is what a write cut
 // off half-way leaves (a full disk, a file-size limit); appending after it
 // would seal the fragment as a line of its own in a log no one may edit,
-// so a writer that appends to the file in place refuses (pactify; see
-// docs/pactify.md) rather than end it.
+// so every writer refuses rather than end it: pactify, and the bot on a
+// pull request's branch (see docs/pactify.md).
 func Unterminated(end []byte) bool {
 	return len(end) > 0 && end[len(end)-1] != '\n'
 }

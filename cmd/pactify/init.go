@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -128,6 +130,13 @@ func seatList(seats []projection.Seat) string {
 // has exactly one init and no way to change seats.
 func (c *cli) reinit(charter pactdir.Charter) error {
 	project, base, seats := charter.Project, charter.BaseBranch, charter.Seats
+	// Under the lock, as every writer: a writer removes the temporary
+	// files it finds, which must not be this init's.
+	unlock, err := c.dir.Lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	_, res, err := c.loadForRead(nil)
 	if err != nil {
 		return err
@@ -144,6 +153,13 @@ func (c *cli) reinit(charter pactdir.Charter) error {
 	if !same {
 		return &refusal{"the pact is already initialised with a different project or roster, and v1 cannot change seats after init",
 			fmt.Sprintf("run init again with exactly the project %q and seats of the log (`pactify status` shows them), or start a new pact", st.Project)}
+	}
+	// An init that stopped after its line left no STATE.yml: running init
+	// again finishes it. One that is there is log --replay's to rewrite.
+	if _, err := os.Lstat(c.dir.Path(pactfile.StateFile)); errors.Is(err, fs.ErrNotExist) {
+		if err := c.dir.WriteState(st); err != nil {
+			return err
+		}
 	}
 	if err := c.dir.WriteBlocks(charter); err != nil {
 		return err

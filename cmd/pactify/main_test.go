@@ -116,20 +116,29 @@ func runIn(t *testing.T, dir string, env []string, args ...string) result {
 // runProc runs pactify; the error is for a process that could not run at
 // all. It never calls t, so goroutines may use it.
 func runProc(dir string, env []string, args ...string) (result, error) {
-	cmd := exec.Command(binPath, args...)
+	res, err := runCmd(exec.Command(binPath, args...), dir, env)
+	res.args = args
+	if err != nil {
+		return res, fmt.Errorf("run pactify %q: %w", args, err)
+	}
+	return res, nil
+}
+
+// runCmd runs cmd (pactify, or something that runs it) in dir with env.
+func runCmd(cmd *exec.Cmd, dir string, env []string) (result, error) {
 	cmd.Dir = dir
 	cmd.Env = env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	res := result{stdout: stdout.String(), stderr: stderr.String(), args: args}
+	res := result{stdout: stdout.String(), stderr: stderr.String()}
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
 	case errors.As(err, &exit):
 		res.code = exit.ExitCode()
 	default:
-		return res, fmt.Errorf("run pactify %q: %w", args, err)
+		return res, err
 	}
 	return res, nil
 }

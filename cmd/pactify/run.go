@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -134,6 +135,15 @@ func pactDir(verb, flag, env string) (pactdir.Dir, error) {
 	d, err := pactdir.At(root, name)
 	if err != nil {
 		return pactdir.Dir{}, usagef("the pact directory %q must lie inside the repository, the working directory %s, and not be that directory itself; name one such as .pact", name, root)
+	}
+	// A file there is a mistyped name, not a pact to replace with a
+	// directory, nor one to start.
+	if fi, err := os.Lstat(d.Path()); err == nil && !fi.IsDir() && fi.Mode()&fs.ModeSymlink == 0 {
+		from := "--pact-dir"
+		if flag == "" {
+			from = "PACT_DIR"
+		}
+		return pactdir.Dir{}, usagef("%s names %s, which is a file, not the pact's directory; name the directory (such as .pact), or unset it to find the pact as git finds its repository", from, d.Display())
 	}
 	return d, nil
 }
