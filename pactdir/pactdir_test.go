@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -89,7 +90,7 @@ func TestLoad(t *testing.T) {
 	if _, _, err := d.LoadLog(); !errors.Is(err, ErrNoPact) {
 		t.Fatalf("LoadLog without a log: %v, want ErrNoPact", err)
 	}
-	if _, err := d.Load(); !errors.Is(err, ErrNoPact) {
+	if _, err := d.Load(LoadOptions{}); !errors.Is(err, ErrNoPact) {
 		t.Fatalf("Load without a log: %v, want ErrNoPact", err)
 	}
 	log := `{"event_id":"e1","ts":"2026-06-09T10:00:00Z","agent_id":"o","role":"orchestrator","event_type":"init","task_id":"","feature":"","payload":{"project":"p","protocol_version":1,"seats":[{"id":"o","roles":["orchestrator"],"entry":"A.md"},{"id":"w","roles":["worker"],"entry":"A.md"},{"id":"r","roles":["reviewer"],"entry":"A.md"}],"base_branch":"main"}}
@@ -105,7 +106,7 @@ func TestLoad(t *testing.T) {
 	if !d.Exists() {
 		t.Fatal("Exists with a log")
 	}
-	in, err := d.Load()
+	in, err := d.Load(LoadOptions{Prejudge: checks.FastPaths{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestLoad(t *testing.T) {
 	if want := map[string]bool{"T1": true}; !maps.Equal(in.TaskListing, want) || len(in.TaskFiles) != 0 || len(in.TaskFilesMatched) != 0 {
 		t.Fatalf("task files: listing %v, read %q, matched %v; want the listing %v and nothing read", in.TaskListing, in.TaskFiles, in.TaskFilesMatched, want)
 	}
-	if in, err = d.LoadWatched(nil, LoadOptions{TaskFiles: true}); err != nil {
+	if in, err = d.LoadWatched(nil, LoadOptions{TaskFiles: true, Prejudge: checks.FastPaths{}}); err != nil {
 		t.Fatal(err)
 	}
 	if len(in.TaskFiles) != 1 || string(in.TaskFiles["T1"]) != "---\nid: T1\n---\n" || !maps.Equal(in.TaskListing, map[string]bool{"T1": true}) {

@@ -508,7 +508,8 @@ func (c *cli) cmdValidate(p cmdline.Args) error {
 	}
 	prog := c.progress()
 	defer prog.stop()
-	in, err := c.dir.LoadWatched(prog.Progress, pactdir.LoadOptions{TaskFiles: p.Bools["task-files"]})
+	files, err := c.dir.LoadWatched(prog.Progress, pactdir.LoadOptions{TaskFiles: p.Bools["task-files"], Prejudge: checks.FastPaths{}})
+	in := checks.Input(files)
 	if errors.Is(err, pactdir.ErrNoPact) {
 		return fmt.Errorf("there is no pact to validate in %s (%s is missing); run pactify in the repository root, or `pactify init` to start one", c.dir.Root, c.dir.Display(pactfile.LogFile))
 	}
