@@ -254,7 +254,7 @@ func TestAppendLineRefusesAnUnterminatedLog(t *testing.T) { // not parallel: it 
 			t.Fatal(err)
 		}
 		calls := recordWrites(t)
-		for name, err := range map[string]error{"CheckAppendable": d.CheckAppendable(), "AppendLine": d.AppendLine([]byte("L"))} {
+		for name, err := range map[string]error{"LogEnd": logEndErr(d), "AppendLine": d.AppendLine([]byte("L"))} {
 			var ue *UnterminatedError
 			if !errors.As(err, &ue) || !errors.Is(err, ErrUnterminated) || !strings.Contains(err.Error(), "nothing was recorded") {
 				t.Errorf("%s on %.20q: %v, want ErrUnterminated saying nothing was recorded", name, before, err)
@@ -268,15 +268,15 @@ func TestAppendLineRefusesAnUnterminatedLog(t *testing.T) { // not parallel: it 
 		}
 	}
 	d := newDir(t)
-	if err := d.CheckAppendable(); err != nil {
-		t.Fatalf("CheckAppendable without a log: %v", err)
+	if end, err := d.LogEnd(); err != nil || end != nil {
+		t.Fatalf("LogEnd without a log: %q, %v", end, err)
 	}
 	for _, ok := range []string{"", "a\n", "a\r\n"} {
 		if err := os.WriteFile(d.Path(pactfile.LogFile), []byte(ok), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := d.CheckAppendable(); err != nil {
-			t.Errorf("CheckAppendable on %q: %v", ok, err)
+		if _, err := d.LogEnd(); err != nil {
+			t.Errorf("LogEnd on %q: %v", ok, err)
 		}
 	}
 }
@@ -661,4 +661,10 @@ func stat(t *testing.T, path string) os.FileInfo {
 		t.Fatal(err)
 	}
 	return fi
+}
+
+// logEndErr is LogEnd's error.
+func logEndErr(d Dir) error {
+	_, err := d.LogEnd()
+	return err
 }

@@ -435,12 +435,9 @@ var (
 	truncateFile = (*os.File).Truncate
 )
 
-// ErrUnterminated is a log whose last line has no line break: the remains
-// of an append that was cut off (a full disk, a file-size limit, a crash
-// between a write and its fsync on some file systems), or a hand edit.
-// Appending after it would seal whatever it holds into a line of its own,
-// for ever, in an append-only log; writers refuse instead.
-var ErrUnterminated = errors.New("the last line of the log has no line break")
+// ErrUnterminated is a log whose last line has no line break, which every
+// writer refuses to append to (projection.ErrUnterminated).
+var ErrUnterminated = projection.ErrUnterminated
 
 // UnterminatedError is ErrUnterminated for one log: where its last line
 // starts and how long it is.
@@ -456,28 +453,31 @@ func (e *UnterminatedError) Error() string {
 
 func (e *UnterminatedError) Unwrap() error { return ErrUnterminated }
 
-// CheckAppendable refuses, before anything is written, a log whose last
-// line has no line break (ErrUnterminated). A missing log is appendable.
-// Like AppendLine, it is meant for a writer holding the lock.
-func (d Dir) CheckAppendable() error {
+// LogEnd reads the end of the log as pactfile.AppendLines takes it (the
+// last two bytes, or back to the last line break), for the writer's
+// judgement (projection.Log.Append), and refuses, before anything is
+// written, a log whose last line has no line break (ErrUnterminated, with
+// where and how long that line is). A missing log ends in nothing. Like
+// AppendLine, it is meant for a writer holding the lock.
+func (d Dir) LogEnd() ([]byte, error) {
 	pact, err := d.openPact(false)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer pact.Close()
 	f, fi, err := openRegular(pact, pactfile.LogFile, d.Display(pactfile.LogFile), false)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer f.Close()
 	end, err := logEnd(f, fi.Size())
 	if err != nil {
-		return fmt.Errorf("read the end of %s: %w", d.Display(pactfile.LogFile), err)
+		return nil, fmt.Errorf("read the end of %s: %w", d.Display(pactfile.LogFile), err)
 	}
-	return d.appendable(end, fi.Size())
+	return end, d.appendable(end, fi.Size())
 }
 
 // appendable is ErrUnterminated for a log of size bytes ending in end (as
