@@ -328,7 +328,7 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p bot
 		if err != nil {
 			return err
 		}
-		j, err := judgeIntents(log, res, old, fresh, s.now())
+		j, err := appendIntents(log, res, old, fresh, s.now())
 		if errors.Is(err, projection.ErrUnterminated) {
 			// A fragment a cut-off write left: appending would seal it
 			// into an event line; refuse as pactify does.
@@ -445,21 +445,21 @@ func (o *BotOutcome) replyAll(ctx context.Context, gh BotGitHub, number int, rep
 	}
 }
 
-// intentJudgement is what the engine said of the intents against the
+// appendedIntents is what the engine said of the intents against the
 // branch's current log: the new log and STATE.yml to commit when it
 // accepted any (appended names them), and a reply for each it refused.
-type intentJudgement struct {
+type appendedIntents struct {
 	appended   []string
 	refusals   []string
 	log, state []byte
 }
 
-// judgeIntents writes the intents to the branch's log old (replayed as log
+// appendIntents writes the intents to the branch's log old (replayed as log
 // and res) by the routine pactify writes by (projection.Log.Append: judged
 // exactly as pactify would judge them; a log whose last line is cut off is
 // ErrUnterminated), as the bytes of one commit.
-func judgeIntents(log *projection.Log, res *projection.Result, old []byte, intents []bot.Intent, now time.Time) (intentJudgement, error) {
-	var j intentJudgement
+func appendIntents(log *projection.Log, res *projection.Result, old []byte, intents []bot.Intent, now time.Time) (appendedIntents, error) {
+	var j appendedIntents
 	drafts := make([]projection.Draft, len(intents))
 	for i, in := range intents {
 		drafts[i] = in.Draft
