@@ -321,12 +321,6 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p bot
 		if err != nil {
 			return err
 		}
-		if pactfile.Unterminated(old) {
-			// A fragment a cut-off write left: appending would seal it
-			// into an event line; refuse as pactify does.
-			o.reply(ctx, gh, pr.Number, bot.LogCutOff(logPath, pr.HeadRef, intentNames(p.Intents)))
-			return nil
-		}
 		log, res := projection.ReadBytes(old, projection.ReadOptions{KeepEvents: true})
 		var fresh []bot.Intent
 		fresh, o.alreadyRecorded, conflicts = unrecorded(log, old, p.Intents)
@@ -334,12 +328,19 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p bot
 		if err != nil {
 			return err
 		}
-		j, err := judgeIntents(log, res, fresh, s.now())
+		j, err := appendIntents(log, res, old, fresh, s.now())
+		if errors.Is(err, projection.ErrUnterminated) {
+			// A fragment a cut-off write left: appending would seal it
+			// into an event line; refuse as pactify does.
+			o.alreadyRecorded, conflicts = 0, nil
+			o.reply(ctx, gh, pr.Number, bot.LogCutOff(logPath, pr.HeadRef, intentNames(p.Intents)))
+			return nil
+		}
 		if err != nil {
 			return err
 		}
 		j.refusals = append(append(conflicts, moved...), j.refusals...)
-		if len(j.lines) == 0 {
+		if len(j.appended) == 0 {
 			if o.alreadyRecorded > 0 {
 				done, err := gh.CheckRunVerdict(ctx, head, s.CheckName)
 				if err != nil {
@@ -352,9 +353,8 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p bot
 			o.replyAll(ctx, gh, pr.Number, j.refusals)
 			return nil
 		}
-		content := pactfile.AppendLines(bytes.Clone(old), old, j.lines...)
 		msg := "pact: " + strings.Join(j.appended, "; ") + "\n\nRecorded by pact-action from a GitHub review or /pact command."
-		newHead, err := gh.CommitFiles(ctx, pr.HeadRef, head, map[string][]byte{logPath: content, statePath: j.state}, msg)
+		newHead, err := gh.CommitFiles(ctx, pr.HeadRef, head, map[string][]byte{logPath: j.log, statePath: j.state}, msg)
 		switch {
 		case err == nil:
 			o.NewHead, o.Appended = newHead, j.appended
@@ -445,44 +445,52 @@ func (o *BotOutcome) replyAll(ctx context.Context, gh BotGitHub, number int, rep
 	}
 }
 
-// intentJudgement is what the engine said of the intents against the
-// branch's current log.
-type intentJudgement struct {
-	lines    [][]byte
-	appended []string
-	refusals []string
-	state    []byte
+// appendedIntents is what the engine said of the intents against the
+// branch's current log: the new log and STATE.yml to commit when it
+// accepted any (appended names them), and a reply for each it refused.
+type appendedIntents struct {
+	appended   []string
+	refusals   []string
+	log, state []byte
 }
 
-// judgeIntents checks each intent against the replay res of the branch's
-// current log exactly as pactify would.
-func judgeIntents(log *projection.Log, res *projection.Result, intents []bot.Intent, now time.Time) (intentJudgement, error) {
-	var j intentJudgement
+// appendIntents writes the intents to the branch's log old (replayed as log
+// and res) by the routine pactify writes by (projection.Log.Append: judged
+// exactly as pactify would judge them; a log whose last line is cut off is
+// ErrUnterminated), as the bytes of one commit.
+func appendIntents(log *projection.Log, res *projection.Result, old []byte, intents []bot.Intent, now time.Time) (appendedIntents, error) {
+	var j appendedIntents
+	drafts := make([]projection.Draft, len(intents))
+	for i, in := range intents {
+		drafts[i] = in.Draft
+	}
+	before := len(log.Events)
+	a, err := log.Append(res, old, nil, drafts...)
+	if err != nil {
+		return j, err
+	}
 	hint, hinted := "", false
-	for _, in := range intents {
-		line, err := projection.Encode(in.Draft)
-		if err != nil {
-			return j, err
-		}
-		rej, err := log.Propose(res, line)
-		if err != nil {
-			return j, err
-		}
+	for i, in := range intents {
+		rej := a.Refused[i]
 		if rej == nil {
-			j.lines = append(j.lines, line)
 			j.appended = append(j.appended, in.What)
 			continue
 		}
 		if !hinted {
-			// Once: it reads the whole log, and is the same for every refusal.
-			if future, latest := bot.FutureLines(log, now); len(future) > 0 {
+			// Once: it reads the whole log, and is the same for every
+			// refusal: the log as the first refused intent found it.
+			seen := &projection.Log{Events: log.Events[:before+len(j.appended)]}
+			if future, latest := bot.FutureLines(seen, now); len(future) > 0 {
 				hint = bot.FutureHint(future, latest)
 			}
 			hinted = true
 		}
 		j.refusals = append(j.refusals, bot.EngineRefusal(in.What, rej.Code, rej.Message, hint))
 	}
-	j.state = projection.RenderBytes(res.State)
+	if len(a.Lines) > 0 {
+		j.log = append(bytes.Clone(old), a.Tail...)
+		j.state = projection.RenderBytes(a.State)
+	}
 	return j, nil
 }
 

@@ -83,7 +83,8 @@ func Local(ctx context.Context, o LocalOptions, stdout io.Writer) error {
 			return err
 		}
 	}
-	in, err := dir.Load()
+	files, err := dir.Load(pactdir.LoadOptions{Prejudge: checks.FastPaths{}})
+	in := checks.Input(files)
 	if errors.Is(err, pactdir.ErrNoPact) {
 		return fmt.Errorf("there is no pact to judge: %w; point --local at a repository root", err)
 	}

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -89,7 +90,7 @@ func TestLoad(t *testing.T) {
 	if _, _, err := d.LoadLog(); !errors.Is(err, ErrNoPact) {
 		t.Fatalf("LoadLog without a log: %v, want ErrNoPact", err)
 	}
-	if _, err := d.Load(); !errors.Is(err, ErrNoPact) {
+	if _, err := d.Load(LoadOptions{}); !errors.Is(err, ErrNoPact) {
 		t.Fatalf("Load without a log: %v, want ErrNoPact", err)
 	}
 	log := `{"event_id":"e1","ts":"2026-06-09T10:00:00Z","agent_id":"o","role":"orchestrator","event_type":"init","task_id":"","feature":"","payload":{"project":"p","protocol_version":1,"seats":[{"id":"o","roles":["orchestrator"],"entry":"A.md"},{"id":"w","roles":["worker"],"entry":"A.md"},{"id":"r","roles":["reviewer"],"entry":"A.md"}],"base_branch":"main"}}
@@ -105,7 +106,7 @@ func TestLoad(t *testing.T) {
 	if !d.Exists() {
 		t.Fatal("Exists with a log")
 	}
-	in, err := d.Load()
+	in, err := d.Load(LoadOptions{Prejudge: checks.FastPaths{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestLoad(t *testing.T) {
 	if want := map[string]bool{"T1": true}; !maps.Equal(in.TaskListing, want) || len(in.TaskFiles) != 0 || len(in.TaskFilesMatched) != 0 {
 		t.Fatalf("task files: listing %v, read %q, matched %v; want the listing %v and nothing read", in.TaskListing, in.TaskFiles, in.TaskFilesMatched, want)
 	}
-	if in, err = d.LoadWatched(nil, LoadOptions{TaskFiles: true}); err != nil {
+	if in, err = d.LoadWatched(nil, LoadOptions{TaskFiles: true, Prejudge: checks.FastPaths{}}); err != nil {
 		t.Fatal(err)
 	}
 	if len(in.TaskFiles) != 1 || string(in.TaskFiles["T1"]) != "---\nid: T1\n---\n" || !maps.Equal(in.TaskListing, map[string]bool{"T1": true}) {
@@ -253,7 +254,7 @@ func TestAppendLineRefusesAnUnterminatedLog(t *testing.T) { // not parallel: it 
 			t.Fatal(err)
 		}
 		calls := recordWrites(t)
-		for name, err := range map[string]error{"CheckAppendable": d.CheckAppendable(), "AppendLine": d.AppendLine([]byte("L"))} {
+		for name, err := range map[string]error{"LogEnd": logEndErr(d), "AppendLine": d.AppendLine([]byte("L"))} {
 			var ue *UnterminatedError
 			if !errors.As(err, &ue) || !errors.Is(err, ErrUnterminated) || !strings.Contains(err.Error(), "nothing was recorded") {
 				t.Errorf("%s on %.20q: %v, want ErrUnterminated saying nothing was recorded", name, before, err)
@@ -267,15 +268,15 @@ func TestAppendLineRefusesAnUnterminatedLog(t *testing.T) { // not parallel: it 
 		}
 	}
 	d := newDir(t)
-	if err := d.CheckAppendable(); err != nil {
-		t.Fatalf("CheckAppendable without a log: %v", err)
+	if end, err := d.LogEnd(); err != nil || end != nil {
+		t.Fatalf("LogEnd without a log: %q, %v", end, err)
 	}
 	for _, ok := range []string{"", "a\n", "a\r\n"} {
 		if err := os.WriteFile(d.Path(pactfile.LogFile), []byte(ok), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := d.CheckAppendable(); err != nil {
-			t.Errorf("CheckAppendable on %q: %v", ok, err)
+		if _, err := d.LogEnd(); err != nil {
+			t.Errorf("LogEnd on %q: %v", ok, err)
 		}
 	}
 }
@@ -660,4 +661,10 @@ func stat(t *testing.T, path string) os.FileInfo {
 		t.Fatal(err)
 	}
 	return fi
+}
+
+// logEndErr is LogEnd's error.
+func logEndErr(d Dir) error {
+	_, err := d.LogEnd()
+	return err
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/pactfile"
+	"github.com/pact-action/pact-action/projection"
 )
 
 // How pactify writes: a file is opened for writing only when it is absent
@@ -424,3 +425,262 @@ func (c *comparer) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// Seams over the system calls AppendLine's guarantees rest on, so tests
+// can see that a line goes out in one write and is synced, and make any of
+// them fail.
+var (
+	writeFile    = (*os.File).Write
+	syncFile     = (*os.File).Sync
+	truncateFile = (*os.File).Truncate
+)
+
+// ErrUnterminated is a log whose last line has no line break, which every
+// writer refuses to append to (projection.ErrUnterminated).
+var ErrUnterminated = projection.ErrUnterminated
+
+// UnterminatedError is ErrUnterminated for one log: where its last line
+// starts and how long it is.
+type UnterminatedError struct {
+	Path       string // the log, as findings name it
+	Line       int    // the unterminated line's number, 0 when unknown
+	Size, Last int64  // the log's size and the unterminated line's length in bytes
+}
+
+func (e *UnterminatedError) Error() string {
+	return fmt.Sprintf("the last %d byte(s) of %s have no line break, as a write cut off half-way leaves them; nothing was recorded", e.Last, e.Path)
+}
+
+func (e *UnterminatedError) Unwrap() error { return ErrUnterminated }
+
+// LogEnd reads the end of the log as pactfile.AppendLines takes it (the
+// last two bytes, or back to the last line break), for the writer's
+// judgement (projection.Log.Append), and refuses, before anything is
+// written, a log whose last line has no line break (ErrUnterminated, with
+// where and how long that line is). A missing log ends in nothing. Like
+// AppendLine, it is meant for a writer holding the lock.
+func (d Dir) LogEnd() ([]byte, error) {
+	pact, err := d.openPact(false)
+	if err != nil {
+		return nil, err
+	}
+	defer pact.Close()
+	f, fi, err := openRegular(pact, pactfile.LogFile, d.Display(pactfile.LogFile), false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	end, err := logEnd(f, fi.Size())
+	if err != nil {
+		return nil, fmt.Errorf("read the end of %s: %w", d.Display(pactfile.LogFile), err)
+	}
+	return end, d.appendable(end, fi.Size())
+}
+
+// appendable is ErrUnterminated for a log of size bytes ending in end (as
+// logEnd reads it), nil for a log a line can be appended to.
+func (d Dir) appendable(end []byte, size int64) error {
+	if !pactfile.Unterminated(end) {
+		return nil
+	}
+	last := int64(len(end))
+	if i := bytes.LastIndexByte(end, '\n'); i >= 0 {
+		last = int64(len(end) - i - 1)
+	}
+	return &UnterminatedError{Path: d.Display(pactfile.LogFile), Size: size, Last: last}
+}
+
+// AppendLine appends one event line with a single write and fsyncs it, so
+// that a crash leaves either the whole line or none of it; when the write
+// or the fsync fails (a full disk, a file-size limit), the log is cut back
+// to the size it had and synced again, so that a failed append leaves the
+// log byte for byte as it was, and the error says nothing was recorded. The
+// line ends as the log's last line does (pactfile.AppendLines: CRLF in a
+// checkout that converted the log, else LF). A log whose last line has no
+// line break is refused (ErrUnterminated), never sealed. The log is opened
+// like every file of the pact: a regular file, never through a link. The
+// caller holds the pact's lock (Lock): no other writer may append between
+// the size this reads and the cut back.
+func (d Dir) AppendLine(line []byte) error {
+	pact, err := d.openPact(false)
+	if err != nil {
+		return err
+	}
+	defer pact.Close()
+	display := d.Display(pactfile.LogFile)
+	looked, statErr := pact.Lstat(pactfile.LogFile)
+	created := errors.Is(statErr, fs.ErrNotExist)
+	// The line was judged against the log this process locked; a log
+	// another program put in its place since (or removed) is not that one.
+	lockedLog, locked := held.Load(d.Path(pactfile.LogFile))
+	isLocked := func(fi fs.FileInfo) bool {
+		lk, err := lockedLog.(*os.File).Stat()
+		return err == nil && fi != nil && os.SameFile(lk, fi)
+	}
+	if locked && !isLocked(looked) {
+		return fmt.Errorf("append to %s: %w", display, errReplaced)
+	}
+	f, err := openNoLink(pact, pactfile.LogFile, display, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return noted(err, nothingRecorded)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("stat %s: %w; %s", display, err, nothingRecorded)
+	}
+	if locked && !isLocked(st) {
+		return fmt.Errorf("append to %s: %w", display, errReplaced)
+	}
+	size := st.Size()
+	end, err := logEnd(f, size)
+	if err != nil {
+		return fmt.Errorf("read the end of %s: %w; %s", display, err, nothingRecorded)
+	}
+	if err := d.appendable(end, size); err != nil {
+		return err
+	}
+	buf := pactfile.AppendLines(nil, end, line)
+	n, err := writeFile(f, buf)
+	if err == nil && n != len(buf) {
+		err = io.ErrShortWrite
+	}
+	op := "append to"
+	if err == nil {
+		op = "sync"
+		err = syncFile(f)
+	}
+	if err != nil {
+		return d.undoAppend(f, size, osError(op, display, err))
+	}
+	if created {
+		syncDir(pact)
+	}
+	return nil
+}
+
+// nothingRecorded is what a failed append that left the log as it was
+// says it left.
+const nothingRecorded = "nothing was recorded: the log is as it was"
+
+// undoAppend cuts the log f back to size after a failed append (failed)
+// and syncs it, so that no part of the line stays. When even that fails,
+// the error says what the log may now end in, and how to set it right.
+func (d Dir) undoAppend(f *os.File, size int64, failed error) error {
+	err := truncateFile(f, size)
+	if err == nil {
+		err = syncFile(f)
+	}
+	if err != nil {
+		return noted(failed, fmt.Sprintf("and cutting the log back to its %d bytes failed too (%v): part of the line may remain at its end, and every writer will refuse until it is gone; truncate %s to %d bytes", size, err, d.Display(pactfile.LogFile), size))
+	}
+	return noted(failed, nothingRecorded)
+}
+
+// logEnd reads as much of the end of the log of size bytes in f as
+// pactfile.AppendLines needs to end a new line as the log's lines end: the
+// last two bytes when the log ends in LF, else back to its last line
+// break, which is at most a line's bound before the end.
+func logEnd(f *os.File, size int64) ([]byte, error) {
+	if size == 0 {
+		return nil, nil
+	}
+	tail := make([]byte, min(size, 2))
+	if _, err := f.ReadAt(tail, size-int64(len(tail))); err != nil {
+		return nil, err
+	}
+	if tail[len(tail)-1] == '\n' {
+		return tail, nil
+	}
+	tail = make([]byte, min(size, projection.MaxLineBytes+2))
+	if _, err := f.ReadAt(tail, size-int64(len(tail))); err != nil {
+		return nil, err
+	}
+	return tail, nil
+}
+
+// WriteState regenerates STATE.yml from a replayed state, streaming the
+// render: it compares it with the file and writes it only when it differs.
+func (d Dir) WriteState(st *projection.State) error {
+	pact, err := d.openPact(false)
+	if err != nil {
+		return err
+	}
+	defer pact.Close()
+	if err := replace(pact, pactfile.StateFile, d.Display(pactfile.StateFile), func(w io.Writer) error { return projection.Render(w, st) }); err != nil {
+		return noted(err, d.Display(pactfile.StateFile)+" is as it was")
+	}
+	return nil
+}
+
+// CheckWritable refuses, before anything is written, a file of the pact
+// directory that a verb is about to replace when it is not absent or a
+// regular file (a link, a FIFO): a writer checks STATE.yml before it
+// appends, so that a refusal leaves every file as it was.
+func (d Dir) CheckWritable(name string) error {
+	pact, err := d.openPact(false)
+	if err != nil {
+		return err
+	}
+	defer pact.Close()
+	fi, err := pact.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return openError("write", d.Display(name), err)
+	case !fi.Mode().IsRegular():
+		return notRegular("write", d.Display(name), fi.Mode())
+	}
+	return nil
+}
+
+// Record writes one event a verb has judged, as one change as far as any
+// failure can tell: the new STATE.yml (rendered from st, the state with the
+// line applied) and, for task, its task file (WriteTaskFile) are first
+// written beside the files they replace and synced, then the line is
+// appended (AppendLine), and only then are they renamed into place. When
+// anything fails before the line is in the log, every file is as it was
+// (appended is false; the error says nothing was recorded). When a rename
+// fails after it (the platform refused to replace a file), the line stays
+// recorded and the error names the file left as it was. The caller holds
+// the lock.
+func (d Dir) Record(line []byte, st *projection.State, task *projection.Task) (appended bool, err error) {
+	pact, err := d.openPact(task != nil)
+	if err != nil {
+		return false, err
+	}
+	defer pact.Close()
+	state, err := prepare(pact, pactfile.StateFile, d.Display(pactfile.StateFile), func(w io.Writer) error { return projection.Render(w, st) })
+	if err != nil {
+		return false, noted(err, nothingRecorded)
+	}
+	defer state.abort() // after its commit, nothing
+	var taskFile preparedTask
+	if task != nil {
+		if taskFile, err = d.prepareTaskFile(pact, task); err != nil {
+			return false, noted(err, nothingRecorded)
+		}
+		defer taskFile.close()
+		defer taskFile.abort()
+	}
+	if err := d.AppendLine(line); err != nil {
+		return false, err
+	}
+	if err := state.commit(); err != nil {
+		return true, fmt.Errorf("%w: %w", ErrStateStale, err)
+	}
+	if task != nil {
+		if err := taskFile.commit(); err != nil {
+			return true, fmt.Errorf("%w (validate warns of it; the log holds what the task file would say)", err)
+		}
+	}
+	return true, nil
+}
+
+// ErrStateStale is a STATE.yml left as it was after the log changed:
+// `pactify log --replay` writes it again.
+var ErrStateStale = errors.New("STATE.yml is stale")

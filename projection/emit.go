@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/pact-action/pact-action/pactfile"
 )
 
 // Draft is an event a writer wants to append. Encode turns it into the one
@@ -189,4 +191,68 @@ func (l *Log) proposeReserved(res *Result, line []byte) (*Rejection, error) {
 		l.latest = ev.TS
 	}
 	return nil, nil
+}
+
+// ErrUnterminated is a log whose last line has no line break: the remains
+// of an append that was cut off (a full disk, a file-size limit, a crash
+// between a write and its fsync on some file systems), or a hand edit.
+// Appending after it would seal whatever it holds into a line of its own,
+// for ever, in an append-only log; Append refuses instead.
+var ErrUnterminated = errors.New("the last line of the log has no line break")
+
+// Appended is what Append decided: the lines to write and the state they
+// leave, or nothing.
+type Appended struct {
+	// Lines are the accepted drafts' lines, in order, without terminators;
+	// Tail is what appends them to the log's end (pactfile.AppendLines):
+	// the new log is the old one followed by Tail.
+	Lines [][]byte
+	Tail  []byte
+	// Drafts are the drafts as stamped; Refused holds, for each, the
+	// rejection that refused it (nil: its line is in Lines).
+	Drafts  []Draft
+	Refused []*Rejection
+	// State is the replay's state with Lines applied: what STATE.yml is
+	// regenerated from (Render).
+	State *State
+}
+
+// Append is the one routine by which an event is written, by pactify on
+// disk and by the bot on GitHub alike: each draft is stamped (stamp, when
+// not nil, given the log's latest ts; the bot's drafts come stamped from
+// the GitHub object they record), encoded, and judged against the state the
+// log and the lines accepted before it leave (Propose, which applies it to
+// l and res); the accepted lines are appended after end, the log's end as
+// pactfile.AppendLines takes it (the whole log, or back to its last line
+// break). A log whose last line has no line break is refused before
+// anything is judged (ErrUnterminated). Append writes nothing: the caller
+// writes Tail and STATE.yml rendered from State as one change, or, on any
+// failure, nothing, so that every file is as it was.
+func (l *Log) Append(res *Result, end []byte, stamp func(d *Draft, latest time.Time), drafts ...Draft) (*Appended, error) {
+	if pactfile.Unterminated(end) {
+		return nil, ErrUnterminated
+	}
+	a := &Appended{Drafts: make([]Draft, len(drafts)), Refused: make([]*Rejection, len(drafts))}
+	for i, d := range drafts {
+		if stamp != nil {
+			stamp(&d, l.LatestTS())
+		}
+		a.Drafts[i] = d
+		line, err := Encode(d)
+		if err != nil {
+			return nil, err
+		}
+		rej, err := l.Propose(res, line)
+		if err != nil {
+			return nil, err
+		}
+		if a.Refused[i] = rej; rej == nil {
+			a.Lines = append(a.Lines, line)
+		}
+	}
+	if len(a.Lines) > 0 {
+		a.Tail = pactfile.AppendLines(nil, end, a.Lines...)
+	}
+	a.State = res.State
+	return a, nil
 }

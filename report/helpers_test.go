@@ -24,12 +24,12 @@ var pacts = filepath.Join("..", "checks", "testdata", "pacts")
 // in a repository.
 func loadPact(t testing.TB, name string) checks.Input {
 	t.Helper()
-	in, err := pactdir.Dir{Root: pacts, Name: name}.LoadWatched(nil, pactdir.LoadOptions{TaskFiles: true})
+	in, err := pactdir.Dir{Root: pacts, Name: name}.LoadWatched(nil, pactdir.LoadOptions{TaskFiles: true, Prejudge: checks.FastPaths{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	in.Dir = pactfile.DefaultDir
-	return in
+	return checks.Input(in)
 }
 
 // readLog reads the log of a pact of checks' testdata.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/pact-action/pact-action/internal/cmdline"
 	"github.com/pact-action/pact-action/pactdir"
@@ -95,18 +96,16 @@ func (c *cli) cmdInit(p cmdline.Args) error {
 	if err != nil {
 		return err
 	}
-	line, err := c.stamp(&draft, id, empty)
+	// Written by the routine every writer shares, on a log that is empty.
+	a, err := empty.Append(res, nil, func(d *projection.Draft, latest time.Time) { c.stamp(d, id, latest) }, draft)
 	if err != nil {
 		return err
 	}
-	rej, err := empty.Propose(res, line)
-	if err != nil {
-		return err
-	}
-	if rej != nil {
+	if rej := a.Refused[0]; rej != nil {
 		return refuse(rej)
 	}
-	err = c.dir.Create(line, res.State, charter)
+	draft = a.Drafts[0]
+	err = c.dir.Create(a.Lines[0], a.State, charter)
 	if errors.Is(err, pactdir.ErrExists) {
 		return &refusal{"another pactify init created the log at the same time", "run `pactify status` to see the pact that won"}
 	}

@@ -211,10 +211,12 @@ func (c *cli) loadForRead(p *pactdir.Progress) (*projection.Log, *projection.Res
 }
 
 // emit is the one path every event-writing verb takes: refuse without a
-// seat, lock, replay, judge the new event exactly as a replay would, and only
-// then write (pactdir.Dir.Record: STATE.yml and, for an assign, the task file
-// taskFile names, with the line). A refusal, or a failure before the line is
-// appended, touches no file.
+// seat, lock, replay, and write the event by the one routine every writer
+// shares (projection.Log.Append: stamped, judged exactly as a replay would
+// judge it, appended, STATE.yml regenerated), through the disk's edge
+// (pactdir.Dir.Record: STATE.yml and, for an assign, the task file
+// taskFile names, with the line). A refusal, or a failure before the line
+// is appended, touches no file.
 func (c *cli) emit(build func(agent string, st *projection.State) (projection.Draft, error), taskFile func(st *projection.State) *projection.Task) error {
 	agent, err := c.agent()
 	if err != nil {
@@ -236,7 +238,8 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	// A log cut off in the middle of a line is refused before anything
 	// else, and so is a link or FIFO at STATE.yml, while the refusal still
 	// leaves every file as it was.
-	if err := c.dir.CheckAppendable(); err != nil {
+	end, err := c.dir.LogEnd()
+	if err != nil {
 		return err
 	}
 	if err := c.dir.CheckWritable(pactfile.StateFile); err != nil {
@@ -255,23 +258,20 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	if err != nil {
 		return err
 	}
-	line, err := c.stamp(&draft, id, log)
+	a, err := log.Append(res, end, func(d *projection.Draft, latest time.Time) { c.stamp(d, id, latest) }, draft)
 	if err != nil {
 		return err
 	}
-	rej, err := log.Propose(res, line)
-	if err != nil {
-		return err
-	}
-	if rej != nil {
+	if rej := a.Refused[0]; rej != nil {
 		return refuse(rej)
 	}
+	draft = a.Drafts[0]
 	var task *projection.Task
 	if taskFile != nil {
-		task = taskFile(res.State)
+		task = taskFile(a.State)
 	}
 	prog.Start("writing "+c.dir.Display(pactfile.StateFile), 0, "")
-	if appended, err := c.dir.Record(line, res.State, task); err != nil {
+	if appended, err := c.dir.Record(a.Lines[0], a.State, task); err != nil {
 		if !appended {
 			return err
 		}
@@ -293,16 +293,15 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	return nil
 }
 
-// stamp gives a draft its event_id and ts and encodes it. The ts is never
-// before the log's latest, so the new line replays last even when this
-// machine's clock is behind another writer's.
-func (c *cli) stamp(d *projection.Draft, id string, log *projection.Log) ([]byte, error) {
+// stamp gives a draft its event_id and ts. The ts is never before the
+// log's latest, so the new line replays last even when this machine's
+// clock is behind another writer's.
+func (c *cli) stamp(d *projection.Draft, id string, latest time.Time) {
 	d.EventID = id
 	d.TS = c.now()
-	if latest := log.LatestTS(); d.TS.Before(latest) {
+	if d.TS.Before(latest) {
 		d.TS = latest
 	}
-	return projection.Encode(*d)
 }
 
 func refuse(r *projection.Rejection) error {
@@ -508,7 +507,8 @@ func (c *cli) cmdValidate(p cmdline.Args) error {
 	}
 	prog := c.progress()
 	defer prog.stop()
-	in, err := c.dir.LoadWatched(prog.Progress, pactdir.LoadOptions{TaskFiles: p.Bools["task-files"]})
+	files, err := c.dir.LoadWatched(prog.Progress, pactdir.LoadOptions{TaskFiles: p.Bools["task-files"], Prejudge: checks.FastPaths{}})
+	in := checks.Input(files)
 	if errors.Is(err, pactdir.ErrNoPact) {
 		return fmt.Errorf("there is no pact to validate in %s (%s is missing); run pactify in the repository root, or `pactify init` to start one", c.dir.Root, c.dir.Display(pactfile.LogFile))
 	}

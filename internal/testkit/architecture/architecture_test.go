@@ -59,7 +59,7 @@ var allowed = map[string][]string{
 	"report":                       {"checks", "projection"},
 	"bot":                          {"pactfile", "projection", "checks", "config", "report"},
 	"ghapi":                        {},
-	"pactdir":                      {"pactfile", "projection", "checks"},
+	"pactdir":                      {"pactfile", "projection"},
 	"action":                       {"pactfile", "projection", "checks", "config", "report", "bot", "ghapi", "ghevent", "pactdir", "doctor", "internal/cmdline", "internal/version"},
 	"doctor":                       {"pactfile", "projection", "checks", "config", "ghapi", "ghevent"},
 	"cmd/pactify":                  {"pactfile", "projection", "checks", "report", "pactdir", "internal/cmdline", "internal/version"},
