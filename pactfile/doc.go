@@ -8,9 +8,9 @@
 // file starts with), the managed block init owns in PROJECT.md and the
 // entry files (block.go) and the charter in PROJECT.md's block (project.go),
 // the .gitattributes line that keeps git from converting the pact's line
-// endings (gitattributes.go), and YAMLWriter (yaml.go), the block YAML that STATE.yml and the front
-// matter are written in, byte for byte what gopkg.in/yaml.v3's encoder
-// writes. Each format has its Format (or Append) and its Parse here, so a
-// file reads back as it was written. It is pure: no file system, no clock,
-// and none of the project's other packages.
+// endings (gitattributes.go). The front matter is written through
+// internal/yamlemit, byte for byte what gopkg.in/yaml.v3's encoder writes.
+// Each format has its Format (or Append) and its Parse here, so a file
+// reads back as it was written. It is pure: no file system, no clock, and
+// none of the project's other packages but that fenced emitter.
 package pactfile

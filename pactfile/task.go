@@ -3,6 +3,7 @@ package pactfile
 import (
 	"bytes"
 	"fmt"
+	"github.com/pact-action/pact-action/internal/yamlemit"
 	"strings"
 	"unicode/utf8"
 
@@ -30,10 +31,10 @@ func FormatTask(fm Task) []byte {
 
 // AppendTask appends FormatTask(fm) to dst.
 func AppendTask(dst []byte, fm Task) []byte {
-	w := YAMLWriter{Buf: append(dst, "---\n"...), best: 4}
+	w := yamlemit.NewWriter(append(dst, "---\n"...), 4)
 	for _, kv := range [...]struct{ key, value string }{{"id", fm.ID}, {"feature", fm.Feature}, {"owner", fm.Owner}, {"reviewer", fm.Reviewer}} {
 		// Each key is its own document, as four yaml.Marshal calls wrote it.
-		w.column, w.whitespace, w.indention, w.openEnded = 0, true, true, false
+		w.NewDocument()
 		w.Key(0, kv.key)
 		w.String(0, kv.value)
 		w.End()

@@ -1,6 +1,7 @@
 package pactfile
 
 import (
+	"github.com/pact-action/pact-action/internal/testkit/yamlcases"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,8 +34,8 @@ func TestFormatTask(t *testing.T) {
 	if want := "---\nid: T1\nfeature: \"yes\"\nowner: opencode\nreviewer: claude-opus\n---\n"; got != want {
 		t.Errorf("FormatTask = %q, want %q", got, want)
 	}
-	for i, s := range tricky {
-		fm := Task{ID: s, Feature: tricky[(i+1)%len(tricky)], Owner: tricky[(i+2)%len(tricky)], Reviewer: s}
+	for i, s := range yamlcases.Tricky {
+		fm := Task{ID: s, Feature: yamlcases.Tricky[(i+1)%len(yamlcases.Tricky)], Owner: yamlcases.Tricky[(i+2)%len(yamlcases.Tricky)], Reviewer: s}
 		if got, want := FormatTask(fm), formatTaskWithYAML(t, fm); string(got) != string(want) {
 			t.Errorf("FormatTask(%+v) =\n%q\nyaml.Marshal wrote\n%q", fm, got, want)
 		}
@@ -141,8 +142,8 @@ func TestTaskMatches(t *testing.T) {
 //
 //	go test ./pactfile/ -run '^$' -fuzz FuzzTaskMatches -fuzztime 60s
 func FuzzTaskMatches(f *testing.F) {
-	for i, s := range tricky {
-		f.Add(s, tricky[(i+1)%len(tricky)], "opencode", tricky[(i+5)%len(tricky)], NewTaskBody)
+	for i, s := range yamlcases.Tricky {
+		f.Add(s, yamlcases.Tricky[(i+1)%len(yamlcases.Tricky)], "opencode", yamlcases.Tricky[(i+5)%len(yamlcases.Tricky)], NewTaskBody)
 	}
 	f.Add("T1", "F", "a", "b", "---\nid: T2\n---\n")
 	f.Fuzz(func(t *testing.T, id, feature, owner, reviewer, body string) {

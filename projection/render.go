@@ -2,9 +2,8 @@ package projection
 
 import (
 	"bytes"
+	"github.com/pact-action/pact-action/internal/yamlemit"
 	"io"
-
-	"github.com/pact-action/pact-action/pactfile"
 )
 
 // stateHeader opens every STATE.yml we write; it tells a reader that the file
@@ -23,7 +22,7 @@ const renderChunk = 64 << 10
 //
 // Seats come in roster order, features and tasks in assign order.
 func renderChunks(s *State, emit func([]byte) bool) bool {
-	w := pactfile.NewYAMLWriter(append(make([]byte, 0, renderChunk+4<<10), stateHeader...), 2)
+	w := yamlemit.NewWriter(append(make([]byte, 0, renderChunk+4<<10), stateHeader...), 2)
 	w.Key(0, "project")
 	w.String(0, s.Project)
 	w.Key(0, "protocol_version")

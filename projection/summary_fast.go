@@ -2,9 +2,8 @@ package projection
 
 import (
 	"bytes"
+	"github.com/pact-action/pact-action/internal/yamlemit"
 	"unicode/utf8"
-
-	"github.com/pact-action/pact-action/pactfile"
 )
 
 // The fast path of ParseStateSummary: a line reader of the STATE.yml our
@@ -12,9 +11,9 @@ import (
 // any other shape takes.
 
 // parseOwnSummary reads the meaning of a STATE.yml laid out exactly as
-// Render lays it out, every value on one line as pactfile.YAMLWriter writes
-// it (pactfile.ParseValue) and every list item plain text
-// (pactfile.PlainText): a stale STATE.yml of ours, the usual drift. ok is
+// Render lays it out, every value on one line as yamlemit.Writer writes
+// it (yamlemit.ParseValue) and every list item plain text
+// (yamlemit.PlainText): a stale STATE.yml of ours, the usual drift. ok is
 // false for a file in any other shape, and ParseStateSummary then reads it
 // as YAML. Where ok is true the Summary is the one the YAML reading gives
 // (a differential test and a fuzz target hold the two together), at a
@@ -65,13 +64,13 @@ func parseOwnSummary(b []byte) (sum Summary, ok bool) {
 	}
 	sum = Summary{Seats: map[string][]string{}, Features: map[string]string{}, Tasks: map[string]TaskSummary{}}
 	// value reads "<indent><key>: <value>", a value exactly as
-	// pactfile.YAMLWriter writes one on one line.
+	// yamlemit.Writer writes one on one line.
 	value := func(prefix string) (string, bool) {
 		r, ok := rest(prefix)
 		if !ok {
 			return "", false
 		}
-		v, ok := pactfile.ParseValue(text(r))
+		v, ok := yamlemit.ParseValue(text(r))
 		advance()
 		return v, ok
 	}
@@ -107,7 +106,7 @@ func parseOwnSummary(b []byte) (sum Summary, ok bool) {
 		}
 		for _, item := range bytes.Split(inner, []byte(", ")) {
 			s := text(item)
-			if !pactfile.PlainText(s) {
+			if !yamlemit.PlainText(s) {
 				return nil, false
 			}
 			list = append(list, s)

@@ -1,4 +1,10 @@
-package pactfile
+// Package yamlemit appends YAML byte for byte as gopkg.in/yaml.v3's
+// encoder writes it, for the few shapes the .pact/ files use, and reads one
+// plain or quoted scalar back. It is a port of yaml.v3's emitter, fenced in
+// a package of its own as the JSON scanner is (projection/internal/jsonscan):
+// its own tests and fuzz targets hold it to yaml.v3, and it knows nothing of
+// the pact.
+package yamlemit
 
 import (
 	"encoding/base64"
@@ -9,7 +15,7 @@ import (
 	"unicode/utf8"
 )
 
-// YAMLWriter appends block YAML exactly as gopkg.in/yaml.v3's encoder
+// Writer appends block YAML exactly as gopkg.in/yaml.v3's encoder
 // (v3.0.1, unlimited line width) writes it, for the shapes .pact/ files use:
 // block mappings with plain keys, block sequences of mappings, flow sequences
 // of strings, and string, int and bool values. Writing through the encoder
@@ -26,7 +32,7 @@ import (
 // Indents are the emitter's: a mapping at indent m has its keys at column m;
 // a block sequence that is the value of such a key is at SeqIndent(m), and a
 // mapping that is one of its items at that plus 2.
-type YAMLWriter struct {
+type Writer struct {
 	// Buf is the output so far.
 	Buf []byte
 	// best is the encoder's indent (SetIndent; yaml.Marshal uses 4).
@@ -38,18 +44,24 @@ type YAMLWriter struct {
 	openEnded  bool
 }
 
-// NewYAMLWriter starts a document in buf with the given indent (2 for
+// NewWriter starts a document in buf with the given indent (2 for
 // STATE.yml, 4 for what yaml.Marshal writes).
-func NewYAMLWriter(buf []byte, indent int) *YAMLWriter {
+func NewWriter(buf []byte, indent int) *Writer {
 	if indent < 2 || indent > 9 {
 		indent = 4 // as yaml.v3 does with an indent it does not take
 	}
-	return &YAMLWriter{Buf: buf, best: indent, whitespace: true, indention: true}
+	return &Writer{Buf: buf, best: indent, whitespace: true, indention: true}
+}
+
+// NewDocument starts another document at the end of Buf, as a second
+// yaml.Marshal call appended there would write it.
+func (w *Writer) NewDocument() {
+	w.column, w.whitespace, w.indention, w.openEnded = 0, true, true, false
 }
 
 // aligned is the emitter's increase_indent for anything but the first
 // level inside a block sequence item.
-func (w *YAMLWriter) aligned(indent int) int {
+func (w *Writer) aligned(indent int) int {
 	if indent < 0 {
 		return w.best
 	}
@@ -58,7 +70,7 @@ func (w *YAMLWriter) aligned(indent int) int {
 
 // SeqIndent is the indent of a block sequence that is the value of a key of
 // a mapping at indent m.
-func (w *YAMLWriter) SeqIndent(m int) int {
+func (w *Writer) SeqIndent(m int) int {
 	if m < 0 {
 		return 0
 	}
@@ -68,7 +80,7 @@ func (w *YAMLWriter) SeqIndent(m int) int {
 // Key starts the entry key of a block mapping whose keys are at indent m.
 // The key is quoted as a value would be (n and on are YAML 1.1 booleans);
 // it must be one non-empty line, which is all a simple key can be.
-func (w *YAMLWriter) Key(m int, key string) {
+func (w *Writer) Key(m int, key string) {
 	w.writeIndent(m)
 	w.scalar(key, w.aligned(m), false)
 	w.indicator(":", false, false, false)
@@ -76,23 +88,23 @@ func (w *YAMLWriter) Key(m int, key string) {
 
 // Item starts an item of a block sequence at indent s; a mapping inside it
 // has its keys at s+2.
-func (w *YAMLWriter) Item(s int) {
+func (w *Writer) Item(s int) {
 	w.writeIndent(s)
 	w.indicator("-", true, false, true)
 }
 
 // String writes a string value of a key of the mapping at indent m.
-func (w *YAMLWriter) String(m int, s string) {
+func (w *Writer) String(m int, s string) {
 	w.scalar(s, w.aligned(m), false)
 }
 
 // Int writes an int value.
-func (w *YAMLWriter) Int(v int) {
+func (w *Writer) Int(v int) {
 	w.appendPlain(strconv.Itoa(v))
 }
 
 // Bool writes a bool value.
-func (w *YAMLWriter) Bool(v bool) {
+func (w *Writer) Bool(v bool) {
 	if v {
 		w.appendPlain("true")
 	} else {
@@ -102,14 +114,14 @@ func (w *YAMLWriter) Bool(v bool) {
 
 // EmptySeq writes the value of a key whose sequence is empty: the encoder
 // writes an empty sequence in flow style, [].
-func (w *YAMLWriter) EmptySeq() {
+func (w *Writer) EmptySeq() {
 	w.indicator("[", true, true, false)
 	w.indicator("]", false, false, false)
 }
 
 // FlowStrings writes a list of strings in flow style ([a, b]) as the value
 // of a key of the mapping at indent m.
-func (w *YAMLWriter) FlowStrings(m int, list []string) {
+func (w *Writer) FlowStrings(m int, list []string) {
 	seq := w.aligned(m)
 	w.indicator("[", true, true, false)
 	item := w.aligned(seq)
@@ -129,7 +141,7 @@ func (w *YAMLWriter) FlowStrings(m int, list []string) {
 }
 
 // End ends the document as the encoder's Encode and Close do.
-func (w *YAMLWriter) End() {
+func (w *Writer) End() {
 	w.writeIndent(-1)
 	if w.openEnded {
 		w.indicator("...", true, false, false)
@@ -139,26 +151,26 @@ func (w *YAMLWriter) End() {
 
 // ---- the emitter's primitives ----
 
-func (w *YAMLWriter) put(c byte) {
+func (w *Writer) put(c byte) {
 	w.Buf = append(w.Buf, c)
 	w.column++
 }
 
-func (w *YAMLWriter) putBreak() {
+func (w *Writer) putBreak() {
 	w.Buf = append(w.Buf, '\n')
 	w.column = 0
 	w.indention = true
 }
 
 // write copies the character at s[i] and returns the index after it.
-func (w *YAMLWriter) write(s string, i int) int {
+func (w *Writer) write(s string, i int) int {
 	n := charWidth(s[i])
 	w.Buf = append(w.Buf, s[i:i+n]...)
 	w.column++
 	return i + n
 }
 
-func (w *YAMLWriter) writeBreak(s string, i int) int {
+func (w *Writer) writeBreak(s string, i int) int {
 	if s[i] == '\n' {
 		w.putBreak()
 		return i + 1
@@ -171,7 +183,7 @@ func (w *YAMLWriter) writeBreak(s string, i int) int {
 
 const spaces = "                                                                "
 
-func (w *YAMLWriter) writeIndent(indent int) {
+func (w *Writer) writeIndent(indent int) {
 	if indent < 0 {
 		indent = 0
 	}
@@ -187,7 +199,7 @@ func (w *YAMLWriter) writeIndent(indent int) {
 }
 
 // indicator writes an indicator, which is ASCII.
-func (w *YAMLWriter) indicator(ind string, needWhitespace, isWhitespace, isIndention bool) {
+func (w *Writer) indicator(ind string, needWhitespace, isWhitespace, isIndention bool) {
 	if needWhitespace && !w.whitespace {
 		w.put(' ')
 	}
@@ -199,7 +211,7 @@ func (w *YAMLWriter) indicator(ind string, needWhitespace, isWhitespace, isInden
 }
 
 // appendPlain writes an ASCII plain scalar known to need no analysis.
-func (w *YAMLWriter) appendPlain(s string) {
+func (w *Writer) appendPlain(s string) {
 	if !w.whitespace {
 		w.put(' ')
 	}
@@ -222,7 +234,7 @@ const (
 
 // scalar writes a string the way the encoder's stringv and the emitter's
 // emit_scalar do, at the given scalar indent, in block or flow context.
-func (w *YAMLWriter) scalar(s string, indent int, flow bool) {
+func (w *Writer) scalar(s string, indent int, flow bool) {
 	if simplePlain(s) {
 		w.appendPlain(s)
 		return
@@ -286,8 +298,8 @@ func (w *YAMLWriter) scalar(s string, indent int, flow bool) {
 }
 
 // PlainText reports whether YAML reads s written as a plain scalar, in a
-// block or a flow context, as exactly the string s, and YAMLWriter writes s
-// so: a test any reader of a file in the layout of YAMLWriter may rely on.
+// block or a flow context, as exactly the string s, and Writer writes s
+// so: a test any reader of a file in the layout of Writer may rely on.
 // It is true of most ids, seat names, statuses and paths, and false of
 // anything unusual.
 func PlainText(s string) bool { return simplePlain(s) }
@@ -446,7 +458,7 @@ func analyzeScalar(value string) scalarAnalysis {
 // width is unlimited) and outside the document root. A plain scalar never
 // holds a line break (analyzeScalar rules plain out for one), so its bytes
 // go out as they are.
-func (w *YAMLWriter) writePlain(value string) {
+func (w *Writer) writePlain(value string) {
 	if len(value) > 0 && !w.whitespace {
 		w.put(' ')
 	}
@@ -459,7 +471,7 @@ func (w *YAMLWriter) writePlain(value string) {
 	w.indention = false
 }
 
-func (w *YAMLWriter) writeSingleQuoted(value string, indent int) {
+func (w *Writer) writeSingleQuoted(value string, indent int) {
 	w.indicator("'", true, false, false)
 	breaks := false
 	for i := 0; i < len(value); {
@@ -489,7 +501,7 @@ func (w *YAMLWriter) writeSingleQuoted(value string, indent int) {
 	w.indention = false
 }
 
-func (w *YAMLWriter) writeDoubleQuoted(value string) {
+func (w *Writer) writeDoubleQuoted(value string) {
 	const hexDigits = "0123456789ABCDEF"
 	w.indicator(`"`, true, false, false)
 	bom := len(value) >= 3 && value[:3] == "\xEF\xBB\xBF" // the emitter asks this of the start, at every character
@@ -566,7 +578,7 @@ func (w *YAMLWriter) writeDoubleQuoted(value string) {
 	w.indention = false
 }
 
-func (w *YAMLWriter) writeLiteral(value string, indent int) {
+func (w *Writer) writeLiteral(value string, indent int) {
 	w.indicator("|", true, false, false)
 	w.blockScalarHints(value)
 	w.whitespace = true
@@ -586,7 +598,7 @@ func (w *YAMLWriter) writeLiteral(value string, indent int) {
 	}
 }
 
-func (w *YAMLWriter) blockScalarHints(value string) {
+func (w *Writer) blockScalarHints(value string) {
 	if value[0] == ' ' || isBreak(value, 0) {
 		w.indicator(string(rune('0'+w.best)), false, false, false)
 	}
@@ -810,9 +822,9 @@ func encodeBase64(s string) string {
 	return b.String()
 }
 
-// ParseValue is YAMLWriter's inverse for a one-line value: the string s for
+// ParseValue is Writer's inverse for a one-line value: the string s for
 // which String writes exactly text after a key, if there is one. A reader
-// of a file in YAMLWriter's layout can take such a line for the scalar s,
+// of a file in Writer's layout can take such a line for the scalar s,
 // as YAML would, without a YAML parser: text is exactly what the writer
 // writes for s, plain, single- or double-quoted.
 func ParseValue(text string) (string, bool) {
@@ -831,7 +843,7 @@ func ParseValue(text string) (string, bool) {
 	if simplePlain(s) {
 		return s, s == text // the common case, without writing it again
 	}
-	w := YAMLWriter{best: 2, whitespace: true, indention: true}
+	w := Writer{best: 2, whitespace: true, indention: true}
 	w.Key(0, "k")
 	w.String(0, s)
 	return s, string(w.Buf) == "k: "+text
