@@ -100,3 +100,24 @@ func TestQuotedValuesBounded(t *testing.T) {
 		t.Errorf("%d duplicate ids, want 2", n)
 	}
 }
+
+// TestDiffQuotesBounded: STATE.yml is anyone's text; its difference from
+// the log quotes each value cut, however long (a STATE.yml of one 255 MiB
+// line once made validate print 267 MB).
+func TestDiffQuotesBounded(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", 1<<20)
+	want := Summary{Project: "g", Seats: map[string][]string{"a": {"worker"}}, Features: map[string]string{"F": "open"},
+		Tasks: map[string]TaskSummary{"T1": {Feature: "F", Status: "assigned", Owner: "a", Reviewer: "b"}}}
+	got := Summary{Project: long, Seats: map[string][]string{"a": {long}, long: nil}, Features: map[string]string{"F": long, long: "open"},
+		Tasks: map[string]TaskSummary{"T1": {Feature: long, Status: long, Owner: long, Reviewer: long}, long: {}}}
+	d := Diff(want, got)
+	if len(d) != 10 {
+		t.Errorf("%d differences, want 10: %.500q", len(d), d)
+	}
+	for _, s := range d {
+		if len(s) > 3*maxQuotedBytes+100 {
+			t.Errorf("a difference of %d bytes: %.300s", len(s), s)
+		}
+	}
+}
