@@ -1,12 +1,15 @@
 package action_test
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
+	"github.com/pact-action/pact-action/report"
 )
 
 // anyCommand is any line a runner would take for a workflow command, on
@@ -73,6 +76,37 @@ func TestBinaryBotTaskIdCannotInjectWorkflowCommands(t *testing.T) {
 		if strings.ContainsRune(out, '\u202e') {
 			t.Errorf("%s carries U+202E raw:\n%s", what, out)
 		}
+	}
+	noViolations(t, b.s)
+}
+
+// TestBinaryTasksListingFlood: 30,000 empty files under .pact/tasks/ (at 100,000: a peak of
+// 78 MiB) and
+// one whose name is 10 KB, none of them named by an event: the check
+// lists them (it never reads them) and is judged within a bounded
+// memory and output.
+func TestBinaryTasksListingFlood(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("commits 30,000 files")
+	}
+	b := seedBudget(t, 1, "off")
+	junk := map[string]string{".pact/tasks/" + strings.Repeat("n", 10_000) + ".md": "x"}
+	for i := range 30_000 {
+		junk[fmt.Sprintf(".pact/tasks/J%d.md", i)] = ""
+	}
+	b.head = b.s.CommitFiles(e2e.Owner, e2e.Repo, "feat/login", junk, provDevGH, fakegithub.Verified())
+
+	res := e2e.Run{Server: b.s, EventName: "pull_request", Payload: prPayload(t, b.s, b.pr, "feat/login", "main"), MeasureRSS: true}.Exec(t)
+
+	wantExit(t, res, 0)
+	run := onlyRun(t, b.s, b.head, "pact", report.ConclusionWaiting)
+	t.Logf("peak RSS %s, stdout %d bytes, summary %d bytes", prose.Bytes(res.MaxRSS), len(res.Stdout), len(run.Summary))
+	if res.MaxRSS > 256<<20 {
+		t.Errorf("peak resident set %s, over 256 MiB", prose.Bytes(res.MaxRSS))
+	}
+	if len(res.Stdout)+len(res.Stderr)+len(res.Summary) > 1<<20 {
+		t.Errorf("%d bytes of output", len(res.Stdout)+len(res.Stderr)+len(res.Summary))
 	}
 	noViolations(t, b.s)
 }
