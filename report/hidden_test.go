@@ -34,6 +34,7 @@ func surfaces(t *testing.T, s string) map[string]string {
 	for i, a := range Annotations(findings) {
 		out["annotation title "+string(rune('0'+i))] = a.Title
 		out["annotation message "+string(rune('0'+i))] = a.Message
+		out["annotation path "+string(rune('0'+i))] = a.Path
 	}
 	var text, check, sarif bytes.Buffer
 	if WriteText(&text, findings) != nil || WriteCheckText(&check, v) != nil || WriteSARIF(&sarif, testTool, findings) != nil {
