@@ -121,3 +121,27 @@ func TestDiffQuotesBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnStateHugeValue: a STATE.yml in pactify's layout whose project is
+// one line of more than maxOwnValueBytes is read in place: the value that
+// stands for it is its start (no copy as large as the file), it differs
+// from the log's, and still in pactify's layout.
+func TestOwnStateHugeValue(t *testing.T) {
+	t.Parallel()
+	st := started().replay().State
+	b := RenderBytes(st)
+	huge := strings.Repeat("x", maxOwnValueBytes+1)
+	for _, tc := range []struct {
+		value   string
+		wantLen int
+	}{{huge, MaxLineBytes + 1}, {huge[:maxOwnValueBytes-len("demo")], maxOwnValueBytes}} {
+		doc := strings.Replace(string(b), "project: demo\n", "project: demo"+tc.value+"\n", 1)
+		sum, ok := parseOwnSummary([]byte(doc))
+		if !ok || len(sum.Project) != tc.wantLen {
+			t.Errorf("a %d-byte project: read in layout %v, as %d bytes, want %d", len(tc.value)+4, ok, len(sum.Project), tc.wantLen)
+		}
+		if d := Diff(Summarize(st), sum); len(d) != 1 || len(d[0]) > 3*maxQuotedBytes {
+			t.Errorf("differences: %.300q", d)
+		}
+	}
+}
