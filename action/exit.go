@@ -8,6 +8,7 @@ import (
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/cmdline"
 	"github.com/pact-action/pact-action/internal/prose"
+	"github.com/pact-action/pact-action/report"
 )
 
 // The exit codes a verdict asks for (docs/pactify.md, "Exit codes"):
@@ -83,3 +84,10 @@ func exitLine(err error, c checks.Counts) string {
 	}
 	return fmt.Sprintf("exit %d", v.Code)
 }
+
+// ErrorLine is the one line the binary writes for an error it exits on.
+// The error may quote a path or a task id of the pull request, which can
+// hold a line break: on a line of its own in the job log, the runner would
+// run the rest as a workflow command (docs/security.md), so it is one
+// inert line (report.Plain).
+func ErrorLine(err error) string { return report.Plain(err.Error()) }

@@ -46,7 +46,7 @@ func (j *job) check(res *RunResult, err error) error {
 		return nil
 	}
 	for _, f := range res.Failed {
-		j.gha.Errorf("pact-action could not judge %s: %v", f.HeadSHA, f.Err)
+		j.gha.Errorf("pact-action could not judge %s: %s", f.HeadSHA, report.PlainText(f.Err.Error()))
 		j.gha.AddStepSummary(report.NotJudged(j.in.checkName, f.HeadSHA, StoppedSummary(f.Err)))
 	}
 	var verdict error
@@ -70,7 +70,7 @@ func (j *job) bot(out *BotOutcome, err error) error {
 		}
 	}
 	if err != nil {
-		j.gha.Errorf("pact-action bot mode failed: %v", err)
+		j.gha.Errorf("pact-action bot mode failed: %s", report.PlainText(err.Error()))
 		return err
 	}
 	switch {
@@ -80,7 +80,8 @@ func (j *job) bot(out *BotOutcome, err error) error {
 	case len(out.Appended) > 0:
 		fmt.Fprintf(j.stdout, "pact: recorded %d event(s) in commit %s\n", len(out.Appended), out.NewHead)
 		for _, a := range out.Appended {
-			fmt.Fprintf(j.stdout, "  %s\n", a)
+			// It names the task as the log does, line breaks and all.
+			fmt.Fprintf(j.stdout, "  %s\n", report.Plain(a))
 		}
 	default:
 		fmt.Fprintln(j.stdout, "pact: nothing recorded")

@@ -1,6 +1,7 @@
 package action_test
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -204,6 +205,8 @@ type botOpts struct {
 	headFiles map[string]string
 	// fork puts the head branch in forker/octo-repo.
 	fork bool
+	// taskID names the task under review; "" is T1.
+	taskID string
 }
 
 type botScenario struct {
@@ -224,7 +227,8 @@ func newBotScenario(t *testing.T, sc botOpts) *botScenario {
 	if seatMap == "" {
 		seatMap = botSeatMap
 	}
-	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
+	id := cmp.Or(sc.taskID, "T1")
+	base := e2e.NewLog().Assign(id, "LOGIN", "feat/login", "dev", "rev")
 	if sc.twoTasks {
 		base.Assign("T2", "LOGIN", "feat/login", "dev", "lead")
 	}
@@ -233,7 +237,7 @@ func newBotScenario(t *testing.T, sc botOpts) *botScenario {
 	baseFiles["src/main.go"] = "package main\n"
 	s.CommitFiles(e2e.Owner, e2e.Repo, "main", baseFiles, "leaduser")
 
-	head := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN")
+	head := base.Copy().Join("dev").Checkpoint("dev", id, "LOGIN")
 	if sc.twoTasks {
 		head.Checkpoint("dev", "T2", "LOGIN")
 	}

@@ -86,3 +86,25 @@ func TestCapClipsValues(t *testing.T) {
 		}
 	}
 }
+
+// TestCapKeepsTheErrorBehindWarnings: a hundred and fifty warnings of a
+// code, all before the one error of that code, do not push the error out
+// of the listing: the cap is per code and severity, so the error is
+// listed (and the conclusion fails) however many warnings come first.
+func TestCapKeepsTheErrorBehindWarnings(t *testing.T) {
+	t.Parallel()
+	code := projection.CodeMalformedJSON
+	var in []Finding
+	for i := range MaxListed + 50 {
+		in = append(in, Finding{Code: code, Severity: SeverityWarning, Path: ".pact/log.jsonl", Line: i + 1})
+	}
+	in = append(in, Finding{Code: code, Severity: SeverityError, Path: ".pact/log.jsonl", Line: 10_000, Message: "the real one"})
+	got := Cap(in)
+	found := false
+	for _, f := range got {
+		found = found || f.Severity == SeverityError && f.Message == "the real one"
+	}
+	if c := Count(got); !found || c.Errors != 1 || c.Warnings != MaxListed+50 {
+		t.Errorf("error listed %v, count %+v", found, c)
+	}
+}

@@ -3,6 +3,7 @@ package ghapi
 import (
 	"context"
 	"fmt"
+	"github.com/pact-action/pact-action/internal/prose"
 	"net/http"
 	"net/url"
 	"path"
@@ -41,12 +42,19 @@ var reactionContents = map[string]bool{
 	"heart": true, "hooray": true, "rocket": true, "eyes": true,
 }
 
+// maxCommentBody is GitHub's limit for a comment's body, in characters;
+// counted in bytes, a cut body is never over it.
+const maxCommentBody = 65536
+
 // Comment posts body as a comment on issue or pull request issueNumber and
 // returns the comment id. A post whose outcome is unknown (no answer, a cut
 // answer, a 5xx) is looked for among the newest comments before it is
 // sent again, so that a reply is never posted twice.
 func (c *Client) Comment(ctx context.Context, issueNumber int, body string) (int64, error) {
 	op := fmt.Sprintf("comment on #%d", issueNumber)
+	// A reply lists what the pull request's pact holds (its tasks), which
+	// the pull request chooses: cut, it is still posted.
+	body = prose.Clip(body, maxCommentBody, truncated)
 	for attempt := 1; ; attempt++ {
 		cm, _, err := c.gh.Issues.CreateComment(context.WithValue(ctx, applyOnceKey{}, true), c.owner, c.repo, issueNumber, &github.IssueComment{Body: github.String(body)})
 		if err == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/pact-action/pact-action/ghapi"
@@ -108,5 +109,27 @@ func TestGetComment(t *testing.T) {
 	}
 	if _, err := c.GetComment(ctx, ghapi.CommentKind(9), ic); err == nil {
 		t.Error("GetComment of an unknown kind did not fail")
+	}
+}
+
+// TestCommentCutToGitHubsLimit: a reply longer than GitHub takes (a pull
+// request whose pact lists thousands of tasks) is cut and still posted.
+func TestCommentCutToGitHubsLimit(t *testing.T) {
+	t.Parallel()
+	srv := fakegithub.New(t)
+	seedRepo(t, srv)
+	srv.CommitFiles(owner, repo, "topic", map[string]string{"a": "1"}, "bob")
+	n := srv.OpenPR(owner, repo, fakegithub.PRSeed{Head: "topic", Base: "main"})
+	c, _ := newClient(t, srv)
+	for _, size := range []int{65536, 65537, 1 << 20} {
+		body := strings.Repeat("é", size/2) + strings.Repeat("x", size%2)
+		if _, err := c.Comment(context.Background(), n, body); err != nil {
+			t.Fatalf("%d bytes: %v", size, err)
+		}
+		got := srv.Comments(n)
+		last := got[len(got)-1].Body
+		if len(last) > 65536 || size <= 65536 && last != body || size > 65536 && !strings.HasSuffix(last, "…(truncated)") {
+			t.Errorf("%d bytes posted as %d bytes ending %q", size, len(last), last[max(0, len(last)-20):])
+		}
 	}
 }

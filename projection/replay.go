@@ -2,6 +2,7 @@ package projection
 
 import (
 	"fmt"
+	"github.com/pact-action/pact-action/internal/prose"
 	"hash/maphash"
 	"sort"
 	"strings"
@@ -109,7 +110,7 @@ func unsupported(scan *Scan) *Rejection {
 		}
 	}
 	return &Rejection{Line: first.Line, Code: CodeVersionUnsupported,
-		Message: fmt.Sprintf("the log declares protocol_version %s but this tool supports only version %d; upgrade pact-action/pactify to a release that supports it", first.Version, SupportedProtocolVersion)}
+		Message: fmt.Sprintf("the log declares protocol_version %s but this tool supports only version %d; upgrade pact-action/pactify to a release that supports it", quoted(first.Version), SupportedProtocolVersion)}
 }
 
 func missingID(ev *Event) *Rejection {
@@ -131,7 +132,7 @@ func (s *State) Judge(ev *Event) *Rejection {
 	}
 	if t := s.Tasks[ev.TaskID]; t != nil && ev.Feature != "" && ev.Feature != t.Feature &&
 		(ev.Type == TypeCheckpoint || ev.Type == TypeAccept || ev.Type == TypeChangesRequested) {
-		return rejection(ev, CodeSchemaEnvelope, fmt.Sprintf("feature %q does not match task %s's feature %q", ev.Feature, t.ID, t.Feature))
+		return rejection(ev, CodeSchemaEnvelope, fmt.Sprintf("feature %q does not match task %s's feature %q", ev.Feature, t.ID, quoted(t.Feature)))
 	}
 	if ev.Problem != nil {
 		return rejection(ev, ev.Problem.Code, ev.Problem.Message)
@@ -166,20 +167,66 @@ func (s *State) Judge(ev *Event) *Rejection {
 	}
 	// 9: Rule 2.
 	if ev.Type == TypeMerge {
-		if open := s.Unaccepted(ev.Feature); len(open) > 0 {
-			return rejection(ev, CodeRule2Unaccepted, fmt.Sprintf("merge of feature %s while %s", ev.Feature, describeOpen(open)))
+		if open, more := s.openTasks(ev.Feature); len(open) > 0 {
+			return rejection(ev, CodeRule2Unaccepted, fmt.Sprintf("merge of feature %s while %s", ev.Feature, describeOpen(open, more)))
 		}
 	}
 	return nil
 }
 
-func describeOpen(open []*Task) string {
-	parts := make([]string, len(open))
+// Bounds of Rule 2's message: a merge line names at most maxNamedOpen of
+// its feature's open tasks, found within maxOpenScan tasks, each id cut
+// to maxQuotedBytes. A line of the log costs what it holds: a million
+// merge lines of a feature with a hundred thousand tasks must not each
+// list them (docs/semantics.md §7, bounded output and memory).
+const (
+	maxNamedOpen   = 3
+	maxOpenScan    = 256
+	maxQuotedBytes = 200
+)
+
+// openTasks is the first open (not accepted) tasks of feature, at most
+// maxNamedOpen, and what it says of the others: "" when there are none,
+// "more" when another one is open, "possibly more" when the tasks after
+// maxOpenScan were not looked at.
+func (s *State) openTasks(feature string) (open []*Task, more string) {
+	f := s.Features[feature]
+	if f == nil {
+		return nil, ""
+	}
+	for f.firstOpen < len(f.Tasks) && s.Tasks[f.Tasks[f.firstOpen]].Status == StatusAccepted {
+		f.firstOpen++
+	}
+	for i, id := range f.Tasks[f.firstOpen:] {
+		if i == maxOpenScan {
+			return open, "possibly more"
+		}
+		if t := s.Tasks[id]; t.Status != StatusAccepted {
+			if len(open) == maxNamedOpen {
+				return open, "more"
+			}
+			open = append(open, t)
+		}
+	}
+	return open, ""
+}
+
+func describeOpen(open []*Task, more string) string {
+	parts := make([]string, len(open), len(open)+1)
 	for i, t := range open {
-		parts[i] = fmt.Sprintf("%s is %s", t.ID, t.Status)
+		parts[i] = fmt.Sprintf("%s is %s", quoted(t.ID), t.Status)
+	}
+	if more != "" {
+		parts = append(parts, "and "+more+" not accepted")
 	}
 	return strings.Join(parts, ", ")
 }
+
+// quoted bounds a value someone else wrote that a message quotes from
+// another line than its own (a task's feature, owner or reviewer, from
+// its assign): quoted whole, one short line could make every finding
+// about it as long as that value.
+func quoted(s string) string { return prose.Clip(s, maxQuotedBytes, "…") }
 
 func (s *State) judgeRoster(ev *Event) *Rejection {
 	seats := s.Seats
@@ -200,7 +247,7 @@ func (s *State) judgeRoster(ev *Event) *Rejection {
 		return rejection(ev, CodeUnknownSeat, fmt.Sprintf("agent_id %q is not a declared seat", ev.AgentID))
 	}
 	if need := RoleFor(ev.Type); !seat.Holds(need) {
-		return rejection(ev, CodeRoleNotHeld, fmt.Sprintf("seat %s does not hold the %s role that %s events need (it holds %s)", seat.ID, need, ev.Type, strings.Join(seat.Roles, ", ")))
+		return rejection(ev, CodeRoleNotHeld, fmt.Sprintf("seat %s does not hold the %s role that %s events need (it holds %s)", seat.ID, need, ev.Type, quoted(strings.Join(seat.Roles, ", "))))
 	}
 	if ev.Type == TypeAssign {
 		for _, who := range []struct{ field, id string }{{"owner", ev.Payload.Owner}, {"reviewer", ev.Payload.Reviewer}} {
@@ -244,7 +291,7 @@ func (s *State) judgeExistence(ev *Event) *Rejection {
 			return rejection(ev, CodeTaskUnsafeID, fmt.Sprintf("task id %q cannot be a file name under tasks/: %s", ev.TaskID, why))
 		}
 		if t := s.Tasks[ev.TaskID]; t != nil {
-			return rejection(ev, CodeTaskDuplicateID, fmt.Sprintf("task %s was already assigned on line %d (feature %s)", ev.TaskID, t.AssignLine, t.Feature))
+			return rejection(ev, CodeTaskDuplicateID, fmt.Sprintf("task %s was already assigned on line %d (feature %s)", ev.TaskID, t.AssignLine, quoted(t.Feature)))
 		}
 	case TypeCheckpoint, TypeAccept, TypeChangesRequested:
 		if s.Tasks[ev.TaskID] == nil {
@@ -267,14 +314,14 @@ func (s *State) judgeAuthorization(ev *Event) *Rejection {
 		}
 	case TypeCheckpoint:
 		if ev.AgentID != t.Owner {
-			return rejection(ev, CodeTaskNotOwner, fmt.Sprintf("checkpoint of %s by %s, but %s owns it", t.ID, ev.AgentID, t.Owner))
+			return rejection(ev, CodeTaskNotOwner, fmt.Sprintf("checkpoint of %s by %s, but %s owns it", t.ID, ev.AgentID, quoted(t.Owner)))
 		}
 	case TypeAccept, TypeChangesRequested:
 		if ev.AgentID == t.Owner {
-			return rejection(ev, CodeSelfAccept, fmt.Sprintf("%s of %s by its own owner %s", ev.Type, t.ID, t.Owner))
+			return rejection(ev, CodeSelfAccept, fmt.Sprintf("%s of %s by its own owner %s", ev.Type, t.ID, quoted(t.Owner)))
 		}
 		if ev.AgentID != t.Reviewer {
-			return rejection(ev, CodeNotReviewer, fmt.Sprintf("%s of %s by %s, but only its reviewer %s may review it", ev.Type, t.ID, ev.AgentID, t.Reviewer))
+			return rejection(ev, CodeNotReviewer, fmt.Sprintf("%s of %s by %s, but only its reviewer %s may review it", ev.Type, t.ID, ev.AgentID, quoted(t.Reviewer)))
 		}
 	}
 	return nil
@@ -289,7 +336,7 @@ func (s *State) judgeTransition(ev *Event) *Rejection {
 	case TypeCheckpoint, TypeAccept, TypeChangesRequested:
 		t := s.Tasks[ev.TaskID]
 		if f := s.Features[t.Feature]; f.Shipped {
-			return rejection(ev, CodeInvalidTransition, fmt.Sprintf("%s of %s, whose feature %s has already shipped", ev.Type, t.ID, t.Feature))
+			return rejection(ev, CodeInvalidTransition, fmt.Sprintf("%s of %s, whose feature %s has already shipped", ev.Type, t.ID, quoted(t.Feature)))
 		}
 		want := StatusAwaitingReview
 		if ev.Type == TypeCheckpoint {

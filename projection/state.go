@@ -64,6 +64,11 @@ type Feature struct {
 	Tasks     []string
 	Shipped   bool
 	MergeLine int
+	// firstOpen is the index in Tasks before which every task is
+	// accepted: a task never leaves accepted and new ones come last, so
+	// Rule 2 finds the open ones from here (openTasks) in amortised
+	// constant time, however many merge lines repeat the question.
+	firstOpen int
 }
 
 // State is the projection of a log: what a replay of the applied events built.

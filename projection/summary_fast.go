@@ -10,6 +10,11 @@ import (
 // own Render writes, in place of the YAML reading (summary_yaml.go) that
 // any other shape takes.
 
+// maxOwnValueBytes is the longest value parseOwnSummary copies: one line
+// of STATE.yml of 255 MiB (within max-pact-bytes) once doubled the
+// check's memory.
+const maxOwnValueBytes = 16 * MaxLineBytes
+
 // parseOwnSummary reads the meaning of a STATE.yml laid out exactly as
 // Render lays it out, every value on one line as yamlemit.Writer writes
 // it (yamlemit.ParseValue) and every list item plain text
@@ -69,6 +74,14 @@ func parseOwnSummary(b []byte) (sum Summary, ok bool) {
 		r, ok := rest(prefix)
 		if !ok {
 			return "", false
+		}
+		if len(r) > maxOwnValueBytes {
+			// No value of the log is this long (a line is at most
+			// MaxLineBytes, and writing it at most quadruples it), so it
+			// differs whatever it says: its start stands for it, rather
+			// than a copy of a value as large as the file.
+			advance()
+			return string(r[:MaxLineBytes+1]), true
 		}
 		v, ok := yamlemit.ParseValue(text(r))
 		advance()

@@ -23,7 +23,11 @@ type Annotation struct {
 func Annotations(findings []checks.Finding) []Annotation {
 	out := make([]Annotation, 0, len(findings))
 	for _, f := range findings {
-		out = append(out, Annotation{Path: f.Path, Line: f.AnnotatedLine(), Level: words(f.Severity).annotation,
+		// A task file's path holds its task id: GitHub shows it above the
+		// message, so its hidden characters are written out too (such a
+		// path then names no file, and the annotation shows on the check
+		// run only).
+		out = append(out, Annotation{Path: PlainText(f.Path), Line: f.AnnotatedLine(), Level: words(f.Severity).annotation,
 			Title: PlainText(fmt.Sprintf("%s (%s)", f.Code, f.Severity)), Message: PlainText(prose.OneLine(f.Message)) + "\nHint: " + PlainText(f.Hint)})
 	}
 	return out

@@ -34,6 +34,7 @@ func surfaces(t *testing.T, s string) map[string]string {
 	for i, a := range Annotations(findings) {
 		out["annotation title "+string(rune('0'+i))] = a.Title
 		out["annotation message "+string(rune('0'+i))] = a.Message
+		out["annotation path "+string(rune('0'+i))] = a.Path
 	}
 	var text, check, sarif bytes.Buffer
 	if WriteText(&text, findings) != nil || WriteCheckText(&check, v) != nil || WriteSARIF(&sarif, testTool, findings) != nil {
@@ -63,7 +64,7 @@ func unescapedHidden(out string) rune {
 	prev := rune(0)
 	for _, r := range out {
 		ours := r == '\u200b' && (prev == '@' || prev == '#')
-		if hidden(r) && r != '\n' && r != '\t' && !ours {
+		if hiddenAfter(prev, r) && r != '\n' && r != '\t' && !ours {
 			return r
 		}
 		prev = r
@@ -80,7 +81,10 @@ func unescapedHidden(out string) rune {
 func TestHiddenCharactersShown(t *testing.T) {
 	t.Parallel()
 	for _, r := range []rune{0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0x200e, 0x200f, 0x061c,
-		0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0x180e, 0x00ad, 0x2028, 0x2029, 0x1b, 0x85, 0xe0041} {
+		0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0x180e, 0x00ad, 0x2028, 0x2029, 0x1b, 0x85, 0xe0041,
+		// Shown as nothing though neither control nor format character:
+		// the combining grapheme joiner, Hangul fillers, variation selectors.
+		0x034f, 0x115f, 0x1160, 0x3164, 0xffa0, 0xfe00, 0xfe0f, 0xe0100, 0x180b, 0x180f} {
 		s := "feat/" + string(r) + "x@y#1"
 		for name, out := range surfaces(t, s) {
 			if got := unescapedHidden(out); got != -1 {
@@ -105,4 +109,27 @@ func FuzzHiddenCharacters(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestVariationSelectorOfASymbol: an emoji's presentation selector
+// ("⚠️", "❤︎") is part of how the symbol is drawn and stays; the same
+// selector after a letter or a digit ("T1" + U+FE0F reads as "T1") is
+// written out.
+func TestVariationSelectorOfASymbol(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{"⚠\ufe0f done", "⚠\ufe0f done"},
+		{"❤\ufe0e", "❤\ufe0e"},
+		{"T1\ufe0f", `T1\ufe0f`},
+		{"T1\ufe0e", `T1\ufe0e`},
+		{"⚠\ufe00", `⚠\ufe00`},
+		{"\ufe0fT1", `\ufe0fT1`},
+	} {
+		if got := Plain(tc.in); got != tc.want {
+			t.Errorf("Plain(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if got := PlainText(tc.in); got != tc.want {
+			t.Errorf("PlainText(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
 }

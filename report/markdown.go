@@ -15,33 +15,52 @@ import (
 // U+2066–U+2069, U+200E, U+200F, U+061C, which reorder a line, and the
 // zero-width and invisible characters U+200B–U+200D, U+2060–U+2064,
 // U+FEFF, U+180E, U+00AD, the tag characters, which hide a difference
-// between two names that look alike), and the line and paragraph
-// separators U+2028 and U+2029. Every rendering writes each one out as an
-// escape (\x1b, \u202e) through visible, the one place that decides it:
-// Plain for a terminal, Escape, Code and Fence for GitHub's Markdown, and
+// between two names that look alike), the other characters Unicode says
+// to show as nothing (Default_Ignorable_Code_Point: the combining
+// grapheme joiner U+034F, the Hangul fillers U+115F, U+1160, U+3164,
+// U+FFA0, and the variation selectors U+FE00–U+FE0F, U+E0100–U+E01EF,
+// U+180B–U+180F, which after a letter change nothing visible, so "T1"
+// and "T1\ufe00" read alike), and the line and paragraph separators
+// U+2028 and U+2029. Every rendering writes each one out as an escape
+// (\x1b, \u202e) through visible, the one place that decides it: Plain
+// for a terminal, Escape, Code and Fence for GitHub's Markdown, and
 // PlainText for what GitHub shows as plain text (annotations, SARIF).
-// A zero-width space that Escape itself puts after @ or # to keep them
+// A zero-width space that Escape itself puts after @ and # to keep them
 // inert is not the writer's and is left as it is.
 func hidden(r rune) bool {
-	return r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cf, r)
+	return r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cf, r) ||
+		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Variation_Selector, r)
+}
+
+// hiddenAfter is hidden for r following prev, except that the text and
+// emoji variation selectors (U+FE0E, U+FE0F) after a symbol choose how
+// that symbol is drawn ("⚠️"): shown, not hidden.
+func hiddenAfter(prev, r rune) bool {
+	if (r == '\ufe0e' || r == '\ufe0f') && unicode.Is(unicode.So, prev) {
+		return false
+	}
+	return hidden(r)
 }
 
 // hasHidden reports whether s holds a hidden character other than a tab
 // or a line feed, or invalid UTF-8.
 func hasHidden(s string) bool {
+	prev := rune(0)
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f {
 				return true
 			}
+			prev = rune(c)
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || hidden(r) {
+		if r == utf8.RuneError && size == 1 || hiddenAfter(prev, r) {
 			return true
 		}
+		prev = r
 		i += size
 	}
 	return false
@@ -56,15 +75,17 @@ func visible(s string) string {
 		return s
 	}
 	var b strings.Builder
+	prev := rune(0)
 	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
 		switch {
-		case r == '\t' || r == '\n' || !hidden(r):
+		case r == '\t' || r == '\n' || !hiddenAfter(prev, r):
 			b.WriteRune(r)
 		case r < 0x80:
 			fmt.Fprintf(&b, `\x%02x`, r)
 		default:
 			fmt.Fprintf(&b, `\u%04x`, r)
 		}
+		prev = r
 	}
 	return b.String()
 }

@@ -66,6 +66,7 @@ func writeTasks(b *bufio.Writer, st *projection.State, branch string) {
 	var rows [][]string
 	others := 0
 	for _, fid := range st.FeatureOrder {
+		fs := string(st.FeatureStatus(fid)) // once per feature: it looks at each task
 		for _, tid := range st.Features[fid].Tasks {
 			t := st.Tasks[tid]
 			if branch != "" && t.Branch != branch {
@@ -76,7 +77,7 @@ func writeTasks(b *bufio.Writer, st *projection.State, branch string) {
 			if t.Rounds > 0 {
 				status += " (" + prose.Plural(t.Rounds, "change round") + ")"
 			}
-			rows = append(rows, []string{Plain(fid), string(st.FeatureStatus(fid)), Plain(tid), status, Plain(t.Owner), Plain(t.Reviewer), Plain(t.Branch)})
+			rows = append(rows, []string{Plain(fid), fs, Plain(tid), status, Plain(t.Owner), Plain(t.Reviewer), Plain(t.Branch)})
 		}
 	}
 	switch {

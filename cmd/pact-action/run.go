@@ -64,6 +64,6 @@ func exitCode(err error, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pact-action: %s\nRun `pact-action help` for usage.\n", usage.Msg)
 		return exitUsage
 	}
-	fmt.Fprintf(stderr, "pact-action: %s\n", err)
+	fmt.Fprintf(stderr, "pact-action: %s\n", action.ErrorLine(err))
 	return exitUsage
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pact-action/pact-action/internal/cmdline"
 	"github.com/pact-action/pact-action/pactdir"
+	"github.com/pact-action/pact-action/report"
 )
 
 // Exit codes, documented in docs/pactify.md.
@@ -44,7 +45,10 @@ func (e *unsupportedError) Error() string { return e.msg }
 var errInvalid = errors.New("the pact has error findings")
 
 // exitCode maps a verb's error to the process exit code, in one place, and
-// tells the user what happened and what to do.
+// tells the user what happened and what to do. A message may quote a task
+// id or a path of the log, which someone else wrote and which can hold a
+// terminal's escape sequence or a line break (in CI, a line of its own is
+// a workflow command), so it is written through report.Plain.
 func exitCode(err error, stderr io.Writer) int {
 	var (
 		usage        *usageError
@@ -59,23 +63,23 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.Is(err, errInvalid):
 		return exitInvalid
 	case errors.As(err, &unsupported):
-		fmt.Fprintf(stderr, "pactify: %s\nhint: %s\n", unsupported.msg, unsupportedHint)
+		fmt.Fprintf(stderr, "pactify: %s\nhint: %s\n", report.Plain(unsupported.msg), unsupportedHint)
 		return exitUnsupported
 	case errors.As(err, &refused):
-		fmt.Fprintf(stderr, "pactify: refused: %s\nhint: %s\n", refused.msg, refused.hint)
+		fmt.Fprintf(stderr, "pactify: refused: %s\nhint: %s\n", report.Plain(refused.msg), report.Plain(refused.hint))
 		return exitInvalid
 	case errors.As(err, &unterminated):
-		fmt.Fprintf(stderr, "pactify: refused: %s\nhint: %s\n", err, unterminatedHint(unterminated.Path))
+		fmt.Fprintf(stderr, "pactify: refused: %s\nhint: %s\n", report.Plain(err.Error()), report.Plain(unterminatedHint(unterminated.Path)))
 		return exitInvalid
 	case errors.As(err, &osErr):
 		// What the system refused, in its own sentence, and what to do.
-		fmt.Fprintf(stderr, "pactify: %s\nhint: %s\n", err, osErr.Hint())
+		fmt.Fprintf(stderr, "pactify: %s\nhint: %s\n", report.Plain(err.Error()), osErr.Hint())
 		return exitUsage
 	case errors.As(err, &usage):
-		fmt.Fprintf(stderr, "pactify: %s\nRun `pactify help` for the verb reference.\n", usage.Msg)
+		fmt.Fprintf(stderr, "pactify: %s\nRun `pactify help` for the verb reference.\n", report.Plain(usage.Msg))
 		return exitUsage
 	}
-	fmt.Fprintf(stderr, "pactify: %s\n", err)
+	fmt.Fprintf(stderr, "pactify: %s\n", report.Plain(err.Error()))
 	return exitUsage
 }
 

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // extraOperations are served by the fake but are not in the OpenAPI
@@ -794,6 +795,11 @@ func (s *Server) createComment(c *call) *reply {
 	}
 	if rp := c.decode(&in); rp != nil {
 		return rp
+	}
+	// GitHub refuses a longer body (422, "Body is too long (maximum is
+	// 65536 characters)"); its OpenAPI description does not say so.
+	if utf8.RuneCountInString(in.Body) > 65536 {
+		return errorReply(http.StatusUnprocessableEntity, "Validation Failed: body is too long (maximum is 65536 characters)")
 	}
 	cm := s.addCommentLocked(p, c.login, in.Body)
 	return &reply{status: http.StatusCreated, header: http.Header{"Location": {fmt.Sprintf("%s/issues/comments/%d", s.apiRepo(c.repo), cm.id)}}, body: s.commentJSON(cm)}
