@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/pact-action/pact-action/bot"
@@ -61,16 +60,6 @@ func (g *gatherer) fetchBacking(ref *projection.GitHubRef, parent string, pin *c
 	return nil
 }
 
-// reviewFacts are a pull request's reviews as provenance and the bot's
-// standing-decision rule weigh them, by id.
-func reviewFacts(list []ghapi.Review) map[int64]checks.ReviewFact {
-	out := make(map[int64]checks.ReviewFact, len(list))
-	for _, r := range list {
-		out[r.ID] = checks.ReviewFact{Found: true, State: strings.ToUpper(r.State), AuthorLogin: r.AuthorLogin, CommitID: r.CommitID, SubmittedAt: r.SubmittedAt}
-	}
-	return out
-}
-
 // comment gathers the facts of one comment: who wrote it and when, whether
 // it was edited, its /pact commands as GitHub renders them, and the head of
 // the branch when it was made with the tasks awaiting review there.
@@ -92,7 +81,7 @@ func (g *gatherer) comment(id int64) (checks.CommentFact, error) {
 	if c == nil {
 		return checks.CommentFact{}, nil
 	}
-	cf := checks.CommentFact{Found: true, AuthorLogin: c.AuthorLogin, Number: c.Number, CreatedAt: c.CreatedAt, Edited: c.UpdatedAt.After(c.CreatedAt)}
+	cf := commentFact(*c)
 	cf.Commands = commentCommands(c.Body)
 	head, why, err := headAtComment(g.ctx, g.gh, g.in.PR, c.CreatedAt)
 	if err != nil {

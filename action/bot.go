@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"time"
 
@@ -70,7 +69,7 @@ type BotOutcome struct {
 func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string, s BotSettings) (*BotOutcome, error) {
 	out := &BotOutcome{}
 	s.Settings = s.withConfigOnce()
-	g := &botFacts{gh: gh, s: s.Settings, f: bot.Facts{Webhook: webhookOf(ev, eventName), BotLogins: botLogins(s.BotLogin), LogPath: s.layout().Log()}}
+	g := &botFacts{gh: gh, s: s.Settings, f: bot.Facts{EventName: eventName, Event: ev, BotLogins: botLogins(s.BotLogin), LogPath: s.layout().Log()}}
 	d, err := g.decide(ctx)
 	out.Ignored, out.Notices = d.Ignored, append(out.Notices, d.Notices...)
 	if err != nil {
@@ -165,7 +164,8 @@ func (g *botFacts) gather(ctx context.Context, d bot.Decision) error {
 			return fmt.Errorf("read pull request #%d: %w", d.Subject.Number, err)
 		}
 		g.pr = pr
-		f.PullRequest = &bot.PullRequest{Number: pr.Number, HeadRef: pr.HeadRef, HeadSHA: pr.HeadSHA, BaseRef: pr.BaseRef, Fork: pr.Fork}
+		prf := prFact(*pr)
+		f.PullRequest = &prf
 	case bot.NeedConfig:
 		cfg, err := g.s.config.config(ctx, gh)
 		if err != nil {
@@ -178,9 +178,8 @@ func (g *botFacts) gather(ctx context.Context, d bot.Decision) error {
 			return fmt.Errorf("list the reviews of pull request #%d: %w", g.pr.Number, err)
 		}
 		f.Reviews = reviewFacts(list)
-		if i := slices.IndexFunc(list, func(r ghapi.Review) bool { return r.ID == d.Subject.Review }); i >= 0 {
-			r := list[i]
-			f.Review = &bot.Review{ID: r.ID, Author: r.AuthorLogin, State: r.State, Body: r.Body, URL: r.HTMLURL, CommitID: r.CommitID, SubmittedAt: r.SubmittedAt.UTC()}
+		if r, ok := f.Reviews[d.Subject.Review]; ok {
+			f.Review = &r
 		}
 	case bot.NeedComment:
 		c, err := gh.GetComment(ctx, commentKind(d.Subject), d.Subject.Comment)
@@ -191,7 +190,9 @@ func (g *botFacts) gather(ctx context.Context, d bot.Decision) error {
 		if err != nil {
 			return fmt.Errorf("read comment %d: %w", d.Subject.Comment, err)
 		}
-		f.Comment = &bot.Comment{ID: d.Subject.Comment, Author: c.AuthorLogin, Body: c.Body, URL: c.HTMLURL, CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt}
+		cf := commentFact(*c)
+		cf.ID = d.Subject.Comment
+		f.Comment = &cf
 	case bot.NeedPermission:
 		perm, err := gh.Permission(ctx, d.Login)
 		if err != nil {
@@ -218,25 +219,6 @@ func (g *botFacts) gather(ctx context.Context, d bot.Decision) error {
 		return fmt.Errorf("internal error: bot.Decide needs %s, which bot mode cannot gather", d.Need)
 	}
 	return nil
-}
-
-// webhookOf is what bot.Decide reads of a payload.
-func webhookOf(ev *ghevent.Event, name string) bot.Webhook {
-	w := bot.Webhook{Name: name, Action: ev.Action, Repo: ev.Repository.FullName, Sender: ev.Sender.Login}
-	if ev.PullRequest != nil {
-		w.PullRequest = &bot.WebhookPR{Number: ev.PullRequest.Number}
-	}
-	if ev.Issue != nil {
-		pr := ev.Issue.PullRequest
-		w.Issue = &bot.WebhookIssue{Number: ev.Issue.Number, PullRequest: len(pr) > 0 && string(pr) != "null"}
-	}
-	if ev.Review != nil {
-		w.Review = &bot.WebhookReview{ID: ev.Review.ID, Login: ev.Review.User.Login}
-	}
-	if c := ev.Comment; c != nil {
-		w.Comment = &bot.WebhookComment{ID: c.ID, Login: c.User.Login, Body: c.Body, AuthorAssociation: c.AuthorAssociation}
-	}
-	return w
 }
 
 // commentKind is the id space of the comment s names.

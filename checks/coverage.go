@@ -171,7 +171,7 @@ func ShippedAccepts(st *projection.State, branches []string, shippedAtBase map[s
 func (j judge) freshReview(t *projection.Task) int64 {
 	var ids []int64
 	for id, r := range j.in.Reviews {
-		if r.Found && strings.EqualFold(r.State, ReviewApproved) && j.in.HeadCode[r.CommitID] &&
+		if r.Found && r.State == ReviewApproved && j.in.HeadCode[r.CommitID] &&
 			j.cfg.ReviewRight(r.AuthorLogin, t.Owner, t.Reviewer) == config.MayReview && StandingDecision(j.in.Reviews, id) == "" {
 			ids = append(ids, id)
 		}

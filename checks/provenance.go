@@ -363,7 +363,7 @@ func (j judge) viaBot(ae AddedEvent) (evidence, why string) {
 		}
 		parent := c.FirstParent()
 		switch {
-		case cf.Edited:
+		case cf.Edited():
 			return "", fmt.Sprintf("comment %d by %s was edited after it was posted, and anyone with write access can edit a comment, so it is no evidence; a new comment is", g.CommentID, provAccount(cf.AuthorLogin))
 		case !slices.Contains(cf.Commands, CommentCommand{Type: ev.Type, Task: ev.TaskID}):
 			return "", fmt.Sprintf("comment %d by %s holds no /pact %s %s command", g.CommentID, provAccount(cf.AuthorLogin), verb, ev.TaskID)

@@ -219,7 +219,7 @@ func (in ReviewRequestInput) mayNotAsk(cfg *config.Config, t *projection.Task, l
 func (in ReviewRequestInput) reviewedHead(login string) bool {
 	for _, r := range in.Reviews {
 		if r.Found && in.Head != "" && r.CommitID == in.Head && strings.EqualFold(r.AuthorLogin, login) &&
-			!strings.EqualFold(r.State, ReviewPending) && !strings.EqualFold(r.State, ReviewDismissed) {
+			r.State != ReviewPending && r.State != ReviewDismissed {
 			return true
 		}
 	}
