@@ -118,7 +118,7 @@ func commentCommands(body string) []checks.CommentCommand {
 // or the check runs, do not, so where there is no record — no activity
 // API (an older GitHub Enterprise Server), a fork, history that does not
 // reach back, a push in the comment's second — the comment backs nothing.
-func headAtComment(ctx context.Context, gh Reader, pr ghapi.PR, at time.Time) (string, string, error) {
+func headAtComment(ctx context.Context, gh Reader, pr checks.PRFact, at time.Time) (string, string, error) {
 	if pr.Fork {
 		return "", "the branch lives in a fork, whose push history this repository does not have", nil
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/bot"
+	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/ghevent"
 	"github.com/pact-action/pact-action/pactfile"
@@ -83,7 +84,7 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 	if d.Err != nil {
 		return out, d.Err
 	}
-	target := Target{HeadSHA: pr.HeadSHA, Known: []ghapi.PR{*pr}}
+	target := Target{HeadSHA: pr.HeadSHA, Known: []checks.PRFact{*pr}}
 	if len(d.Intents) > 0 {
 		if pr.Fork {
 			out.forkNotice(ctx, gh, *pr, d.Intents, bot.WhyFork)
@@ -135,7 +136,7 @@ type botFacts struct {
 	s  Settings
 	f  bot.Facts
 	// pr is the pull request as GitHub has it (nil until asked).
-	pr *ghapi.PR
+	pr *checks.PRFact
 }
 
 // decide asks bot.Decide until it has decided, gathering each fact it
@@ -163,9 +164,8 @@ func (g *botFacts) gather(ctx context.Context, d bot.Decision) error {
 		if err != nil {
 			return fmt.Errorf("read pull request #%d: %w", d.Subject.Number, err)
 		}
-		g.pr = pr
 		prf := prFact(*pr)
-		f.PullRequest = &prf
+		g.pr, f.PullRequest = &prf, &prf
 	case bot.NeedConfig:
 		cfg, err := g.s.config.config(ctx, gh)
 		if err != nil {
@@ -259,7 +259,7 @@ func (o *BotOutcome) post(ctx context.Context, gh BotGitHub, number int, body st
 // forkNotice explains that the PR's branch cannot be written with the
 // workflow's token, with the exact pactify commands to run instead. It
 // always goes to the job log and summary, and as a reply when it can.
-func (o *BotOutcome) forkNotice(ctx context.Context, gh BotGitHub, pr ghapi.PR, intents []bot.Intent, why string) {
+func (o *BotOutcome) forkNotice(ctx context.Context, gh BotGitHub, pr checks.PRFact, intents []bot.Intent, why string) {
 	var cmds []string
 	for _, in := range intents {
 		cmds = append(cmds, bot.PactifyCommand(in))
@@ -276,7 +276,7 @@ func (o *BotOutcome) forkNotice(ctx context.Context, gh BotGitHub, pr ghapi.PR, 
 // Events from a comment are written only while the branch holds the code
 // the comment was made on (pact-only commits since are fine), and record
 // the commit they are written on.
-func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p bot.Decision, s BotSettings) error {
+func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr checks.PRFact, p bot.Decision, s BotSettings) error {
 	attempts := s.MaxAttempts
 	if attempts <= 0 {
 		attempts = 6

@@ -19,6 +19,21 @@ func prFact(pr ghapi.PR) checks.PRFact {
 		RequestedReviewers: pr.RequestedReviewers, RequestedTeams: pr.RequestedTeams}
 }
 
+// prFacts are pull requests prs as bot and checks read them.
+func prFacts(prs []ghapi.PR) []checks.PRFact {
+	out := make([]checks.PRFact, len(prs))
+	for i, pr := range prs {
+		out[i] = prFact(pr)
+	}
+	return out
+}
+
+// commitFact is commit c as checks reads it.
+func commitFact(c ghapi.Commit) checks.ProvenanceCommit {
+	return checks.ProvenanceCommit{SHA: c.SHA, Parents: c.Parents, Date: c.CommitterDate,
+		AuthorLogin: c.AuthorLogin, CommitterLogin: c.CommitterLogin, Verified: c.Verified}
+}
+
 // reviewFact is review r as bot and checks read it, its state in the one
 // case of checks' Review constants.
 func reviewFact(r ghapi.Review) checks.ReviewFact {

@@ -25,10 +25,10 @@ type Target struct {
 	// Known are pull requests read from the API whose head is HeadSHA (the
 	// one an event names): judged even when GitHub's listing of open pull
 	// requests lags behind.
-	Known []ghapi.PR
+	Known []checks.PRFact
 	// Open is a listing of the open pull requests already read (a manual
 	// run reads it once for every head); nil means read it.
-	Open []ghapi.PR
+	Open []checks.PRFact
 	// MergeGroup is set when HeadSHA is a merge queue's commit.
 	MergeGroup *MergeGroup
 }
@@ -123,7 +123,7 @@ func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 	s = s.withConfigOnce()
 	budget := newReadBudget(s.MaxPactBytes)
 	gh = budgeted{Reader: gh, b: budget}
-	var prs []ghapi.PR
+	var prs []checks.PRFact
 	var bases []string
 	if t.MergeGroup != nil {
 		bases = []string{t.MergeGroup.BaseRef}
@@ -190,7 +190,7 @@ type prJudgement struct {
 
 // judgePR judges head as the head of pr, against pr's current base (its
 // tip as read with the head), under the run's configuration cfg.
-func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base baseTip, cfg *repoConfig, s Settings) (prJudgement, error) {
+func judgePR(ctx context.Context, gh Reader, head *headFiles, pr checks.PRFact, base baseTip, cfg *repoConfig, s Settings) (prJudgement, error) {
 	logPath := s.layout().Log()
 	mergeBase, baseLog, changed, err := mergeBaseFiles(ctx, gh, head, base, s)
 	if err != nil {
@@ -237,7 +237,7 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base 
 // forged accepts must not lend the head a passing check
 // (docs/semantics.md §5). Append-only and Rule 2 still weigh the pull
 // request's own merge base.
-func trustedBase(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, cfg *repoConfig, mergeBase string, baseLog []byte, s Settings) (string, []byte, error) {
+func trustedBase(ctx context.Context, gh Reader, head *headFiles, pr checks.PRFact, cfg *repoConfig, mergeBase string, baseLog []byte, s Settings) (string, []byte, error) {
 	if pr.BaseRef == cfg.Branch {
 		return mergeBase, baseLog, nil
 	}
@@ -420,17 +420,19 @@ func mergeBaseFiles(ctx context.Context, gh Reader, head *headFiles, base baseTi
 
 // pullRequestsAt lists the open pull requests whose head is t.HeadSHA: the
 // known ones (still open, same head) and GitHub's listing.
-func pullRequestsAt(ctx context.Context, gh Reader, t Target) ([]ghapi.PR, error) {
+func pullRequestsAt(ctx context.Context, gh Reader, t Target) ([]checks.PRFact, error) {
 	open := t.Open
 	if open == nil {
 		var err error
-		if open, err = gh.OpenPullRequests(ctx); err != nil {
+		list, err := gh.OpenPullRequests(ctx)
+		if err != nil {
 			return nil, fmt.Errorf("list the open pull requests: %w", err)
 		}
+		open = prFacts(list)
 	}
-	var out []ghapi.PR
+	var out []checks.PRFact
 	seen := map[int]bool{}
-	for _, pr := range append(append([]ghapi.PR(nil), t.Known...), open...) {
+	for _, pr := range append(append([]checks.PRFact(nil), t.Known...), open...) {
 		if seen[pr.Number] || pr.State != "open" || pr.HeadSHA != t.HeadSHA {
 			continue
 		}
@@ -443,7 +445,7 @@ func pullRequestsAt(ctx context.Context, gh Reader, t Target) ([]ghapi.PR, error
 // merge adds one pull request's findings to those of others with the same
 // head: what validate finds is the same for all and kept once; what is the
 // pull request's own says which one, when there are several.
-func merge(all, add []checks.Finding, pr ghapi.PR, several bool) []checks.Finding {
+func merge(all, add []checks.Finding, pr checks.PRFact, several bool) []checks.Finding {
 	have := map[checks.Finding]bool{}
 	for _, f := range all {
 		have[f] = true

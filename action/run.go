@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghevent"
 	"github.com/pact-action/pact-action/internal/prose"
 )
@@ -181,7 +181,7 @@ func Run(ctx context.Context, env Env, gh BotGitHub) (*RunResult, error) {
 // prs are the numbers of the open pull requests t is known to head.
 func (t Target) prs() []int {
 	var out []int
-	for _, list := range [][]ghapi.PR{t.Known, t.Open} {
+	for _, list := range [][]checks.PRFact{t.Known, t.Open} {
 		for _, pr := range list {
 			if pr.HeadSHA == t.HeadSHA && !slices.Contains(out, pr.Number) {
 				out = append(out, pr.Number)

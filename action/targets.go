@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghevent"
 )
 
@@ -37,13 +37,14 @@ func Targets(ctx context.Context, gh Reader, ev *ghevent.Event, eventName, sha, 
 			MergeGroup: &MergeGroup{BaseRef: strings.TrimPrefix(mg.BaseRef, "refs/heads/"), PRs: prs, Parent: mg.BaseSHA}}}, nil
 	case ev.PullRequest != nil:
 		return prTarget(ctx, gh, ev.PullRequest.Number, workspace)
-	case ev.Issue != nil && len(ev.Issue.PullRequest) > 0 && string(ev.Issue.PullRequest) != "null":
+	case ev.OnPullRequest():
 		return prTarget(ctx, gh, ev.Issue.Number, workspace)
 	case ghevent.Rejudges(eventName):
-		open, err := gh.OpenPullRequests(ctx)
+		list, err := gh.OpenPullRequests(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("list open pull requests: %w", err)
 		}
+		open := prFacts(list)
 		var out []Target
 		seen := map[string]bool{}
 		for _, pr := range open {
@@ -65,5 +66,5 @@ func prTarget(ctx context.Context, gh Reader, number int, workspace string) ([]T
 	if err != nil {
 		return nil, fmt.Errorf("read pull request #%d: %w", number, err)
 	}
-	return []Target{{HeadSHA: pr.HeadSHA, Workspace: workspace, Known: []ghapi.PR{*pr}}}, nil
+	return []Target{{HeadSHA: pr.HeadSHA, Workspace: workspace, Known: []checks.PRFact{prFact(*pr)}}}, nil
 }
