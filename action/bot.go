@@ -104,7 +104,7 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 		target.Known[0].HeadSHA = h
 	}
 	if d.Status {
-		j, err := Judge(ctx, gh, target, s.Settings)
+		j, err := judge(ctx, gh, target, s.Settings)
 		if err != nil {
 			return out, err
 		}
@@ -116,7 +116,7 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 		}
 	}
 	if out.NewHead != "" || out.recordedOn != "" || d.Recheck {
-		if out.Check, err = Check(ctx, gh, target, s.Settings); err != nil {
+		if out.Check, err = check(ctx, gh, target, s.Settings); err != nil {
 			return out, err
 		}
 	}

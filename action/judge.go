@@ -100,12 +100,12 @@ type Judgement struct {
 	// Renewed maps an accepted task whose accept no longer covers the head
 	// to the review whose approval renews it (checks.PullRequestVerdict).
 	Renewed map[string]int64
-	// Requests are the review requests of each pull request judged (Check
+	// Requests are the review requests of each pull request judged (check
 	// carries them out; see reviewrequests.go).
 	Requests []ReviewRequest
 }
 
-// Judge judges a commit the way branch protection sees it: as the head of
+// judge judges a commit the way branch protection sees it: as the head of
 // every open pull request whose head it is, each against its current base
 // as GitHub reports it now (base tip and merge base), never as an event
 // payload said, and all under the configuration on the default branch
@@ -119,7 +119,7 @@ type Judgement struct {
 // log assigns in another (readHead), then per pull request its merge base
 // and the log there (and provenance, see judgeProvenance). What it reads
 // of the pact counts against one budget (Settings.MaxPactBytes).
-func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, error) {
+func judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, error) {
 	s = s.withConfigOnce()
 	budget := newReadBudget(s.MaxPactBytes)
 	gh = budgeted{Reader: gh, b: budget}

@@ -16,7 +16,7 @@ func (e *NoTargetError) Error() string {
 	return fmt.Sprintf("the %s event names no pull request or commit to check", e.EventName)
 }
 
-// Targets lists the commits check mode posts the check on for an event. A
+// targets lists the commits check mode posts the check on for an event. A
 // pull request is read from the API (its head, base and state now, not as
 // the payload says), and every target is judged as the head of each open
 // pull request whose head it is, so a push (sha, the runner's GITHUB_SHA), a
@@ -25,7 +25,7 @@ func (e *NoTargetError) Error() string {
 // closed: without the queued pull requests, Rule 2 cannot be judged. Its
 // parent commit (base_sha) is taken from the payload and checked when it
 // is judged (judgeMergeGroup).
-func Targets(ctx context.Context, gh Reader, ev *ghevent.Event, eventName, sha, workspace string) ([]Target, error) {
+func targets(ctx context.Context, gh Reader, ev *ghevent.Event, eventName, sha, workspace string) ([]Target, error) {
 	switch {
 	case ev.MergeGroup != nil:
 		mg := ev.MergeGroup
