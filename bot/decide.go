@@ -55,10 +55,11 @@ func Decide(f Facts) Decision {
 	return decideComment(f, d)
 }
 
-// Facts are what Decide decides on: the webhook, which only triage reads,
-// and what GitHub says when the run asks, gathered as Decide needs it (nil
-// or false: not asked yet). Everything but the webhook is read from GitHub
-// when the job runs, since a re-run replays an old payload.
+// Facts are what Decide decides on: the webhook payload as ghevent parsed
+// it, which only triage reads, and what GitHub says when the run asks, in
+// checks' vocabulary of facts, gathered as Decide needs it (nil or false:
+// not asked yet). Everything but the payload is read from GitHub when the
+// job runs, since a re-run replays an old payload.
 type Facts struct {
 	// EventName is the event's name (pull_request_review, issue_comment,
 	// pull_request_review_comment, …); Event its payload.
