@@ -144,7 +144,7 @@ func TestShippingWhenThePullRequestAddsTheMerge(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			atBase := ShippedAtBase(st, tc.baseLog, []string{"feat/h"})
-			if got := len(Shipping(st, "feat/h", atBase)) == 1; got != tc.ships {
+			if got := len(shipping(st, "feat/h", atBase)) == 1; got != tc.ships {
 				t.Errorf("ships H: %v, want %v", got, tc.ships)
 			}
 			if got := len(ShippedAccepts(st, []string{"feat/h"}, atBase)) == 1; got != tc.ships {
