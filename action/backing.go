@@ -64,26 +64,14 @@ func (g *gatherer) fetchBacking(ref *projection.GitHubRef, parent string, pin *c
 // it was edited, its /pact commands as GitHub renders them, and the head of
 // the branch when it was made with the tasks awaiting review there.
 func (g *gatherer) comment(id int64) (checks.CommentFact, error) {
-	// The event does not say which kind of comment it was; the two kinds
-	// have separate ids, so try one, then the other.
-	var c *ghapi.PRComment
-	for _, kind := range []ghapi.CommentKind{ghapi.IssueComment, ghapi.ReviewComment} {
-		got, err := g.gh.GetComment(g.ctx, kind, id)
-		if errors.Is(err, ghapi.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return checks.CommentFact{}, fmt.Errorf("read comment %d: %w", id, err)
-		}
-		c = got
-		break
+	// The event does not say which kind of comment it was: try one, then
+	// the other.
+	cf, err := readComment(g.ctx, g.gh, id, ghapi.IssueComment, ghapi.ReviewComment)
+	if err != nil || !cf.Found {
+		return checks.CommentFact{}, err
 	}
-	if c == nil {
-		return checks.CommentFact{}, nil
-	}
-	cf := commentFact(*c)
-	cf.Commands = commentCommands(c.Body)
-	head, why, err := headAtComment(g.ctx, g.gh, g.in.PR, c.CreatedAt)
+	cf.Commands = commentCommands(cf.Body)
+	head, why, err := headAtComment(g.ctx, g.gh, g.in.PR, cf.CreatedAt)
 	if err != nil {
 		return cf, err
 	}

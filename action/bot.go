@@ -160,12 +160,11 @@ func (g *botFacts) gather(ctx context.Context, d bot.Decision) error {
 	f, gh := &g.f, g.gh
 	switch d.Need {
 	case bot.NeedPullRequest:
-		pr, err := gh.PullRequest(ctx, d.Subject.Number)
+		pr, err := readPR(ctx, gh, d.Subject.Number)
 		if err != nil {
 			return fmt.Errorf("read pull request #%d: %w", d.Subject.Number, err)
 		}
-		prf := prFact(*pr)
-		g.pr, f.PullRequest = &prf, &prf
+		g.pr, f.PullRequest = pr, pr
 	case bot.NeedConfig:
 		cfg, err := g.s.config.config(ctx, gh)
 		if err != nil {
@@ -173,26 +172,23 @@ func (g *botFacts) gather(ctx context.Context, d bot.Decision) error {
 		}
 		f.Config, f.ConfigErr, f.ConfigBranch = cfg.File.Config, cfg.File.Err, cfg.Branch
 	case bot.NeedReviews:
-		list, err := gh.Reviews(ctx, g.pr.Number)
-		if err != nil {
-			return fmt.Errorf("list the reviews of pull request #%d: %w", g.pr.Number, err)
+		var err error
+		if f.Reviews, err = readReviews(ctx, gh, g.pr.Number); err != nil {
+			return err
 		}
-		f.Reviews = reviewFacts(list)
 		if r, ok := f.Reviews[d.Subject.Review]; ok {
 			f.Review = &r
 		}
 	case bot.NeedComment:
-		c, err := gh.GetComment(ctx, commentKind(d.Subject), d.Subject.Comment)
-		if errors.Is(err, ghapi.ErrNotFound) {
+		c, err := readComment(ctx, gh, d.Subject.Comment, commentKind(d.Subject))
+		if err != nil {
+			return err
+		}
+		if !c.Found {
 			f.CommentGone = true
 			return nil
 		}
-		if err != nil {
-			return fmt.Errorf("read comment %d: %w", d.Subject.Comment, err)
-		}
-		cf := commentFact(*c)
-		cf.ID = d.Subject.Comment
-		f.Comment = &cf
+		f.Comment = &c
 	case bot.NeedPermission:
 		perm, err := gh.Permission(ctx, d.Login)
 		if err != nil {

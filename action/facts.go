@@ -1,6 +1,9 @@
 package action
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/pact-action/pact-action/checks"
@@ -9,7 +12,56 @@ import (
 
 // The one place ghapi's answers become the vocabulary bot and checks read
 // (checks/facts.go): ghapi imports nothing of ours, so its wire types stay
-// there, and nothing else converts them.
+// there, and nothing else converts them. A pull request, the reviews and a
+// comment are read here, the same way for bot mode's facts (bot.go) and
+// provenance's (backing.go, coverage.go).
+
+// readPR is pull request number as GitHub has it now; the caller says in
+// its error what it read it for.
+func readPR(ctx context.Context, gh Reader, number int) (*checks.PRFact, error) {
+	pr, err := gh.PullRequest(ctx, number)
+	if err != nil {
+		return nil, err
+	}
+	f := prFact(*pr)
+	return &f, nil
+}
+
+// readOpenPRs are the repository's open pull requests.
+func readOpenPRs(ctx context.Context, gh Reader) ([]checks.PRFact, error) {
+	list, err := gh.OpenPullRequests(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return prFacts(list), nil
+}
+
+// readReviews are pull request number's reviews, by id.
+func readReviews(ctx context.Context, gh Reader, number int) (map[int64]checks.ReviewFact, error) {
+	list, err := gh.Reviews(ctx, number)
+	if err != nil {
+		return nil, fmt.Errorf("list the reviews of pull request #%d: %w", number, err)
+	}
+	return reviewFacts(list), nil
+}
+
+// readComment is comment id, looked for among the kinds in turn (the two
+// kinds have separate ids); Found is false when none has it.
+func readComment(ctx context.Context, gh Reader, id int64, kinds ...ghapi.CommentKind) (checks.CommentFact, error) {
+	for _, kind := range kinds {
+		c, err := gh.GetComment(ctx, kind, id)
+		if errors.Is(err, ghapi.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return checks.CommentFact{}, fmt.Errorf("read comment %d: %w", id, err)
+		}
+		f := commentFact(*c)
+		f.ID = id
+		return f, nil
+	}
+	return checks.CommentFact{}, nil
+}
 
 // prFact is pull request pr as bot and checks read it.
 func prFact(pr ghapi.PR) checks.PRFact {

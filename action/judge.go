@@ -259,7 +259,7 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 		return err
 	}
 	for _, n := range prs {
-		pr, err := gh.PullRequest(ctx, n)
+		pr, err := readPR(ctx, gh, n)
 		if err != nil {
 			return fmt.Errorf("read pull request #%d of the merge group: %w", n, err)
 		}
@@ -424,11 +424,9 @@ func pullRequestsAt(ctx context.Context, gh Reader, t Target) ([]checks.PRFact, 
 	open := t.Open
 	if open == nil {
 		var err error
-		list, err := gh.OpenPullRequests(ctx)
-		if err != nil {
+		if open, err = readOpenPRs(ctx, gh); err != nil {
 			return nil, fmt.Errorf("list the open pull requests: %w", err)
 		}
-		open = prFacts(list)
 	}
 	var out []checks.PRFact
 	seen := map[int]bool{}

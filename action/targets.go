@@ -40,11 +40,10 @@ func targets(ctx context.Context, gh Reader, ev *ghevent.Event, eventName, sha, 
 	case ev.OnPullRequest():
 		return prTarget(ctx, gh, ev.Issue.Number, workspace)
 	case ghevent.Rejudges(eventName):
-		list, err := gh.OpenPullRequests(ctx)
+		open, err := readOpenPRs(ctx, gh)
 		if err != nil {
 			return nil, fmt.Errorf("list open pull requests: %w", err)
 		}
-		open := prFacts(list)
 		var out []Target
 		seen := map[string]bool{}
 		for _, pr := range open {
@@ -62,9 +61,9 @@ func targets(ctx context.Context, gh Reader, ev *ghevent.Event, eventName, sha, 
 
 // prTarget is the current head of pull request number.
 func prTarget(ctx context.Context, gh Reader, number int, workspace string) ([]Target, error) {
-	pr, err := gh.PullRequest(ctx, number)
+	pr, err := readPR(ctx, gh, number)
 	if err != nil {
 		return nil, fmt.Errorf("read pull request #%d: %w", number, err)
 	}
-	return []Target{{HeadSHA: pr.HeadSHA, Workspace: workspace, Known: []checks.PRFact{prFact(*pr)}}}, nil
+	return []Target{{HeadSHA: pr.HeadSHA, Workspace: workspace, Known: []checks.PRFact{*pr}}}, nil
 }
