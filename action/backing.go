@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/pact-action/pact-action/bot"
@@ -61,40 +60,18 @@ func (g *gatherer) fetchBacking(ref *projection.GitHubRef, parent string, pin *c
 	return nil
 }
 
-// reviewFacts are a pull request's reviews as provenance and the bot's
-// standing-decision rule weigh them, by id.
-func reviewFacts(list []ghapi.Review) map[int64]checks.ReviewFact {
-	out := make(map[int64]checks.ReviewFact, len(list))
-	for _, r := range list {
-		out[r.ID] = checks.ReviewFact{Found: true, State: strings.ToUpper(r.State), AuthorLogin: r.AuthorLogin, CommitID: r.CommitID, SubmittedAt: r.SubmittedAt}
-	}
-	return out
-}
-
 // comment gathers the facts of one comment: who wrote it and when, whether
 // it was edited, its /pact commands as GitHub renders them, and the head of
 // the branch when it was made with the tasks awaiting review there.
 func (g *gatherer) comment(id int64) (checks.CommentFact, error) {
-	// The event does not say which kind of comment it was; the two kinds
-	// have separate ids, so try one, then the other.
-	var c *ghapi.PRComment
-	for _, kind := range []ghapi.CommentKind{ghapi.IssueComment, ghapi.ReviewComment} {
-		got, err := g.gh.GetComment(g.ctx, kind, id)
-		if errors.Is(err, ghapi.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return checks.CommentFact{}, fmt.Errorf("read comment %d: %w", id, err)
-		}
-		c = got
-		break
+	// The event does not say which kind of comment it was: try one, then
+	// the other.
+	cf, err := readComment(g.ctx, g.gh, id, ghapi.IssueComment, ghapi.ReviewComment)
+	if err != nil || !cf.Found {
+		return checks.CommentFact{}, err
 	}
-	if c == nil {
-		return checks.CommentFact{}, nil
-	}
-	cf := checks.CommentFact{Found: true, AuthorLogin: c.AuthorLogin, Number: c.Number, CreatedAt: c.CreatedAt, Edited: c.UpdatedAt.After(c.CreatedAt)}
-	cf.Commands = commentCommands(c.Body)
-	head, why, err := headAtComment(g.ctx, g.gh, g.in.PR, c.CreatedAt)
+	cf.Commands = commentCommands(cf.Body)
+	head, why, err := headAtComment(g.ctx, g.gh, g.in.PR, cf.CreatedAt)
 	if err != nil {
 		return cf, err
 	}
@@ -129,7 +106,7 @@ func commentCommands(body string) []checks.CommentCommand {
 // or the check runs, do not, so where there is no record — no activity
 // API (an older GitHub Enterprise Server), a fork, history that does not
 // reach back, a push in the comment's second — the comment backs nothing.
-func headAtComment(ctx context.Context, gh Reader, pr ghapi.PR, at time.Time) (string, string, error) {
+func headAtComment(ctx context.Context, gh Reader, pr checks.PRFact, at time.Time) (string, string, error) {
 	if pr.Fork {
 		return "", "the branch lives in a fork, whose push history this repository does not have", nil
 	}

@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/pact-action/pact-action/bot"
+	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/ghevent"
 	"github.com/pact-action/pact-action/pactfile"
@@ -70,7 +70,7 @@ type BotOutcome struct {
 func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string, s BotSettings) (*BotOutcome, error) {
 	out := &BotOutcome{}
 	s.Settings = s.withConfigOnce()
-	g := &botFacts{gh: gh, s: s.Settings, f: bot.Facts{Webhook: webhookOf(ev, eventName), BotLogins: botLogins(s.BotLogin), LogPath: s.layout().Log()}}
+	g := &botFacts{gh: gh, s: s.Settings, f: bot.Facts{EventName: eventName, Event: ev, BotLogins: botLogins(s.BotLogin), LogPath: s.layout().Log()}}
 	d, err := g.decide(ctx)
 	out.Ignored, out.Notices = d.Ignored, append(out.Notices, d.Notices...)
 	if err != nil {
@@ -84,7 +84,7 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 	if d.Err != nil {
 		return out, d.Err
 	}
-	target := Target{HeadSHA: pr.HeadSHA, Known: []ghapi.PR{*pr}}
+	target := Target{HeadSHA: pr.HeadSHA, Known: []checks.PRFact{*pr}}
 	if len(d.Intents) > 0 {
 		if pr.Fork {
 			out.forkNotice(ctx, gh, *pr, d.Intents, bot.WhyFork)
@@ -104,7 +104,7 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 		target.Known[0].HeadSHA = h
 	}
 	if d.Status {
-		j, err := Judge(ctx, gh, target, s.Settings)
+		j, err := judge(ctx, gh, target, s.Settings)
 		if err != nil {
 			return out, err
 		}
@@ -116,7 +116,7 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 		}
 	}
 	if out.NewHead != "" || out.recordedOn != "" || d.Recheck {
-		if out.Check, err = Check(ctx, gh, target, s.Settings); err != nil {
+		if out.Check, err = check(ctx, gh, target, s.Settings); err != nil {
 			return out, err
 		}
 	}
@@ -136,7 +136,7 @@ type botFacts struct {
 	s  Settings
 	f  bot.Facts
 	// pr is the pull request as GitHub has it (nil until asked).
-	pr *ghapi.PR
+	pr *checks.PRFact
 }
 
 // decide asks bot.Decide until it has decided, gathering each fact it
@@ -160,12 +160,11 @@ func (g *botFacts) gather(ctx context.Context, d bot.Decision) error {
 	f, gh := &g.f, g.gh
 	switch d.Need {
 	case bot.NeedPullRequest:
-		pr, err := gh.PullRequest(ctx, d.Subject.Number)
+		pr, err := readPR(ctx, gh, d.Subject.Number)
 		if err != nil {
 			return fmt.Errorf("read pull request #%d: %w", d.Subject.Number, err)
 		}
-		g.pr = pr
-		f.PullRequest = &bot.PullRequest{Number: pr.Number, HeadRef: pr.HeadRef, HeadSHA: pr.HeadSHA, BaseRef: pr.BaseRef, Fork: pr.Fork}
+		g.pr, f.PullRequest = pr, pr
 	case bot.NeedConfig:
 		cfg, err := g.s.config.config(ctx, gh)
 		if err != nil {
@@ -173,25 +172,23 @@ func (g *botFacts) gather(ctx context.Context, d bot.Decision) error {
 		}
 		f.Config, f.ConfigErr, f.ConfigBranch = cfg.File.Config, cfg.File.Err, cfg.Branch
 	case bot.NeedReviews:
-		list, err := gh.Reviews(ctx, g.pr.Number)
-		if err != nil {
-			return fmt.Errorf("list the reviews of pull request #%d: %w", g.pr.Number, err)
+		var err error
+		if f.Reviews, err = readReviews(ctx, gh, g.pr.Number); err != nil {
+			return err
 		}
-		f.Reviews = reviewFacts(list)
-		if i := slices.IndexFunc(list, func(r ghapi.Review) bool { return r.ID == d.Subject.Review }); i >= 0 {
-			r := list[i]
-			f.Review = &bot.Review{ID: r.ID, Author: r.AuthorLogin, State: r.State, Body: r.Body, URL: r.HTMLURL, CommitID: r.CommitID, SubmittedAt: r.SubmittedAt.UTC()}
+		if r, ok := f.Reviews[d.Subject.Review]; ok {
+			f.Review = &r
 		}
 	case bot.NeedComment:
-		c, err := gh.GetComment(ctx, commentKind(d.Subject), d.Subject.Comment)
-		if errors.Is(err, ghapi.ErrNotFound) {
+		c, err := readComment(ctx, gh, d.Subject.Comment, commentKind(d.Subject))
+		if err != nil {
+			return err
+		}
+		if !c.Found {
 			f.CommentGone = true
 			return nil
 		}
-		if err != nil {
-			return fmt.Errorf("read comment %d: %w", d.Subject.Comment, err)
-		}
-		f.Comment = &bot.Comment{ID: d.Subject.Comment, Author: c.AuthorLogin, Body: c.Body, URL: c.HTMLURL, CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt}
+		f.Comment = &c
 	case bot.NeedPermission:
 		perm, err := gh.Permission(ctx, d.Login)
 		if err != nil {
@@ -218,25 +215,6 @@ func (g *botFacts) gather(ctx context.Context, d bot.Decision) error {
 		return fmt.Errorf("internal error: bot.Decide needs %s, which bot mode cannot gather", d.Need)
 	}
 	return nil
-}
-
-// webhookOf is what bot.Decide reads of a payload.
-func webhookOf(ev *ghevent.Event, name string) bot.Webhook {
-	w := bot.Webhook{Name: name, Action: ev.Action, Repo: ev.Repository.FullName, Sender: ev.Sender.Login}
-	if ev.PullRequest != nil {
-		w.PullRequest = &bot.WebhookPR{Number: ev.PullRequest.Number}
-	}
-	if ev.Issue != nil {
-		pr := ev.Issue.PullRequest
-		w.Issue = &bot.WebhookIssue{Number: ev.Issue.Number, PullRequest: len(pr) > 0 && string(pr) != "null"}
-	}
-	if ev.Review != nil {
-		w.Review = &bot.WebhookReview{ID: ev.Review.ID, Login: ev.Review.User.Login}
-	}
-	if c := ev.Comment; c != nil {
-		w.Comment = &bot.WebhookComment{ID: c.ID, Login: c.User.Login, Body: c.Body, AuthorAssociation: c.AuthorAssociation}
-	}
-	return w
 }
 
 // commentKind is the id space of the comment s names.
@@ -277,7 +255,7 @@ func (o *BotOutcome) post(ctx context.Context, gh BotGitHub, number int, body st
 // forkNotice explains that the PR's branch cannot be written with the
 // workflow's token, with the exact pactify commands to run instead. It
 // always goes to the job log and summary, and as a reply when it can.
-func (o *BotOutcome) forkNotice(ctx context.Context, gh BotGitHub, pr ghapi.PR, intents []bot.Intent, why string) {
+func (o *BotOutcome) forkNotice(ctx context.Context, gh BotGitHub, pr checks.PRFact, intents []bot.Intent, why string) {
 	var cmds []string
 	for _, in := range intents {
 		cmds = append(cmds, bot.PactifyCommand(in))
@@ -294,7 +272,7 @@ func (o *BotOutcome) forkNotice(ctx context.Context, gh BotGitHub, pr ghapi.PR, 
 // Events from a comment are written only while the branch holds the code
 // the comment was made on (pact-only commits since are fine), and record
 // the commit they are written on.
-func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghapi.PR, p bot.Decision, s BotSettings) error {
+func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr checks.PRFact, p bot.Decision, s BotSettings) error {
 	attempts := s.MaxAttempts
 	if attempts <= 0 {
 		attempts = 6

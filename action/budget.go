@@ -172,7 +172,7 @@ func (r budgeted) ReadBlobs(ctx context.Context, blobs []ghapi.BlobRef) (map[str
 }
 
 // StoppedSummary is the summary of a check run completed as failed
-// without a verdict (Check's error): a pact too large to read says only
+// without a verdict (check's error): a pact too large to read says only
 // that (a re-run would stop the same way); anything else asks for a
 // re-run.
 func StoppedSummary(why error) string {

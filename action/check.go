@@ -38,13 +38,13 @@ type Outcome struct {
 const NoPullRequestNote = "No check run was posted: this commit is the head of no open pull request that GitHub lists now. " +
 	"A pull request's own run posts its verdict (GitHub's listing can lag just after a pull request is opened or pushed, and a verdict judged without the pull request must never replace it); only what `pactify validate` checks was judged here."
 
-// Check creates the check run first (so a crash can never leave it stuck in
+// check creates the check run first (so a crash can never leave it stuck in
 // progress: it is completed as failed on every way out, a timeout and a
 // cancelled job included), judges the target, asks GitHub for the reviews
 // the verdict waits for (requestReviews; never changing the verdict), and
 // completes the run with the verdict, the most important findings
 // annotated (report.CheckRunAnnotations).
-func Check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, error) {
+func check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, error) {
 	out := &Outcome{}
 	if t.MergeGroup == nil {
 		// Which pull requests the commit heads is asked before any check
@@ -102,7 +102,7 @@ func Check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 	}
 	done := make(chan result, 1)
 	go func() {
-		j, err := Judge(jctx, gh, t, s)
+		j, err := judge(jctx, gh, t, s)
 		done <- result{j, err}
 	}()
 	var r result
@@ -189,7 +189,7 @@ func (out *Outcome) judgeUnposted(ctx context.Context, gh GitHub, t Target, s Se
 	}
 	jctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	j, err := Judge(jctx, gh, t, s)
+	j, err := judge(jctx, gh, t, s)
 	if err != nil {
 		return err
 	}

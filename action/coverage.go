@@ -146,11 +146,11 @@ func (g *gatherer) listReviews(pin *checks.ProvenanceInput) error {
 		return nil
 	}
 	g.reviewsRead = true
-	list, err := g.gh.Reviews(g.ctx, g.in.PR.Number)
+	reviews, err := readReviews(g.ctx, g.gh, g.in.PR.Number)
 	if err != nil {
-		return fmt.Errorf("list the reviews of pull request #%d: %w", g.in.PR.Number, err)
+		return err
 	}
-	maps.Copy(pin.Reviews, reviewFacts(list))
+	maps.Copy(pin.Reviews, reviews)
 	return nil
 }
 

@@ -7,3 +7,6 @@ import "context"
 func NewSameCode(gh Reader, pactDir string) func(ctx context.Context, a, b string) (bool, error) {
 	return newCodeIdentity(gh, Settings{PactDir: pactDir}).same
 }
+
+// Targets is what an event asks to judge, for targets_test.go.
+var Targets = targets

@@ -25,10 +25,10 @@ type Target struct {
 	// Known are pull requests read from the API whose head is HeadSHA (the
 	// one an event names): judged even when GitHub's listing of open pull
 	// requests lags behind.
-	Known []ghapi.PR
+	Known []checks.PRFact
 	// Open is a listing of the open pull requests already read (a manual
 	// run reads it once for every head); nil means read it.
-	Open []ghapi.PR
+	Open []checks.PRFact
 	// MergeGroup is set when HeadSHA is a merge queue's commit.
 	MergeGroup *MergeGroup
 }
@@ -100,12 +100,12 @@ type Judgement struct {
 	// Renewed maps an accepted task whose accept no longer covers the head
 	// to the review whose approval renews it (checks.PullRequestVerdict).
 	Renewed map[string]int64
-	// Requests are the review requests of each pull request judged (Check
+	// Requests are the review requests of each pull request judged (check
 	// carries them out; see reviewrequests.go).
 	Requests []ReviewRequest
 }
 
-// Judge judges a commit the way branch protection sees it: as the head of
+// judge judges a commit the way branch protection sees it: as the head of
 // every open pull request whose head it is, each against its current base
 // as GitHub reports it now (base tip and merge base), never as an event
 // payload said, and all under the configuration on the default branch
@@ -119,11 +119,11 @@ type Judgement struct {
 // log assigns in another (readHead), then per pull request its merge base
 // and the log there (and provenance, see judgeProvenance). What it reads
 // of the pact counts against one budget (Settings.MaxPactBytes).
-func Judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, error) {
+func judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, error) {
 	s = s.withConfigOnce()
 	budget := newReadBudget(s.MaxPactBytes)
 	gh = budgeted{Reader: gh, b: budget}
-	var prs []ghapi.PR
+	var prs []checks.PRFact
 	var bases []string
 	if t.MergeGroup != nil {
 		bases = []string{t.MergeGroup.BaseRef}
@@ -190,7 +190,7 @@ type prJudgement struct {
 
 // judgePR judges head as the head of pr, against pr's current base (its
 // tip as read with the head), under the run's configuration cfg.
-func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base baseTip, cfg *repoConfig, s Settings) (prJudgement, error) {
+func judgePR(ctx context.Context, gh Reader, head *headFiles, pr checks.PRFact, base baseTip, cfg *repoConfig, s Settings) (prJudgement, error) {
 	logPath := s.layout().Log()
 	mergeBase, baseLog, changed, err := mergeBaseFiles(ctx, gh, head, base, s)
 	if err != nil {
@@ -237,7 +237,7 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, base 
 // forged accepts must not lend the head a passing check
 // (docs/semantics.md §5). Append-only and Rule 2 still weigh the pull
 // request's own merge base.
-func trustedBase(ctx context.Context, gh Reader, head *headFiles, pr ghapi.PR, cfg *repoConfig, mergeBase string, baseLog []byte, s Settings) (string, []byte, error) {
+func trustedBase(ctx context.Context, gh Reader, head *headFiles, pr checks.PRFact, cfg *repoConfig, mergeBase string, baseLog []byte, s Settings) (string, []byte, error) {
 	if pr.BaseRef == cfg.Branch {
 		return mergeBase, baseLog, nil
 	}
@@ -259,7 +259,7 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 		return err
 	}
 	for _, n := range prs {
-		pr, err := gh.PullRequest(ctx, n)
+		pr, err := readPR(ctx, gh, n)
 		if err != nil {
 			return fmt.Errorf("read pull request #%d of the merge group: %w", n, err)
 		}
@@ -420,17 +420,17 @@ func mergeBaseFiles(ctx context.Context, gh Reader, head *headFiles, base baseTi
 
 // pullRequestsAt lists the open pull requests whose head is t.HeadSHA: the
 // known ones (still open, same head) and GitHub's listing.
-func pullRequestsAt(ctx context.Context, gh Reader, t Target) ([]ghapi.PR, error) {
+func pullRequestsAt(ctx context.Context, gh Reader, t Target) ([]checks.PRFact, error) {
 	open := t.Open
 	if open == nil {
 		var err error
-		if open, err = gh.OpenPullRequests(ctx); err != nil {
+		if open, err = readOpenPRs(ctx, gh); err != nil {
 			return nil, fmt.Errorf("list the open pull requests: %w", err)
 		}
 	}
-	var out []ghapi.PR
+	var out []checks.PRFact
 	seen := map[int]bool{}
-	for _, pr := range append(append([]ghapi.PR(nil), t.Known...), open...) {
+	for _, pr := range append(append([]checks.PRFact(nil), t.Known...), open...) {
 		if seen[pr.Number] || pr.State != "open" || pr.HeadSHA != t.HeadSHA {
 			continue
 		}
@@ -443,7 +443,7 @@ func pullRequestsAt(ctx context.Context, gh Reader, t Target) ([]ghapi.PR, error
 // merge adds one pull request's findings to those of others with the same
 // head: what validate finds is the same for all and kept once; what is the
 // pull request's own says which one, when there are several.
-func merge(all, add []checks.Finding, pr ghapi.PR, several bool) []checks.Finding {
+func merge(all, add []checks.Finding, pr checks.PRFact, several bool) []checks.Finding {
 	have := map[checks.Finding]bool{}
 	for _, f := range all {
 		have[f] = true

@@ -25,7 +25,7 @@ import (
 // base and the head, and the action's settings (the pact directory, and
 // the bot-login input: an extra account the bot commits as).
 type provenanceInput struct {
-	PR        ghapi.PR
+	PR        checks.PRFact
 	MergeBase string
 	BaseLog   []byte
 	HeadLog   []byte
@@ -125,8 +125,8 @@ func gatherProvenance(ctx context.Context, gh Reader, in provenanceInput) (*chec
 			ae.Unattributed = why
 		} else {
 			m := g.meta[sha]
-			ae.Commit = &checks.ProvenanceCommit{SHA: sha, Parents: m.Parents, Date: m.CommitterDate,
-				AuthorLogin: m.AuthorLogin, CommitterLogin: m.CommitterLogin, Verified: m.Verified}
+			c := commitFact(m)
+			c.SHA, ae.Commit = sha, &c
 			intro[a.ev.Line] = sha
 			if gref := a.ev.Payload.GitHub; gref != nil && checks.IsBotLogin(m.AuthorLogin, bots) {
 				if err := g.fetchBacking(gref, ae.Commit.FirstParent(), &pin); err != nil {

@@ -33,7 +33,7 @@ type ReviewRequest struct {
 
 // planReviewRequests decides the review requests of a judged pull request
 // (nothing under an unusable configuration: it maps no one).
-func planReviewRequests(pr ghapi.PR, cf checks.ConfigFile, in checks.Input, facts checks.PullRequestFacts, findings []checks.Finding) ReviewRequest {
+func planReviewRequests(pr checks.PRFact, cf checks.ConfigFile, in checks.Input, facts checks.PullRequestFacts, findings []checks.Finding) ReviewRequest {
 	r := ReviewRequest{PR: pr.Number}
 	if cf.Err != nil || in.Replay == nil {
 		return r

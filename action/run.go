@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghevent"
 	"github.com/pact-action/pact-action/internal/prose"
 )
@@ -37,7 +37,7 @@ type RunResult struct {
 	// Bot is bot mode's outcome, nil when the event ran check mode; it is
 	// set even when bot mode failed, with the notices it had gathered.
 	Bot *BotOutcome
-	// Targets are the heads check mode was asked to judge (Targets):
+	// Targets are the heads check mode was asked to judge (targets):
 	// none when a manual or scheduled run finds no open pull request.
 	Targets []Target
 	// Outcomes are the verdicts of the heads judged, in the order judged;
@@ -46,7 +46,7 @@ type RunResult struct {
 	Failed   []HeadFailure
 }
 
-// HeadFailure is a head check mode could not judge, and why: Check's
+// HeadFailure is a head check mode could not judge, and why: check's
 // error, after which its check run (if it had one) was completed as
 // failed.
 type HeadFailure struct {
@@ -112,7 +112,7 @@ func (e *UnjudgedError) Unwrap() []error {
 // Run is the one dispatch of a workflow event, which RunWorkflow and the
 // tests share: it resolves mode auto (ghevent.ModeFor), reads the
 // payload, and runs bot mode on a review or comment, or check mode on
-// every head the event asks to judge (Targets) — a manual or scheduled
+// every head the event asks to judge (targets) — a manual or scheduled
 // run re-judges every open pull request in either mode (ghevent.Rejudges).
 //
 // Check mode judges one head at a time, each with its own check run,
@@ -148,11 +148,11 @@ func Run(ctx context.Context, env Env, gh BotGitHub) (*RunResult, error) {
 		res.Bot, err = Bot(ctx, gh, ev, env.EventName, BotSettings{Settings: env.Settings, Sleep: env.Sleep})
 		return res, err
 	}
-	if res.Targets, err = Targets(ctx, gh, ev, env.EventName, env.SHA, env.Workspace); err != nil {
+	if res.Targets, err = targets(ctx, gh, ev, env.EventName, env.SHA, env.Workspace); err != nil {
 		return res, err
 	}
 	for i, t := range res.Targets {
-		out, err := Check(ctx, gh, t, env.Settings)
+		out, err := check(ctx, gh, t, env.Settings)
 		if err == nil {
 			res.Outcomes = append(res.Outcomes, out)
 			continue
@@ -181,7 +181,7 @@ func Run(ctx context.Context, env Env, gh BotGitHub) (*RunResult, error) {
 // prs are the numbers of the open pull requests t is known to head.
 func (t Target) prs() []int {
 	var out []int
-	for _, list := range [][]ghapi.PR{t.Known, t.Open} {
+	for _, list := range [][]checks.PRFact{t.Known, t.Open} {
 		for _, pr := range list {
 			if pr.HeadSHA == t.HeadSHA && !slices.Contains(out, pr.Number) {
 				out = append(out, pr.Number)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghevent"
 )
 
@@ -16,7 +16,7 @@ func (e *NoTargetError) Error() string {
 	return fmt.Sprintf("the %s event names no pull request or commit to check", e.EventName)
 }
 
-// Targets lists the commits check mode posts the check on for an event. A
+// targets lists the commits check mode posts the check on for an event. A
 // pull request is read from the API (its head, base and state now, not as
 // the payload says), and every target is judged as the head of each open
 // pull request whose head it is, so a push (sha, the runner's GITHUB_SHA), a
@@ -25,7 +25,7 @@ func (e *NoTargetError) Error() string {
 // closed: without the queued pull requests, Rule 2 cannot be judged. Its
 // parent commit (base_sha) is taken from the payload and checked when it
 // is judged (judgeMergeGroup).
-func Targets(ctx context.Context, gh Reader, ev *ghevent.Event, eventName, sha, workspace string) ([]Target, error) {
+func targets(ctx context.Context, gh Reader, ev *ghevent.Event, eventName, sha, workspace string) ([]Target, error) {
 	switch {
 	case ev.MergeGroup != nil:
 		mg := ev.MergeGroup
@@ -37,10 +37,10 @@ func Targets(ctx context.Context, gh Reader, ev *ghevent.Event, eventName, sha, 
 			MergeGroup: &MergeGroup{BaseRef: strings.TrimPrefix(mg.BaseRef, "refs/heads/"), PRs: prs, Parent: mg.BaseSHA}}}, nil
 	case ev.PullRequest != nil:
 		return prTarget(ctx, gh, ev.PullRequest.Number, workspace)
-	case ev.Issue != nil && len(ev.Issue.PullRequest) > 0 && string(ev.Issue.PullRequest) != "null":
+	case ev.OnPullRequest():
 		return prTarget(ctx, gh, ev.Issue.Number, workspace)
 	case ghevent.Rejudges(eventName):
-		open, err := gh.OpenPullRequests(ctx)
+		open, err := readOpenPRs(ctx, gh)
 		if err != nil {
 			return nil, fmt.Errorf("list open pull requests: %w", err)
 		}
@@ -61,9 +61,9 @@ func Targets(ctx context.Context, gh Reader, ev *ghevent.Event, eventName, sha, 
 
 // prTarget is the current head of pull request number.
 func prTarget(ctx context.Context, gh Reader, number int, workspace string) ([]Target, error) {
-	pr, err := gh.PullRequest(ctx, number)
+	pr, err := readPR(ctx, gh, number)
 	if err != nil {
 		return nil, fmt.Errorf("read pull request #%d: %w", number, err)
 	}
-	return []Target{{HeadSHA: pr.HeadSHA, Workspace: workspace, Known: []ghapi.PR{*pr}}}, nil
+	return []Target{{HeadSHA: pr.HeadSHA, Workspace: workspace, Known: []checks.PRFact{*pr}}}, nil
 }

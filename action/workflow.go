@@ -53,7 +53,7 @@ func RunWorkflow(ctx context.Context, getenv func(string) string, stdout io.Writ
 		return err
 	}
 	// Past the budget every request stops; the check run being judged is
-	// then completed as failed in a context of its own (Check).
+	// then completed as failed in a context of its own (check).
 	ctx, cancel := context.WithTimeoutCause(ctx, d.run, &RunBudgetError{Budget: d.run})
 	defer cancel()
 	settings := Settings{CheckName: in.checkName, PactDir: in.pactDir, DetailsURL: runURL(getenv), BotLogin: in.botLogin, Timeout: d.judgement,

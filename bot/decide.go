@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/ghevent"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -29,7 +29,7 @@ import (
 // Writing the events is the caller's: the engine judges them again
 // against the branch's log at write time.
 func Decide(f Facts) Decision {
-	s, why := triage(f.Webhook, f.BotLogins)
+	s, why := triage(f.EventName, f.Event, f.BotLogins)
 	if why != "" {
 		return Decision{Ignored: why}
 	}
@@ -55,12 +55,16 @@ func Decide(f Facts) Decision {
 	return decideComment(f, d)
 }
 
-// Facts are what Decide decides on: the webhook, which only triage reads,
-// and what GitHub says when the run asks, gathered as Decide needs it (nil
-// or false: not asked yet). Everything but the webhook is read from GitHub
-// when the job runs, since a re-run replays an old payload.
+// Facts are what Decide decides on: the webhook payload as ghevent parsed
+// it, which only triage reads, and what GitHub says when the run asks, in
+// checks' vocabulary of facts, gathered as Decide needs it (nil or false:
+// not asked yet). Everything but the payload is read from GitHub when the
+// job runs, since a re-run replays an old payload.
 type Facts struct {
-	Webhook Webhook
+	// EventName is the event's name (pull_request_review, issue_comment,
+	// pull_request_review_comment, …); Event its payload.
+	EventName string
+	Event     *ghevent.Event
 	// BotLogins are the bot's own accounts: the workflow token's, and the
 	// bot-login input's (a GitHub App). Their events never feed back.
 	BotLogins []string
@@ -68,7 +72,7 @@ type Facts struct {
 	LogPath string
 
 	// PullRequest is the pull request Subject.Number names.
-	PullRequest *PullRequest
+	PullRequest *checks.PRFact
 	// Config is the seat map at the tip of the repository's default
 	// branch, ConfigBranch (docs/semantics.md §5): never the head's nor the
 	// pull request's base's, so that a pull request cannot grant itself a
@@ -81,10 +85,10 @@ type Facts struct {
 	// decision), and Review GitHub's record of the review Subject.Review
 	// names (nil: not among them).
 	Reviews map[int64]checks.ReviewFact
-	Review  *Review
+	Review  *checks.ReviewFact
 	// Comment is GitHub's record of the comment Subject.Comment names;
 	// CommentGone says it no longer exists.
-	Comment     *Comment
+	Comment     *checks.CommentFact
 	CommentGone bool
 	// CanWrite is whether Decision.Login has write permission on the
 	// repository (the collaborator-permission endpoint).
@@ -94,80 +98,6 @@ type Facts struct {
 	HeadAtComment *HeadAt
 	// Log is the log at the commit Decision.At names.
 	Log *LogAt
-}
-
-// Webhook is the event that started the run, as its payload tells it.
-type Webhook struct {
-	// Name is the event's name (pull_request_review, issue_comment,
-	// pull_request_review_comment, …), Action the payload's action.
-	Name, Action string
-	Repo         string // owner/name: part of every derived event_id
-	Sender       string
-	PullRequest  *WebhookPR
-	Issue        *WebhookIssue
-	Review       *WebhookReview
-	Comment      *WebhookComment
-}
-
-// WebhookPR is a pull request in a payload: its number only.
-type WebhookPR struct{ Number int }
-
-// WebhookIssue is the issue of an issue_comment; PullRequest says it is a
-// pull request's conversation.
-type WebhookIssue struct {
-	Number      int
-	PullRequest bool
-}
-
-// WebhookReview is a review in a payload: its id and author.
-type WebhookReview struct {
-	ID    int64
-	Login string
-}
-
-// WebhookComment is a comment in a payload. Body only lets the bot skip
-// its own replies early; AuthorAssociation may only short-cut a refusal.
-type WebhookComment struct {
-	ID                int64
-	Login             string
-	Body              string
-	AuthorAssociation string
-}
-
-// PullRequest is what the bot needs of a pull request, as GitHub has it
-// now.
-type PullRequest struct {
-	Number           int
-	HeadRef, HeadSHA string
-	BaseRef          string
-	// Fork: the head branch lives in another repository, which the
-	// workflow's token cannot write and whose push history it cannot read.
-	Fork bool
-}
-
-// Review is a submitted pull-request review, as GitHub reports it when the
-// bot runs (not as the webhook said: it may since have been superseded).
-type Review struct {
-	ID          int64
-	Author      string
-	State       string // approved, changes_requested, commented, dismissed; any case
-	Body        string
-	URL         string
-	CommitID    string // the head commit that was reviewed
-	SubmittedAt time.Time
-}
-
-// Comment is a PR comment that may hold /pact commands, as GitHub has it
-// when the bot runs.
-type Comment struct {
-	// OnDiff is set for a review comment on the diff; those and
-	// conversation comments have separate id spaces on GitHub.
-	OnDiff               bool
-	ID                   int64
-	Author               string
-	Body                 string
-	URL                  string
-	CreatedAt, UpdatedAt time.Time
 }
 
 // HeadAt is the head of a branch at some time: SHA, or Why it cannot be
@@ -311,12 +241,12 @@ func (d Decision) RenewReply(renewed map[string]int64) string {
 }
 
 // triage reduces a webhook to its subject, or says why it is ignored.
-func triage(w Webhook, botLogins []string) (Subject, string) {
+func triage(name string, w *ghevent.Event, botLogins []string) (Subject, string) {
 	var s Subject
-	if checks.IsBotLogin(w.Sender, botLogins) {
+	if checks.IsBotLogin(w.Sender.Login, botLogins) {
 		return s, "the event was caused by the bot's own account"
 	}
-	switch w.Name {
+	switch name {
 	case "pull_request_review":
 		if w.Review == nil || w.PullRequest == nil {
 			return s, "the review payload has no review"
@@ -326,14 +256,14 @@ func triage(w Webhook, botLogins []string) (Subject, string) {
 		if s.Recheck, why = triageAction("review", w.Action, "submitted", "dismissed", "edited"); s.Recheck || why != "" {
 			return s, why
 		}
-		s.isReview, s.Review, s.login = true, w.Review.ID, w.Review.Login
+		s.isReview, s.Review, s.login = true, w.Review.ID, w.Review.User.Login
 		return s, ""
 	case "issue_comment", "pull_request_review_comment":
 		if w.Comment == nil {
 			return s, "the comment payload has no comment"
 		}
-		if w.Name == "issue_comment" {
-			if w.Issue == nil || !w.Issue.PullRequest {
+		if name == "issue_comment" {
+			if !w.OnPullRequest() {
 				return s, "the comment is on an issue, not a pull request"
 			}
 			s.Number = w.Issue.Number
@@ -343,7 +273,7 @@ func triage(w Webhook, botLogins []string) (Subject, string) {
 			}
 			s.Number = w.PullRequest.Number
 		}
-		if strings.Contains(w.Comment.Body, ReplyMarker) || checks.IsBotLogin(w.Comment.Login, botLogins) {
+		if strings.Contains(w.Comment.Body, ReplyMarker) || checks.IsBotLogin(w.Comment.User.Login, botLogins) {
 			return s, "the comment is the bot's own"
 		}
 		// The check re-reads every comment that backs an event.
@@ -351,11 +281,11 @@ func triage(w Webhook, botLogins []string) (Subject, string) {
 		if s.Recheck, why = triageAction("comment", w.Action, "created", "edited", "deleted"); s.Recheck || why != "" {
 			return s, why
 		}
-		s.Comment, s.OnDiff = w.Comment.ID, w.Name == "pull_request_review_comment"
-		s.login, s.association = w.Comment.Login, w.Comment.AuthorAssociation
+		s.Comment, s.OnDiff = w.Comment.ID, name == "pull_request_review_comment"
+		s.login, s.association = w.Comment.User.Login, w.Comment.AuthorAssociation
 		return s, ""
 	}
-	return s, "bot mode does nothing on " + w.Name + " events"
+	return s, "bot mode does nothing on " + name + " events"
 }
 
 // triageAction says what the action of an event about an object of kind
@@ -379,7 +309,7 @@ func decideReview(f Facts, d Decision) Decision {
 	// before, so that people reviewing for other reasons cost no request.
 	d.Login = d.Subject.login
 	if f.Review != nil {
-		d.Login = f.Review.Author
+		d.Login = f.Review.AuthorLogin
 	}
 	if len(f.Config.SeatsOf(d.Login)) == 0 {
 		return d.ignore("the reviewer holds no seat")
@@ -404,7 +334,7 @@ func decideReview(f Facts, d Decision) Decision {
 	if f.Log.State == nil {
 		return d.ignore("the reviewed commit has no " + f.LogPath)
 	}
-	req := request{Repo: f.Webhook.Repo, Login: d.Login, HeadBranch: f.PullRequest.HeadRef, HeadSHA: r.CommitID, Review: r}
+	req := request{Repo: f.Event.Repository.FullName, Login: d.Login, HeadBranch: f.PullRequest.HeadRef, HeadSHA: r.CommitID, Review: r}
 	return planReview(d, req, f.Config, f.Log.State)
 }
 
@@ -427,7 +357,7 @@ func decideComment(f Facts, d Decision) Decision {
 	if len(cmds) == 0 {
 		return d.ignore("the comment holds no /pact command")
 	}
-	d.Login = c.Author
+	d.Login = c.AuthorLogin
 	canWrite := false
 	if needsWrite(cmds) && !readOnlyAssociations[strings.ToUpper(d.Subject.association)] {
 		if f.CanWrite == nil {
@@ -439,7 +369,7 @@ func decideComment(f Facts, d Decision) Decision {
 	pr := f.PullRequest
 	at := pr.HeadSHA
 	switch {
-	case recording && c.UpdatedAt.After(c.CreatedAt):
+	case recording && c.Edited():
 		d.Replies = []string{CommentEdited(d.Login)}
 		return d
 	case recording && !pr.Fork:
@@ -461,7 +391,7 @@ func decideComment(f Facts, d Decision) Decision {
 		d.Replies = []string{NoPact(f.LogPath)}
 		return d
 	}
-	req := request{Repo: f.Webhook.Repo, Login: d.Login, HeadBranch: pr.HeadRef, HeadSHA: d.At, Comment: &c, CanWrite: canWrite}
+	req := request{Repo: f.Event.Repository.FullName, Login: d.Login, HeadBranch: pr.HeadRef, HeadSHA: d.At, Comment: &c, CanWrite: canWrite}
 	return planComment(d, req, f.Config, f.Log.State, cmds)
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/pact-action/pact-action/bot"
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/ghevent"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -31,7 +32,7 @@ type world struct {
 // and returns the facts asked, in order, and the decision.
 func ask(t *testing.T, w world) ([]bot.Need, bot.Decision) {
 	t.Helper()
-	f := bot.Facts{Webhook: w.Webhook, BotLogins: w.BotLogins, LogPath: w.LogPath}
+	f := bot.Facts{EventName: w.EventName, Event: w.Event, BotLogins: w.BotLogins, LogPath: w.LogPath}
 	var needs []bot.Need
 	for {
 		d := bot.Decide(f)
@@ -75,15 +76,16 @@ func reviewWorld(t *testing.T) world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := bot.Review{ID: 7, Author: "revuser", State: "APPROVED", URL: "https://github.example/o/r/pull/1#pullrequestreview-7", CommitID: prHead, SubmittedAt: decideTime}
+	r := checks.ReviewFact{ID: 7, Found: true, AuthorLogin: "revuser", State: checks.ReviewApproved, URL: "https://github.example/o/r/pull/1#pullrequestreview-7", CommitID: prHead, SubmittedAt: decideTime}
 	return world{Facts: bot.Facts{
-		Webhook: bot.Webhook{Name: "pull_request_review", Action: "submitted", Repo: "o/r", Sender: "revuser",
-			PullRequest: &bot.WebhookPR{Number: 1}, Review: &bot.WebhookReview{ID: 7, Login: "revuser"}},
+		EventName: "pull_request_review",
+		Event: bot.Payload(map[string]any{"action": "submitted", "repository": map[string]any{"full_name": "o/r"}, "sender": map[string]any{"login": "revuser"},
+			"pull_request": map[string]any{"number": 1}, "review": map[string]any{"id": 7, "user": map[string]any{"login": "revuser"}}}),
 		BotLogins:   []string{checks.DefaultBotLogin},
 		LogPath:     ".pact/log.jsonl",
-		PullRequest: &bot.PullRequest{Number: 1, HeadRef: "feat/x", HeadSHA: prHead, BaseRef: "main"},
+		PullRequest: &checks.PRFact{Number: 1, HeadRef: "feat/x", HeadSHA: prHead, BaseRef: "main"},
 		Config:      cfg,
-		Reviews:     map[int64]checks.ReviewFact{7: {Found: true, State: "APPROVED", AuthorLogin: "revuser", CommitID: prHead, SubmittedAt: decideTime}},
+		Reviews:     map[int64]checks.ReviewFact{7: r},
 		Review:      &r,
 	}, logs: map[string]*projection.State{prHead: rule1State(t, projection.StatusAwaitingReview)}}
 }
@@ -94,10 +96,12 @@ func reviewWorld(t *testing.T) world {
 func commentWorld(t *testing.T, body string) world {
 	w := reviewWorld(t)
 	yes := true
-	w.Webhook = bot.Webhook{Name: "issue_comment", Action: "created", Repo: "o/r", Sender: "revuser",
-		Issue: &bot.WebhookIssue{Number: 1, PullRequest: true}, Comment: &bot.WebhookComment{ID: 9, Login: "revuser", Body: body, AuthorAssociation: "MEMBER"}}
+	w.EventName = "issue_comment"
+	w.Event = bot.Payload(map[string]any{"action": "created", "repository": map[string]any{"full_name": "o/r"}, "sender": map[string]any{"login": "revuser"},
+		"issue":   map[string]any{"number": 1, "pull_request": map[string]any{"url": "u"}},
+		"comment": map[string]any{"id": 9, "body": body, "author_association": "MEMBER", "user": map[string]any{"login": "revuser"}}})
 	w.Reviews, w.Review = nil, nil
-	w.Comment = &bot.Comment{ID: 9, Author: "revuser", Body: body, URL: "https://github.example/o/r/pull/1#issuecomment-9", CreatedAt: decideTime, UpdatedAt: decideTime}
+	w.Comment = &checks.CommentFact{ID: 9, Found: true, AuthorLogin: "revuser", Body: body, URL: "https://github.example/o/r/pull/1#issuecomment-9", CreatedAt: decideTime, UpdatedAt: decideTime}
 	w.CanWrite = &yes
 	w.HeadAtComment = &bot.HeadAt{SHA: headAtEarly}
 	w.logs[headAtEarly] = w.logs[prHead]
@@ -130,27 +134,27 @@ func TestDecide(t *testing.T) {
 	}{
 		// Reviews.
 		{name: "an approval by the reviewer", world: reviewWorld, needs: []bot.Need{pr, cfg, reviews, log}, at: prHead},
-		{name: "the bot's own account", world: reviewWorld, edit: func(w *world) { w.Webhook.Sender = "GitHub-Actions[bot]" },
+		{name: "the bot's own account", world: reviewWorld, edit: func(w *world) { w.Event.Sender.Login = "GitHub-Actions[bot]" },
 			ignored: "the event was caused by the bot's own account"},
-		{name: "a review payload without its review", world: reviewWorld, edit: func(w *world) { w.Webhook.Review = nil },
+		{name: "a review payload without its review", world: reviewWorld, edit: func(w *world) { w.Event.Review = nil },
 			ignored: "the review payload has no review"},
-		{name: "a review payload without its pull request", world: reviewWorld, edit: func(w *world) { w.Webhook.PullRequest = nil },
+		{name: "a review payload without its pull request", world: reviewWorld, edit: func(w *world) { w.Event.PullRequest = nil },
 			ignored: "the review payload has no review"},
-		{name: "a review edited", world: reviewWorld, edit: func(w *world) { w.Webhook.Action = "edited" }, needs: []bot.Need{pr}, recheck: true},
-		{name: "a review dismissed", world: reviewWorld, edit: func(w *world) { w.Webhook.Action = "dismissed" }, needs: []bot.Need{pr}, recheck: true},
-		{name: "another review action", world: reviewWorld, edit: func(w *world) { w.Webhook.Action = "deleted" },
+		{name: "a review edited", world: reviewWorld, edit: func(w *world) { w.Event.Action = "edited" }, needs: []bot.Need{pr}, recheck: true},
+		{name: "a review dismissed", world: reviewWorld, edit: func(w *world) { w.Event.Action = "dismissed" }, needs: []bot.Need{pr}, recheck: true},
+		{name: "another review action", world: reviewWorld, edit: func(w *world) { w.Event.Action = "deleted" },
 			ignored: "review deleted events record nothing"},
-		{name: "an event bot mode does not know", world: reviewWorld, edit: func(w *world) { w.Webhook.Name = "push" },
+		{name: "an event bot mode does not know", world: reviewWorld, edit: func(w *world) { w.EventName = "push" },
 			ignored: "bot mode does nothing on push events"},
 		{name: "an unusable configuration", world: reviewWorld, edit: func(w *world) { w.Config, w.ConfigErr = nil, errors.New("seats: not a map") },
 			needs: []bot.Need{pr, cfg}, err: true},
-		{name: "a reviewer without a seat, by the payload", world: reviewWorld, edit: func(w *world) { w.Webhook.Review.Login = "stranger" },
+		{name: "a reviewer without a seat, by the payload", world: reviewWorld, edit: func(w *world) { w.Event.Review.User.Login = "stranger" },
 			needs: []bot.Need{pr, cfg}, ignored: "the reviewer holds no seat"},
-		{name: "a reviewer without a seat, by GitHub's record", world: reviewWorld, edit: func(w *world) { w.Review.Author = "stranger" },
+		{name: "a reviewer without a seat, by GitHub's record", world: reviewWorld, edit: func(w *world) { w.Review.AuthorLogin = "stranger" },
 			needs: []bot.Need{pr, cfg, reviews}, ignored: "the reviewer holds no seat"},
 		{name: "a review GitHub does not list", world: reviewWorld, edit: func(w *world) { w.Reviews, w.Review = map[int64]checks.ReviewFact{}, nil },
 			needs: []bot.Need{pr, cfg, reviews}, ignored: "review 7 does not exist on this pull request, so it records nothing", notice: true},
-		{name: "a review the payload numbers 0", world: reviewWorld, edit: func(w *world) { w.Webhook.Review.ID = 0 },
+		{name: "a review the payload numbers 0", world: reviewWorld, edit: func(w *world) { w.Event.Review.ID = 0 },
 			needs: []bot.Need{pr, cfg, reviews}, ignored: "review 0 does not exist on this pull request, so it records nothing", notice: true},
 		{name: "a review listed without its record", world: reviewWorld, edit: func(w *world) { w.Review = nil },
 			needs: []bot.Need{pr, cfg, reviews}, ignored: "review 7 does not exist on this pull request, so it records nothing", notice: true},
@@ -167,27 +171,27 @@ func TestDecide(t *testing.T) {
 		// Comments.
 		{name: "/pact accept by a writer", world: acceptComment, needs: []bot.Need{pr, cfg, comment, perm, head, log}, at: headAtEarly},
 		{name: "/pact accept on a review comment", world: acceptComment, edit: func(w *world) {
-			w.Webhook.Name, w.Webhook.Issue, w.Webhook.PullRequest = "pull_request_review_comment", nil, &bot.WebhookPR{Number: 1}
+			w.EventName, w.Event.Issue, w.Event.PullRequest = "pull_request_review_comment", nil, &ghevent.PullRequest{Number: 1}
 		}, needs: []bot.Need{pr, cfg, comment, perm, head, log}, at: headAtEarly},
 		{name: "/pact accept on a fork", world: acceptComment, edit: func(w *world) { w.PullRequest.Fork = true },
 			needs: []bot.Need{pr, cfg, comment, perm, log}, at: prHead},
-		{name: "a comment payload without its comment", world: acceptComment, edit: func(w *world) { w.Webhook.Comment = nil },
+		{name: "a comment payload without its comment", world: acceptComment, edit: func(w *world) { w.Event.Comment = nil },
 			ignored: "the comment payload has no comment"},
-		{name: "a comment on a plain issue", world: acceptComment, edit: func(w *world) { w.Webhook.Issue.PullRequest = false },
+		{name: "a comment on a plain issue", world: acceptComment, edit: func(w *world) { w.Event.Issue.PullRequest = nil },
 			ignored: "the comment is on an issue, not a pull request"},
-		{name: "a comment payload without its issue", world: acceptComment, edit: func(w *world) { w.Webhook.Issue = nil },
+		{name: "a comment payload without its issue", world: acceptComment, edit: func(w *world) { w.Event.Issue = nil },
 			ignored: "the comment is on an issue, not a pull request"},
-		{name: "a review comment payload without its pull request", world: acceptComment, edit: func(w *world) { w.Webhook.Name = "pull_request_review_comment" },
+		{name: "a review comment payload without its pull request", world: acceptComment, edit: func(w *world) { w.EventName = "pull_request_review_comment" },
 			ignored: "the review comment payload has no pull request"},
-		{name: "the bot's own reply", world: acceptComment, edit: func(w *world) { w.Webhook.Comment.Body += "\n\n" + bot.ReplyMarker },
+		{name: "the bot's own reply", world: acceptComment, edit: func(w *world) { w.Event.Comment.Body += "\n\n" + bot.ReplyMarker },
 			ignored: "the comment is the bot's own"},
 		{name: "a comment by the bot's account", world: acceptComment, edit: func(w *world) {
-			w.Webhook.Comment.Login, w.Webhook.Sender = "my-app[bot]", "revuser"
+			w.Event.Comment.User.Login, w.Event.Sender.Login = "my-app[bot]", "revuser"
 			w.BotLogins = append(w.BotLogins, "my-app[bot]")
 		}, ignored: "the comment is the bot's own"},
-		{name: "a comment edited", world: acceptComment, edit: func(w *world) { w.Webhook.Action = "edited" }, needs: []bot.Need{pr}, recheck: true},
-		{name: "a comment deleted", world: acceptComment, edit: func(w *world) { w.Webhook.Action = "deleted" }, needs: []bot.Need{pr}, recheck: true},
-		{name: "another comment action", world: acceptComment, edit: func(w *world) { w.Webhook.Action = "pinned" },
+		{name: "a comment edited", world: acceptComment, edit: func(w *world) { w.Event.Action = "edited" }, needs: []bot.Need{pr}, recheck: true},
+		{name: "a comment deleted", world: acceptComment, edit: func(w *world) { w.Event.Action = "deleted" }, needs: []bot.Need{pr}, recheck: true},
+		{name: "another comment action", world: acceptComment, edit: func(w *world) { w.Event.Action = "pinned" },
 			ignored: "comment pinned events record nothing"},
 		{name: "an unusable configuration, on a comment", world: acceptComment, edit: func(w *world) {
 			// The reply names the default branch it was read from, not the
@@ -206,7 +210,7 @@ func TestDecide(t *testing.T) {
 			needs: []bot.Need{pr, cfg, comment, log}, status: true},
 		{name: "/pact recheck by a writer", world: func(t *testing.T) world { return commentWorld(t, "/pact recheck") },
 			needs: []bot.Need{pr, cfg, comment, perm, log}, recheck: true},
-		{name: "/pact accept by an association that cannot write", world: acceptComment, edit: func(w *world) { w.Webhook.Comment.AuthorAssociation = "first_time_contributor" },
+		{name: "/pact accept by an association that cannot write", world: acceptComment, edit: func(w *world) { w.Event.Comment.AuthorAssociation = "first_time_contributor" },
 			needs: []bot.Need{pr, cfg, comment, log}, reply: "@revuser needs write permission on this repository to use `/pact accept`"},
 		{name: "/pact accept by an account without write permission", world: acceptComment, edit: func(w *world) { w.CanWrite = &no },
 			needs: []bot.Need{pr, cfg, comment, perm, log}, reply: "@revuser needs write permission on this repository to use `/pact accept`"},

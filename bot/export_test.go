@@ -1,11 +1,12 @@
 package bot
 
 import (
-	"strings"
+	"encoding/json"
 	"testing"
 
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/ghevent"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -17,17 +18,20 @@ import (
 // ReviewFacts are the facts of the submitted review r (GitHub's record)
 // on a pull request from branch whose log at the reviewed commit replays
 // to st.
-func ReviewFacts(repo, branch string, r Review, cfg *config.Config, st *projection.State) Facts {
+func ReviewFacts(repo, branch string, r checks.ReviewFact, cfg *config.Config, st *projection.State) Facts {
+	r.Found = true
+	ev := Payload(map[string]any{"action": "submitted", "repository": map[string]any{"full_name": repo},
+		"sender": map[string]any{"login": r.AuthorLogin}, "pull_request": map[string]any{"number": 1},
+		"review": map[string]any{"id": r.ID, "user": map[string]any{"login": r.AuthorLogin}}})
 	return Facts{
-		Webhook: Webhook{Name: "pull_request_review", Action: "submitted", Repo: repo, Sender: r.Author,
-			PullRequest: &WebhookPR{Number: 1}, Review: &WebhookReview{ID: r.ID, Login: r.Author}},
+		EventName:   "pull_request_review",
+		Event:       ev,
 		LogPath:     ".pact/log.jsonl",
-		PullRequest: &PullRequest{Number: 1, HeadRef: branch, HeadSHA: r.CommitID, BaseRef: "main"},
+		PullRequest: &checks.PRFact{Number: 1, HeadRef: branch, HeadSHA: r.CommitID, BaseRef: "main"},
 		Config:      cfg,
-		Reviews: map[int64]checks.ReviewFact{r.ID: {Found: true, State: strings.ToUpper(r.State), AuthorLogin: r.Author,
-			CommitID: r.CommitID, SubmittedAt: r.SubmittedAt}},
-		Review: &r,
-		Log:    &LogAt{Commit: r.CommitID, State: st},
+		Reviews:     map[int64]checks.ReviewFact{r.ID: r},
+		Review:      &r,
+		Log:         &LogAt{Commit: r.CommitID, State: st},
 	}
 }
 
@@ -35,24 +39,40 @@ func ReviewFacts(repo, branch string, r Review, cfg *config.Config, st *projecti
 // request from branch whose head was sha when the comment was made and
 // still is, with a log there that replays to st, by an account with write
 // permission or not.
-func CommentFacts(repo, branch, sha string, c Comment, canWrite bool, cfg *config.Config, st *projection.State) Facts {
-	w := Webhook{Name: "issue_comment", Action: "created", Repo: repo, Sender: c.Author,
-		Comment: &WebhookComment{ID: c.ID, Login: c.Author, Body: c.Body, AuthorAssociation: "CONTRIBUTOR"}}
+func CommentFacts(repo, branch, sha string, c checks.CommentFact, canWrite bool, cfg *config.Config, st *projection.State) Facts {
+	c.Found = true
+	name, p := "issue_comment", map[string]any{"action": "created", "repository": map[string]any{"full_name": repo},
+		"sender":  map[string]any{"login": c.AuthorLogin},
+		"comment": map[string]any{"id": c.ID, "body": c.Body, "author_association": "CONTRIBUTOR", "user": map[string]any{"login": c.AuthorLogin}}}
 	if c.OnDiff {
-		w.Name, w.PullRequest = "pull_request_review_comment", &WebhookPR{Number: 1}
+		name, p["pull_request"] = "pull_request_review_comment", map[string]any{"number": 1}
 	} else {
-		w.Issue = &WebhookIssue{Number: 1, PullRequest: true}
+		p["issue"] = map[string]any{"number": 1, "pull_request": map[string]any{"url": "u"}}
 	}
 	return Facts{
-		Webhook:       w,
+		EventName:     name,
+		Event:         Payload(p),
 		LogPath:       ".pact/log.jsonl",
-		PullRequest:   &PullRequest{Number: 1, HeadRef: branch, HeadSHA: sha, BaseRef: "main"},
+		PullRequest:   &checks.PRFact{Number: 1, HeadRef: branch, HeadSHA: sha, BaseRef: "main"},
 		Config:        cfg,
 		Comment:       &c,
 		CanWrite:      &canWrite,
 		HeadAtComment: &HeadAt{SHA: sha},
 		Log:           &LogAt{Commit: sha, State: st},
 	}
+}
+
+// Payload is the webhook payload p as ghevent reads it.
+func Payload(p map[string]any) *ghevent.Event {
+	b, err := json.Marshal(p)
+	if err != nil {
+		panic(err)
+	}
+	ev, err := ghevent.Parse(b)
+	if err != nil {
+		panic(err)
+	}
+	return ev
 }
 
 // Decided is Decide on facts that hold everything it may need.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -20,8 +21,8 @@ type request struct {
 	// of a review, the head of the branch when a comment was made; the
 	// plan is made against the log at this commit.
 	HeadSHA string
-	Review  *Review
-	Comment *Comment
+	Review  *checks.ReviewFact
+	Comment *checks.CommentFact
 	// CanWrite is whether Login has write permission on the repository.
 	CanWrite bool
 }
@@ -52,10 +53,10 @@ func event(typ string, t *projection.Task, reason, commit string, gh *projection
 func planReview(d Decision, req request, cfg *config.Config, st *projection.State) Decision {
 	r := req.Review
 	var typ string
-	switch strings.ToLower(r.State) {
-	case "approved":
+	switch r.State {
+	case checks.ReviewApproved:
 		typ = projection.TypeAccept
-	case "changes_requested":
+	case checks.ReviewChangesRequested:
 		typ = projection.TypeChangesRequested
 	default:
 		return d // commented, dismissed: nothing to record
@@ -175,7 +176,7 @@ func planTaskCommand(req request, cfg *config.Config, st *projection.State, cmd 
 
 // commentKind names the GitHub object an event comes from, for its
 // event_id: the comment's id space and the command's place in the comment.
-func commentKind(c *Comment, index int) string {
+func commentKind(c *checks.CommentFact, index int) string {
 	if c.OnDiff {
 		return fmt.Sprintf("review_comment#%d", index)
 	}

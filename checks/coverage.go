@@ -126,12 +126,12 @@ func ShippedAtBase(head *projection.State, baseLog []byte, branches []string) ma
 	return out
 }
 
-// Shipping lists the features a pull request from branch ships: each with
+// shipping lists the features a pull request from branch ships: each with
 // a task on it that the merge base had not shipped (shippedAtBase). One
 // the head's replay has shipped is still the pull request's when it adds
 // the merge event itself, and stays subject to Rule 2 and coverage
 // (docs/semantics.md §5 "Coverage").
-func Shipping(st *projection.State, branch string, shippedAtBase map[string]bool) []string {
+func shipping(st *projection.State, branch string, shippedAtBase map[string]bool) []string {
 	var out []string
 	for _, f := range st.FeaturesOnBranch(branch) {
 		if !shippedAtBase[f] {
@@ -142,7 +142,7 @@ func Shipping(st *projection.State, branch string, shippedAtBase map[string]bool
 }
 
 // ShippedAccepts lists the accepted tasks of the features a pull request
-// from these branches ships (Shipping), in assign order: the tasks whose
+// from these branches ships (shipping), in assign order: the tasks whose
 // accepts must cover its head.
 func ShippedAccepts(st *projection.State, branches []string, shippedAtBase map[string]bool) []*projection.Task {
 	if st == nil {
@@ -151,7 +151,7 @@ func ShippedAccepts(st *projection.State, branches []string, shippedAtBase map[s
 	var out []*projection.Task
 	seen := map[string]bool{}
 	for _, b := range branches {
-		for _, f := range Shipping(st, b, shippedAtBase) {
+		for _, f := range shipping(st, b, shippedAtBase) {
 			for _, id := range st.Features[f].Tasks {
 				if t := st.Tasks[id]; t.Status == projection.StatusAccepted && !seen[id] {
 					seen[id] = true
@@ -171,7 +171,7 @@ func ShippedAccepts(st *projection.State, branches []string, shippedAtBase map[s
 func (j judge) freshReview(t *projection.Task) int64 {
 	var ids []int64
 	for id, r := range j.in.Reviews {
-		if r.Found && strings.EqualFold(r.State, ReviewApproved) && j.in.HeadCode[r.CommitID] &&
+		if r.Found && r.State == ReviewApproved && j.in.HeadCode[r.CommitID] &&
 			j.cfg.ReviewRight(r.AuthorLogin, t.Owner, t.Reviewer) == config.MayReview && StandingDecision(j.in.Reviews, id) == "" {
 			ids = append(ids, id)
 		}
@@ -227,9 +227,9 @@ func (j judge) baseCoverage(added map[int]bool, res *ProvenanceResult) {
 	}
 }
 
-// FreshReviewHint is the fix for a task whose accept no longer covers the
+// freshReviewHint is the fix for a task whose accept no longer covers the
 // head: the two ways out the frozen protocol leaves.
-func FreshReviewHint(t *projection.Task, logins []string) string {
+func freshReviewHint(t *projection.Task, logins []string) string {
 	who := "an account that holds seat " + t.Reviewer
 	if len(logins) > 0 {
 		who = strings.Join(slices.Clone(logins), " or ")

@@ -34,14 +34,47 @@ type AddedEvent struct {
 	Unattributed string
 }
 
-// ReviewFact is a pull request review as GitHub reports it.
+// The facts of GitHub that bot and checks read, one type each: a pull
+// request (PRFact), a review (ReviewFact), a comment (CommentFact), a
+// commit (ProvenanceCommit). action fills them from ghapi's answers, in
+// one place (action/facts.go), and only there.
+
+// PRFact is a pull request as GitHub has it when the job runs.
+type PRFact struct {
+	Number int
+	Title  string
+	// State is "open" or "closed".
+	State string
+	Draft bool
+	// HeadSHA and HeadRef are the head commit and branch name (in the
+	// head repository, which differs from the base one for forks).
+	HeadSHA, HeadRef string
+	// HeadRepoFullName is "owner/repo" of the head repository; empty when
+	// that repository was deleted.
+	HeadRepoFullName string
+	BaseRef, BaseSHA string
+	// Fork: the head branch lives in another repository, which the
+	// workflow's token cannot write and whose push history it cannot read
+	// (also when the head repository was deleted).
+	Fork        bool
+	AuthorLogin string
+	// RequestedReviewers and RequestedTeams are the accounts and the team
+	// slugs whose review is requested and not yet given (a review removes
+	// its author's request).
+	RequestedReviewers, RequestedTeams []string
+}
+
+// ReviewFact is a submitted pull request review as GitHub reports it when
+// the job runs (not as a webhook said: it may since have been superseded).
 type ReviewFact struct {
+	ID int64
 	// Found is false when GitHub has no such review on this pull request.
 	Found bool
-	// State is upper-case: APPROVED, CHANGES_REQUESTED, COMMENTED,
-	// DISMISSED or PENDING.
+	// State is one of the Review constants below (upper-case, as GitHub's
+	// REST API sends it).
 	State       string
 	AuthorLogin string
+	Body, URL   string
 	// CommitID is the head commit the review was given on.
 	CommitID string
 	// SubmittedAt is when GitHub recorded the review; an event recorded
@@ -55,7 +88,8 @@ type ReviewFact struct {
 	AwaitingKnown bool
 }
 
-// Review states as GitHub's REST API reports them.
+// Review states: the one vocabulary, in GitHub's REST API's case, which
+// action normalises every state it reads to.
 const (
 	ReviewApproved         = "APPROVED"
 	ReviewChangesRequested = "CHANGES_REQUESTED"
@@ -64,17 +98,22 @@ const (
 	ReviewPending          = "PENDING"
 )
 
-// CommentFact is a pull request comment as GitHub reports it.
+// CommentFact is a pull request comment as GitHub has it when the job
+// runs.
 type CommentFact struct {
+	ID int64
+	// OnDiff is set for a review comment on the diff; those and
+	// conversation comments have separate id spaces on GitHub.
+	OnDiff bool
+	// Found is false when GitHub has no such comment.
 	Found       bool
 	AuthorLogin string
+	Body, URL   string
 	// Number is the pull request the comment belongs to.
 	Number int
-	// CreatedAt is when GitHub recorded the comment; Edited says its body
-	// changed since (anyone with write access can edit a comment, so an
-	// edited comment is no evidence of its author's decision).
-	CreatedAt time.Time
-	Edited    bool
+	// CreatedAt is when GitHub recorded the comment, UpdatedAt when its
+	// body last changed (see Edited).
+	CreatedAt, UpdatedAt time.Time
 	// Commands are the /pact commands of its current body that record an
 	// event.
 	Commands []CommentCommand
@@ -88,6 +127,11 @@ type CommentFact struct {
 	Awaiting      []string
 	AwaitingKnown bool
 }
+
+// Edited says the comment's body changed since it was made: anyone with
+// write access can edit a comment, so an edited comment is no evidence of
+// its author's decision.
+func (c CommentFact) Edited() bool { return c.UpdatedAt.After(c.CreatedAt) }
 
 // CommentCommand is a /pact command that records an event: Type is
 // projection.TypeAccept or projection.TypeChangesRequested.

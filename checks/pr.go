@@ -118,7 +118,7 @@ func excerpt(b []byte, from int) string {
 // which the pull request does not ship.
 func Waiting(logPath string, st *projection.State, headBranch string, notAccepted map[string]string, shippedAtBase map[string]bool) []Finding {
 	var out []Finding
-	for _, feature := range Shipping(st, headBranch, shippedAtBase) {
+	for _, feature := range shipping(st, headBranch, shippedAtBase) {
 		for _, id := range st.Features[feature].Tasks {
 			t := st.Tasks[id]
 			why := WaitingFor(t)
@@ -226,7 +226,7 @@ func JudgePullRequest(in Input, pr PullRequestFacts) PullRequestVerdict {
 	for _, b := range pr.Branches {
 		for _, f := range Waiting(in.LogPath(), in.Replay.State, b, notAccepted, shippedAtBase) {
 			if t := in.Replay.State.Tasks[f.TaskID]; t != nil && t.Status == projection.StatusAccepted {
-				f.Hint = FreshReviewHint(t, cfg.LoginsOf(t.Reviewer))
+				f.Hint = freshReviewHint(t, cfg.LoginsOf(t.Reviewer))
 			}
 			out = append(out, f)
 		}
@@ -250,7 +250,7 @@ func Unmapped(logPath string, head *projection.State, baseLog []byte, branch str
 		return nil
 	}
 	features := head.FeaturesOnBranch(branch)
-	if len(Shipping(head, branch, ShippedAtBase(head, baseLog, []string{branch}))) > 0 {
+	if len(shipping(head, branch, ShippedAtBase(head, baseLog, []string{branch}))) > 0 {
 		return nil
 	}
 	msg := fmt.Sprintf("no task names branch %s (the assign events' branch), so this pull request ships no feature and Rule 2 holds nothing back", branch)

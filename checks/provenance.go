@@ -37,10 +37,10 @@ import (
 // and under push when any commit came after that one other than the commit
 // that recorded the accept.
 
-// WebFlowLogin is the account GitHub commits and signs with for commits made
+// webFlowLogin is the account GitHub commits and signs with for commits made
 // in its web interface (or through its API) on behalf of the signed-in
 // user; such a commit's author is that user.
-const WebFlowLogin = "web-flow"
+const webFlowLogin = "web-flow"
 
 // DefaultBotLogin is the account of the workflow token, which the bot
 // commits as.
@@ -313,7 +313,7 @@ func (j judge) viaBot(ae AddedEvent) (evidence, why string) {
 		return "", fmt.Sprintf("it names GitHub %s, but commit %s that added it is authored by %s, not by the pact bot (%s), so that record is only a claim",
 			source, prose.ShortSHA(c.SHA), provAccount(c.AuthorLogin), strings.Join(j.in.BotLogins, ", "))
 	}
-	if j.require && (!c.Verified || !IsBotLogin(c.CommitterLogin, j.in.BotLogins) && !strings.EqualFold(c.CommitterLogin, WebFlowLogin)) {
+	if j.require && (!c.Verified || !IsBotLogin(c.CommitterLogin, j.in.BotLogins) && !strings.EqualFold(c.CommitterLogin, webFlowLogin)) {
 		return "", fmt.Sprintf("commit %s claims the pact bot as its author, but GitHub reports no verified signature by the bot on it (provenance mode require asks for one; a git author e-mail alone can be forged)", prose.ShortSHA(c.SHA))
 	}
 	var login, what string
@@ -363,7 +363,7 @@ func (j judge) viaBot(ae AddedEvent) (evidence, why string) {
 		}
 		parent := c.FirstParent()
 		switch {
-		case cf.Edited:
+		case cf.Edited():
 			return "", fmt.Sprintf("comment %d by %s was edited after it was posted, and anyone with write access can edit a comment, so it is no evidence; a new comment is", g.CommentID, provAccount(cf.AuthorLogin))
 		case !slices.Contains(cf.Commands, CommentCommand{Type: ev.Type, Task: ev.TaskID}):
 			return "", fmt.Sprintf("comment %d by %s holds no /pact %s %s command", g.CommentID, provAccount(cf.AuthorLogin), verb, ev.TaskID)
@@ -426,7 +426,7 @@ func (j judge) viaCommit(ae AddedEvent) (evidence, why string) {
 		if !c.Verified {
 			return "", fmt.Sprintf("commit %s that added it is authored by %s, who holds seat %s, but carries no signature GitHub verified (provenance mode require asks for one, because a git author e-mail alone can be forged)", prose.ShortSHA(c.SHA), provAccount(login), ev.AgentID)
 		}
-		if !strings.EqualFold(c.CommitterLogin, login) && !strings.EqualFold(c.CommitterLogin, WebFlowLogin) {
+		if !strings.EqualFold(c.CommitterLogin, login) && !strings.EqualFold(c.CommitterLogin, webFlowLogin) {
 			return "", fmt.Sprintf("commit %s that added it names %s as author, but its verified signature is that of its committer %s, which does not vouch for the author", prose.ShortSHA(c.SHA), provAccount(login), provAccount(c.CommitterLogin))
 		}
 		return fmt.Sprintf("commit %s authored and signed by %s, who holds seat %s", prose.ShortSHA(c.SHA), provAccount(login), ev.AgentID), ""

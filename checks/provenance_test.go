@@ -374,7 +374,7 @@ func TestProvenanceRules(t *testing.T) {
 			payload: botCommentPayload(), commit: botSigned,
 			setup: func(in *checks.ProvenanceInput) {
 				cf := commented("rev-acct")
-				cf.Edited = true
+				cf.UpdatedAt = cf.CreatedAt.Add(time.Minute)
 				in.Comments[provCommentID] = cf
 			},
 			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"was edited after it was posted"}}},

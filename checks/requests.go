@@ -16,10 +16,10 @@ import (
 // PlanReviewRequests is the one decision of whom to ask and why; the
 // action carries it out with one request and renders what stands.
 
-// MaxRequestedReviewers is the most reviewers, accounts and teams
+// maxRequestedReviewers is the most reviewers, accounts and teams
 // together, GitHub keeps requested on a pull request: its web interface
 // offers "Request up to 15 reviewers"; its REST reference names no number.
-const MaxRequestedReviewers = 15
+const maxRequestedReviewers = 15
 
 // Reviewer is an account or a team a review is requested from: exactly
 // one of Login and Team (a team's slug) is set.
@@ -117,7 +117,7 @@ type ReviewPlan struct {
 // config.ReviewRight), or an app's account; nobody with a pending request
 // or a review of the head (a review of an older commit, as after new code
 // made an accept stale, is asked again: GitHub's re-request). At most
-// MaxRequestedReviewers stand requested; the rest is left out and noted.
+// maxRequestedReviewers stand requested; the rest is left out and noted.
 // Under review-requests: off, or with no seat mapped at all, it plans
 // nothing.
 func PlanReviewRequests(in ReviewRequestInput) ReviewPlan {
@@ -179,9 +179,9 @@ func PlanReviewRequests(in ReviewRequestInput) ReviewPlan {
 				ask.Skipped = append(ask.Skipped, r.Login+": reviewed this commit already")
 			case slices.ContainsFunc(plan.Ask, r.same):
 				ask.Asked = append(ask.Asked, r)
-			case standing >= MaxRequestedReviewers:
+			case standing >= maxRequestedReviewers:
 				leftOut = append(leftOut, r.String())
-				ask.Skipped = append(ask.Skipped, r.name()+fmt.Sprintf(": GitHub keeps at most %d reviewers requested", MaxRequestedReviewers))
+				ask.Skipped = append(ask.Skipped, r.name()+fmt.Sprintf(": GitHub keeps at most %d reviewers requested", maxRequestedReviewers))
 			default:
 				standing++
 				plan.Ask = append(plan.Ask, r)
@@ -195,7 +195,7 @@ func PlanReviewRequests(in ReviewRequestInput) ReviewPlan {
 	}
 	if len(leftOut) > 0 {
 		plan.Notes = append(plan.Notes, fmt.Sprintf("%s left out of the review request: GitHub keeps at most %d reviewers requested on a pull request",
-			prose.List(leftOut, 5), MaxRequestedReviewers))
+			prose.List(leftOut, 5), maxRequestedReviewers))
 	}
 	return plan
 }
@@ -219,7 +219,7 @@ func (in ReviewRequestInput) mayNotAsk(cfg *config.Config, t *projection.Task, l
 func (in ReviewRequestInput) reviewedHead(login string) bool {
 	for _, r := range in.Reviews {
 		if r.Found && in.Head != "" && r.CommitID == in.Head && strings.EqualFold(r.AuthorLogin, login) &&
-			!strings.EqualFold(r.State, ReviewPending) && !strings.EqualFold(r.State, ReviewDismissed) {
+			r.State != ReviewPending && r.State != ReviewDismissed {
 			return true
 		}
 	}

@@ -19,14 +19,14 @@ func StandingDecision(reviews map[int64]ReviewFact, id int64) string {
 	switch {
 	case !ok || !r.Found:
 		return fmt.Sprintf("review %d does not exist on this pull request", id)
-	case strings.EqualFold(r.State, ReviewDismissed):
+	case r.State == ReviewDismissed:
 		return fmt.Sprintf("review %d by %s was dismissed", id, provAccount(r.AuthorLogin))
 	case !isDecision(r.State):
 		return fmt.Sprintf("review %d by %s is %s, not a decision", id, provAccount(r.AuthorLogin), strings.ToLower(r.State))
 	}
 	ids := make([]int64, 0, len(reviews))
 	for other, o := range reviews {
-		if o.Found && strings.EqualFold(o.AuthorLogin, r.AuthorLogin) && (isDecision(o.State) || strings.EqualFold(o.State, ReviewDismissed)) {
+		if o.Found && strings.EqualFold(o.AuthorLogin, r.AuthorLogin) && (isDecision(o.State) || o.State == ReviewDismissed) {
 			ids = append(ids, other)
 		}
 	}
@@ -38,12 +38,12 @@ func StandingDecision(reviews map[int64]ReviewFact, id int64) string {
 		return ids[a] < ids[b]
 	})
 	latestID := ids[len(ids)-1]
-	if latest := reviews[latestID]; !strings.EqualFold(latest.State, r.State) {
+	if latest := reviews[latestID]; latest.State != r.State {
 		return fmt.Sprintf("review %d by %s was overridden by their later review %d, which is %s", id, provAccount(r.AuthorLogin), latestID, strings.ToLower(latest.State))
 	}
 	return ""
 }
 
 func isDecision(state string) bool {
-	return strings.EqualFold(state, ReviewApproved) || strings.EqualFold(state, ReviewChangesRequested)
+	return state == ReviewApproved || state == ReviewChangesRequested
 }

@@ -24,7 +24,6 @@ func TestStandingDecision(t *testing.T) {
 	}{
 		{"an approval stands", map[int64]checks.ReviewFact{id: review("rev", "APPROVED", 0)}, ""},
 		{"a request for changes stands", map[int64]checks.ReviewFact{id: review("rev", "CHANGES_REQUESTED", 0)}, ""},
-		{"the state in any case", map[int64]checks.ReviewFact{id: review("rev", "approved", 0)}, ""},
 		{"no such review", map[int64]checks.ReviewFact{11: review("rev", "APPROVED", 0)}, "review 10 does not exist on this pull request"},
 		{"a review GitHub does not have", map[int64]checks.ReviewFact{id: {}}, "review 10 does not exist"},
 		{"dismissed", map[int64]checks.ReviewFact{id: review("rev", "DISMISSED", 0)}, "review 10 by account rev was dismissed"},

@@ -65,6 +65,12 @@ type PullRequest struct {
 	Number int `json:"number"`
 }
 
+// OnPullRequest says an issue_comment's issue is a pull request's
+// conversation.
+func (e *Event) OnPullRequest() bool {
+	return e.Issue != nil && len(e.Issue.PullRequest) > 0 && string(e.Issue.PullRequest) != "null"
+}
+
 // Parse reads a webhook payload.
 func Parse(b []byte) (*Event, error) {
 	var ev Event

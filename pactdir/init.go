@@ -218,10 +218,7 @@ func (d Dir) prepareBlocks(c Charter, b *batch) error {
 		return err // before any of them is written
 	}
 	charter := pactfile.Charter{Project: c.Project, ProtocolVersion: projection.SupportedProtocolVersion, BaseBranch: c.BaseBranch,
-		Log: d.Display(pactfile.LogFile)}
-	for _, s := range c.Seats {
-		charter.Seats = append(charter.Seats, pactfile.Seat{ID: s.ID, Roles: s.Roles, Entry: s.Entry})
-	}
+		Log: d.Display(pactfile.LogFile), Seats: c.Seats}
 	pact, err := d.openPact(false)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package pactfile
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -18,11 +19,17 @@ type Charter struct {
 	Log string
 }
 
-// Seat is a row of the charter's seat table.
+// Seat is one seat of the roster: a row of the charter's seat table, and
+// an entry of the init event's seats (docs/semantics.md, pact v1 §6.2).
 type Seat struct {
-	ID    string
-	Roles []string
-	Entry string
+	ID    string   `json:"id" yaml:"id"`
+	Roles []string `json:"roles" yaml:"roles"`
+	Entry string   `json:"entry" yaml:"entry"`
+}
+
+// Holds reports whether the seat declares role.
+func (s Seat) Holds(role string) bool {
+	return slices.Contains(s.Roles, role)
 }
 
 // NewProjectTail is what a new PROJECT.md holds after its managed block:

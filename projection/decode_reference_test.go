@@ -29,7 +29,7 @@ func parseReference(r io.Reader) (*Log, error) {
 	return log, err
 }
 
-// ScanLines calls fn for every line of r with its 1-based number, the line
+// refScanLines calls fn for every line of r with its 1-based number, the line
 // without its terminator (LF or CRLF) and, for a line over MaxLineBytes, only
 // tooLong set. A leading UTF-8 BOM is dropped. The slice is only valid during
 // the call.

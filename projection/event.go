@@ -1,6 +1,10 @@
 package projection
 
-import "time"
+import (
+	"time"
+
+	"github.com/pact-action/pact-action/pactfile"
+)
 
 // The seven v1 event types (docs/semantics.md, pact v1 §2.2).
 const (
@@ -44,22 +48,9 @@ func RoleFor(eventType string) string {
 // IsKnownType reports whether t is one of the seven v1 event types.
 func IsKnownType(t string) bool { return RoleFor(t) != "" }
 
-// Seat is one roster entry of the init event (docs/semantics.md, pact v1 §6.2).
-type Seat struct {
-	ID    string   `json:"id" yaml:"id"`
-	Roles []string `json:"roles" yaml:"roles"`
-	Entry string   `json:"entry" yaml:"entry"`
-}
-
-// Holds reports whether the seat declares role.
-func (s Seat) Holds(role string) bool {
-	for _, r := range s.Roles {
-		if r == role {
-			return true
-		}
-	}
-	return false
-}
+// Seat is one roster entry of the init event (docs/semantics.md, pact v1
+// §6.2): the same seat PROJECT.md's charter lists, so one type.
+type Seat = pactfile.Seat
 
 // GitHubRef is the provenance a bot-written event carries in payload.github:
 // the review or the comment (one of the two ids), where it is, who gave it

@@ -11,7 +11,7 @@ import (
 	"github.com/pact-action/pact-action/pactfile"
 )
 
-// linesAgree reports how ScanLines (through readers that hand out the
+// linesAgree reports how scanLines (through readers that hand out the
 // bytes whole, one at a time and in halves), Read with and without events
 // disagree with pactfile.SplitLines, the one definition of a log line, on
 // b: "" when they agree. Lines over MaxLineBytes are compared as too long.
@@ -24,7 +24,7 @@ func linesAgree(b []byte) string {
 	}
 	for name, r := range readers {
 		var got []string
-		err := ScanLines(r(), func(n int, line []byte, tooLong bool) {
+		err := scanLines(r(), func(n int, line []byte, tooLong bool) {
 			if n != len(got)+1 {
 				got = append(got, fmt.Sprintf("line number %d after %d lines", n, len(got)))
 			}
@@ -35,10 +35,10 @@ func linesAgree(b []byte) string {
 			}
 		})
 		if err != nil {
-			return fmt.Sprintf("ScanLines (%s): %v", name, err)
+			return fmt.Sprintf("scanLines (%s): %v", name, err)
 		}
 		if len(got) != len(want) {
-			return fmt.Sprintf("ScanLines (%s) reads %d lines, pactfile.SplitLines %d", name, len(got), len(want))
+			return fmt.Sprintf("scanLines (%s) reads %d lines, pactfile.SplitLines %d", name, len(got), len(want))
 		}
 		for i, w := range want {
 			size := len(w) // measured with any BOM
@@ -49,7 +49,7 @@ func linesAgree(b []byte) string {
 				w = []byte("too long")
 			}
 			if got[i] != string(w) {
-				return fmt.Sprintf("ScanLines (%s) line %d is %.80q, pactfile.SplitLines says %.80q", name, i+1, got[i], w)
+				return fmt.Sprintf("scanLines (%s) line %d is %.80q, pactfile.SplitLines says %.80q", name, i+1, got[i], w)
 			}
 		}
 	}
@@ -84,7 +84,7 @@ func TestLinesAgreeWithPactfile(t *testing.T) {
 	}
 }
 
-// FuzzLinesAgreeWithPactfile holds ScanLines and Read, with and without
+// FuzzLinesAgreeWithPactfile holds scanLines and Read, with and without
 // events, to pactfile's definition of a log line on any bytes.
 //
 //	go test ./projection -run '^$' -fuzz '^FuzzLinesAgreeWithPactfile$' -fuzztime 30s

@@ -18,7 +18,7 @@ var lineSeed = maphash.MakeSeed()
 func parse(r io.Reader) (*Log, error) {
 	log := &Log{}
 	var d decoder
-	err := ScanLines(r, func(n int, line []byte, tooLong bool) {
+	err := scanLines(r, func(n int, line []byte, tooLong bool) {
 		log.Lines = n
 		log.add(&d, n, line, tooLong)
 	})
@@ -33,7 +33,7 @@ func parse(r io.Reader) (*Log, error) {
 func EachEvent(b []byte, fn func(ev *Event)) {
 	var d decoder
 	var ev Event
-	_ = ScanLines(bytes.NewReader(b), func(n int, line []byte, tooLong bool) { // a bytes.Reader never fails
+	_ = scanLines(bytes.NewReader(b), func(n int, line []byte, tooLong bool) { // a bytes.Reader never fails
 		if tooLong {
 			return
 		}
@@ -45,14 +45,14 @@ func EachEvent(b []byte, fn func(ev *Event)) {
 	})
 }
 
-// ScanLines calls fn for every line of r with its 1-based number, the line
+// scanLines calls fn for every line of r with its 1-based number, the line
 // without its terminator (LF or CRLF) and, for a line over MaxLineBytes, only
 // tooLong set. A leading UTF-8 BOM is dropped. The slice is only valid during
 // the call. A final line without a terminator counts unless it is empty (a
 // lone CR included); no more than MaxLineBytes+2 bytes of a line are ever
 // held. These are the lines of pactfile.SplitLines, read as a stream (held
 // to it by FuzzLinesAgreeWithPactfile).
-func ScanLines(r io.Reader, fn func(n int, line []byte, tooLong bool)) error {
+func scanLines(r io.Reader, fn func(n int, line []byte, tooLong bool)) error {
 	size := 256 << 10
 	if l, ok := r.(interface{ Len() int }); ok {
 		size = min(size, max(l.Len()+1, 512)) // a reader of known length: no more

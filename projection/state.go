@@ -133,16 +133,6 @@ func (s *State) TaskList() []*Task {
 	return out
 }
 
-// Seat returns the declared seat with id.
-func (s *State) Seat(id string) (Seat, bool) {
-	for _, seat := range s.Seats {
-		if seat.ID == id {
-			return seat, true
-		}
-	}
-	return Seat{}, false
-}
-
 // FeatureStatus derives a feature's status from its tasks (docs/semantics.md §2).
 func (s *State) FeatureStatus(id string) FeatureStatus {
 	f := s.Features[id]

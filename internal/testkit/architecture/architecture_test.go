@@ -63,7 +63,7 @@ var allowed = map[string][]string{
 	"config":                       {"schemas", "projection", "pactfile"},
 	"checks":                       {"projection", "config", "pactfile"},
 	"report":                       {"checks", "projection"},
-	"bot":                          {"pactfile", "projection", "checks", "config", "report"},
+	"bot":                          {"pactfile", "projection", "checks", "config", "report", "ghevent"},
 	"ghapi":                        {},
 	"pactdir":                      {"pactfile", "projection"},
 	"action":                       {"pactfile", "projection", "checks", "config", "report", "bot", "ghapi", "ghevent", "pactdir", "doctor", "internal/cmdline", "internal/version"},
