@@ -1,9 +1,6 @@
 package checks
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
 	"io"
 
 	"github.com/pact-action/pact-action/pactfile"
@@ -23,18 +20,7 @@ type FastPaths struct{}
 // writes for st, stopping at the first difference. A file that holds
 // exactly that cannot drift; any other is for Drift to judge, whole.
 func (FastPaths) State(r io.Reader, st *projection.State) (bool, error) {
-	c := &comparer{r: bufio.NewReaderSize(r, 256<<10)}
-	switch err := projection.Render(c, st); {
-	case errors.Is(err, errDiffers):
-		return false, nil
-	case err != nil:
-		return false, err
-	}
-	_, err := c.r.ReadByte()
-	if errors.Is(err, io.EOF) {
-		return true, nil
-	}
-	return false, err
+	return pactfile.Holds(r, func(w io.Writer) error { return projection.Render(w, st) })
 }
 
 // TaskFile is the fast path of TaskFile (docs/semantics.md, pact v1 §3.4):
@@ -44,30 +30,4 @@ func (FastPaths) State(r io.Reader, st *projection.State) (bool, error) {
 // the whole file is TaskFile's to judge.
 func (FastPaths) TaskFile(prefix []byte, t *projection.Task) bool {
 	return pactfile.TaskMatches(prefix, t.FrontMatter())
-}
-
-// errDiffers stops a comparison at the first difference.
-var errDiffers = errors.New("differs")
-
-// comparer is a writer that checks what is written against r.
-type comparer struct {
-	r   *bufio.Reader
-	buf []byte
-}
-
-func (c *comparer) Write(p []byte) (int, error) {
-	for done := 0; done < len(p); {
-		n := min(len(p)-done, 64<<10)
-		if cap(c.buf) < n {
-			c.buf = make([]byte, n)
-		}
-		if _, err := io.ReadFull(c.r, c.buf[:n]); err != nil || !bytes.Equal(c.buf[:n], p[done:done+n]) {
-			if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-				return done, err
-			}
-			return done, errDiffers
-		}
-		done += n
-	}
-	return len(p), nil
 }

@@ -381,11 +381,8 @@ func (r retry) do(op func() error) error {
 // renameFile is the rename replace retries; tests refuse it for a while.
 var renameFile = (*os.Root).Rename
 
-// errDiffers stops a comparison at the first difference.
-var errDiffers = errors.New("differs")
-
 // holds reports whether the regular file name of dir holds exactly what
-// write writes. An absent file does not.
+// write writes (pactfile.Holds). An absent file does not.
 func holds(dir *os.Root, name, display string, write func(io.Writer) error) (bool, error) {
 	f, _, err := openRegular(dir, name, display, false)
 	switch {
@@ -395,35 +392,7 @@ func holds(dir *os.Root, name, display string, write func(io.Writer) error) (boo
 		return false, err
 	}
 	defer f.Close()
-	c := &comparer{r: bufio.NewReaderSize(f, 256<<10)}
-	switch err := write(c); {
-	case errors.Is(err, errDiffers):
-		return false, nil
-	case err != nil:
-		return false, err
-	}
-	_, err = c.r.ReadByte()
-	return errors.Is(err, io.EOF), nil
-}
-
-// comparer is a writer that checks what is written against r.
-type comparer struct {
-	r   *bufio.Reader
-	buf []byte
-}
-
-func (c *comparer) Write(p []byte) (int, error) {
-	for done := 0; done < len(p); {
-		n := min(len(p)-done, 64<<10)
-		if cap(c.buf) < n {
-			c.buf = make([]byte, n)
-		}
-		if _, err := io.ReadFull(c.r, c.buf[:n]); err != nil || !bytes.Equal(c.buf[:n], p[done:done+n]) {
-			return done, errDiffers
-		}
-		done += n
-	}
-	return len(p), nil
+	return pactfile.Holds(f, write)
 }
 
 // Seams over the system calls AppendLine's guarantees rest on, so tests
