@@ -25,9 +25,16 @@ import (
 // with KeepEvents, its events.
 type Log struct {
 	// Events holds every event of a known type in file order when the log
-	// was read with KeepEvents, and nothing otherwise.
+	// was read with KeepEvents, and nothing otherwise; an event whose
+	// findings are final on reading (an envelope defect without an
+	// event_id) is judged then and not kept.
 	Events []Event
 	Scan
+	// judged holds the findings of the events a log that keeps its events
+	// judged as it read them and did not keep (judgedOnRead), capped as a
+	// replay lists them; judgedLatest is their latest ts.
+	judged       *rejectionSet
+	judgedLatest time.Time
 	// eventless says the log was read without its events (Events is empty
 	// whatever the log holds).
 	eventless bool
@@ -72,7 +79,7 @@ type ReadOptions struct {
 // every defect of the content is in the Log and the Result instead.
 func Read(r io.Reader, opts ReadOptions) (*Log, *Result, error) {
 	if opts.KeepEvents {
-		log, err := parse(r)
+		log, err := parse(r, true)
 		if err != nil {
 			return log, nil, err
 		}

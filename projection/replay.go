@@ -44,8 +44,21 @@ type Result struct {
 func replay(log *Log) *Result { return replayListing(log, MaxListed) }
 
 // replayListing is replay listing at most limit rejections of each code (0:
-// every one).
+// every one, of what the read did not judge: judgedOnRead).
 func replayListing(log *Log, limit int) *Result {
+	res := replayOrdered(log, limit)
+	if log.judged != nil && res.Unsupported == nil {
+		rs := newRejectionSet(limit)
+		rs.merge(log.judged)
+		rs.addAll(res.Rejections)
+		rs.addOmitted(res.Omitted)
+		res.Rejections, res.Omitted = rs.result()
+	}
+	return res
+}
+
+// replayOrdered is replayListing without the findings judged on reading.
+func replayOrdered(log *Log, limit int) *Result {
 	res := &Result{State: NewState()}
 	if u := unsupported(&log.Scan); u != nil {
 		res.Unsupported = u
