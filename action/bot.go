@@ -399,7 +399,6 @@ func stillCovered(ctx context.Context, code *codeIdentity, p bot.Decision, inten
 // for byte the one the bot would write; with other content it is a
 // conflict, said as such and never counted as recorded.
 func unrecorded(log *projection.Log, raw []byte, intents []bot.Intent) (fresh []bot.Intent, dups int, conflicts []string) {
-	lines := pactfile.SplitLines(raw)
 	for _, in := range intents {
 		at := lineOf(log, in.Draft.EventID)
 		if at == 0 {
@@ -407,7 +406,7 @@ func unrecorded(log *projection.Log, raw []byte, intents []bot.Intent) (fresh []
 			continue
 		}
 		line, err := projection.Encode(in.Draft)
-		if err == nil && at <= len(lines) && bytes.Equal(lines[at-1], line) {
+		if got, ok := pactfile.Line(raw, at); err == nil && ok && bytes.Equal(got, line) {
 			slog.Info("already recorded; nothing to append", "event", in.What, "event_id", in.Draft.EventID)
 			dups++
 			continue
