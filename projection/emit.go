@@ -115,10 +115,8 @@ func (l *Log) Propose(res *Result, line []byte) (*Rejection, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i := range l.Events {
-		if l.Events[i].EventID == ev.EventID {
-			return duplicateOf(&ev, l.Events[i].Line), nil
-		}
+	if at := l.LineOf(ev.EventID); at != 0 {
+		return duplicateOf(&ev, at), nil
 	}
 	if ev.Problem != nil || !ev.TS.Before(l.LatestTS()) {
 		if r := res.State.Apply(&ev); r != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"time"
 
 	"github.com/pact-action/pact-action/pactfile"
 )
@@ -204,20 +205,44 @@ func (l *Log) add(d *decoder, n int, line []byte, tooLong, early bool) {
 	}
 	ev.Line = n
 	ev.hash = maphash.Bytes(lineSeed, line)
-	if early && judgedOnRead(ev) {
-		l.judgeOnRead(ev)
-		l.Events = l.Events[:len(l.Events)-1]
+	if !early || ev.Problem == nil || ev.Problem.Code == CodeSchemaPayload {
+		return
 	}
+	// An envelope defect takes no part in ordering: this is the rule of the
+	// parallel read (replay_parallel.go), since a line two bytes long must
+	// not cost a whole Event (docs/semantics.md §7).
+	if judgedOnRead(ev) {
+		l.judgeOnRead(ev)
+	} else {
+		l.held = append(l.held, heldEvent{Line: n, EventID: ev.EventID, TaskID: ev.TaskID, Feature: ev.Feature, hash: ev.hash, Problem: ev.Problem})
+		l.judgedLatest = laterOf(l.judgedLatest, ev.TS)
+	}
+	l.Events = l.Events[:len(l.Events)-1]
 }
 
 // judgedOnRead says an event's findings are final when it is read, so a
 // log that keeps its events needs none of it but them (and its ts, for
 // LatestTS): an envelope defect takes no part in ordering, and without an
-// event_id no later line can be its duplicate. This is the rule of the
-// parallel read (replay_parallel.go); a line two bytes long must not cost
-// a whole Event (docs/semantics.md §7).
+// event_id no later line can be its duplicate.
 func judgedOnRead(ev *Event) bool {
 	return ev.EventID == "" && ev.Problem != nil && ev.Problem.Code != CodeSchemaPayload
+}
+
+// heldEvent is what a log that keeps its events keeps of one with an
+// envelope defect and an event_id: what its finding is, unless it reuses
+// an earlier event_id, and what a later use of its event_id is told.
+type heldEvent struct {
+	Line                     int
+	EventID, TaskID, Feature string
+	hash                     uint64
+	Problem                  *Problem
+}
+
+func laterOf(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // judgeOnRead records the findings of an event judgedOnRead, as the
@@ -230,7 +255,27 @@ func (l *Log) judgeOnRead(ev *Event) {
 		l.judged.add(*missingID(ev))
 	}
 	l.judged.add(*rejection(ev, ev.Problem.Code, ev.Problem.Message))
-	if ev.TS.After(l.judgedLatest) {
-		l.judgedLatest = ev.TS
+	l.judgedLatest = laterOf(l.judgedLatest, ev.TS)
+}
+
+// LineOf is the line of the first event of a log read with its events
+// that uses the event_id id (0: none), whatever its findings.
+func (l *Log) LineOf(id string) int {
+	for i := range l.Events {
+		if l.Events[i].EventID == id {
+			line := l.Events[i].Line
+			for j := range l.held {
+				if l.held[j].Line < line && l.held[j].EventID == id {
+					return l.held[j].Line
+				}
+			}
+			return line
+		}
 	}
+	for j := range l.held {
+		if l.held[j].EventID == id {
+			return l.held[j].Line
+		}
+	}
+	return 0
 }

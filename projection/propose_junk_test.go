@@ -2,6 +2,7 @@ package projection
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -22,6 +23,8 @@ func TestProposeOnJunk(t *testing.T) {
 		"join before":              evLine("p3", at(9), "opencode", "", TypeJoin, "", "", `{"roles":["worker"]}`),
 		"accept after":             evLine("p4", "2032-01-01T00:00:00Z", "claude-opus", "", TypeAccept, "T1", "F", ""),
 		"duplicate id":             evLine("late", at(9), "claude-opus", "", TypeAccept, "T1", "F", ""),
+		"junk's string id":         evLine("e40", at(9), "claude-opus", "", TypeAccept, "T1", "F", ""),
+		"junk's hex id":            evLine(fmt.Sprintf("%032x", 1), at(9), "claude-opus", "", TypeAccept, "T1", "F", ""),
 	}
 	for _, shape := range loggen.Junk {
 		if len(shape.Line(0)) > 64<<10 {
