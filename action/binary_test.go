@@ -838,6 +838,39 @@ func TestBinaryMalformedFlood(t *testing.T) {
 	}
 }
 
+// TestBinaryBotMalformedFlood: the bot's run on a pull request whose log
+// was flooded with junk (the story of issue 22 item 4) stays within the
+// bound of the check: an approval is recorded, through the one write
+// routine that keeps the log's events, in at most 256 MiB for each junk
+// shape.
+func TestBinaryBotMalformedFlood(t *testing.T) {
+	t.Parallel()
+	for _, shape := range loggen.Junk {
+		t.Run(shape.Name, func(t *testing.T) {
+			t.Parallel()
+			b := seedBudget(t, 1, "off")
+			flood := b.files[".pact/log.jsonl"] + string(loggen.JunkLog(shape, junkBytes))
+			b.head = b.s.CommitFiles(e2e.Owner, e2e.Repo, "feat/login", map[string]string{".pact/log.jsonl": flood}, provDevGH, fakegithub.Verified())
+
+			res := e2e.Run{Server: b.s, EventName: "pull_request_review", Payload: b.approval(t), MeasureRSS: true}.Exec(t)
+
+			t.Logf("%s: %d bytes of log: exit %d, peak RSS %s", shape.Name, len(flood), res.Code, prose.Bytes(res.MaxRSS))
+			// The check of the new head fails on the junk, except on lines
+			// of a type v1 ignores.
+			if shape.Name == "unknown type" {
+				wantExit(t, res, 0)
+			} else {
+				wantExit(t, res, 1)
+			}
+			contains(t, "stdout", res.Stdout, "recorded 1 event(s) in commit", "accept T1")
+			if res.MaxRSS > 256<<20 {
+				t.Errorf("peak resident set %s, over 256 MiB", prose.Bytes(res.MaxRSS))
+			}
+			noViolations(t, b.s)
+		})
+	}
+}
+
 // junkBytes is how much of each junk shape TestBinaryMalformedFlood
 // appends to the log.
 const junkBytes = 3 << 20

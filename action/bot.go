@@ -399,15 +399,14 @@ func stillCovered(ctx context.Context, code *codeIdentity, p bot.Decision, inten
 // for byte the one the bot would write; with other content it is a
 // conflict, said as such and never counted as recorded.
 func unrecorded(log *projection.Log, raw []byte, intents []bot.Intent) (fresh []bot.Intent, dups int, conflicts []string) {
-	lines := pactfile.SplitLines(raw)
 	for _, in := range intents {
-		at := lineOf(log, in.Draft.EventID)
+		at := log.LineOf(in.Draft.EventID)
 		if at == 0 {
 			fresh = append(fresh, in)
 			continue
 		}
 		line, err := projection.Encode(in.Draft)
-		if err == nil && at <= len(lines) && bytes.Equal(lines[at-1], line) {
+		if got, ok := pactfile.Line(raw, at); err == nil && ok && bytes.Equal(got, line) {
 			slog.Info("already recorded; nothing to append", "event", in.What, "event_id", in.Draft.EventID)
 			dups++
 			continue
@@ -470,14 +469,4 @@ func appendIntents(log *projection.Log, res *projection.Result, old []byte, inte
 		j.state = projection.RenderBytes(a.State)
 	}
 	return j, nil
-}
-
-// lineOf is the line of the first event with id (0: none).
-func lineOf(log *projection.Log, id string) int {
-	for i := range log.Events {
-		if log.Events[i].EventID == id {
-			return log.Events[i].Line
-		}
-	}
-	return 0
 }

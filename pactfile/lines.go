@@ -57,6 +57,23 @@ func SplitLines(b []byte) [][]byte {
 	return lines
 }
 
+// Line is line n (from 1) of a whole log, as SplitLines numbers it, and
+// whether the log has one; it holds nothing per line, so a log of short
+// lines costs no slice header for each.
+func Line(b []byte, n int) ([]byte, bool) {
+	i := 1
+	for line, rest, ok := CutLine(b); ok; line, rest, ok = CutLine(rest) {
+		if i == n {
+			if n == 1 {
+				line = TrimBOM(line)
+			}
+			return line, true
+		}
+		i++
+	}
+	return nil, false
+}
+
 // AppendLines appends to dst what adds lines (each without its
 // terminator) to a log ending in end: every line ends in the log's own line
 // ending (LineEnding of end), so that no log mixes CRLF and LF, and a log

@@ -43,7 +43,7 @@ func TestSplitLines(t *testing.T) {
 
 // FuzzSplitLines: the lines of any log hold no LF, end in no CR that came
 // before an LF, and there are as many as the LFs plus an unterminated last
-// line that is neither empty nor a lone CR; appending a line after a final
+// line that is neither empty nor a lone CR; Line gives each of them; appending a line after a final
 // newline appends exactly that line.
 //
 //	go test ./pactfile -run '^$' -fuzz '^FuzzSplitLines$' -fuzztime 20s
@@ -63,6 +63,12 @@ func FuzzSplitLines(f *testing.F) {
 		for _, l := range lines {
 			if bytes.IndexByte(l, '\n') >= 0 {
 				t.Fatalf("a line holds an LF: %q", l)
+			}
+		}
+		for n := 0; n <= len(lines)+1; n++ {
+			line, ok := Line(b, n)
+			if in := n >= 1 && n <= len(lines); ok != in || in && !bytes.Equal(line, lines[n-1]) {
+				t.Fatalf("Line(%q, %d) = %q, %v; SplitLines has %d lines", b, n, line, ok, len(lines))
 			}
 		}
 		if len(b) > 0 && b[len(b)-1] == '\n' {

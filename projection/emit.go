@@ -64,7 +64,7 @@ func (l *Log) LatestTS() time.Time {
 	if l.eventless {
 		return l.latest
 	}
-	var latest time.Time
+	latest := l.judgedLatest
 	for i := range l.Events {
 		if ts := l.Events[i].TS; ts.After(latest) {
 			latest = ts
@@ -115,10 +115,8 @@ func (l *Log) Propose(res *Result, line []byte) (*Rejection, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i := range l.Events {
-		if l.Events[i].EventID == ev.EventID {
-			return duplicateOf(&ev, l.Events[i].Line), nil
-		}
+	if at := l.LineOf(ev.EventID); at != 0 {
+		return duplicateOf(&ev, at), nil
 	}
 	if ev.Problem != nil || !ev.TS.Before(l.LatestTS()) {
 		if r := res.State.Apply(&ev); r != nil {
@@ -128,14 +126,17 @@ func (l *Log) Propose(res *Result, line []byte) (*Rejection, error) {
 		l.Lines = ev.Line
 		return nil, nil
 	}
-	longer := &Log{Events: append(append([]Event(nil), l.Events...), ev), Scan: Scan{Malformed: l.Malformed, MalformedOmitted: l.MalformedOmitted, malformedKept: l.malformedKept, Claims: l.Claims, Lines: ev.Line}}
+	longer := *l
+	longer.Events = append(append([]Event(nil), l.Events...), ev)
+	longer.Lines = ev.Line
 	// Whole verdicts are compared: a rejection past the listing cap counts
-	// as much as a listed one.
+	// as much as a listed one. The findings judged on reading
+	// (judgedOnRead) are the same in both and left out.
 	full := res
 	if len(res.Omitted) > 0 {
-		full = replayListing(l, 0)
+		full = replayOrdered(l, 0)
 	}
-	next := replayListing(longer, 0)
+	next := replayOrdered(&longer, 0)
 	before := map[Code]map[int]bool{}
 	for _, r := range full.Rejections {
 		if before[r.Code] == nil {
@@ -157,8 +158,11 @@ func (l *Log) Propose(res *Result, line []byte) (*Rejection, error) {
 	}
 	listed := newRejectionSet(MaxListed)
 	listed.addAll(next.Rejections)
+	if l.judged != nil {
+		listed.merge(l.judged)
+	}
 	next.Rejections, next.Omitted = listed.result()
-	*l, *res = *longer, *next
+	*l, *res = longer, *next
 	return nil, nil
 }
 

@@ -14,7 +14,7 @@ func ParseReference(r io.Reader) (*Log, error) { return parseReference(r) }
 // parseBytes is the canonical parse (Read with KeepEvents, without the
 // replay) of a log held in memory, for the differential tests.
 func parseBytes(b []byte) *Log {
-	log, _ := parse(bytes.NewReader(b)) // a bytes.Reader never fails
+	log, _ := parse(bytes.NewReader(b), false) // a bytes.Reader never fails
 	return log
 }
 

@@ -110,6 +110,11 @@ func (s *rejectionSet) add(r Rejection) {
 func (s *rejectionSet) merge(o *rejectionSet) {
 	kept, omitted := o.result()
 	s.addAll(kept)
+	s.addOmitted(omitted)
+}
+
+// addOmitted counts rejections another set left out.
+func (s *rejectionSet) addOmitted(omitted []Omitted) {
 	for _, om := range omitted {
 		k := rejectionKey{om.Code, om.Identical}
 		if _, seen := s.byKey[k]; !seen {
@@ -134,9 +139,12 @@ func (s *rejectionSet) result() ([]Rejection, []Omitted) {
 	for _, k := range s.order {
 		list := s.byKey[k]
 		if s.limit > 0 && len(list) > s.limit {
+			// Kept cut, so that asking again counts nothing twice.
 			slices.SortStableFunc(list, keepFirst)
 			s.more[k] += len(list) - s.limit
+			clear(list[s.limit:])
 			list = list[:s.limit]
+			s.byKey[k] = list
 		}
 		kept = append(kept, list...)
 		if n := s.more[k]; n > 0 {

@@ -6,28 +6,31 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"time"
 
 	"github.com/pact-action/pact-action/pactfile"
 )
 
 var lineSeed = maphash.MakeSeed()
 
-// parse reads a whole log, keeping its events (Read with KeepEvents). It
-// returns an error only when the reader fails; every defect of the content
-// is recorded in the Log instead.
-func parse(r io.Reader) (*Log, error) {
+// parse reads a whole log, keeping its events (Read with KeepEvents, with
+// early: those whose findings are final on reading are judged then and not
+// kept, judgedOnRead). It returns an error only when the reader fails;
+// every defect of the content is recorded in the Log instead.
+func parse(r io.Reader, early bool) (*Log, error) {
 	log := &Log{}
 	var d decoder
 	err := scanLines(r, func(n int, line []byte, tooLong bool) {
 		log.Lines = n
-		log.add(&d, n, line, tooLong)
+		log.add(&d, n, line, tooLong, early)
 	})
 	return log, err
 }
 
 // EachEvent calls fn with every event of a log held in memory, in file
-// order, exactly as Read with KeepEvents keeps it, but decoded again from
-// the bytes one line at a time: a caller that needs a few events after a
+// order, as Read with KeepEvents keeps it (and those it judges on reading
+// and keeps not, judgedOnRead), but decoded again from the bytes one line
+// at a time: a caller that needs a few events after a
 // replay without its events copies those and holds nothing else. ev is
 // only valid during the call.
 func EachEvent(b []byte, fn func(ev *Event)) {
@@ -178,7 +181,7 @@ func isBlank(line []byte) bool {
 // tooLongMessage is the malformed message of a line over MaxLineBytes.
 var tooLongMessage = fmt.Sprintf("line is longer than the %d-byte bound", MaxLineBytes)
 
-func (l *Log) add(d *decoder, n int, line []byte, tooLong bool) {
+func (l *Log) add(d *decoder, n int, line []byte, tooLong, early bool) {
 	if tooLong {
 		l.addMalformed(Malformed{Code: CodeMalformedJSON, Line: n, Message: tooLongMessage})
 		return
@@ -202,4 +205,77 @@ func (l *Log) add(d *decoder, n int, line []byte, tooLong bool) {
 	}
 	ev.Line = n
 	ev.hash = maphash.Bytes(lineSeed, line)
+	if !early || ev.Problem == nil || ev.Problem.Code == CodeSchemaPayload {
+		return
+	}
+	// An envelope defect takes no part in ordering: this is the rule of the
+	// parallel read (replay_parallel.go), since a line two bytes long must
+	// not cost a whole Event (docs/semantics.md §7).
+	if judgedOnRead(ev) {
+		l.judgeOnRead(ev)
+	} else {
+		l.held = append(l.held, heldEvent{Line: n, EventID: ev.EventID, TaskID: ev.TaskID, Feature: ev.Feature, hash: ev.hash, Problem: ev.Problem})
+		l.judgedLatest = laterOf(l.judgedLatest, ev.TS)
+	}
+	l.Events = l.Events[:len(l.Events)-1]
+}
+
+// judgedOnRead says an event's findings are final when it is read, so a
+// log that keeps its events needs none of it but them (and its ts, for
+// LatestTS): an envelope defect takes no part in ordering, and without an
+// event_id no later line can be its duplicate.
+func judgedOnRead(ev *Event) bool {
+	return ev.EventID == "" && ev.Problem != nil && ev.Problem.Code != CodeSchemaPayload
+}
+
+// heldEvent is what a log that keeps its events keeps of one with an
+// envelope defect and an event_id: what its finding is, unless it reuses
+// an earlier event_id, and what a later use of its event_id is told.
+type heldEvent struct {
+	Line                     int
+	EventID, TaskID, Feature string
+	hash                     uint64
+	Problem                  *Problem
+}
+
+func laterOf(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// judgeOnRead records the findings of an event judgedOnRead, as the
+// replay would report them, capped as it lists them.
+func (l *Log) judgeOnRead(ev *Event) {
+	if l.judged == nil {
+		l.judged = newRejectionSet(MaxListed)
+	}
+	if ev.MissingEventID() {
+		l.judged.add(*missingID(ev))
+	}
+	l.judged.add(*rejection(ev, ev.Problem.Code, ev.Problem.Message))
+	l.judgedLatest = laterOf(l.judgedLatest, ev.TS)
+}
+
+// LineOf is the line of the first event of a log read with its events
+// that uses the event_id id (0: none), whatever its findings.
+func (l *Log) LineOf(id string) int {
+	for i := range l.Events {
+		if l.Events[i].EventID == id {
+			line := l.Events[i].Line
+			for j := range l.held {
+				if l.held[j].Line < line && l.held[j].EventID == id {
+					return l.held[j].Line
+				}
+			}
+			return line
+		}
+	}
+	for j := range l.held {
+		if l.held[j].EventID == id {
+			return l.held[j].Line
+		}
+	}
+	return 0
 }

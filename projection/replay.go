@@ -44,8 +44,21 @@ type Result struct {
 func replay(log *Log) *Result { return replayListing(log, MaxListed) }
 
 // replayListing is replay listing at most limit rejections of each code (0:
-// every one).
+// every one, of what the read did not judge: judgedOnRead).
 func replayListing(log *Log, limit int) *Result {
+	res := replayOrdered(log, limit)
+	if log.judged != nil && res.Unsupported == nil {
+		rs := newRejectionSet(limit)
+		rs.merge(log.judged)
+		rs.addAll(res.Rejections)
+		rs.addOmitted(res.Omitted)
+		res.Rejections, res.Omitted = rs.result()
+	}
+	return res
+}
+
+// replayOrdered is replayListing without the findings judged on reading.
+func replayOrdered(log *Log, limit int) *Result {
 	res := &Result{State: NewState()}
 	if u := unsupported(&log.Scan); u != nil {
 		res.Unsupported = u
@@ -53,13 +66,34 @@ func replayListing(log *Log, limit int) *Result {
 	}
 	rs := newRejectionSet(limit)
 	order := make([]*Event, 0, len(log.Events))
-	var seen idTable // event ids by their first event (ids.go)
+	// Event ids by their first event (ids.go): an index below n is one of
+	// Events, above it one of held; both are walked in file order.
+	var seen idTable
+	n := len(log.Events)
+	first := func(k uint32) (id string, line int, hash uint64) {
+		if int(k) < n {
+			return log.Events[k].EventID, log.Events[k].Line, log.Events[k].hash
+		}
+		h := &log.held[int(k)-n]
+		return h.EventID, h.Line, h.hash
+	}
+	dup := func(id string, k int) (line int, hash uint64, ok bool) {
+		j, ok := seen.insert(maphash.String(idSeed, id), uint32(k), func(o uint32) bool { other, _, _ := first(o); return other == id })
+		if !ok {
+			return 0, 0, false
+		}
+		_, line, hash = first(j)
+		return line, hash, true
+	}
+	h := 0
 	for i := range log.Events {
 		ev := &log.Events[i]
+		for ; h < len(log.held) && log.held[h].Line < ev.Line; h++ {
+			rs.add(judgeHeld(&log.held[h], n+h, dup))
+		}
 		if id := ev.EventID; id != "" {
-			if j, dup := seen.insert(maphash.String(idSeed, id), uint32(i), func(o uint32) bool { return log.Events[o].EventID == id }); dup {
-				first := &log.Events[j]
-				rs.add(duplicateID(ev.Line, id, ev.TaskID, ev.Feature, first.Line, first.hash == ev.hash))
+			if line, hash, ok := dup(id, i); ok {
+				rs.add(duplicateID(ev.Line, id, ev.TaskID, ev.Feature, line, hash == ev.hash))
 				continue
 			}
 		}
@@ -75,6 +109,9 @@ func replayListing(log *Log, limit int) *Result {
 			continue
 		}
 		order = append(order, ev)
+	}
+	for ; h < len(log.held); h++ {
+		rs.add(judgeHeld(&log.held[h], n+h, dup))
 	}
 	if less := func(i, j int) bool { return order[i].TS.Before(order[j].TS) }; !sort.SliceIsSorted(order, less) {
 		sort.SliceStable(order, less)
@@ -94,6 +131,15 @@ func replayListing(log *Log, limit int) *Result {
 	}
 	res.Rejections, res.Omitted = rs.result()
 	return res
+}
+
+// judgeHeld is the finding of a held event (index k of the replay's id
+// table): a later use of an event_id, or its envelope defect.
+func judgeHeld(h *heldEvent, k int, dup func(id string, k int) (int, uint64, bool)) Rejection {
+	if line, hash, ok := dup(h.EventID, k); ok {
+		return duplicateID(h.Line, h.EventID, h.TaskID, h.Feature, line, hash == h.hash)
+	}
+	return Rejection{Line: h.Line, EventID: h.EventID, TaskID: h.TaskID, Feature: h.Feature, Code: h.Problem.Code, Message: h.Problem.Message}
 }
 
 // unsupported implements the fail-closed rule of docs/semantics.md §7: the first
