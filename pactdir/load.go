@@ -63,12 +63,6 @@ func (d Dir) OpenLog() (io.ReadCloser, int64, error) {
 	return nil, 0, err
 }
 
-// LoadLog reads and replays the log, keeping its events
-// (projection.ReadOptions.KeepEvents). A missing log is ErrNoPact.
-func (d Dir) LoadLog() (*projection.Log, *projection.Result, error) {
-	return loadLog(d, nil, projection.ReadOptions{KeepEvents: true})
-}
-
 // LoadReplay replays the log as it reads it, keeping no events. A missing
 // log is ErrNoPact.
 func (d Dir) LoadReplay(p *Progress) (*projection.Log, *projection.Result, error) {

@@ -87,8 +87,8 @@ func TestLoad(t *testing.T) {
 	if d.Exists() {
 		t.Fatal("Exists without a log")
 	}
-	if _, _, err := d.LoadLog(); !errors.Is(err, ErrNoPact) {
-		t.Fatalf("LoadLog without a log: %v, want ErrNoPact", err)
+	if _, _, err := d.LoadReplay(nil); !errors.Is(err, ErrNoPact) {
+		t.Fatalf("LoadReplay without a log: %v, want ErrNoPact", err)
 	}
 	if _, err := d.Load(LoadOptions{}); !errors.Is(err, ErrNoPact) {
 		t.Fatalf("Load without a log: %v, want ErrNoPact", err)

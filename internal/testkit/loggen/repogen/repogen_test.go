@@ -39,7 +39,7 @@ func TestWrite(t *testing.T) {
 	if !in.StateMatched || len(in.TaskFilesMatched) != st.TaskFiles || st.TaskFiles != st.Tasks || st.Tasks == 0 {
 		t.Fatalf("STATE.yml matched %v, %d of %d task files matched (%+v)", in.StateMatched, len(in.TaskFilesMatched), st.TaskFiles, st)
 	}
-	log, res, err := d.LoadLog()
+	log, res, err := d.LoadReplay(nil)
 	if err != nil || log.Lines != cfg.Lines {
 		t.Fatal(err)
 	}
