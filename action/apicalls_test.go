@@ -202,3 +202,17 @@ func perOperation(m map[string]int) string {
 	}
 	return fmt.Sprintf("%d: %s", total(m), strings.Join(parts, ", "))
 }
+
+// The check after the bot's write asks GitHub for the reviews again: one
+// may have been dismissed while the bot committed (facts.go, forget).
+func TestBotCheckRereadsReviewsAfterWrite(t *testing.T) {
+	t.Parallel()
+	b := seedBudget(t, 2, "require")
+	out := event{name: "pull_request_review", payload: b.approval(t)}.run(t, b.s).botDone(t)
+	if out.NewHead == "" || out.Check == nil {
+		t.Fatalf("the bot wrote nothing: %+v", out)
+	}
+	if n := calls(b.s)["pulls/list-reviews"]; n != 2 {
+		t.Errorf("reviews listed %d times, want 2: once for the decision, once for the check after the write", n)
+	}
+}

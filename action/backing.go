@@ -38,8 +38,7 @@ func (g *gatherer) fetchBacking(ref *projection.GitHubRef, parent string, pin *c
 		}
 		pin.Reviews[ref.ReviewID] = rf
 	case ref.CommentID != 0:
-		if !g.comments[ref.CommentID] {
-			g.comments[ref.CommentID] = true
+		if _, asked := pin.Comments[ref.CommentID]; !asked {
 			cf, err := g.comment(ref.CommentID)
 			if err != nil {
 				return err
@@ -66,7 +65,7 @@ func (g *gatherer) fetchBacking(ref *projection.GitHubRef, parent string, pin *c
 func (g *gatherer) comment(id int64) (checks.CommentFact, error) {
 	// The event does not say which kind of comment it was: try one, then
 	// the other.
-	cf, err := readComment(g.ctx, g.gh, id, ghapi.IssueComment, ghapi.ReviewComment)
+	cf, err := g.in.Settings.facts.Comment(g.ctx, g.gh, id, ghapi.IssueComment, ghapi.ReviewComment)
 	if err != nil || !cf.Found {
 		return checks.CommentFact{}, err
 	}

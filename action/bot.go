@@ -69,7 +69,7 @@ type BotOutcome struct {
 // writes, retries and replies.
 func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string, s BotSettings) (*BotOutcome, error) {
 	out := &BotOutcome{}
-	s.Settings = s.withConfigOnce()
+	s.Settings = s.perRun()
 	g := &botFacts{gh: gh, s: s.Settings, f: bot.Facts{EventName: eventName, Event: ev, BotLogins: botLogins(s.BotLogin), LogPath: s.layout().Log()}}
 	d, err := g.decide(ctx)
 	out.Ignored, out.Notices = d.Ignored, append(out.Notices, d.Notices...)
@@ -88,8 +88,14 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 	if len(d.Intents) > 0 {
 		if pr.Fork {
 			out.forkNotice(ctx, gh, *pr, d.Intents, bot.WhyFork)
-		} else if err := out.write(ctx, gh, *pr, d, s); err != nil {
-			return out, err
+		} else {
+			if err := out.write(ctx, gh, *pr, d, s); err != nil {
+				return out, err
+			}
+			// The reviews and comments read for the decision are not
+			// trusted after the write: committing and retrying take time
+			// in which a review may be dismissed or a comment edited.
+			s.facts.forget()
 		}
 	}
 	// What follows (the status reply, the check) describes the branch as
@@ -130,7 +136,9 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 	return out, nil
 }
 
-// botFacts asks GitHub the facts bot.Decide needs, one at a time.
+// botFacts answers the facts bot.Decide needs, one at a time: the pull
+// request, reviews and comment from the run's one source (facts.go), which
+// the check after the decision asks too.
 type botFacts struct {
 	gh BotGitHub
 	s  Settings
@@ -160,7 +168,7 @@ func (g *botFacts) gather(ctx context.Context, d bot.Decision) error {
 	f, gh := &g.f, g.gh
 	switch d.Need {
 	case bot.NeedPullRequest:
-		pr, err := readPR(ctx, gh, d.Subject.Number)
+		pr, err := g.s.facts.PR(ctx, gh, d.Subject.Number)
 		if err != nil {
 			return fmt.Errorf("read pull request #%d: %w", d.Subject.Number, err)
 		}
@@ -173,14 +181,14 @@ func (g *botFacts) gather(ctx context.Context, d bot.Decision) error {
 		f.Config, f.ConfigErr, f.ConfigBranch = cfg.File.Config, cfg.File.Err, cfg.Branch
 	case bot.NeedReviews:
 		var err error
-		if f.Reviews, err = readReviews(ctx, gh, g.pr.Number); err != nil {
+		if f.Reviews, err = g.s.facts.Reviews(ctx, gh, g.pr.Number); err != nil {
 			return err
 		}
 		if r, ok := f.Reviews[d.Subject.Review]; ok {
 			f.Review = &r
 		}
 	case bot.NeedComment:
-		c, err := readComment(ctx, gh, d.Subject.Comment, commentKind(d.Subject))
+		c, err := g.s.facts.Comment(ctx, gh, d.Subject.Comment, commentKind(d.Subject))
 		if err != nil {
 			return err
 		}

@@ -3,7 +3,6 @@ package action
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"strings"
 
 	"github.com/pact-action/pact-action/checks"
@@ -140,17 +139,18 @@ func shortAll(shas []string) []string {
 	return out
 }
 
-// listReviews reads the pull request's reviews once.
+// listReviews puts the pull request's reviews, from the run's one source
+// (facts.go), into pin, keeping what was learnt of those already there.
 func (g *gatherer) listReviews(pin *checks.ProvenanceInput) error {
-	if g.reviewsRead {
-		return nil
-	}
-	g.reviewsRead = true
-	reviews, err := readReviews(g.ctx, g.gh, g.in.PR.Number)
+	reviews, err := g.in.Settings.facts.Reviews(g.ctx, g.gh, g.in.PR.Number)
 	if err != nil {
 		return err
 	}
-	maps.Copy(pin.Reviews, reviews)
+	for id, r := range reviews {
+		if _, ok := pin.Reviews[id]; !ok {
+			pin.Reviews[id] = r
+		}
+	}
 	return nil
 }
 

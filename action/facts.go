@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/pact-action/pact-action/checks"
@@ -107,4 +108,94 @@ func reviewFacts(list []ghapi.Review) map[int64]checks.ReviewFact {
 func commentFact(c ghapi.PRComment) checks.CommentFact {
 	return checks.CommentFact{ID: c.ID, OnDiff: c.Kind == ghapi.ReviewComment, Found: true, AuthorLogin: c.AuthorLogin,
 		Body: c.Body, URL: c.HTMLURL, Number: c.Number, CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC()}
+}
+
+// facts is the run's one source of the pull request, its reviews and
+// comments: bot mode's decision (bot.go, answering bot.Decide's Need) and
+// provenance's gatherer (backing.go, coverage.go) both ask it, so each is
+// read from GitHub at most once while it holds. The bot forgets them when
+// it writes (forget): a review may be dismissed or a comment edited while
+// the bot commits and retries, and the check after the write judges
+// GitHub as it is then. A run judges one head after another, so it needs
+// no lock. The Reader is the caller's (a judgement's counts its reads);
+// a nil *facts reads every time.
+type facts struct {
+	prs      map[int]checks.PRFact
+	reviews  map[int]map[int64]checks.ReviewFact
+	comments map[commentKey]checks.CommentFact
+}
+
+// commentKey names a comment: the two kinds have separate ids.
+type commentKey struct {
+	kind ghapi.CommentKind
+	id   int64
+}
+
+func newFacts() *facts {
+	f := &facts{}
+	f.forget()
+	return f
+}
+
+// forget drops what was read: what follows asks GitHub again.
+func (f *facts) forget() {
+	f.prs = map[int]checks.PRFact{}
+	f.reviews = map[int]map[int64]checks.ReviewFact{}
+	f.comments = map[commentKey]checks.CommentFact{}
+}
+
+// PR is pull request number (readPR).
+func (f *facts) PR(ctx context.Context, gh Reader, number int) (*checks.PRFact, error) {
+	if f == nil {
+		return readPR(ctx, gh, number)
+	}
+	if pr, ok := f.prs[number]; ok {
+		return &pr, nil
+	}
+	pr, err := readPR(ctx, gh, number)
+	if err != nil {
+		return nil, err
+	}
+	f.prs[number] = *pr
+	return pr, nil
+}
+
+// Reviews are pull request number's reviews (readReviews); the map is the
+// caller's own.
+func (f *facts) Reviews(ctx context.Context, gh Reader, number int) (map[int64]checks.ReviewFact, error) {
+	if f == nil {
+		return readReviews(ctx, gh, number)
+	}
+	if r, ok := f.reviews[number]; ok {
+		return maps.Clone(r), nil
+	}
+	r, err := readReviews(ctx, gh, number)
+	if err != nil {
+		return nil, err
+	}
+	f.reviews[number] = r
+	return maps.Clone(r), nil
+}
+
+// Comment is comment id, looked for among the kinds in turn (readComment);
+// each kind's answer, found or not, is kept.
+func (f *facts) Comment(ctx context.Context, gh Reader, id int64, kinds ...ghapi.CommentKind) (checks.CommentFact, error) {
+	if f == nil {
+		return readComment(ctx, gh, id, kinds...)
+	}
+	for _, kind := range kinds {
+		k := commentKey{kind: kind, id: id}
+		c, ok := f.comments[k]
+		if !ok {
+			var err error
+			if c, err = readComment(ctx, gh, id, kind); err != nil {
+				return checks.CommentFact{}, err
+			}
+			f.comments[k] = c
+		}
+		if c.Found {
+			return c, nil
+		}
+	}
+	return checks.CommentFact{}, nil
 }

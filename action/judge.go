@@ -63,6 +63,9 @@ type Settings struct {
 	// config holds the configuration the run read (trustedconfig.go);
 	// nil: each judgement reads its own.
 	config *configOnce
+	// facts holds the pull requests, reviews and comments the run read
+	// (facts.go); nil: each judgement reads its own.
+	facts *facts
 }
 
 // defaultTimeout bounds one judgement: GitHub calls are retried for a few
@@ -120,7 +123,7 @@ type Judgement struct {
 // and the log there (and provenance, see judgeProvenance). What it reads
 // of the pact counts against one budget (Settings.MaxPactBytes).
 func judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, error) {
-	s = s.withConfigOnce()
+	s = s.perRun()
 	budget := newReadBudget(s.MaxPactBytes)
 	gh = budgeted{Reader: gh, b: budget}
 	var prs []checks.PRFact

@@ -250,8 +250,6 @@ type gatherer struct {
 	counts      map[string]map[string]int
 	compared    map[string]comparison
 	awaiting    map[string][]string
-	reviewsRead bool
-	comments    map[int64]bool
 	// code answers "same code?" (samecode.go).
 	code *codeIdentity
 
@@ -263,7 +261,7 @@ func newGatherer(ctx context.Context, gh Reader, in provenanceInput, added []add
 		ctx: ctx, gh: gh, in: in, head: in.PR.HeadSHA,
 		meta: map[string]ghapi.Commit{}, listed: map[string]bool{}, absent: map[string]bool{},
 		interesting: map[string]bool{}, counts: map[string]map[string]int{}, compared: map[string]comparison{}, awaiting: map[string][]string{},
-		comments: map[int64]bool{}, code: newCodeIdentity(gh, in.Settings),
+		code: newCodeIdentity(gh, in.Settings),
 	}
 	for _, a := range added {
 		g.interesting[a.content] = true

@@ -143,7 +143,7 @@ func Run(ctx context.Context, env Env, gh BotGitHub) (*RunResult, error) {
 	}
 	// One configuration for the whole run, read once (trustedconfig.go):
 	// every head a scheduled run re-judges is weighed by the same file.
-	env.Settings = env.Settings.withConfigOnce()
+	env.Settings = env.Settings.perRun()
 	if mode == "bot" && !ghevent.Rejudges(env.EventName) {
 		res.Bot, err = Bot(ctx, gh, ev, env.EventName, BotSettings{Settings: env.Settings, Sleep: env.Sleep})
 		return res, err

@@ -42,11 +42,15 @@ func (c *repoConfig) where() string {
 // once. A run judges its heads one after another, so it needs no lock.
 type configOnce struct{ c *repoConfig }
 
-// withConfigOnce gives s a place for the run's configuration, unless it
-// has one already (a caller that shares one across several judgements).
-func (s Settings) withConfigOnce() Settings {
+// perRun gives s a place for the run's configuration and its facts
+// (facts.go), unless it has them already (a caller that shares them across
+// several judgements).
+func (s Settings) perRun() Settings {
 	if s.config == nil {
 		s.config = &configOnce{}
+	}
+	if s.facts == nil {
+		s.facts = newFacts()
 	}
 	return s
 }
