@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/pact-action/pact-action/internal/testkit/jsonref"
 	"hash/maphash"
 	"io"
 	"time"
@@ -102,7 +103,7 @@ func (l *Log) addReference(n int, line []byte, tooLong bool) {
 	ev, claim, skip, msg := decodeLineReference(line)
 	if msg != "" {
 		code := CodeMalformedJSON
-		if name, dup := refDuplicateKey(line); dup && msg == DuplicateKeyMessage([]byte(name)) {
+		if name, dup := jsonref.DuplicateKey(line); dup && msg == DuplicateKeyMessage([]byte(name)) {
 			code = CodeDuplicateKey
 		}
 		l.Malformed = append(l.Malformed, Malformed{Line: n, Code: code, Message: msg})
@@ -135,7 +136,7 @@ func decodeLineReference(line []byte) (ev Event, claim *VersionClaim, skip bool,
 	if fields == nil { // the literal null
 		return ev, nil, false, "line is not a JSON object: it is null"
 	}
-	if name, dup := refDuplicateKey(line); dup {
+	if name, dup := jsonref.DuplicateKey(line); dup {
 		return ev, nil, false, DuplicateKeyMessage([]byte(name))
 	}
 
@@ -503,48 +504,4 @@ func refDecodeSeat(raw json.RawMessage) (Seat, *Problem) {
 		return s, payloadProblem("entry must be a string, got %s", refJSONKind(f["entry"]))
 	}
 	return s, nil
-}
-
-// refDuplicateKey walks the JSON document line with encoding/json's token
-// stream and returns the first member name, in document order, that an
-// object at any depth already has (docs/semantics.md §7). It is the
-// reference for jsonscan's Duplicate: names compared as encoding/json
-// decodes them.
-func refDuplicateKey(line []byte) (string, bool) {
-	type frame struct {
-		keys    map[string]bool // nil for an array
-		wantKey bool
-	}
-	var stack []frame
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return "", false
-		}
-		top := len(stack) - 1
-		if name, ok := tok.(string); ok && top >= 0 && stack[top].keys != nil && stack[top].wantKey {
-			if stack[top].keys[name] {
-				return name, true
-			}
-			stack[top].keys[name], stack[top].wantKey = true, false
-			continue
-		}
-		// Any other token starts or ends a value.
-		switch tok {
-		case json.Delim('}'), json.Delim(']'):
-			stack = stack[:top]
-			continue
-		}
-		if top >= 0 && stack[top].keys != nil {
-			stack[top].wantKey = true // after this value, the next key
-		}
-		switch tok {
-		case json.Delim('{'):
-			stack = append(stack, frame{keys: map[string]bool{}, wantKey: true})
-		case json.Delim('['):
-			stack = append(stack, frame{})
-		}
-	}
 }

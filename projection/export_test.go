@@ -21,9 +21,5 @@ func parseBytes(b []byte) *Log {
 // ParseBytes is parseBytes, for BenchmarkParse.
 func ParseBytes(b []byte) *Log { return parseBytes(b) }
 
-// RefDuplicateKey is the reference reading of a member named twice
-// (decode_reference_test.go), for the schema agreement test.
-func RefDuplicateKey(line []byte) (string, bool) { return refDuplicateKey(line) }
-
 // ReplayEvents is replay, for the reference pipeline of the benchmarks.
 func ReplayEvents(log *Log) *Result { return replay(log) }

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/pact-action/pact-action/internal/testkit/jsonref"
 	"io"
 	"io/fs"
 	"math/big"
@@ -256,7 +257,7 @@ func (a *agreement) check(origin string, line []byte) {
 		return
 	}
 	sv := judgeSchema(line)
-	if name, dup := projection.RefDuplicateKey(line); dup && !sv.notJSON && !sv.notObject {
+	if name, dup := jsonref.DuplicateKey(line); dup && !sv.notJSON && !sv.notObject {
 		a.excepted["4: a member named twice"]++
 		if fp.code != projection.CodeDuplicateKey || !strings.Contains(fp.malformed, strconv.Quote(name)) {
 			a.fail(origin, line, "documented exception 4 (%q named twice): want fast path log.duplicate_key, got %s", name, fp)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/pact-action/pact-action/internal/testkit/jsonref"
 	"strings"
 	"testing"
 )
@@ -30,7 +31,7 @@ func diffJSON(doc []byte) string {
 		return ""
 	}
 	name, dup := s.Duplicate()
-	if wantName, wantDup := duplicateKey(doc); dup != wantDup || string(name) != wantName {
+	if wantName, wantDup := jsonref.DuplicateKey(doc); dup != wantDup || string(name) != wantName {
 		return fmt.Sprintf("Duplicate() = %q, %v; encoding/json's tokens name %q, %v", name, dup, wantName, wantDup)
 	}
 	i := s.SkipSpace(0)
@@ -46,47 +47,6 @@ func diffJSON(doc []byte) string {
 		}
 	}
 	return s.diffValue(top, 0)
-}
-
-// duplicateKey is the first member name, in document order, that an object
-// of the valid JSON doc names a second time, read from encoding/json's
-// token stream (names decoded as it decodes them).
-func duplicateKey(doc []byte) (string, bool) {
-	type frame struct {
-		keys    map[string]bool // nil for an array
-		wantKey bool
-	}
-	var stack []frame
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.UseNumber()
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return "", false
-		}
-		top := len(stack) - 1
-		if name, ok := tok.(string); ok && top >= 0 && stack[top].keys != nil && stack[top].wantKey {
-			if stack[top].keys[name] {
-				return name, true
-			}
-			stack[top].keys[name], stack[top].wantKey = true, false
-			continue
-		}
-		switch tok {
-		case json.Delim('}'), json.Delim(']'):
-			stack = stack[:top]
-			continue
-		}
-		if top >= 0 && stack[top].keys != nil {
-			stack[top].wantKey = true
-		}
-		switch tok {
-		case json.Delim('{'):
-			stack = append(stack, frame{keys: map[string]bool{}, wantKey: true})
-		case json.Delim('['):
-			stack = append(stack, frame{})
-		}
-	}
 }
 
 // TestDuplicate: a member named twice in one object is found at any depth,
