@@ -3,8 +3,6 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -53,18 +51,8 @@ func TestFaultPermissionDenied(t *testing.T) {
 
 // runShell runs script with sh -c in dir, as runProc runs pactify.
 func runShell(dir string, env []string, script string) (result, error) {
-	cmd := exec.Command("sh", "-c", script)
-	cmd.Dir, cmd.Env = dir, env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	res := result{stdout: stdout.String(), stderr: stderr.String()}
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		res.code = exit.ExitCode()
-	default:
+	res, err := runCmd(exec.Command("sh", "-c", script), dir, env)
+	if err != nil {
 		return res, fmt.Errorf("run %q: %w", script, err)
 	}
 	return res, nil
