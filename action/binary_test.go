@@ -536,7 +536,7 @@ func TestBinaryCancelledOrTimedOut(t *testing.T) {
 			s.Inject(fakegithub.Fault{Method: "POST", Path: "/graphql", Stall: true, Times: 1})
 			run := e2e.Run{Server: s, EventName: "pull_request", Payload: prPayload(t, s, sc.number, sc.branch, "main"), Timeout: 30 * time.Second}
 			if how == "timeout" {
-				run.Env = map[string]string{"PACT_TIMEOUT": "2s"}
+				run.Env = map[string]string{"PACT_TIMEOUT": "500ms"}
 			} else {
 				run.While = func(p *os.Process) {
 					for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
