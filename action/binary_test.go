@@ -536,7 +536,7 @@ func TestBinaryCancelledOrTimedOut(t *testing.T) {
 			s.Inject(fakegithub.Fault{Method: "POST", Path: "/graphql", Stall: true, Times: 1})
 			run := e2e.Run{Server: s, EventName: "pull_request", Payload: prPayload(t, s, sc.number, sc.branch, "main"), Timeout: 30 * time.Second}
 			if how == "timeout" {
-				run.Env = map[string]string{"PACT_TIMEOUT": "2s"}
+				run.Env = map[string]string{"PACT_TIMEOUT": "500ms"}
 			} else {
 				run.While = func(p *os.Process) {
 					for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
@@ -768,9 +768,9 @@ func TestBinaryMaxPactBytesInput(t *testing.T) {
 // within a bounded memory (docs/semantics.md §7): 100 malformed lines
 // listed, the rest counted exactly in the check run, the job summary and
 // the JSON report (before the cap: a peak resident set of 1.8 GiB). So
-// does every other junk shape (loggen.Junk) at a few megabytes: before
+// does every other junk shape (loggen.Junk) at junkBytes: before
 // defective lines were kept compactly, a million lines of `{}` took
-// about 1 GiB.
+// about 1.5 GiB.
 func TestBinaryMalformedFlood(t *testing.T) {
 	t.Parallel()
 	const lines = 1_000_000
@@ -871,6 +871,10 @@ func TestBinaryBotMalformedFlood(t *testing.T) {
 	}
 }
 
-// junkBytes is how much of each junk shape TestBinaryMalformedFlood
-// appends to the log.
-const junkBytes = 3 << 20
+// junkBytes is how much of each junk shape the binary's flood tests
+// append to the log: 1.5 MB, enough for the costs these tests were
+// written against to pass the 256 MiB bound at least twice over (`{}`
+// took 1.5 GiB in a check and 1.2 GiB in a bot run on 3 MB, about 500
+// bytes a line), and for the shapes of 1 MiB lines to write more than
+// the 1 MiB of output allowed had their values not been clipped.
+const junkBytes = 3 << 19

@@ -62,7 +62,8 @@ func check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 	// A create the job's cancellation interrupts may still have been
 	// applied: it is given failGrace more to learn the run's id, which
 	// fail then completes.
-	cctx, cancelCreate := graceContext(ctx, failGrace)
+	grace := s.cancelGrace()
+	cctx, cancelCreate := graceContext(ctx, grace)
 	cr := ghapi.CheckRun{Name: s.CheckName, HeadSHA: t.HeadSHA, Status: "in_progress", DetailsURL: s.DetailsURL, ExternalID: newExternalID()}
 	id, createErr := gh.CreateCheckRun(cctx, cr)
 	cancelCreate()
@@ -73,11 +74,11 @@ func check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 		// The create GitHub was still holding when the grace ran out may
 		// have been applied: a run found by its external id is completed
 		// as failed, in fail's context, rather than left in progress.
-		fctx, cancel := failContext(ctx)
+		fctx, cancel := failContext(ctx, grace)
 		defer cancel()
 		if id, found, err := gh.FindCheckRun(fctx, cr); err == nil && found {
 			out.CheckRunID = id
-			if err := out.fail(ctx, gh, stopped(ctx)); err != nil {
+			if err := out.fail(ctx, gh, stopped(ctx), grace); err != nil {
 				return nil, &RunLeftInProgressError{ID: id, Err: err, Why: stopped(ctx)}
 			}
 		}
@@ -120,7 +121,7 @@ func check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 		r.err = out.complete(ctx, gh, t, s)
 	}
 	if r.err != nil {
-		if err := out.fail(ctx, gh, r.err); err != nil {
+		if err := out.fail(ctx, gh, r.err, grace); err != nil {
 			return nil, &RunLeftInProgressError{ID: out.CheckRunID, Err: err, Why: r.err}
 		}
 		return nil, r.err
@@ -239,14 +240,14 @@ const failGrace = 5 * time.Second
 
 // fail completes the check run as failed with why, whatever ctx says: in
 // a context of its own, so that its requests have fresh deadlines however
-// the judgement ended. After the job was cancelled, it has failGrace in
-// all; otherwise ghapi bounds its attempts (docs/check.md, "Where it
-// runs").
-func (out *Outcome) fail(ctx context.Context, gh GitHub, why error) error {
+// the judgement ended. After the job was cancelled, it has grace
+// (failGrace) in all; otherwise ghapi bounds its attempts (docs/check.md,
+// "Where it runs").
+func (out *Outcome) fail(ctx context.Context, gh GitHub, why error, grace time.Duration) error {
 	if out.CheckRunID == 0 {
 		return nil
 	}
-	fctx, cancel := failContext(ctx)
+	fctx, cancel := failContext(ctx, grace)
 	defer cancel()
 	if err := gh.FailCheckRun(fctx, out.CheckRunID, StoppedSummary(why)); err != nil {
 		slog.Error("could not mark the check run as failed", "check_run", out.CheckRunID, "err", err)
@@ -257,12 +258,12 @@ func (out *Outcome) fail(ctx context.Context, gh GitHub, why error) error {
 
 // failContext is the context of the requests that complete a run as
 // failed, whatever became of ctx: fresh deadlines after a timeout or the
-// run's budget, failGrace in all after the job was cancelled.
-func failContext(ctx context.Context) (context.Context, context.CancelFunc) {
+// run's budget, grace in all after the job was cancelled.
+func failContext(ctx context.Context, grace time.Duration) (context.Context, context.CancelFunc) {
 	fctx := context.WithoutCancel(ctx)
 	var budget *RunBudgetError
 	if ctx.Err() != nil && !errors.As(context.Cause(ctx), &budget) {
-		return context.WithTimeout(fctx, failGrace)
+		return context.WithTimeout(fctx, grace)
 	}
 	return fctx, func() {}
 }

@@ -1,6 +1,9 @@
 package action
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // NewSameCode is codeIdentity.same, one cache per call, for the property
 // test of package action_test (samecode_test.go).
@@ -10,3 +13,7 @@ func NewSameCode(gh Reader, pactDir string) func(ctx context.Context, a, b strin
 
 // Targets is what an event asks to judge, for targets_test.go.
 var Targets = targets
+
+// SetCancelGrace shortens what a cancelled job leaves its check run's
+// requests (failGrace), for tests that cancel while GitHub holds one.
+func SetCancelGrace(s *Settings, d time.Duration) { s.grace = d }

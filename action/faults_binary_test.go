@@ -17,9 +17,11 @@ import (
 // deadlines are set short through their environment variables
 // (docs/check.md, "Where it runs"); no test asserts a duration.
 
-// shortDeadlines gives every attempt a second: a hung request fails soon,
-// and any other is answered long before, even on a loaded machine.
-var shortDeadlines = map[string]string{"PACT_REQUEST_TIMEOUT": "1s"}
+// shortDeadlines gives every attempt 300ms: a hung request fails soon,
+// and the fake answers any other in a few milliseconds, well within it
+// even on a loaded machine (and were one not, the binary would ask again
+// or look up what it did, as it does for the faults injected).
+var shortDeadlines = map[string]string{"PACT_REQUEST_TIMEOUT": "300ms"}
 
 func env(extra map[string]string) map[string]string {
 	out := map[string]string{}
@@ -103,7 +105,7 @@ func TestBinaryCompleteHangs(t *testing.T) {
 	if n := s.CountRequests("PATCH", repoPath+"/check-runs/*"); n != 2 {
 		t.Errorf("completing requests = %d, want 2", n)
 	}
-	contains(t, "stderr", res.Stderr, "GitHub did not answer PATCH", "within 1s")
+	contains(t, "stderr", res.Stderr, "GitHub did not answer PATCH", "within "+shortDeadlines["PACT_REQUEST_TIMEOUT"])
 	noViolations(t, s)
 }
 
@@ -186,7 +188,8 @@ func TestBinaryHungGitHub(t *testing.T) {
 		f.Stall, f.Times = true, 1000
 		s.Inject(f)
 	}
-	run.Env = env(map[string]string{"PACT_RUN_TIMEOUT": "3s"})
+	const budget = "2s"
+	run.Env = env(map[string]string{"PACT_RUN_TIMEOUT": budget})
 	run.Timeout = 30 * time.Second
 
 	res := run.Exec(t)
@@ -194,6 +197,6 @@ func TestBinaryHungGitHub(t *testing.T) {
 	wantExit(t, res, 2)
 	noneInProgress(t, s)
 	got := onlyRun(t, s, sc.headSHA, "pact", report.ConclusionFailure)
-	contains(t, "check run summary", got.Summary, "stopped before it finished", "budget of 3s")
+	contains(t, "check run summary", got.Summary, "stopped before it finished", "budget of "+budget)
 	contains(t, "stderr", res.Stderr, "PACT_RUN_TIMEOUT")
 }

@@ -26,9 +26,13 @@ import (
 // writing anything twice. The binary suite (faults_binary_test.go) keeps
 // what only the binary shows: exit codes and signals.
 
-// hangRetry gives every attempt a second, as PACT_REQUEST_TIMEOUT=1s does:
-// a hung request fails soon, any other is answered long before.
-var hangRetry = ghapi.RetryPolicy{AttemptTimeout: time.Second}
+// hangRetry gives every attempt a quarter of a second, as
+// PACT_REQUEST_TIMEOUT=250ms does: a hung request fails soon, and every
+// other is answered by the fake in this process in a few milliseconds,
+// well within it even on a loaded machine. Were one not, the run would
+// retry it or look up what it did, as it does for the faults injected:
+// what these tests assert holds after any request timing out.
+var hangRetry = ghapi.RetryPolicy{AttemptTimeout: 250 * time.Millisecond}
 
 // lostAnswers are the ways a write's answer is lost after GitHub applied
 // it.
@@ -164,7 +168,10 @@ func TestBotCancelledAtEachStep(t *testing.T) {
 			payload, id := b.comment(t, "revuser", "/pact accept T1", "MEMBER")
 			b.s.Inject(fakegithub.Fault{Method: step.method, Path: step.path, Stall: true, AfterApply: step.method != "GET" && step.path != "/graphql"})
 
-			first := event{name: "issue_comment", payload: payload, ctx: cancelWhenStalled(t, b.s)}.run(t, b.s)
+			// The create held when the job is cancelled is given the
+			// grace to answer: a second here, not the job's five.
+			grace := func(st *action.Settings) { action.SetCancelGrace(st, time.Second) }
+			first := event{name: "issue_comment", payload: payload, ctx: cancelWhenStalled(t, b.s), settings: grace}.run(t, b.s)
 
 			if faults(b.s) != 1 {
 				t.Fatalf("the step was not reached")
@@ -329,7 +336,7 @@ func TestCheckStepFaults(t *testing.T) {
 	}
 	kinds := map[string]func(path, truncated string) (fakegithub.Fault, []string){
 		"hung": func(p, _ string) (fakegithub.Fault, []string) {
-			return fakegithub.Fault{Stall: true, Times: 1000}, []string{"GitHub did not answer", "within 1s", "gave up after 5 attempts"}
+			return fakegithub.Fault{Stall: true, Times: 1000}, []string{"GitHub did not answer", "within " + hangRetry.AttemptTimeout.String(), "gave up after 5 attempts"}
 		},
 		"5xx storm": func(p, _ string) (fakegithub.Fault, []string) {
 			return fakegithub.Fault{Status: 502, Times: 1000}, []string{"gave up after 5 attempts", "502"}

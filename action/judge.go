@@ -66,6 +66,8 @@ type Settings struct {
 	// facts holds the pull requests, reviews and comments the run read
 	// (facts.go); nil: each judgement reads its own.
 	facts *facts
+	// grace replaces failGrace (tests of a cancelled job shorten it).
+	grace time.Duration
 }
 
 // defaultTimeout bounds one judgement: GitHub calls are retried for a few
@@ -76,6 +78,15 @@ const defaultTimeout = 10 * time.Minute
 func (s Settings) layout() pactfile.Layout { return pactfile.Layout(s.PactDir) }
 
 func (s Settings) pactDir() string { return s.layout().Dir() }
+
+// cancelGrace is how long, after the job was cancelled, a check run's
+// create may still be answered and its completion as failed take.
+func (s Settings) cancelGrace() time.Duration {
+	if s.grace > 0 {
+		return s.grace
+	}
+	return failGrace
+}
 
 func (s Settings) now() time.Time {
 	if s.Now != nil {

@@ -18,16 +18,17 @@ import (
 // (docs/semantics.md §7): the first 100 malformed lines listed, the others
 // counted exactly. Before the cap, validate peaked at 357 MiB and wrote
 // 231 MB, its JSON at 1.6 GiB and 401 MB. So does every other junk shape
-// (loggen.Junk) at a few megabytes: before defective lines were kept
-// compactly, a million lines of `{}` took 1 GiB, and before long values
-// were clipped, ten lines of 1 MiB wrote 10 MB.
+// (loggen.Junk) at 1.5 MB: before defective lines were kept compactly, a
+// million lines of `{}` (3 MB) took 1 GiB, so half of it still takes
+// twice the bound, and before long values were clipped, ten lines of
+// 1 MiB wrote 10 MB, so the two lines here write twice what is allowed.
 func TestMalformedFloodIsBounded(t *testing.T) {
 	t.Parallel()
 	const lines = 1_000_000
 	rows := []struct{ name, junk string }{{"number", strings.Repeat("1\n", lines)}}
 	for _, shape := range loggen.Junk {
 		if shape.Name != "number" {
-			rows = append(rows, struct{ name, junk string }{shape.Name, string(loggen.JunkLog(shape, 3<<20))})
+			rows = append(rows, struct{ name, junk string }{shape.Name, string(loggen.JunkLog(shape, 3<<19))})
 		}
 	}
 	for _, row := range rows {

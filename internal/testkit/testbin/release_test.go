@@ -133,8 +133,13 @@ func TestReleaseBinariesAreBuiltLikeTheTests(t *testing.T) {
 	cmd := exec.Command("bash", "scripts/release-binaries.sh", version, dist)
 	cmd.Dir = ModuleRoot()
 	cmd.Env = append(os.Environ(), "TARGETS="+target)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("scripts/release-binaries.sh: %v\n%s", err, b)
+	if err := serialized(func() error {
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("scripts/release-binaries.sh: %w\n%s", err, b)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 	sums := readSums(t, filepath.Join(dist, "SHA256SUMS"))
 	if len(sums) != len(ReleasePackages) {

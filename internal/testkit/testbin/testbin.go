@@ -67,10 +67,32 @@ func RunBuildScript(pkg, out, version string, env []string) error {
 	cmd := exec.Command(Bash(), BuildScript, pkg, out)
 	cmd.Dir = ModuleRoot()
 	cmd.Env = append(append(os.Environ(), "VERSION="+version), env...)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%s %s: %w\n%s", BuildScript, pkg, err, b)
+	return serialized(func() error {
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("%s %s: %w\n%s", BuildScript, pkg, err, b)
+		}
+		return nil
+	})
+}
+
+// serialized runs build holding an exclusive lock on this checkout's
+// scripts/build.sh, which every test process building with it takes.
+// `go test ./...` runs several packages' tests at once, and concurrent go
+// builds do not share work in progress: each would compile the standard
+// library and every dependency again with the release flags (-trimpath,
+// no cgo), a minute of CPU apiece with an empty build cache. One at a
+// time, the first compiles and the rest find its work in the build cache.
+func serialized(build func() error) error {
+	f, err := os.Open(filepath.Join(ModuleRoot(), BuildScript))
+	if err != nil {
+		return fmt.Errorf("open %s to lock it: %w", BuildScript, err)
 	}
-	return nil
+	defer f.Close()
+	if err := lockFile(f); err != nil {
+		return fmt.Errorf("lock %s: %w", BuildScript, err)
+	}
+	defer func() { _ = unlockFile(f) }()
+	return build()
 }
 
 // exe is what a binary's name ends in on this system.
