@@ -3,11 +3,13 @@ package projection
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"hash/maphash"
 	"io"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -67,6 +69,7 @@ const (
 	recDisplaced             // out of ts order in the file (finish)
 	recProblem               // a payload problem, problems[aux]: judged in order, never applied
 	recTextID                // the event_id is texts[textID(r)]
+	recHexCommit             // payload.commit is 40 lower-case hex digits, commits[aux]
 )
 
 // textID is the index in texts of a recTextID rec's event_id, held where
@@ -123,41 +126,59 @@ func roleCode(r string) uint8 {
 	return 0
 }
 
+// assignX is the payload of an assign: symbols, and the spec, which is
+// usually <dir>/<task_id>.md (pactify assign's default): then only the
+// symbol of <dir>/ is kept, specDir, and spec is "".
 type assignX struct {
 	owner, reviewer, branch uint32
+	specDir                 uint32 // noAux: the spec is spec
 	spec                    string
 }
 
 // recBlock is the number of recs in one block of a recStore.
 const recBlock = 1 << 14
 
-// recStore is an append-only list of recs in blocks, so growing it never
-// copies what it holds, with the hash of each rec's line in blocks of
-// their own, let go once reading is done (dropHashes).
-type recStore struct {
-	blocks [][]rec
-	hashes [][]uint64
+// blockList is an append-only list in blocks of recBlock, so growing it
+// never copies what it holds nor holds twice the room it needs.
+type blockList[T any] struct {
+	blocks [][]T
 	n      int
 }
 
-func (s *recStore) at(i uint32) *rec { return &s.blocks[i/recBlock][i%recBlock] }
+func (s *blockList[T]) at(i uint32) *T { return &s.blocks[i/recBlock][i%recBlock] }
 
-// hash is the hash of the line of rec i, while reading.
-func (s *recStore) hash(i uint32) uint64 { return s.hashes[i/recBlock][i%recBlock] }
-
-func (s *recStore) push(r *rec, hash uint64) uint32 {
+func (s *blockList[T]) push(v T) uint32 {
 	if s.n%recBlock == 0 {
-		s.blocks = append(s.blocks, make([]rec, recBlock))
-		s.hashes = append(s.hashes, make([]uint64, recBlock))
+		s.blocks = append(s.blocks, make([]T, recBlock))
 	}
 	i := s.n
-	s.blocks[i/recBlock][i%recBlock] = *r
-	s.hashes[i/recBlock][i%recBlock] = hash
+	s.blocks[i/recBlock][i%recBlock] = v
 	s.n++
 	return uint32(i)
 }
 
-func (s *recStore) dropHashes() { s.hashes = nil }
+func (s *blockList[T]) pushAll(vs []T) {
+	for _, v := range vs {
+		s.push(v)
+	}
+}
+
+// recStore is the list of recs, with the hash of each rec's line in
+// blocks of their own, let go once reading is done (dropHashes).
+type recStore struct {
+	blockList[rec]
+	hashes blockList[uint64]
+}
+
+// hash is the hash of the line of rec i, while reading.
+func (s *recStore) hash(i uint32) uint64 { return *s.hashes.at(i) }
+
+func (s *recStore) push(r *rec, hash uint64) uint32 {
+	s.hashes.push(hash)
+	return s.blockList.push(*r)
+}
+
+func (s *recStore) dropHashes() { s.hashes = blockList[uint64]{} }
 
 // Unix seconds within which a ts is held in a rec as Unix nanoseconds.
 const (
@@ -196,6 +217,7 @@ type chunkOut struct {
 	hashes   []uint64 // of each rec's line
 	assigns  []assignX
 	texts    []string
+	commits  [][20]byte
 	problems []Problem
 	fat      []Event
 	// reported holds the rejections of the chunk's reported events that
@@ -249,8 +271,9 @@ type parallelReplay struct {
 	// names[s>>symWorkerShift][s&symIndexMask].
 	names    [][]string
 	recs     recStore
-	assigns  []assignX
-	texts    []string
+	assigns  blockList[assignX]
+	texts    blockList[string]
+	commits  blockList[[20]byte]
 	problems []Problem
 	fat      []Event
 
@@ -433,7 +456,7 @@ func (out *chunkOut) reset() {
 	clear(out.problems)
 	clear(out.fat)
 	clear(out.reported)
-	*out = chunkOut{recs: out.recs[:0], hashes: out.hashes[:0], assigns: out.assigns[:0], texts: out.texts[:0], problems: out.problems[:0], fat: out.fat[:0], reported: out.reported[:0]}
+	*out = chunkOut{recs: out.recs[:0], hashes: out.hashes[:0], assigns: out.assigns[:0], texts: out.texts[:0], commits: out.commits[:0], problems: out.problems[:0], fat: out.fat[:0], reported: out.reported[:0]}
 }
 
 // decodeChunk decodes the lines of one chunk (a worker's part), cut as
@@ -517,17 +540,33 @@ func (out *chunkOut) add(d *decoder, ev *Event, hash uint64) {
 	switch ev.Type {
 	case TypeAssign:
 		r.aux = uint32(len(out.assigns))
-		out.assigns = append(out.assigns, assignX{owner: d.symOf[symOwner], reviewer: d.symOf[symReviewer], branch: d.symOf[symBranch], spec: ev.Payload.Spec})
+		out.assigns = append(out.assigns, d.assignOf(ev))
 	case TypeChangesRequested:
 		r.aux = uint32(len(out.texts))
 		out.texts = append(out.texts, ev.Payload.Reason)
 	case TypeAccept:
-		if ev.Payload.Commit != "" {
+		var c [20]byte
+		switch {
+		case len(ev.Payload.Commit) == 40 && hexBytes(c[:], []byte(ev.Payload.Commit)):
+			r.flags |= recHexCommit
+			r.aux = uint32(len(out.commits))
+			out.commits = append(out.commits, c)
+		case ev.Payload.Commit != "":
 			r.aux = uint32(len(out.texts))
 			out.texts = append(out.texts, ev.Payload.Commit)
 		}
 	}
 	out.keep(&r, hash)
+}
+
+// assignOf is the assignX of ev, an assign just decoded.
+func (d *decoder) assignOf(ev *Event) assignX {
+	a := assignX{owner: d.symOf[symOwner], reviewer: d.symOf[symReviewer], branch: d.symOf[symBranch], specDir: noAux, spec: ev.Payload.Spec}
+	if dir, ok := strings.CutSuffix(a.spec, ev.TaskID+".md"); ok && ev.TaskID != "" {
+		d.intern([]byte(dir), symOther)
+		a.specDir, a.spec = d.symOf[symOther], ""
+	}
+	return a
 }
 
 // keep appends r, the rec of a line of the given hash.
@@ -591,9 +630,10 @@ func (lr *parallelReplay) take(out *chunkOut) {
 		log.latest = out.latest
 	}
 	lr.names[out.worker] = out.names
-	assignBase, textBase, problemBase, fatBase := uint32(len(lr.assigns)), uint32(len(lr.texts)), uint32(len(lr.problems)), uint32(len(lr.fat))
-	lr.assigns = append(lr.assigns, out.assigns...)
-	lr.texts = append(lr.texts, out.texts...)
+	assignBase, textBase, commitBase, problemBase, fatBase := uint32(lr.assigns.n), uint32(lr.texts.n), uint32(lr.commits.n), uint32(len(lr.problems)), uint32(len(lr.fat))
+	lr.assigns.pushAll(out.assigns)
+	lr.texts.pushAll(out.texts)
+	lr.commits.pushAll(out.commits)
 	lr.problems = append(lr.problems, out.problems...)
 	lr.fat = append(lr.fat, out.fat...)
 	// Hash the chunk's compact ids and touch their slots first, so the
@@ -629,6 +669,8 @@ func (lr *parallelReplay) take(out *chunkOut) {
 			r.aux += problemBase
 		case r.typ == typeAssign:
 			r.aux += assignBase
+		case r.flags&recHexCommit != 0:
+			r.aux += commitBase
 		case (r.typ == typeChanges || r.typ == typeAccept) && r.aux != noAux:
 			r.aux += textBase
 		}
@@ -712,7 +754,7 @@ func (lr *parallelReplay) stringID(r *rec) string {
 	case r.form != idOther:
 		return ""
 	case r.flags&recTextID != 0:
-		return lr.texts[textID(r)]
+		return *lr.texts.at(textID(r))
 	case r.flags&recFat != 0:
 		return lr.fat[r.aux].EventID
 	}
@@ -785,7 +827,7 @@ func (lr *parallelReplay) finish() *Result {
 		}
 		return 1
 	})
-	st := newStateFor(len(lr.assigns))
+	st := newStateFor(lr.assigns.n)
 	d := 0
 	for i := 0; i < lr.recs.n; i++ {
 		r := lr.recs.at(uint32(i))
@@ -823,13 +865,19 @@ func (lr *parallelReplay) materialize(r *rec, ev *Event) {
 	}
 	switch ev.Type {
 	case TypeAssign:
-		a := &lr.assigns[r.aux]
+		a := lr.assigns.at(r.aux)
 		ev.Payload.Owner, ev.Payload.Reviewer, ev.Payload.Branch, ev.Payload.Spec = lr.name(a.owner), lr.name(a.reviewer), lr.name(a.branch), a.spec
+		if a.spec == "" && a.specDir != noAux {
+			ev.Payload.Spec = lr.name(a.specDir) + ev.TaskID + ".md"
+		}
 	case TypeChangesRequested:
-		ev.Payload.Reason = lr.texts[r.aux]
+		ev.Payload.Reason = *lr.texts.at(r.aux)
 	case TypeAccept:
-		if r.aux != noAux {
-			ev.Payload.Commit = lr.texts[r.aux]
+		switch {
+		case r.flags&recHexCommit != 0:
+			ev.Payload.Commit = hex.EncodeToString(lr.commits.at(r.aux)[:])
+		case r.aux != noAux:
+			ev.Payload.Commit = *lr.texts.at(r.aux)
 		}
 		ev.EventID = lr.eventID(r)
 	}

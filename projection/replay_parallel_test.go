@@ -63,3 +63,48 @@ func TestFarTimestampsReplayAsCanonical(t *testing.T) {
 		t.Fatalf("the far log does not replay as meant: %s\n%+v", RenderBytes(res.State), res.Rejections)
 	}
 }
+
+// TestCompactPayloadsReplayAsCanonical holds the payloads the parallel
+// replay keeps in short forms (a spec as <dir>/<task_id>.md, a commit as
+// 40 lower-case hex digits) and those it keeps as text to the canonical
+// replay, which keeps them all as text.
+func TestCompactPayloadsReplayAsCanonical(t *testing.T) {
+	t.Parallel()
+	specs := map[string]string{
+		"T1": ".pact/tasks/T1.md", "T2": "T2.md", "T3": "docs/T3.MD", "T4": "x/T4.md.md", "T5": "",
+		"T6": ".pact/tasks/T6.md ", "T7": "tasks/T1.md", "T8": ".md", "T9": "a/T9.md",
+	}
+	commits := []string{"0123456789abcdef0123456789abcdef01234567", "0123456789ABCDEF0123456789ABCDEF01234567",
+		"0123456789abcdef0123456789abcdef0123456g", "0123456789abcdef0123456789abcdef012345678", "", "x"}
+	var b logb
+	b.add(evLine("i", at(1), "lead", "", TypeInit, "", "", `{"project":"p","protocol_version":1,"seats":[{"id":"lead","roles":["orchestrator"],"entry":"AGENTS.md"},{"id":"a","roles":["worker"],"entry":"AGENTS.md"},{"id":"r","roles":["reviewer"],"entry":"AGENTS.md"}],"base_branch":"main"}`))
+	for i := 1; i <= 9; i++ {
+		task := fmt.Sprintf("T%d", i)
+		b.ev("lead", TypeAssign, task, "F", fmt.Sprintf(`{"owner":"a","reviewer":"r","branch":"b","spec":%q}`, specs[task]))
+	}
+	b.ev("a", TypeJoin, "", "", `{"roles":["worker"]}`)
+	for i, c := range commits {
+		task := fmt.Sprintf("T%d", i+1)
+		b.ev("a", TypeCheckpoint, task, "F", `{"evidence":"e"}`)
+		payload := fmt.Sprintf(`{"commit":%q}`, c)
+		if c == "x" {
+			payload = `{"commit":7}`
+		}
+		b.ev("r", TypeAccept, task, "F", payload)
+	}
+	file := []byte(strings.Join(b.lines, "\n"))
+	if msg := diffParseReplay(file, true); msg != "" {
+		t.Fatal(msg)
+	}
+	_, res := ReadBytes(file, ReadOptions{})
+	for task, spec := range specs {
+		if got := res.State.Tasks[task]; got == nil || got.Spec != spec {
+			t.Errorf("task %s: spec %+v, want %q", task, got, spec)
+		}
+	}
+	for i, c := range commits[:5] {
+		if got := res.State.Tasks[fmt.Sprintf("T%d", i+1)]; got.AcceptCommit != c || got.Status != StatusAccepted {
+			t.Errorf("task T%d: %s, commit %q, want accepted at %q", i+1, got.Status, got.AcceptCommit, c)
+		}
+	}
+}
