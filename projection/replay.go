@@ -171,12 +171,24 @@ func rejection(ev *Event, code Code, msg string) *Rejection {
 // returns the first failure, without changing the state. event_id presence is
 // not judged here (it never stops an event).
 func (s *State) Judge(ev *Event) *Rejection {
+	r, _ := s.judge(ev)
+	return r
+}
+
+// judge is Judge, which also returns the task ev names (nil when there is
+// none): every check, and Apply, looks at the one task looked up here.
+func (s *State) judge(ev *Event) (*Rejection, *Task) {
 	// 1: envelope, found while parsing, then the one envelope test that
 	// needs the state; 2: payload, found while parsing.
 	if ev.Problem != nil && ev.Problem.Code != CodeSchemaPayload {
-		return rejection(ev, ev.Problem.Code, ev.Problem.Message)
+		return rejection(ev, ev.Problem.Code, ev.Problem.Message), nil
 	}
-	if t := s.Tasks[ev.TaskID]; t != nil && ev.Feature != "" && ev.Feature != t.Feature &&
+	t := s.Tasks[ev.TaskID]
+	return s.judgeWith(ev, t), t
+}
+
+func (s *State) judgeWith(ev *Event, t *Task) *Rejection {
+	if t != nil && ev.Feature != "" && ev.Feature != t.Feature &&
 		(ev.Type == TypeCheckpoint || ev.Type == TypeAccept || ev.Type == TypeChangesRequested) {
 		return rejection(ev, CodeSchemaEnvelope, fmt.Sprintf("feature %q does not match task %s's feature %q", ev.Feature, t.ID, quoted(t.Feature)))
 	}
@@ -200,15 +212,15 @@ func (s *State) Judge(ev *Event) *Rejection {
 		return r
 	}
 	// 6: task and feature existence.
-	if r := s.judgeExistence(ev); r != nil {
+	if r := s.judgeExistence(ev, t); r != nil {
 		return r
 	}
 	// 7: authorization (Rule 1, ownership).
-	if r := s.judgeAuthorization(ev); r != nil {
+	if r := s.judgeAuthorization(ev, t); r != nil {
 		return r
 	}
 	// 8: state transition.
-	if r := s.judgeTransition(ev); r != nil {
+	if r := s.judgeTransition(ev, t); r != nil {
 		return r
 	}
 	// 9: Rule 2.
@@ -330,17 +342,19 @@ func UnsafeTaskID(id string) string {
 	return ""
 }
 
-func (s *State) judgeExistence(ev *Event) *Rejection {
+// judgeExistence, judgeAuthorization and judgeTransition are given t, the
+// task ev names (nil when there is none).
+func (s *State) judgeExistence(ev *Event, t *Task) *Rejection {
 	switch ev.Type {
 	case TypeAssign:
 		if why := UnsafeTaskID(ev.TaskID); why != "" {
 			return rejection(ev, CodeTaskUnsafeID, fmt.Sprintf("task id %q cannot be a file name under tasks/: %s", ev.TaskID, why))
 		}
-		if t := s.Tasks[ev.TaskID]; t != nil {
+		if t != nil {
 			return rejection(ev, CodeTaskDuplicateID, fmt.Sprintf("task %s was already assigned on line %d (feature %s)", ev.TaskID, t.AssignLine, quoted(t.Feature)))
 		}
 	case TypeCheckpoint, TypeAccept, TypeChangesRequested:
-		if s.Tasks[ev.TaskID] == nil {
+		if t == nil {
 			return rejection(ev, CodeTaskUnknown, fmt.Sprintf("%s of task %s, which was never assigned", ev.Type, ev.TaskID))
 		}
 	case TypeMerge:
@@ -351,8 +365,7 @@ func (s *State) judgeExistence(ev *Event) *Rejection {
 	return nil
 }
 
-func (s *State) judgeAuthorization(ev *Event) *Rejection {
-	t := s.Tasks[ev.TaskID]
+func (s *State) judgeAuthorization(ev *Event, t *Task) *Rejection {
 	switch ev.Type {
 	case TypeAssign:
 		if ev.Payload.Owner == ev.Payload.Reviewer {
@@ -373,14 +386,13 @@ func (s *State) judgeAuthorization(ev *Event) *Rejection {
 	return nil
 }
 
-func (s *State) judgeTransition(ev *Event) *Rejection {
+func (s *State) judgeTransition(ev *Event, t *Task) *Rejection {
 	switch ev.Type {
 	case TypeAssign:
 		if f := s.Features[ev.Feature]; f != nil && f.Shipped {
 			return rejection(ev, CodeInvalidTransition, fmt.Sprintf("assign of %s into feature %s, which has already shipped", ev.TaskID, ev.Feature))
 		}
 	case TypeCheckpoint, TypeAccept, TypeChangesRequested:
-		t := s.Tasks[ev.TaskID]
 		if f := s.Features[t.Feature]; f.Shipped {
 			return rejection(ev, CodeInvalidTransition, fmt.Sprintf("%s of %s, whose feature %s has already shipped", ev.Type, t.ID, quoted(t.Feature)))
 		}
@@ -409,7 +421,8 @@ func transitionHint(typ string, st TaskStatus) string {
 // Apply judges ev and, when it passes, applies it. It returns the rejection
 // (and leaves the state unchanged) when it does not.
 func (s *State) Apply(ev *Event) *Rejection {
-	if r := s.Judge(ev); r != nil {
+	r, t := s.judge(ev)
+	if r != nil {
 		return r
 	}
 	s.Applied++
@@ -442,14 +455,11 @@ func (s *State) Apply(ev *Event) *Rejection {
 			}
 		}
 	case TypeCheckpoint:
-		t := s.Tasks[ev.TaskID]
 		t.Status, t.UpdatedAt = StatusAwaitingReview, ev.TS
 	case TypeAccept:
-		t := s.Tasks[ev.TaskID]
 		t.Status, t.UpdatedAt = StatusAccepted, ev.TS
 		t.AcceptLine, t.AcceptEvent, t.AcceptCommit = ev.Line, ev.EventID, ev.Payload.Commit
 	case TypeChangesRequested:
-		t := s.Tasks[ev.TaskID]
 		t.Status, t.UpdatedAt = StatusInProgress, ev.TS
 		t.Rounds++
 		t.LastReason = ev.Payload.Reason

@@ -3,10 +3,13 @@ package projection
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"hash/maphash"
 	"io"
+	"math"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,7 +19,7 @@ import (
 // The replay of a log read without its events (Read without KeepEvents):
 // the memory-bounded path of `pactify validate` and of every writing verb.
 // One goroutine cuts the input into chunks of whole lines, workers decode
-// them, and each event is kept only in a compact form (64 bytes, repeated
+// them, and each event is kept only in a compact form (48 bytes, repeated
 // strings interned) until it is applied; no line is kept. An event that is
 // reported before ordering (an envelope defect) is never applied: it keeps
 // only what duplicate event ids need, and nothing when it has no event_id,
@@ -38,13 +41,14 @@ func readParallel(r io.Reader, reserve string, workers, chunk int) (*Log, *Resul
 // rec is one decoded event, compact: symbols instead of strings, the
 // event_id in 16 bytes when it has a common form (or, in another form,
 // the index of its string in texts), the payload fields a replay reads in
-// side tables. Only init events are kept whole, in fat.
+// side tables. Only init events, and events whose ts is not a Unix time in
+// nanoseconds (before 1678, after 2261), are kept whole, in fat. The hash
+// of the line, which only reading needs (to tell byte-identical duplicate
+// event ids), is kept beside it until reading is done (recStore).
 type rec struct {
-	sec     int64
-	hash    uint64 // of the line's bytes, to tell byte-identical duplicates
-	line    int64
+	ts      int64 // Unix nanoseconds (fat: the event's TS)
 	id      [16]byte
-	nsec    int32
+	line    uint32
 	agent   uint32 // symbols
 	task    uint32
 	feature uint32
@@ -65,6 +69,7 @@ const (
 	recDisplaced             // out of ts order in the file (finish)
 	recProblem               // a payload problem, problems[aux]: judged in order, never applied
 	recTextID                // the event_id is texts[textID(r)]
+	recHexCommit             // payload.commit is 40 lower-case hex digits, commits[aux]
 )
 
 // textID is the index in texts of a recTextID rec's event_id, held where
@@ -121,31 +126,70 @@ func roleCode(r string) uint8 {
 	return 0
 }
 
+// assignX is the payload of an assign: symbols, and the spec, which is
+// usually <dir>/<task_id>.md (pactify assign's default): then only the
+// symbol of <dir>/ is kept, specDir, and spec is "".
 type assignX struct {
 	owner, reviewer, branch uint32
+	specDir                 uint32 // noAux: the spec is spec
 	spec                    string
 }
 
 // recBlock is the number of recs in one block of a recStore.
 const recBlock = 1 << 14
 
-// recStore is an append-only list of recs in blocks, so growing it never
-// copies what it holds.
-type recStore struct {
-	blocks [][]rec
+// blockList is an append-only list in blocks of recBlock, so growing it
+// never copies what it holds nor holds twice the room it needs.
+type blockList[T any] struct {
+	blocks [][]T
 	n      int
 }
 
-func (s *recStore) at(i uint32) *rec { return &s.blocks[i/recBlock][i%recBlock] }
+func (s *blockList[T]) at(i uint32) *T { return &s.blocks[i/recBlock][i%recBlock] }
 
-func (s *recStore) push(r *rec) uint32 {
+func (s *blockList[T]) push(v T) uint32 {
 	if s.n%recBlock == 0 {
-		s.blocks = append(s.blocks, make([]rec, recBlock))
+		s.blocks = append(s.blocks, make([]T, recBlock))
 	}
 	i := s.n
-	s.blocks[i/recBlock][i%recBlock] = *r
+	s.blocks[i/recBlock][i%recBlock] = v
 	s.n++
 	return uint32(i)
+}
+
+func (s *blockList[T]) pushAll(vs []T) {
+	for _, v := range vs {
+		s.push(v)
+	}
+}
+
+// recStore is the list of recs, with the hash of each rec's line in
+// blocks of their own, let go once reading is done (dropHashes).
+type recStore struct {
+	blockList[rec]
+	hashes blockList[uint64]
+}
+
+// hash is the hash of the line of rec i, while reading.
+func (s *recStore) hash(i uint32) uint64 { return *s.hashes.at(i) }
+
+func (s *recStore) push(r *rec, hash uint64) uint32 {
+	s.hashes.push(hash)
+	return s.blockList.push(*r)
+}
+
+func (s *recStore) dropHashes() { s.hashes = blockList[uint64]{} }
+
+// Unix seconds within which a ts is held in a rec as Unix nanoseconds.
+const (
+	minNanoSec = math.MinInt64/1_000_000_000 + 1
+	maxNanoSec = math.MaxInt64/1_000_000_000 - 1
+)
+
+// inNanos says whether t is held in a rec (ts) rather than whole (fat).
+func inNanos(t time.Time) bool {
+	sec := t.Unix()
+	return sec >= minNanoSec && sec <= maxNanoSec
 }
 
 // ---- reading: one goroutine cuts the input into chunks of whole lines,
@@ -170,8 +214,10 @@ type chunkOut struct {
 	names    []string // the worker's interned strings so far
 	lastLine int      // number of the last line counted, 0 if none
 	recs     []rec
+	hashes   []uint64 // of each rec's line
 	assigns  []assignX
 	texts    []string
+	commits  [][20]byte
 	problems []Problem
 	fat      []Event
 	// reported holds the rejections of the chunk's reported events that
@@ -193,6 +239,8 @@ type reportedX struct {
 	hasMissing       bool
 }
 
+// key is where a rec goes in replay order: by ts, ties by file order (i,
+// the rec's index).
 type key struct {
 	sec  int64
 	nsec int32
@@ -203,6 +251,19 @@ func (a key) less(b key) bool {
 	return a.sec < b.sec || (a.sec == b.sec && (a.nsec < b.nsec || (a.nsec == b.nsec && a.i < b.i)))
 }
 
+// keyOf is the key of rec r, index i.
+func (lr *parallelReplay) keyOf(r *rec, i uint32) key {
+	if r.flags&recFat != 0 {
+		ts := lr.fat[r.aux].TS
+		return key{ts.Unix(), int32(ts.Nanosecond()), i}
+	}
+	sec, nsec := r.ts/1e9, r.ts%1e9
+	if nsec < 0 {
+		sec, nsec = sec-1, nsec+1e9
+	}
+	return key{sec, int32(nsec), i}
+}
+
 type parallelReplay struct {
 	log   *Log
 	chunk int
@@ -210,8 +271,9 @@ type parallelReplay struct {
 	// names[s>>symWorkerShift][s&symIndexMask].
 	names    [][]string
 	recs     recStore
-	assigns  []assignX
-	texts    []string
+	assigns  blockList[assignX]
+	texts    blockList[string]
+	commits  blockList[[20]byte]
 	problems []Problem
 	fat      []Event
 
@@ -219,6 +281,8 @@ type parallelReplay struct {
 	strIDs  idTable // other event ids (of fat recs) → first rec
 	hashes  []uint64
 	touched uint64 // keeps the touches of take
+	// tooLarge says the log has more lines than a rec can number.
+	tooLarge bool
 
 	// rejected collects the rejections: first those made before ordering
 	// (duplicates and envelope problems), in file order, then those of
@@ -285,10 +349,16 @@ func (lr *parallelReplay) read(r io.Reader, workers int) error {
 	if lr.log.reserved != "" {
 		lr.log.reservedLine = lr.firstLineOf(lr.log.reserved)
 	}
-	// Duplicates are all found: the id tables are no longer needed.
+	// Duplicates are all found: the id tables and line hashes are no
+	// longer needed.
 	lr.ids, lr.strIDs, lr.hashes = idTable{}, idTable{}, nil
-	if readErr == nil && slices.Contains(overflow, true) {
+	lr.recs.dropHashes()
+	switch {
+	case readErr != nil:
+	case slices.Contains(overflow, true):
 		readErr = errors.New("the log names more distinct seats, tasks, features and branches than this reader can hold")
+	case lr.tooLarge:
+		readErr = errors.New("the log has more lines than this reader can hold")
 	}
 	return readErr
 }
@@ -386,7 +456,7 @@ func (out *chunkOut) reset() {
 	clear(out.problems)
 	clear(out.fat)
 	clear(out.reported)
-	*out = chunkOut{recs: out.recs[:0], assigns: out.assigns[:0], texts: out.texts[:0], problems: out.problems[:0], fat: out.fat[:0], reported: out.reported[:0]}
+	*out = chunkOut{recs: out.recs[:0], hashes: out.hashes[:0], assigns: out.assigns[:0], texts: out.texts[:0], commits: out.commits[:0], problems: out.problems[:0], fat: out.fat[:0], reported: out.reported[:0]}
 }
 
 // decodeChunk decodes the lines of one chunk (a worker's part), cut as
@@ -433,27 +503,27 @@ func (out *chunkOut) add(d *decoder, ev *Event, hash uint64) {
 	if ev.TS.After(out.latest) {
 		out.latest = ev.TS
 	}
-	r := rec{line: int64(ev.Line), hash: hash, typ: typeCode(ev.Type), role: roleCode(ev.Role), form: d.idForm, aux: noAux}
+	r := rec{line: uint32(ev.Line), typ: typeCode(ev.Type), role: roleCode(ev.Role), form: d.idForm, aux: noAux}
 	if d.idForm != idOther {
 		r.id = d.idBytes
 	} else if ev.MissingEventID() {
 		r.flags |= recMissingID
 	}
 	if ev.Problem != nil && ev.Problem.Code != CodeSchemaPayload {
-		out.addReported(d, ev, r)
+		out.addReported(d, ev, r, hash)
 		return
 	}
-	r.sec, r.nsec = ev.TS.Unix(), int32(ev.TS.Nanosecond())
-	if ev.Type == TypeInit {
+	if ev.Type == TypeInit || !inNanos(ev.TS) {
 		if d.idForm != idOther {
 			ev.EventID = formatID(d.idForm, &d.idBytes)
 		}
 		r.flags |= recFat
 		r.aux = uint32(len(out.fat))
 		out.fat = append(out.fat, *ev)
-		out.recs = append(out.recs, r)
+		out.keep(&r, hash)
 		return
 	}
+	r.ts = ev.TS.UnixNano()
 	if d.idForm == idOther && ev.EventID != "" {
 		setTextID(&r, uint32(len(out.texts)))
 		out.texts = append(out.texts, ev.EventID)
@@ -464,23 +534,45 @@ func (out *chunkOut) add(d *decoder, ev *Event, hash uint64) {
 		r.flags |= recProblem
 		r.aux = uint32(len(out.problems))
 		out.problems = append(out.problems, *ev.Problem)
-		out.recs = append(out.recs, r)
+		out.keep(&r, hash)
 		return
 	}
 	switch ev.Type {
 	case TypeAssign:
 		r.aux = uint32(len(out.assigns))
-		out.assigns = append(out.assigns, assignX{owner: d.symOf[symOwner], reviewer: d.symOf[symReviewer], branch: d.symOf[symBranch], spec: ev.Payload.Spec})
+		out.assigns = append(out.assigns, d.assignOf(ev))
 	case TypeChangesRequested:
 		r.aux = uint32(len(out.texts))
 		out.texts = append(out.texts, ev.Payload.Reason)
 	case TypeAccept:
-		if ev.Payload.Commit != "" {
+		var c [20]byte
+		switch {
+		case len(ev.Payload.Commit) == 40 && hexBytes(c[:], []byte(ev.Payload.Commit)):
+			r.flags |= recHexCommit
+			r.aux = uint32(len(out.commits))
+			out.commits = append(out.commits, c)
+		case ev.Payload.Commit != "":
 			r.aux = uint32(len(out.texts))
 			out.texts = append(out.texts, ev.Payload.Commit)
 		}
 	}
-	out.recs = append(out.recs, r)
+	out.keep(&r, hash)
+}
+
+// assignOf is the assignX of ev, an assign just decoded.
+func (d *decoder) assignOf(ev *Event) assignX {
+	a := assignX{owner: d.symOf[symOwner], reviewer: d.symOf[symReviewer], branch: d.symOf[symBranch], specDir: noAux, spec: ev.Payload.Spec}
+	if dir, ok := strings.CutSuffix(a.spec, ev.TaskID+".md"); ok && ev.TaskID != "" {
+		d.intern([]byte(dir), symOther)
+		a.specDir, a.spec = d.symOf[symOther], ""
+	}
+	return a
+}
+
+// keep appends r, the rec of a line of the given hash.
+func (out *chunkOut) keep(r *rec, hash uint64) {
+	out.recs = append(out.recs, *r)
+	out.hashes = append(out.hashes, hash)
 }
 
 // addReported keeps what an event reported before ordering needs. Without
@@ -488,7 +580,7 @@ func (out *chunkOut) add(d *decoder, ev *Event, hash uint64) {
 // rejections are final: they go to early, which keeps only the first
 // MaxListed of each code. With one, take decides whether it is a
 // duplicate; its rec then only holds the id.
-func (out *chunkOut) addReported(d *decoder, ev *Event, r rec) {
+func (out *chunkOut) addReported(d *decoder, ev *Event, r rec, hash uint64) {
 	if d.idForm != idOther {
 		ev.EventID = formatID(d.idForm, &d.idBytes)
 	}
@@ -513,7 +605,7 @@ func (out *chunkOut) addReported(d *decoder, ev *Event, r rec) {
 	}
 	r.aux = uint32(len(out.reported))
 	out.reported = append(out.reported, x)
-	out.recs = append(out.recs, r)
+	out.keep(&r, hash)
 }
 
 // take merges one chunk's results, in file order: its recs are kept, their
@@ -531,13 +623,17 @@ func (lr *parallelReplay) take(out *chunkOut) {
 	if out.lastLine > 0 {
 		log.Lines = out.lastLine
 	}
+	if out.lastLine > math.MaxUint32 {
+		lr.tooLarge = true // a rec holds a line in 32 bits
+	}
 	if out.latest.After(log.latest) {
 		log.latest = out.latest
 	}
 	lr.names[out.worker] = out.names
-	assignBase, textBase, problemBase, fatBase := uint32(len(lr.assigns)), uint32(len(lr.texts)), uint32(len(lr.problems)), uint32(len(lr.fat))
-	lr.assigns = append(lr.assigns, out.assigns...)
-	lr.texts = append(lr.texts, out.texts...)
+	assignBase, textBase, commitBase, problemBase, fatBase := uint32(lr.assigns.n), uint32(lr.texts.n), uint32(lr.commits.n), uint32(len(lr.problems)), uint32(len(lr.fat))
+	lr.assigns.pushAll(out.assigns)
+	lr.texts.pushAll(out.texts)
+	lr.commits.pushAll(out.commits)
 	lr.problems = append(lr.problems, out.problems...)
 	lr.fat = append(lr.fat, out.fat...)
 	// Hash the chunk's compact ids and touch their slots first, so the
@@ -573,6 +669,8 @@ func (lr *parallelReplay) take(out *chunkOut) {
 			r.aux += problemBase
 		case r.typ == typeAssign:
 			r.aux += assignBase
+		case r.flags&recHexCommit != 0:
+			r.aux += commitBase
 		case (r.typ == typeChanges || r.typ == typeAccept) && r.aux != noAux:
 			r.aux += textBase
 		}
@@ -585,10 +683,10 @@ func (lr *parallelReplay) take(out *chunkOut) {
 			} else {
 				taskID, feature = lr.taskFeature(r)
 			}
-			lr.rejected.add(duplicateID(int(r.line), lr.eventID(r), taskID, feature, int(f.line), f.hash == r.hash))
+			lr.rejected.add(duplicateID(int(r.line), lr.eventID(r), taskID, feature, int(f.line), lr.recs.hash(first) == out.hashes[i]))
 			continue // never kept: ids point at first uses only
 		}
-		lr.recs.push(r)
+		lr.recs.push(r, out.hashes[i])
 		if reported != nil {
 			if reported.hasMissing {
 				lr.rejected.add(reported.missing)
@@ -656,7 +754,7 @@ func (lr *parallelReplay) stringID(r *rec) string {
 	case r.form != idOther:
 		return ""
 	case r.flags&recTextID != 0:
-		return lr.texts[textID(r)]
+		return *lr.texts.at(textID(r))
 	case r.flags&recFat != 0:
 		return lr.fat[r.aux].EventID
 	}
@@ -715,7 +813,7 @@ func (lr *parallelReplay) finish() *Result {
 		if r.flags&recReported != 0 {
 			continue
 		}
-		k := key{r.sec, r.nsec, uint32(i)}
+		k := lr.keyOf(r, uint32(i))
 		if topSet && k.less(top) {
 			displaced = append(displaced, aside{k, *r})
 			r.flags |= recDisplaced
@@ -729,12 +827,12 @@ func (lr *parallelReplay) finish() *Result {
 		}
 		return 1
 	})
-	st := newStateFor(len(lr.assigns))
+	st := newStateFor(lr.assigns.n)
 	d := 0
 	for i := 0; i < lr.recs.n; i++ {
 		r := lr.recs.at(uint32(i))
 		if r.flags&(recReported|recDisplaced) == 0 {
-			for k := (key{r.sec, r.nsec, uint32(i)}); d < len(displaced) && displaced[d].k.less(k); d++ {
+			for k := lr.keyOf(r, uint32(i)); d < len(displaced) && displaced[d].k.less(k); d++ {
 				lr.apply(st, &displaced[d].r)
 			}
 			lr.apply(st, r)
@@ -759,21 +857,27 @@ func (lr *parallelReplay) finish() *Result {
 // and Apply read. The event_id is spelled out only where Apply keeps it
 // (accept); a rejection gets it afterwards.
 func (lr *parallelReplay) materialize(r *rec, ev *Event) {
-	*ev = Event{Line: int(r.line), TS: time.Unix(r.sec, int64(r.nsec)).UTC(), AgentID: lr.name(r.agent), Role: roleNames[r.role],
-		Type: typeNames[r.typ], TaskID: lr.name(r.task), Feature: lr.name(r.feature), hash: r.hash}
+	*ev = Event{Line: int(r.line), TS: time.Unix(0, r.ts).UTC(), AgentID: lr.name(r.agent), Role: roleNames[r.role],
+		Type: typeNames[r.typ], TaskID: lr.name(r.task), Feature: lr.name(r.feature)}
 	if r.flags&recProblem != 0 {
 		ev.Problem = &lr.problems[r.aux]
 		return
 	}
 	switch ev.Type {
 	case TypeAssign:
-		a := &lr.assigns[r.aux]
+		a := lr.assigns.at(r.aux)
 		ev.Payload.Owner, ev.Payload.Reviewer, ev.Payload.Branch, ev.Payload.Spec = lr.name(a.owner), lr.name(a.reviewer), lr.name(a.branch), a.spec
+		if a.spec == "" && a.specDir != noAux {
+			ev.Payload.Spec = lr.name(a.specDir) + ev.TaskID + ".md"
+		}
 	case TypeChangesRequested:
-		ev.Payload.Reason = lr.texts[r.aux]
+		ev.Payload.Reason = *lr.texts.at(r.aux)
 	case TypeAccept:
-		if r.aux != noAux {
-			ev.Payload.Commit = lr.texts[r.aux]
+		switch {
+		case r.flags&recHexCommit != 0:
+			ev.Payload.Commit = hex.EncodeToString(lr.commits.at(r.aux)[:])
+		case r.aux != noAux:
+			ev.Payload.Commit = *lr.texts.at(r.aux)
 		}
 		ev.EventID = lr.eventID(r)
 	}

@@ -142,7 +142,7 @@ func TestProgressText(t *testing.T) {
 
 func TestMemoryLimit(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct{ log, want int64 }{{0, 200 << 20}, {100 << 20, 200 << 20}, {400 << 20, 300 << 20}} {
+	for _, tc := range []struct{ log, want int64 }{{0, 200 << 20}, {100 << 20, 200 << 20}, {400 << 20, 200 << 20}, {600 << 20, 300 << 20}} {
 		if got := memoryLimit(tc.log); got != tc.want {
 			t.Errorf("memoryLimit(%d) = %d, want %d", tc.log, got, tc.want)
 		}

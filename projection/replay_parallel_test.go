@@ -1,0 +1,110 @@
+package projection
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// TestRecSize holds the compact event of the parallel replay to its size:
+// a 2M-event log keeps 2M of them until the replay (CONTRIBUTING.md,
+// Performance), so a field added to rec shows here first.
+func TestRecSize(t *testing.T) {
+	t.Parallel()
+	if got := unsafe.Sizeof(rec{}); got != 48 {
+		t.Errorf("rec takes %d bytes, want 48", got)
+	}
+}
+
+// farLog is a log whose events sit on both sides of the bounds of a rec's
+// ts (Unix nanoseconds, minNanoSec to maxNanoSec), out of file order, so
+// the parallel replay orders recs held in nanoseconds with events kept
+// whole (fat) for their ts; with duplicate event ids of both kinds.
+func farLog() []byte {
+	ts := func(sec int64, nsec int) string { return FormatTS(time.Unix(sec, int64(nsec)).UTC()) }
+	lo, hi := int64(minNanoSec), int64(maxNanoSec)
+	id := func(n int) string { return fmt.Sprintf("%032x", n) }
+	init := evLine(id(1), "1600-01-01T00:00:00Z", "lead", "", TypeInit, "", "", `{"project":"far","protocol_version":1,"seats":[{"id":"lead","roles":["orchestrator"],"entry":"AGENTS.md"},{"id":"a","roles":["worker"],"entry":"AGENTS.md"},{"id":"b","roles":["reviewer"],"entry":"AGENTS.md"}],"base_branch":"main"}`)
+	assign := func(n int, when, task string) string {
+		return evLine(id(n), when, "lead", "", TypeAssign, task, "F", fmt.Sprintf(`{"owner":"a","reviewer":"b","branch":"feat/f","spec":".pact/tasks/%s.md"}`, task))
+	}
+	lines := []string{
+		assign(2, ts(lo, 0), "T2"),           // in nanoseconds, the earliest
+		assign(3, ts(lo-1, 999999999), "T1"), // just before: whole
+		init,
+		evLine(id(4), ts(lo, 1), "a", "", TypeJoin, "", "", `{"roles":["worker"]}`),
+		evLine(id(5), ts(hi, 999999999), "a", "", TypeCheckpoint, "T1", "F", `{"evidence":"x"}`),
+		evLine(id(6), ts(hi+1, 0), "b", "", TypeAccept, "T1", "F", `{"commit":"0123456789abcdef0123456789abcdef01234567"}`),
+		evLine(id(7), ts(hi, 500), "a", "", TypeCheckpoint, "T2", "F", `{"evidence":"y"}`),
+		evLine(id(8), "9999-12-31T23:59:59.5Z", "b", "", TypeChangesRequested, "T2", "F", `{"reason":"again"}`),
+		evLine(id(9), ts(0, 1), "b", "", TypeAccept, "T2", "F", `{"commit":"c"}`), // too early: rejected
+		evLine(id(10), "9999-12-31T23:59:59.9Z", "a", "", TypeCheckpoint, "T2", "F", `{"evidence":7}`),
+		evLine(id(11), "9999-12-31T23:59:59.99Z", "lead", "", TypeMerge, "", "F", ""),
+		"",
+	}
+	// Duplicates: of a whole event (byte for byte, and not) and of one in
+	// nanoseconds.
+	lines = append(lines, lines[1], strings.Replace(lines[1], "T1", "T9", 1), lines[0], strings.Replace(lines[4], `"x"`, `"z"`, 1))
+	return []byte(strings.Join(lines, "\n"))
+}
+
+func TestFarTimestampsReplayAsCanonical(t *testing.T) {
+	t.Parallel()
+	file := farLog()
+	if msg := diffParseReplay(file, true); msg != "" {
+		t.Fatal(msg)
+	}
+	// The log must reach what it is meant to test: events on both sides of
+	// both bounds, applied in ts order across them.
+	_, res := ReadBytes(file, ReadOptions{})
+	if st := res.State; !st.Initialized || len(st.Tasks) != 2 || st.Tasks["T1"].Status != StatusAccepted || st.Tasks["T2"].Rounds != 1 {
+		t.Fatalf("the far log does not replay as meant: %s\n%+v", RenderBytes(res.State), res.Rejections)
+	}
+}
+
+// TestCompactPayloadsReplayAsCanonical holds the payloads the parallel
+// replay keeps in short forms (a spec as <dir>/<task_id>.md, a commit as
+// 40 lower-case hex digits) and those it keeps as text to the canonical
+// replay, which keeps them all as text.
+func TestCompactPayloadsReplayAsCanonical(t *testing.T) {
+	t.Parallel()
+	specs := map[string]string{
+		"T1": ".pact/tasks/T1.md", "T2": "T2.md", "T3": "docs/T3.MD", "T4": "x/T4.md.md", "T5": "",
+		"T6": ".pact/tasks/T6.md ", "T7": "tasks/T1.md", "T8": ".md", "T9": "a/T9.md",
+	}
+	commits := []string{"0123456789abcdef0123456789abcdef01234567", "0123456789ABCDEF0123456789ABCDEF01234567",
+		"0123456789abcdef0123456789abcdef0123456g", "0123456789abcdef0123456789abcdef012345678", "", "x"}
+	var b logb
+	b.add(evLine("i", at(1), "lead", "", TypeInit, "", "", `{"project":"p","protocol_version":1,"seats":[{"id":"lead","roles":["orchestrator"],"entry":"AGENTS.md"},{"id":"a","roles":["worker"],"entry":"AGENTS.md"},{"id":"r","roles":["reviewer"],"entry":"AGENTS.md"}],"base_branch":"main"}`))
+	for i := 1; i <= 9; i++ {
+		task := fmt.Sprintf("T%d", i)
+		b.ev("lead", TypeAssign, task, "F", fmt.Sprintf(`{"owner":"a","reviewer":"r","branch":"b","spec":%q}`, specs[task]))
+	}
+	b.ev("a", TypeJoin, "", "", `{"roles":["worker"]}`)
+	for i, c := range commits {
+		task := fmt.Sprintf("T%d", i+1)
+		b.ev("a", TypeCheckpoint, task, "F", `{"evidence":"e"}`)
+		payload := fmt.Sprintf(`{"commit":%q}`, c)
+		if c == "x" {
+			payload = `{"commit":7}`
+		}
+		b.ev("r", TypeAccept, task, "F", payload)
+	}
+	file := []byte(strings.Join(b.lines, "\n"))
+	if msg := diffParseReplay(file, true); msg != "" {
+		t.Fatal(msg)
+	}
+	_, res := ReadBytes(file, ReadOptions{})
+	for task, spec := range specs {
+		if got := res.State.Tasks[task]; got == nil || got.Spec != spec {
+			t.Errorf("task %s: spec %+v, want %q", task, got, spec)
+		}
+	}
+	for i, c := range commits[:5] {
+		if got := res.State.Tasks[fmt.Sprintf("T%d", i+1)]; got.AcceptCommit != c || got.Status != StatusAccepted {
+			t.Errorf("task T%d: %s, commit %q, want accepted at %q", i+1, got.Status, got.AcceptCommit, c)
+		}
+	}
+}
