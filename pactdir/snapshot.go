@@ -242,6 +242,10 @@ func (d Dir) logIdentity(pact string) (logIdentity, []byte, error) {
 	return id, tail, nil
 }
 
+// snapshotOut is where SaveSnapshot writes the temporary file; tests make
+// it fail (a full disk).
+var snapshotOut = func(f *os.File) io.Writer { return f }
+
 // SaveSnapshot writes the pact's snapshot of log and res (read by
 // LoadLogToAppendCached, then appended to) once appended, the bytes the
 // writer added, ends the log: a log that ends otherwise is not the one
@@ -285,7 +289,7 @@ func (d Dir) SaveSnapshot(build string, log *projection.Log, res *projection.Res
 		return err
 	}
 	defer func() { _ = root.Remove(tmpName) }() // after the rename, nothing
-	w := bufio.NewWriterSize(tmp, 1<<20)
+	w := bufio.NewWriterSize(snapshotOut(tmp), 1<<20)
 	_, err = w.Write(id.encode())
 	if err == nil {
 		err = projection.EncodeSnapshot(w, build, log, res)

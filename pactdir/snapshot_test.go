@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
+	"syscall"
 	"testing"
 	"time"
 
@@ -306,5 +309,64 @@ func TestSnapshotPlace(t *testing.T) {
 	}
 	if _, _, _, ok := d.snapshotPlace(); ok {
 		t.Error("a .git file that names no git directory has a place for a snapshot")
+	}
+}
+
+// fullDisk fails every write once limit bytes are written.
+type fullDisk struct {
+	w     io.Writer
+	limit int
+}
+
+func (f *fullDisk) Write(p []byte) (int, error) {
+	if len(p) > f.limit {
+		n, _ := f.w.Write(p[:f.limit])
+		f.limit = 0
+		return n, syscall.ENOSPC
+	}
+	f.limit -= len(p)
+	return f.w.Write(p)
+}
+
+// TestSnapshotFullDisk: a snapshot that cannot be written whole (a full
+// disk) leaves no snapshot and no temporary file, and the next writer
+// replays the log.
+func TestSnapshotFullDisk(t *testing.T) { // not parallel: it swaps snapshotOut
+	d, snap := cachedPact(t)
+	for i := range 3 {
+		// Full at once, after 10 bytes, 10 bytes before the end.
+		limit := []int{0, 10, int(stat(t, snap).Size()) - 10}[i]
+		snapshotOut = func(f *os.File) io.Writer { return &fullDisk{f, limit} }
+		unlock, err := d.Lock()
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := newID()
+		log, res, _, _, err := d.LoadLogToAppendCached(testBuild, id, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		end, _ := d.LogEnd()
+		a, err := log.Append(res, end, func(dr *projection.Draft, latest time.Time) { dr.EventID, dr.TS = id, latest.Add(time.Second) },
+			projection.NewJoin("dev", []string{"dev"}))
+		if err != nil || a.Refused[0] != nil {
+			t.Fatalf("append: %v %+v", err, a.Refused)
+		}
+		if err := d.AppendLine(a.Lines[0]); err != nil {
+			t.Fatal(err)
+		}
+		err = d.SaveSnapshot(testBuild, log, res, a.Tail)
+		unlock()
+		snapshotOut = func(f *os.File) io.Writer { return f }
+		if !errors.Is(err, syscall.ENOSPC) {
+			t.Fatalf("limit %d: saving on a full disk gives %v", limit, err)
+		}
+		if entries, _ := os.ReadDir(filepath.Dir(snap)); len(entries) != 0 {
+			t.Fatalf("limit %d: a full disk left %d files in the snapshot directory", limit, len(entries))
+		}
+		if cached, why := appendJoin(t, d, testBuild); cached {
+			t.Fatalf("limit %d: the writer after a full disk used a snapshot (%s)", limit, why)
+		}
+		settle(t, d, snap)
 	}
 }
