@@ -171,7 +171,8 @@ func (d Dir) LoadLogToAppendCached(build, eventID string, p *Progress) (log *pro
 	if why == "" {
 		return log, res, true, "", nil
 	}
-	log, res, err = loadLog(d, p, projection.ReadOptions{Reserve: eventID, Snapshot: true})
+	_, _, _, kept := d.snapshotPlace() // no place: nothing to keep for it
+	log, res, err = loadLog(d, p, projection.ReadOptions{Reserve: eventID, Snapshot: kept})
 	return log, res, false, why, err
 }
 
