@@ -197,8 +197,10 @@ func (d Dir) loadSnapshot(build, eventID string) (*projection.Log, *projection.R
 		return nil, nil, "no snapshot: " + err.Error()
 	}
 	defer f.Close()
-	if fi.Size() > MaxLogBytes {
-		return nil, nil, "the snapshot is too large"
+	// What a snapshot holds comes from the log's lines, in fewer bytes:
+	// one larger than the log is not read.
+	if fi.Size() > now.size+64<<10 {
+		return nil, nil, "the snapshot is larger than the log"
 	}
 	// Read into a string, not copied again: the state's texts are its
 	// substrings (projection.DecodeSnapshot).
