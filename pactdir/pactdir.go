@@ -5,9 +5,11 @@
 // and STATE.yml's replacement that every writing verb of pactify goes
 // through (write.go), and what init and assign write besides the log
 // (init.go: the directory, the managed blocks of PROJECT.md and of the
-// seats' entry files, the .gitattributes line, task files). The bytes of
-// each file are pactfile's; what a line means, and whether it may be
-// appended, projection's.
+// seats' entry files, the .gitattributes line, task files), and the
+// writers' snapshot of the replay, kept in the repository's git directory
+// (snapshot.go). The bytes of each file are pactfile's (the snapshot's,
+// projection's); what a line means, and whether it may be appended,
+// projection's.
 //
 // Every file is opened here, and through os.Root, on every platform: never
 // outside the repository, never through a link inside the pact directory,

@@ -86,13 +86,16 @@ type pending struct {
 }
 
 // prepare writes what write writes into a temporary file beside name of
-// dir, unless the file already holds exactly that: write runs once to
-// compare (stopping at the first difference) and, only if the file differs,
-// once more into the temporary file, which is synced. Neither the old nor
-// the new content is ever held whole. A replaced file keeps its permission
-// bits; a new one gets 0666 less the umask, as os.WriteFile would give it.
-// A link, directory, device or FIFO at name is refused; nothing is written
-// through one. On an error nothing is left behind.
+// dir, unless the file already holds exactly that: write runs once,
+// compared with the file as it streams; at the first difference the
+// temporary file is made, the equal part copied into it from the file,
+// and the rest written there, then synced. Neither the old nor the new
+// content is ever held whole, and a large file (STATE.yml at a million
+// events: 42 MB) is rendered once whether it changed or not. A replaced
+// file keeps its permission bits; a new one gets 0666 less the umask, as
+// os.WriteFile would give it. A link, directory, device or FIFO at name is
+// refused; nothing is written through one. On an error nothing is left
+// behind.
 func prepare(dir *os.Root, name, display string, write func(io.Writer) error) (*pending, error) {
 	return prepareIn(dir, name, dir, name, display, write)
 }
@@ -112,31 +115,60 @@ func prepareIn(dir *os.Root, name string, tmpDir *os.Root, target, display strin
 		return nil, notRegular("write", display, looked.Mode())
 	}
 	p := &pending{dir: dir, name: name, display: display, tmpDir: tmpDir, target: target}
+	dv := &diverter{display: display}
 	if exists {
-		if same, err := holds(dir, name, display, write); err != nil || same {
-			return p, err
+		f, _, err := openRegular(dir, name, display, false)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			exists = false // gone since: written anew
+		case err != nil:
+			return nil, err
+		default:
+			defer f.Close()
+			dv.oldFile, dv.old = f, bufio.NewReaderSize(f, 256<<10)
 		}
 	}
-	if err := replaceable(dir, name, display, exists, tmpDir != dir); err != nil {
-		return nil, err
-	}
-	tmp, tmpName, err := createTemp(tmpDir, name)
-	if err != nil {
-		return nil, osError("write", display, err)
+	var tmp *os.File
+	var tmpName string
+	var bw *bufio.Writer
+	dv.start = func() (io.Writer, error) {
+		if err := replaceable(dir, name, display, exists, tmpDir != dir); err != nil {
+			return nil, err
+		}
+		var err error
+		if tmp, tmpName, err = createTemp(tmpDir, name); err != nil {
+			return nil, osError("write", display, err)
+		}
+		if exists {
+			if err := tmp.Chmod(looked.Mode().Perm()); err != nil {
+				return nil, osError("write", display, err)
+			}
+		}
+		bw = bufio.NewWriterSize(tmp, 256<<10)
+		return bw, nil
 	}
 	fail := func(verb string, err error) (*pending, error) {
-		_ = tmp.Close()            // err is the one to report
-		_ = tmpDir.Remove(tmpName) // a failed write leaves nothing behind
+		if tmp != nil {
+			_ = tmp.Close()            // err is the one to report
+			_ = tmpDir.Remove(tmpName) // a failed write leaves nothing behind
+		}
+		if dv.err != nil {
+			return nil, dv.err // said already
+		}
 		return nil, osError(verb, display, err)
 	}
-	if exists {
-		if err := tmp.Chmod(looked.Mode().Perm()); err != nil {
+	if dv.old == nil {
+		if _, err := dv.diverge(); err != nil {
 			return fail("write", err)
 		}
 	}
-	bw := bufio.NewWriterSize(tmp, 256<<10)
-	if err := write(bw); err != nil {
+	if err := write(dv); err != nil {
 		return fail("write", err)
+	}
+	if same, err := dv.finish(); err != nil {
+		return fail("write", err)
+	} else if same {
+		return p, nil
 	}
 	if err := bw.Flush(); err != nil {
 		return fail("write", err)
@@ -144,12 +176,92 @@ func prepareIn(dir *os.Root, name string, tmpDir *os.Root, target, display strin
 	if err := tmp.Sync(); err != nil {
 		return fail("sync", err)
 	}
-	if err := tmp.Close(); err != nil {
+	err = tmp.Close()
+	tmp = nil
+	if err != nil {
 		_ = tmpDir.Remove(tmpName)
 		return nil, osError("write", display, err)
 	}
 	p.tmp = tmpName
 	return p, nil
+}
+
+// diverter is the writer of prepare: it compares what is written with the
+// old file (old, reading oldFile) while they are equal, and from the first
+// difference writes into the writer start makes, after the equal part
+// copied from the old file.
+type diverter struct {
+	oldFile *os.File
+	old     *bufio.Reader
+	same    int64     // bytes written that equal the old file's first ones
+	out     io.Writer // nil while equal
+	start   func() (io.Writer, error)
+	err     error // of start or of reading the old file, reported as it is
+	buf     []byte
+	display string
+}
+
+func (d *diverter) Write(p []byte) (int, error) {
+	if d.out != nil {
+		return d.out.Write(p)
+	}
+	for done := 0; done < len(p); {
+		n := min(len(p)-done, 64<<10)
+		if cap(d.buf) < n {
+			d.buf = make([]byte, n)
+		}
+		_, err := io.ReadFull(d.old, d.buf[:n])
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			d.err = fmt.Errorf("read %s: %w", d.display, err)
+			return done, d.err
+		}
+		if err != nil || !bytes.Equal(d.buf[:n], p[done:done+n]) {
+			out, err := d.diverge()
+			if err != nil {
+				return done, err
+			}
+			if _, err := out.Write(p[done:]); err != nil {
+				return done, err
+			}
+			return len(p), nil
+		}
+		done += n
+		d.same += int64(n)
+	}
+	return len(p), nil
+}
+
+// diverge starts the new file with the equal part of the old one.
+func (d *diverter) diverge() (io.Writer, error) {
+	out, err := d.start()
+	if err != nil {
+		d.err = err
+		return nil, err
+	}
+	if d.same > 0 {
+		if _, err := io.Copy(out, io.NewSectionReader(d.oldFile, 0, d.same)); err != nil {
+			return nil, err
+		}
+	}
+	d.out = out
+	return out, nil
+}
+
+// finish reports whether the old file held exactly what was written;
+// when it holds more, the new file is started.
+func (d *diverter) finish() (same bool, err error) {
+	if d.out != nil {
+		return false, nil
+	}
+	switch _, err := d.old.ReadByte(); {
+	case errors.Is(err, io.EOF):
+		return true, nil
+	case err != nil:
+		d.err = fmt.Errorf("read %s: %w", d.display, err)
+		return false, d.err
+	}
+	_, err = d.diverge()
+	return false, err
 }
 
 // replaceable refuses, before anything is written, a replacement whose
@@ -380,20 +492,6 @@ func (r retry) do(op func() error) error {
 
 // renameFile is the rename replace retries; tests refuse it for a while.
 var renameFile = (*os.Root).Rename
-
-// holds reports whether the regular file name of dir holds exactly what
-// write writes (pactfile.Holds). An absent file does not.
-func holds(dir *os.Root, name, display string, write func(io.Writer) error) (bool, error) {
-	f, _, err := openRegular(dir, name, display, false)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return false, nil
-	case err != nil:
-		return false, err
-	}
-	defer f.Close()
-	return pactfile.Holds(f, write)
-}
 
 // Seams over the system calls AppendLine's guarantees rest on, so tests
 // can see that a line goes out in one write and is synced, and make any of

@@ -15,6 +15,10 @@
 // of our own STATE.yml (summary_fast.go, beside the YAML reading of
 // summary_yaml.go).
 //
+// A writer may start from a snapshot of a replay instead of the log
+// (snapshot.go: its bytes; pactdir keeps it and says when it is trusted),
+// held to the replay by TestSnapshotEqualsReplay.
+//
 // It is pure: no clock, no network, no GitHub. Bytes come in through readers
 // the caller hands over; time comes from the events themselves.
 package projection

@@ -194,6 +194,9 @@ func (l *Log) proposeReserved(res *Result, line []byte) (*Rejection, error) {
 	if ev.TS.After(l.latest) {
 		l.latest = ev.TS
 	}
+	if l.keepIDs {
+		l.ids = append(l.ids, IDDigest(ev.EventID))
+	}
 	return nil, nil
 }
 

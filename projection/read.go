@@ -47,6 +47,10 @@ type Log struct {
 	latest       time.Time
 	reserved     string
 	reservedLine int
+	// keepIDs says ids holds the digest (IDDigest) of every event_id of
+	// the log, for a snapshot (ReadOptions.Snapshot).
+	keepIDs bool
+	ids     []uint64
 }
 
 // Scan is what every reading of log.jsonl keeps besides its events: the
@@ -74,6 +78,9 @@ type ReadOptions struct {
 	// exactly as on a log that keeps them (a log that keeps its events
 	// needs no reservation).
 	Reserve string
+	// Snapshot also keeps, of a log read without its events, what
+	// EncodeSnapshot needs besides the state: a digest of every event_id.
+	Snapshot bool
 }
 
 // Read reads a log and replays it. It returns an error only when the
@@ -88,7 +95,8 @@ func Read(r io.Reader, opts ReadOptions) (*Log, *Result, error) {
 		}
 		return log, replay(log), nil
 	}
-	return readParallel(r, opts.Reserve, min(runtime.GOMAXPROCS(0), maxWorkers), chunkBytes)
+	log := &Log{eventless: true, reserved: opts.Reserve, keepIDs: opts.Snapshot}
+	return readInto(log, r, min(runtime.GOMAXPROCS(0), maxWorkers), chunkBytes)
 }
 
 // ReadBytes is Read of a log held in memory, which cannot fail: a log

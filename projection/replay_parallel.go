@@ -31,7 +31,12 @@ import (
 // readParallel is Read without KeepEvents, with its sizes given (tests make
 // them small).
 func readParallel(r io.Reader, reserve string, workers, chunk int) (*Log, *Result, error) {
-	lr := &parallelReplay{log: &Log{eventless: true, reserved: reserve}, chunk: chunk, rejected: newRejectionSet(MaxListed)}
+	return readInto(&Log{eventless: true, reserved: reserve}, r, workers, chunk)
+}
+
+// readInto is readParallel into log, which says what to keep.
+func readInto(log *Log, r io.Reader, workers, chunk int) (*Log, *Result, error) {
+	lr := &parallelReplay{log: log, chunk: chunk, rejected: newRejectionSet(MaxListed)}
 	if err := lr.read(r, workers); err != nil {
 		return lr.log, nil, err
 	}
@@ -348,6 +353,9 @@ func (lr *parallelReplay) read(r io.Reader, workers int) error {
 	done.Wait()
 	if lr.log.reserved != "" {
 		lr.log.reservedLine = lr.firstLineOf(lr.log.reserved)
+	}
+	if lr.log.keepIDs {
+		lr.log.ids = lr.idDigests() // snapshot.go
 	}
 	// Duplicates are all found: the id tables and line hashes are no
 	// longer needed.

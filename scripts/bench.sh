@@ -2,11 +2,11 @@
 # bench.sh: time `pactify validate` and the writing verbs on realistic
 # generated repositories against `jq -c . .pact/log.jsonl > /dev/null` over
 # the same log, with each command's peak memory, and print the ratios the
-# performance targets are stated in (issue 9):
+# performance targets are stated in (issues 9 and 24):
 #
-#   validate at least 5x faster than jq; every writing verb within 2x of
-#   validate; peak RSS at most 256 MiB at 1M events; time per event within
-#   1.5x from 10k to 2M events.
+#   validate at least 6x faster than jq (4x at 10k events); every writing
+#   verb no slower than validate; peak RSS at most 256 MiB at 1M events;
+#   time per event within 1.5x from 10k to 2M events.
 #
 # Usage: scripts/bench.sh [sizes...]     (default: 10000 100000 1000000 2000000)
 # Environment: BENCH_DIR (default /tmp/pact-bench), RUNS (rounds, default 5),
@@ -25,7 +25,14 @@
 # task file per task exactly as `pactify assign` writes it. The writing
 # verbs run on a copy of .pact (its task files hard links), restored before
 # every run by hyperfine's --prepare: join is a seat joining again, assign a
-# new task, log-replay rebuilds a STATE.yml that lost its second half.
+# new task, accept the reviewer's accept of a task awaiting review,
+# log-replay rebuilds a STATE.yml that lost its second half. The copy is a
+# git repository, as a pact's is, so the writers keep their snapshot of the
+# replay (docs/pactify.md): one write before the rounds makes it, and the
+# restore puts back the log (its size and time), STATE.yml and that
+# snapshot, so every timed writer starts where the previous write of an
+# agent left it. The first write of the copy (a writer without a usable
+# snapshot: the replay and the snapshot written) is timed once, as cold.
 #
 # The machine may be shared, so absolute times are noisy: the commands run
 # interleaved, one run of each per round (a hyperfine invocation with
@@ -89,44 +96,62 @@ for n in "${sizes[@]}"; do
 	# and a writer replaces a file by renaming a new one over it, so the
 	# originals are never written.
 	cp -al "$repo/.pact/tasks" "$work/.pact/tasks"
-	size=$(stat -c %s "$log")
-	restore="truncate -s $size $work/.pact/log.jsonl && cp $repo/.pact/STATE.yml $work/.pact/STATE.yml && rm -f $work/.pact/tasks/BENCH-1.md"
-	stale="$restore && truncate -s $(($(stat -c %s "$repo/.pact/STATE.yml") / 2)) $work/.pact/STATE.yml"
+	git init -q "$work"
 	cat "$log" >/dev/null # warm the page cache for every command alike
+	# The first write: no snapshot yet.
+	(cd "$work" && PACT_AGENT_ID=lead /usr/bin/time -f "%e s, %M KiB" -o "$dir/cold-$n.txt" "$pactify" assign BENCH-0 --feature BENCH --branch feat/bench --owner opencode --reviewer codex >/dev/null)
+	echo "cold write (assign without a snapshot: replay, then the snapshot written): $(cat "$dir/cold-$n.txt")"
+	saved=$dir/saved-$n
+	rm -rf "$saved" && mkdir -p "$saved"
+	cp "$work/.pact/STATE.yml" "$saved/STATE.yml"
+	touch -r "$work/.pact/log.jsonl" "$saved/log-time"
+	snaps=("$work"/.git/pactify/*.snap)
+	restoresnap=":"
+	if [[ -f ${snaps[0]} ]]; then
+		cp "${snaps[0]}" "$saved/snap"
+		restoresnap="cp $saved/snap ${snaps[0]}"
+	fi
+	size=$(stat -c %s "$work/.pact/log.jsonl")
+	restore="truncate -s $size $work/.pact/log.jsonl && touch -r $saved/log-time $work/.pact/log.jsonl && cp $saved/STATE.yml $work/.pact/STATE.yml && rm -f $work/.pact/tasks/BENCH-1.md && $restoresnap"
+	stale="$restore && truncate -s $(($(stat -c %s "$saved/STATE.yml") / 2)) $work/.pact/STATE.yml"
+	# A task awaiting review, and its reviewer, for accept.
+	read -r atask areviewer < <(awk '/^tasks:/ { t = 1; next } t && /^  - id: / { id = $3 } t && /^    reviewer: / { rv = $2 } t && /^    status: awaiting_review$/ { print id, rv; exit }' "$saved/STATE.yml")
 
-	names=(jq validate join assign log-replay)
+	names=(jq validate join assign accept log-replay)
 	timed() { echo "/usr/bin/time -f %M -a -o $dir/rss-$n-$1.txt $2"; }
-	# verbs NAME PACTIFY: the four commands of pactify binary PACTIFY, their
+	# verbs NAME PACTIFY: the five commands of pactify binary PACTIFY, their
 	# peak RSS recorded under NAME-<verb>.
 	verbs() {
 		cmds+=(
 			"cd $repo && $(timed "$1validate" "$2 validate") >/dev/null"
 			"cd $work && PACT_AGENT_ID=opencode $(timed "$1join" "$2 join opencode --roles worker") >/dev/null"
 			"cd $work && PACT_AGENT_ID=lead $(timed "$1assign" "$2 assign BENCH-1 --feature BENCH --branch feat/bench --owner opencode --reviewer codex") >/dev/null"
+			"cd $work && PACT_AGENT_ID=$areviewer $(timed "$1accept" "$2 accept $atask") >/dev/null"
 			"cd $work && PACT_AGENT_ID=lead $(timed "$1log-replay" "$2 log --replay") >/dev/null"
 		)
 	}
 	cmds=("$(timed jq "jq -c . $log") >/dev/null")
 	verbs "" "$pactify"
-	prepares=(":" ":" "$restore" "$restore" "$stale")
+	prepares=(":" ":" "$restore" "$restore" "$restore" "$stale")
+	nv=5 # verbs of pactify, after jq
 	if [[ -n $base ]]; then
 		verbs base- "$dir/bin/pactify-base"
-		for i in 1 2 3 4; do names+=("base-${names[$i]}") && prepares+=("${prepares[$i]}"); done
+		for ((i = 1; i <= nv; i++)); do names+=("base-${names[$i]}") && prepares+=("${prepares[$i]}"); done
 	fi
 	rm -f "$dir"/rss-"$n"-*.txt
 	arg() { args+=(--prepare "${prepares[$1]}" -n "${names[$1]}" "${cmds[$1]}"); }
 	bash -c "${cmds[1]}" # one validate first, untimed
-	[[ -z $base ]] || bash -c "${cmds[5]}"
+	[[ -z $base ]] || bash -c "${cmds[nv + 1]}"
 	for ((r = 1; r <= runs; r++)); do
 		args=()
 		arg 0
-		for i in 1 2 3 4; do
+		for ((i = 1; i <= nv; i++)); do
 			if [[ -z $base ]]; then
 				arg $i
 			elif ((r % 2)); then
-				arg $i && arg $((i + 4))
+				arg $i && arg $((i + nv))
 			else
-				arg $((i + 4)) && arg $i
+				arg $((i + nv)) && arg $i
 			fi
 		done
 		hyperfine --runs 1 --style none --export-json "$dir/round.json" "${args[@]}" >/dev/null
@@ -154,14 +179,14 @@ END {
 	n = 0
 	for (s in sizes) order[++n] = s + 0
 	sortn(order, n)
-	split("validate join assign log-replay", verbs, " ")
+	nv = split("validate join assign accept log-replay", verbs, " ")
 	printf "\n%-9s %-10s %10s %10s %14s %12s\n", "events", "command", "median s", "peak MiB", "ratio", "per event"
 	for (i = 1; i <= n; i++) {
 		s = order[i]
 		jq = median(times[s, "jq"])
 		v = median(times[s, "validate"])
 		printf "%-9s %-10s %10.3f %10.1f %14s %12s\n", s, "jq", jq, rss[s, "jq"], "", ""
-		for (j = 1; j <= 4; j++) {
+		for (j = 1; j <= nv; j++) {
 			c = verbs[j]; ratios = ""
 			for (r = 1; r <= runs; r++) {
 				if (c == "validate") ratios = ratios " " t[s, r, "jq"] / t[s, r, c]
@@ -177,12 +202,13 @@ END {
 	lo = 1e9; hi = 0
 	for (i = 1; i <= n; i++) {
 		s = order[i]
-		printf "  %8d events: jq/validate %.2fx (>= 5x: %s); slowest writer/validate %.2fx (<= 2x: %s)\n", s, jqv[s], (jqv[s] >= 5 ? "met" : "NOT met"), worst[s], (worst[s] <= 2 ? "met" : "NOT met")
+		want = (s <= 10000) ? 4 : 6
+		printf "  %8d events: jq/validate %.2fx (>= %dx: %s); slowest writer/validate %.2fx (<= 1x: %s)\n", s, jqv[s], want, (jqv[s] >= want ? "met" : "NOT met"), worst[s], (worst[s] <= 1 ? "met" : "NOT met")
 		if (pe[s] < lo) lo = pe[s]
 		if (pe[s] > hi) hi = pe[s]
 		if (s == 1000000) {
 			m = 0
-			for (j = 1; j <= 4; j++) if (rss[s, verbs[j]] > m) m = rss[s, verbs[j]]
+			for (j = 1; j <= nv; j++) if (rss[s, verbs[j]] > m) m = rss[s, verbs[j]]
 			printf "  peak RSS at 1M events: %.1f MiB (<= 256 MiB: %s)\n", m, (m <= 256 ? "met" : "NOT met")
 		}
 	}
@@ -194,7 +220,7 @@ END {
 	slowest = 0
 	for (i = 1; i <= n; i++) {
 		s = order[i]
-		for (j = 1; j <= 4; j++) {
+		for (j = 1; j <= nv; j++) {
 			c = verbs[j]; ratios = ""; cpus = ""
 			for (r = 1; r <= runs; r++) {
 				ratios = ratios " " t[s, r, c] / t[s, r, "base-" c]

@@ -52,8 +52,9 @@ func TestPactFromSubdirectory(t *testing.T) {
 		t.Errorf("the checkpoint is not in the root's log (%v)", err)
 	}
 
-	// Outside a git repository only the working directory counts.
-	if err := os.Remove(filepath.Join(p.dir, ".git")); err != nil {
+	// Outside a git repository only the working directory counts (the
+	// .git directory holds the writers' snapshot now).
+	if err := os.RemoveAll(filepath.Join(p.dir, ".git")); err != nil {
 		t.Fatal(err)
 	}
 	if r := in(unset, "status"); r.code != 2 || !strings.Contains(r.stderr, "run `pactify init` first") {

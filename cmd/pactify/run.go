@@ -247,9 +247,13 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	}
 	prog := c.progress()
 	defer prog.stop()
-	log, res, err := c.dir.LoadLogToAppend(id, prog.Progress)
+	buildID := snapshotBuild()
+	log, res, cached, why, err := c.dir.LoadLogToAppendCached(buildID, id, prog.Progress)
 	if err != nil {
 		return err
+	}
+	if !cached {
+		c.log.Debug("replaying the log: no snapshot used", "why", why)
 	}
 	if res.Unsupported != nil {
 		return unsupported(res.Unsupported)
@@ -281,6 +285,7 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 		}
 		return fmt.Errorf("event %s is appended to %s, but %w", draft.EventID, c.dir.Display(pactfile.LogFile), err)
 	}
+	c.saveSnapshot(buildID, log, res, a.Tail)
 	prog.stop()
 	target := draft.TaskID
 	switch {
@@ -291,6 +296,29 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	}
 	fmt.Fprintf(c.stdout, "%s %s: appended event %s on line %d of %s\n", draft.Type, target, draft.EventID, log.Lines, c.dir.Display(pactfile.LogFile))
 	return nil
+}
+
+// saveSnapshot keeps the replay with the appended line for the next
+// writer (pactdir.Dir.SaveSnapshot). It is a cache: failing to write it
+// fails nothing.
+func (c *cli) saveSnapshot(build string, log *projection.Log, res *projection.Result, appended []byte) {
+	if err := c.dir.SaveSnapshot(build, log, res, appended); err != nil {
+		c.log.Debug("no snapshot written; the next writer replays the log", "err", err)
+	}
+}
+
+// snapshotBuild names this build of pactify for its snapshots: the
+// version, and the executable's size and time, so that a snapshot is read
+// only by the binary that wrote it (two development builds share a
+// version).
+func snapshotBuild() string {
+	b := version.String()
+	if exe, err := os.Executable(); err == nil {
+		if fi, err := os.Stat(exe); err == nil {
+			b += fmt.Sprintf(" %d %d", fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	return b
 }
 
 // stamp gives a draft its event_id and ts. The ts is never before the

@@ -1,0 +1,372 @@
+package pactdir
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pact-action/pact-action/internal/testkit/e2e"
+	"github.com/pact-action/pact-action/pactfile"
+	"github.com/pact-action/pact-action/projection"
+)
+
+const testBuild = "test-build"
+
+// TestTrust is the decision table of trusting a snapshot file: every
+// field of the log's identity changed alone drops it, and so does a log
+// not strictly older than the snapshot (racily clean).
+func TestTrust(t *testing.T) {
+	t.Parallel()
+	base := logIdentity{pact: "/r/.pact", size: 1000, modNanos: 5e18, dev: 7, ino: 9, hasIno: true, tail: [32]byte{1}}
+	file := string(base.encode()) + "SNAPSHOT"
+	later := time.Unix(0, base.modNanos+1)
+	change := func(f func(*logIdentity)) logIdentity { id := base; f(&id); return id }
+	cases := []struct {
+		name  string
+		now   logIdentity
+		file  string
+		taken time.Time
+		trust bool
+	}{
+		{"the same log, older than the snapshot", base, file, later, true},
+		{"the same log, a second older", base, file, time.Unix(0, base.modNanos+1e9), true},
+		{"another pact directory", change(func(id *logIdentity) { id.pact = "/s/.pact" }), file, later, false},
+		{"a byte longer", change(func(id *logIdentity) { id.size++ }), file, later, false},
+		{"modified a nanosecond later", change(func(id *logIdentity) { id.modNanos++ }), file, time.Unix(0, base.modNanos+2), false},
+		{"modified earlier", change(func(id *logIdentity) { id.modNanos-- }), file, later, false},
+		{"another device", change(func(id *logIdentity) { id.dev++ }), file, later, false},
+		{"another inode", change(func(id *logIdentity) { id.ino++ }), file, later, false},
+		{"no inode now", change(func(id *logIdentity) { id.hasIno, id.dev, id.ino = false, 0, 0 }), file, later, false},
+		{"other last bytes", change(func(id *logIdentity) { id.tail[31] = 1 }), file, later, false},
+		{"racily clean: the same tick", base, file, time.Unix(0, base.modNanos), false},
+		{"racily clean: the log is newer", base, file, time.Unix(0, base.modNanos-1), false},
+		{"not a snapshot file", base, "PACT" + file, later, false},
+		{"cut inside the identity", base, file[:len(file)-len("SNAPSHOT")-1], later, false},
+	}
+	for _, c := range cases {
+		snap, why := trust(c.file, c.taken, c.now)
+		if (why == "") != c.trust {
+			t.Errorf("%s: trusted %v (%q), want %v", c.name, why == "", why, c.trust)
+		}
+		if c.trust && snap != "SNAPSHOT" {
+			t.Errorf("%s: the snapshot after the identity is %q", c.name, snap)
+		}
+	}
+}
+
+// cachedPact is a pact in a git repository whose writer appended a join
+// and saved its snapshot, dated a second after the log (so that no clock
+// makes it racily clean); it returns the snapshot's path.
+func cachedPact(t *testing.T) (Dir, string) {
+	t.Helper()
+	d := newDir(t)
+	if err := os.Mkdir(filepath.Join(d.Root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	base := e2e.NewLog().Assign("T1", "F", "b", "dev", "rev").Assign("T2", "F", "b", "dev", "rev")
+	if err := os.WriteFile(d.Path(pactfile.LogFile), []byte(base.Text()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cached, why := appendJoin(t, d, testBuild)
+	if cached {
+		t.Fatal("a snapshot was used before one was written")
+	}
+	if why == "" {
+		t.Fatal("no reason given for replaying")
+	}
+	_, dir, name, ok := d.snapshotPlace()
+	if !ok {
+		t.Fatal("a pact in a git repository has no place for a snapshot")
+	}
+	path := filepath.Join(dir, name)
+	settle(t, d, path)
+	return d, path
+}
+
+// settle dates the snapshot a second after the log.
+func settle(t *testing.T, d Dir, path string) {
+	t.Helper()
+	fi, err := os.Stat(d.Path(pactfile.LogFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, time.Time{}, fi.ModTime().Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// appendJoin is a writer's append of a join of dev under the lock, with
+// the snapshot saved after it; it reports whether the snapshot was used,
+// and checks that what was loaded is the replay's.
+func appendJoin(t *testing.T, d Dir, build string) (cached bool, why string) {
+	t.Helper()
+	unlock, err := d.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	id := newID()
+	log, res, cached, why, err := d.LoadLogToAppendCached(build, id, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want, err := d.LoadLogToAppend(id, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(res.State, want.State) {
+		t.Fatalf("the state loaded (from the snapshot: %v) is not the replay's", cached)
+	}
+	end, err := d.LogEnd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := log.Append(res, end, func(dr *projection.Draft, latest time.Time) {
+		dr.EventID, dr.TS = id, latest.Add(time.Second)
+	}, projection.NewJoin("dev", []string{"dev"}))
+	if err != nil || a.Refused[0] != nil {
+		t.Fatalf("append: %v %+v", err, a.Refused)
+	}
+	if err := d.AppendLine(a.Lines[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.SaveSnapshot(build, log, res, a.Tail); err != nil {
+		t.Fatal(err)
+	}
+	return cached, why
+}
+
+// newID is a fresh event_id of the hex form.
+func newID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // never fails
+	return hex.EncodeToString(b[:])
+}
+
+// TestSnapshotOnDisk: the snapshot a writer saves is used by the next
+// writer, and dropped for a replay of the log when anything about the log
+// or the snapshot is in doubt, each alone.
+func TestSnapshotOnDisk(t *testing.T) {
+	t.Parallel()
+	restoreTime := func(t *testing.T, path string, fi os.FileInfo) {
+		t.Helper()
+		if err := os.Chtimes(path, time.Time{}, fi.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct {
+		name  string
+		doubt func(t *testing.T, d Dir, snap string) string // the build to load with
+		trust bool
+	}{
+		{"nothing changed", func(*testing.T, Dir, string) string { return testBuild }, true},
+		{"the log's time changed", func(t *testing.T, d Dir, snap string) string {
+			log := d.Path(pactfile.LogFile)
+			fi := stat(t, log)
+			if err := os.Chtimes(log, time.Time{}, fi.ModTime().Add(-time.Second)); err != nil {
+				t.Fatal(err)
+			}
+			return testBuild
+		}, false},
+		{"the log's last bytes changed, size and time kept", func(t *testing.T, d Dir, snap string) string {
+			log := d.Path(pactfile.LogFile)
+			fi := stat(t, log)
+			b, _ := os.ReadFile(log)
+			// Another branch's log of the same size: the last line's event_id.
+			i := bytes.LastIndex(b, []byte(`"event_id":"`)) + len(`"event_id":"`)
+			if b[i] == '0' {
+				b[i] = '1'
+			} else {
+				b[i] = '0'
+			}
+			if err := os.WriteFile(log, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			restoreTime(t, log, fi)
+			return testBuild
+		}, false},
+		{"the log is another file, same bytes and time", func(t *testing.T, d Dir, snap string) string {
+			log := d.Path(pactfile.LogFile)
+			fi := stat(t, log)
+			b, _ := os.ReadFile(log)
+			// Written beside it and renamed over it, as git checks out a file.
+			if err := os.WriteFile(log+".new", b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(log+".new", log); err != nil {
+				t.Fatal(err)
+			}
+			restoreTime(t, log, fi)
+			if _, _, ok := fileID(fi); !ok {
+				return "" // no file identity here: the case does not apply
+			}
+			return testBuild
+		}, false},
+		{"racily clean", func(t *testing.T, d Dir, snap string) string {
+			restoreTime(t, snap, stat(t, d.Path(pactfile.LogFile)))
+			return testBuild
+		}, false},
+		{"another build", func(*testing.T, Dir, string) string { return testBuild + "2" }, false},
+		{"a byte of the snapshot flipped", func(t *testing.T, d Dir, snap string) string {
+			b, _ := os.ReadFile(snap)
+			b[len(b)-20] ^= 1
+			if err := os.WriteFile(snap, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			settle(t, d, snap)
+			return testBuild
+		}, false},
+		{"the snapshot cut short", func(t *testing.T, d Dir, snap string) string {
+			if err := os.Truncate(snap, stat(t, snap).Size()-1); err != nil {
+				t.Fatal(err)
+			}
+			settle(t, d, snap)
+			return testBuild
+		}, false},
+		{"the snapshot empty", func(t *testing.T, d Dir, snap string) string {
+			if err := os.Truncate(snap, 0); err != nil {
+				t.Fatal(err)
+			}
+			settle(t, d, snap)
+			return testBuild
+		}, false},
+		{"the snapshot gone", func(t *testing.T, d Dir, snap string) string {
+			if err := os.Remove(snap); err != nil {
+				t.Fatal(err)
+			}
+			return testBuild
+		}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			d, snap := cachedPact(t)
+			build := c.doubt(t, d, snap)
+			if build == "" {
+				t.Skip("no file identity on this system")
+			}
+			cached, why := appendJoin(t, d, build)
+			if cached != c.trust {
+				t.Fatalf("snapshot used: %v (%s), want %v", cached, why, c.trust)
+			}
+			// Either way the next writer finds a snapshot of the longer log.
+			settle(t, d, snap)
+			if cached, why := appendJoin(t, d, build); !cached {
+				t.Fatalf("the snapshot saved after it is not used: %s", why)
+			}
+		})
+	}
+}
+
+// TestSnapshotPlace: the snapshot lives in the git directory, the one a
+// .git file names in a worktree, and nowhere outside a repository.
+func TestSnapshotPlace(t *testing.T) {
+	t.Parallel()
+	d := newDir(t)
+	if _, _, _, ok := d.snapshotPlace(); ok {
+		t.Error("a pact in no git repository has a place for a snapshot")
+	}
+	if err := os.WriteFile(d.Path(pactfile.LogFile), []byte(e2e.NewLog().Text()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if cached, _ := appendJoin(t, d, testBuild); cached {
+		t.Error("a snapshot was used outside a repository")
+	}
+	if entries, _ := os.ReadDir(d.Root); len(entries) != 1 {
+		t.Errorf("the repository holds %d entries, want .pact alone", len(entries))
+	}
+
+	gitdir := filepath.Join(t.TempDir(), "main.git", "worktrees", "wt")
+	if err := os.MkdirAll(gitdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(d.Root, ".git"), []byte("gitdir: "+gitdir+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, dir, _, ok := d.snapshotPlace()
+	if !ok || dir != filepath.Join(gitdir, snapshotDir) {
+		t.Errorf("in a worktree the snapshot lives in %q (%v), want %q", dir, ok, filepath.Join(gitdir, snapshotDir))
+	}
+	if err := os.WriteFile(filepath.Join(d.Root, ".git"), []byte("gitdir: wt.git\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(d.Root, "wt.git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, dir, _, ok := d.snapshotPlace(); !ok || dir != filepath.Join(d.Root, "wt.git", snapshotDir) {
+		t.Errorf("a relative gitdir: the snapshot lives in %q (%v)", dir, ok)
+	}
+	if err := os.WriteFile(filepath.Join(d.Root, ".git"), []byte("not a gitdir line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, ok := d.snapshotPlace(); ok {
+		t.Error("a .git file that names no git directory has a place for a snapshot")
+	}
+}
+
+// fullDisk fails every write once limit bytes are written.
+type fullDisk struct {
+	w     io.Writer
+	limit int
+}
+
+func (f *fullDisk) Write(p []byte) (int, error) {
+	if len(p) > f.limit {
+		n, _ := f.w.Write(p[:f.limit])
+		f.limit = 0
+		return n, syscall.ENOSPC
+	}
+	f.limit -= len(p)
+	return f.w.Write(p)
+}
+
+// TestSnapshotFullDisk: a snapshot that cannot be written whole (a full
+// disk) leaves no snapshot and no temporary file, and the next writer
+// replays the log.
+func TestSnapshotFullDisk(t *testing.T) { // not parallel: it swaps snapshotOut
+	d, snap := cachedPact(t)
+	for i := range 3 {
+		// Full at once, after 10 bytes, 10 bytes before the end.
+		limit := []int{0, 10, int(stat(t, snap).Size()) - 10}[i]
+		snapshotOut = func(f *os.File) io.Writer { return &fullDisk{f, limit} }
+		unlock, err := d.Lock()
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := newID()
+		log, res, _, _, err := d.LoadLogToAppendCached(testBuild, id, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		end, _ := d.LogEnd()
+		a, err := log.Append(res, end, func(dr *projection.Draft, latest time.Time) { dr.EventID, dr.TS = id, latest.Add(time.Second) },
+			projection.NewJoin("dev", []string{"dev"}))
+		if err != nil || a.Refused[0] != nil {
+			t.Fatalf("append: %v %+v", err, a.Refused)
+		}
+		if err := d.AppendLine(a.Lines[0]); err != nil {
+			t.Fatal(err)
+		}
+		err = d.SaveSnapshot(testBuild, log, res, a.Tail)
+		unlock()
+		snapshotOut = func(f *os.File) io.Writer { return f }
+		if !errors.Is(err, syscall.ENOSPC) {
+			t.Fatalf("limit %d: saving on a full disk gives %v", limit, err)
+		}
+		if entries, _ := os.ReadDir(filepath.Dir(snap)); len(entries) != 0 {
+			t.Fatalf("limit %d: a full disk left %d files in the snapshot directory", limit, len(entries))
+		}
+		if cached, why := appendJoin(t, d, testBuild); cached {
+			t.Fatalf("limit %d: the writer after a full disk used a snapshot (%s)", limit, why)
+		}
+		settle(t, d, snap)
+	}
+}
