@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
@@ -399,21 +398,8 @@ func TestEndToEnd(t *testing.T) {
 // was given on, and --commit overrides it.
 func TestAcceptRecordsGitHead(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	p := newProject(t)
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = p.dir
-		cmd.Env = append(p.env(unset), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %q: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
+	git := gitIn(t, p)
 	git("init", "-q")
 	p.ok("orch", "init", "--project", "g", "--seat", "orch:orchestrator:AGENTS.md", "--seat", "ana:worker:AGENTS.md", "--seat", "rex:reviewer:AGENTS.md")
 	p.step("orch", "assign", "T1", "--feature", "F", "--branch", "b", "--owner", "ana", "--reviewer", "rex")

@@ -16,21 +16,8 @@ import (
 // gitProject is a pact in a git repository, its init committed on main.
 func gitProject(t *testing.T) (*project, func(args ...string) string) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	p := newProject(t)
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = p.dir
-		cmd.Env = append(p.env(unset), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %q: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
+	git := gitIn(t, p)
 	git("init", "-q", "-b", "main")
 	p.ok("orch", "init", "--project", "g", "--seat", "orch:orchestrator:AGENTS.md", "--seat", "ana:worker:AGENTS.md", "--seat", "rex:reviewer:AGENTS.md")
 	git("add", "-A")
@@ -173,4 +160,24 @@ func TestSnapshotFaults(t *testing.T) {
 		}
 		p.mustValidate()
 	})
+}
+
+// gitIn runs git in p's directory with an author and committer set,
+// failing the test when it fails; it returns git's trimmed output.
+func gitIn(t *testing.T, p *project) func(args ...string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	return func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = p.dir
+		cmd.Env = append(p.env(unset), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %q: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
 }
