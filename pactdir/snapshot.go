@@ -36,7 +36,7 @@ import (
 const snapshotDir = "pactify"
 
 // snapshotMagic opens a snapshot file, before the log's identity.
-const snapshotMagic = "PACTIFY-SNAPSHOT-1\n"
+const snapshotMagic = "PACTIFY-SNAPSHOT-2\n"
 
 // tailBytes is how much of the log's end its identity hashes: at least
 // its last line, whatever the last write changed.
@@ -51,6 +51,12 @@ type logIdentity struct {
 	// (hasIno); elsewhere the other fields must do.
 	dev, ino uint64
 	hasIno   bool
+	// ctime is the file's change time where the system gives one
+	// (hasCtime): an edit in place that keeps the size, the last bytes
+	// and a modification time set back (touch -d) still moves it, as
+	// git's index notices.
+	ctime    int64
+	hasCtime bool
 	tail     [sha256.Size]byte // of the last tailBytes (the whole log when shorter)
 }
 
@@ -69,6 +75,12 @@ func (id logIdentity) encode() []byte {
 	} else {
 		b = append(b, 0)
 	}
+	if id.hasCtime {
+		b = append(b, 1)
+		b = binary.AppendVarint(b, id.ctime)
+	} else {
+		b = append(b, 0)
+	}
 	return append(b, id.tail[:]...)
 }
 
@@ -76,6 +88,7 @@ func (id logIdentity) encode() []byte {
 func identify(pact string, f *os.File, fi fs.FileInfo) (logIdentity, []byte, error) {
 	id := logIdentity{pact: pact, size: fi.Size(), modNanos: fi.ModTime().UnixNano()}
 	id.dev, id.ino, id.hasIno = fileID(fi)
+	id.ctime, id.hasCtime = changeNanos(fi)
 	tail := make([]byte, min(fi.Size(), tailBytes))
 	if _, err := f.ReadAt(tail, fi.Size()-int64(len(tail))); err != nil {
 		return id, nil, err
@@ -93,7 +106,7 @@ func trust(file string, taken time.Time, now logIdentity) (snapshot string, why 
 	case !strings.HasPrefix(file, snapshotMagic):
 		return "", "not a snapshot of this format"
 	case !strings.HasPrefix(file, string(want)):
-		return "", "it describes another log (size, time, file, last bytes or place)"
+		return "", "it describes another log (size, time, file, change time, last bytes or place)"
 	case now.modNanos >= taken.UnixNano():
 		return "", "the log is not older than the snapshot (racily clean)"
 	}

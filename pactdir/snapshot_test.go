@@ -25,7 +25,7 @@ const testBuild = "test-build"
 // not strictly older than the snapshot (racily clean).
 func TestTrust(t *testing.T) {
 	t.Parallel()
-	base := logIdentity{pact: "/r/.pact", size: 1000, modNanos: 5e18, dev: 7, ino: 9, hasIno: true, tail: [32]byte{1}}
+	base := logIdentity{pact: "/r/.pact", size: 1000, modNanos: 5e18, dev: 7, ino: 9, hasIno: true, ctime: 6e18, hasCtime: true, tail: [32]byte{1}}
 	file := string(base.encode()) + "SNAPSHOT"
 	later := time.Unix(0, base.modNanos+1)
 	change := func(f func(*logIdentity)) logIdentity { id := base; f(&id); return id }
@@ -45,6 +45,8 @@ func TestTrust(t *testing.T) {
 		{"another device", change(func(id *logIdentity) { id.dev++ }), file, later, false},
 		{"another inode", change(func(id *logIdentity) { id.ino++ }), file, later, false},
 		{"no inode now", change(func(id *logIdentity) { id.hasIno, id.dev, id.ino = false, 0, 0 }), file, later, false},
+		{"changed later", change(func(id *logIdentity) { id.ctime++ }), file, later, false},
+		{"no change time now", change(func(id *logIdentity) { id.hasCtime, id.ctime = false, 0 }), file, later, false},
 		{"other last bytes", change(func(id *logIdentity) { id.tail[31] = 1 }), file, later, false},
 		{"racily clean: the same tick", base, file, time.Unix(0, base.modNanos), false},
 		{"racily clean: the log is newer", base, file, time.Unix(0, base.modNanos-1), false},
@@ -263,6 +265,58 @@ func TestSnapshotOnDisk(t *testing.T) {
 				t.Fatalf("the snapshot saved after it is not used: %s", why)
 			}
 		})
+	}
+}
+
+// TestSnapshotMiddleEdited: a log edited in place before its last 64 KiB,
+// keeping its size and its modification time (touch -d), is another log:
+// the change time, which nothing sets back, drops the snapshot where the
+// system has one.
+func TestSnapshotMiddleEdited(t *testing.T) {
+	t.Parallel()
+	d, snap := cachedPact(t)
+	log := d.Path(pactfile.LogFile)
+	for stat(t, log).Size() <= tailBytes+4096 {
+		appendJoin(t, d, testBuild)
+		settle(t, d, snap)
+	}
+	if cached, why := appendJoin(t, d, testBuild); !cached {
+		t.Fatalf("the snapshot of the long log is not used: %s", why)
+	}
+	settle(t, d, snap)
+	fi := stat(t, log)
+	if _, ok := changeNanos(fi); !ok {
+		t.Skip("no change time on this system")
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first line's event_id, a digit changed: far from the last bytes.
+	i := bytes.Index(b, []byte(`"event_id"`)) + len(`"event_id"`)
+	i += bytes.IndexByte(b[i:], '"') + 1
+	if i >= len(b)-tailBytes {
+		t.Fatal("the edit is not before the last bytes")
+	}
+	b[i] ^= 1
+	f, err := os.OpenFile(log, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(b[i:i+1], int64(i)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(log, time.Time{}, fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if now := stat(t, log); now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()) {
+		t.Fatal("the edit did not keep the size and time")
+	}
+	if cached, _ := appendJoin(t, d, testBuild); cached {
+		t.Fatal("the snapshot was used for a log edited in place")
 	}
 }
 
