@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -422,5 +423,66 @@ func TestSnapshotFullDisk(t *testing.T) { // not parallel: it swaps snapshotOut
 			t.Fatalf("limit %d: the writer after a full disk used a snapshot (%s)", limit, why)
 		}
 		settle(t, d, snap)
+	}
+}
+
+// TestSnapshotLineAppendedWhileLoading: a line another program appends
+// without the lock (echo >> log.jsonl) after a writer read the log and
+// before its own line is no part of what the writer replayed: its
+// snapshot would describe the log on disk without that line, and every
+// writer after it would start from a state that never had it.
+func TestSnapshotLineAppendedWhileLoading(t *testing.T) {
+	t.Parallel()
+	for _, fromSnapshot := range []bool{true, false} {
+		t.Run(map[bool]string{true: "from the snapshot", false: "replayed"}[fromSnapshot], func(t *testing.T) {
+			t.Parallel()
+			d, snap := cachedPact(t)
+			build := testBuild
+			if !fromSnapshot {
+				build += "-other"
+			}
+			unlock, err := d.Lock()
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := newID()
+			log, res, cached, why, err := d.LoadLogToAppendCached(build, id, nil)
+			if err != nil || cached != fromSnapshot {
+				t.Fatalf("load: cached %v (%s), %v", cached, why, err)
+			}
+			// Another program's line: T3 assigned, which the writer never read.
+			other := e2e.NewLog().Assign("T1", "F", "b", "dev", "rev").Assign("T2", "F", "b", "dev", "rev").Assign("T3", "F", "b", "dev", "rev").Text()
+			f, err := os.OpenFile(d.Path(pactfile.LogFile), os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.WriteString(other[strings.LastIndex(strings.TrimSuffix(other, "\n"), "\n")+1:]); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.Close(); err != nil {
+				t.Fatal(err)
+			}
+			end, err := d.LogEnd()
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := log.Append(res, end, func(dr *projection.Draft, latest time.Time) {
+				dr.EventID, dr.TS = id, latest.Add(time.Second)
+			}, projection.NewJoin("dev", []string{"dev"}))
+			if err != nil || a.Refused[0] != nil {
+				t.Fatalf("append: %v %+v", err, a.Refused)
+			}
+			if err := d.AppendLine(a.Lines[0]); err != nil {
+				t.Fatal(err)
+			}
+			_ = d.SaveSnapshot(build, log, res, a.Tail) // may refuse: that is the point
+			unlock()
+			if _, err := os.Stat(snap); err == nil {
+				settle(t, d, snap)
+			}
+			if cached, _ := appendJoin(t, d, build); cached {
+				t.Fatal("the snapshot of a log missing a line another program appended was used")
+			}
+		})
 	}
 }
