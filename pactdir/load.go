@@ -80,15 +80,24 @@ func (d Dir) LoadLogToAppend(eventID string, p *Progress) (*projection.Log, *pro
 // loadLog opens the log and reads it through projection.Read with opts,
 // counting its bytes on p.
 func loadLog(d Dir, p *Progress, opts projection.ReadOptions) (*projection.Log, *projection.Result, error) {
+	return loadLogCounting(d, p, opts, nil)
+}
+
+// loadLogCounting is loadLog that adds to *read, when read is not nil,
+// the bytes of the log it read.
+func loadLogCounting(d Dir, p *Progress, opts projection.ReadOptions, read *int64) (*projection.Log, *projection.Result, error) {
 	f, size, err := d.OpenLog()
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
 	var r io.Reader = f
+	if read != nil {
+		r = &byteCounter{r: r, n: read}
+	}
 	if p != nil {
 		p.Start("reading "+d.Display(pactfile.LogFile), size, "B")
-		r = &countingReader{r: f, p: p, then: "replaying " + d.Display(pactfile.LogFile)}
+		r = &countingReader{r: r, p: p, then: "replaying " + d.Display(pactfile.LogFile)}
 	}
 	log, res, err := projection.Read(r, opts)
 	if err != nil {
@@ -434,4 +443,16 @@ func readTaskFile(open openFunc, name, dir string, buf []byte, passes func(prefi
 		}
 	}
 	return whole, false, nil
+}
+
+// byteCounter counts the bytes read through it.
+type byteCounter struct {
+	r io.Reader
+	n *int64
+}
+
+func (c *byteCounter) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	*c.n += int64(n)
+	return n, err
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pact-action/pact-action/pactfile"
@@ -36,7 +37,7 @@ import (
 const snapshotDir = "pactify"
 
 // snapshotMagic opens a snapshot file, before the log's identity.
-const snapshotMagic = "PACTIFY-SNAPSHOT-1\n"
+const snapshotMagic = "PACTIFY-SNAPSHOT-2\n"
 
 // tailBytes is how much of the log's end its identity hashes: at least
 // its last line, whatever the last write changed.
@@ -51,6 +52,12 @@ type logIdentity struct {
 	// (hasIno); elsewhere the other fields must do.
 	dev, ino uint64
 	hasIno   bool
+	// ctime is the file's change time where the system gives one
+	// (hasCtime): an edit in place that keeps the size, the last bytes
+	// and a modification time set back (touch -d) still moves it, as
+	// git's index notices.
+	ctime    int64
+	hasCtime bool
 	tail     [sha256.Size]byte // of the last tailBytes (the whole log when shorter)
 }
 
@@ -69,6 +76,12 @@ func (id logIdentity) encode() []byte {
 	} else {
 		b = append(b, 0)
 	}
+	if id.hasCtime {
+		b = append(b, 1)
+		b = binary.AppendVarint(b, id.ctime)
+	} else {
+		b = append(b, 0)
+	}
 	return append(b, id.tail[:]...)
 }
 
@@ -76,6 +89,7 @@ func (id logIdentity) encode() []byte {
 func identify(pact string, f *os.File, fi fs.FileInfo) (logIdentity, []byte, error) {
 	id := logIdentity{pact: pact, size: fi.Size(), modNanos: fi.ModTime().UnixNano()}
 	id.dev, id.ino, id.hasIno = fileID(fi)
+	id.ctime, id.hasCtime = changeNanos(fi)
 	tail := make([]byte, min(fi.Size(), tailBytes))
 	if _, err := f.ReadAt(tail, fi.Size()-int64(len(tail))); err != nil {
 		return id, nil, err
@@ -93,7 +107,7 @@ func trust(file string, taken time.Time, now logIdentity) (snapshot string, why 
 	case !strings.HasPrefix(file, snapshotMagic):
 		return "", "not a snapshot of this format"
 	case !strings.HasPrefix(file, string(want)):
-		return "", "it describes another log (size, time, file, last bytes or place)"
+		return "", "it describes another log (size, time, file, change time, last bytes or place)"
 	case now.modNanos >= taken.UnixNano():
 		return "", "the log is not older than the snapshot (racily clean)"
 	}
@@ -167,57 +181,77 @@ func (d Dir) snapshotPlace() (pact, dir, name string, ok bool) {
 // event_id might be the log's (projection.DecodeSnapshot). why says, for a
 // debug line, why no snapshot was used. The caller holds the lock.
 func (d Dir) LoadLogToAppendCached(build, eventID string, p *Progress) (log *projection.Log, res *projection.Result, fromSnapshot bool, why string, err error) {
-	log, res, why = d.loadSnapshot(build, eventID)
+	logPath := d.Path(pactfile.LogFile)
+	loadedSize.Delete(logPath)
+	log, res, size, why := d.loadSnapshot(build, eventID)
 	if why == "" {
+		loadedSize.Store(logPath, size)
 		return log, res, true, "", nil
 	}
 	_, _, _, kept := d.snapshotPlace() // no place: nothing to keep for it
-	log, res, err = loadLog(d, p, projection.ReadOptions{Reserve: eventID, Snapshot: kept})
+	var read int64
+	log, res, err = loadLogCounting(d, p, projection.ReadOptions{Reserve: eventID, Snapshot: kept}, &read)
+	if err == nil && kept {
+		loadedSize.Store(logPath, read)
+	}
 	return log, res, false, why, err
 }
 
+// loadedSize holds, for each log a writer of this process loaded to
+// append to (by its path; the lock lets one at a time), how many of its
+// bytes the state loaded describes. SaveSnapshot keeps a snapshot only
+// when the log is those bytes and the line appended: a line another
+// program appended without the lock in between is in the log, not in the
+// state, and a snapshot would hide it from every writer after.
+var loadedSize sync.Map
+
 // loadSnapshot is the log and replay the snapshot describes, or why it is
 // not used.
-func (d Dir) loadSnapshot(build, eventID string) (*projection.Log, *projection.Result, string) {
+func (d Dir) loadSnapshot(build, eventID string) (*projection.Log, *projection.Result, int64, string) {
+	log, res, now, why := d.loadSnapshotOf(build, eventID)
+	return log, res, now.size, why
+}
+
+func (d Dir) loadSnapshotOf(build, eventID string) (*projection.Log, *projection.Result, logIdentity, string) {
 	pact, dir, name, ok := d.snapshotPlace()
 	if !ok {
-		return nil, nil, "the pact is in no git repository"
+		return nil, nil, logIdentity{}, "the pact is in no git repository"
 	}
 	now, _, err := d.logIdentity(pact)
 	if err != nil {
-		return nil, nil, err.Error()
+		return nil, nil, now, err.Error()
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil, nil, "no snapshot: " + err.Error()
+		return nil, nil, now, "no snapshot: " + err.Error()
 	}
 	defer root.Close()
 	f, fi, err := openRegular(root, name, name, false)
 	if err != nil {
-		return nil, nil, "no snapshot: " + err.Error()
+		return nil, nil, now, "no snapshot: " + err.Error()
 	}
 	defer f.Close()
 	// What a snapshot holds comes from the log's lines, in fewer bytes:
 	// one larger than the log is not read.
 	if fi.Size() > now.size+64<<10 {
-		return nil, nil, "the snapshot is larger than the log"
+		return nil, nil, now, "the snapshot is larger than the log"
 	}
 	// Read into a string, not copied again: the state's texts are its
 	// substrings (projection.DecodeSnapshot).
 	var file strings.Builder
 	file.Grow(int(fi.Size()))
 	if _, err := io.Copy(&file, io.LimitReader(f, fi.Size())); err != nil {
-		return nil, nil, "read the snapshot: " + err.Error()
+		return nil, nil, now, "read the snapshot: " + err.Error()
 	}
 	snap, why := trust(file.String(), fi.ModTime(), now)
 	if why != "" {
-		return nil, nil, why
+		return nil, nil, now, why
 	}
 	log, res, err := projection.DecodeSnapshot(snap, build, eventID)
 	if err != nil {
-		return nil, nil, err.Error()
+		return nil, nil, now, err.Error()
 	}
-	return log, res, ""
+	return log, res, now, ""
 }
 
 // logIdentity is the identity of the log as it is now, with its last bytes.
@@ -277,6 +311,9 @@ func (d Dir) SaveSnapshot(build string, log *projection.Log, res *projection.Res
 	}
 	if !bytes.HasSuffix(tail, appended) || len(appended) > len(tail) {
 		return errors.New("the log does not end in the line just appended")
+	}
+	if read, ok := loadedSize.LoadAndDelete(d.Path(pactfile.LogFile)); !ok || read.(int64)+int64(len(appended)) != id.size {
+		return errors.New("the log is not what was read and the line just appended (another program wrote to it)")
 	}
 	if err := os.Mkdir(dir, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ const testBuild = "test-build"
 // not strictly older than the snapshot (racily clean).
 func TestTrust(t *testing.T) {
 	t.Parallel()
-	base := logIdentity{pact: "/r/.pact", size: 1000, modNanos: 5e18, dev: 7, ino: 9, hasIno: true, tail: [32]byte{1}}
+	base := logIdentity{pact: "/r/.pact", size: 1000, modNanos: 5e18, dev: 7, ino: 9, hasIno: true, ctime: 6e18, hasCtime: true, tail: [32]byte{1}}
 	file := string(base.encode()) + "SNAPSHOT"
 	later := time.Unix(0, base.modNanos+1)
 	change := func(f func(*logIdentity)) logIdentity { id := base; f(&id); return id }
@@ -45,6 +46,8 @@ func TestTrust(t *testing.T) {
 		{"another device", change(func(id *logIdentity) { id.dev++ }), file, later, false},
 		{"another inode", change(func(id *logIdentity) { id.ino++ }), file, later, false},
 		{"no inode now", change(func(id *logIdentity) { id.hasIno, id.dev, id.ino = false, 0, 0 }), file, later, false},
+		{"changed later", change(func(id *logIdentity) { id.ctime++ }), file, later, false},
+		{"no change time now", change(func(id *logIdentity) { id.hasCtime, id.ctime = false, 0 }), file, later, false},
 		{"other last bytes", change(func(id *logIdentity) { id.tail[31] = 1 }), file, later, false},
 		{"racily clean: the same tick", base, file, time.Unix(0, base.modNanos), false},
 		{"racily clean: the log is newer", base, file, time.Unix(0, base.modNanos-1), false},
@@ -266,6 +269,58 @@ func TestSnapshotOnDisk(t *testing.T) {
 	}
 }
 
+// TestSnapshotMiddleEdited: a log edited in place before its last 64 KiB,
+// keeping its size and its modification time (touch -d), is another log:
+// the change time, which nothing sets back, drops the snapshot where the
+// system has one.
+func TestSnapshotMiddleEdited(t *testing.T) {
+	t.Parallel()
+	d, snap := cachedPact(t)
+	log := d.Path(pactfile.LogFile)
+	for stat(t, log).Size() <= tailBytes+4096 {
+		appendJoin(t, d, testBuild)
+		settle(t, d, snap)
+	}
+	if cached, why := appendJoin(t, d, testBuild); !cached {
+		t.Fatalf("the snapshot of the long log is not used: %s", why)
+	}
+	settle(t, d, snap)
+	fi := stat(t, log)
+	if _, ok := changeNanos(fi); !ok {
+		t.Skip("no change time on this system")
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first line's event_id, a digit changed: far from the last bytes.
+	i := bytes.Index(b, []byte(`"event_id"`)) + len(`"event_id"`)
+	i += bytes.IndexByte(b[i:], '"') + 1
+	if i >= len(b)-tailBytes {
+		t.Fatal("the edit is not before the last bytes")
+	}
+	b[i] ^= 1
+	f, err := os.OpenFile(log, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(b[i:i+1], int64(i)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(log, time.Time{}, fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if now := stat(t, log); now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()) {
+		t.Fatal("the edit did not keep the size and time")
+	}
+	if cached, _ := appendJoin(t, d, testBuild); cached {
+		t.Fatal("the snapshot was used for a log edited in place")
+	}
+}
+
 // TestSnapshotPlace: the snapshot lives in the git directory, the one a
 // .git file names in a worktree, and nowhere outside a repository.
 func TestSnapshotPlace(t *testing.T) {
@@ -368,5 +423,66 @@ func TestSnapshotFullDisk(t *testing.T) { // not parallel: it swaps snapshotOut
 			t.Fatalf("limit %d: the writer after a full disk used a snapshot (%s)", limit, why)
 		}
 		settle(t, d, snap)
+	}
+}
+
+// TestSnapshotLineAppendedWhileLoading: a line another program appends
+// without the lock (echo >> log.jsonl) after a writer read the log and
+// before its own line is no part of what the writer replayed: its
+// snapshot would describe the log on disk without that line, and every
+// writer after it would start from a state that never had it.
+func TestSnapshotLineAppendedWhileLoading(t *testing.T) {
+	t.Parallel()
+	for _, fromSnapshot := range []bool{true, false} {
+		t.Run(map[bool]string{true: "from the snapshot", false: "replayed"}[fromSnapshot], func(t *testing.T) {
+			t.Parallel()
+			d, snap := cachedPact(t)
+			build := testBuild
+			if !fromSnapshot {
+				build += "-other"
+			}
+			unlock, err := d.Lock()
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := newID()
+			log, res, cached, why, err := d.LoadLogToAppendCached(build, id, nil)
+			if err != nil || cached != fromSnapshot {
+				t.Fatalf("load: cached %v (%s), %v", cached, why, err)
+			}
+			// Another program's line: T3 assigned, which the writer never read.
+			other := e2e.NewLog().Assign("T1", "F", "b", "dev", "rev").Assign("T2", "F", "b", "dev", "rev").Assign("T3", "F", "b", "dev", "rev").Text()
+			f, err := os.OpenFile(d.Path(pactfile.LogFile), os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.WriteString(other[strings.LastIndex(strings.TrimSuffix(other, "\n"), "\n")+1:]); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.Close(); err != nil {
+				t.Fatal(err)
+			}
+			end, err := d.LogEnd()
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := log.Append(res, end, func(dr *projection.Draft, latest time.Time) {
+				dr.EventID, dr.TS = id, latest.Add(time.Second)
+			}, projection.NewJoin("dev", []string{"dev"}))
+			if err != nil || a.Refused[0] != nil {
+				t.Fatalf("append: %v %+v", err, a.Refused)
+			}
+			if err := d.AppendLine(a.Lines[0]); err != nil {
+				t.Fatal(err)
+			}
+			_ = d.SaveSnapshot(build, log, res, a.Tail) // may refuse: that is the point
+			unlock()
+			if _, err := os.Stat(snap); err == nil {
+				settle(t, d, snap)
+			}
+			if cached, _ := appendJoin(t, d, build); cached {
+				t.Fatal("the snapshot of a log missing a line another program appended was used")
+			}
+		})
 	}
 }

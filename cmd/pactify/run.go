@@ -307,16 +307,28 @@ func (c *cli) saveSnapshot(build string, log *projection.Log, res *projection.Re
 	}
 }
 
-// snapshotBuild names this build of pactify for its snapshots: the
-// version, and the executable's size and time, so that a snapshot is read
-// only by the binary that wrote it (two development builds share a
-// version).
+// snapshotBuild names this build of pactify for its snapshots
+// (snapshotBuildOf).
 func snapshotBuild() string {
-	b := version.String()
-	if exe, err := os.Executable(); err == nil {
-		if fi, err := os.Stat(exe); err == nil {
-			b += fmt.Sprintf(" %d %d", fi.Size(), fi.ModTime().UnixNano())
-		}
+	exe, err := os.Executable()
+	if err != nil {
+		exe = ""
+	}
+	return snapshotBuildOf(version.String(), exe)
+}
+
+// snapshotBuildOf names the build of version ver at exe: the version, and
+// the executable's place, size and time, so that a snapshot is read only
+// by the binary that wrote it (two development builds share a version,
+// and a store that gives every file one time, as Nix does, leaves two
+// builds apart only by their place).
+func snapshotBuildOf(ver, exe string) string {
+	b := ver
+	if exe == "" {
+		return b
+	}
+	if fi, err := os.Stat(exe); err == nil {
+		b += fmt.Sprintf(" %q %d %d", exe, fi.Size(), fi.ModTime().UnixNano())
 	}
 	return b
 }
