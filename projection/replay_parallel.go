@@ -631,7 +631,7 @@ func (lr *parallelReplay) take(out *chunkOut) {
 	if out.lastLine > 0 {
 		log.Lines = out.lastLine
 	}
-	if out.lastLine > math.MaxUint32 {
+	if uint64(out.lastLine) > math.MaxUint32 {
 		lr.tooLarge = true // a rec holds a line in 32 bits
 	}
 	if out.latest.After(log.latest) {
