@@ -128,19 +128,7 @@ func appendJoin(t *testing.T, d Dir, build string) (cached bool, why string) {
 	if !reflect.DeepEqual(res.State, want.State) {
 		t.Fatalf("the state loaded (from the snapshot: %v) is not the replay's", cached)
 	}
-	end, err := d.LogEnd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := log.Append(res, end, func(dr *projection.Draft, latest time.Time) {
-		dr.EventID, dr.TS = id, latest.Add(time.Second)
-	}, projection.NewJoin("dev", []string{"dev"}))
-	if err != nil || a.Refused[0] != nil {
-		t.Fatalf("append: %v %+v", err, a.Refused)
-	}
-	if err := d.AppendLine(a.Lines[0]); err != nil {
-		t.Fatal(err)
-	}
+	a := appendJoinTo(t, d, log, res, id)
 	if err := d.SaveSnapshot(build, log, res, a.Tail); err != nil {
 		t.Fatal(err)
 	}
@@ -401,15 +389,7 @@ func TestSnapshotFullDisk(t *testing.T) { // not parallel: it swaps snapshotOut
 		if err != nil {
 			t.Fatal(err)
 		}
-		end, _ := d.LogEnd()
-		a, err := log.Append(res, end, func(dr *projection.Draft, latest time.Time) { dr.EventID, dr.TS = id, latest.Add(time.Second) },
-			projection.NewJoin("dev", []string{"dev"}))
-		if err != nil || a.Refused[0] != nil {
-			t.Fatalf("append: %v %+v", err, a.Refused)
-		}
-		if err := d.AppendLine(a.Lines[0]); err != nil {
-			t.Fatal(err)
-		}
+		a := appendJoinTo(t, d, log, res, id)
 		err = d.SaveSnapshot(testBuild, log, res, a.Tail)
 		unlock()
 		snapshotOut = func(f *os.File) io.Writer { return f }
@@ -462,19 +442,7 @@ func TestSnapshotLineAppendedWhileLoading(t *testing.T) {
 			if err := f.Close(); err != nil {
 				t.Fatal(err)
 			}
-			end, err := d.LogEnd()
-			if err != nil {
-				t.Fatal(err)
-			}
-			a, err := log.Append(res, end, func(dr *projection.Draft, latest time.Time) {
-				dr.EventID, dr.TS = id, latest.Add(time.Second)
-			}, projection.NewJoin("dev", []string{"dev"}))
-			if err != nil || a.Refused[0] != nil {
-				t.Fatalf("append: %v %+v", err, a.Refused)
-			}
-			if err := d.AppendLine(a.Lines[0]); err != nil {
-				t.Fatal(err)
-			}
+			a := appendJoinTo(t, d, log, res, id)
 			_ = d.SaveSnapshot(build, log, res, a.Tail) // may refuse: that is the point
 			unlock()
 			if _, err := os.Stat(snap); err == nil {
@@ -485,4 +453,24 @@ func TestSnapshotLineAppendedWhileLoading(t *testing.T) {
 			}
 		})
 	}
+}
+
+// appendJoinTo appends a seat's join with event id id to the log d holds,
+// judged against res as a writer would, and returns what was appended.
+func appendJoinTo(t *testing.T, d Dir, log *projection.Log, res *projection.Result, id string) *projection.Appended {
+	t.Helper()
+	end, err := d.LogEnd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := log.Append(res, end, func(dr *projection.Draft, latest time.Time) {
+		dr.EventID, dr.TS = id, latest.Add(time.Second)
+	}, projection.NewJoin("dev", []string{"dev"}))
+	if err != nil || a.Refused[0] != nil {
+		t.Fatalf("append: %v %+v", err, a.Refused)
+	}
+	if err := d.AppendLine(a.Lines[0]); err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
