@@ -66,7 +66,8 @@ func (d Dir) OpenLog() (io.ReadCloser, int64, error) {
 // LoadReplay replays the log as it reads it, keeping no events. A missing
 // log is ErrNoPact.
 func (d Dir) LoadReplay(p *Progress) (*projection.Log, *projection.Result, error) {
-	return loadLog(d, p, projection.ReadOptions{})
+	log, res, _, err := loadLog(d, p, projection.ReadOptions{})
+	return log, res, err
 }
 
 // LoadLogToAppend replays the log for a writer that will append one line
@@ -74,36 +75,40 @@ func (d Dir) LoadReplay(p *Progress) (*projection.Log, *projection.Result, error
 // kept, so memory stays well below the log's size, yet Log.Propose judges
 // that line exactly. A missing log is ErrNoPact.
 func (d Dir) LoadLogToAppend(eventID string, p *Progress) (*projection.Log, *projection.Result, error) {
-	return loadLog(d, p, projection.ReadOptions{Reserve: eventID})
+	log, res, _, err := loadLog(d, p, projection.ReadOptions{Reserve: eventID})
+	return log, res, err
 }
 
 // loadLog opens the log and reads it through projection.Read with opts,
-// counting its bytes on p.
-func loadLog(d Dir, p *Progress, opts projection.ReadOptions) (*projection.Log, *projection.Result, error) {
-	return loadLogCounting(d, p, opts, nil)
-}
-
-// loadLogCounting is loadLog that adds to *read, when read is not nil,
-// the bytes of the log it read.
-func loadLogCounting(d Dir, p *Progress, opts projection.ReadOptions, read *int64) (*projection.Log, *projection.Result, error) {
+// counting its bytes on p; read is how many bytes of the log the replay
+// describes.
+func loadLog(d Dir, p *Progress, opts projection.ReadOptions) (log *projection.Log, res *projection.Result, read int64, err error) {
 	f, size, err := d.OpenLog()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	defer f.Close()
-	var r io.Reader = f
-	if read != nil {
-		r = &byteCounter{r: r, n: read}
-	}
+	var r io.Reader = &byteCounter{r: f, n: &read}
 	if p != nil {
 		p.Start("reading "+d.Display(pactfile.LogFile), size, "B")
 		r = &countingReader{r: r, p: p, then: "replaying " + d.Display(pactfile.LogFile)}
 	}
-	log, res, err := projection.Read(r, opts)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", d.Display(pactfile.LogFile), err)
+	if log, res, err = projection.Read(r, opts); err != nil {
+		return nil, nil, 0, fmt.Errorf("read %s: %w", d.Display(pactfile.LogFile), err)
 	}
-	return log, res, nil
+	return log, res, read, nil
+}
+
+// byteCounter counts the bytes read through it.
+type byteCounter struct {
+	r io.Reader
+	n *int64
+}
+
+func (c *byteCounter) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	*c.n += int64(n)
+	return n, err
 }
 
 // LoadOptions say what Load reads beyond what validate always judges.
@@ -173,7 +178,7 @@ func (d Dir) LoadWatched(p *Progress, opts LoadOptions) (Files, error) {
 		return in, err
 	}
 	defer unlock()
-	replayed, res, err := loadLog(d, p, projection.ReadOptions{})
+	replayed, res, _, err := loadLog(d, p, projection.ReadOptions{})
 	if err != nil {
 		return in, err
 	}
@@ -443,16 +448,4 @@ func readTaskFile(open openFunc, name, dir string, buf []byte, passes func(prefi
 		}
 	}
 	return whole, false, nil
-}
-
-// byteCounter counts the bytes read through it.
-type byteCounter struct {
-	r io.Reader
-	n *int64
-}
-
-func (c *byteCounter) Read(b []byte) (int, error) {
-	n, err := c.r.Read(b)
-	*c.n += int64(n)
-	return n, err
 }

@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/pact-action/pact-action/pactfile"
@@ -174,36 +173,40 @@ func (d Dir) snapshotPlace() (pact, dir, name string, ok bool) {
 	return pact, filepath.Join(git, snapshotDir), snapshotName(pact), true
 }
 
-// LoadLogToAppendCached is LoadLogToAppend that starts from the pact's
-// snapshot when one is there and trusted (fromSnapshot), and otherwise
-// replays the log keeping what a snapshot needs (SaveSnapshot). A snapshot
-// is used only when written by the same build, and never when the new
-// event_id might be the log's (projection.DecodeSnapshot). why says, for a
-// debug line, why no snapshot was used. The caller holds the lock.
-func (d Dir) LoadLogToAppendCached(build, eventID string, p *Progress) (log *projection.Log, res *projection.Result, fromSnapshot bool, why string, err error) {
-	logPath := d.Path(pactfile.LogFile)
-	loadedSize.Delete(logPath)
-	log, res, size, why := d.loadSnapshot(build, eventID)
-	if why == "" {
-		loadedSize.Store(logPath, size)
-		return log, res, true, "", nil
-	}
-	_, _, _, kept := d.snapshotPlace() // no place: nothing to keep for it
-	var read int64
-	log, res, err = loadLogCounting(d, p, projection.ReadOptions{Reserve: eventID, Snapshot: kept}, &read)
-	if err == nil && kept {
-		loadedSize.Store(logPath, read)
-	}
-	return log, res, false, why, err
+// Loaded is what a writer loaded to append to: the log and its replay,
+// whether they came from the snapshot (and, for a debug line, why not),
+// and how many bytes of the log they describe, which SaveSnapshot holds
+// the log to.
+type Loaded struct {
+	Log          *projection.Log
+	Res          *projection.Result
+	FromSnapshot bool
+	Why          string
+	// bytes: SaveSnapshot keeps a snapshot only when the log is these
+	// bytes and the line appended. A line another program appended
+	// without the lock in between is in the log, not in the state, and a
+	// snapshot would hide it from every writer after.
+	bytes int64
 }
 
-// loadedSize holds, for each log a writer of this process loaded to
-// append to (by its path; the lock lets one at a time), how many of its
-// bytes the state loaded describes. SaveSnapshot keeps a snapshot only
-// when the log is those bytes and the line appended: a line another
-// program appended without the lock in between is in the log, not in the
-// state, and a snapshot would hide it from every writer after.
-var loadedSize sync.Map
+// LoadLogToAppendCached is LoadLogToAppend that starts from the pact's
+// snapshot when one is there and trusted (FromSnapshot), and otherwise
+// replays the log keeping what a snapshot needs (SaveSnapshot). A snapshot
+// is used only when written by the same build, and never when the new
+// event_id might be the log's (projection.DecodeSnapshot). The caller
+// holds the lock.
+func (d Dir) LoadLogToAppendCached(build, eventID string, p *Progress) (*Loaded, error) {
+	log, res, size, why := d.loadSnapshot(build, eventID)
+	if why == "" {
+		return &Loaded{Log: log, Res: res, FromSnapshot: true, bytes: size}, nil
+	}
+	_, _, _, kept := d.snapshotPlace() // no place: nothing to keep for it
+	log, res, read, err := loadLog(d, p, projection.ReadOptions{Reserve: eventID, Snapshot: kept})
+	if err != nil {
+		return nil, err
+	}
+	return &Loaded{Log: log, Res: res, Why: why, bytes: read}, nil
+}
 
 // loadSnapshot is the log and replay the snapshot describes, or why it is
 // not used.
@@ -292,7 +295,7 @@ var snapshotOut = func(f *os.File) io.Writer { return f }
 // crash fails its checksum and is dropped. On any failure the old snapshot
 // is removed, so none is left that could describe a log not on disk. The
 // caller holds the lock, and a failure must not fail its verb.
-func (d Dir) SaveSnapshot(build string, log *projection.Log, res *projection.Result, appended []byte) (err error) {
+func (d Dir) SaveSnapshot(build string, l *Loaded, appended []byte) (err error) {
 	pact, dir, name, ok := d.snapshotPlace()
 	if !ok {
 		return nil
@@ -302,7 +305,7 @@ func (d Dir) SaveSnapshot(build string, log *projection.Log, res *projection.Res
 			_ = os.Remove(filepath.Join(dir, name)) // best effort: a stale one is never trusted anyway
 		}
 	}()
-	if !log.Snapshotable(res) {
+	if !l.Log.Snapshotable(l.Res) {
 		return errors.New("the log was not read for a snapshot")
 	}
 	id, tail, err := d.logIdentity(pact)
@@ -312,7 +315,7 @@ func (d Dir) SaveSnapshot(build string, log *projection.Log, res *projection.Res
 	if !bytes.HasSuffix(tail, appended) || len(appended) > len(tail) {
 		return errors.New("the log does not end in the line just appended")
 	}
-	if read, ok := loadedSize.LoadAndDelete(d.Path(pactfile.LogFile)); !ok || read.(int64)+int64(len(appended)) != id.size {
+	if l.bytes+int64(len(appended)) != id.size {
 		return errors.New("the log is not what was read and the line just appended (another program wrote to it)")
 	}
 	if err := os.Mkdir(dir, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
@@ -332,7 +335,7 @@ func (d Dir) SaveSnapshot(build string, log *projection.Log, res *projection.Res
 	w := bufio.NewWriterSize(snapshotOut(tmp), 1<<20)
 	_, err = w.Write(id.encode())
 	if err == nil {
-		err = projection.EncodeSnapshot(w, build, log, res)
+		err = projection.EncodeSnapshot(w, build, l.Log, l.Res)
 	}
 	if err == nil {
 		err = w.Flush()

@@ -117,7 +117,7 @@ func appendJoin(t *testing.T, d Dir, build string) (cached bool, why string) {
 	}
 	defer unlock()
 	id := newID()
-	log, res, cached, why, err := d.LoadLogToAppendCached(build, id, nil)
+	l, err := d.LoadLogToAppendCached(build, id, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,14 +125,14 @@ func appendJoin(t *testing.T, d Dir, build string) (cached bool, why string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(res.State, want.State) {
-		t.Fatalf("the state loaded (from the snapshot: %v) is not the replay's", cached)
+	if !reflect.DeepEqual(l.Res.State, want.State) {
+		t.Fatalf("the state loaded (from the snapshot: %v) is not the replay's", l.FromSnapshot)
 	}
-	a := appendJoinTo(t, d, log, res, id)
-	if err := d.SaveSnapshot(build, log, res, a.Tail); err != nil {
+	a := appendJoinTo(t, d, l, id)
+	if err := d.SaveSnapshot(build, l, a.Tail); err != nil {
 		t.Fatal(err)
 	}
-	return cached, why
+	return l.FromSnapshot, l.Why
 }
 
 // newID is a fresh event_id of the hex form.
@@ -385,12 +385,12 @@ func TestSnapshotFullDisk(t *testing.T) { // not parallel: it swaps snapshotOut
 			t.Fatal(err)
 		}
 		id := newID()
-		log, res, _, _, err := d.LoadLogToAppendCached(testBuild, id, nil)
+		l, err := d.LoadLogToAppendCached(testBuild, id, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		a := appendJoinTo(t, d, log, res, id)
-		err = d.SaveSnapshot(testBuild, log, res, a.Tail)
+		a := appendJoinTo(t, d, l, id)
+		err = d.SaveSnapshot(testBuild, l, a.Tail)
 		unlock()
 		snapshotOut = func(f *os.File) io.Writer { return f }
 		if !errors.Is(err, syscall.ENOSPC) {
@@ -426,9 +426,9 @@ func TestSnapshotLineAppendedWhileLoading(t *testing.T) {
 				t.Fatal(err)
 			}
 			id := newID()
-			log, res, cached, why, err := d.LoadLogToAppendCached(build, id, nil)
-			if err != nil || cached != fromSnapshot {
-				t.Fatalf("load: cached %v (%s), %v", cached, why, err)
+			l, err := d.LoadLogToAppendCached(build, id, nil)
+			if err != nil || l.FromSnapshot != fromSnapshot {
+				t.Fatalf("load: %+v, %v", l, err)
 			}
 			// Another program's line: T3 assigned, which the writer never read.
 			other := e2e.NewLog().Assign("T1", "F", "b", "dev", "rev").Assign("T2", "F", "b", "dev", "rev").Assign("T3", "F", "b", "dev", "rev").Text()
@@ -442,8 +442,8 @@ func TestSnapshotLineAppendedWhileLoading(t *testing.T) {
 			if err := f.Close(); err != nil {
 				t.Fatal(err)
 			}
-			a := appendJoinTo(t, d, log, res, id)
-			_ = d.SaveSnapshot(build, log, res, a.Tail) // may refuse: that is the point
+			a := appendJoinTo(t, d, l, id)
+			_ = d.SaveSnapshot(build, l, a.Tail) // may refuse: that is the point
 			unlock()
 			if _, err := os.Stat(snap); err == nil {
 				settle(t, d, snap)
@@ -456,14 +456,14 @@ func TestSnapshotLineAppendedWhileLoading(t *testing.T) {
 }
 
 // appendJoinTo appends a seat's join with event id id to the log d holds,
-// judged against res as a writer would, and returns what was appended.
-func appendJoinTo(t *testing.T, d Dir, log *projection.Log, res *projection.Result, id string) *projection.Appended {
+// judged against what l loaded as a writer would, and returns what was appended.
+func appendJoinTo(t *testing.T, d Dir, l *Loaded, id string) *projection.Appended {
 	t.Helper()
 	end, err := d.LogEnd()
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := log.Append(res, end, func(dr *projection.Draft, latest time.Time) {
+	a, err := l.Log.Append(l.Res, end, func(dr *projection.Draft, latest time.Time) {
 		dr.EventID, dr.TS = id, latest.Add(time.Second)
 	}, projection.NewJoin("dev", []string{"dev"}))
 	if err != nil || a.Refused[0] != nil {

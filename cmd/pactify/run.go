@@ -248,13 +248,14 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	prog := c.progress()
 	defer prog.stop()
 	buildID := snapshotBuild()
-	log, res, cached, why, err := c.dir.LoadLogToAppendCached(buildID, id, prog.Progress)
+	loaded, err := c.dir.LoadLogToAppendCached(buildID, id, prog.Progress)
 	if err != nil {
 		return err
 	}
-	if !cached {
-		c.log.Debug("replaying the log: no snapshot used", "why", why)
+	if !loaded.FromSnapshot {
+		c.log.Debug("replaying the log: no snapshot used", "why", loaded.Why)
 	}
+	log, res := loaded.Log, loaded.Res
 	if res.Unsupported != nil {
 		return unsupported(res.Unsupported)
 	}
@@ -285,7 +286,7 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 		}
 		return fmt.Errorf("event %s is appended to %s, but %w", draft.EventID, c.dir.Display(pactfile.LogFile), err)
 	}
-	c.saveSnapshot(buildID, log, res, a.Tail)
+	c.saveSnapshot(buildID, loaded, a.Tail)
 	prog.stop()
 	target := draft.TaskID
 	switch {
@@ -301,8 +302,8 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 // saveSnapshot keeps the replay with the appended line for the next
 // writer (pactdir.Dir.SaveSnapshot). It is a cache: failing to write it
 // fails nothing.
-func (c *cli) saveSnapshot(build string, log *projection.Log, res *projection.Result, appended []byte) {
-	if err := c.dir.SaveSnapshot(build, log, res, appended); err != nil {
+func (c *cli) saveSnapshot(build string, loaded *pactdir.Loaded, appended []byte) {
+	if err := c.dir.SaveSnapshot(build, loaded, appended); err != nil {
 		c.log.Debug("no snapshot written; the next writer replays the log", "err", err)
 	}
 }
