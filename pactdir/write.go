@@ -205,28 +205,20 @@ func (d *diverter) Write(p []byte) (int, error) {
 	if d.out != nil {
 		return d.out.Write(p)
 	}
-	for done := 0; done < len(p); {
-		n := min(len(p)-done, 64<<10)
-		if cap(d.buf) < n {
-			d.buf = make([]byte, n)
+	done, equal, err := pactfile.EqualNext(d.old, p, &d.buf)
+	d.same += int64(done)
+	if err != nil {
+		d.err = fmt.Errorf("read %s: %w", d.display, err)
+		return done, d.err
+	}
+	if !equal {
+		out, err := d.diverge()
+		if err != nil {
+			return done, err
 		}
-		_, err := io.ReadFull(d.old, d.buf[:n])
-		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-			d.err = fmt.Errorf("read %s: %w", d.display, err)
-			return done, d.err
+		if _, err := out.Write(p[done:]); err != nil {
+			return done, err
 		}
-		if err != nil || !bytes.Equal(d.buf[:n], p[done:done+n]) {
-			out, err := d.diverge()
-			if err != nil {
-				return done, err
-			}
-			if _, err := out.Write(p[done:]); err != nil {
-				return done, err
-			}
-			return len(p), nil
-		}
-		done += n
-		d.same += int64(n)
 	}
 	return len(p), nil
 }

@@ -37,18 +37,35 @@ type comparer struct {
 }
 
 func (c *comparer) Write(p []byte) (int, error) {
-	for done := 0; done < len(p); {
+	done, equal, err := EqualNext(c.r, p, &c.buf)
+	switch {
+	case err != nil:
+		return done, err
+	case !equal:
+		return done, errDiffers
+	}
+	return len(p), nil
+}
+
+// EqualNext compares p with the bytes r holds next, 64 KiB at a time,
+// stopping at the first chunk that differs (or that r's end cuts short):
+// done is how many bytes of p, in whole chunks, r held, equal whether it
+// held all of p. buf is the caller's scratch space, grown as needed. A
+// read error other than r's end is returned.
+func EqualNext(r *bufio.Reader, p []byte, buf *[]byte) (done int, equal bool, err error) {
+	for done < len(p) {
 		n := min(len(p)-done, 64<<10)
-		if cap(c.buf) < n {
-			c.buf = make([]byte, n)
+		if cap(*buf) < n {
+			*buf = make([]byte, n)
 		}
-		if _, err := io.ReadFull(c.r, c.buf[:n]); err != nil || !bytes.Equal(c.buf[:n], p[done:done+n]) {
+		b := (*buf)[:n]
+		if _, err := io.ReadFull(r, b); err != nil || !bytes.Equal(b, p[done:done+n]) {
 			if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-				return done, err
+				return done, false, err
 			}
-			return done, errDiffers
+			return done, false, nil
 		}
 		done += n
 	}
-	return len(p), nil
+	return done, true, nil
 }
