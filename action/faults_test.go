@@ -77,15 +77,12 @@ func TestBotWriteAnswerLost(t *testing.T) {
 					ev.run(t, b.s).botDone(t)
 				}
 
-				commits := b.newCommits(t)
-				if len(commits) != 1 {
-					t.Fatalf("new commits = %d, want 1", len(commits))
-				}
-				if _, evs := appended(t, b.s, b.headSHA, commits[0].SHA); len(evs) != 1 {
+				commit, evs := b.oneNewCommit(t)
+				if len(evs) != 1 {
 					t.Errorf("appended %d events, want 1", len(evs))
 				}
 				noneInProgress(t, b.s)
-				onlyRun(t, b.s, commits[0].SHA, "pact", report.ConclusionSuccess)
+				onlyRun(t, b.s, commit.SHA, "pact", report.ConclusionSuccess)
 				if got := b.reactions(id); !slices.Equal(got, []string{botAccount + ":+1"}) {
 					t.Errorf("reactions = %q, want the bot's +1 once", got)
 				}
@@ -181,15 +178,12 @@ func TestBotCancelledAtEachStep(t *testing.T) {
 			}
 			noneInProgress(t, b.s)
 			event{name: "issue_comment", payload: payload}.run(t, b.s).botDone(t)
-			commits := b.newCommits(t)
-			if len(commits) != 1 {
-				t.Fatalf("new commits = %d, want 1", len(commits))
-			}
-			if _, evs := appended(t, b.s, b.headSHA, commits[0].SHA); len(evs) != 1 {
+			commit, evs := b.oneNewCommit(t)
+			if len(evs) != 1 {
 				t.Errorf("appended %d events, want 1", len(evs))
 			}
 			noneInProgress(t, b.s)
-			latest := latestRun(t, b.s, commits[0].SHA)
+			latest := latestRun(t, b.s, commit.SHA)
 			if latest.Conclusion != report.ConclusionSuccess {
 				t.Errorf("the new head's verdict is %s, want %s", latest.Conclusion, report.ConclusionSuccess)
 			}

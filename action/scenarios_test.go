@@ -322,6 +322,19 @@ func (b *botScenario) run(t *testing.T, name string, payload []byte) result {
 
 func (b *botScenario) head() string { return b.s.BranchHead(b.headOwner, e2e.Repo, b.branch) }
 
+// oneNewCommit is the one commit the bot added to the branch since the PR
+// was opened and the events it appended; any other number of commits
+// fails the test.
+func (b *botScenario) oneNewCommit(t *testing.T) (fakegithub.CommitInfo, []loggedEvent) {
+	t.Helper()
+	commits := b.newCommits(t)
+	if len(commits) != 1 {
+		t.Fatalf("new commits on %s = %d, want exactly 1", b.branch, len(commits))
+	}
+	_, evs := appended(t, b.s, b.headSHA, commits[0].SHA)
+	return commits[0], evs
+}
+
 // newCommits walks first parents from the branch head back to the head the
 // PR was opened on and returns the commits in between, oldest first.
 func (b *botScenario) newCommits(t *testing.T) []fakegithub.CommitInfo {

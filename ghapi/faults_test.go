@@ -13,10 +13,13 @@ import (
 )
 
 // shortAttempts gives every attempt a deadline short enough for a stalled
-// request to fail soon, and long enough for the fake to answer any other on
-// a loaded machine (a late answer would change the counts the tests
-// assert); no test asserts how long anything took.
-func shortAttempts(o *ghapi.Options) { o.Retry.AttemptTimeout = time.Second }
+// request to fail soon, and long enough for the fake, in process, to answer
+// any other on a loaded machine (a late answer would change the counts the
+// tests assert; action's fault tests use the same 250 ms); no test asserts
+// how long anything took.
+func shortAttempts(o *ghapi.Options) { o.Retry.AttemptTimeout = attemptTimeout }
+
+const attemptTimeout = 250 * time.Millisecond
 
 const checkRunsPath = "/repos/" + owner + "/" + repo + "/check-runs"
 
@@ -241,7 +244,7 @@ func TestReadThatNeverAnswers(t *testing.T) {
 	if !errors.As(err, &timeout) {
 		t.Fatalf("error = %v, want a *TimeoutError", err)
 	}
-	want := "GitHub did not answer GET /api/v3/repos/acme/widgets/collaborators/alice/permission within 1s (gave up after 2 attempts"
+	want := "GitHub did not answer GET /api/v3/repos/acme/widgets/collaborators/alice/permission within " + attemptTimeout.String() + " (gave up after 2 attempts"
 	if !strings.Contains(err.Error(), want) {
 		t.Errorf("error = %q, want it to say %q", err, want)
 	}

@@ -188,8 +188,9 @@ func verbCases(t *testing.T) []verbCase {
 // pactify's temporaries, but not exactly: no writer may remove them.
 var userLookalikes = []string{".pact/.STATE.yml.tmp-foo", ".pact/.notes.txt.tmp-0123456789abcdef", ".pact/.PROJECT.md.tmp-0123456789ABCDEF"}
 
-// TestFaultKillEveryVerb kills each writing verb with SIGKILL at random
-// moments of its run (a couple of seconds per verb), with a second writer
+// TestFaultKillEveryVerb kills each writing verb with SIGKILL at moments
+// spread over its run, from its start to its end (each moment jittered
+// within its share of the run), with a second writer
 // of its own racing it: the log is always whole lines, STATE.yml a whole
 // file or absent as before, the other writer succeeds (the lock dies with
 // its holder), and the next writer (init again after init, else log
@@ -213,7 +214,8 @@ func TestFaultKillEveryVerb(t *testing.T) {
 			span := time.Since(start)
 			rng := rand.New(rand.NewPCG(uint64(len(c.name)), 7))
 			killed := 0
-			for i := 0; i < 40 && (i < 6 || time.Since(start) < 2*time.Second); i++ {
+			const kills = 10
+			for i := range kills {
 				p := c.from.clone(t)
 				victim := exec.Command(binPath, c.args...)
 				victim.Dir, victim.Env = p.dir, p.env(c.agent)
@@ -232,7 +234,8 @@ func TestFaultKillEveryVerb(t *testing.T) {
 						other <- r
 					}()
 				}
-				time.Sleep(time.Duration(rng.Int64N(int64(span) + 1)))
+				share := int64(span) / kills
+				time.Sleep(time.Duration(int64(i)*share + rng.Int64N(share+1)))
 				if victim.Process.Kill() == nil { // SIGKILL; TerminateProcess on Windows
 					killed++
 				}

@@ -1,7 +1,9 @@
 // Package testbin builds the project's real binaries for end-to-end tests
 // with scripts/build.sh, the build the release and the image use (the tests
 // here hold the Dockerfile and the release workflow to it), once per test
-// process.
+// process: with TEST_BUILD=1, which keeps the test run's own cgo setting
+// and paths so the build reuses what `go test` compiled (scripts/build.sh
+// says why; TestReleaseBinariesAreBuiltLikeTheTests compares the two).
 package testbin
 
 import (
@@ -54,7 +56,7 @@ func Build(pkg string) (string, error) {
 		dir = d
 	}
 	out := filepath.Join(dir, filepath.Base(pkg)+exe)
-	if err := RunBuildScript(pkg, out, Version, nil); err != nil {
+	if err := RunBuildScript(pkg, out, Version, []string{"TEST_BUILD=1"}); err != nil {
 		return "", err
 	}
 	built[pkg] = out
@@ -78,10 +80,9 @@ func RunBuildScript(pkg, out, version string, env []string) error {
 // serialized runs build holding an exclusive lock on this checkout's
 // scripts/build.sh, which every test process building with it takes.
 // `go test ./...` runs several packages' tests at once, and concurrent go
-// builds do not share work in progress: each would compile the standard
-// library and every dependency again with the release flags (-trimpath,
-// no cgo), a minute of CPU apiece with an empty build cache. One at a
-// time, the first compiles and the rest find its work in the build cache.
+// builds do not share work in progress: each would compile and link the
+// commands' own packages again. One at a time, the first builds and the
+// rest find its work in the build cache.
 func serialized(build func() error) error {
 	f, err := os.Open(filepath.Join(ModuleRoot(), BuildScript))
 	if err != nil {
