@@ -93,6 +93,7 @@ func loadLog(d Dir, p *Progress, opts projection.ReadOptions) (log *projection.L
 		p.Start("reading "+d.Display(pactfile.LogFile), size, "B")
 		r = &countingReader{r: r, p: p, then: "replaying " + d.Display(pactfile.LogFile)}
 	}
+	opts.Size = size
 	if log, res, err = projection.Read(r, opts); err != nil {
 		return nil, nil, 0, fmt.Errorf("read %s: %w", d.Display(pactfile.LogFile), err)
 	}

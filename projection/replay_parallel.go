@@ -37,6 +37,9 @@ func readParallel(r io.Reader, reserve string, workers, chunk int) (*Log, *Resul
 // readInto is readParallel into log, which says what to keep.
 func readInto(log *Log, r io.Reader, workers, chunk int) (*Log, *Result, error) {
 	lr := &parallelReplay{log: log, chunk: chunk, rejected: newRejectionSet(MaxListed)}
+	if log.size > 0 {
+		lr.ids.reserve(uint32(min(log.size/expectedLineBytes, math.MaxUint32)), lr.compactHash)
+	}
 	if err := lr.read(r, workers); err != nil {
 		return lr.log, nil, err
 	}
@@ -203,6 +206,13 @@ func inNanos(t time.Time) bool {
 // read (applying them as they come, through a reordering heap, was measured
 // slower on two cores: it takes the time of a decoder) ----
 
+// expectedLineBytes is a little less than the usual size of a line of a
+// log (about 256 bytes in the bench repositories of CONTRIBUTING.md): a
+// log of known size reserves its event-id table for size/expectedLineBytes
+// events. A log of shorter lines grows the table once or twice; one of
+// longer lines leaves part of it empty.
+const expectedLineBytes = 224
+
 // chunkBytes is about how many bytes go into one chunk.
 const chunkBytes = 512 << 10
 
@@ -285,7 +295,7 @@ type parallelReplay struct {
 	ids     idTable // compact event ids → first rec
 	strIDs  idTable // other event ids (of fat recs) → first rec
 	hashes  []uint64
-	touched uint64 // keeps the touches of take
+	touched uint32 // keeps the touches of take
 	// tooLarge says the log has more lines than a rec can number.
 	tooLarge bool
 
@@ -647,17 +657,16 @@ func (lr *parallelReplay) take(out *chunkOut) {
 	// Hash the chunk's compact ids and touch their slots first, so the
 	// cache misses of the lookups below overlap instead of queueing.
 	lr.hashes = lr.hashes[:0]
-	var touch uint64
-	if len(lr.ids.slots) == 0 {
-		lr.ids.grow()
+	var touch uint32
+	if len(out.recs) > 0 {
+		lr.ids.reserve(uint32(lr.recs.n+len(out.recs)-1), lr.compactHash)
 	}
-	mask := uint32(len(lr.ids.slots) - 1)
 	for i := range out.recs {
 		r := &out.recs[i]
 		h := uint64(0)
 		if r.form != idOther {
-			h = maphash.Bytes(idSeed, r.id[:]) + uint64(r.form)
-			touch += lr.ids.slots[uint32(h>>32)&mask]
+			h = compactIDHash(r)
+			touch += lr.ids.slots[lr.ids.at(h)]
 		}
 		lr.hashes = append(lr.hashes, h)
 	}
@@ -715,15 +724,26 @@ func (lr *parallelReplay) firstUse(r *rec, hash uint64, idx uint32) (uint32, boo
 		return lr.ids.insert(hash, idx, func(o uint32) bool {
 			other := lr.recs.at(o)
 			return other.form == r.form && other.id == r.id
-		})
+		}, lr.compactHash)
 	default:
 		if id := lr.stringID(r); id != "" {
 			return lr.strIDs.insert(maphash.String(idSeed, id), idx, func(o uint32) bool {
 				return lr.stringID(lr.recs.at(o)) == id
-			})
+			}, lr.stringHash)
 		}
 	}
 	return 0, false
+}
+
+// compactIDHash is the hash of a rec's event_id in ids.
+func compactIDHash(r *rec) uint64 { return maphash.Bytes(idSeed, r.id[:]) + uint64(r.form) }
+
+// compactHash is the hash of rec i's event_id in ids.
+func (lr *parallelReplay) compactHash(i uint32) uint64 { return compactIDHash(lr.recs.at(i)) }
+
+// stringHash is the hash of rec i's event_id in strIDs.
+func (lr *parallelReplay) stringHash(i uint32) uint64 {
+	return maphash.String(idSeed, lr.stringID(lr.recs.at(i)))
 }
 
 // firstLineOf is the line of the first event that used the event_id id, or
@@ -733,7 +753,7 @@ func (lr *parallelReplay) firstLineOf(id string) int {
 	var idx uint32
 	var found bool
 	if d.compactID([]byte(id)) {
-		idx, found = lr.ids.find(maphash.Bytes(idSeed, d.idBytes[:])+uint64(d.idForm), func(o uint32) bool {
+		idx, found = lr.ids.find(compactIDHash(&rec{id: d.idBytes, form: d.idForm}), func(o uint32) bool {
 			other := lr.recs.at(o)
 			return other.form == d.idForm && other.id == d.idBytes
 		})
