@@ -824,7 +824,9 @@ func (lr *parallelReplay) apply(st *State, r *rec) {
 // not ≥ every earlier one are set aside (copied) and sorted; the rest is in
 // order already, and merging the two gives the replay order. The blocks of
 // recs are then read in order only, and each is let go once applied: the
-// recs shrink while the state grows.
+// recs shrink while the state grows. So do the blocks of assigns and
+// commits, each let go once the last rec that reads it is applied (at 2M
+// events they held 20 MB until the state was whole).
 func (lr *parallelReplay) finish() *Result {
 	if u := unsupported(&lr.log.Scan); u != nil {
 		return &Result{State: NewState(), Unsupported: u}
@@ -836,10 +838,16 @@ func (lr *parallelReplay) finish() *Result {
 	var displaced []aside
 	var top key
 	topSet := false
+	assignRefs, commitRefs := make([]int32, len(lr.assigns.blocks)), make([]int32, len(lr.commits.blocks))
 	for i := 0; i < lr.recs.n; i++ {
 		r := lr.recs.at(uint32(i))
 		if r.flags&recReported != 0 {
 			continue
+		}
+		if a, ok := assignOfRec(r); ok {
+			assignRefs[a/recBlock]++
+		} else if c, ok := commitOfRec(r); ok {
+			commitRefs[c/recBlock]++
 		}
 		k := lr.keyOf(r, uint32(i))
 		if topSet && k.less(top) {
@@ -856,29 +864,53 @@ func (lr *parallelReplay) finish() *Result {
 		return 1
 	})
 	st := newStateFor(lr.assigns.n)
+	apply := func(r *rec) {
+		lr.apply(st, r)
+		if a, ok := assignOfRec(r); ok {
+			if assignRefs[a/recBlock]--; assignRefs[a/recBlock] == 0 {
+				lr.assigns.blocks[a/recBlock] = nil
+			}
+		} else if c, ok := commitOfRec(r); ok {
+			if commitRefs[c/recBlock]--; commitRefs[c/recBlock] == 0 {
+				lr.commits.blocks[c/recBlock] = nil
+			}
+		}
+	}
 	d := 0
 	for i := 0; i < lr.recs.n; i++ {
 		r := lr.recs.at(uint32(i))
 		if r.flags&(recReported|recDisplaced) == 0 {
 			for k := lr.keyOf(r, uint32(i)); d < len(displaced) && displaced[d].k.less(k); d++ {
-				lr.apply(st, &displaced[d].r)
+				apply(&displaced[d].r)
 			}
-			lr.apply(st, r)
+			apply(r)
 		}
 		if (i+1)%recBlock == 0 {
 			lr.recs.blocks[i/recBlock] = nil
 		}
 	}
 	for ; d < len(displaced); d++ {
-		lr.apply(st, &displaced[d].r)
+		apply(&displaced[d].r)
 	}
-	lr.recs = recStore{}
+	lr.recs, lr.assigns, lr.commits = recStore{}, blockList[assignX]{}, blockList[[20]byte]{}
 	if !st.Initialized {
 		lr.rejected.add(Rejection{Code: CodeInitMissing, Message: "the log has no valid init event"})
 	}
 	res := &Result{State: st}
 	res.Rejections, res.Omitted = lr.rejected.result()
 	return res
+}
+
+// assignOfRec is the index in assigns of the payload of r, when it has
+// one there (materialize reads it).
+func assignOfRec(r *rec) (uint32, bool) {
+	return r.aux, r.flags&(recFat|recProblem) == 0 && r.typ == typeAssign
+}
+
+// commitOfRec is the index in commits of the commit of r, when it has one
+// there (materialize reads it).
+func commitOfRec(r *rec) (uint32, bool) {
+	return r.aux, r.flags&(recFat|recProblem) == 0 && r.typ == typeAccept && r.flags&recHexCommit != 0
 }
 
 // materialize rebuilds the Event a rec stands for, with every field Judge
