@@ -893,6 +893,7 @@ func (lr *parallelReplay) finish() *Result {
 		apply(&displaced[d].r)
 	}
 	lr.recs, lr.assigns, lr.commits = recStore{}, blockList[assignX]{}, blockList[[20]byte]{}
+	st.trimUnused()
 	if !st.Initialized {
 		lr.rejected.add(Rejection{Code: CodeInitMissing, Message: "the log has no valid init event"})
 	}
