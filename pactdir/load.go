@@ -254,11 +254,10 @@ const taskFilePrefix = 512
 // validate's system calls at a million events. No tasks/ lists nothing.
 func (d Dir) listTasks(pact *os.Root, st *projection.State, p *Progress) (map[string]bool, error) {
 	p.Start("listing "+d.Display(pactfile.TasksDir), 0, "")
-	listed := map[string]bool{}
 	dir, err := openDir(pact, pactfile.TasksDir, d.Display(), false)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return listed, nil
+		return map[string]bool{}, nil
 	case err != nil:
 		return nil, err
 	}
@@ -268,6 +267,9 @@ func (d Dir) listTasks(pact *os.Root, st *projection.State, p *Progress) (map[st
 		return nil, fmt.Errorf("list %s: %w", d.Display(pactfile.TasksDir), err)
 	}
 	defer f.Close()
+	// Sized once for every task: grown as it filled, the map held up to
+	// half as much again while it moved (at 2M events, 413,086 tasks).
+	listed := make(map[string]bool, len(st.Tasks))
 	for {
 		// In batches: the names of a large pact are let go as they come.
 		names, err := f.Readdirnames(1024)
