@@ -270,22 +270,17 @@ func (d Dir) listTasks(pact *os.Root, st *projection.State, p *Progress) (map[st
 	// Sized once for every task: grown as it filled, the map held up to
 	// half as much again while it moved (at 2M events, 413,086 tasks).
 	listed := make(map[string]bool, len(st.Tasks))
-	for {
-		// In batches: the names of a large pact are let go as they come.
-		names, err := f.Readdirnames(1024)
-		for _, name := range names {
-			id, ok := strings.CutSuffix(name, pactfile.TaskFileName(""))
-			if t := st.Tasks[id]; ok && t != nil {
-				listed[t.ID] = true // the state's string, not the listing's
-			}
+	suffix := []byte(pactfile.TaskFileName(""))
+	err = eachName(f, func(name []byte) {
+		id, ok := bytes.CutSuffix(name, suffix)
+		if t := st.Tasks[string(id)]; ok && t != nil {
+			listed[t.ID] = true // the state's string: name is the listing's buffer
 		}
-		if errors.Is(err, io.EOF) {
-			return listed, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("list %s: %w", d.Display(pactfile.TasksDir), err)
-		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", d.Display(pactfile.TasksDir), err)
 	}
+	return listed, nil
 }
 
 // readTaskFiles reads tasks/<id>.md for every task the listing names, on a
