@@ -3,7 +3,9 @@ package projection
 import (
 	"fmt"
 	"hash/maphash"
+	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -130,5 +132,31 @@ func TestIDTableGrowsGeometrically(t *testing.T) {
 	}
 	if rehashes > 2*n {
 		t.Errorf("%d ids rehashed %d times in all, want at most %d", n, rehashes, 2*n)
+	}
+}
+
+// TestSizeHintIsCapped: the size a caller gives is the file system's word
+// (a sparse file says a terabyte): the table it reserves is capped, and a
+// small log read under any size is replayed as without one.
+func TestSizeHintIsCapped(t *testing.T) {
+	t.Parallel()
+	text := initLine("i", "2026-01-01T00:00:00Z") + "\n"
+	_, want, err := Read(strings.NewReader(text), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int64{1, 1 << 30, 1 << 40, math.MaxInt64} {
+		_, got, err := Read(strings.NewReader(text), ReadOptions{Size: size})
+		if err != nil {
+			t.Fatalf("size %d: %v", size, err)
+		}
+		if got.State.Applied != want.State.Applied || len(got.Rejections) != len(want.Rejections) {
+			t.Errorf("size %d: %d applied, %d rejected; without a size %d, %d", size, got.State.Applied, len(got.Rejections), want.State.Applied, len(want.Rejections))
+		}
+	}
+	for size, want := range map[int64]uint32{-1: 0, 0: 0, 224 * 1000: 1000, 1 << 40: maxReservedEvents, math.MaxInt64: maxReservedEvents} {
+		if got := reservedEvents(size); got != want {
+			t.Errorf("a log of %d bytes reserves for %d events, want %d", size, got, want)
+		}
 	}
 }

@@ -38,7 +38,7 @@ func readParallel(r io.Reader, reserve string, workers, chunk int) (*Log, *Resul
 func readInto(log *Log, r io.Reader, workers, chunk int) (*Log, *Result, error) {
 	lr := &parallelReplay{log: log, chunk: chunk, rejected: newRejectionSet(MaxListed)}
 	if log.size > 0 {
-		lr.ids.reserve(uint32(min(log.size/expectedLineBytes, math.MaxUint32)), lr.compactHash)
+		lr.ids.reserve(reservedEvents(log.size), lr.compactHash)
 	}
 	if err := lr.read(r, workers); err != nil {
 		return lr.log, nil, err
@@ -216,6 +216,18 @@ func inNanos(t time.Time) bool {
 // events. A log of shorter lines grows the table once or twice; one of
 // longer lines leaves part of it empty.
 const expectedLineBytes = 224
+
+// maxReservedEvents caps what a size reserves (a 64 MiB table, a log of
+// about 1.9 GB): the size is the file system's word, and a sparse file of
+// a terabyte must not make the table before a byte is read; a larger log
+// grows the table as it is read.
+const maxReservedEvents = 1 << 23
+
+// reservedEvents is how many events a log of size bytes reserves its
+// event-id table for.
+func reservedEvents(size int64) uint32 {
+	return uint32(min(max(size, 0)/expectedLineBytes, maxReservedEvents))
+}
 
 // chunkBytes is about how many bytes go into one chunk.
 const chunkBytes = 512 << 10
