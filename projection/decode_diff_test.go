@@ -530,3 +530,38 @@ func TestParseReplayEquivalence(t *testing.T) {
 		})
 	}
 }
+
+// TestBlocksLetGoAsApplied replays, as the canonical replay does, a log
+// whose assigns and hex commits fill several blocks (finish lets each go
+// once the last rec that reads it is applied), with events displaced in
+// ts order from late blocks into early ones, both ways round: an assign
+// applied before the recs of its block, an accept after its block's
+// others.
+func TestBlocksLetGoAsApplied(t *testing.T) {
+	t.Parallel()
+	n := 2*recBlock + 100
+	var b bytes.Buffer
+	b.WriteString(okInit + "\n")
+	base := time.Date(2026, 6, 9, 11, 0, 0, 0, time.UTC)
+	line := func(k int, typ, task, payload string) {
+		ts := base.Add(time.Duration(k) * time.Millisecond)
+		switch {
+		case k%997 == 0:
+			ts = ts.Add(-30 * time.Second) // into an earlier block
+		case k%1009 == 0:
+			ts = ts.Add(45 * time.Second) // into a later one
+		}
+		fmt.Fprintf(&b, `{"event_id":"%032x","ts":%q,"agent_id":"lead","role":%q,"event_type":%q,"task_id":%q,"feature":"F%d","payload":%s}`+"\n",
+			k+1, ts.Format(time.RFC3339Nano), RoleFor(typ), typ, task, k%50, payload)
+	}
+	for i := range n {
+		task := fmt.Sprintf("T%d", i)
+		line(i, TypeAssign, task, fmt.Sprintf(`{"owner":"w","reviewer":"lead","branch":"feat/%d","spec":".pact/tasks/%s.md"}`, i%7, task))
+	}
+	for i := range n {
+		line(n+i, TypeAccept, fmt.Sprintf("T%d", i), fmt.Sprintf(`{"commit":"%040x"}`, i))
+	}
+	if msg := diffParseReplay(b.Bytes()); msg != "" {
+		t.Error(msg)
+	}
+}

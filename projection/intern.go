@@ -98,7 +98,7 @@ func (d *decoder) place(h uint64, n uint32) {
 }
 
 func (d *decoder) growSyms() {
-	d.slots = make([]uint64, 2*len(d.slots))
+	d.slots = makeTouched[uint64](2 * len(d.slots))
 	if len(d.slots) > 4*recentSize && d.recent == nil {
 		d.recent = new([recentSize]recentName)
 	}

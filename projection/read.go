@@ -51,6 +51,8 @@ type Log struct {
 	// the log, for a snapshot (ReadOptions.Snapshot).
 	keepIDs bool
 	ids     []uint64
+	// size is ReadOptions.Size, for a log read without its events.
+	size int64
 }
 
 // Scan is what every reading of log.jsonl keeps besides its events: the
@@ -81,6 +83,11 @@ type ReadOptions struct {
 	// Snapshot also keeps, of a log read without its events, what
 	// EncodeSnapshot needs besides the state: a digest of every event_id.
 	Snapshot bool
+	// Size is the size of the log in bytes when the caller knows it (0
+	// when not): a log read without its events then sizes its table of
+	// event ids once, from it, instead of growing it (any size is safe;
+	// only time and memory depend on it).
+	Size int64
 }
 
 // Read reads a log and replays it. It returns an error only when the
@@ -95,7 +102,7 @@ func Read(r io.Reader, opts ReadOptions) (*Log, *Result, error) {
 		}
 		return log, replay(log), nil
 	}
-	log := &Log{eventless: true, reserved: opts.Reserve, keepIDs: opts.Snapshot}
+	log := &Log{eventless: true, reserved: opts.Reserve, keepIDs: opts.Snapshot, size: opts.Size}
 	return readInto(log, r, min(runtime.GOMAXPROCS(0), maxWorkers), chunkBytes)
 }
 
@@ -103,6 +110,7 @@ func Read(r io.Reader, opts ReadOptions) (*Log, *Result, error) {
 // that names more than the parallel replay holds is read keeping its
 // events instead, which gives the same Result.
 func ReadBytes(b []byte, opts ReadOptions) (*Log, *Result) {
+	opts.Size = int64(len(b))
 	log, res, err := Read(bytes.NewReader(b), opts)
 	if err != nil {
 		opts.KeepEvents = true

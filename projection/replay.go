@@ -77,8 +77,12 @@ func replayOrdered(log *Log, limit int) *Result {
 		h := &log.held[int(k)-n]
 		return h.EventID, h.Line, h.hash
 	}
+	rehash := func(k uint32) uint64 { id, _, _ := first(k); return maphash.String(idSeed, id) }
+	if top := n + len(log.held); top > 0 {
+		seen.reserve(uint32(top-1), rehash)
+	}
 	dup := func(id string, k int) (line int, hash uint64, ok bool) {
-		j, ok := seen.insert(maphash.String(idSeed, id), uint32(k), func(o uint32) bool { other, _, _ := first(o); return other == id })
+		j, ok := seen.insert(maphash.String(idSeed, id), uint32(k), func(o uint32) bool { other, _, _ := first(o); return other == id }, rehash)
 		if !ok {
 			return 0, 0, false
 		}

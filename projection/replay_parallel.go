@@ -37,6 +37,9 @@ func readParallel(r io.Reader, reserve string, workers, chunk int) (*Log, *Resul
 // readInto is readParallel into log, which says what to keep.
 func readInto(log *Log, r io.Reader, workers, chunk int) (*Log, *Result, error) {
 	lr := &parallelReplay{log: log, chunk: chunk, rejected: newRejectionSet(MaxListed)}
+	if log.size > 0 {
+		lr.ids.reserve(reservedEvents(log.size), lr.compactHash)
+	}
 	if err := lr.read(r, workers); err != nil {
 		return lr.log, nil, err
 	}
@@ -75,6 +78,7 @@ const (
 	recProblem               // a payload problem, problems[aux]: judged in order, never applied
 	recTextID                // the event_id is texts[textID(r)]
 	recHexCommit             // payload.commit is 40 lower-case hex digits, commits[aux]
+	recSpecText              // an assign's spec is not <dir>/<task_id>.md: assignX.spec indexes texts
 )
 
 // textID is the index in texts of a recTextID rec's event_id, held where
@@ -133,11 +137,14 @@ func roleCode(r string) uint8 {
 
 // assignX is the payload of an assign: symbols, and the spec, which is
 // usually <dir>/<task_id>.md (pactify assign's default): then only the
-// symbol of <dir>/ is kept, specDir, and spec is "".
+// symbol of <dir>/ is kept; any other spec is kept in texts. It holds no
+// pointer (16 bytes; 32 with the spec's string), so the collector never
+// scans its blocks: 413,086 of them at 2M events.
 type assignX struct {
 	owner, reviewer, branch uint32
-	specDir                 uint32 // noAux: the spec is spec
-	spec                    string
+	// spec is the symbol of <dir>/, or, when the rec has recSpecText, the
+	// index in texts of the spec (noAux: "").
+	spec uint32
 }
 
 // recBlock is the number of recs in one block of a recStore.
@@ -202,6 +209,25 @@ func inNanos(t time.Time) bool {
 // order and finds duplicate event ids; the events are applied once all are
 // read (applying them as they come, through a reordering heap, was measured
 // slower on two cores: it takes the time of a decoder) ----
+
+// expectedLineBytes is a little less than the usual size of a line of a
+// log (about 256 bytes in the bench repositories of CONTRIBUTING.md): a
+// log of known size reserves its event-id table for size/expectedLineBytes
+// events. A log of shorter lines grows the table once or twice; one of
+// longer lines leaves part of it empty.
+const expectedLineBytes = 224
+
+// maxReservedEvents caps what a size reserves (a 64 MiB table, a log of
+// about 1.9 GB): the size is the file system's word, and a sparse file of
+// a terabyte must not make the table before a byte is read; a larger log
+// grows the table as it is read.
+const maxReservedEvents = 1 << 23
+
+// reservedEvents is how many events a log of size bytes reserves its
+// event-id table for.
+func reservedEvents(size int64) uint32 {
+	return uint32(min(max(size, 0)/expectedLineBytes, maxReservedEvents))
+}
 
 // chunkBytes is about how many bytes go into one chunk.
 const chunkBytes = 512 << 10
@@ -285,7 +311,7 @@ type parallelReplay struct {
 	ids     idTable // compact event ids → first rec
 	strIDs  idTable // other event ids (of fat recs) → first rec
 	hashes  []uint64
-	touched uint64 // keeps the touches of take
+	touched uint32 // keeps the touches of take
 	// tooLarge says the log has more lines than a rec can number.
 	tooLarge bool
 
@@ -354,13 +380,14 @@ func (lr *parallelReplay) read(r io.Reader, workers int) error {
 	if lr.log.reserved != "" {
 		lr.log.reservedLine = lr.firstLineOf(lr.log.reserved)
 	}
+	// Duplicates are all found: the id tables and line hashes are no
+	// longer needed, and are let go before the digests of a snapshot are
+	// made (at 2M events 34 MB, and 16 MB of digests).
+	lr.ids, lr.strIDs, lr.hashes = idTable{}, idTable{}, nil
+	lr.recs.dropHashes()
 	if lr.log.keepIDs {
 		lr.log.ids = lr.idDigests() // snapshot.go
 	}
-	// Duplicates are all found: the id tables and line hashes are no
-	// longer needed.
-	lr.ids, lr.strIDs, lr.hashes = idTable{}, idTable{}, nil
-	lr.recs.dropHashes()
 	switch {
 	case readErr != nil:
 	case slices.Contains(overflow, true):
@@ -548,7 +575,15 @@ func (out *chunkOut) add(d *decoder, ev *Event, hash uint64) {
 	switch ev.Type {
 	case TypeAssign:
 		r.aux = uint32(len(out.assigns))
-		out.assigns = append(out.assigns, d.assignOf(ev))
+		a, dirForm := d.assignOf(ev)
+		if !dirForm {
+			r.flags |= recSpecText
+			if ev.Payload.Spec != "" {
+				a.spec = uint32(len(out.texts))
+				out.texts = append(out.texts, ev.Payload.Spec)
+			}
+		}
+		out.assigns = append(out.assigns, a)
 	case TypeChangesRequested:
 		r.aux = uint32(len(out.texts))
 		out.texts = append(out.texts, ev.Payload.Reason)
@@ -567,14 +602,17 @@ func (out *chunkOut) add(d *decoder, ev *Event, hash uint64) {
 	out.keep(&r, hash)
 }
 
-// assignOf is the assignX of ev, an assign just decoded.
-func (d *decoder) assignOf(ev *Event) assignX {
-	a := assignX{owner: d.symOf[symOwner], reviewer: d.symOf[symReviewer], branch: d.symOf[symBranch], specDir: noAux, spec: ev.Payload.Spec}
-	if dir, ok := strings.CutSuffix(a.spec, ev.TaskID+".md"); ok && ev.TaskID != "" {
+// assignOf is the assignX of ev, an assign just decoded, and whether its
+// spec is <dir>/<task_id>.md (when not, a.spec is noAux: the caller keeps
+// the spec).
+func (d *decoder) assignOf(ev *Event) (a assignX, dirForm bool) {
+	a = assignX{owner: d.symOf[symOwner], reviewer: d.symOf[symReviewer], branch: d.symOf[symBranch], spec: noAux}
+	if dir, ok := strings.CutSuffix(ev.Payload.Spec, ev.TaskID+".md"); ok && ev.TaskID != "" {
 		d.intern([]byte(dir), symOther)
-		a.specDir, a.spec = d.symOf[symOther], ""
+		a.spec = d.symOf[symOther]
+		return a, true
 	}
-	return a
+	return a, false
 }
 
 // keep appends r, the rec of a line of the given hash.
@@ -647,17 +685,16 @@ func (lr *parallelReplay) take(out *chunkOut) {
 	// Hash the chunk's compact ids and touch their slots first, so the
 	// cache misses of the lookups below overlap instead of queueing.
 	lr.hashes = lr.hashes[:0]
-	var touch uint64
-	if len(lr.ids.slots) == 0 {
-		lr.ids.grow()
+	var touch uint32
+	if len(out.recs) > 0 {
+		lr.ids.reserve(uint32(lr.recs.n+len(out.recs)-1), lr.compactHash)
 	}
-	mask := uint32(len(lr.ids.slots) - 1)
 	for i := range out.recs {
 		r := &out.recs[i]
 		h := uint64(0)
 		if r.form != idOther {
-			h = maphash.Bytes(idSeed, r.id[:]) + uint64(r.form)
-			touch += lr.ids.slots[uint32(h>>32)&mask]
+			h = compactIDHash(r)
+			touch += lr.ids.slots[lr.ids.at(h)]
 		}
 		lr.hashes = append(lr.hashes, h)
 	}
@@ -677,6 +714,9 @@ func (lr *parallelReplay) take(out *chunkOut) {
 			r.aux += problemBase
 		case r.typ == typeAssign:
 			r.aux += assignBase
+			if a := lr.assigns.at(r.aux); r.flags&recSpecText != 0 && a.spec != noAux {
+				a.spec += textBase
+			}
 		case r.flags&recHexCommit != 0:
 			r.aux += commitBase
 		case (r.typ == typeChanges || r.typ == typeAccept) && r.aux != noAux:
@@ -715,15 +755,26 @@ func (lr *parallelReplay) firstUse(r *rec, hash uint64, idx uint32) (uint32, boo
 		return lr.ids.insert(hash, idx, func(o uint32) bool {
 			other := lr.recs.at(o)
 			return other.form == r.form && other.id == r.id
-		})
+		}, lr.compactHash)
 	default:
 		if id := lr.stringID(r); id != "" {
 			return lr.strIDs.insert(maphash.String(idSeed, id), idx, func(o uint32) bool {
 				return lr.stringID(lr.recs.at(o)) == id
-			})
+			}, lr.stringHash)
 		}
 	}
 	return 0, false
+}
+
+// compactIDHash is the hash of a rec's event_id in ids.
+func compactIDHash(r *rec) uint64 { return maphash.Bytes(idSeed, r.id[:]) + uint64(r.form) }
+
+// compactHash is the hash of rec i's event_id in ids.
+func (lr *parallelReplay) compactHash(i uint32) uint64 { return compactIDHash(lr.recs.at(i)) }
+
+// stringHash is the hash of rec i's event_id in strIDs.
+func (lr *parallelReplay) stringHash(i uint32) uint64 {
+	return maphash.String(idSeed, lr.stringID(lr.recs.at(i)))
 }
 
 // firstLineOf is the line of the first event that used the event_id id, or
@@ -733,7 +784,7 @@ func (lr *parallelReplay) firstLineOf(id string) int {
 	var idx uint32
 	var found bool
 	if d.compactID([]byte(id)) {
-		idx, found = lr.ids.find(maphash.Bytes(idSeed, d.idBytes[:])+uint64(d.idForm), func(o uint32) bool {
+		idx, found = lr.ids.find(compactIDHash(&rec{id: d.idBytes, form: d.idForm}), func(o uint32) bool {
 			other := lr.recs.at(o)
 			return other.form == d.idForm && other.id == d.idBytes
 		})
@@ -804,7 +855,9 @@ func (lr *parallelReplay) apply(st *State, r *rec) {
 // not ≥ every earlier one are set aside (copied) and sorted; the rest is in
 // order already, and merging the two gives the replay order. The blocks of
 // recs are then read in order only, and each is let go once applied: the
-// recs shrink while the state grows.
+// recs shrink while the state grows. So do the blocks of assigns and
+// commits, each let go once the last rec that reads it is applied (at 2M
+// events they held 20 MB until the state was whole).
 func (lr *parallelReplay) finish() *Result {
 	if u := unsupported(&lr.log.Scan); u != nil {
 		return &Result{State: NewState(), Unsupported: u}
@@ -816,10 +869,16 @@ func (lr *parallelReplay) finish() *Result {
 	var displaced []aside
 	var top key
 	topSet := false
+	assignRefs, commitRefs := make([]int32, len(lr.assigns.blocks)), make([]int32, len(lr.commits.blocks))
 	for i := 0; i < lr.recs.n; i++ {
 		r := lr.recs.at(uint32(i))
 		if r.flags&recReported != 0 {
 			continue
+		}
+		if a, ok := assignOfRec(r); ok {
+			assignRefs[a/recBlock]++
+		} else if c, ok := commitOfRec(r); ok {
+			commitRefs[c/recBlock]++
 		}
 		k := lr.keyOf(r, uint32(i))
 		if topSet && k.less(top) {
@@ -836,29 +895,54 @@ func (lr *parallelReplay) finish() *Result {
 		return 1
 	})
 	st := newStateFor(lr.assigns.n)
+	apply := func(r *rec) {
+		lr.apply(st, r)
+		if a, ok := assignOfRec(r); ok {
+			if assignRefs[a/recBlock]--; assignRefs[a/recBlock] == 0 {
+				lr.assigns.blocks[a/recBlock] = nil
+			}
+		} else if c, ok := commitOfRec(r); ok {
+			if commitRefs[c/recBlock]--; commitRefs[c/recBlock] == 0 {
+				lr.commits.blocks[c/recBlock] = nil
+			}
+		}
+	}
 	d := 0
 	for i := 0; i < lr.recs.n; i++ {
 		r := lr.recs.at(uint32(i))
 		if r.flags&(recReported|recDisplaced) == 0 {
 			for k := lr.keyOf(r, uint32(i)); d < len(displaced) && displaced[d].k.less(k); d++ {
-				lr.apply(st, &displaced[d].r)
+				apply(&displaced[d].r)
 			}
-			lr.apply(st, r)
+			apply(r)
 		}
 		if (i+1)%recBlock == 0 {
 			lr.recs.blocks[i/recBlock] = nil
 		}
 	}
 	for ; d < len(displaced); d++ {
-		lr.apply(st, &displaced[d].r)
+		apply(&displaced[d].r)
 	}
-	lr.recs = recStore{}
+	lr.recs, lr.assigns, lr.commits = recStore{}, blockList[assignX]{}, blockList[[20]byte]{}
+	st.trimUnused()
 	if !st.Initialized {
 		lr.rejected.add(Rejection{Code: CodeInitMissing, Message: "the log has no valid init event"})
 	}
 	res := &Result{State: st}
 	res.Rejections, res.Omitted = lr.rejected.result()
 	return res
+}
+
+// assignOfRec is the index in assigns of the payload of r, when it has
+// one there (materialize reads it).
+func assignOfRec(r *rec) (uint32, bool) {
+	return r.aux, r.flags&(recFat|recProblem) == 0 && r.typ == typeAssign
+}
+
+// commitOfRec is the index in commits of the commit of r, when it has one
+// there (materialize reads it).
+func commitOfRec(r *rec) (uint32, bool) {
+	return r.aux, r.flags&(recFat|recProblem) == 0 && r.typ == typeAccept && r.flags&recHexCommit != 0
 }
 
 // materialize rebuilds the Event a rec stands for, with every field Judge
@@ -874,16 +958,24 @@ func (lr *parallelReplay) materialize(r *rec, ev *Event) {
 	switch ev.Type {
 	case TypeAssign:
 		a := lr.assigns.at(r.aux)
-		ev.Payload.Owner, ev.Payload.Reviewer, ev.Payload.Branch, ev.Payload.Spec = lr.name(a.owner), lr.name(a.reviewer), lr.name(a.branch), a.spec
-		if a.spec == "" && a.specDir != noAux {
-			ev.Payload.Spec = lr.name(a.specDir) + ev.TaskID + ".md"
+		ev.Payload.Owner, ev.Payload.Reviewer, ev.Payload.Branch = lr.name(a.owner), lr.name(a.reviewer), lr.name(a.branch)
+		switch {
+		case r.flags&recSpecText == 0:
+			ev.Payload.Spec = lr.name(a.spec) + ev.TaskID + ".md"
+		case a.spec != noAux:
+			ev.Payload.Spec = *lr.texts.at(a.spec)
 		}
 	case TypeChangesRequested:
 		ev.Payload.Reason = *lr.texts.at(r.aux)
 	case TypeAccept:
 		switch {
 		case r.flags&recHexCommit != 0:
-			ev.Payload.Commit = hex.EncodeToString(lr.commits.at(r.aux)[:])
+			// One allocation, the string's (EncodeToString makes a
+			// slice first, then the string: at 2M events 15 MB of
+			// garbage in the replay, where the live heap is highest).
+			var c [40]byte
+			hex.Encode(c[:], lr.commits.at(r.aux)[:])
+			ev.Payload.Commit = string(c[:])
 		case r.aux != noAux:
 			ev.Payload.Commit = *lr.texts.at(r.aux)
 		}

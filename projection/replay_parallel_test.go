@@ -16,6 +16,11 @@ func TestRecSize(t *testing.T) {
 	if got := unsafe.Sizeof(rec{}); got != 48 {
 		t.Errorf("rec takes %d bytes, want 48", got)
 	}
+	// An assign's payload, one per task, kept with the recs: no pointer,
+	// so the collector does not scan its blocks.
+	if got := unsafe.Sizeof(assignX{}); got != 16 {
+		t.Errorf("assignX takes %d bytes, want 16", got)
+	}
 }
 
 // farLog is a log whose events sit on both sides of the bounds of a rec's

@@ -23,11 +23,12 @@ func main() {
 // tuneMemory trades collector work for a bounded heap on huge logs: a soft
 // memory limit with rarer collections below it (GOGC 400). The limit is
 // 200 MiB, or half the log's size when that is more: what a replay keeps
-// live grows with the log (at most about 0.4 of its size: 105 MB for a
-// 1M-event, 256 MB log, 210 MB at 2M), and a limit below the live heap
-// would make the collector run back to back. Measured on the 2M-event
-// bench repository: peak RSS about 245 MiB, the collector about a tenth
-// of the CPU. GOGC and GOMEMLIMIT still win when set.
+// live grows with the log (at most about 0.37 of its size: 90 MB for a
+// 1M-event, 256 MB log, 190 MB at 2M, most of it the replayed state), and
+// a limit near the live heap makes the collector run back to back.
+// Measured on the 2M-event bench repository: peak RSS about 245 MiB, 7 or
+// 8 collections, about a tenth of the CPU (230 MiB there: 1 or 2 more).
+// GOGC and GOMEMLIMIT still win when set.
 func tuneMemory(getenv func(string) string, logBytes int64) {
 	if getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit(logBytes))
