@@ -28,11 +28,15 @@
 # new task, accept the reviewer's accept of a task awaiting review,
 # log-replay rebuilds a STATE.yml that lost its second half. The copy is a
 # git repository, as a pact's is, so the writers keep their snapshot of the
-# replay (docs/pactify.md): one write before the rounds makes it, and the
-# restore puts back the log (its size and time), STATE.yml and that
-# snapshot, so every timed writer starts where the previous write of an
-# agent left it. The first write of the copy (a writer without a usable
-# snapshot: the replay and the snapshot written) is timed once, as cold.
+# replay (docs/pactify.md). The restore puts back the log (its size and
+# time) and STATE.yml, but cannot put back the log's change time, which the
+# snapshot's key holds, so each writer's prepare then makes one untimed
+# write (a seat joining again) with the binary under test: every timed
+# writer starts where the previous write of an agent left it. (At 10k
+# events that write and its snapshot sometimes fall in one tick of the file
+# system's clock, and the timed writer replays: the racy-clean rule.) The
+# first write of the copy (a writer without a usable snapshot: the replay
+# and the snapshot written) is timed once, as cold.
 #
 # The machine may be shared, so absolute times are noisy: the commands run
 # interleaved, one run of each per round (a hyperfine invocation with
@@ -105,14 +109,8 @@ for n in "${sizes[@]}"; do
 	rm -rf "$saved" && mkdir -p "$saved"
 	cp "$work/.pact/STATE.yml" "$saved/STATE.yml"
 	touch -r "$work/.pact/log.jsonl" "$saved/log-time"
-	snaps=("$work"/.git/pactify/*.snap)
-	restoresnap=":"
-	if [[ -f ${snaps[0]} ]]; then
-		cp "${snaps[0]}" "$saved/snap"
-		restoresnap="cp $saved/snap ${snaps[0]}"
-	fi
 	size=$(stat -c %s "$work/.pact/log.jsonl")
-	restore="truncate -s $size $work/.pact/log.jsonl && touch -r $saved/log-time $work/.pact/log.jsonl && cp $saved/STATE.yml $work/.pact/STATE.yml && rm -f $work/.pact/tasks/BENCH-1.md && $restoresnap"
+	restore="truncate -s $size $work/.pact/log.jsonl && touch -r $saved/log-time $work/.pact/log.jsonl && cp $saved/STATE.yml $work/.pact/STATE.yml && rm -f $work/.pact/tasks/BENCH-1.md $work/.git/pactify/*.snap"
 	stale="$restore && truncate -s $(($(stat -c %s "$saved/STATE.yml") / 2)) $work/.pact/STATE.yml"
 	# A task awaiting review, and its reviewer, for accept.
 	read -r atask areviewer < <(awk '/^tasks:/ { t = 1; next } t && /^  - id: / { id = $3 } t && /^    reviewer: / { rv = $2 } t && /^    status: awaiting_review$/ { print id, rv; exit }' "$saved/STATE.yml")
@@ -132,11 +130,19 @@ for n in "${sizes[@]}"; do
 	}
 	cmds=("$(timed jq "jq -c . $log") >/dev/null")
 	verbs "" "$pactify"
-	prepares=(":" ":" "$restore" "$restore" "$restore" "$stale")
+	# prepare PACTIFY: the five commands' prepares for binary PACTIFY; a
+	# writer's ends with the write that leaves that binary's snapshot.
+	prepare() {
+		local warm="(cd $work && PACT_AGENT_ID=opencode $1 join opencode --roles worker >/dev/null)"
+		prepares+=(":" "$restore && $warm" "$restore && $warm" "$restore && $warm" "$stale")
+	}
+	prepares=(":")
+	prepare "$pactify"
 	nv=5 # verbs of pactify, after jq
 	if [[ -n $base ]]; then
 		verbs base- "$dir/bin/pactify-base"
-		for ((i = 1; i <= nv; i++)); do names+=("base-${names[$i]}") && prepares+=("${prepares[$i]}"); done
+		prepare "$dir/bin/pactify-base"
+		for ((i = 1; i <= nv; i++)); do names+=("base-${names[$i]}"); done
 	fi
 	rm -f "$dir"/rss-"$n"-*.txt
 	arg() { args+=(--prepare "${prepares[$1]}" -n "${names[$1]}" "${cmds[$1]}"); }
@@ -204,15 +210,16 @@ END {
 		s = order[i]
 		want = (s <= 10000) ? 4 : 6
 		printf "  %8d events: jq/validate %.2fx (>= %dx: %s); slowest writer/validate %.2fx (<= 1x: %s)\n", s, jqv[s], want, (jqv[s] >= want ? "met" : "NOT met"), worst[s], (worst[s] <= 1 ? "met" : "NOT met")
-		if (pe[s] < lo) lo = pe[s]
-		if (pe[s] > hi) hi = pe[s]
+		if (s >= 100000) { big++; if (pe[s] < lo) lo = pe[s]; if (pe[s] > hi) hi = pe[s] }
 		if (s == 1000000) {
 			m = 0
 			for (j = 1; j <= nv; j++) if (rss[s, verbs[j]] > m) m = rss[s, verbs[j]]
 			printf "  peak RSS at 1M events: %.1f MiB (<= 256 MiB: %s)\n", m, (m <= 256 ? "met" : "NOT met")
 		}
 	}
-	if (n > 1) printf "  validate time per event, slowest over fastest size: %.2fx (<= 1.5x: %s)\n", hi / lo, (hi / lo <= 1.5 ? "met" : "NOT met")
+	# Linear: time per event within 10% over the sizes of 100k events and
+	# more (below, start-up is most of a run).
+	if (big > 1) printf "  validate time per event, slowest over fastest size of 100k events or more: %.2fx (<= 1.1x: %s)\n", hi / lo, (hi / lo <= 1.1 ? "met" : "NOT met")
 	if (!((order[1], 1, "base-validate") in t)) exit
 	printf "\nnew against base (%s), medians of the ratios within a round:\n", base
 	printf "(cpu: user + system time, which the load of other processes moves less than wall time)\n"
