@@ -175,7 +175,9 @@ func parseSmallInt(v []byte) (int, error) {
 		if c < '0' || c > '9' {
 			return 0, fmt.Errorf("not a non-negative integer")
 		}
-		if n < 1<<30 {
+		if n > 1<<30/10 {
+			n = 1 << 30 // n*10 could overflow a 32-bit int
+		} else {
 			n = n*10 + int(c-'0')
 		}
 	}
