@@ -3,7 +3,6 @@ package projection
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -121,7 +120,13 @@ func TestSizeHintNeverChangesTheReplay(t *testing.T) {
 			want := parseBytes(file)
 			wantRes := replay(want)
 			n := int64(len(file))
-			for _, size := range []int64{0, 1, 223, 224 * 513, n / 8, n, 4 * n, 1 << 40, math.MaxInt64} {
+			// Sizes past the cap (reservedEvents) reserve one 64 MiB table
+			// each: TestSizeHintIsCapped reads those.
+			sizes := []int64{0, 1, 223, 224 * 513, n / 8, n, 4 * n}
+			if name == "across blocks" {
+				sizes = []int64{0, n / 8, n} // its blocks, not its sizes, are the point: a few reads of 33k events
+			}
+			for _, size := range sizes {
 				for _, c := range []struct{ workers, chunk int }{{1, 997}, {2, 4096}} {
 					got, res, err := readSized(file, size, c.workers, c.chunk)
 					if err != nil {
