@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pact-action/pact-action/internal/testkit/loggen"
 )
@@ -71,6 +73,16 @@ func assertRendersAsReference(t *testing.T, name string, s *State) {
 	if err := Render(&buf, s); err != nil || !bytes.Equal(buf.Bytes(), want) {
 		t.Fatalf("%s: Render and RenderBytes differ (err %v)", name, err)
 	}
+	// The tasks in ranges of every few sizes, rendered in turn and by
+	// several workers at once, join into the same bytes: a range may end
+	// after any value (a literal block's last break among them).
+	for _, plan := range []renderPlan{{1, 1}, {1, 3}, {2, 2}, {3, 4}, {5, 2}, {64, 2}} {
+		var got []byte
+		renderChunksWith(s, func(b []byte) bool { got = append(got, b...); return true }, plan)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%s: rendered in ranges of %d tasks by %d workers, the render differs from yaml.v3's", name, plan.perRange, plan.workers)
+		}
+	}
 }
 
 // TestRenderMatchesReference: the append-based renderer writes, byte for
@@ -119,6 +131,29 @@ func TestRenderMatches(t *testing.T) {
 	} {
 		if RenderMatches(s, other) {
 			t.Errorf("%s: RenderMatches is true", name)
+		}
+	}
+}
+
+// TestRenderStopsItsWorkers: a render that emit stops early returns with
+// none of its workers left running, however far ahead they were. Not
+// parallel: it counts the test binary's goroutines.
+func TestRenderStopsItsWorkers(t *testing.T) {
+	s := trickyState(renderTricky)
+	before := runtime.NumGoroutine()
+	for _, plan := range []renderPlan{{1, 4}, {2, 2}} {
+		for range 50 {
+			chunks := 0
+			if renderChunksWith(s, func([]byte) bool { chunks++; return false }, plan) || chunks != 1 {
+				t.Fatalf("a render stopped at its first chunk went on (%d chunks)", chunks)
+			}
+			// A worker's goroutine ends a moment after the render has
+			// waited for it to be done.
+			for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; time.Sleep(time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("a render stopped early left %d goroutines running", runtime.NumGoroutine()-before)
+				}
+			}
 		}
 	}
 }

@@ -53,6 +53,28 @@ func NewWriter(buf []byte, indent int) *Writer {
 	return &Writer{Buf: buf, best: indent, whitespace: true, indention: true}
 }
 
+// Mark is where a writer stands in its document, as far as the bytes it
+// writes next depend on it: the column and the emitter's whitespace,
+// indention and open-ended flags. Two parts of a document written by
+// writers of their own join into the bytes one writer would have written
+// where the mark at the end of the first is the mark the second started
+// from (Resume).
+type Mark struct {
+	column                           int
+	whitespace, indention, openEnded bool
+}
+
+// Mark returns where the writer stands.
+func (w *Writer) Mark() Mark {
+	return Mark{w.column, w.whitespace, w.indention, w.openEnded}
+}
+
+// Resume makes the writer go on as if Buf ended where m was taken: the next
+// bytes are those a writer standing at m writes.
+func (w *Writer) Resume(m Mark) {
+	w.column, w.whitespace, w.indention, w.openEnded = m.column, m.whitespace, m.indention, m.openEnded
+}
+
 // NewDocument starts another document at the end of Buf, as a second
 // yaml.Marshal call appended there would write it.
 func (w *Writer) NewDocument() {
@@ -87,7 +109,11 @@ func (w *Writer) Key(m int, key string) {
 }
 
 // Item starts an item of a block sequence at indent s; a mapping inside it
-// has its keys at s+2.
+// has its keys at s+2. It leaves the writer at one mark for a given s,
+// whatever the writer stood at before: a break unless the line is blank up
+// to s, then "-". So the rest of an item may be written by a writer of its
+// own that wrote an item's "-" first (TestWriterMatchesEncoder and FuzzWriter join
+// every document they write at every item).
 func (w *Writer) Item(s int) {
 	w.writeIndent(s)
 	w.indicator("-", true, false, true)

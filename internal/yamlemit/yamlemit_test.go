@@ -43,17 +43,73 @@ func encodeWithYAML(t testing.TB, v any, indent int) []byte {
 // writeTestDoc writes d with Writer, the way projection writes STATE.yml.
 func writeTestDoc(d testDoc, indent int) []byte {
 	w := NewWriter(nil, indent)
+	writeTestHead(w, d)
+	if len(d.Items) == 0 {
+		w.EmptySeq()
+	}
+	for i := range d.Items {
+		w.Item(w.SeqIndent(0))
+		writeTestItemsFrom(w, d, i, i+1)
+	}
+	writeTestTail(w, d)
+	return w.Buf
+}
+
+// writeJoinedTestDoc writes d as projection writes the tasks of a large
+// STATE.yml: item k's first values (to t, a string, after which a writer
+// may stand anywhere) by a writer of their own, which starts past an item's
+// "-", its bytes joined to the first writer's at that "-", and the first
+// writer going on from the second's mark (Resume). It reports whether the
+// two writers stood at one mark at the join.
+func writeJoinedTestDoc(d testDoc, indent, k int) ([]byte, bool) {
+	w := NewWriter(nil, indent)
+	writeTestHead(w, d)
+	s := w.SeqIndent(0)
+	for i := range k {
+		w.Item(s)
+		writeTestItemsFrom(w, d, i, i+1)
+	}
+	w.Item(s)
+	part := NewWriter(nil, indent)
+	part.Item(s)
+	part.Buf = part.Buf[:0]
+	same := w.Mark() == part.Mark()
+	it := d.Items[k]
+	part.Key(s+2, "s")
+	part.String(s+2, it.S)
+	part.Key(s+2, "flow")
+	writeFlow(part, s+2, it.Flow)
+	part.Key(s+2, "t")
+	part.String(s+2, it.T)
+	w.Buf = append(w.Buf, part.Buf...)
+	w.Resume(part.Mark())
+	if it.N != 0 {
+		w.Key(s+2, "num")
+		w.Int(it.N)
+	}
+	w.Key(s+2, "b")
+	w.Bool(it.B)
+	for i := k + 1; i < len(d.Items); i++ {
+		w.Item(s)
+		writeTestItemsFrom(w, d, i, i+1)
+	}
+	writeTestTail(w, d)
+	return w.Buf, same
+}
+
+func writeTestHead(w *Writer, d testDoc) {
 	w.Key(0, "top")
 	w.String(0, d.Top)
 	w.Key(0, "flow")
 	writeFlow(w, 0, d.Flow)
 	w.Key(0, "items")
-	if len(d.Items) == 0 {
-		w.EmptySeq()
-	}
+}
+
+// writeTestItemsFrom writes the bodies of items [from, to), each after its
+// "-".
+func writeTestItemsFrom(w *Writer, d testDoc, from, to int) {
 	s := w.SeqIndent(0)
-	for _, it := range d.Items {
-		w.Item(s)
+	for _, it := range d.Items[from:to] {
 		w.Key(s+2, "s")
 		w.String(s+2, it.S)
 		w.Key(s+2, "flow")
@@ -67,10 +123,12 @@ func writeTestDoc(d testDoc, indent int) []byte {
 		w.Key(s+2, "b")
 		w.Bool(it.B)
 	}
+}
+
+func writeTestTail(w *Writer, d testDoc) {
 	w.Key(0, "last")
 	w.String(0, d.Last)
 	w.End()
-	return w.Buf
 }
 
 func writeFlow(w *Writer, m int, list []string) {
@@ -87,6 +145,12 @@ func assertSameYAML(t *testing.T, d testDoc) {
 		want := encodeWithYAML(t, d, indent)
 		if got := writeTestDoc(d, indent); !bytes.Equal(got, want) {
 			t.Fatalf("indent %d: Writer wrote\n%q\nyaml.v3 writes\n%q", indent, got, want)
+		}
+		for k := range d.Items {
+			got, same := writeJoinedTestDoc(d, indent, k)
+			if !same || !bytes.Equal(got, want) {
+				t.Fatalf("indent %d, joined at item %d (marks equal: %v): Writers wrote\n%q\nyaml.v3 writes\n%q", indent, k, same, got, want)
+			}
 		}
 	}
 }
