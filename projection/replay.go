@@ -440,7 +440,7 @@ func (s *State) Apply(ev *Event) *Rejection {
 		s.Seats = append([]Seat(nil), ev.Payload.Seats...)
 	case TypeAssign:
 		t := &Task{ID: ev.TaskID, Feature: ev.Feature, Owner: ev.Payload.Owner, Reviewer: ev.Payload.Reviewer,
-			Branch: ev.Payload.Branch, Spec: ev.Payload.Spec, Status: StatusAssigned, AssignLine: ev.Line, UpdatedAt: ev.TS}
+			Branch: ev.Payload.Branch, Spec: ev.Payload.Spec, Status: StatusAssigned, AssignLine: ev.Line}
 		s.Tasks[t.ID] = t
 		s.TaskOrder = append(s.TaskOrder, t.ID)
 		s.taskList = append(s.taskList, t)
@@ -455,16 +455,15 @@ func (s *State) Apply(ev *Event) *Rejection {
 		s.Online[ev.AgentID] = true
 		for _, t := range s.takeJoinQueue(ev.AgentID) {
 			if t.Owner == ev.AgentID && t.Status == StatusAssigned {
-				t.Status, t.UpdatedAt = StatusInProgress, ev.TS
+				t.Status = StatusInProgress
 			}
 		}
 	case TypeCheckpoint:
-		t.Status, t.UpdatedAt = StatusAwaitingReview, ev.TS
+		t.Status = StatusAwaitingReview
 	case TypeAccept:
-		t.Status, t.UpdatedAt = StatusAccepted, ev.TS
-		t.AcceptLine, t.AcceptEvent, t.AcceptCommit = ev.Line, ev.EventID, ev.Payload.Commit
+		t.Status, t.AcceptLine = StatusAccepted, ev.Line
 	case TypeChangesRequested:
-		t.Status, t.UpdatedAt = StatusInProgress, ev.TS
+		t.Status = StatusInProgress
 		t.Rounds++
 		t.LastReason = ev.Payload.Reason
 	case TypeMerge:

@@ -3,7 +3,6 @@ package projection
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"hash/maphash"
 	"io"
@@ -61,8 +60,8 @@ type rec struct {
 	task    uint32
 	feature uint32
 	// aux indexes fat (recFat), problems (recProblem), assigns (assign),
-	// texts (the reason of changes_requested, the commit of accept; noAux
-	// without one). A reported rec needs none of them.
+	// texts (the reason of changes_requested). A reported rec, and an
+	// accept, which Judge and Apply read no payload of, need none of them.
 	aux   uint32
 	typ   uint8 // index in typeNames
 	role  uint8 // index in roleNames
@@ -77,7 +76,6 @@ const (
 	recDisplaced             // out of ts order in the file (finish)
 	recProblem               // a payload problem, problems[aux]: judged in order, never applied
 	recTextID                // the event_id is texts[textID(r)]
-	recHexCommit             // payload.commit is 40 lower-case hex digits, commits[aux]
 	recSpecText              // an assign's spec is not <dir>/<task_id>.md: assignX.spec indexes texts
 )
 
@@ -248,7 +246,6 @@ type chunkOut struct {
 	hashes   []uint64 // of each rec's line
 	assigns  []assignX
 	texts    []string
-	commits  [][20]byte
 	problems []Problem
 	fat      []Event
 	// reported holds the rejections of the chunk's reported events that
@@ -304,7 +301,6 @@ type parallelReplay struct {
 	recs     recStore
 	assigns  blockList[assignX]
 	texts    blockList[string]
-	commits  blockList[[20]byte]
 	problems []Problem
 	fat      []Event
 
@@ -491,7 +487,7 @@ func (out *chunkOut) reset() {
 	clear(out.problems)
 	clear(out.fat)
 	clear(out.reported)
-	*out = chunkOut{recs: out.recs[:0], hashes: out.hashes[:0], assigns: out.assigns[:0], texts: out.texts[:0], commits: out.commits[:0], problems: out.problems[:0], fat: out.fat[:0], reported: out.reported[:0]}
+	*out = chunkOut{recs: out.recs[:0], hashes: out.hashes[:0], assigns: out.assigns[:0], texts: out.texts[:0], problems: out.problems[:0], fat: out.fat[:0], reported: out.reported[:0]}
 }
 
 // decodeChunk decodes the lines of one chunk (a worker's part), cut as
@@ -587,17 +583,6 @@ func (out *chunkOut) add(d *decoder, ev *Event, hash uint64) {
 	case TypeChangesRequested:
 		r.aux = uint32(len(out.texts))
 		out.texts = append(out.texts, ev.Payload.Reason)
-	case TypeAccept:
-		var c [20]byte
-		switch {
-		case len(ev.Payload.Commit) == 40 && hexBytes(c[:], []byte(ev.Payload.Commit)):
-			r.flags |= recHexCommit
-			r.aux = uint32(len(out.commits))
-			out.commits = append(out.commits, c)
-		case ev.Payload.Commit != "":
-			r.aux = uint32(len(out.texts))
-			out.texts = append(out.texts, ev.Payload.Commit)
-		}
 	}
 	out.keep(&r, hash)
 }
@@ -676,10 +661,9 @@ func (lr *parallelReplay) take(out *chunkOut) {
 		log.latest = out.latest
 	}
 	lr.names[out.worker] = out.names
-	assignBase, textBase, commitBase, problemBase, fatBase := uint32(lr.assigns.n), uint32(lr.texts.n), uint32(lr.commits.n), uint32(len(lr.problems)), uint32(len(lr.fat))
+	assignBase, textBase, problemBase, fatBase := uint32(lr.assigns.n), uint32(lr.texts.n), uint32(len(lr.problems)), uint32(len(lr.fat))
 	lr.assigns.pushAll(out.assigns)
 	lr.texts.pushAll(out.texts)
-	lr.commits.pushAll(out.commits)
 	lr.problems = append(lr.problems, out.problems...)
 	lr.fat = append(lr.fat, out.fat...)
 	// Hash the chunk's compact ids and touch their slots first, so the
@@ -717,9 +701,7 @@ func (lr *parallelReplay) take(out *chunkOut) {
 			if a := lr.assigns.at(r.aux); r.flags&recSpecText != 0 && a.spec != noAux {
 				a.spec += textBase
 			}
-		case r.flags&recHexCommit != 0:
-			r.aux += commitBase
-		case (r.typ == typeChanges || r.typ == typeAccept) && r.aux != noAux:
+		case r.typ == typeChanges:
 			r.aux += textBase
 		}
 		idx := uint32(lr.recs.n)
@@ -855,9 +837,9 @@ func (lr *parallelReplay) apply(st *State, r *rec) {
 // not ≥ every earlier one are set aside (copied) and sorted; the rest is in
 // order already, and merging the two gives the replay order. The blocks of
 // recs are then read in order only, and each is let go once applied: the
-// recs shrink while the state grows. So do the blocks of assigns and
-// commits, each let go once the last rec that reads it is applied (at 2M
-// events they held 20 MB until the state was whole).
+// recs shrink while the state grows. So do the blocks of assigns, each let
+// go once the last rec that reads it is applied (at 2M events they held
+// 20 MB until the state was whole).
 func (lr *parallelReplay) finish() *Result {
 	if u := unsupported(&lr.log.Scan); u != nil {
 		return &Result{State: NewState(), Unsupported: u}
@@ -869,7 +851,7 @@ func (lr *parallelReplay) finish() *Result {
 	var displaced []aside
 	var top key
 	topSet := false
-	assignRefs, commitRefs := make([]int32, len(lr.assigns.blocks)), make([]int32, len(lr.commits.blocks))
+	assignRefs := make([]int32, len(lr.assigns.blocks))
 	for i := 0; i < lr.recs.n; i++ {
 		r := lr.recs.at(uint32(i))
 		if r.flags&recReported != 0 {
@@ -877,8 +859,6 @@ func (lr *parallelReplay) finish() *Result {
 		}
 		if a, ok := assignOfRec(r); ok {
 			assignRefs[a/recBlock]++
-		} else if c, ok := commitOfRec(r); ok {
-			commitRefs[c/recBlock]++
 		}
 		k := lr.keyOf(r, uint32(i))
 		if topSet && k.less(top) {
@@ -901,10 +881,6 @@ func (lr *parallelReplay) finish() *Result {
 			if assignRefs[a/recBlock]--; assignRefs[a/recBlock] == 0 {
 				lr.assigns.blocks[a/recBlock] = nil
 			}
-		} else if c, ok := commitOfRec(r); ok {
-			if commitRefs[c/recBlock]--; commitRefs[c/recBlock] == 0 {
-				lr.commits.blocks[c/recBlock] = nil
-			}
 		}
 	}
 	d := 0
@@ -923,7 +899,7 @@ func (lr *parallelReplay) finish() *Result {
 	for ; d < len(displaced); d++ {
 		apply(&displaced[d].r)
 	}
-	lr.recs, lr.assigns, lr.commits = recStore{}, blockList[assignX]{}, blockList[[20]byte]{}
+	lr.recs, lr.assigns = recStore{}, blockList[assignX]{}
 	st.trimUnused()
 	if !st.Initialized {
 		lr.rejected.add(Rejection{Code: CodeInitMissing, Message: "the log has no valid init event"})
@@ -939,17 +915,11 @@ func assignOfRec(r *rec) (uint32, bool) {
 	return r.aux, r.flags&(recFat|recProblem) == 0 && r.typ == typeAssign
 }
 
-// commitOfRec is the index in commits of the commit of r, when it has one
-// there (materialize reads it).
-func commitOfRec(r *rec) (uint32, bool) {
-	return r.aux, r.flags&(recFat|recProblem) == 0 && r.typ == typeAccept && r.flags&recHexCommit != 0
-}
-
 // materialize rebuilds the Event a rec stands for, with every field Judge
-// and Apply read. The event_id is spelled out only where Apply keeps it
-// (accept); a rejection gets it afterwards.
+// and Apply read: not the event_id, which a rejection gets afterwards, nor
+// an accept's commit.
 func (lr *parallelReplay) materialize(r *rec, ev *Event) {
-	*ev = Event{Line: int(r.line), TS: time.Unix(0, r.ts).UTC(), AgentID: lr.name(r.agent), Role: roleNames[r.role],
+	*ev = Event{Line: int(r.line), AgentID: lr.name(r.agent), Role: roleNames[r.role],
 		Type: typeNames[r.typ], TaskID: lr.name(r.task), Feature: lr.name(r.feature)}
 	if r.flags&recProblem != 0 {
 		ev.Problem = &lr.problems[r.aux]
@@ -967,18 +937,5 @@ func (lr *parallelReplay) materialize(r *rec, ev *Event) {
 		}
 	case TypeChangesRequested:
 		ev.Payload.Reason = *lr.texts.at(r.aux)
-	case TypeAccept:
-		switch {
-		case r.flags&recHexCommit != 0:
-			// One allocation, the string's (EncodeToString makes a
-			// slice first, then the string: at 2M events 15 MB of
-			// garbage in the replay, where the live heap is highest).
-			var c [40]byte
-			hex.Encode(c[:], lr.commits.at(r.aux)[:])
-			ev.Payload.Commit = string(c[:])
-		case r.aux != noAux:
-			ev.Payload.Commit = *lr.texts.at(r.aux)
-		}
-		ev.EventID = lr.eventID(r)
 	}
 }

@@ -22,8 +22,10 @@ import (
 // build of the program that wrote it, which must be the reader's.
 
 // SnapshotFormat is the version of the snapshot encoding; a snapshot of any
-// other version is not read.
-const SnapshotFormat = 1
+// other version is not read. Format 2 no longer holds a task's accept commit,
+// accept event_id and time of its last change, which the state no longer
+// keeps.
+const SnapshotFormat = 2
 
 // snapshotMagic opens every snapshot.
 const snapshotMagic = "PACTSNAP"
@@ -349,9 +351,6 @@ func (e *snapEncoder) state(s *State) error {
 		e.word(t.LastReason)
 		e.uvarint(uint64(t.AssignLine))
 		e.uvarint(uint64(t.AcceptLine))
-		e.str(t.AcceptCommit)
-		e.str(t.AcceptEvent)
-		e.time(t.UpdatedAt)
 		e.flush(false)
 	}
 	if len(queued) > 0 {
@@ -585,8 +584,8 @@ func (d *snapDecoder) state() *State {
 	s.Applied = d.int()
 	hasList := d.bool()
 	hasOrder := d.bool()
-	// A task takes at least 14 bytes: flags, 7 texts or words, 3 numbers, 2 texts and a time.
-	n := d.count(14)
+	// A task takes at least 11 bytes: flags, 7 texts or words and 3 numbers.
+	n := d.count(11)
 	if d.err != nil {
 		return s
 	}
@@ -608,8 +607,6 @@ func (d *snapDecoder) state() *State {
 		t.Rounds = d.int()
 		t.LastReason = d.word()
 		t.AssignLine, t.AcceptLine = d.int(), d.int()
-		t.AcceptCommit, t.AcceptEvent = d.str(), d.str()
-		t.UpdatedAt = d.time()
 		if d.err != nil {
 			return s
 		}

@@ -1,8 +1,6 @@
 package projection
 
 import (
-	"time"
-
 	"github.com/pact-action/pact-action/pactfile"
 )
 
@@ -45,12 +43,11 @@ type Task struct {
 	Rounds     int
 	LastReason string
 	// AssignLine is the log line of the assign event; AcceptLine (0 when not
-	// accepted) that of the accept, with the accept's provenance.
-	AssignLine   int
-	AcceptLine   int
-	AcceptCommit string
-	AcceptEvent  string
-	UpdatedAt    time.Time
+	// accepted) that of the accept. What else an accept says (its commit,
+	// its event_id) is the log's to tell: the checks that ask read it
+	// there, and a state of a million tasks does not hold it twice.
+	AssignLine int
+	AcceptLine int
 }
 
 // FrontMatter is the front matter of the task's file, tasks/<id>.md.
