@@ -127,7 +127,7 @@ type decoder struct {
 	// past maxInterned names. slots is an open-addressing index of names:
 	// hash<<32 | index+1; recent caches the names in use once it is big.
 	slots    []uint64
-	names    []string
+	names    blockList[string]
 	internAt maphash.Seed
 	recent   *[recentSize]recentName
 	// symBase is added to the numbers of names: parallel lean parsing gives

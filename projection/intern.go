@@ -68,21 +68,20 @@ func (d *decoder) internSlow(b []byte, h uint64, field int) string {
 			break
 		}
 		if sl>>32 == tag {
-			if n := uint32(sl) - 1; d.names[n] == string(b) {
+			if n := uint32(sl) - 1; *d.names.at(n) == string(b) {
 				d.symOf[field] = d.symBase | n
-				return d.names[n]
+				return *d.names.at(n)
 			}
 		}
 	}
-	if !d.lean && len(d.names) >= maxInterned {
+	if !d.lean && d.names.n >= maxInterned {
 		d.resetSyms()
 	}
-	if 2*(len(d.names)+1) > len(d.slots) {
+	if 2*(d.names.n+1) > len(d.slots) {
 		d.growSyms()
 	}
 	s := string(b)
-	n := uint32(len(d.names))
-	d.names = append(d.names, s)
+	n := d.names.push(s)
 	d.place(h, n)
 	d.symOf[field] = d.symBase | n
 	return s
@@ -102,15 +101,14 @@ func (d *decoder) growSyms() {
 	if len(d.slots) > 4*recentSize && d.recent == nil {
 		d.recent = new([recentSize]recentName)
 	}
-	for n, s := range d.names {
-		d.place(maphash.String(d.internAt, s), uint32(n))
+	for n := range uint32(d.names.n) {
+		d.place(maphash.String(d.internAt, *d.names.at(n)), n)
 	}
 }
 
 func (d *decoder) resetSyms() {
 	clear(d.slots)
-	clear(d.names)
-	d.names = d.names[:0]
+	d.names = blockList[string]{}
 	if d.recent != nil {
 		clear(d.recent[:])
 	}

@@ -99,7 +99,7 @@ const (
 )
 
 func (lr *parallelReplay) name(sym uint32) string {
-	return lr.names[sym>>symWorkerShift][sym&symIndexMask]
+	return *lr.names[sym>>symWorkerShift].at(sym & symIndexMask)
 }
 
 // Codes of typeNames.
@@ -149,7 +149,10 @@ type assignX struct {
 const recBlock = 1 << 14
 
 // blockList is an append-only list in blocks of recBlock, so growing it
-// never copies what it holds nor holds twice the room it needs.
+// never copies more than its first block nor holds twice the room it needs.
+// The first block grows from a few items, so that a short list (a decoder's
+// names on a short log) is small. A copy of a blockList reads the items it
+// holds while the original grows: neither ever writes an item it holds.
 type blockList[T any] struct {
 	blocks [][]T
 	n      int
@@ -157,12 +160,25 @@ type blockList[T any] struct {
 
 func (s *blockList[T]) at(i uint32) *T { return &s.blocks[i/recBlock][i%recBlock] }
 
+// firstBlock is the room of a first block when it is made.
+const firstBlock = 64
+
 func (s *blockList[T]) push(v T) uint32 {
-	if s.n%recBlock == 0 {
-		s.blocks = append(s.blocks, make([]T, recBlock))
-	}
 	i := s.n
-	s.blocks[i/recBlock][i%recBlock] = v
+	b := i / recBlock
+	switch {
+	case b == len(s.blocks) && b == 0:
+		s.blocks = append(s.blocks, make([]T, firstBlock))
+	case b == len(s.blocks):
+		s.blocks = append(s.blocks, make([]T, recBlock))
+	case i%recBlock == len(s.blocks[b]):
+		// The first block, full before recBlock: a larger one, which
+		// a copy of the list made before does not see.
+		grown := make([]T, min(2*len(s.blocks[b]), recBlock))
+		copy(grown, s.blocks[b])
+		s.blocks = append(s.blocks[:b:b], grown)
+	}
+	s.blocks[b][i%recBlock] = v
 	s.n++
 	return uint32(i)
 }
@@ -240,8 +256,8 @@ type chunkIn struct {
 type chunkOut struct {
 	in       *chunkIn
 	worker   int
-	names    []string // the worker's interned strings so far
-	lastLine int      // number of the last line counted, 0 if none
+	names    blockList[string] // the worker's interned strings so far
+	lastLine int               // number of the last line counted, 0 if none
 	recs     []rec
 	hashes   []uint64 // of each rec's line
 	assigns  []assignX
@@ -296,8 +312,8 @@ type parallelReplay struct {
 	log   *Log
 	chunk int
 	// names holds each worker's interned strings: symbol s is
-	// names[s>>symWorkerShift][s&symIndexMask].
-	names    [][]string
+	// names[s>>symWorkerShift].at(s&symIndexMask).
+	names    []blockList[string]
 	recs     recStore
 	assigns  blockList[assignX]
 	texts    blockList[string]
@@ -325,7 +341,7 @@ func (lr *parallelReplay) read(r io.Reader, workers int) error {
 	order := make(chan *chunkIn, 2*workers+2)
 	free := make(chan *chunkIn, 2*workers+4)
 	outs := make(chan *chunkOut, 2*workers+4)
-	lr.names = make([][]string, workers)
+	lr.names = make([]blockList[string], workers)
 	var done sync.WaitGroup
 	overflow := make([]bool, workers)
 	for w := 0; w < workers; w++ {
@@ -342,7 +358,7 @@ func (lr *parallelReplay) read(r io.Reader, workers int) error {
 				}
 				out.worker = w
 				decodeChunk(&d, in, out)
-				overflow[w] = overflow[w] || len(d.names) > symIndexMask
+				overflow[w] = overflow[w] || d.names.n > symIndexMask
 				in.out <- out
 			}
 			// Only the names are needed from here on.
