@@ -40,8 +40,13 @@
 #
 # The machine may be shared, so absolute times are noisy: the commands run
 # interleaved, one run of each per round (a hyperfine invocation with
-# --runs 1), and the ratios are the medians of the ratios within a round.
-# Peak RSS is GNU time's maximum resident set size, the most over the rounds.
+# --runs 1; below 100k events, where a command takes a few milliseconds,
+# the mean of 10 runs), and the ratios are the medians of the ratios within
+# a round. Every prepare ends with sync, so that no timed command's fsync
+# writes out the file system's dirty pages of the prepare (the restore
+# copies a STATE.yml of up to 85 MB; on ext4 a command's fsync commits the
+# journal, which first writes those out). Peak RSS is GNU time's maximum
+# resident set size, the most over the rounds.
 #
 # Needs go; installs hyperfine, jq and GNU time from Debian packages when
 # they are missing (as root). CI does not run this script.
@@ -81,6 +86,8 @@ results=$dir/results.tsv
 : >"$results"
 
 for n in "${sizes[@]}"; do
+	per=1
+	((n >= 100000)) || per=10
 	repo=$dir/repo-$n
 	want="$n $seed $(cd "$root" && git rev-parse HEAD:internal/testkit/loggen 2>/dev/null || echo unknown)"
 	if [[ ! -f $repo/.params || "$(cat "$repo/.params")" != "$want" ]]; then
@@ -134,9 +141,9 @@ for n in "${sizes[@]}"; do
 	# writer's ends with the write that leaves that binary's snapshot.
 	prepare() {
 		local warm="(cd $work && PACT_AGENT_ID=opencode $1 join opencode --roles worker >/dev/null)"
-		prepares+=(":" "$restore && $warm" "$restore && $warm" "$restore && $warm" "$stale")
+		prepares+=("sync" "$restore && $warm && sync" "$restore && $warm && sync" "$restore && $warm && sync" "$stale && sync")
 	}
-	prepares=(":")
+	prepares=("sync")
 	prepare "$pactify"
 	nv=5 # verbs of pactify, after jq
 	if [[ -n $base ]]; then
@@ -160,7 +167,7 @@ for n in "${sizes[@]}"; do
 				arg $((i + nv)) && arg $i
 			fi
 		done
-		hyperfine --runs 1 --style none --export-json "$dir/round.json" "${args[@]}" >/dev/null
+		hyperfine --runs "$per" --style none --export-json "$dir/round.json" "${args[@]}" >/dev/null
 		jq -r --arg n "$n" --arg r "$r" '.results[] | [$n, $r, .command, .mean, .user + .system] | @tsv' "$dir/round.json" >>"$results"
 	done
 	bash -c "$restore"
