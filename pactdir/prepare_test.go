@@ -77,3 +77,39 @@ func TestPrepareWritesOnce(t *testing.T) {
 		root.Close()
 	}
 }
+
+// TestPrepareRefusesAFileCutShortWhileCompared: when the old file loses
+// the part already compared before it is copied into the new one (another
+// program truncated it), prepare fails instead of writing a new file
+// missing that part, and leaves nothing behind.
+func TestPrepareRefusesAFileCutShortWhileCompared(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	long := strings.Repeat("0123456789abcdef", 40<<10)
+	if err := os.WriteFile(path, []byte(long), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := openRoot(t, dir)
+	defer root.Close()
+	var truncated error
+	_, err := prepare(root, "f", "f", func(w io.Writer) error {
+		if _, err := io.WriteString(w, long[:300<<10]); err != nil {
+			return err
+		}
+		if truncated = os.Truncate(path, 100<<10); truncated != nil {
+			return truncated
+		}
+		_, err := io.WriteString(w, "different")
+		return err
+	})
+	if truncated != nil {
+		t.Skipf("this system does not truncate a file open for reading: %v", truncated)
+	}
+	if err == nil || !strings.Contains(err.Error(), "read f") {
+		t.Fatalf("prepare: %v, want a failure to read f", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("%d files left, want 1", len(entries))
+	}
+}

@@ -223,7 +223,12 @@ func (d *diverter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// diverge starts the new file with the equal part of the old one.
+// diverge starts the new file with the equal part of the old one. The
+// part is copied from the old file as a limited reader of the file itself,
+// which the new file's ReadFrom copies within the system where it can
+// (copy_file_range on Linux): an assign's new STATE.yml at a million events
+// is its old 42 MB and one task more, which were read and written 32 KiB at
+// a time. The old file's reader is done with once the files differ.
 func (d *diverter) diverge() (io.Writer, error) {
 	out, err := d.start()
 	if err != nil {
@@ -231,8 +236,18 @@ func (d *diverter) diverge() (io.Writer, error) {
 		return nil, err
 	}
 	if d.same > 0 {
-		if _, err := io.Copy(out, io.NewSectionReader(d.oldFile, 0, d.same)); err != nil {
+		if _, err := d.oldFile.Seek(0, io.SeekStart); err != nil {
 			return nil, err
+		}
+		n, err := io.Copy(out, io.LimitReader(d.oldFile, d.same))
+		if err == nil && n < d.same {
+			// Cut short since it was compared: what was compared is no
+			// longer there to copy.
+			err = io.ErrUnexpectedEOF
+		}
+		if err != nil {
+			d.err = fmt.Errorf("read %s: %w", d.display, err)
+			return nil, d.err
 		}
 	}
 	d.out = out
