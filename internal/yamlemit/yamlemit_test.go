@@ -47,9 +47,11 @@ func writeTestDoc(d testDoc, indent int) []byte {
 	if len(d.Items) == 0 {
 		w.EmptySeq()
 	}
-	for i := range d.Items {
-		w.Item(w.SeqIndent(0))
-		writeTestItemsFrom(w, d, i, i+1)
+	s := w.SeqIndent(0)
+	for _, it := range d.Items {
+		w.Item(s)
+		writeItemStart(w, s, it)
+		writeItemEnd(w, s, it)
 	}
 	writeTestTail(w, d)
 	return w.Buf
@@ -65,36 +67,26 @@ func writeJoinedTestDoc(d testDoc, indent, k int) ([]byte, bool) {
 	w := NewWriter(nil, indent)
 	writeTestHead(w, d)
 	s := w.SeqIndent(0)
-	for i := range k {
+	for i, it := range d.Items {
 		w.Item(s)
-		writeTestItemsFrom(w, d, i, i+1)
-	}
-	w.Item(s)
-	part := NewWriter(nil, indent)
-	part.Item(s)
-	part.Buf = part.Buf[:0]
-	same := w.Mark() == part.Mark()
-	it := d.Items[k]
-	part.Key(s+2, "s")
-	part.String(s+2, it.S)
-	part.Key(s+2, "flow")
-	writeFlow(part, s+2, it.Flow)
-	part.Key(s+2, "t")
-	part.String(s+2, it.T)
-	w.Buf = append(w.Buf, part.Buf...)
-	w.Resume(part.Mark())
-	if it.N != 0 {
-		w.Key(s+2, "num")
-		w.Int(it.N)
-	}
-	w.Key(s+2, "b")
-	w.Bool(it.B)
-	for i := k + 1; i < len(d.Items); i++ {
-		w.Item(s)
-		writeTestItemsFrom(w, d, i, i+1)
+		if i != k {
+			writeItemStart(w, s, it)
+			writeItemEnd(w, s, it)
+			continue
+		}
+		part := NewWriter(nil, indent)
+		part.Item(s)
+		part.Buf = part.Buf[:0]
+		if w.Mark() != part.Mark() {
+			return nil, false
+		}
+		writeItemStart(part, s, it)
+		w.Buf = append(w.Buf, part.Buf...)
+		w.Resume(part.Mark())
+		writeItemEnd(w, s, it)
 	}
 	writeTestTail(w, d)
-	return w.Buf, same
+	return w.Buf, true
 }
 
 func writeTestHead(w *Writer, d testDoc) {
@@ -105,24 +97,24 @@ func writeTestHead(w *Writer, d testDoc) {
 	w.Key(0, "items")
 }
 
-// writeTestItemsFrom writes the bodies of items [from, to), each after its
-// "-".
-func writeTestItemsFrom(w *Writer, d testDoc, from, to int) {
-	s := w.SeqIndent(0)
-	for _, it := range d.Items[from:to] {
-		w.Key(s+2, "s")
-		w.String(s+2, it.S)
-		w.Key(s+2, "flow")
-		writeFlow(w, s+2, it.Flow)
-		w.Key(s+2, "t")
-		w.String(s+2, it.T)
-		if it.N != 0 {
-			w.Key(s+2, "num")
-			w.Int(it.N)
-		}
-		w.Key(s+2, "b")
-		w.Bool(it.B)
+// writeItemStart writes an item's values up to t, after its "-" in the
+// sequence at indent s; writeItemEnd the rest.
+func writeItemStart(w *Writer, s int, it testItem) {
+	w.Key(s+2, "s")
+	w.String(s+2, it.S)
+	w.Key(s+2, "flow")
+	writeFlow(w, s+2, it.Flow)
+	w.Key(s+2, "t")
+	w.String(s+2, it.T)
+}
+
+func writeItemEnd(w *Writer, s int, it testItem) {
+	if it.N != 0 {
+		w.Key(s+2, "num")
+		w.Int(it.N)
 	}
+	w.Key(s+2, "b")
+	w.Bool(it.B)
 }
 
 func writeTestTail(w *Writer, d testDoc) {
