@@ -6,11 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/testkit/loggen"
 	"github.com/pact-action/pact-action/internal/testkit/loggen/repogen"
 	"github.com/pact-action/pact-action/projection"
@@ -68,44 +70,60 @@ func noErrors(t *testing.T, p *project, what string) string {
 }
 
 // TestFaultKillLargePact kills log --replay (rebuilding a stale STATE.yml)
-// and an assign, on a pact of thousands of tasks, at moments spread over
+// and an assign (replaying the log, or starting from the writers'
+// snapshot), on a pact of thousands of tasks, at moments spread over
 // their run: STATE.yml is always exactly the old bytes or the new ones,
 // the log exactly what it was or that plus the assign's line, never
-// STATE.yml new with the log old; the next log --replay writes exactly
-// the STATE.yml of the log that is there, leaves no temporary file, and
-// validate finds no error.
+// STATE.yml new with the log old; validate then finds an error (drift.state)
+// exactly when STATE.yml is not the log's; and the next writer (log
+// --replay, or another assign where the snapshot is kept) leaves no
+// temporary file and STATE.yml exactly the render of the log's replay.
 func TestFaultKillLargePact(t *testing.T) {
 	t.Parallel()
 	tmpl := largeProject(t)
-	oldState, oldLog := tmpl.read(".pact/STATE.yml"), tmpl.read(".pact/log.jsonl")
 	done := tmpl.clone(t)
 	done.succeed("lead", largeAssign("K")...)
-	newState, newLog := done.read(".pact/STATE.yml"), done.read(".pact/log.jsonl")
-	if newState == oldState || !strings.HasPrefix(newLog, oldLog) {
-		t.Fatal("the assign did not change STATE.yml, or not only append to the log")
-	}
 	stale := done.clone(t)
-	stale.write(".pact/STATE.yml", oldState)
+	stale.write(".pact/STATE.yml", tmpl.read(".pact/STATE.yml"))
 	cases := []struct {
 		name string
-		from *project
+		// from makes the pact a victim starts from (and the probe).
+		from func(t *testing.T) *project
 		args []string
+		next []string
 	}{
-		{"log --replay", stale, []string{"log", "--replay"}},
-		{"assign", tmpl, largeAssign("K")},
+		{"log --replay", func(t *testing.T) *project { return stale.clone(t) }, []string{"log", "--replay"}, []string{"log", "--replay"}},
+		{"assign", func(t *testing.T) *project { return tmpl.clone(t) }, largeAssign("K"), []string{"log", "--replay"}},
+		{"assign from the snapshot", func(t *testing.T) *project {
+			p := tmpl.clone(t)
+			withSnapshot(t, p)
+			return p
+		}, largeAssign("K"), largeAssign("K2")},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			probe := c.from.clone(t)
+			probe := c.from(t)
+			oldState := probe.read(".pact/STATE.yml")
 			start := time.Now()
-			probe.succeed("lead", c.args...)
+			r, _ := debugRun(t, probe, "lead", c.args...)
 			span := time.Since(start)
+			newState := probe.read(".pact/STATE.yml")
+			if used := !strings.Contains(r.stderr, "no snapshot used"); c.name == "assign from the snapshot" && !used {
+				t.Fatalf("the writer did not start from the snapshot:\n%s", r)
+			}
+			if r.code != 0 || newState == oldState {
+				t.Fatalf("without a kill, STATE.yml changed: %v\n%s", newState != oldState, r)
+			}
 			rng := rand.New(rand.NewPCG(uint64(len(c.name)), 30))
-			const kills = 12
+			const kills = 10
 			killed, outcomes := 0, map[string]int{}
 			for i := range kills {
-				p := c.from.clone(t)
+				p := c.from(t)
+				oldLog := p.read(".pact/log.jsonl")
+				if p.read(".pact/STATE.yml") != oldState {
+					t.Fatal("two pacts to start from have two STATE.yml")
+				}
 				victim := exec.Command(binPath, c.args...)
 				victim.Dir, victim.Env = p.dir, p.env("lead")
 				if err := victim.Start(); err != nil {
@@ -118,28 +136,36 @@ func TestFaultKillLargePact(t *testing.T) {
 				}
 				_ = victim.Wait()
 				state, log := p.read(".pact/STATE.yml"), p.read(".pact/log.jsonl")
-				logNew := log == newLog
-				if c.name == "assign" && log != oldLog {
+				logNew := c.name == "log --replay"
+				if log != oldLog {
 					// The line's event_id is the victim's own.
 					added, ok := strings.CutPrefix(log, oldLog)
 					logNew = ok && strings.Count(added, "\n") == 1 && strings.HasSuffix(added, "\n") && strings.Contains(added, `"task_id":"K"`)
+					if !logNew {
+						t.Fatalf("kill %d: the log is neither the old one nor it plus the line (%d bytes, was %d)", i, len(log), len(oldLog))
+					}
 				}
 				stateNew := state == newState
 				switch {
-				case !logNew && log != oldLog:
-					t.Fatalf("kill %d: the log is neither the old one nor it plus the line (%d bytes, was %d)", i, len(log), len(oldLog))
 				case !stateNew && state != oldState:
 					t.Fatalf("kill %d: STATE.yml is neither the old bytes nor the new ones (%d bytes; %d or %d): %.200q", i, len(state), len(oldState), len(newState), state)
 				case stateNew && !logNew:
 					t.Fatalf("kill %d: STATE.yml is new, the log old", i)
 				}
 				outcomes[map[bool]string{false: "STATE.yml old", true: "STATE.yml new"}[stateNew]]++
-				p.succeed("lead", "log", "--replay")
-				noTempFiles(t, p.dir)
-				if want := map[bool]string{false: oldState, true: newState}[logNew]; p.read(".pact/STATE.yml") != want {
-					t.Fatalf("kill %d: log --replay after it wrote another STATE.yml than that of the log", i)
+				rep, vr := p.validate()
+				drift := slices.ContainsFunc(rep.Findings, func(f checks.Finding) bool { return f.Code == "drift.state" })
+				if (rep.Errors != 0) != (stateNew != logNew) || (rep.Errors != 0) != drift {
+					t.Fatalf("kill %d: STATE.yml new %v, the log new %v, and validate says:\n%s", i, stateNew, logNew, vr)
 				}
-				noErrors(t, p, "after a kill and log --replay")
+				if r := p.run("lead", c.next...); r.code != 0 {
+					t.Fatalf("kill %d: the next writer: %s", i, r)
+				}
+				noTempFiles(t, p.dir)
+				_, res := projection.ReadBytes([]byte(p.read(".pact/log.jsonl")), projection.ReadOptions{})
+				if p.read(".pact/STATE.yml") != string(projection.RenderBytes(res.State)) {
+					t.Fatalf("kill %d: the next writer left another STATE.yml than that of the log", i)
+				}
 			}
 			if killed == 0 {
 				t.Fatal("no process was killed: the test tested nothing")
