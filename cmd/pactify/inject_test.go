@@ -68,7 +68,7 @@ func sweepPoints(before, after map[string]int64) (points []int64, need int64) {
 		}
 		// A file of many writes (a large STATE.yml: its render's ranges,
 		// the writer's buffer) is cut within each of them.
-		for i, steps := int64(1), min(16, (a-from)/16384); i < steps; i++ {
+		for i, steps := int64(1), min(10, (a-from)/16384); i < steps; i++ {
 			set[from+(a-from)*i/steps] = true
 		}
 	}
@@ -113,6 +113,12 @@ func TestFaultFileSizeSweep(t *testing.T) {
 	staleLarge := large.clone(t)
 	staleLarge.succeed("lead", largeAssign("K")...)
 	staleLarge.write(".pact/STATE.yml", large.read(".pact/STATE.yml"))
+	// And that pact with its STATE.yml edited near its end: all but its
+	// last bytes are copied from the old file into the new one.
+	edited := large.clone(t)
+	state := edited.read(".pact/STATE.yml")
+	at := strings.LastIndex(state, "status: ")
+	edited.write(".pact/STATE.yml", state[:at]+"status: edited-by-hand\n"+state[strings.IndexByte(state[at:], '\n')+at+1:])
 	cases := []struct {
 		name  string
 		from  *project
@@ -125,6 +131,7 @@ func TestFaultFileSizeSweep(t *testing.T) {
 		{"init", fresh, "orch", []string{"init", "--project", "p", "--seat", "orch:orchestrator:AGENTS.md", "--seat", "w:worker:AGENTS.md"}},
 		{"assign on a large pact", large, "lead", largeAssign("K")},
 		{"log --replay on a large pact", staleLarge, "lead", []string{"log", "--replay"}},
+		{"log --replay on a large pact edited near the end", edited, "lead", []string{"log", "--replay"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
