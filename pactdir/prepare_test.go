@@ -97,7 +97,8 @@ func TestPrepareRefusesAFileCutShortWhileCompared(t *testing.T) {
 		if _, err := io.WriteString(w, long[:300<<10]); err != nil {
 			return err
 		}
-		if truncated = os.Truncate(path, 100<<10); truncated != nil {
+		truncated = os.Truncate(path, 100<<10)
+		if truncated != nil {
 			return truncated
 		}
 		_, err := io.WriteString(w, "different")

@@ -245,6 +245,11 @@ func (d *diverter) diverge() (io.Writer, error) {
 			// longer there to copy.
 			err = io.ErrUnexpectedEOF
 		}
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) && pe.Op == "write" {
+			// The new file refused it (a full disk, a file-size limit),
+			// as any write of it may: said as a write, with its hint.
+			return nil, err
+		}
 		if err != nil {
 			d.err = fmt.Errorf("read %s: %w", d.display, err)
 			return nil, d.err

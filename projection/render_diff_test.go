@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pact-action/pact-action/internal/testkit/loggen"
 )
@@ -140,19 +138,15 @@ func TestRenderMatches(t *testing.T) {
 // parallel: it counts the test binary's goroutines.
 func TestRenderStopsItsWorkers(t *testing.T) {
 	s := trickyState(renderTricky)
-	before := runtime.NumGoroutine()
 	for _, plan := range []renderPlan{{1, 4}, {2, 2}} {
 		for range 50 {
 			chunks := 0
 			if renderChunksWith(s, func([]byte) bool { chunks++; return false }, plan) || chunks != 1 {
 				t.Fatalf("a render stopped at its first chunk went on (%d chunks)", chunks)
 			}
-			// A worker's goroutine ends a moment after the render has
-			// waited for it to be done.
-			for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; time.Sleep(time.Millisecond) {
-				if time.Now().After(deadline) {
-					t.Fatalf("a render stopped early left %d goroutines running", runtime.NumGoroutine()-before)
-				}
+			// No wait: stop returns once every worker's function has.
+			if workers := renderWorkers(); workers != 0 {
+				t.Fatalf("a render stopped early left %d range workers running", workers)
 			}
 		}
 	}

@@ -49,7 +49,8 @@ func sizes(t *testing.T, dir string, snap map[string]treeEntry) map[string]int64
 // sweepPoints are the file-size limits worth trying on a verb that turns
 // the files of before into those of after: 0, and around the size of
 // every file it writes (a temporary is written from 0 to the new size; the
-// log, from its size to its new one), with a few steps between.
+// log, from its size to its new one), with a few steps between, and more
+// within a large file.
 func sweepPoints(before, after map[string]int64) (points []int64, need int64) {
 	set := map[int64]bool{0: true, 1: true}
 	for name, a := range after {
@@ -64,6 +65,11 @@ func sweepPoints(before, after map[string]int64) (points []int64, need int64) {
 		}
 		for _, n := range []int64{from - 1, from, from + 1, (from + a) / 2, a - 1, a, a + 1} {
 			set[max(n, 0)] = true
+		}
+		// A file of many writes (a large STATE.yml: its render's ranges,
+		// the writer's buffer) is cut within each of them.
+		for i, steps := int64(1), min(10, (a-from)/16384); i < steps; i++ {
+			set[from+(a-from)*i/steps] = true
 		}
 	}
 	for i := int64(1); i < 8; i++ {
@@ -81,7 +87,8 @@ func sweepPoints(before, after map[string]int64) (points []int64, need int64) {
 // the append, at any byte — every writing verb either succeeds (the limit
 // holds everything) or fails saying the limit stopped it and nothing was
 // recorded, with every file byte for byte as it was and no temporary
-// left.
+// left; on a pact of a few tasks, and on one of thousands, whose
+// STATE.yml is rendered in ranges on several workers.
 func TestFaultFileSizeSweep(t *testing.T) {
 	t.Parallel()
 	if bytesLimitedRun == nil {
@@ -100,6 +107,18 @@ func TestFaultFileSizeSweep(t *testing.T) {
 	fresh := newProject(t)
 	fresh.write("AGENTS.md", "# Agents\n\n"+strings.Repeat("a", 5000)+"\n")
 	fresh.write(".gitattributes", "*.png binary\n")
+	// A pact whose STATE.yml is rendered in ranges on several workers, and
+	// that pact with a STATE.yml of before its last assign.
+	large := largeProject(t)
+	staleLarge := large.clone(t)
+	staleLarge.succeed("lead", largeAssign("K")...)
+	staleLarge.write(".pact/STATE.yml", large.read(".pact/STATE.yml"))
+	// And that pact with its STATE.yml edited near its end: all but its
+	// last bytes are copied from the old file into the new one.
+	edited := large.clone(t)
+	state := edited.read(".pact/STATE.yml")
+	at := strings.LastIndex(state, "status: ")
+	edited.write(".pact/STATE.yml", state[:at]+"status: edited-by-hand\n"+state[strings.IndexByte(state[at:], '\n')+at+1:])
 	cases := []struct {
 		name  string
 		from  *project
@@ -110,6 +129,9 @@ func TestFaultFileSizeSweep(t *testing.T) {
 		{"checkpoint", tmpl, "w", []string{"checkpoint", "T1", "--evidence", strings.Repeat("e", 2000)}},
 		{"log --replay", stale, "orch", []string{"log", "--replay"}},
 		{"init", fresh, "orch", []string{"init", "--project", "p", "--seat", "orch:orchestrator:AGENTS.md", "--seat", "w:worker:AGENTS.md"}},
+		{"assign on a large pact", large, "lead", largeAssign("K")},
+		{"log --replay on a large pact", staleLarge, "lead", []string{"log", "--replay"}},
+		{"log --replay on a large pact edited near the end", edited, "lead", []string{"log", "--replay"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
