@@ -172,6 +172,30 @@ func TestRenderStopsItsWorkers(t *testing.T) {
 	}
 }
 
+// TestRenderStopsAtEveryChunk: whichever chunk emit stops at, the last
+// among them, the render says it stopped (RenderMatches counts on it; a
+// Render's error hides it, so TestRenderWriteFails does not see it), hands
+// on nothing after it, and leaves no range worker running; one never
+// stopped says it was not. Not parallel: it reads every goroutine's stack.
+func TestRenderStopsAtEveryChunk(t *testing.T) {
+	s := trickyState(renderTricky)
+	for _, plan := range []renderPlan{{1, 1}, {1, 4}, {2, 2}, {3, 3}, {64, 2}} {
+		all := 0
+		if !renderChunksWith(s, func([]byte) bool { all++; return true }, plan) {
+			t.Fatalf("plan %+v: a render never stopped says it stopped", plan)
+		}
+		for stop := range all {
+			chunks := 0
+			if renderChunksWith(s, func([]byte) bool { chunks++; return chunks <= stop }, plan) || chunks != stop+1 {
+				t.Fatalf("plan %+v, stopped at chunk %d of %d: the render went on to %d chunks, or said it was not stopped", plan, stop, all, chunks)
+			}
+			if workers := renderWorkers(); workers != 0 {
+				t.Fatalf("plan %+v, stopped at chunk %d of %d: %d range workers still run", plan, stop, all, workers)
+			}
+		}
+	}
+}
+
 // FuzzRenderDifferential: for any log, the state renders as yaml.v3
 // rendered it.
 //
