@@ -180,25 +180,28 @@ func renderRange(buf []byte, tasks []*Task, seq int) renderedRange {
 // plan.workers at a time: worker j renders ranges j, j+workers, … into one
 // of its rangeBuffers buffers, and is at most one range ahead of the
 // reader, so what is held is a few ranges per worker however large the
-// list, and nothing is allocated once they have grown (fresh buffers for
-// every range were 42 MB of garbage at 2M events, with the heap at its
-// highest).
+// list or its texts (rangeBytes), and nothing is allocated once they have
+// grown (fresh buffers for every range were 42 MB of garbage at 2M
+// events, with the heap at its highest).
 type taskRanges struct {
 	tasks []*Task
 	seq   int
 	plan  renderPlan
 	count int
-	out   []chan renderedRange
-	free  []chan []byte
-	done  chan struct{}
-	wg    sync.WaitGroup
+	// starts holds where each range starts, and len(tasks) last.
+	starts []int
+	out    []chan renderedRange
+	free   []chan []byte
+	done   chan struct{}
+	wg     sync.WaitGroup
 	// buf is the one range buffer a plan of one worker reuses.
 	buf []byte
 }
 
 func newTaskRanges(tasks []*Task, seq int, plan renderPlan) *taskRanges {
 	plan.perRange = max(plan.perRange, 1)
-	r := &taskRanges{tasks: tasks, seq: seq, plan: plan, count: (len(tasks) + plan.perRange - 1) / plan.perRange}
+	starts := rangeStarts(tasks, plan.perRange)
+	r := &taskRanges{tasks: tasks, seq: seq, plan: plan, count: len(starts) - 1, starts: starts}
 	if plan.workers <= 1 || r.count < 2 {
 		r.plan.workers = 1
 		return r
@@ -217,7 +220,34 @@ func newTaskRanges(tasks []*Task, seq int, plan renderPlan) *taskRanges {
 }
 
 func (r *taskRanges) tasksOf(i int) []*Task {
-	return r.tasks[i*r.plan.perRange : min(len(r.tasks), (i+1)*r.plan.perRange)]
+	return r.tasks[r.starts[i]:r.starts[i+1]]
+}
+
+// rangeBytes bounds a range by its tasks' texts as well as by their
+// number: a range ends with the task that brings its texts to rangeBytes.
+// A text rendered takes up to four times its bytes (one that starts with a
+// byte order mark is escaped whole), and a render holds a few ranges per
+// worker: ranges of 1024 tasks of long reasons were hundreds of megabytes
+// each (TestRenderHoldsAFewRanges). The usual tasks have about 76 bytes
+// of texts (a generated log's), 80 KB a range: none of them ends early.
+const rangeBytes = 256 << 10
+
+// rangeStarts is where each range of tasks starts, then len(tasks).
+func rangeStarts(tasks []*Task, perRange int) []int {
+	starts := make([]int, 1, len(tasks)/perRange+2)
+	n, size := 0, 0
+	for i, t := range tasks {
+		if n == perRange || size >= rangeBytes {
+			starts = append(starts, i)
+			n, size = 0, 0
+		}
+		n++
+		size += len(t.ID) + len(t.Feature) + len(t.Owner) + len(t.Reviewer) + len(t.Branch) + len(t.Spec) + len(t.LastReason)
+	}
+	if len(tasks) > 0 {
+		starts = append(starts, len(tasks))
+	}
+	return starts
 }
 
 // rangeBuffers is how many buffers a worker renders into in turn: one it

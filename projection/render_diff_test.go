@@ -2,8 +2,10 @@ package projection
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -112,6 +114,24 @@ func TestRenderMatchesReference(t *testing.T) {
 		many = append(many, renderTricky[i%len(renderTricky)]+strings.Repeat("x", i%7))
 	}
 	assertRendersAsReference(t, "many chunks", trickyState(many))
+	// Long texts, so that ranges end at their bytes (rangeBytes) in every
+	// plan, after values of every style: a literal block kept with its
+	// last breaks, double-quoted, escaped whole after a byte order mark,
+	// binary.
+	grow := map[string]func(string) string{
+		"a\n\n":             func(v string) string { return strings.Repeat("long\n", 12<<10) + v },
+		"a \nb":             func(v string) string { return strings.Repeat("long \n", 10<<10) + v },
+		"\ufeffabc":         func(v string) string { return v + strings.Repeat("long", 16<<10) },
+		"invalid \xff utf8": func(v string) string { return v + strings.Repeat("long", 16<<10) },
+	}
+	var long []string
+	for _, v := range renderTricky {
+		if f := grow[v]; f != nil {
+			v = f(v)
+		}
+		long = append(long, v)
+	}
+	assertRendersAsReference(t, "long texts", trickyState(long))
 }
 
 func TestRenderMatches(t *testing.T) {
@@ -147,6 +167,30 @@ func TestRenderStopsItsWorkers(t *testing.T) {
 			// No wait: stop returns once every worker's function has.
 			if workers := renderWorkers(); workers != 0 {
 				t.Fatalf("a render stopped early left %d range workers running", workers)
+			}
+		}
+	}
+}
+
+// TestRenderStopsAtEveryChunk: whichever chunk emit stops at, the last
+// among them, the render says it stopped (RenderMatches counts on it; a
+// Render's error hides it, so TestRenderWriteFails does not see it), hands
+// on nothing after it, and leaves no range worker running; one never
+// stopped says it was not. Not parallel: it reads every goroutine's stack.
+func TestRenderStopsAtEveryChunk(t *testing.T) {
+	s := trickyState(renderTricky)
+	for _, plan := range []renderPlan{{1, 1}, {1, 4}, {2, 2}, {3, 3}, {64, 2}} {
+		all := 0
+		if !renderChunksWith(s, func([]byte) bool { all++; return true }, plan) {
+			t.Fatalf("plan %+v: a render never stopped says it stopped", plan)
+		}
+		for stop := range all {
+			chunks := 0
+			if renderChunksWith(s, func([]byte) bool { chunks++; return chunks <= stop }, plan) || chunks != stop+1 {
+				t.Fatalf("plan %+v, stopped at chunk %d of %d: the render went on to %d chunks, or said it was not stopped", plan, stop, all, chunks)
+			}
+			if workers := renderWorkers(); workers != 0 {
+				t.Fatalf("plan %+v, stopped at chunk %d of %d: %d range workers still run", plan, stop, all, workers)
 			}
 		}
 	}
@@ -202,5 +246,42 @@ func BenchmarkRender(b *testing.B) {
 				impl.render(st)
 			}
 		})
+	}
+}
+
+// TestRenderHoldsAFewRanges: a render holds a few ranges of tasks at a
+// time, and a range is bounded in bytes as well as in tasks, so what a
+// render allocates does not grow with the tasks' texts. The attack story:
+// a log of long change requests made a range of 1024 tasks as large as
+// their reasons, and four times as large when each reason starts with a
+// byte order mark (every character is then escaped), several ranges held
+// at once by validate's drift check and by every writer: 1.4 GB allocated
+// to render 256 tasks of 256 KB reasons, 5 GB for 1024 of them, where the
+// render streamed before. Not parallel: it counts the test binary's
+// allocations.
+func TestRenderHoldsAFewRanges(t *testing.T) {
+	const tasks, reasonBytes = 256, 256 << 10
+	reason := strings.Repeat("a", reasonBytes)
+	s := NewState()
+	s.Project, s.ProtocolVersion, s.BaseBranch = "p", 1, "main"
+	s.Features["F"] = &Feature{ID: "F"}
+	s.FeatureOrder = []string{"F"}
+	for i := range tasks {
+		id := fmt.Sprintf("T%d", i)
+		s.Tasks[id] = &Task{ID: id, Feature: "F", Owner: "o", Reviewer: "r", Branch: "b", Spec: "s", Status: StatusInProgress, Rounds: 1, LastReason: reason}
+		s.TaskOrder = append(s.TaskOrder, id)
+		s.Features["F"].Tasks = append(s.Features["F"].Tasks, id)
+	}
+	for _, plan := range []renderPlan{{1024, 1}, {1024, 4}, {64, 2}} {
+		rendered := 0
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		renderChunksWith(s, func(b []byte) bool { rendered += len(b); return true }, plan)
+		runtime.ReadMemStats(&after)
+		// 64 MB rendered; a few ranges of a few tasks are a few MB.
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > uint64(rendered/8) {
+			t.Errorf("ranges of %d tasks by %d workers: rendering %d MB allocated %d MB", plan.perRange, plan.workers, rendered>>20, grew>>20)
+		}
 	}
 }

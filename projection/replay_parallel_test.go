@@ -1,6 +1,7 @@
 package projection
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -138,5 +139,86 @@ func TestBlockList(t *testing.T) {
 	}
 	if len(l.blocks) != 4 || len(l.blocks[0]) != recBlock || len(l.blocks[3]) != recBlock {
 		t.Fatalf("%d blocks; the first of %d items", len(l.blocks), len(l.blocks[0]))
+	}
+}
+
+// TestRejectedAcceptsKeepTheirEventID: the parallel replay no longer
+// spells out an accept's event_id when it rebuilds the event, and gives a
+// rejection its id afterwards. A rejected accept of every kind, with an
+// event_id of every form (compact hex, upper-case hex, UUID, text, none,
+// and an event kept whole for its far ts), is reported with the id its
+// line holds, exactly as the canonical replay reports it.
+func TestRejectedAcceptsKeepTheirEventID(t *testing.T) {
+	t.Parallel()
+	ids := map[string]string{
+		"hex":   "0123456789abcdef0123456789abcdef",
+		"HEX":   "0123456789ABCDEF0123456789ABCDEF",
+		"uuid":  "123e4567-e89b-12d3-a456-426614174000",
+		"text":  "accept-by-hand",
+		"none":  "",
+		"long":  "0123456789abcdef0123456789abcdef0123",
+		"digit": "7",
+	}
+	const commit = `{"commit":"0123456789abcdef0123456789abcdef01234567"}`
+	cases := []struct {
+		name     string
+		agent    string
+		task     string
+		feature  string
+		role     string
+		ts       string
+		accepted bool // the first accept of T1, before the one judged
+		shipped  bool
+		want     Code
+	}{
+		{name: "unknown task", agent: "claude-opus", task: "T9", feature: "F", want: CodeTaskUnknown},
+		{name: "by the owner (Rule 1)", agent: "claude-opus", task: "T2", feature: "F", want: CodeSelfAccept},
+		{name: "by another reviewer", agent: "gpt", task: "T1", feature: "F", want: CodeNotReviewer},
+		{name: "a second accept", agent: "claude-opus", task: "T1", feature: "F", accepted: true, want: CodeInvalidTransition},
+		{name: "of a shipped feature", agent: "claude-opus", task: "T1", feature: "F", accepted: true, shipped: true, want: CodeInvalidTransition},
+		{name: "feature not the task's", agent: "claude-opus", task: "T1", feature: "G", want: CodeSchemaEnvelope},
+		{name: "role contradicts", agent: "claude-opus", task: "T1", feature: "F", role: "worker", want: CodeRoleMismatch},
+		{name: "by a worker", agent: "opencode", task: "T1", feature: "F", want: CodeRoleNotHeld},
+		{name: "unknown seat", agent: "nobody", task: "T1", feature: "F", want: CodeUnknownSeat},
+		{name: "before init", agent: "claude-opus", task: "T1", feature: "F", ts: "2026-06-09T09:00:00Z", want: CodeInitMissing},
+		{name: "far ts, kept whole", agent: "claude-opus", task: "T2", feature: "F", ts: "9999-12-31T23:59:59Z", want: CodeSelfAccept},
+		{name: "far past, kept whole", agent: "claude-opus", task: "T9", feature: "F", ts: "1000-01-01T00:00:00Z", want: CodeInitMissing},
+	}
+	for _, c := range cases {
+		for form, id := range ids {
+			// T1: opencode's, reviewed by claude-opus; T2: claude-opus's,
+			// reviewed by gpt. Both await review.
+			b := new(logb).init().assign("T1", "F", "opencode", "claude-opus").assign("T2", "F", "claude-opus", "gpt").
+				join("opencode").join("claude-opus").checkpoint("opencode", "T1", "F").checkpoint("claude-opus", "T2", "F")
+			if c.accepted {
+				b.accept("claude-opus", "T1", "F")
+			}
+			if c.shipped {
+				b.merge("lead", "F")
+			}
+			ts := c.ts
+			if ts == "" {
+				ts = at(b.n())
+			}
+			line := b.n()
+			b.add(evLine(id, ts, c.agent, c.role, TypeAccept, c.task, c.feature, commit))
+			file := b.bytes()
+			if msg := diffParseReplay(file, true); msg != "" {
+				t.Fatalf("%s, %s id: %s", c.name, form, msg)
+			}
+			_, res, err := readParallel(bytes.NewReader(file), "", 2, chunkBytes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []Rejection
+			for _, r := range res.Rejections {
+				if r.Line == line && r.Code != CodeEventIDMissing {
+					got = append(got, r)
+				}
+			}
+			if len(got) != 1 || got[0].Code != c.want || got[0].EventID != id {
+				t.Errorf("%s, %s id %q: the accept on line %d is rejected %+v, want once with %s and its id", c.name, form, id, line, got, c.want)
+			}
+		}
 	}
 }
