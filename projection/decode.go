@@ -139,7 +139,7 @@ type decoder struct {
 	// lean skips what a replay never reads: it leaves EventID empty when it
 	// is 32 lower-case hex digits or a lower-case UUID (idBytes and idForm
 	// hold it instead), does not keep TSRaw of a valid ts, nor evidence,
-	// join roles and provenance beyond payload.commit.
+	// join roles and provenance (payload.commit included).
 	lean    bool
 	idForm  uint8
 	idBytes [16]byte

@@ -406,11 +406,11 @@ func (d *decoder) payload(ev *Event) *Problem {
 // provenance reads the optional fields our tools add; a wrong type is
 // treated as absent because v1 gives these fields no required shape.
 func (d *decoder) provenance(p *Payload) {
+	if d.lean {
+		return // nothing a replay judges or keeps (a Task keeps no commit)
+	}
 	if c, ok := d.plain(d.pay[pCommit]); ok {
 		p.Commit = c
-	}
-	if d.lean {
-		return
 	}
 	if s := d.pay[pGitHub]; s.Present() && d.line[s.Lo] == '{' {
 		p.GitHub = d.gitHub(s)
