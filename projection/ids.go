@@ -57,35 +57,34 @@ func (t *idTable) insert(hash uint64, index uint32, equal func(other uint32) boo
 	if !t.fits(index) {
 		t.reserve(index, rehash)
 	}
-	tag := uint32(hash) >> t.shift
-	for i := t.at(hash); ; {
-		s := t.slots[i]
-		if s == 0 {
-			t.slots[i] = tag<<t.shift | (index + 1)
-			return 0, false
-		}
-		if s>>t.shift == tag && equal(s&(1<<t.shift-1)-1) {
-			return s&(1<<t.shift-1) - 1, true
-		}
-		if i++; i == len(t.slots) {
-			i = 0
-		}
+	i, other, found := t.probe(hash, equal)
+	if found {
+		return other, true
 	}
+	t.slots[i] = uint32(hash)>>t.shift<<t.shift | (index + 1)
+	return 0, false
 }
 
-// find returns the index recorded under hash for an equal id.
+// find is the index of an equal id, when the table holds one.
 func (t *idTable) find(hash uint64, equal func(other uint32) bool) (uint32, bool) {
 	if len(t.slots) == 0 {
 		return 0, false
 	}
+	_, other, found := t.probe(hash, equal)
+	return other, found
+}
+
+// probe walks the slots from the first one hash probes to the slot of an
+// equal id (found, with its index) or to the first empty one.
+func (t *idTable) probe(hash uint64, equal func(other uint32) bool) (slot int, index uint32, found bool) {
 	tag := uint32(hash) >> t.shift
 	for i := t.at(hash); ; {
 		s := t.slots[i]
 		if s == 0 {
-			return 0, false
+			return i, 0, false
 		}
 		if s>>t.shift == tag && equal(s&(1<<t.shift-1)-1) {
-			return s&(1<<t.shift-1) - 1, true
+			return i, s&(1<<t.shift-1) - 1, true
 		}
 		if i++; i == len(t.slots) {
 			i = 0
@@ -108,12 +107,7 @@ func (t *idTable) resize(size uint64, rehash func(index uint32) uint64) {
 		}
 		index := s&(1<<oldShift-1) - 1
 		hash := rehash(index)
-		i := t.at(hash)
-		for t.slots[i] != 0 {
-			if i++; i == len(t.slots) {
-				i = 0
-			}
-		}
+		i, _, _ := t.probe(hash, func(uint32) bool { return false }) // the ids moved are distinct
 		t.slots[i] = uint32(hash)>>t.shift<<t.shift | (index + 1)
 	}
 }
