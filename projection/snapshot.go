@@ -101,10 +101,7 @@ func EncodeSnapshot(w io.Writer, build string, log *Log, res *Result) error {
 	if !log.Snapshotable(res) {
 		return fmt.Errorf("%w: the log was not read for a snapshot", ErrSnapshot)
 	}
-	head := append([]byte(snapshotMagic), 0, 0, 0, 0)
-	binary.LittleEndian.PutUint32(head[len(snapshotMagic):], SnapshotFormat)
-	head = binary.AppendUvarint(head, uint64(len(build)))
-	if _, err := w.Write(append(head, build...)); err != nil {
+	if _, err := w.Write(appendSnapshotHead(nil, build)); err != nil {
 		return err
 	}
 	e := &snapEncoder{w: w, b: make([]byte, 0, 2*flushBytes), dict: map[string]uint64{}}
@@ -129,20 +126,13 @@ func EncodeSnapshot(w io.Writer, build string, log *Log, res *Result) error {
 	return err
 }
 
-// wrapPayload is a snapshot of build around payload, as EncodeSnapshot
-// writes one (for the fuzz target).
-func wrapPayload(build string, payload []byte) []byte {
-	b := append([]byte(snapshotMagic), 0, 0, 0, 0)
-	binary.LittleEndian.PutUint32(b[len(snapshotMagic):], SnapshotFormat)
+// appendSnapshotHead appends what precedes a snapshot's payload: the
+// magic, the format and the build.
+func appendSnapshotHead(b []byte, build string) []byte {
+	b = append(b, snapshotMagic...)
+	b = binary.LittleEndian.AppendUint32(b, SnapshotFormat)
 	b = binary.AppendUvarint(b, uint64(len(build)))
-	b = append(append(b, build...), payload...)
-	b = binary.LittleEndian.AppendUint64(b, uint64(len(payload)))
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(payload, castagnoli))
-}
-
-// snapshotHeader is the size of what precedes the payload.
-func snapshotHeader(build string) int {
-	return len(snapshotMagic) + 4 + len(binary.AppendUvarint(nil, uint64(len(build)))) + len(build)
+	return append(b, build...)
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -271,13 +261,19 @@ func (e *snapEncoder) time(t time.Time) {
 	e.uvarint(uint64(t.Nanosecond()))
 }
 
-// strs keeps a list and whether it was nil.
-func (e *snapEncoder) strs(l []string) {
-	if l == nil {
+// list starts a list of n elements, or none when it is nil: its length
+// plus one, 0 for nil, so that a nil list and an empty one read back as
+// they were (snapDecoder.list).
+func (e *snapEncoder) list(isNil bool, n int) {
+	if isNil {
 		e.uvarint(0)
 		return
 	}
-	e.uvarint(uint64(len(l)) + 1)
+	e.uvarint(uint64(n) + 1)
+}
+
+func (e *snapEncoder) strs(l []string) {
+	e.list(l == nil, len(l))
 	for _, s := range l {
 		e.str(s)
 	}
@@ -293,15 +289,11 @@ func (e *snapEncoder) state(s *State) error {
 	e.str(s.Project)
 	e.varint(int64(s.ProtocolVersion))
 	e.str(s.BaseBranch)
-	if s.Seats == nil {
-		e.uvarint(0)
-	} else {
-		e.uvarint(uint64(len(s.Seats)) + 1)
-		for _, seat := range s.Seats {
-			e.str(seat.ID)
-			e.strs(seat.Roles)
-			e.str(seat.Entry)
-		}
+	e.list(s.Seats == nil, len(s.Seats))
+	for _, seat := range s.Seats {
+		e.str(seat.ID)
+		e.strs(seat.Roles)
+		e.str(seat.Entry)
 	}
 	online := make([]string, 0, len(s.Online))
 	for id, on := range s.Online {
@@ -364,17 +356,13 @@ func (e *snapEncoder) state(s *State) error {
 			return fmt.Errorf("%w: the state's features disagree with their order", ErrSnapshot)
 		}
 		e.word(f.ID)
-		if f.Tasks == nil {
-			e.uvarint(0)
-		} else {
-			e.uvarint(uint64(len(f.Tasks)) + 1)
-			for _, t := range f.Tasks {
-				i, ok := index[t]
-				if !ok {
-					return fmt.Errorf("%w: feature %s names a task the state does not hold", ErrSnapshot, id)
-				}
-				e.uvarint(uint64(i))
+		e.list(f.Tasks == nil, len(f.Tasks))
+		for _, t := range f.Tasks {
+			i, ok := index[t]
+			if !ok {
+				return fmt.Errorf("%w: feature %s names a task the state does not hold", ErrSnapshot, id)
 			}
+			e.uvarint(uint64(i))
 		}
 		e.bool(f.Shipped)
 		e.uvarint(uint64(f.MergeLine))
@@ -454,6 +442,20 @@ func (d *snapDecoder) count(min int) int {
 	return int(v)
 }
 
+// list reads what snapEncoder.list wrote: whether the list is there (not
+// nil) and its length, bounded as count's.
+func (d *snapDecoder) list(min int) (n int, present bool) {
+	v := d.uvarint()
+	if v == 0 || d.err != nil {
+		return 0, false
+	}
+	if v-1 > uint64((len(d.s)-d.off)/min) {
+		d.fail("list longer than the snapshot")
+		return 0, false
+	}
+	return int(v - 1), true
+}
+
 func (d *snapDecoder) byte() byte {
 	if d.err != nil {
 		return 0
@@ -524,15 +526,11 @@ func (d *snapDecoder) word() string {
 }
 
 func (d *snapDecoder) strs() []string {
-	n := d.uvarint()
-	if n == 0 || d.err != nil {
+	n, ok := d.list(1)
+	if !ok {
 		return nil
 	}
-	if n-1 > uint64(len(d.s)-d.off) {
-		d.fail("list longer than the snapshot")
-		return nil
-	}
-	l := make([]string, n-1)
+	l := make([]string, n)
 	for i := range l {
 		l[i] = d.str()
 	}
@@ -564,12 +562,9 @@ func (d *snapDecoder) state() *State {
 	s.Project = d.str()
 	s.ProtocolVersion = int(d.varint())
 	s.BaseBranch = d.str()
-	if n := d.uvarint(); n > 0 && d.err == nil {
-		if n-1 > uint64(len(d.s)-d.off)/3 {
-			d.fail("list longer than the snapshot")
-			return s
-		}
-		s.Seats = make([]Seat, n-1)
+	// A seat takes at least 3 bytes: two texts and a list.
+	if n, ok := d.list(3); ok {
+		s.Seats = make([]Seat, n)
 		for i := range s.Seats {
 			s.Seats[i] = Seat{ID: d.str(), Roles: d.strs(), Entry: d.str()}
 		}
@@ -641,12 +636,8 @@ func (d *snapDecoder) state() *State {
 	for i := range features {
 		f := &features[i]
 		f.ID = d.word()
-		if m := d.uvarint(); m > 0 && d.err == nil {
-			if m-1 > uint64(len(d.s)-d.off) {
-				d.fail("list longer than the snapshot")
-				return s
-			}
-			f.Tasks = make([]string, m-1)
+		if m, ok := d.list(1); ok {
+			f.Tasks = make([]string, m)
 			for j := range f.Tasks {
 				k := d.uvarint()
 				if k >= uint64(len(list)) {

@@ -2,8 +2,10 @@ package projection
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"math/rand/v2"
 	"reflect"
 	"runtime"
@@ -291,3 +293,14 @@ func FuzzDecodeSnapshot(f *testing.F) {
 		}
 	})
 }
+
+// wrapPayload is a snapshot of build around payload, as EncodeSnapshot
+// writes one (for the fuzz target).
+func wrapPayload(build string, payload []byte) []byte {
+	b := append(appendSnapshotHead(nil, build), payload...)
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(payload)))
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(payload, castagnoli))
+}
+
+// snapshotHeader is the size of what precedes the payload.
+func snapshotHeader(build string) int { return len(appendSnapshotHead(nil, build)) }
