@@ -3,6 +3,7 @@ package projection
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -183,3 +184,9 @@ func readFile(t testing.TB, path string) []byte {
 
 // golden compares got with the file, or rewrites it under -update.
 func golden(t *testing.T, path string, got []byte) { t.Helper(); goldenfile.Check(t, path, got) }
+
+// readParallel is Read without KeepEvents, with its sizes given (tests make
+// them small).
+func readParallel(r io.Reader, reserve string, workers, chunk int) (*Log, *Result, error) {
+	return readInto(&Log{eventless: true, reserved: reserve}, r, workers, chunk)
+}

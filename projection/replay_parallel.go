@@ -27,13 +27,8 @@ import (
 // the canonical replay (replay.go) returns of the same log, and a writer's
 // Log.Propose judges its one new line as on the whole log.
 
-// readParallel is Read without KeepEvents, with its sizes given (tests make
-// them small).
-func readParallel(r io.Reader, reserve string, workers, chunk int) (*Log, *Result, error) {
-	return readInto(&Log{eventless: true, reserved: reserve}, r, workers, chunk)
-}
-
-// readInto is readParallel into log, which says what to keep.
+// readInto reads r into log, which says what to keep (Read without
+// KeepEvents), on workers goroutines in chunks of about chunk bytes.
 func readInto(log *Log, r io.Reader, workers, chunk int) (*Log, *Result, error) {
 	lr := &parallelReplay{log: log, chunk: chunk, rejected: newRejectionSet(MaxListed)}
 	if log.size > 0 {
