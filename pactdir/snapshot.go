@@ -208,53 +208,48 @@ func (d Dir) LoadLogToAppendCached(build, eventID string, p *Progress) (*Loaded,
 	return &Loaded{Log: log, Res: res, Why: why, bytes: read}, nil
 }
 
-// loadSnapshot is the log and replay the snapshot describes, or why it is
-// not used.
+// loadSnapshot is the log and replay the snapshot describes, and the size
+// of the log it was trusted for, or why it is not used.
 func (d Dir) loadSnapshot(build, eventID string) (*projection.Log, *projection.Result, int64, string) {
-	log, res, now, why := d.loadSnapshotOf(build, eventID)
-	return log, res, now.size, why
-}
-
-func (d Dir) loadSnapshotOf(build, eventID string) (*projection.Log, *projection.Result, logIdentity, string) {
 	pact, dir, name, ok := d.snapshotPlace()
 	if !ok {
-		return nil, nil, logIdentity{}, "the pact is in no git repository"
+		return nil, nil, 0, "the pact is in no git repository"
 	}
 	now, _, err := d.logIdentity(pact)
 	if err != nil {
-		return nil, nil, now, err.Error()
+		return nil, nil, 0, err.Error()
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil, nil, now, "no snapshot: " + err.Error()
+		return nil, nil, 0, "no snapshot: " + err.Error()
 	}
 	defer root.Close()
 	f, fi, err := openRegular(root, name, name, false)
 	if err != nil {
-		return nil, nil, now, "no snapshot: " + err.Error()
+		return nil, nil, 0, "no snapshot: " + err.Error()
 	}
 	defer f.Close()
 	// What a snapshot holds comes from the log's lines, in fewer bytes:
 	// one larger than the log is not read.
 	if fi.Size() > now.size+64<<10 {
-		return nil, nil, now, "the snapshot is larger than the log"
+		return nil, nil, 0, "the snapshot is larger than the log"
 	}
 	// Read into a string, not copied again: the state's texts are its
 	// substrings (projection.DecodeSnapshot).
 	var file strings.Builder
 	file.Grow(int(fi.Size()))
 	if _, err := io.Copy(&file, io.LimitReader(f, fi.Size())); err != nil {
-		return nil, nil, now, "read the snapshot: " + err.Error()
+		return nil, nil, 0, "read the snapshot: " + err.Error()
 	}
 	snap, why := trust(file.String(), fi.ModTime(), now)
 	if why != "" {
-		return nil, nil, now, why
+		return nil, nil, 0, why
 	}
 	log, res, err := projection.DecodeSnapshot(snap, build, eventID)
 	if err != nil {
-		return nil, nil, now, err.Error()
+		return nil, nil, 0, err.Error()
 	}
-	return log, res, now, ""
+	return log, res, now.size, ""
 }
 
 // logIdentity is the identity of the log as it is now, with its last bytes.

@@ -236,14 +236,15 @@ func (d *diverter) diverge() (io.Writer, error) {
 		return nil, err
 	}
 	if d.same > 0 {
-		if _, err := d.oldFile.Seek(0, io.SeekStart); err != nil {
-			return nil, err
-		}
-		n, err := io.Copy(out, io.LimitReader(d.oldFile, d.same))
-		if err == nil && n < d.same {
-			// Cut short since it was compared: what was compared is no
-			// longer there to copy.
-			err = io.ErrUnexpectedEOF
+		_, err := d.oldFile.Seek(0, io.SeekStart)
+		if err == nil {
+			var n int64
+			n, err = io.Copy(out, io.LimitReader(d.oldFile, d.same))
+			if err == nil && n < d.same {
+				// Cut short since it was compared: what was compared is
+				// no longer there to copy.
+				err = io.ErrUnexpectedEOF
+			}
 		}
 		if pe := (*fs.PathError)(nil); errors.As(err, &pe) && pe.Op == "write" {
 			// The new file refused it (a full disk, a file-size limit),
