@@ -23,11 +23,11 @@ func main() {
 // tuneMemory trades collector work for a bounded heap on huge logs: a soft
 // memory limit with rarer collections below it (GOGC 400). The limit is
 // 200 MiB, or half the log's size when that is more: what a replay keeps
-// live grows with the log (at most about 0.37 of its size: 90 MB for a
-// 1M-event, 256 MB log, 190 MB at 2M, most of it the replayed state), and
-// a limit near the live heap makes the collector run back to back.
-// Measured on the 2M-event bench repository: peak RSS about 245 MiB, 7 or
-// 8 collections, about a tenth of the CPU (230 MiB there: 1 or 2 more).
+// live grows with the log (at most about 0.35 of its size: 76-90 MB for a
+// 1M-event, 256 MB log, 140-175 MB at 2M, most of it the replayed state),
+// and a limit near the live heap makes the collector run back to back.
+// Measured on the 2M-event bench repository: peak RSS about 245 MiB, 5
+// collections (CONTRIBUTING.md, "A smaller state, a parallel render").
 // GOGC and GOMEMLIMIT still win when set.
 func tuneMemory(getenv func(string) string, logBytes int64) {
 	if getenv("GOMEMLIMIT") == "" {
