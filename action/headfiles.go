@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/pact-action/pact-action/checks"
@@ -416,17 +417,17 @@ func (h *headFiles) input(read map[string][]byte) checks.Input {
 }
 
 // changedTaskFiles reads the head's files of the tasks whose file the
-// head adds or changes against a merge base that lists base (task file
-// name to blob id): a file whose blob id differs, or that the merge base
-// lacks. The API's listing names the head's blob ids, so only those files
-// are read; the workspace's does not, so each listed file is read there
-// and its blob id computed as git does.
-func (h *headFiles) changedTaskFiles(ctx context.Context, s Settings, base map[string]string) (map[string][]byte, error) {
+// head adds or changes against any of the merge bases that list bases
+// (task file name to blob id): a file whose blob id differs from one of
+// them, or that one of them lacks. The API's listing names the head's blob
+// ids, so only those files are read; the workspace's does not, so each
+// listed file is read there and its blob id computed as git does.
+func (h *headFiles) changedTaskFiles(ctx context.Context, s Settings, bases ...map[string]string) (map[string][]byte, error) {
 	var ids, paths []string
 	for _, id := range h.replay.State.TaskOrder {
 		name := pactfile.TaskFileName(id)
 		oid, listed := h.tasks[name]
-		if !listed || oid != "" && oid == base[name] {
+		if !listed || oid != "" && !slices.ContainsFunc(bases, func(base map[string]string) bool { return oid != base[name] }) {
 			continue
 		}
 		ids = append(ids, id)
@@ -442,8 +443,12 @@ func (h *headFiles) changedTaskFiles(ctx context.Context, s Settings, base map[s
 	}
 	for i, id := range ids {
 		name := pactfile.TaskFileName(id)
-		if was := base[name]; h.tasks[name] == "" && was != "" && files[i] != nil && gitBlobID(files[i], len(was)) == was {
-			continue // unchanged in the workspace
+		unchanged := h.tasks[name] == "" && files[i] != nil && !slices.ContainsFunc(bases, func(base map[string]string) bool {
+			was := base[name]
+			return was == "" || gitBlobID(files[i], len(was)) != was
+		})
+		if unchanged {
+			continue // the same in the workspace as at every merge base
 		}
 		out[id] = files[i]
 	}

@@ -203,63 +203,122 @@ type prJudgement struct {
 }
 
 // judgePR judges head as the head of pr, against pr's current base (its
-// tip as read with the head), under the run's configuration cfg.
+// tip as read with the head), under the run's configuration cfg. A pull
+// request into another base than the default branch is also judged as
+// the pull request into the default branch its head would make, and gets
+// the worse verdict (docs/semantics.md §5): where the head meets the
+// default branch is read here, and checks.JudgePullRequest weighs both.
+// Provenance takes as judged only the lines where the head meets the
+// default branch, for a base its author created holds lines nobody
+// judged.
 func judgePR(ctx context.Context, gh Reader, head *headFiles, pr checks.PRFact, base baseTip, cfg *repoConfig, s Settings) (prJudgement, error) {
-	logPath := s.layout().Log()
-	mergeBase, baseLog, changed, err := mergeBaseFiles(ctx, gh, head, base, s)
+	own, into, err := meetBases(ctx, gh, head, base, cfg, pr.BaseRef, s)
 	if err != nil {
 		return prJudgement{}, err
 	}
-	if head.log == nil && baseLog == nil {
+	if head.log == nil && own.log == nil && into.log == nil {
 		return prJudgement{noPact: true}, nil
+	}
+	changed, err := changedTaskFiles(ctx, head, s, own, into)
+	if err != nil {
+		return prJudgement{}, err
 	}
 	in := head.input(changed)
 	cf := cfg.File
-	facts := checks.PullRequestFacts{BaseLog: baseLog, HeadLog: head.log, Branches: []string{pr.HeadRef}, Config: cf}
+	facts := checks.PullRequestFacts{BaseLog: own.log, HeadLog: head.log, Branches: []string{pr.HeadRef}, Config: cf,
+		Default: into.defaultBase(own, cfg)}
 	if in.Replay.Unsupported != nil {
 		return prJudgement{findings: checks.PullRequest(in, facts)}, nil
 	}
 	if cf.Err == nil {
-		trusted, trustedLog, err := trustedBase(ctx, gh, head, pr, cfg, mergeBase, baseLog, s)
-		if err != nil {
-			return prJudgement{}, err
-		}
-		if facts.Provenance, err = gatherProvenance(ctx, gh, provenanceInput{PR: pr, MergeBase: trusted,
-			BaseLog: trustedLog, HeadLog: head.log, Replay: in.Replay, Config: cf.Config, ConfigBranch: cfg.Branch, Settings: s}); err != nil {
+		if facts.Provenance, err = gatherProvenance(ctx, gh, provenanceInput{PR: pr, MergeBase: into.mergeBase,
+			BaseLog: into.log, HeadLog: head.log, Replay: in.Replay, ShippedAtBase: facts.ShippedAtBase(in.Replay.State),
+			Config: cf.Config, ConfigBranch: cfg.Branch, Settings: s}); err != nil {
 			return prJudgement{}, err
 		}
 	}
 	if cf.Config.UnmappedBranches == config.UnmappedBlock {
-		// Asked only when the answer decides: an unmapped branch under
-		// block is an error exactly when code changes.
-		if would := checks.Unmapped(logPath, in.Replay.State, baseLog, pr.HeadRef, cf.Config.UnmappedBranches, true); checks.Count(would).Errors > 0 {
-			same, err := newCodeIdentity(gh, s).same(ctx, mergeBase, head.sha)
-			if err != nil {
-				return prJudgement{}, fmt.Errorf("tell whether pull request #%d changes code: %w", pr.Number, err)
-			}
-			facts.ChangesOutsidePact = !same
+		if err := askChangesOutsidePact(ctx, gh, s, in, head, pr, own, into, &facts); err != nil {
+			return prJudgement{}, err
 		}
 	}
 	v := checks.JudgePullRequest(in, facts)
 	return prJudgement{findings: v.Findings, renewed: v.Renewed, requests: planReviewRequests(pr, cf, in, facts, v.Findings)}, nil
 }
 
-// trustedBase is the commit whose log provenance takes as judged already:
-// the pull request's merge base when its base is the default branch;
-// else the merge base of the head and the default branch's tip, for a
-// branch the author could create holds lines nobody judged, and its
-// forged accepts must not lend the head a passing check
-// (docs/semantics.md §5). Append-only and Rule 2 still weigh the pull
-// request's own merge base.
-func trustedBase(ctx context.Context, gh Reader, head *headFiles, pr checks.PRFact, cfg *repoConfig, mergeBase string, baseLog []byte, s Settings) (string, []byte, error) {
-	if pr.BaseRef == cfg.Branch {
-		return mergeBase, baseLog, nil
+// askChangesOutsidePact tells, for each base the head is judged against,
+// whether it changes files outside the pact directory there. It is asked
+// only when the answer decides: an unmapped branch under
+// unmapped-branches: block is an error exactly when code changes.
+func askChangesOutsidePact(ctx context.Context, gh Reader, s Settings, in checks.Input, head *headFiles, pr checks.PRFact, own, into *meeting, facts *checks.PullRequestFacts) error {
+	logPath := s.layout().Log()
+	decides := func(log []byte) bool {
+		would := checks.Unmapped(logPath, in.Replay.State, log, pr.HeadRef, config.UnmappedBlock, true)
+		return checks.Count(would).Errors > 0
 	}
-	mb, log, err := mergeBaseLog(ctx, gh, head, baseTip{sha: cfg.Commit}, s)
-	if err != nil {
-		return "", nil, fmt.Errorf("the default branch %s: %w", cfg.Branch, err)
+	ids := newCodeIdentity(gh, s)
+	var ask []string
+	if decides(own.log) {
+		ask = append(ask, own.mergeBase)
 	}
-	return mb, log, nil
+	if facts.Default != nil && decides(into.log) {
+		ask = append(ask, into.mergeBase)
+	}
+	if len(ask) == 0 {
+		return nil
+	}
+	// One request for every commit asked.
+	if err := ids.ask(ctx, append(ask, head.sha)...); err != nil {
+		return fmt.Errorf("tell whether pull request #%d changes code: %w", pr.Number, err)
+	}
+	for _, mb := range ask {
+		same, err := ids.same(ctx, mb, head.sha)
+		if err != nil {
+			return fmt.Errorf("tell whether pull request #%d changes code: %w", pr.Number, err)
+		}
+		if mb == own.mergeBase {
+			facts.ChangesOutsidePact = !same
+		}
+		if facts.Default != nil && mb == into.mergeBase {
+			facts.Default.ChangesOutsidePact = !same
+		}
+	}
+	return nil
+}
+
+// meeting is where a head meets one base: their merge base, the log there
+// (nil: none) and its listing of tasks/ (task file name to blob id).
+type meeting struct {
+	mergeBase string
+	log       []byte
+	tasks     map[string]string
+}
+
+// defaultBase is m, where the head meets the default branch, as the
+// engine weighs it: nil when it is own, where the head meets the pull
+// request's base (the base is the default branch).
+func (m *meeting) defaultBase(own *meeting, cfg *repoConfig) *checks.DefaultBase {
+	if m == own {
+		return nil
+	}
+	return &checks.DefaultBase{Branch: cfg.Branch, Log: m.log}
+}
+
+// meetBases reads where the head meets the pull request's base (own) and
+// where it meets the default branch (into); into is own when the base is
+// the default branch (docs/semantics.md §5: the two verdicts a pull
+// request into another base gets).
+func meetBases(ctx context.Context, gh Reader, head *headFiles, base baseTip, cfg *repoConfig, baseRef string, s Settings) (own, into *meeting, err error) {
+	if own, err = meet(ctx, gh, head, base, s); err != nil {
+		return nil, nil, err
+	}
+	if baseRef == cfg.Branch {
+		return own, own, nil
+	}
+	if into, err = meet(ctx, gh, head, baseTip{sha: cfg.Commit}, s); err != nil {
+		return nil, nil, fmt.Errorf("the default branch %s: %w", cfg.Branch, err)
+	}
+	return own, into, nil
 }
 
 // judgeMergeGroup judges a merge queue's commit: valid and append-only
@@ -280,20 +339,26 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 		j.PRs = append(j.PRs, n)
 		j.Branches = append(j.Branches, pr.HeadRef)
 	}
-	mergeBase, baseLog, changed, err := mergeBaseFiles(ctx, gh, head, base, s)
+	own, into, err := meetBases(ctx, gh, head, base, cfg, mg.BaseRef, s)
 	if err != nil {
 		return err
 	}
-	parentLog, err := groupParentLog(ctx, gh, head, mg.Parent, mergeBase, ahead, s)
+	parentLog, err := groupParentLog(ctx, gh, head, mg.Parent, own.mergeBase, ahead, s)
 	if err != nil {
 		return err
 	}
-	if head.log == nil && baseLog == nil && parentLog == nil {
+	if head.log == nil && own.log == nil && into.log == nil && parentLog == nil {
 		j.NoPact = true
 		return nil
 	}
-	j.Findings = checks.PullRequest(head.input(changed), checks.PullRequestFacts{BaseLog: baseLog, HeadLog: head.log, Branches: j.Branches,
-		Config: cfg.File, MergeGroup: true})
+	changed, err := changedTaskFiles(ctx, head, s, own, into)
+	if err != nil {
+		return err
+	}
+	facts := checks.PullRequestFacts{BaseLog: own.log, HeadLog: head.log, Branches: j.Branches, Config: cfg.File, MergeGroup: true,
+		Default: into.defaultBase(own, cfg)}
+	j.Findings = checks.PullRequest(head.input(changed), facts)
+	mergeBase := own.mergeBase
 	// The first place the log diverges is enough: a group that rewrites
 	// the base's lines rewrites those of the group ahead too.
 	if mg.Parent != mergeBase && !slices.ContainsFunc(j.Findings, func(f checks.Finding) bool { return f.Code == checks.CodeLogRewritten }) {
@@ -398,38 +463,38 @@ func queuedPRs(ctx context.Context, gh Reader, mg *MergeGroup, baseTip, head str
 	return prs, ahead, nil
 }
 
-// mergeBaseLog finds the merge base of head and base's tip, and reads the
-// log there (nil: none): what the head's log must extend.
-func mergeBaseLog(ctx context.Context, gh Reader, head *headFiles, base baseTip, s Settings) (mergeBase string, log []byte, err error) {
-	if mergeBase, err = gh.MergeBase(ctx, base.sha, head.sha); err != nil {
-		return "", nil, fmt.Errorf("find the merge base of %s and %s: %w", prose.ShortSHA(base.sha), prose.ShortSHA(head.sha), err)
-	}
-	log, err = readRequired(ctx, apiSource{gh: gh, ref: mergeBase}, s.layout().Log())
-	return mergeBase, log, err
-}
-
-// mergeBaseFiles is mergeBaseLog for the pull request's own merge base: it
-// also reads the head's task files that the pull request adds or changes
-// (docs/semantics.md §7 "Task files"), by id. One GraphQL request reads
-// the log and lists tasks/ at the merge base, in place of a read of the
-// log alone.
-func mergeBaseFiles(ctx context.Context, gh Reader, head *headFiles, base baseTip, s Settings) (mergeBase string, log []byte, changed map[string][]byte, err error) {
-	if mergeBase, err = gh.MergeBase(ctx, base.sha, head.sha); err != nil {
-		return "", nil, nil, fmt.Errorf("find the merge base of %s and %s: %w", prose.ShortSHA(base.sha), prose.ShortSHA(head.sha), err)
+// meet finds the merge base of head and base's tip and reads, in one
+// GraphQL request, the log there and its listing of tasks/: what the
+// head's log must extend, and what tells the task files the head adds or
+// changes (docs/semantics.md §7 "Task files").
+func meet(ctx context.Context, gh Reader, head *headFiles, base baseTip, s Settings) (*meeting, error) {
+	mergeBase, err := gh.MergeBase(ctx, base.sha, head.sha)
+	if err != nil {
+		return nil, fmt.Errorf("find the merge base of %s and %s: %w", prose.ShortSHA(base.sha), prose.ShortSHA(head.sha), err)
 	}
 	tasksDir := s.layout().Tasks()
 	trees, err := gh.ReadTrees(ctx, ghapi.TreeRead{Commit: mergeBase, Files: []string{s.layout().Log()}, Dirs: []string{tasksDir}})
 	if err != nil {
-		return "", nil, nil, fmt.Errorf("read the merge base %s: %w", prose.ShortSHA(mergeBase), err)
+		return nil, fmt.Errorf("read the merge base %s: %w", prose.ShortSHA(mergeBase), err)
 	}
-	if log, err = readRequired(ctx, treeSource{tree: trees[0]}, s.layout().Log()); err != nil {
-		return "", nil, nil, err
+	log, err := readRequired(ctx, treeSource{tree: trees[0]}, s.layout().Log())
+	if err != nil {
+		return nil, err
 	}
+	return &meeting{mergeBase: mergeBase, log: log, tasks: treeListing(trees[0], tasksDir)}, nil
+}
+
+// changedTaskFiles reads the head's task files that the pull request adds
+// or changes against any base it is judged against.
+func changedTaskFiles(ctx context.Context, head *headFiles, s Settings, bases ...*meeting) (map[string][]byte, error) {
 	if head.log == nil || head.replay.Unsupported != nil {
-		return mergeBase, log, nil, nil
+		return nil, nil
 	}
-	changed, err = head.changedTaskFiles(ctx, s, treeListing(trees[0], tasksDir))
-	return mergeBase, log, changed, err
+	listings := make([]map[string]string, len(bases))
+	for i, b := range bases {
+		listings[i] = b.tasks
+	}
+	return head.changedTaskFiles(ctx, s, listings...)
 }
 
 // pullRequestsAt lists the open pull requests whose head is t.HeadSHA: the

@@ -25,11 +25,16 @@ import (
 // base and the head, and the action's settings (the pact directory, and
 // the bot-login input: an extra account the bot commits as).
 type provenanceInput struct {
-	PR        checks.PRFact
+	PR checks.PRFact
+	// MergeBase is where the head meets the default branch, and BaseLog
+	// the log there: the lines taken as judged already.
 	MergeBase string
 	BaseLog   []byte
 	HeadLog   []byte
 	Replay    *projection.Result
+	// ShippedAtBase are the features on the branch that count as shipped
+	// before the pull request (checks.PullRequestFacts.ShippedAtBase).
+	ShippedAtBase map[string]bool
 	// Config is .github/pact.yml at the default branch's tip (the default
 	// when absent), and ConfigBranch that branch (trustedconfig.go).
 	Config       *config.Config
@@ -158,7 +163,7 @@ func shippedBaseAccepts(in provenanceInput, added []addedLine) []addedLine {
 	head := pactfile.SplitLines(in.HeadLog)
 	var out []addedLine
 	branches := []string{in.PR.HeadRef}
-	shipped := checks.ShippedAccepts(in.Replay.State, branches, checks.ShippedAtBase(in.Replay.State, in.BaseLog, branches))
+	shipped := checks.ShippedAccepts(in.Replay.State, branches, in.ShippedAtBase)
 	byLine := map[int]*projection.Event{}
 	for _, t := range shipped {
 		byLine[t.AcceptLine] = nil

@@ -3,6 +3,7 @@ package checks
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -17,8 +18,11 @@ import (
 // reports the first place the PR diverges, since everything after it is
 // judged relative to a history that no longer holds.
 func History(logPath string, base, head []byte) []Finding {
-	return history(logPath, base, head, historyNames{log: "the merge-base log", short: "the merge base", head: "the PR's log"})
+	return history(logPath, base, head, mergeBaseNames)
 }
+
+// mergeBaseNames name the logs History compares.
+var mergeBaseNames = historyNames{log: "the merge-base log", short: "the merge base", head: "the PR's log"}
 
 // GroupHistory judges a merge group's log append-only against its parent
 // commit (the head of the group queued ahead of it, or the base branch's
@@ -182,6 +186,70 @@ type PullRequestFacts struct {
 	// MergeGroup judges a merge queue's commit: Rule 2 for every queued
 	// branch; unmapped branches were judged on each pull request.
 	MergeGroup bool
+	// Default is where the head meets the default branch when the pull
+	// request's base is another branch; nil when the base is the default
+	// branch. The head then gets the worse of two verdicts, against its
+	// own merge base and as a pull request into the default branch
+	// (docs/semantics.md §5): a base its author created can never make a
+	// head look better than it would look where it will merge in the end.
+	Default *DefaultBase
+}
+
+// DefaultBase is where a pull request's head meets the default branch:
+// what the head would be judged against in a pull request into it.
+type DefaultBase struct {
+	// Branch is the default branch's name, for messages.
+	Branch string
+	// Log is the log at the merge base of the head and the default
+	// branch's tip (nil: none there).
+	Log []byte
+	// ChangesOutsidePact says the head changes files outside the pact
+	// directory against that merge base (asked as ChangesOutsidePact is).
+	ChangesOutsidePact bool
+}
+
+// prBase is one base a head is judged against: the pull request's own,
+// or the default branch (PullRequestFacts.Default).
+type prBase struct {
+	log            []byte
+	changesOutside bool
+	names          historyNames
+	// into is the default branch when this is the verdict into it, "" for
+	// the pull request's own base.
+	into string
+}
+
+// bases are the bases the head is judged against: its own, and the
+// default branch when that is another (docs/semantics.md §5). This is the
+// one place that decides which bases a verdict weighs.
+func (pr PullRequestFacts) bases() []prBase {
+	out := []prBase{{log: pr.BaseLog, changesOutside: pr.ChangesOutsidePact, names: mergeBaseNames}}
+	if d := pr.Default; d != nil {
+		out = append(out, prBase{log: d.Log, changesOutside: d.ChangesOutsidePact, into: d.Branch, names: historyNames{
+			log:   "the log where this head meets " + d.Branch + " (the default branch, which a pull request into another base is judged against too)",
+			short: "that merge base with " + d.Branch,
+			head:  "the PR's log",
+		}})
+	}
+	return out
+}
+
+// ShippedAtBase lists the features on the pull request's branches that
+// count as shipped before it (checks.ShippedAtBase): those shipped at every
+// base it is judged against, so that a base which claims a feature
+// shipped spares none of its tasks the judgement the default branch would
+// give them. state is the head's replay.
+func (pr PullRequestFacts) ShippedAtBase(state *projection.State) map[string]bool {
+	shipped := ShippedAtBase(state, pr.BaseLog, pr.Branches)
+	if d := pr.Default; d != nil && len(shipped) > 0 {
+		into := ShippedAtBase(state, d.Log, pr.Branches)
+		for f := range shipped {
+			if !into[f] {
+				delete(shipped, f)
+			}
+		}
+	}
+	return shipped
 }
 
 // PullRequest judges a pull request's head the way the check does, in
@@ -211,11 +279,14 @@ func JudgePullRequest(in Input, pr PullRequestFacts) PullRequestVerdict {
 	if in.Replay.Unsupported != nil {
 		return PullRequestVerdict{Findings: out}
 	}
-	out = append(out, History(in.LogPath(), pr.BaseLog, pr.HeadLog)...)
+	bases := pr.bases()
+	for _, b := range bases {
+		out = appendNew(out, history(in.LogPath(), b.log, pr.HeadLog, b.names))
+	}
 	cfg := pr.Config.Config
 	var notAccepted map[string]string
 	var renewed map[string]int64
-	shippedAtBase := ShippedAtBase(in.Replay.State, pr.BaseLog, pr.Branches)
+	shippedAtBase := pr.ShippedAtBase(in.Replay.State)
 	if p := pr.Provenance; p != nil && pr.Config.Err == nil { // Provenance judges nothing under mode off
 		facts := *p
 		facts.LogPath, facts.Config, facts.State, facts.Branches, facts.ShippedAtBase = in.LogPath(), cfg, in.Replay.State, pr.Branches, shippedAtBase
@@ -231,11 +302,41 @@ func JudgePullRequest(in Input, pr PullRequestFacts) PullRequestVerdict {
 			out = append(out, f)
 		}
 		if !pr.MergeGroup {
-			out = append(out, Unmapped(in.LogPath(), in.Replay.State, pr.BaseLog, b, cfg.UnmappedBranches, pr.ChangesOutsidePact)...)
+			out = append(out, unmappedWorst(in.LogPath(), in.Replay.State, bases, b, cfg.UnmappedBranches)...)
 		}
 	}
 	Sort(out)
 	return PullRequestVerdict{Findings: out, Renewed: renewed}
+}
+
+// unmappedWorst applies the unmapped-branches policy against every base
+// the head is judged against and keeps the worst answer: an error into the
+// default branch stands though the pull request's own base would only
+// warn.
+func unmappedWorst(logPath string, head *projection.State, bases []prBase, branch string, policy config.Unmapped) []Finding {
+	var worst []Finding
+	for _, b := range bases {
+		fs := Unmapped(logPath, head, b.log, branch, policy, b.changesOutside)
+		// Unmapped answers a warning or an error: an error is worse.
+		if len(fs) == 0 || len(worst) > 0 && (worst[0].Severity == SeverityError || fs[0].Severity != SeverityError) {
+			continue
+		}
+		if b.into != "" {
+			fs[0].Message = fmt.Sprintf("as a pull request into the default branch %s: %s", b.into, fs[0].Message)
+		}
+		worst = fs
+	}
+	return worst
+}
+
+// appendNew appends the findings of add that out does not hold yet.
+func appendNew(out, add []Finding) []Finding {
+	for _, f := range add {
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Unmapped applies the unmapped-branches policy (docs/semantics.md §5) to a

@@ -289,3 +289,106 @@ func TestUnmappedBranch(t *testing.T) {
 		t.Errorf("PullRequest = %v", shorts(fs))
 	}
 }
+
+// TestJudgePullRequestIntoAnotherBase: a pull request into a base other
+// than the default branch gets the worse of two verdicts, against its own
+// merge base and as the pull request into the default branch its head
+// would make (docs/semantics.md §5). Each row is a decoy base a worker
+// could create, or a stack that must lose nothing.
+func TestJudgePullRequestIntoAnotherBase(t *testing.T) {
+	t.Parallel()
+	const path = ".pact/log.jsonl"
+	block := ParseConfig([]byte("unmapped-branches: block\n"))
+	twoTasks := func() *logb {
+		return new(logb).init().assign("T1", "LOGIN", "opencode", "claude-opus", "feat/login").assign("T2", "LOGIN", "opencode", "claude-opus", "feat/login")
+	}
+	// The decoy drops T2's assign; the head builds on it and ships T1 only.
+	decoy := new(logb).init().assign("T1", "LOGIN", "opencode", "claude-opus", "feat/login")
+	decoyHead := new(logb).init().assign("T1", "LOGIN", "opencode", "claude-opus", "feat/login").join("opencode").checkpoint("opencode", "T1").accept("claude-opus", "T1")
+	stackBase := twoTasks().join("opencode").checkpoint("opencode", "T1")
+	stackHead := twoTasks().join("opencode").checkpoint("opencode", "T1").checkpoint("opencode", "T2")
+	cases := []struct {
+		name   string
+		head   []byte
+		branch string
+		facts  PullRequestFacts
+		want   []short
+		says   string // part of the one error's message
+	}{
+		{name: "into the default branch: one verdict", head: decoyHead.bytes(), branch: "feat/login",
+			facts: PullRequestFacts{BaseLog: decoy.bytes()}},
+		{name: "a decoy base that dropped a task's assign", head: decoyHead.bytes(), branch: "feat/login",
+			facts: PullRequestFacts{BaseLog: decoy.bytes(), Default: &DefaultBase{Branch: "main", Log: twoTasks().bytes()}},
+			want:  []short{{CodeLogRewritten, SeverityError, path, 3, "", ""}},
+			says:  "line 3 of the log where this head meets main"},
+		{name: "a stack loses nothing: the head extends main's log too", head: stackHead.bytes(), branch: "feat/login",
+			facts: PullRequestFacts{BaseLog: stackBase.bytes(), Default: &DefaultBase{Branch: "main", Log: twoTasks().bytes()}},
+			want:  []short{{CodePRUnaccepted, SeverityPending, path, 2, "T1", "LOGIN"}, {CodePRUnaccepted, SeverityPending, path, 3, "T2", "LOGIN"}}},
+		{name: "unmapped, only the pact changed against the decoy, code against main", head: twoTasks().bytes(), branch: "chore/tidy",
+			facts: PullRequestFacts{BaseLog: twoTasks().bytes(), Config: block,
+				Default: &DefaultBase{Branch: "main", Log: twoTasks().bytes(), ChangesOutsidePact: true}},
+			want: []short{{CodePRUnmappedBranch, SeverityError, path, 0, "", ""}},
+			says: "as a pull request into the default branch main: no task names branch chore/tidy"},
+		{name: "unmapped, code against the decoy too: one error", head: twoTasks().bytes(), branch: "chore/tidy",
+			facts: PullRequestFacts{BaseLog: twoTasks().bytes(), Config: block, ChangesOutsidePact: true,
+				Default: &DefaultBase{Branch: "main", Log: twoTasks().bytes(), ChangesOutsidePact: true}},
+			want: []short{{CodePRUnmappedBranch, SeverityError, path, 0, "", ""}},
+			says: "no task names branch chore/tidy"},
+		{name: "unmapped, only the pact changed against both: one warning", head: twoTasks().bytes(), branch: "chore/tidy",
+			facts: PullRequestFacts{BaseLog: twoTasks().bytes(), Config: block, Default: &DefaultBase{Branch: "main", Log: twoTasks().bytes()}},
+			want:  []short{{CodePRUnmappedBranch, SeverityWarning, path, 0, "", ""}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.facts.HeadLog, tc.facts.Branches = tc.head, []string{tc.branch}
+			if tc.facts.Config.Config == nil {
+				tc.facts.Config = ParseConfig(nil)
+			}
+			got := PullRequest(input(tc.head), tc.facts)
+			assertFindings(t, got, tc.want)
+			for _, f := range got {
+				if f.Severity == SeverityError && !strings.Contains(f.Message, tc.says) {
+					t.Errorf("message %q does not say %q", f.Message, tc.says)
+				}
+			}
+		})
+	}
+}
+
+// TestShippedAtBaseOfEveryBase: a feature counts as shipped before the
+// pull request only where every base it is judged against shipped it, so
+// a decoy's forged merge spares no task the judgement into the default
+// branch.
+func TestShippedAtBaseOfEveryBase(t *testing.T) {
+	t.Parallel()
+	accepted := func() *logb {
+		return new(logb).init().assign("T1", "LOGIN", "opencode", "claude-opus", "feat/login").join("opencode").checkpoint("opencode", "T1").accept("claude-opus", "T1")
+	}
+	shipped, open := accepted().merge("LOGIN").bytes(), accepted().bytes()
+	head := accepted().merge("LOGIN").bytes()
+	_, res := projection.ReadBytes(head, projection.ReadOptions{})
+	for _, tc := range []struct {
+		name      string
+		own, into []byte
+		intoSet   bool
+		want      bool
+	}{
+		{name: "shipped at the default base", own: shipped, want: true},
+		{name: "not shipped at the default base", own: open, want: false},
+		{name: "shipped at a decoy, not at the default branch", own: shipped, into: open, intoSet: true, want: false},
+		{name: "shipped at both", own: shipped, into: shipped, intoSet: true, want: true},
+		{name: "shipped at the default branch, not at the base", own: open, into: shipped, intoSet: true, want: false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			pr := PullRequestFacts{BaseLog: tc.own, Branches: []string{"feat/login"}}
+			if tc.intoSet {
+				pr.Default = &DefaultBase{Branch: "main", Log: tc.into}
+			}
+			if got := pr.ShippedAtBase(res.State)["LOGIN"]; got != tc.want {
+				t.Errorf("LOGIN shipped before the pull request = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
