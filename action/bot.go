@@ -290,7 +290,11 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr checks.PRFact, 
 		sleep = ghapi.SleepContext
 	}
 	logPath, statePath := s.layout().Log(), s.layout().State()
-	code := newCodeIdentity(gh, s.Settings)
+	cfg, err := s.config.config(ctx, gh)
+	if err != nil {
+		return err
+	}
+	code := newSameness(gh, s.Settings, stalePolicy(cfg), cfg.Commit)
 	// The conflicts the last attempt found go to the job log once: each
 	// retry re-reads the log and finds them again.
 	var conflicts []string

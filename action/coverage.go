@@ -78,7 +78,7 @@ func (g *gatherer) coverage(added, shipped []addedLine, intro map[int]string, pi
 	if len(accepts) == 0 {
 		return nil
 	}
-	if policy == config.StaleTree {
+	if policy == config.StaleTree || policy == config.StaleChange {
 		anchors := []string{g.head}
 		for _, a := range accepts {
 			anchors = append(anchors, a.anchor)
@@ -182,6 +182,8 @@ func (g *gatherer) staleFacts(policy config.Stale, anchor, intro string) (checks
 			sf.Missing = true
 			return sf, nil
 		}
+	case config.StaleChange:
+		return g.changeFacts(sf)
 	}
 	before := g.ancestors(anchor)
 	var candidates []string
@@ -257,6 +259,24 @@ func (g *gatherer) staleFacts(policy config.Stale, anchor, intro string) (checks
 		if touched {
 			sf.Touching = append(sf.Touching, sha)
 		}
+	}
+	return sf, nil
+}
+
+// changeFacts fills in, under stale: change, where the change accepted on
+// sf.Anchor and the head's part (docs/semantics.md §8): the paths whose
+// change differs, which the message names. The answer is cached from
+// codeOf's question.
+func (g *gatherer) changeFacts(sf checks.StaleFacts) (checks.StaleFacts, error) {
+	same, differ, err := g.code.sameChange(g.ctx, sf.Anchor, g.head)
+	switch {
+	case err != nil:
+		return sf, err
+	case !g.code.known(sf.Anchor):
+		sf.Missing = true
+	case !same:
+		sf.Changed = differ
+		sf.Truncated = len(differ) >= checks.MaxChangeDifference
 	}
 	return sf, nil
 }

@@ -23,6 +23,7 @@ type Reader interface {
 	GetComment(ctx context.Context, kind ghapi.CommentKind, id int64) (*ghapi.PRComment, error)
 	CompareFiles(ctx context.Context, base, head string) ([]string, error)
 	CodeIDs(ctx context.Context, dir string, commits ...string) (map[string]string, error)
+	Diff(ctx context.Context, dir string, pairs ...ghapi.DiffPair) (map[ghapi.DiffPair][]ghapi.PathChange, error)
 	CompareCommits(ctx context.Context, base, head string) (ghapi.Divergence, error)
 	MatchingRefs(ctx context.Context, prefix string) (map[string]string, error)
 }

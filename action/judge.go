@@ -233,7 +233,7 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr checks.PRFact, 
 	if cf.Err == nil {
 		if facts.Provenance, err = gatherProvenance(ctx, gh, provenanceInput{PR: pr, MergeBase: into.mergeBase,
 			BaseLog: into.log, HeadLog: head.log, Replay: in.Replay, ShippedAtBase: facts.ShippedAtBase(in.Replay.State),
-			Config: cf.Config, ConfigBranch: cfg.Branch, Settings: s}); err != nil {
+			Config: cf.Config, ConfigBranch: cfg.Branch, DefaultTip: cfg.Commit, Settings: s}); err != nil {
 			return prJudgement{}, err
 		}
 	}

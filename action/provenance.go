@@ -39,7 +39,10 @@ type provenanceInput struct {
 	// when absent), and ConfigBranch that branch (trustedconfig.go).
 	Config       *config.Config
 	ConfigBranch string
-	Settings     Settings
+	// DefaultTip is the default branch's tip read with the configuration:
+	// what stale: change measures a change against.
+	DefaultTip string
+	Settings   Settings
 }
 
 // logPath is the log's path in the repository.
@@ -266,7 +269,7 @@ func newGatherer(ctx context.Context, gh Reader, in provenanceInput, added []add
 		ctx: ctx, gh: gh, in: in, head: in.PR.HeadSHA,
 		meta: map[string]ghapi.Commit{}, listed: map[string]bool{}, absent: map[string]bool{},
 		interesting: map[string]bool{}, counts: map[string]map[string]int{}, compared: map[string]comparison{}, awaiting: map[string][]string{},
-		code: newCodeIdentity(gh, in.Settings),
+		code: newSameness(gh, in.Settings, in.Config.Provenance.Stale, in.DefaultTip),
 	}
 	for _, a := range added {
 		g.interesting[a.content] = true

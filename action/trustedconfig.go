@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactfile"
@@ -91,4 +92,13 @@ func (o *configOnce) config(ctx context.Context, gh Reader) (*repoConfig, error)
 // describe names the configuration for the job log.
 func (c *repoConfig) describe() string {
 	return c.where() + " at " + prose.ShortSHA(c.Commit)
+}
+
+// stalePolicy is the configuration's stale policy (the default's when the
+// file cannot be used: the check fails on it anyway).
+func stalePolicy(c *repoConfig) config.Stale {
+	if c.File.Config == nil {
+		return config.Default().Provenance.Stale
+	}
+	return c.File.Config.Provenance.Stale
 }

@@ -22,6 +22,11 @@ import (
 //     the head's;
 //   - push: no commit came after the anchor other than the one that
 //     recorded the accept;
+//   - change: the pull request's change against the default branch (every
+//     path outside the pact directory whose entry differs between a commit
+//     and its merge base with the default branch's tip, with the commit's
+//     entry) is the anchor's (docs/semantics.md §8), so that a merge of
+//     the default branch touching none of its paths keeps the accept;
 //   - sticky: every accept covers.
 //
 // An anchor GitHub no longer knows does not cover. Since a second accept of
@@ -74,6 +79,9 @@ func uncovered(policy config.Stale, sf StaleFacts, headCode map[string]bool, pac
 	if headCode[sf.Anchor] {
 		return "", ""
 	}
+	if policy == config.StaleChange {
+		return changed(sf, anchor, pactDir)
+	}
 	if len(sf.Changed) == 0 && !sf.Truncated {
 		return fmt.Sprintf("it was given on commit %s, whose files outside %s are not the head's (no commit of this pull request after it made the change; the branch was rebased or its history rewritten)", anchor, pactDir),
 			fmt.Sprintf("the code differs from %s, the commit its accept was given on", anchor)
@@ -97,6 +105,22 @@ func uncovered(policy config.Stale, sf StaleFacts, headCode map[string]bool, pac
 		msg += " (no commit of this pull request after it made the change; the branch was rebased or its history rewritten)"
 	}
 	return msg, fmt.Sprintf("%s changed since the accept on %s", changed, anchor)
+}
+
+// changed says why an accept does not cover the head under stale: change:
+// the pull request's change against the default branch is not the one
+// accepted (docs/semantics.md §8).
+func changed(sf StaleFacts, anchor, pactDir string) (msg, reason string) {
+	if len(sf.Changed) == 0 {
+		return fmt.Sprintf("it was given on commit %s, and the pull request's change outside %s against the default branch cannot be compared with the one accepted (GitHub cannot tell where one of them meets the default branch, or the change is too large to compare; provenance stale: change)", anchor, pactDir),
+			fmt.Sprintf("the change cannot be compared with the one accepted on %s", anchor)
+	}
+	paths := provList(sf.Changed, 5)
+	if sf.Truncated {
+		paths += " and more"
+	}
+	return fmt.Sprintf("it was given on commit %s, and the pull request's change outside %s against the default branch is no longer the one accepted: it differs at %s (provenance stale: change)", anchor, pactDir, paths),
+		fmt.Sprintf("the change at %s differs from the one accepted on %s", provList(sf.Changed, 3), anchor)
 }
 
 // ShippedAtBase lists the features the merge base's log (baseLog; nil:

@@ -45,6 +45,13 @@ func TestCoversDecisionTable(t *testing.T) {
 		{"tree: the anchor cannot be told", config.StaleTree, StaleFacts{AnchorWhy: "gone"}, same, false},
 		{"tree: an anchor GitHub does not know", config.StaleTree, StaleFacts{Anchor: covAnchor, Missing: true}, same, false},
 
+		{"change: the same change as the anchor's", config.StaleChange, StaleFacts{Anchor: covAnchor}, same, true},
+		{"change: the same change, whatever commits came after", config.StaleChange, StaleFacts{Anchor: covAnchor, After: []string{covOther}, Behind: 2}, same, true},
+		{"change: another change, naming where", config.StaleChange, StaleFacts{Anchor: covAnchor, Changed: []string{"a.go"}}, other, false},
+		{"change: another change that cannot be compared", config.StaleChange, StaleFacts{Anchor: covAnchor}, other, false},
+		{"change: no anchor", config.StaleChange, StaleFacts{}, same, false},
+		{"change: an anchor GitHub does not know", config.StaleChange, StaleFacts{Anchor: covAnchor, Missing: true}, same, false},
+
 		{"push: nothing after the anchor", config.StalePush, StaleFacts{Anchor: covAnchor}, nil, true},
 		{"push: the head lacks exactly one of the anchor's commits", config.StalePush, StaleFacts{Anchor: covAnchor, Behind: 1}, same, false},
 		{"push: the head lacks two", config.StalePush, StaleFacts{Anchor: covAnchor, Behind: 2}, same, false},

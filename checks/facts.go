@@ -165,8 +165,9 @@ type StaleFacts struct {
 	After []string
 	// Changed lists the paths outside the pact directory that differ
 	// between the anchor and the head, when they do (tree policy, to say
-	// what changed); Truncated says GitHub's comparison was cut at its file
-	// limit, so more may differ.
+	// what changed), or where the anchor's change and the head's part
+	// (change policy); Truncated says the list was cut (GitHub's
+	// comparison at its file limit), so more may differ.
 	Changed   []string
 	Truncated bool
 	// Touching lists the commits of After (or the accept's own commit)

@@ -34,6 +34,10 @@ const (
 	StaleSticky Stale = "sticky"
 	StaleTree   Stale = "tree" // the default
 	StalePush   Stale = "push"
+	// StaleChange keeps an accept while the pull request's change
+	// against the default branch is the one accepted, so that bringing a
+	// branch up to date keeps its reviews (docs/semantics.md §8).
+	StaleChange Stale = "change"
 )
 
 // Unmapped is the policy for a pull request whose head branch no task

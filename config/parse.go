@@ -221,7 +221,7 @@ func describe(root *yaml.Node, k violation) Problem {
 		case "provenance.mode":
 			p.Message = fmt.Sprintf("provenance.mode is %s; set it to off, warn or require", shown(node, k.got))
 		case "provenance.stale":
-			p.Message = fmt.Sprintf("provenance.stale is %s; set it to sticky, tree or push", shown(node, k.got))
+			p.Message = fmt.Sprintf("provenance.stale is %s; set it to sticky, tree, push or change", shown(node, k.got))
 		case "unmapped-branches":
 			p.Message = fmt.Sprintf("unmapped-branches is %s; set it to allow, warn or block", shown(node, k.got))
 		case "review-requests":

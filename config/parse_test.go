@@ -139,7 +139,7 @@ func TestParseInvalid(t *testing.T) {
 		{"review-teams seat as a string", "review-teams:\n  rev: reviewers\n", 2,
 			[]string{`review-teams.rev is the string "reviewers"`, "list of team slugs"}, true},
 		{"bad stale", "provenance:\n  stale: always\n", 2,
-			[]string{`provenance.stale is "always"`, "sticky, tree or push"}, true},
+			[]string{`provenance.stale is "always"`, "sticky, tree, push or change"}, true},
 		{"bad login", "seats:\n  lead:\n    - octocat\n    - -octocat\n", 4,
 			[]string{`seats.lead lists "-octocat"`, "not a GitHub login"}, true},
 		{"login with a space", "seats: {lead: [\"octo cat\"]}\n", 1,
