@@ -38,6 +38,12 @@ func TestHistory(t *testing.T) {
 		// A lone CR after the base's final newline is no line (the replay
 		// does not count it either), so the PR's next line may follow it.
 		{name: "lone CR at the end of the base", base: []byte("a\nb\nc\n\r"), head: []byte("a\nb\nc\n\rd\n"), ok: true},
+		// Only the one CR before the LF is the line ending (pactfile's
+		// line rule): a second CR is the line's own last byte, and adding
+		// or removing it edits the line.
+		{name: "a CR added before a CRLF", base: base, head: []byte("a\nb\r\r\nc\n"), line: 2, msg: `it was "b" and is now "b\r"`},
+		{name: "a CR of the line's own removed", base: []byte("a\r\r\nb\r\n"), head: []byte("a\r\nb\r\n"), line: 1, msg: `it was "a\r" and is now "a"`},
+		{name: "a CR of the line's own kept, CRLF head, LF base", base: []byte("a\r\r\nb\n"), head: []byte("a\r\r\nb\r\nc\r\n"), ok: true},
 		{name: "last line deleted", base: base, head: lf("a", "b"), line: 2,
 			msg: "the PR's log has 2 line(s) but the merge-base log has 3: line 3 and every line after it were deleted"},
 		{name: "everything deleted", base: base, head: nil, line: 0,
