@@ -469,6 +469,21 @@ func TestProvenanceRules(t *testing.T) {
 				in.Events[2].Commit.Date = provAcceptTS.Add(-23 * time.Hour)
 				in.Now = provAcceptTS.Add(-23 * time.Hour)
 			}},
+		// The slack's boundary: a day ahead exactly is still skew, a
+		// nanosecond more is the future (ts is exact to the nanosecond).
+		{name: "exactly a day ahead of its commit and of the check is fine", mode: "require", stale: "sticky",
+			commit: commitBy("ac1", "rev-acct", true),
+			setup: func(in *checks.ProvenanceInput) {
+				in.Events[2].Commit.Date = provAcceptTS.Add(-24 * time.Hour)
+				in.Now = provAcceptTS.Add(-24 * time.Hour)
+			}},
+		{name: "a nanosecond more than a day ahead is stamped in the future", mode: "require", stale: "sticky",
+			commit: commitBy("ac1", "rev-acct", true),
+			setup: func(in *checks.ProvenanceInput) {
+				in.Events[2].Commit.Date = provAcceptTS.Add(-24*time.Hour - time.Nanosecond)
+				in.Now = provAcceptTS.Add(-24*time.Hour - time.Nanosecond)
+			},
+			want: []provWant{{checks.CodeProvenanceFutureTS, checks.SeverityError, 5, []string{"stamped 2026-06-09T10:05:00Z, 24 hours ahead of commit ac1"}}}},
 
 		// Path (a): bot-written, backed by a /pact comment.
 		{name: "bot-written accept backed by a /pact accept comment", mode: "require", stale: "sticky",
