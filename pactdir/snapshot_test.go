@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -306,6 +307,81 @@ func TestSnapshotMiddleEdited(t *testing.T) {
 	}
 	if cached, _ := appendJoin(t, d, testBuild); cached {
 		t.Fatal("the snapshot was used for a log edited in place")
+	}
+}
+
+// TestSnapshotTailEditedInPlace: a byte of the log's last tailBytes
+// edited in place, keeping the size and the modification time, makes
+// another log, whatever byte it is, though the system tells no change
+// time nor file identity (Windows, where only the last bytes' digest can
+// notice it). Each log identity is taken from the file on disk, as a
+// writer takes it, then seen as Windows sees it: no change time, no
+// inode. On Linux TestSnapshotOnDisk's edit is also noticed by the change
+// time, so that test alone would not tell a digest that misses it.
+func TestSnapshotTailEditedInPlace(t *testing.T) {
+	t.Parallel()
+	windows := func(id logIdentity) logIdentity {
+		id.dev, id.ino, id.hasIno, id.ctime, id.hasCtime = 0, 0, false, 0, false
+		return id
+	}
+	for _, size := range []int{200, tailBytes + 1000} { // shorter than the bytes hashed, and longer
+		hashed := min(size, tailBytes)
+		for _, at := range []struct {
+			name string
+			off  int // from the start of the log
+		}{
+			{"the last byte", size - 1},
+			{"the last byte but 64", size - 65},
+			{"a hundred bytes from the end", size - 100},
+			{"in the middle of the bytes hashed", size - hashed/2},
+			{"the first byte hashed", size - hashed},
+		} {
+			t.Run(fmt.Sprintf("%d bytes, %s", size, at.name), func(t *testing.T) {
+				t.Parallel()
+				d := newDir(t)
+				log := d.Path(pactfile.LogFile)
+				b := make([]byte, size)
+				for i := range b {
+					b[i] = "0123456789abcdef\n"[i%17]
+				}
+				if err := os.WriteFile(log, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				fi := stat(t, log)
+				was, _, err := d.logIdentity(d.Path())
+				if err != nil {
+					t.Fatal(err)
+				}
+				f, err := os.OpenFile(log, os.O_WRONLY, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := f.WriteAt([]byte{b[at.off] ^ 1}, int64(at.off)); err != nil {
+					t.Fatal(err)
+				}
+				if err := f.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chtimes(log, time.Time{}, fi.ModTime()); err != nil {
+					t.Fatal(err)
+				}
+				now, _, err := d.logIdentity(d.Path())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if now.size != was.size || now.modNanos != was.modNanos {
+					t.Fatal("the edit did not keep the size and time")
+				}
+				file := string(windows(was).encode()) + "SNAPSHOT"
+				taken := time.Unix(0, was.modNanos+1e9)
+				if _, why := trust(file, taken, windows(was)); why != "" {
+					t.Fatalf("the snapshot of the log as it was is not trusted: %s", why)
+				}
+				if _, why := trust(file, taken, windows(now)); why == "" {
+					t.Fatalf("a log whose byte %d of %d (%s) was edited in place, size and time kept, is trusted as the log the snapshot describes where the system gives no change time", at.off, size, at.name)
+				}
+			})
+		}
 	}
 }
 
