@@ -531,9 +531,90 @@ func TestSnapshotLineAppendedWhileLoading(t *testing.T) {
 	}
 }
 
+// TestSnapshotLastLineCutWhileLoading: a log whose last line another
+// program cuts in place (truncate -s back to the line before) after a
+// writer read it and before its own line is shorter than what the writer
+// replayed: a snapshot of it would hold an event the log no longer has,
+// and every writer after it would start from that state. The log is then
+// not what was read and the line appended, whether shorter or longer, and
+// no snapshot is kept.
+func TestSnapshotLastLineCutWhileLoading(t *testing.T) {
+	t.Parallel()
+	for _, fromSnapshot := range []bool{true, false} {
+		t.Run(map[bool]string{true: "from the snapshot", false: "replayed"}[fromSnapshot], func(t *testing.T) {
+			t.Parallel()
+			d, snap := cachedPact(t)
+			// The line to be cut: T3 assigned, by a writer whose snapshot
+			// (of the log ending in it) is the one the next writer loads.
+			unlock, err := d.Lock()
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := newID()
+			l, err := d.LoadLogToAppendCached(testBuild, id, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := appendTo(t, d, l, id, projection.NewAssign("lead", "T3", "F", projection.AssignPayload{Owner: "dev", Reviewer: "rev", Branch: "b", Spec: ".pact/tasks/T3.md"}))
+			if err := d.SaveSnapshot(testBuild, l, a.Tail); err != nil {
+				t.Fatal(err)
+			}
+			unlock()
+			settle(t, d, snap)
+			cut := int64(len(a.Tail))
+
+			build := testBuild
+			if !fromSnapshot {
+				build += "-other"
+			}
+			unlock, err = d.Lock()
+			if err != nil {
+				t.Fatal(err)
+			}
+			id = newID()
+			l, err = d.LoadLogToAppendCached(build, id, nil)
+			if err != nil || l.FromSnapshot != fromSnapshot || l.Res.State.Tasks["T3"] == nil {
+				t.Fatalf("load: from the snapshot %v, T3 %v, %v", l != nil && l.FromSnapshot, l != nil && l.Res.State.Tasks["T3"] != nil, err)
+			}
+			log := d.Path(pactfile.LogFile)
+			if err := os.Truncate(log, stat(t, log).Size()-cut); err != nil {
+				t.Fatal(err)
+			}
+			a = appendJoinTo(t, d, l, id)
+			_ = d.SaveSnapshot(build, l, a.Tail) // may refuse: that is the point
+			unlock()
+			if _, err := os.Stat(snap); err == nil {
+				settle(t, d, snap)
+			}
+
+			unlock, err = d.Lock()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer unlock()
+			next, err := d.LoadLogToAppendCached(build, newID(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if next.FromSnapshot {
+				t.Fatalf("the snapshot saved over a log whose last line was cut while it was loading was used (T3 in its state: %v; the log has no T3)", next.Res.State.Tasks["T3"] != nil)
+			}
+			if next.Res.State.Tasks["T3"] != nil {
+				t.Fatal("T3, whose line was cut, is in the replay of the log")
+			}
+		})
+	}
+}
+
 // appendJoinTo appends a seat's join with event id id to the log d holds,
 // judged against what l loaded as a writer would, and returns what was appended.
 func appendJoinTo(t *testing.T, d Dir, l *Loaded, id string) *projection.Appended {
+	t.Helper()
+	return appendTo(t, d, l, id, projection.NewJoin("dev", []string{"dev"}))
+}
+
+// appendTo is appendJoinTo for any event.
+func appendTo(t *testing.T, d Dir, l *Loaded, id string, draft projection.Draft) *projection.Appended {
 	t.Helper()
 	end, err := d.LogEnd()
 	if err != nil {
@@ -541,7 +622,7 @@ func appendJoinTo(t *testing.T, d Dir, l *Loaded, id string) *projection.Appende
 	}
 	a, err := l.Log.Append(l.Res, end, func(dr *projection.Draft, latest time.Time) {
 		dr.EventID, dr.TS = id, latest.Add(time.Second)
-	}, projection.NewJoin("dev", []string{"dev"}))
+	}, draft)
 	if err != nil || a.Refused[0] != nil {
 		t.Fatalf("append: %v %+v", err, a.Refused)
 	}
