@@ -101,44 +101,69 @@ func TestCheckMergeGroupOfUnknownPRs(t *testing.T) {
 // group on the group ahead of it, so the commit a merge_group event names
 // carries every pull request queued before the one its ref names (and the
 // queue may merge them together when the last group passes). Each one's
-// branch is judged: an unaccepted feature ahead blocks the group behind it.
+// branch is judged: an unaccepted feature blocks the group whether its
+// pull request is queued ahead or is the one the ref names, behind an
+// accepted one (a group judged for one of its branches only would ship
+// the other's feature unaccepted).
 func TestCheckMergeGroupCarriesThePRsAheadOfIt(t *testing.T) {
 	t.Parallel()
-	base := soloLog(t).Assign("T1", "LOGIN", "feat/login", "solo", "rev").Assign("T9", "EVIL", "feat/evil", "solo", "rev")
-	s := e2e.NewServer(t)
-	files := with(base.Files(), ".github/pact.yml", provenanceOff)
-	baseSHA := s.CommitFiles(e2e.Owner, e2e.Repo, "main", files, "lead")
-	evil := base.Copy().Join("solo")
-	evilHead := s.CommitFiles(e2e.Owner, e2e.Repo, "feat/evil", with(evil.Files(), "src/evil.go", "package evil\n"), "solo", fakegithub.From("main"))
-	first := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/evil", Base: "main"})
-	login := evil.Copy().Checkpoint("solo", "T1", "LOGIN").Accept("rev", "T1", "LOGIN")
-	loginHead := s.CommitFiles(e2e.Owner, e2e.Repo, "feat/login", login.Files(), "solo", fakegithub.From("main"))
-	second := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/login", Base: "main"})
+	for _, tc := range []struct {
+		name string
+		// evilAhead queues feat/evil (T9, never accepted) ahead of
+		// feat/login (T1, accepted); else behind it.
+		evilAhead bool
+	}{
+		{"the pull request ahead waits", true},
+		{"the pull request behind waits", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			base := soloLog(t).Assign("T1", "LOGIN", "feat/login", "solo", "rev").Assign("T9", "EVIL", "feat/evil", "solo", "rev")
+			s := e2e.NewServer(t)
+			baseSHA := s.CommitFiles(e2e.Owner, e2e.Repo, "main", with(base.Files(), ".github/pact.yml", provenanceOff), "lead")
+			evil := base.Copy().Join("solo")
+			login := evil.Copy().Checkpoint("solo", "T1", "LOGIN").Accept("rev", "T1", "LOGIN")
+			type pr struct {
+				branch string
+				files  map[string]string
+				n      int
+				head   string
+			}
+			ahead, behind := &pr{branch: "feat/evil", files: with(evil.Files(), "src/evil.go", "package evil\n")}, &pr{branch: "feat/login", files: login.Files()}
+			if !tc.evilAhead {
+				ahead, behind = behind, ahead
+			}
+			for _, p := range []*pr{ahead, behind} { // opened in queue order: the one ahead has the lower number
+				p.head = s.CommitFiles(e2e.Owner, e2e.Repo, p.branch, p.files, "solo", fakegithub.From("main"))
+				p.n = s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: p.branch, Base: "main"})
+			}
+			aheadRef := fmt.Sprintf("gh-readonly-queue/main/pr-%d-%s", ahead.n, baseSHA)
+			aheadSHA := s.CommitFiles(e2e.Owner, e2e.Repo, aheadRef, ahead.files, "", fakegithub.WithParents(baseSHA, ahead.head))
+			// The group holds both pull requests: login's log, which extends
+			// evil's, and evil's code.
+			queue := fmt.Sprintf("gh-readonly-queue/main/pr-%d-%s", behind.n, aheadSHA)
+			groupSHA := s.CommitFiles(e2e.Owner, e2e.Repo, queue, with(login.Files(), "src/evil.go", "package evil\n"), "", fakegithub.WithParents(aheadSHA, behind.head))
+			// A group queued behind this one is not carried by it.
+			s.CommitFiles(e2e.Owner, e2e.Repo, fmt.Sprintf("gh-readonly-queue/main/pr-%d-%s", 99, groupSHA), map[string]string{"x": "1"}, "", fakegithub.WithParents(groupSHA))
 
-	ahead := fmt.Sprintf("gh-readonly-queue/main/pr-%d-%s", first, baseSHA)
-	aheadSHA := s.CommitFiles(e2e.Owner, e2e.Repo, ahead, with(evil.Files(), "src/evil.go", "package evil\n"), "", fakegithub.WithParents(baseSHA, evilHead))
-	queue := fmt.Sprintf("gh-readonly-queue/main/pr-%d-%s", second, aheadSHA)
-	groupSHA := s.CommitFiles(e2e.Owner, e2e.Repo, queue, login.Files(), "", fakegithub.WithParents(aheadSHA, loginHead))
-	// A group queued behind this one is not carried by it.
-	behind := fmt.Sprintf("gh-readonly-queue/main/pr-%d-%s", 99, groupSHA)
-	s.CommitFiles(e2e.Owner, e2e.Repo, behind, map[string]string{"x": "1"}, "", fakegithub.WithParents(groupSHA))
+			out := event{name: "merge_group", payload: mergeGroupPayload(t, groupSHA, queue, aheadSHA), sha: groupSHA}.run(t, s).only(t)
 
-	out := event{name: "merge_group", payload: mergeGroupPayload(t, groupSHA, queue, aheadSHA), sha: groupSHA}.run(t, s).only(t)
-
-	if !slices.Equal(out.PRs, []int{first, second}) {
-		t.Errorf("judged pull requests %v, want %v", out.PRs, []int{first, second})
+			if want := []int{ahead.n, behind.n}; !slices.Equal(out.PRs, want) {
+				t.Errorf("judged pull requests %v, want %v", out.PRs, want)
+			}
+			var waiting []string
+			for _, f := range out.Findings {
+				if f.Code == checks.CodePRUnaccepted {
+					waiting = append(waiting, f.TaskID)
+				}
+			}
+			if !slices.Equal(waiting, []string{"T9"}) {
+				t.Errorf("waiting for %v, want [T9] (the feature of feat/evil, queued %s)", waiting, map[bool]string{true: "ahead", false: "behind feat/login"}[tc.evilAhead])
+			}
+			onlyRun(t, s, groupSHA, "pact", "action_required")
+			noViolations(t, s)
+		})
 	}
-	var waiting []string
-	for _, f := range out.Findings {
-		if f.Code == checks.CodePRUnaccepted {
-			waiting = append(waiting, f.TaskID)
-		}
-	}
-	if !slices.Equal(waiting, []string{"T9"}) {
-		t.Errorf("waiting for %v, want [T9] (the feature of the pull request queued ahead)", waiting)
-	}
-	onlyRun(t, s, groupSHA, "pact", "action_required")
-	noViolations(t, s)
 }
 
 // stackedQueue is the story of a queue: PR #1 (feat/login) adds

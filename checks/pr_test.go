@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,6 +39,12 @@ func TestHistory(t *testing.T) {
 		// A lone CR after the base's final newline is no line (the replay
 		// does not count it either), so the PR's next line may follow it.
 		{name: "lone CR at the end of the base", base: []byte("a\nb\nc\n\r"), head: []byte("a\nb\nc\n\rd\n"), ok: true},
+		// Only the one CR before the LF is the line ending (pactfile's
+		// line rule): a second CR is the line's own last byte, and adding
+		// or removing it edits the line.
+		{name: "a CR added before a CRLF", base: base, head: []byte("a\nb\r\r\nc\n"), line: 2, msg: `it was "b" and is now "b\r"`},
+		{name: "a CR of the line's own removed", base: []byte("a\r\r\nb\r\n"), head: []byte("a\r\nb\r\n"), line: 1, msg: `it was "a\r" and is now "a"`},
+		{name: "a CR of the line's own kept, CRLF head, LF base", base: []byte("a\r\r\nb\n"), head: []byte("a\r\r\nb\r\nc\r\n"), ok: true},
 		{name: "last line deleted", base: base, head: lf("a", "b"), line: 2,
 			msg: "the PR's log has 2 line(s) but the merge-base log has 3: line 3 and every line after it were deleted"},
 		{name: "everything deleted", base: base, head: nil, line: 0,
@@ -226,6 +233,58 @@ func TestWaitingFor(t *testing.T) {
 	}
 	if c := Count(got); c.Errors != 0 || c.Pending != 1 {
 		t.Errorf("waiting is not a violation: %+v", c)
+	}
+}
+
+// TestPullRequestWaitsOnEveryBranch: a merge group carries several pull
+// requests, and Rule 2 holds back the feature of each one's branch,
+// wherever it is among them: a group judged for one branch only would
+// ship the others' features unaccepted.
+func TestPullRequestWaitsOnEveryBranch(t *testing.T) {
+	t.Parallel()
+	const path = ".pact/log.jsonl"
+	// A1 on feat/a, B1 on feat/b and C1 on feat/c, each of its own
+	// feature; open names the tasks left awaiting review.
+	head := func(open ...string) []byte {
+		l := new(logb).init().
+			assign("A1", "A", "opencode", "claude-opus", "feat/a").
+			assign("B1", "B", "opencode", "claude-opus", "feat/b").
+			assign("C1", "C", "opencode", "claude-opus", "feat/c").
+			join("opencode")
+		for _, id := range []string{"A1", "B1", "C1"} {
+			l.checkpoint("opencode", id)
+			if !slices.Contains(open, id) {
+				l.accept("claude-opus", id)
+			}
+		}
+		return l.bytes()
+	}
+	cases := []struct {
+		name     string
+		open     []string // the tasks awaiting review
+		branches []string // the queued pull requests' branches, in order
+		want     []string // the tasks Rule 2 waits for
+	}{
+		{name: "every feature accepted", branches: []string{"feat/a", "feat/b"}},
+		{name: "the first branch's feature waits", open: []string{"A1"}, branches: []string{"feat/a", "feat/b"}, want: []string{"A1"}},
+		{name: "the second branch's feature waits", open: []string{"B1"}, branches: []string{"feat/a", "feat/b"}, want: []string{"B1"}},
+		{name: "the last of three waits", open: []string{"C1"}, branches: []string{"feat/a", "feat/b", "feat/c"}, want: []string{"C1"}},
+		{name: "the middle of three waits", open: []string{"B1"}, branches: []string{"feat/a", "feat/b", "feat/c"}, want: []string{"B1"}},
+		{name: "both wait", open: []string{"A1", "B1"}, branches: []string{"feat/b", "feat/a"}, want: []string{"A1", "B1"}},
+		{name: "a feature of a branch not queued does not", open: []string{"C1"}, branches: []string{"feat/a", "feat/b"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			log := head(tc.open...)
+			fs := PullRequest(input(log), PullRequestFacts{BaseLog: nil, HeadLog: log, Branches: tc.branches,
+				Config: ParseConfig([]byte("provenance:\n  mode: off\n")), MergeGroup: true})
+			var want []short
+			for _, id := range tc.want {
+				want = append(want, short{CodePRUnaccepted, SeverityPending, path, 2 + int(id[0]-'A'), id, id[:1]})
+			}
+			assertFindings(t, fs, want)
+		})
 	}
 }
 

@@ -182,6 +182,19 @@ func TestProvenanceRules(t *testing.T) {
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5,
 				[]string{"committer account dev-acct", "does not vouch"}}},
 			notAccepted: []string{"T1"}},
+		// A verified signature whose committer GitHub links to no account
+		// is nobody's: it vouches for no author, whatever GitHub reports.
+		{name: "a verified signature of a committer linked to no account vouches for nobody", mode: "require", stale: "sticky",
+			commit: &checks.ProvenanceCommit{SHA: "ac1", AuthorLogin: "rev-acct", CommitterLogin: "", Verified: true},
+			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5,
+				[]string{"its verified signature is that of its committer no GitHub account", "does not vouch"}}},
+			notAccepted: []string{"T1"}},
+		{name: "a bot commit verified for a committer linked to no account", mode: "require", stale: "sticky",
+			payload: botReviewPayload(), commit: &checks.ProvenanceCommit{SHA: "c0ffee0000000000000000000000000000000005", Parents: []string{provReviewed},
+				AuthorLogin: provBot, CommitterLogin: "", Verified: true},
+			setup:       func(in *checks.ProvenanceInput) { in.Reviews[provReviewID] = approved("rev-acct") },
+			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"no verified signature by the bot"}}},
+			notAccepted: []string{"T1"}},
 		{name: "a web commit signed by GitHub for the author counts", mode: "require", stale: "sticky",
 			commit: &checks.ProvenanceCommit{SHA: "ac1", AuthorLogin: "rev-acct", CommitterLogin: "web-flow", Verified: true}},
 		{name: "author e-mail linked to no account", mode: "warn", stale: "sticky",
@@ -456,6 +469,21 @@ func TestProvenanceRules(t *testing.T) {
 				in.Events[2].Commit.Date = provAcceptTS.Add(-23 * time.Hour)
 				in.Now = provAcceptTS.Add(-23 * time.Hour)
 			}},
+		// The slack's boundary: a day ahead exactly is still skew, a
+		// nanosecond more is the future (ts is exact to the nanosecond).
+		{name: "exactly a day ahead of its commit and of the check is fine", mode: "require", stale: "sticky",
+			commit: commitBy("ac1", "rev-acct", true),
+			setup: func(in *checks.ProvenanceInput) {
+				in.Events[2].Commit.Date = provAcceptTS.Add(-24 * time.Hour)
+				in.Now = provAcceptTS.Add(-24 * time.Hour)
+			}},
+		{name: "a nanosecond more than a day ahead is stamped in the future", mode: "require", stale: "sticky",
+			commit: commitBy("ac1", "rev-acct", true),
+			setup: func(in *checks.ProvenanceInput) {
+				in.Events[2].Commit.Date = provAcceptTS.Add(-24*time.Hour - time.Nanosecond)
+				in.Now = provAcceptTS.Add(-24*time.Hour - time.Nanosecond)
+			},
+			want: []provWant{{checks.CodeProvenanceFutureTS, checks.SeverityError, 5, []string{"stamped 2026-06-09T10:05:00Z, 24 hours ahead of commit ac1"}}}},
 
 		// Path (a): bot-written, backed by a /pact comment.
 		{name: "bot-written accept backed by a /pact accept comment", mode: "require", stale: "sticky",

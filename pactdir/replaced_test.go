@@ -1,7 +1,9 @@
 package pactdir
 
 import (
+	"bytes"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,6 +55,46 @@ func TestLogReplacedWhileLocked(t *testing.T) {
 	defer unlock()
 	if appended, err := d.Record(line, st, task); !appended || err != nil {
 		t.Fatalf("Record under a lock of the new log = %v, %v", appended, err)
+	}
+}
+
+// TestLogReplacedBetweenLookAndOpen: a log renamed over the locked one
+// after AppendLine looked at the log and before it opens it is a regular
+// file, opened as it was looked at, so only the check of the open file
+// against the locked one tells: the append is refused, and the log now
+// there keeps its bytes (a line written to it would be appended under no
+// writer's lock, beside another writer's).
+func TestLogReplacedBetweenLookAndOpen(t *testing.T) { // not parallel: it swaps openAppend
+	saved := openAppend
+	t.Cleanup(func() { openAppend = saved })
+	d, line, _, _ := recordable(t)
+	unlock, err := d.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	replaced := 0
+	openAppend = func(dir *os.Root, name, display string, flag int, perm fs.FileMode) (*os.File, error) {
+		if name == pactfile.LogFile {
+			renameOver(t, d, "")
+			replaced++
+		}
+		return saved(dir, name, display, flag, perm)
+	}
+	before, err := os.ReadFile(d.Path(pactfile.LogFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = d.AppendLine(line)
+	if replaced != 1 {
+		t.Fatalf("the log was replaced %d times before the append opened it, want 1", replaced)
+	}
+	if !errors.Is(err, errReplaced) {
+		t.Errorf("AppendLine on a log replaced between its look and its open = %v; want errReplaced", err)
+	}
+	if after, _ := os.ReadFile(d.Path(pactfile.LogFile)); !bytes.Equal(after, before) {
+		added, _ := bytes.CutPrefix(after, before)
+		t.Fatalf("the log put in the locked one's place was written to (%d bytes, %d before): %q", len(after), len(before), added)
 	}
 }
 

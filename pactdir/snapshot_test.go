@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -309,6 +310,81 @@ func TestSnapshotMiddleEdited(t *testing.T) {
 	}
 }
 
+// TestSnapshotTailEditedInPlace: a byte of the log's last tailBytes
+// edited in place, keeping the size and the modification time, makes
+// another log, whatever byte it is, though the system tells no change
+// time nor file identity (Windows, where only the last bytes' digest can
+// notice it). Each log identity is taken from the file on disk, as a
+// writer takes it, then seen as Windows sees it: no change time, no
+// inode. On Linux TestSnapshotOnDisk's edit is also noticed by the change
+// time, so that test alone would not tell a digest that misses it.
+func TestSnapshotTailEditedInPlace(t *testing.T) {
+	t.Parallel()
+	windows := func(id logIdentity) logIdentity {
+		id.dev, id.ino, id.hasIno, id.ctime, id.hasCtime = 0, 0, false, 0, false
+		return id
+	}
+	for _, size := range []int{200, tailBytes + 1000} { // shorter than the bytes hashed, and longer
+		hashed := min(size, tailBytes)
+		for _, at := range []struct {
+			name string
+			off  int // from the start of the log
+		}{
+			{"the last byte", size - 1},
+			{"the last byte but 64", size - 65},
+			{"a hundred bytes from the end", size - 100},
+			{"in the middle of the bytes hashed", size - hashed/2},
+			{"the first byte hashed", size - hashed},
+		} {
+			t.Run(fmt.Sprintf("%d bytes, %s", size, at.name), func(t *testing.T) {
+				t.Parallel()
+				d := newDir(t)
+				log := d.Path(pactfile.LogFile)
+				b := make([]byte, size)
+				for i := range b {
+					b[i] = "0123456789abcdef\n"[i%17]
+				}
+				if err := os.WriteFile(log, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				fi := stat(t, log)
+				was, _, err := d.logIdentity(d.Path())
+				if err != nil {
+					t.Fatal(err)
+				}
+				f, err := os.OpenFile(log, os.O_WRONLY, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := f.WriteAt([]byte{b[at.off] ^ 1}, int64(at.off)); err != nil {
+					t.Fatal(err)
+				}
+				if err := f.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chtimes(log, time.Time{}, fi.ModTime()); err != nil {
+					t.Fatal(err)
+				}
+				now, _, err := d.logIdentity(d.Path())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if now.size != was.size || now.modNanos != was.modNanos {
+					t.Fatal("the edit did not keep the size and time")
+				}
+				file := string(windows(was).encode()) + "SNAPSHOT"
+				taken := time.Unix(0, was.modNanos+1e9)
+				if _, why := trust(file, taken, windows(was)); why != "" {
+					t.Fatalf("the snapshot of the log as it was is not trusted: %s", why)
+				}
+				if _, why := trust(file, taken, windows(now)); why == "" {
+					t.Fatalf("a log whose byte %d of %d (%s) was edited in place, size and time kept, is trusted as the log the snapshot describes where the system gives no change time", at.off, size, at.name)
+				}
+			})
+		}
+	}
+}
+
 // TestSnapshotPlace: the snapshot lives in the git directory, the one a
 // .git file names in a worktree, and nowhere outside a repository.
 func TestSnapshotPlace(t *testing.T) {
@@ -455,9 +531,90 @@ func TestSnapshotLineAppendedWhileLoading(t *testing.T) {
 	}
 }
 
+// TestSnapshotLastLineCutWhileLoading: a log whose last line another
+// program cuts in place (truncate -s back to the line before) after a
+// writer read it and before its own line is shorter than what the writer
+// replayed: a snapshot of it would hold an event the log no longer has,
+// and every writer after it would start from that state. The log is then
+// not what was read and the line appended, whether shorter or longer, and
+// no snapshot is kept.
+func TestSnapshotLastLineCutWhileLoading(t *testing.T) {
+	t.Parallel()
+	for _, fromSnapshot := range []bool{true, false} {
+		t.Run(map[bool]string{true: "from the snapshot", false: "replayed"}[fromSnapshot], func(t *testing.T) {
+			t.Parallel()
+			d, snap := cachedPact(t)
+			// The line to be cut: T3 assigned, by a writer whose snapshot
+			// (of the log ending in it) is the one the next writer loads.
+			unlock, err := d.Lock()
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := newID()
+			l, err := d.LoadLogToAppendCached(testBuild, id, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := appendTo(t, d, l, id, projection.NewAssign("lead", "T3", "F", projection.AssignPayload{Owner: "dev", Reviewer: "rev", Branch: "b", Spec: ".pact/tasks/T3.md"}))
+			if err := d.SaveSnapshot(testBuild, l, a.Tail); err != nil {
+				t.Fatal(err)
+			}
+			unlock()
+			settle(t, d, snap)
+			cut := int64(len(a.Tail))
+
+			build := testBuild
+			if !fromSnapshot {
+				build += "-other"
+			}
+			unlock, err = d.Lock()
+			if err != nil {
+				t.Fatal(err)
+			}
+			id = newID()
+			l, err = d.LoadLogToAppendCached(build, id, nil)
+			if err != nil || l.FromSnapshot != fromSnapshot || l.Res.State.Tasks["T3"] == nil {
+				t.Fatalf("load: from the snapshot %v, T3 %v, %v", l != nil && l.FromSnapshot, l != nil && l.Res.State.Tasks["T3"] != nil, err)
+			}
+			log := d.Path(pactfile.LogFile)
+			if err := os.Truncate(log, stat(t, log).Size()-cut); err != nil {
+				t.Fatal(err)
+			}
+			a = appendJoinTo(t, d, l, id)
+			_ = d.SaveSnapshot(build, l, a.Tail) // may refuse: that is the point
+			unlock()
+			if _, err := os.Stat(snap); err == nil {
+				settle(t, d, snap)
+			}
+
+			unlock, err = d.Lock()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer unlock()
+			next, err := d.LoadLogToAppendCached(build, newID(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if next.FromSnapshot {
+				t.Fatalf("the snapshot saved over a log whose last line was cut while it was loading was used (T3 in its state: %v; the log has no T3)", next.Res.State.Tasks["T3"] != nil)
+			}
+			if next.Res.State.Tasks["T3"] != nil {
+				t.Fatal("T3, whose line was cut, is in the replay of the log")
+			}
+		})
+	}
+}
+
 // appendJoinTo appends a seat's join with event id id to the log d holds,
 // judged against what l loaded as a writer would, and returns what was appended.
 func appendJoinTo(t *testing.T, d Dir, l *Loaded, id string) *projection.Appended {
+	t.Helper()
+	return appendTo(t, d, l, id, projection.NewJoin("dev", []string{"dev"}))
+}
+
+// appendTo is appendJoinTo for any event.
+func appendTo(t *testing.T, d Dir, l *Loaded, id string, draft projection.Draft) *projection.Appended {
 	t.Helper()
 	end, err := d.LogEnd()
 	if err != nil {
@@ -465,7 +622,7 @@ func appendJoinTo(t *testing.T, d Dir, l *Loaded, id string) *projection.Appende
 	}
 	a, err := l.Log.Append(l.Res, end, func(dr *projection.Draft, latest time.Time) {
 		dr.EventID, dr.TS = id, latest.Add(time.Second)
-	}, projection.NewJoin("dev", []string{"dev"}))
+	}, draft)
 	if err != nil || a.Refused[0] != nil {
 		t.Fatalf("append: %v %+v", err, a.Refused)
 	}

@@ -507,9 +507,12 @@ func (r retry) do(op func() error) error {
 var renameFile = (*os.Root).Rename
 
 // Seams over the system calls AppendLine's guarantees rest on, so tests
-// can see that a line goes out in one write and is synced, and make any of
-// them fail.
+// can see that a line goes out in one write and is synced, make any of
+// them fail, and replace the log between AppendLine's look at it and its
+// open (which only the check of the open file against the locked one can
+// tell).
 var (
+	openAppend   = openNoLink
 	writeFile    = (*os.File).Write
 	syncFile     = (*os.File).Sync
 	truncateFile = (*os.File).Truncate
@@ -603,7 +606,7 @@ func (d Dir) AppendLine(line []byte) error {
 	if locked && !isLocked(looked) {
 		return fmt.Errorf("append to %s: %w", display, errReplaced)
 	}
-	f, err := openNoLink(pact, pactfile.LogFile, display, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := openAppend(pact, pactfile.LogFile, display, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return noted(err, nothingRecorded)
 	}

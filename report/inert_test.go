@@ -35,6 +35,7 @@ var hostile = []string{
 	"octo-org/octo-repo#12",
 	"GH-12",
 	"deadbeef1234567",
+	"deadbee", // 7 digits: the shortest commit id GitHub links
 	"octo-org/octo-repo@deadbeef12",
 	"[click](https://evil.example)",
 	"![p](//ev.il/p.png)",
@@ -80,6 +81,8 @@ func TestEscapeKeepsIdsReadable(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"waiting for T1 (feature LOGIN): assigned to dev", `waiting for T1 \(feature LOGIN\): assigned to dev`},
 		{"since the accept on 0123456789ab.", "since the accept on `0123456789ab`."},
+		{"fixed in abc1234.", "fixed in `abc1234`."}, // 7 hex digits: a commit id to GitHub
+		{"fixed in abc123.", "fixed in abc123."},     // 6: no link, no span
 		{"branch www.evil-login.example", "branch `www.evil-login.example`"},
 		{"(https://evil.example/x)", "\\(`https://evil.example/x`\\)"},
 		{"feat/login", "feat/login"},

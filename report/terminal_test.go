@@ -24,6 +24,7 @@ func TestPlain(t *testing.T) {
 		"multi\nline\r\nmessage\rend":             "multi line message end",
 		"\x1b[2J\x1b]0;title\x07":                 `\x1b[2J\x1b]0;title\x07`,
 		"del\x7f nul\x00":                         `del\x7f nul\x00`,
+		"del\x7f alone":                           `del\x7f alone`, // no control below the space to send it through the escape
 		"c1 \u0085 \u009b31m":                     `c1 \u0085 \u009b31m`,
 		"bidi \u202eevil\u202c \u2066x\u2069":     `bidi \u202eevil\u202c \u2066x\u2069`,
 		"marks \u200e\u200f\u061c":                `marks \u200e\u200f\u061c`,
