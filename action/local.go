@@ -23,8 +23,9 @@ type LocalOptions struct {
 	// Root is --local, the repository to judge; PactDir --pact-dir, the
 	// pact directory inside it.
 	Root, PactDir string
-	// Base is --base, a revision whose log is the merge base's; BaseLog
-	// --base-log, a file holding it.
+	// Base is --base, the pull request's base: the log is judged against
+	// the merge base of it and HEAD; BaseLog --base-log, a file holding
+	// the merge base's log.
 	Base, BaseLog string
 	// Branch is --branch ("": the checked-out branch).
 	Branch string
@@ -173,14 +174,23 @@ func localBase(ctx context.Context, root, logPath, rev, file string) ([]byte, er
 		}
 		return b, nil
 	case rev != "":
-		cmd := exec.CommandContext(ctx, "git", "show", rev+":"+logPath)
+		// The check judges a pull request against the merge base of its
+		// base and head (docs/semantics.md §5), never the base's tip: a
+		// branch that is only behind main lacks main's newest lines
+		// without having rewritten anything. --base names the base, as
+		// `git diff main...` does.
+		if strings.HasPrefix(rev, "-") || gitOutput(ctx, root, "rev-parse", "--verify", "-q", "--end-of-options", rev+"^{commit}") == "" {
+			return nil, usagef("--base %q is not a commit git can find in %s", rev, root)
+		}
+		mergeBase := gitOutput(ctx, root, "merge-base", "--end-of-options", rev, "HEAD")
+		if mergeBase == "" {
+			return nil, usagef("--base %s and HEAD share no history in %s, so there is no merge base to judge the log against", rev, root)
+		}
+		cmd := exec.CommandContext(ctx, "git", "show", mergeBase+":"+logPath)
 		cmd.Dir = root
 		out, err := cmd.Output()
 		if err != nil {
-			if gitOutput(ctx, root, "rev-parse", "--verify", "-q", rev+"^{commit}") == "" {
-				return nil, usagef("--base %q is not a commit git can find in %s", rev, root)
-			}
-			return []byte{}, nil
+			return []byte{}, nil // a merge base without a log is an empty base
 		}
 		return out, nil
 	}

@@ -37,7 +37,7 @@ type verb struct {
 var verbs = []verb{
 	{use: "check --local DIR", short: "Preview the check on a local checkout, without GitHub.", help: checkHelp,
 		flags: localFlags, pactDir: true,
-		usage: map[string]string{"local": "the repository to judge (its root)", "base": "the merge base: its log is read with git show",
+		usage: map[string]string{"local": "the repository to judge (its root)", "base": "the pull request's base: the log is judged against its merge base with HEAD",
 			"base-log": "the merge base's log, from a file", "branch": "the pull request's branch (default: the checked-out branch)",
 			"fail-on": "which findings fail: error, warning or never", "format": "text, json, sarif or markdown",
 			"max-pact-bytes": "what the check may read of the pact, such as 512MiB (default 256MiB)"},
@@ -264,8 +264,9 @@ everything pactify validate judges, plus append-only against the merge
 base's log and Rule 2 for the features on the branch.
 
 --local DIR     the repository to judge, at its root
---base REV      the merge base: its log is read with git show REV:<pact-dir>/log.jsonl
-                (a revision without a log is an empty base)
+--base REV      the pull request's base, such as main: the log is judged against
+                the merge base of REV and HEAD, as the check judges it (a merge
+                base without a log is an empty base)
 --base-log FILE
                 the merge base's log, from a file; not with --base
 --branch NAME   the pull request's branch, whose features must be accepted

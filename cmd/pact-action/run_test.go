@@ -5,9 +5,12 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pact-action/pact-action/internal/testkit/e2e"
 )
 
 // The README's first command runs this on the shipped example; the exit
@@ -132,4 +135,64 @@ func TestLocalCheckMaxPactBytes(t *testing.T) {
 			t.Errorf("--max-pact-bytes %s: exit %d, want %d with %q\nstderr: %s", tc.budget, code, tc.code, tc.stderr, stderr.String())
 		}
 	}
+}
+
+// TestLocalCheckBaseIsTheMergeBase: --base names the pull request's base,
+// and the log is judged against the merge base of it and HEAD, as the
+// check does (docs/semantics.md §5): a branch that is only behind main
+// passes, where the log at main's tip (which has a line the branch lacks)
+// would call it rewritten; a branch that did rewrite a line fails.
+func TestLocalCheckBaseIsTheMergeBase(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write := func(l *e2e.Log) {
+		t.Helper()
+		for p, c := range l.Files() {
+			if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
+	git("init", "-q", "-b", "main")
+	write(base)
+	git("add", "-A")
+	git("commit", "-q", "-m", "assign T1")
+	git("checkout", "-q", "-b", "feat/login")
+	branch := base.Copy().Join("dev")
+	write(branch)
+	git("commit", "-q", "-am", "join")
+	git("checkout", "-q", "main")
+	write(base.Copy().Assign("T2", "SIGNUP", "feat/signup", "dev", "rev"))
+	git("add", "-A")
+	git("commit", "-q", "-m", "assign T2")
+	git("checkout", "-q", "feat/login")
+
+	check := func(wantCode int, wantRewritten bool) {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"check", "--local", dir, "--base", "main", "--format", "json"}, strings.NewReader(""), &stdout, &stderr, func(string) string { return "" })
+		if code != wantCode || strings.Contains(stdout.String(), `"log.rewritten"`) != wantRewritten {
+			t.Fatalf("exit %d (want %d), log.rewritten %v (want %v)\nstdout: %s\nstderr: %s", code, wantCode, !wantRewritten, wantRewritten, stdout.String(), stderr.String())
+		}
+	}
+	check(exitWaiting, false)
+
+	// The branch edits the line the merge base holds: a rewrite.
+	edited := branch.Copy()
+	edited.Lines[1] = strings.Replace(edited.Lines[1], `"rev"`, `"dev"`, 1)
+	write(edited)
+	git("commit", "-q", "-am", "rewrite")
+	check(exitViolation, true)
 }
