@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/google/go-github/v60 v60.0.0
+	github.com/moby/patternmatcher v0.6.0
 	github.com/rhysd/actionlint v1.7.12
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/sethvargo/go-githubactions v1.3.0

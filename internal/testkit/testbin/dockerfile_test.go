@@ -2,11 +2,14 @@ package testbin
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/moby/patternmatcher"
+	"github.com/moby/patternmatcher/ignorefile"
 	"gopkg.in/yaml.v3"
 )
 
@@ -126,6 +129,70 @@ func TestDockerfileBuildsWhatTheTestsBuild(t *testing.T) {
 	for name := range action.Inputs {
 		if !strings.Contains(string(readme), "| `"+name+"` |") {
 			t.Errorf("README's action reference does not document input %s", name)
+		}
+	}
+}
+
+// TestDockerignoreKeepsTheBuild: the build context the image gets
+// (.dockerignore, read with Docker's own matcher) keeps every file the
+// Dockerfile's build reads — go.mod, go.sum, the build script and the Go
+// files of every package of this module pact-action links, embedded files
+// included — and leaves out the history and the tests.
+func TestDockerignoreKeepsTheBuild(t *testing.T) {
+	t.Parallel()
+	root := ModuleRoot()
+	f, err := os.Open(filepath.Join(root, ".dockerignore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	patterns, err := ignorefile.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := patternmatcher.New(patterns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	excluded := func(rel string) bool {
+		t.Helper()
+		ex, err := m.MatchesOrParentMatches(filepath.ToSlash(rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ex
+	}
+	cmd := exec.Command("go", "list", "-deps", "-f", `{{if .Module}}{{if .Module.Main}}{{.Dir}}{{range .GoFiles}} {{.}}{{end}}{{range .EmbedFiles}} {{.}}{{end}}{{end}}{{end}}`, "./cmd/pact-action")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	needed := []string{"go.mod", "go.sum", BuildScript}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		dir, err := filepath.Rel(root, fields[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range fields[1:] {
+			needed = append(needed, filepath.Join(dir, name))
+		}
+	}
+	if len(needed) < 20 {
+		t.Fatalf("go list names %d files of the build; want the packages pact-action links", len(needed))
+	}
+	for _, p := range needed {
+		if excluded(p) {
+			t.Errorf(".dockerignore leaves out %s, which the image's build reads", p)
+		}
+	}
+	for _, p := range []string{".git/HEAD", "action/check_pr_test.go", "projection/testdata/x", "internal/testkit/fakegithub/server.go", "docs/check.md", "examples/demo/.pact/log.jsonl"} {
+		if !excluded(p) {
+			t.Errorf(".dockerignore sends %s into the build context", p)
 		}
 	}
 }

@@ -178,3 +178,76 @@ func TestGolangciLintPinsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestIssueFormsAskWhatATriageNeeds: the issue forms parse as GitHub's
+// issue forms (a name, a description and a body of typed fields, each with
+// an id), and a bug report asks for `pactify version` and `pact-action
+// doctor`, the two outputs a triage starts from; blank issues are off, and
+// vulnerabilities go to a private advisory (SECURITY.md).
+func TestIssueFormsAskWhatATriageNeeds(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(testbin.ModuleRoot(), ".github", "ISSUE_TEMPLATE")
+	type field struct {
+		Type        string         `yaml:"type"`
+		ID          string         `yaml:"id"`
+		Attributes  map[string]any `yaml:"attributes"`
+		Validations struct {
+			Required bool `yaml:"required"`
+		} `yaml:"validations"`
+	}
+	type form struct {
+		Name        string  `yaml:"name"`
+		Description string  `yaml:"description"`
+		Body        []field `yaml:"body"`
+	}
+	read := func(name string, v any) {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := yaml.NewDecoder(strings.NewReader(string(b)))
+		dec.KnownFields(true)
+		if err := dec.Decode(v); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	asked := map[string]string{}
+	for _, name := range []string{"bug_report.yml", "feature_request.yml"} {
+		var f struct {
+			form   `yaml:",inline"`
+			Labels []string `yaml:"labels"`
+		}
+		read(name, &f)
+		if f.Name == "" || f.Description == "" || len(f.Body) == 0 {
+			t.Errorf("%s: an issue form needs a name, a description and a body", name)
+		}
+		for _, fl := range f.Body {
+			if fl.Type != "markdown" && fl.ID == "" {
+				t.Errorf("%s: a %s field without an id", name, fl.Type)
+			}
+			if name == "bug_report.yml" {
+				label, _ := fl.Attributes["label"].(string)
+				desc, _ := fl.Attributes["description"].(string)
+				asked[fl.ID] = label + " " + desc
+			}
+		}
+	}
+	for id, want := range map[string]string{"pactify-version": "`pactify version`", "doctor": "`pact-action doctor"} {
+		if !strings.Contains(asked[id], want) {
+			t.Errorf("the bug report's %s field does not ask for %s: %q", id, want, asked[id])
+		}
+	}
+	var cfg struct {
+		Blank    bool `yaml:"blank_issues_enabled"`
+		Contacts []struct {
+			Name  string `yaml:"name"`
+			URL   string `yaml:"url"`
+			About string `yaml:"about"`
+		} `yaml:"contact_links"`
+	}
+	read("config.yml", &cfg)
+	if cfg.Blank || len(cfg.Contacts) == 0 || !strings.Contains(cfg.Contacts[0].URL, "/security/advisories/new") {
+		t.Errorf("config.yml: blank issues %v, contact links %+v; want blank issues off and a private advisory link", cfg.Blank, cfg.Contacts)
+	}
+}
