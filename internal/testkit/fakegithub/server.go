@@ -180,6 +180,10 @@ type Fault struct {
 	// Cut applies the request and answers it, but closes the connection
 	// halfway through the body (Status, Header and Body are not used).
 	Cut bool
+	// Serve answers the request as the fake would, with Header added to
+	// the answer (Status and Body are not used): the last request a rate
+	// limit allows, say, which succeeds saying x-ratelimit-remaining 0.
+	Serve bool
 }
 
 // Request is an entry of the request log.
@@ -420,6 +424,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		for k, vs := range f.Header {
 			w.Header()[http.CanonicalHeaderKey(k)] = vs
 		}
+		s.dateHeader(w.Header())
 		if w.Header().Get("Content-Type") == "" {
 			w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		}
@@ -587,6 +592,7 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, rp *reply, c *cal
 	for k, vs := range rp.header {
 		w.Header()[k] = vs
 	}
+	s.dateHeader(w.Header())
 	if ct != "" {
 		w.Header().Set("Content-Type", ct)
 	}
@@ -598,6 +604,25 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, rp *reply, c *cal
 		s.served += int64(n)
 		s.mu.Unlock()
 	}
+}
+
+// dateHeader dates an answer by the fake's clock, as GitHub dates its
+// answers by its own (the Date header), unless h says otherwise: a Date
+// of its own, or none (a Date key holding nil, which net/http then leaves
+// out), as a fault may.
+func (s *Server) dateHeader(h http.Header) {
+	if _, set := h["Date"]; set {
+		return
+	}
+	h.Set("Date", s.Now().Format(http.TimeFormat))
+}
+
+// Now is the fake's clock: GitHub's, which dates its answers (the Date
+// header) and everything it records.
+func (s *Server) Now() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clock
 }
 
 // BytesServed is the total size of the response bodies the fake has
