@@ -212,7 +212,8 @@ func TestRetryReplaysRequestBodies(t *testing.T) {
 	c, sl := newClient(t, srv)
 	ctx := context.Background()
 
-	id, err := c.CreateCheckRun(ctx, ghapi.CheckRun{Name: "pact", HeadSHA: head})
+	created, err := c.CreateCheckRun(ctx, ghapi.CheckRun{Name: "pact", HeadSHA: head})
+	id := created.ID
 	if err != nil {
 		t.Fatal(err)
 	}

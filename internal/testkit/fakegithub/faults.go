@@ -125,5 +125,8 @@ func (s *Server) getCheckRun(c *call) *reply {
 	if cr == nil || cr.repo != c.repo {
 		return errorReply(http.StatusNotFound, "Not Found")
 	}
+	if c.tok.NoChecks {
+		return errorReply(http.StatusForbidden, "Resource not accessible by integration")
+	}
 	return jsonReply(http.StatusOK, s.checkRunJSON(cr))
 }

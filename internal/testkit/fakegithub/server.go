@@ -85,6 +85,7 @@ type Server struct {
 	comments        map[int64]*commentState
 	reviewComments  map[int64]*commentState
 	checkRuns       map[int64]*checkRunState
+	suites          map[suiteKey]int64 // check suite ids
 	perms           map[string]string
 	tokens          map[string]Token
 	faults          []*Fault
@@ -149,6 +150,13 @@ type Token struct {
 	// request a team's review (a GitHub App with Members: read); a
 	// workflow's GITHUB_TOKEN cannot.
 	ReadsTeams bool
+	// App is the GitHub App the token acts for (zero: GitHubActions, a
+	// workflow's GITHUB_TOKEN): the check runs it creates are that app's,
+	// and only that app may update them.
+	App App
+	// NoChecks is a token without the checks permission: the Checks API
+	// answers it 403, and GraphQL's Commit.checkSuites FORBIDDEN.
+	NoChecks bool
 }
 
 // Fault is a canned answer replacing the next matching requests.
@@ -221,6 +229,7 @@ func New(t testing.TB, opts ...Option) *Server {
 		comments:       map[int64]*commentState{},
 		reviewComments: map[int64]*commentState{},
 		checkRuns:      map[int64]*checkRunState{},
+		suites:         map[suiteKey]int64{},
 		perms:          map[string]string{},
 		tokens:         map[string]Token{},
 		rawLimit:       DefaultRawContentLimit,
@@ -768,6 +777,8 @@ type reactionState struct {
 type checkRunState struct {
 	id          int64
 	repo        *repoState
+	app         App
+	suite       int64
 	name        string
 	headSHA     string
 	status      string
