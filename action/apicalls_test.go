@@ -125,6 +125,15 @@ var budgetCases = []budgetCase{
 		}
 		return b.s, out.Findings
 	}},
+	// A job killed outright left its check run in progress on the head:
+	// completing it is one write, its listing no request.
+	{name: "check that completes a run left in progress", budget: budgetCheck, run: func(t *testing.T, tasks int) (*fakegithub.Server, []checks.Finding) {
+		b := seedBudget(t, tasks, "off")
+		b.s.SeedCheckRun(e2e.Owner, e2e.Repo, fakegithub.CheckRunSeed{Name: "pact", HeadSHA: b.head, ExternalID: orphanID(1)})
+		fs := b.checkPR(t, false)
+		noneInProgress(t, b.s)
+		return b.s, fs
+	}},
 	{name: "bot: approval → commit → check", budget: budgetBotWrite, run: func(t *testing.T, tasks int) (*fakegithub.Server, []checks.Finding) {
 		b := seedBudget(t, tasks, "require")
 		out := event{name: "pull_request_review", payload: b.approval(t)}.run(t, b.s).botDone(t)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/pact-action/pact-action/ghapi"
@@ -28,6 +29,9 @@ type Outcome struct {
 	// GitHub lists: then no check run is posted at all (NoPullRequestNote
 	// says why), and only what validate checks was judged.
 	NoPullRequest bool
+	// Superseded are the older check runs left in progress on the head
+	// that this one completed (supersede).
+	Superseded []int64
 }
 
 // NoPullRequestNote says why a run that finds no open pull request for its
@@ -65,11 +69,12 @@ func check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 	grace := s.cancelGrace()
 	cctx, cancelCreate := graceContext(ctx, grace)
 	cr := ghapi.CheckRun{Name: s.CheckName, HeadSHA: t.HeadSHA, Status: "in_progress", DetailsURL: s.DetailsURL, ExternalID: newExternalID()}
-	id, createErr := gh.CreateCheckRun(cctx, cr)
+	created, createErr := gh.CreateCheckRun(cctx, cr)
 	cancelCreate()
 	switch {
 	case createErr == nil:
-		out.CheckRunID = id
+		out.CheckRunID = created.ID
+		s.run = created
 	case ctx.Err() != nil:
 		// The create GitHub was still holding when the grace ran out may
 		// have been applied: a run found by its external id is completed
@@ -115,9 +120,11 @@ func check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 			r.err = stopped(ctx)
 		}
 	}
+	var completedAt time.Time
 	if r.err == nil {
 		out.Judgement = r.j
 		r.j.requestReviews(jctx, gh)
+		completedAt = s.now()
 		r.err = out.complete(ctx, gh, t, s)
 	}
 	if r.err != nil {
@@ -126,7 +133,67 @@ func check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 		}
 		return nil, r.err
 	}
+	out.supersede(ctx, gh, completedAt)
 	return out, nil
+}
+
+// maxSuperseded bounds the older runs one check completes (supersede): a
+// job killed outright leaves one, and whoever posts runs of this name by
+// the hundred must not make a check spend its writes on them; the next
+// run completes the next ones.
+const maxSuperseded = 10
+
+// supersedeBound bounds the time all of a check's completions of older
+// runs may take together, after its verdict is posted: one attempt each,
+// never retried.
+const supersedeBound = 10 * time.Second
+
+// superseded are the runs listed in progress on the head (sorted by id)
+// that the run own supersedes: those this action created (newExternalID's
+// form; never a job's own check run of the same name, which GitHub
+// completes, nor one another tool made), older than own (GitHub numbers
+// check runs as it creates them) and never own, the oldest first, at most
+// maxSuperseded.
+func superseded(listed []ghapi.ListedRun, own int64) []int64 {
+	var out []int64
+	for _, r := range listed {
+		if len(out) == maxSuperseded {
+			break
+		}
+		if r.ID < own && isOwnExternalID(r.ExternalID) {
+			out = append(out, r.ID)
+		}
+	}
+	return out
+}
+
+// supersede completes the older runs of this check's name, app and head
+// still in progress (the judgement listed them with the head) with this
+// run's conclusion, dated completedAt, no later than this run's own
+// completion: a job killed outright (a lost runner, out of memory, a
+// cancellation past its grace) leaves its run so for good, and docs/check.md
+// ("Where it runs") promises every run the action creates ends completed.
+// The conclusion is this run's, so that whichever run of the name GitHub
+// weighs — the newest by id or by completion, or each of several — the
+// commit reads exactly as this verdict. It runs once the verdict is
+// posted and never fails the check: a completion GitHub refuses or leaves
+// unanswered (one attempt each, supersedeBound in all) is logged, and the
+// next run on the commit tries again.
+func (out *Outcome) supersede(ctx context.Context, gh GitHub, completedAt time.Time) {
+	if out.Judgement == nil || len(out.older) == 0 || out.Fallback || ctx.Err() != nil {
+		return
+	}
+	sctx, cancel := context.WithTimeout(ctx, supersedeBound)
+	defer cancel()
+	title, summary := report.Superseded(out.CheckRunID, report.Title(out.Findings))
+	for _, id := range out.older {
+		if err := gh.SupersedeCheckRun(sctx, id, out.Conclusion, completedAt, ghapi.Output{Title: title, Summary: summary}); err != nil {
+			slog.Warn("could not complete an older check run left in progress; the next run on this commit tries again", "check_run", id, "superseded_by", out.CheckRunID, "err", err)
+			continue
+		}
+		slog.Info("completed a check run an earlier job left in progress, as superseded by this one", "check_run", id, "superseded_by", out.CheckRunID, "conclusion", out.Conclusion)
+		out.Superseded = append(out.Superseded, id)
+	}
 }
 
 // RunLeftInProgressError is a check run that could not be completed:
@@ -268,12 +335,29 @@ func failContext(ctx context.Context, grace time.Duration) (context.Context, con
 	return fctx, func() {}
 }
 
+// externalIDPrefix begins the external id of every check run the action
+// creates.
+const externalIDPrefix = "pact-action-"
+
 // newExternalID tags one check run so a create that failed after GitHub
-// applied it can be found instead of repeated.
+// applied it can be found instead of repeated, and so that a later run
+// tells the runs of this action apart (isOwnExternalID).
 func newExternalID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:]) // crypto/rand never fails on supported platforms
-	return "pact-action-" + hex.EncodeToString(b[:])
+	return externalIDPrefix + hex.EncodeToString(b[:])
+}
+
+// isOwnExternalID reports an external id of newExternalID's form. Anyone
+// who posts check runs can give one this form; it tells this action's
+// runs from GitHub's and other tools', not from a forger's.
+func isOwnExternalID(id string) bool {
+	hexPart, ok := strings.CutPrefix(id, externalIDPrefix)
+	if !ok || len(hexPart) != 32 {
+		return false
+	}
+	_, err := hex.DecodeString(hexPart)
+	return err == nil
 }
 
 func annotations(anns []report.Annotation) []ghapi.Annotation {

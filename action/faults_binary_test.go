@@ -1,6 +1,8 @@
 package action_test
 
 import (
+	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -199,4 +201,49 @@ func TestBinaryHungGitHub(t *testing.T) {
 	got := onlyRun(t, s, sc.headSHA, "pact", report.ConclusionFailure)
 	contains(t, "check run summary", got.Summary, "stopped before it finished", "budget of "+budget)
 	contains(t, "stderr", res.Stderr, "PACT_RUN_TIMEOUT")
+}
+
+// TestBinaryKilledJobRerun: a job killed outright (SIGKILL: the runner
+// lost, out of memory, the cancel's grace spent) after it created its
+// check run leaves that run in progress; re-running the job posts a new
+// run and completes the old one with the new verdict, saying which run
+// superseded it.
+func TestBinaryKilledJobRerun(t *testing.T) {
+	t.Parallel()
+	s, sc, run := faultScenario(t)
+	// The judgement's read hangs: the run exists, in progress, when the
+	// job is killed.
+	s.Inject(fakegithub.Fault{Method: "POST", Path: "/graphql", Stall: true})
+	killed := run
+	killed.Timeout = 30 * time.Second
+	killed.While = func(p *os.Process) {
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if stalled(s) {
+				_ = p.Kill()
+				return
+			}
+		}
+	}
+	if res := killed.Exec(t); res.Code == 0 {
+		t.Fatalf("the killed job exited 0:\n%s", res.Stderr)
+	}
+	left := s.CheckRuns(sc.headSHA)
+	if len(left) != 1 || left[0].Status != "in_progress" {
+		t.Fatalf("check runs after the kill = %+v, want one in progress", left)
+	}
+
+	res := run.Exec(t)
+
+	wantExit(t, res, 0)
+	runs := noneInProgress(t, s)
+	if len(runs) != 2 {
+		t.Fatalf("check runs = %+v, want the killed job's and the re-run's", runs)
+	}
+	orphan, own := runs[0], runs[1]
+	if own.Conclusion != report.ConclusionWaiting || orphan.Conclusion != own.Conclusion ||
+		orphan.Title != fmt.Sprintf("superseded by check run %d: %s", own.ID, own.Title) {
+		t.Errorf("the re-run's run %d: %s %q; the killed job's: %s %q", own.ID, own.Conclusion, own.Title, orphan.Conclusion, orphan.Title)
+	}
+	contains(t, "stderr", res.Stderr, "completed a check run an earlier job left in progress", "check_run="+strconv.FormatInt(orphan.ID, 10))
+	noViolations(t, s)
 }

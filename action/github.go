@@ -31,10 +31,11 @@ type Reader interface {
 // GitHub is what check mode needs from GitHub: reading, and the Checks API.
 type GitHub interface {
 	Reader
-	CreateCheckRun(ctx context.Context, cr ghapi.CheckRun) (int64, error)
+	CreateCheckRun(ctx context.Context, cr ghapi.CheckRun) (ghapi.CreatedRun, error)
 	FindCheckRun(ctx context.Context, cr ghapi.CheckRun) (int64, bool, error)
 	CompleteCheckRun(ctx context.Context, id int64, conclusion string, out ghapi.Output) error
 	FailCheckRun(ctx context.Context, id int64, summary string) error
+	SupersedeCheckRun(ctx context.Context, id int64, conclusion string, completedAt time.Time, out ghapi.Output) error
 	RequestReviewers(ctx context.Context, number int, logins, teams []string) (*ghapi.PR, error)
 }
 

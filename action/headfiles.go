@@ -309,6 +309,10 @@ type headFiles struct {
 	// file name to blob id ("" when read from the workspace).
 	src   pactSource
 	tasks map[string]string
+	// runs are the check runs of the judgement's name and app in progress
+	// on the head, read with it (Settings.run; none when not asked, or
+	// when GitHub did not answer that part).
+	runs []ghapi.ListedRun
 }
 
 // baseTip is a base branch as one judgement sees it: its tip. Its
@@ -330,12 +334,23 @@ func readHead(ctx context.Context, gh Reader, budget *readBudget, t Target, s Se
 	logPath := s.layout().Log()
 	var reads []ghapi.TreeRead
 	onDisk := headOnDisk(t.Workspace, t.HeadSHA, logPath)
-	if !onDisk {
-		files := []string{logPath, s.layout().State(), s.layout().Project()}
-		if s.pactDir() != "." {
-			files = append(files, s.pactDir())
+	// The check runs the verdict's run supersedes are listed in the same
+	// request, from the head's read (docs/check.md, "Where it runs").
+	var runs *ghapi.RunsQuery
+	if s.run.App != 0 {
+		runs = &ghapi.RunsQuery{Name: s.CheckName, App: s.run.App}
+	}
+	headRead := !onDisk || runs != nil
+	if headRead {
+		r := ghapi.TreeRead{Commit: t.HeadSHA, Runs: runs}
+		if !onDisk {
+			r.Files = []string{logPath, s.layout().State(), s.layout().Project()}
+			if s.pactDir() != "." {
+				r.Files = append(r.Files, s.pactDir())
+			}
+			r.Dirs = []string{s.layout().Tasks()}
 		}
-		reads = append(reads, ghapi.TreeRead{Commit: t.HeadSHA, Files: files, Dirs: []string{s.layout().Tasks()}})
+		reads = append(reads, r)
 	}
 	for _, b := range bases {
 		reads = append(reads, ghapi.TreeRead{Branch: b})
@@ -354,19 +369,26 @@ func readHead(ctx context.Context, gh Reader, budget *readBudget, t Target, s Se
 		}
 	}
 	var src pactSource = diskSource{root: t.Workspace, budget: budget}
-	if !onDisk {
+	var listed []ghapi.ListedRun
+	if headRead {
 		tree := trees[0]
 		trees = trees[1:]
-		if e, ok := tree.Entries[s.pactDir()]; ok && e.Kind != ghapi.KindDir {
-			return nil, nil, nil, fmt.Errorf("read %s from the GitHub API at %s: it is a %s, not a directory", s.pactDir(), prose.ShortSHA(t.HeadSHA), e.Kind)
+		listed = tree.Runs
+		if !onDisk {
+			if e, ok := tree.Entries[s.pactDir()]; ok && e.Kind != ghapi.KindDir {
+				return nil, nil, nil, fmt.Errorf("read %s from the GitHub API at %s: it is a %s, not a directory", s.pactDir(), prose.ShortSHA(t.HeadSHA), e.Kind)
+			}
+			src = treeSource{tree: tree, blobs: gh}
 		}
-		src = treeSource{tree: tree, blobs: gh}
 	}
 	tips := map[string]baseTip{}
 	for i, b := range bases {
 		tips[b] = baseTip{sha: trees[i].Commit}
 	}
 	h, err := readPact(ctx, src, t.HeadSHA, s)
+	if h != nil {
+		h.runs = listed
+	}
 	return h, tips, cfg, err
 }
 

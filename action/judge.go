@@ -68,6 +68,9 @@ type Settings struct {
 	facts *facts
 	// grace replaces failGrace (tests of a cancelled job shorten it).
 	grace time.Duration
+	// run is the check run this judgement's verdict goes to (check sets
+	// it): the head's read lists the older runs it supersedes.
+	run ghapi.CreatedRun
 }
 
 // defaultTimeout bounds one judgement: GitHub calls are retried for a few
@@ -117,6 +120,9 @@ type Judgement struct {
 	// Requests are the review requests of each pull request judged (check
 	// carries them out; see reviewrequests.go).
 	Requests []ReviewRequest
+	// older are the check runs the verdict's run supersedes (superseded;
+	// check completes them).
+	older []int64
 }
 
 // judge judges a commit the way branch protection sees it: as the head of
@@ -157,7 +163,7 @@ func judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 		return nil, err
 	}
 	slog.Debug("configuration", "from", cfg.describe())
-	j := &Judgement{Target: t, State: head.replay.State, Source: head.source}
+	j := &Judgement{Target: t, State: head.replay.State, Source: head.source, older: superseded(head.runs, s.run.ID)}
 	if t.MergeGroup != nil {
 		return j, judgeMergeGroup(ctx, gh, head, t.MergeGroup, tips[t.MergeGroup.BaseRef], cfg, s, j)
 	}

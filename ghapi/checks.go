@@ -57,18 +57,25 @@ var conclusions = map[string]bool{
 	"success": true, "skipped": true, "stale": true, "timed_out": true,
 }
 
-// CreateCheckRun creates a check run and returns its id.
-func (c *Client) CreateCheckRun(ctx context.Context, cr CheckRun) (int64, error) {
+// CreatedRun is a check run created: its id, and the GitHub App whose
+// token created it (GitHub Actions for a workflow's token), which alone
+// may update it.
+type CreatedRun struct {
+	ID, App int64
+}
+
+// CreateCheckRun creates a check run.
+func (c *Client) CreateCheckRun(ctx context.Context, cr CheckRun) (CreatedRun, error) {
 	op := fmt.Sprintf("create check run %q", cr.Name)
 	if cr.Name == "" || cr.HeadSHA == "" {
-		return 0, fmt.Errorf("%s: name and head sha are required", op)
+		return CreatedRun{}, fmt.Errorf("%s: name and head sha are required", op)
 	}
 	status := cr.Status
 	if status == "" {
 		status = "in_progress"
 	}
 	if status != "queued" && status != "in_progress" {
-		return 0, fmt.Errorf("%s: status %q is not queued or in_progress", op, status)
+		return CreatedRun{}, fmt.Errorf("%s: status %q is not queued or in_progress", op, status)
 	}
 	opts := github.CreateCheckRunOptions{
 		Name:    cr.Name,
@@ -84,9 +91,9 @@ func (c *Client) CreateCheckRun(ctx context.Context, cr CheckRun) (int64, error)
 	if cr.ExternalID == "" {
 		run, _, err := c.gh.Checks.CreateCheckRun(ctx, c.owner, c.repo, opts)
 		if err != nil {
-			return 0, wrapErr(op, err)
+			return CreatedRun{}, wrapErr(op, err)
 		}
-		return run.GetID(), nil
+		return created(run), nil
 	}
 	// With an external id, a create whose outcome is unknown (no answer,
 	// a cut answer, a 5xx) is looked up before it is repeated: GitHub may
@@ -95,29 +102,34 @@ func (c *Client) CreateCheckRun(ctx context.Context, cr CheckRun) (int64, error)
 	for attempt := 1; ; attempt++ {
 		run, _, err := c.gh.Checks.CreateCheckRun(context.WithValue(ctx, applyOnceKey{}, true), c.owner, c.repo, opts)
 		if err == nil {
-			return run.GetID(), nil
+			return created(run), nil
 		}
 		err = wrapErr(op, err)
 		if !outcomeUnknown(err) {
-			return 0, err
+			return CreatedRun{}, err
 		}
-		id, found, ferr := c.findCheckRun(ctx, cr)
+		found, ok, ferr := c.findCheckRun(ctx, cr)
 		switch {
-		case found:
-			c.logger.Warn("the check run was created though its answer was lost", "check_run", id, "external_id", cr.ExternalID, "error", err)
-			return id, nil
+		case ok:
+			c.logger.Warn("the check run was created though its answer was lost", "check_run", found.ID, "external_id", cr.ExternalID, "error", err)
+			return found, nil
 		case ferr != nil:
-			return 0, fmt.Errorf("%w; it may have been created (external id %s), and looking for it failed too: %w", err, cr.ExternalID, ferr)
+			return CreatedRun{}, fmt.Errorf("%w; it may have been created (external id %s), and looking for it failed too: %w", err, cr.ExternalID, ferr)
 		case attempt == writeAttempts:
-			return 0, err
+			return CreatedRun{}, err
 		}
 		delay := c.backoff(attempt)
 		c.logger.Warn("github request failed, retrying", "method", http.MethodPost, "path", "check-runs", "attempt", attempt,
 			"status", statusOf(err), "delay", delay, "error", err, "note", "the run was not created; creating it again")
 		if err := c.sleep(ctx, delay); err != nil {
-			return 0, err
+			return CreatedRun{}, err
 		}
 	}
+}
+
+// created is what GitHub's answer says of a run it created.
+func created(run *github.CheckRun) CreatedRun {
+	return CreatedRun{ID: run.GetID(), App: run.GetApp().GetID()}
 }
 
 // writeAttempts bounds the attempts of a write whose outcome must be
@@ -132,23 +144,24 @@ func (c *Client) FindCheckRun(ctx context.Context, cr CheckRun) (int64, bool, er
 	if cr.ExternalID == "" {
 		return 0, false, nil
 	}
-	return c.findCheckRun(ctx, cr)
+	found, ok, err := c.findCheckRun(ctx, cr)
+	return found.ID, ok, err
 }
 
 // findCheckRun looks for the run a failed create may have made, by name and
 // external id on its head commit.
-func (c *Client) findCheckRun(ctx context.Context, cr CheckRun) (int64, bool, error) {
+func (c *Client) findCheckRun(ctx context.Context, cr CheckRun) (CreatedRun, bool, error) {
 	list, _, err := c.gh.Checks.ListCheckRunsForRef(ctx, c.owner, c.repo, cr.HeadSHA, &github.ListCheckRunsOptions{
 		CheckName: github.String(cr.Name), Filter: github.String("all"), ListOptions: github.ListOptions{PerPage: 100}})
 	if err != nil {
-		return 0, false, wrapErr(fmt.Sprintf("look for check run %q by its external id", cr.Name), err)
+		return CreatedRun{}, false, wrapErr(fmt.Sprintf("look for check run %q by its external id", cr.Name), err)
 	}
 	for _, run := range list.CheckRuns {
 		if run.GetExternalID() == cr.ExternalID {
-			return run.GetID(), true, nil
+			return created(run), true, nil
 		}
 	}
-	return 0, false, nil
+	return CreatedRun{}, false, nil
 }
 
 // CheckRunVerdict reports whether the newest check run named name on
@@ -283,6 +296,29 @@ func (c *Client) FailCheckRun(ctx context.Context, id int64, summary string) err
 		},
 	}); err != nil {
 		return fmt.Errorf("fail check run %d: %w", id, err)
+	}
+	return nil
+}
+
+// SupersedeCheckRun completes run id, a run another one superseded, with
+// conclusion, completedAt and out's title and summary (no annotations),
+// in one attempt: it is not the verdict, so whatever GitHub answers, the
+// caller goes on, and a failure is the next run's to mend.
+func (c *Client) SupersedeCheckRun(ctx context.Context, id int64, conclusion string, completedAt time.Time, out Output) error {
+	if !conclusions[conclusion] {
+		return fmt.Errorf("complete superseded check run %d: unknown conclusion %q", id, conclusion)
+	}
+	ctx = context.WithValue(context.WithValue(ctx, oneAttemptKey{}, true), applyOnceKey{}, true)
+	if err := c.patchCheckRun(ctx, id, checkRunPatch{
+		Status:      "completed",
+		Conclusion:  conclusion,
+		CompletedAt: completedAt.UTC().Format(time.RFC3339),
+		Output: &checkRunOutput{
+			Title:   out.Title,
+			Summary: prose.Clip(out.Summary, maxOutputText, truncated),
+		},
+	}); err != nil {
+		return fmt.Errorf("complete superseded check run %d: %w", id, err)
 	}
 	return nil
 }

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
@@ -42,7 +45,8 @@ func TestCompleteCheckRunDeliversEveryAnnotation(t *testing.T) {
 			head := seedRepo(t, srv)
 			c, _ := newClient(t, srv)
 			ctx := context.Background()
-			id, err := c.CreateCheckRun(ctx, ghapi.CheckRun{Name: "pact", HeadSHA: head, ExternalID: "run-1", DetailsURL: "https://example.com/run/1"})
+			created, err := c.CreateCheckRun(ctx, ghapi.CheckRun{Name: "pact", HeadSHA: head, ExternalID: "run-1", DetailsURL: "https://example.com/run/1"})
+			id := created.ID
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,7 +92,8 @@ func TestCompleteCheckRunRejectsBadInput(t *testing.T) {
 	head := seedRepo(t, srv)
 	c, _ := newClient(t, srv)
 	ctx := context.Background()
-	id, err := c.CreateCheckRun(ctx, ghapi.CheckRun{Name: "pact", HeadSHA: head})
+	created, err := c.CreateCheckRun(ctx, ghapi.CheckRun{Name: "pact", HeadSHA: head})
+	id := created.ID
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +127,8 @@ func TestFailCheckRun(t *testing.T) {
 	head := seedRepo(t, srv)
 	c, _ := newClient(t, srv)
 	ctx := context.Background()
-	id, err := c.CreateCheckRun(ctx, ghapi.CheckRun{Name: "pact", HeadSHA: head, Status: "queued"})
+	created, err := c.CreateCheckRun(ctx, ghapi.CheckRun{Name: "pact", HeadSHA: head, Status: "queued"})
+	id := created.ID
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +160,8 @@ func TestCreateCheckRunDoesNotDuplicateAnAppliedCreate(t *testing.T) {
 			sha := seedRepo(t, srv)
 			c, _ := newClient(t, srv)
 			srv.Inject(fakegithub.Fault{Method: "POST", Path: "/repos/" + owner + "/" + repo + "/check-runs", Status: 502, Times: 1, AfterApply: tt.afterApply})
-			id, err := c.CreateCheckRun(context.Background(), ghapi.CheckRun{Name: "pact", HeadSHA: sha, ExternalID: "run-42"})
+			created, err := c.CreateCheckRun(context.Background(), ghapi.CheckRun{Name: "pact", HeadSHA: sha, ExternalID: "run-42"})
+			id := created.ID
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -166,5 +173,116 @@ func TestCreateCheckRunDoesNotDuplicateAnAppliedCreate(t *testing.T) {
 				t.Errorf("returned id %d, stored run %d", id, runs[0].ID)
 			}
 		})
+	}
+}
+
+// TestReadTreesListsRunsInProgress: a commit's read lists, in the same
+// request, the check runs of one name that one app created there and that
+// are still in progress, oldest first, with their external ids: not
+// another app's, another name's, a completed one or one on another
+// commit. GraphQL or, where it does not answer, the REST API in one call.
+// A token that may not read checks gets the files all the same, with the
+// runs not listed.
+func TestReadTreesListsRunsInProgress(t *testing.T) {
+	t.Parallel()
+	other := fakegithub.App{ID: 4242, Slug: "other", Name: "Other", Owner: "acme"}
+	for _, tc := range []struct {
+		name     string
+		opts     []fakegithub.Option
+		noChecks bool
+		wantRuns bool
+	}{
+		{name: "graphql", wantRuns: true},
+		{name: "rest", opts: []fakegithub.Option{fakegithub.WithoutGraphQL()}, wantRuns: true},
+		{name: "graphql, a token that may not read checks", noChecks: true},
+		{name: "rest, a token that may not read checks", opts: []fakegithub.Option{fakegithub.WithoutGraphQL()}, noChecks: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := fakegithub.New(t, tc.opts...)
+			head := seedRepo(t, srv)
+			elsewhere := srv.CommitFiles(owner, repo, "topic", map[string]string{"a": "1"}, "bob")
+			seed := func(s fakegithub.CheckRunSeed) int64 {
+				if s.HeadSHA == "" {
+					s.HeadSHA = head
+				}
+				return srv.SeedCheckRun(owner, repo, s)
+			}
+			first := seed(fakegithub.CheckRunSeed{Name: "pact", ExternalID: "pact-action-1"})
+			seed(fakegithub.CheckRunSeed{Name: "pact", App: other, ExternalID: "pact-action-2"})
+			seed(fakegithub.CheckRunSeed{Name: "pact-lint", ExternalID: "pact-action-3"})
+			seed(fakegithub.CheckRunSeed{Name: "pact", Status: "completed", Conclusion: "success", ExternalID: "pact-action-4"})
+			seed(fakegithub.CheckRunSeed{Name: "pact", HeadSHA: elsewhere, ExternalID: "pact-action-5"})
+			seed(fakegithub.CheckRunSeed{Name: "pact", Status: "queued", ExternalID: "pact-action-6"})
+			job := seed(fakegithub.CheckRunSeed{Name: "pact"})
+			if tc.noChecks {
+				srv.SetToken("test-token", fakegithub.Token{NoChecks: true})
+			}
+			c, _ := newClient(t, srv)
+			before := len(srv.Requests())
+
+			trees, err := c.ReadTrees(context.Background(), ghapi.TreeRead{Commit: head, Files: []string{"README.md"},
+				Runs: &ghapi.RunsQuery{Name: "pact", App: fakegithub.GitHubActions.ID}})
+
+			if err != nil {
+				t.Fatalf("ReadTrees: %v", err)
+			}
+			tr := trees[0]
+			if string(tr.Entries["README.md"].Data) != "# widgets\n" {
+				t.Errorf("README.md = %q", tr.Entries["README.md"].Data)
+			}
+			want := []ghapi.ListedRun{{ID: first, ExternalID: "pact-action-1"}, {ID: job}}
+			switch {
+			case tc.wantRuns && (!tr.RunsListed || !slices.Equal(tr.Runs, want)):
+				t.Errorf("runs %+v (listed %v), want %+v", tr.Runs, tr.RunsListed, want)
+			case !tc.wantRuns && (tr.RunsListed || tr.Runs != nil):
+				t.Errorf("runs %+v (listed %v), want none listed", tr.Runs, tr.RunsListed)
+			}
+			// Over GraphQL, the runs come with the files: one request.
+			if rest := srv.Requests()[before:]; tc.opts == nil && len(rest) != 1 {
+				t.Errorf("requests = %d, want 1: %+v", len(rest), rest)
+			}
+		})
+	}
+}
+
+// TestSupersedeCheckRun: a superseded run is completed in one request with
+// the conclusion, completion time, title and summary given; a completion
+// GitHub refuses or does not answer is not sent again, and another app's
+// run cannot be completed.
+func TestSupersedeCheckRun(t *testing.T) {
+	t.Parallel()
+	srv := fakegithub.New(t)
+	head := seedRepo(t, srv)
+	c, _ := newClient(t, srv)
+	ctx := context.Background()
+	created, err := c.CreateCheckRun(ctx, ghapi.CheckRun{Name: "pact", HeadSHA: head})
+	if err != nil || created.App != fakegithub.GitHubActions.ID {
+		t.Fatalf("CreateCheckRun = %+v, %v; want GitHub Actions' run", created, err)
+	}
+	orphan := srv.SeedCheckRun(owner, repo, fakegithub.CheckRunSeed{Name: "pact", HeadSHA: head})
+	at := time.Date(2026, 3, 2, 9, 31, 7, 0, time.UTC)
+	patch := "/repos/acme/widgets/check-runs/" + strconv.FormatInt(orphan, 10)
+
+	srv.FailNext("PATCH", patch, 502, nil, 1)
+	if err := c.SupersedeCheckRun(ctx, orphan, "failure", at, ghapi.Output{Title: "t", Summary: "s"}); err == nil || srv.CountRequests("PATCH", patch) != 1 {
+		t.Errorf("a 502: %v after %d requests, want an error after 1", err, srv.CountRequests("PATCH", patch))
+	}
+	if err := c.SupersedeCheckRun(ctx, orphan, "action_required", at, ghapi.Output{Title: "superseded", Summary: "see the newer run"}); err != nil {
+		t.Fatal(err)
+	}
+	var got fakegithub.CheckRun
+	for _, r := range srv.CheckRuns(head) {
+		if r.ID == orphan {
+			got = r
+		}
+	}
+	if got.Status != "completed" || got.Conclusion != "action_required" || !got.CompletedAt.Equal(at) || got.Title != "superseded" || got.Summary != "see the newer run" || len(got.Annotations) != 0 {
+		t.Errorf("superseded run = %+v", got)
+	}
+
+	theirs := srv.SeedCheckRun(owner, repo, fakegithub.CheckRunSeed{Name: "pact", HeadSHA: head, App: fakegithub.App{ID: 77, Slug: "ci", Name: "CI", Owner: "acme"}})
+	if err := c.SupersedeCheckRun(ctx, theirs, "success", at, ghapi.Output{Title: "t", Summary: "s"}); !errors.Is(err, ghapi.ErrForbidden) {
+		t.Errorf("another app's run: %v, want forbidden", err)
 	}
 }

@@ -70,10 +70,12 @@ type Options struct {
 	// Sleep waits between retries; nil means a timer honouring ctx. Tests
 	// inject a function that records the delay and returns at once.
 	Sleep func(ctx context.Context, d time.Duration) error
-	// Now is the retry transport's clock: it turns the dates of
-	// x-ratelimit-reset and Retry-After into waits and measures the time
-	// spent on a request. Nil means time.Now. Tests pin it, so that a
-	// mandated wait does not depend on how long the test was paused.
+	// Now is the retry transport's clock: it measures the time spent on a
+	// request, and turns the dates of x-ratelimit-reset and Retry-After
+	// into waits for an answer without a Date header (GitHub's clock,
+	// used wherever there is one). Nil means time.Now. Tests pin it, so
+	// that a mandated wait does not depend on how long the test was
+	// paused.
 	Now func() time.Time
 	// Logger receives retry warnings; nil discards them.
 	Logger *slog.Logger

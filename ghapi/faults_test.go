@@ -55,7 +55,8 @@ func TestCreateCheckRunWithLostAnswer(t *testing.T) {
 			f.Method, f.Path = "POST", checkRunsPath
 			srv.Inject(f)
 
-			id, err := c.CreateCheckRun(context.Background(), ghapi.CheckRun{Name: "pact", HeadSHA: sha, ExternalID: "run-7"})
+			created, err := c.CreateCheckRun(context.Background(), ghapi.CheckRun{Name: "pact", HeadSHA: sha, ExternalID: "run-7"})
+			id := created.ID
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,7 +102,8 @@ func TestCompleteCheckRunWithLostAnswer(t *testing.T) {
 			srv := fakegithub.New(t)
 			sha := seedRepo(t, srv)
 			c, sl := newClient(t, srv, shortAttempts)
-			id, err := c.CreateCheckRun(context.Background(), ghapi.CheckRun{Name: "pact", HeadSHA: sha})
+			created, err := c.CreateCheckRun(context.Background(), ghapi.CheckRun{Name: "pact", HeadSHA: sha})
+			id := created.ID
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,7 +142,8 @@ func TestCompleteCheckRunRefusedEveryTime(t *testing.T) {
 			srv := fakegithub.New(t)
 			sha := seedRepo(t, srv)
 			c, _ := newClient(t, srv, shortAttempts)
-			id, err := c.CreateCheckRun(context.Background(), ghapi.CheckRun{Name: "pact", HeadSHA: sha})
+			created, err := c.CreateCheckRun(context.Background(), ghapi.CheckRun{Name: "pact", HeadSHA: sha})
+			id := created.ID
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -71,14 +72,24 @@ func (e *GraphQLError) Unwrap() error {
 	return nil
 }
 
-type graphQLErrors []struct {
+type graphQLErrors []graphQLError
+
+type graphQLError struct {
 	Type    string `json:"type"`
 	Message string `json:"message"`
+	Path    []any  `json:"path"`
 }
 
 // graphql sends one query and decodes its "data" into out. An answer with
 // errors is an error, even with partial data.
 func (c *Client) graphql(ctx context.Context, op, query string, vars map[string]any, out any) error {
+	return c.graphqlPartial(ctx, op, query, vars, out, nil)
+}
+
+// graphqlPartial is graphql for a query some of whose fields may fail
+// alone: when every error of the answer is at a path optional accepts,
+// the errors are logged and the data stands, with null where they were.
+func (c *Client) graphqlPartial(ctx context.Context, op, query string, vars map[string]any, out any, optional func(path []any) bool) error {
 	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
 	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
@@ -124,6 +135,12 @@ func (c *Client) graphql(ctx context.Context, op, query string, vars map[string]
 	}
 	if err := json.Unmarshal(data, &answer); err != nil {
 		return fmt.Errorf("%s: the answer is not GraphQL JSON: %w", op, err)
+	}
+	if len(answer.Errors) > 0 && optional != nil && !slices.ContainsFunc(answer.Errors, func(e graphQLError) bool { return !optional(e.Path) }) {
+		for _, e := range answer.Errors {
+			c.logger.WarnContext(ctx, "GitHub did not answer part of a query; going on without it", "op", op, "path", e.Path, "type", e.Type, "message", e.Message)
+		}
+		answer.Errors = nil
 	}
 	if len(answer.Errors) > 0 {
 		ge := &GraphQLError{}

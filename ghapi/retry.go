@@ -243,6 +243,9 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp, rtErr := t.try(req, getBody)
 		v := t.classify(req, resp, rtErr)
 		if !v.retry {
+			if resp != nil {
+				hideReset(resp.Header)
+			}
 			if resp != nil && isRead(req) && resp.StatusCode/100 == 2 {
 				resp.Body = &resumableBody{t: t, req: req, getBody: getBody, status: resp.StatusCode, cur: resp.Body,
 					sum: sha256.New(), attempt: attempt, start: start, waited: waited}
@@ -561,7 +564,7 @@ func (t *retryTransport) classify(req *http.Request, resp *http.Response, err er
 			return verdict{}
 		}
 		v := verdict{retry: true, status: status, message: peekMessage(resp)}
-		if d, ok := retryAfter(resp.Header, t.now()); ok {
+		if d, ok := retryAfter(resp.Header, githubNow(resp.Header, t.now())); ok {
 			v.wait, v.hasWait = d, true
 		}
 		return v
@@ -571,17 +574,54 @@ func (t *retryTransport) classify(req *http.Request, resp *http.Response, err er
 
 // rateLimitWait fills the mandated wait of a rate-limit response following
 // GitHub's guidance: Retry-After first, then x-ratelimit-reset when
-// x-ratelimit-remaining is 0, else at least a minute.
+// x-ratelimit-remaining is 0, else at least a minute. A date in either is
+// measured on GitHub's clock (githubNow).
 func (t *retryTransport) rateLimitWait(resp *http.Response, v *verdict) {
-	if d, ok := retryAfter(resp.Header, t.now()); ok {
+	now := githubNow(resp.Header, t.now())
+	if d, ok := retryAfter(resp.Header, now); ok {
 		v.wait, v.hasWait = d, true
 		return
 	}
-	if d, ok := rateLimitReset(resp.Header, t.now()); ok {
+	if d, ok := rateLimitReset(resp.Header, now); ok {
 		v.wait, v.hasWait = d, true
 		return
 	}
 	v.minWait = secondaryRateLimitMinWait
+}
+
+// githubNow is the moment of an answer on GitHub's clock: its Date header
+// (the origin server's clock when it answered, as HTTP defines it), or local,
+// the runner's clock, where the answer has none or one that does not
+// parse. x-ratelimit-reset and a Retry-After date are instants of GitHub's
+// clock, and a runner's clock may be minutes off it: two minutes ahead, a
+// reset six seconds away reads as past and the request is sent again at
+// once, the attempts spent hammering the limit, which GitHub penalises;
+// two minutes behind, it reads as two minutes away, longer than the
+// longest wait, and the request gives up at once (docs/check.md, "Where it
+// runs"). The Date's one-second resolution errs on the late side, which
+// rateLimitReset's second of slack covers.
+func githubNow(h http.Header, local time.Time) time.Time {
+	if d := h.Get("Date"); d != "" {
+		if at, err := http.ParseTime(d); err == nil {
+			return at
+		}
+	}
+	return local
+}
+
+// hideReset keeps go-github from gating requests on the runner's clock.
+// Once an answer says no request remains (the last one the limit allows
+// still succeeds), go-github refuses every later request without sending
+// it until x-ratelimit-reset has passed by time.Now, and never waits: a
+// runner behind GitHub's clock fails for minutes after the limit was
+// reset, and one in step fails at once where a short wait would do. This
+// transport is where rate limits are waited out, on GitHub's clock
+// (rateLimitWait), so go-github is not told when the limit resets: it
+// then sends the request, and a rate-limited answer comes back here.
+func hideReset(h http.Header) {
+	if h.Get("X-Ratelimit-Remaining") == "0" {
+		h.Del("X-Ratelimit-Reset")
+	}
 }
 
 // isRateLimit403 tells a rate-limited 403 apart from a permission error.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -104,5 +105,74 @@ func TestTransportBuffersBodiesWithoutGetBody(t *testing.T) {
 	defer resp.Body.Close()
 	if len(bodies) != 3 || bodies[0] != `{"a":1}` || bodies[2] != `{"a":1}` {
 		t.Errorf("bodies sent = %q", bodies)
+	}
+}
+
+// TestRateLimitWaitOnGitHubsClock: a rate limit's mandated wait, as
+// classify reads it from an answer, is measured on GitHub's clock (the
+// answer's Date) whatever the runner's, which counts only where the answer
+// has no Date or one that does not parse. A Retry-After in seconds needs
+// no clock.
+func TestRateLimitWaitOnGitHubsClock(t *testing.T) {
+	t.Parallel()
+	github := time.Date(2026, time.March, 2, 9, 30, 0, 0, time.UTC)
+	epoch := func(d time.Duration) string { return strconv.FormatInt(github.Add(d).Unix(), 10) }
+	httpDate := func(d time.Duration) string { return github.Add(d).Format(http.TimeFormat) }
+	const (
+		primary   = `{"message":"API rate limit exceeded for installation ID 1."}`
+		secondary = `{"message":"You have exceeded a secondary rate limit."}`
+	)
+	tests := []struct {
+		name   string
+		status int
+		header http.Header
+		body   string
+		skew   time.Duration // the runner's clock minus GitHub's
+		// want is the mandated wait; minWait, a floor when none is.
+		want, minWait time.Duration
+		noWait        bool
+	}{
+		{name: "reset, runner in step", status: 403, header: http.Header{"Date": {httpDate(0)}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {epoch(6 * time.Second)}},
+			body: primary, want: 7 * time.Second},
+		{name: "reset, runner 2 minutes ahead", status: 403, header: http.Header{"Date": {httpDate(0)}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {epoch(6 * time.Second)}},
+			body: primary, skew: 2 * time.Minute, want: 7 * time.Second},
+		{name: "reset, runner 2 minutes behind", status: 429, header: http.Header{"Date": {httpDate(0)}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {epoch(6 * time.Second)}},
+			skew: -2 * time.Minute, want: 7 * time.Second},
+		{name: "reset past on GitHub's clock", status: 403, header: http.Header{"Date": {httpDate(0)}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {epoch(-5 * time.Second)}},
+			body: primary, skew: -2 * time.Minute, want: 0},
+		{name: "Date in RFC 850 form", status: 429, header: http.Header{"Date": {github.Format(time.RFC850)}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {epoch(6 * time.Second)}},
+			skew: time.Hour, want: 7 * time.Second},
+		{name: "no Date: the runner's clock, in step", status: 429, header: http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {epoch(6 * time.Second)}},
+			want: 7 * time.Second},
+		{name: "no Date: the runner's clock, 2 minutes behind", status: 429, header: http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {epoch(6 * time.Second)}},
+			skew: -2 * time.Minute, want: 2*time.Minute + 7*time.Second},
+		{name: "garbled Date: the runner's clock", status: 429, header: http.Header{"Date": {"yesterday"}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {epoch(6 * time.Second)}},
+			skew: 2 * time.Minute, want: 0},
+		{name: "Retry-After seconds: no clock", status: 403, header: http.Header{"Date": {httpDate(-time.Hour)}, "Retry-After": {"4"}},
+			body: secondary, skew: 2 * time.Minute, want: 4 * time.Second},
+		{name: "Retry-After before x-ratelimit-reset", status: 429, header: http.Header{"Date": {httpDate(0)}, "Retry-After": {"4"}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {epoch(50 * time.Second)}},
+			skew: -2 * time.Minute, want: 4 * time.Second},
+		{name: "Retry-After date, runner ahead", status: 429, header: http.Header{"Date": {httpDate(0)}, "Retry-After": {httpDate(5 * time.Second)}},
+			skew: 2 * time.Minute, want: 5 * time.Second},
+		{name: "Retry-After date, runner behind", status: 503, header: http.Header{"Date": {httpDate(0)}, "Retry-After": {httpDate(5 * time.Second)}},
+			skew: -2 * time.Minute, want: 5 * time.Second},
+		{name: "reset while requests remain: a secondary limit", status: 403, header: http.Header{"Date": {httpDate(0)}, "X-Ratelimit-Remaining": {"12"}, "X-Ratelimit-Reset": {epoch(6 * time.Second)}},
+			body: secondary, skew: 2 * time.Minute, noWait: true, minWait: secondaryRateLimitMinWait},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			rt := newRetryTransport(nil, RetryPolicy{}, nil, nil)
+			rt.now = func() time.Time { return github.Add(tt.skew) }
+			req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://example.invalid/x", nil)
+			resp := &http.Response{StatusCode: tt.status, Header: tt.header, Body: io.NopCloser(strings.NewReader(tt.body)), Request: req}
+			v := rt.classify(req, resp, nil)
+			if !v.retry || v.status != tt.status {
+				t.Fatalf("verdict %+v: not retried", v)
+			}
+			if v.hasWait == tt.noWait || v.hasWait && v.wait != tt.want || v.minWait != tt.minWait {
+				t.Errorf("wait %v (mandated %v), at least %v; want %v (mandated %v), at least %v", v.wait, v.hasWait, v.minWait, tt.want, !tt.noWait, tt.minWait)
+			}
+		})
 	}
 }

@@ -60,8 +60,9 @@ func TestRetry(t *testing.T) {
 			wantRequests: 3,
 		},
 		{
-			name:         "429 honours a Retry-After date",
-			faults:       []fault{{"GET", prPath, 429, hdr("Retry-After", clock.Add(5*time.Second).Format(http.TimeFormat)), 1}},
+			name: "429 honours a Retry-After date",
+			faults: []fault{{"GET", prPath, 429, hdr("Retry-After", clock.Add(5*time.Second).Format(http.TimeFormat),
+				"Date", clock.Format(http.TimeFormat)), 1}},
 			wantDelays:   [][2]time.Duration{{5 * time.Second, 5 * time.Second}},
 			wantRequests: 2,
 		},
@@ -69,7 +70,7 @@ func TestRetry(t *testing.T) {
 			// The reset time has a one-second resolution: one second of slack.
 			name: "429 waits for x-ratelimit-reset",
 			faults: []fault{{"GET", prPath, 429, hdr("X-Ratelimit-Remaining", "0",
-				"X-Ratelimit-Reset", strconv.FormatInt(clock.Add(10*time.Second).Unix(), 10)), 1}},
+				"X-Ratelimit-Reset", strconv.FormatInt(clock.Add(10*time.Second).Unix(), 10), "Date", clock.Format(http.TimeFormat)), 1}},
 			wantDelays:   [][2]time.Duration{{11 * time.Second, 11 * time.Second}},
 			wantRequests: 2,
 		},
@@ -211,7 +212,8 @@ func TestRetryReplaysRequestBodies(t *testing.T) {
 	c, sl := newClient(t, srv)
 	ctx := context.Background()
 
-	id, err := c.CreateCheckRun(ctx, ghapi.CheckRun{Name: "pact", HeadSHA: head})
+	created, err := c.CreateCheckRun(ctx, ghapi.CheckRun{Name: "pact", HeadSHA: head})
+	id := created.ID
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,45 +279,69 @@ func TestRetryIsLogged(t *testing.T) {
 // whose own message (PACT_TIMEOUT, PACT_RUN_TIMEOUT) the caller then gives
 // (TestBinaryHungGitHub).
 //
-// The runner's clock off GitHub's by an hour: a rate limit's reset, read
-// on the wrong clock, asks for an hour's wait (behind: given up at once,
-// saying how long) or none (ahead: asked again at once, until the attempts
-// run out). Either way the request fails closed, rate limited, naming the
-// wait or the attempts; it never hangs nor succeeds on a refusal.
+// The runner's clock off GitHub's: a primary rate limit's reset six
+// seconds away on GitHub's clock (the fake dates its answers by its own
+// clock, as GitHub does) is waited out for those six seconds and the one
+// of slack, whether the runner is in step, minutes ahead (where the reset
+// read as past sent four more requests at once, and the request failed)
+// or behind (where it read as minutes away, over the longest wait, and
+// the request failed at once). An hour off changes nothing either.
 func TestRetryClockSkew(t *testing.T) {
 	t.Parallel()
 	const path = "/repos/acme/widgets/collaborators/alice/permission"
-	reset := strconv.FormatInt(clock.Add(10*time.Second).Unix(), 10)
-	for name, tc := range map[string]struct {
-		skew     time.Duration
-		requests int
-		msg      string
-	}{
-		"runner behind by an hour": {-time.Hour, 1, "server asked to wait 1h0m11s"},
-		"runner ahead by an hour":  {time.Hour, 4, "max 4 attempts"},
+	for name, skew := range map[string]time.Duration{
+		"runner in step":             0,
+		"runner ahead by 2 minutes":  2 * time.Minute,
+		"runner behind by 2 minutes": -2 * time.Minute,
+		"runner ahead by an hour":    time.Hour,
+		"runner behind by an hour":   -time.Hour,
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			srv := fakegithub.New(t)
 			seedRepo(t, srv)
-			srv.FailNext("GET", path, 429, http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset}}, 99)
-			c, _ := newClient(t, srv, func(o *ghapi.Options) { o.Now = func() time.Time { return clock.Add(tc.skew) } })
+			github := srv.Now()
+			reset := strconv.FormatInt(github.Add(6*time.Second).Unix(), 10)
+			srv.FailNext("GET", path, 429, http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset}}, 1)
+			c, sl := newClient(t, srv, func(o *ghapi.Options) { o.Now = func() time.Time { return github.Add(skew) } })
 
-			_, err := c.Permission(context.Background(), "alice")
-
-			if !errors.Is(err, ghapi.ErrRateLimited) || !strings.Contains(fmtErr(err), tc.msg) {
-				t.Errorf("error = %v, want rate limited saying %q", err, tc.msg)
+			if _, err := c.Permission(context.Background(), "alice"); err != nil {
+				t.Fatalf("Permission: %v", err)
 			}
-			if n := srv.CountRequests("GET", path); n != tc.requests {
-				t.Errorf("requests = %d, want %d", n, tc.requests)
+			if waits := sl.all(); len(waits) != 1 || waits[0] != 7*time.Second {
+				t.Errorf("waits = %v, want one of 7s (the reset, and a second of slack)", waits)
+			}
+			if n := srv.CountRequests("GET", path); n != 2 {
+				t.Errorf("requests = %d, want 2", n)
 			}
 		})
 	}
 }
 
-func fmtErr(err error) string {
-	if err == nil {
-		return ""
+// TestRateLimitGateNotOnRunnersClock: the last request a primary rate
+// limit allows succeeds saying none remain; the next one is sent (and a
+// rate-limited answer would be waited out on GitHub's clock), not refused
+// by go-github without a request until its reset has passed on the
+// runner's clock.
+func TestRateLimitGateNotOnRunnersClock(t *testing.T) {
+	t.Parallel()
+	const path = "/repos/acme/widgets/collaborators/alice/permission"
+	// go-github's gate compares the reset with time.Now: GitHub's clock
+	// here is the machine's.
+	srv := fakegithub.New(t, fakegithub.WithClock(time.Now()))
+	seedRepo(t, srv)
+	srv.SetPermission("alice", fakegithub.Write)
+	reset := strconv.FormatInt(srv.Now().Add(time.Hour).Unix(), 10)
+	srv.Inject(fakegithub.Fault{Method: "GET", Path: path, Serve: true,
+		Header: http.Header{"X-Ratelimit-Limit": {"1000"}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {reset}}})
+	c, _ := newClient(t, srv, func(o *ghapi.Options) { o.Now = time.Now })
+
+	for i := range 2 {
+		if _, err := c.Permission(context.Background(), "alice"); err != nil {
+			t.Fatalf("request %d: %v", i+1, err)
+		}
 	}
-	return err.Error()
+	if n := srv.CountRequests("GET", path); n != 2 {
+		t.Errorf("requests = %d, want 2: the second was refused without being sent", n)
+	}
 }

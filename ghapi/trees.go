@@ -1,10 +1,14 @@
 package ghapi
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -49,6 +53,22 @@ type TreeRead struct {
 	// are kept or fetched; an error from it stops the read, and ReadTrees
 	// returns it (wrapped). A caller bounds what it reads with it.
 	Take func(path string, size int64) error
+	// Runs, with a Commit, also lists the commit's check runs it names
+	// (Tree.Runs), in the same request.
+	Runs *RunsQuery
+}
+
+// RunsQuery names the check runs a TreeRead lists: those named Name that
+// the GitHub App App created on the commit and that are still in progress.
+type RunsQuery struct {
+	Name string
+	App  int64
+}
+
+// ListedRun is a check run a RunsQuery found.
+type ListedRun struct {
+	ID         int64
+	ExternalID string
 }
 
 // Tree is what one TreeRead found.
@@ -63,6 +83,73 @@ type Tree struct {
 	// directly inside each directory asked for, by repository path. A
 	// path that is not there is absent.
 	Entries map[string]Entry
+	// Runs are the check runs TreeRead.Runs names, oldest first (at most
+	// maxListedRuns), when RunsListed: GitHub may fail to answer that part
+	// alone, and the files read stand without it.
+	Runs       []ListedRun
+	RunsListed bool
+}
+
+// The listing of a RunsQuery stops at runsSuites check suites of the app
+// on the commit (a workflow run of GitHub Actions is one) and runsPerSuite
+// runs of each: in-progress runs of one name are few, and whoever posts
+// thousands of them must not make a read of the pact heavy.
+const (
+	runsSuites   = 50
+	runsPerSuite = 50
+)
+
+// runsFields select a RunsQuery's runs on a commit: by the app's suites,
+// the runs of the name in progress, each with what a caller checks again
+// (the filters are GitHub's) and its id. CheckRun.databaseId is a 32-bit
+// Int, which check run ids have outgrown on github.com, so the id is read
+// from the run's path (resourcePath, …/runs/{check_run_id}).
+const runsFields = `app { databaseId } checkRuns(first: %d, filterBy: {checkName: $%s, status: IN_PROGRESS}) { nodes { name status externalId resourcePath } }`
+
+// gqlSuites is a RunsQuery's answer.
+type gqlSuites struct {
+	Nodes []struct {
+		App *struct {
+			DatabaseID int64 `json:"databaseId"`
+		} `json:"app"`
+		CheckRuns struct {
+			Nodes []struct {
+				Name         string `json:"name"`
+				Status       string `json:"status"`
+				ExternalID   string `json:"externalId"`
+				ResourcePath string `json:"resourcePath"`
+			} `json:"nodes"`
+		} `json:"checkRuns"`
+	} `json:"nodes"`
+}
+
+// runs is what the answer lists of q's runs, verified against q, oldest
+// first.
+func (g *gqlSuites) runs(q RunsQuery) []ListedRun {
+	var out []ListedRun
+	for _, suite := range g.Nodes {
+		if suite.App == nil || suite.App.DatabaseID != q.App {
+			continue
+		}
+		for _, r := range suite.CheckRuns.Nodes {
+			id, ok := runIDFromPath(r.ResourcePath)
+			if ok && r.Name == q.Name && r.Status == "IN_PROGRESS" {
+				out = append(out, ListedRun{ID: id, ExternalID: r.ExternalID})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b ListedRun) int { return cmp.Compare(a.ID, b.ID) })
+	return out
+}
+
+// runIDFromPath is the id in a check run's path, /{owner}/{repo}/runs/{id}.
+func runIDFromPath(p string) (int64, bool) {
+	rest, id, ok := strings.Cut(strings.TrimSuffix(p, "/"), "/runs/")
+	if !ok || rest == "" || strings.Contains(id, "/") {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(id, 10, 64)
+	return n, err == nil && n > 0
 }
 
 // Git file modes as GraphQL's TreeEntry.mode reports them (decimal).
@@ -151,6 +238,15 @@ func (c *Client) ReadTrees(ctx context.Context, reads ...TreeRead) ([]Tree, erro
 			fmt.Fprintf(&q, ", $%s: String!", v)
 			fmt.Fprintf(&sel, " d%d: file(path: $%s) { %s }", j, v, dirFields)
 		}
+		if rq := r.Runs; rq != nil {
+			if r.Commit == "" || rq.Name == "" || rq.App <= 0 || rq.App > math.MaxInt32 {
+				return nil, fmt.Errorf("%s: list check runs of a commit, by a name and an app (GraphQL's Int)", op)
+			}
+			av, nv := rv+"app", rv+"run"
+			vars[av], vars[nv] = rq.App, rq.Name
+			fmt.Fprintf(&q, ", $%s: Int!, $%s: String!", av, nv)
+			fmt.Fprintf(&sel, " runs: checkSuites(first: %d, filterBy: {appId: $%s}) { nodes { "+runsFields+" } }", runsSuites, av, runsPerSuite, nv)
+		}
 		sel.WriteString(" }")
 		switch {
 		case r.DefaultBranch && r.Commit == "" && r.Branch == "":
@@ -172,7 +268,17 @@ func (c *Client) ReadTrees(ctx context.Context, reads ...TreeRead) ([]Tree, erro
 	var answer struct {
 		Repository map[string]json.RawMessage `json:"repository"`
 	}
-	if err := c.graphql(ctx, op, q.String(), vars, &answer); errors.Is(err, errNoGraphQL) {
+	// A listing of check runs GitHub does not answer (a token that may not
+	// read checks, say) fails alone: the files stand.
+	runsOnly := func(path []any) bool {
+		if len(path) < 3 || path[0] != "repository" || path[2] != "runs" {
+			return false
+		}
+		alias, _ := path[1].(string)
+		i, err := strconv.Atoi(strings.TrimPrefix(alias, "r"))
+		return err == nil && strings.HasPrefix(alias, "r") && i < len(reads) && reads[i].Runs != nil
+	}
+	if err := c.graphqlPartial(ctx, op, q.String(), vars, &answer, runsOnly); errors.Is(err, errNoGraphQL) {
 		c.logger.WarnContext(ctx, "the GraphQL endpoint does not answer; reading through the REST API, one call per file", "url", c.graphqlURL, "err", err)
 		return c.readTreesREST(ctx, op, reads)
 	} else if err != nil {
@@ -226,6 +332,17 @@ func (c *Client) ReadTrees(ctx context.Context, reads ...TreeRead) ([]Tree, erro
 		}
 		t := Tree{Commit: cm.OID, RootTree: cm.Tree.OID, Branch: branch, Entries: map[string]Entry{}}
 		c.cache.putTree(t.Commit, t.RootTree)
+		if r.Runs != nil {
+			var suites *gqlSuites // null: GitHub did not answer it
+			if raw := fields["runs"]; raw != nil {
+				if err := json.Unmarshal(raw, &suites); err != nil {
+					return nil, fmt.Errorf("%s: decode the answer: %w", op, err)
+				}
+			}
+			if suites != nil {
+				t.Runs, t.RunsListed = suites.runs(*r.Runs), true
+			}
+		}
 		for j, p := range r.Files {
 			clean, _ := cleanPath(p)
 			if err := c.addEntry(ctx, &t, clean, fields[fmt.Sprintf("f%d", j)], r.Take); err != nil {

@@ -1,8 +1,10 @@
 package ghapi
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/google/go-github/v60/github"
@@ -109,6 +111,9 @@ func (c *Client) readTreesREST(ctx context.Context, op string, reads []TreeRead)
 		}
 		t := Tree{Commit: rc.GetSHA(), RootTree: rc.GetCommit().GetTree().GetSHA(), Branch: branch, Entries: map[string]Entry{}}
 		c.cache.putTree(t.Commit, t.RootTree)
+		if r.Runs != nil {
+			c.listRunsREST(ctx, &t, *r.Runs)
+		}
 		for _, p := range r.Files {
 			clean, e, err := find(t.RootTree, p)
 			if err != nil {
@@ -145,6 +150,26 @@ func (c *Client) readTreesREST(ctx context.Context, op string, reads []TreeRead)
 		out[i] = t
 	}
 	return out, nil
+}
+
+// listRunsREST lists q's check runs on t's commit through the REST API,
+// in one call (GET .../commits/{ref}/check-runs, the first 100); a listing
+// GitHub does not answer leaves t.RunsListed false, as over GraphQL.
+func (c *Client) listRunsREST(ctx context.Context, t *Tree, q RunsQuery) {
+	list, _, err := c.gh.Checks.ListCheckRunsForRef(ctx, c.owner, c.repo, t.Commit, &github.ListCheckRunsOptions{
+		CheckName: github.String(q.Name), Status: github.String("in_progress"), AppID: github.Int64(q.App),
+		Filter: github.String("all"), ListOptions: github.ListOptions{PerPage: 100}})
+	if err != nil {
+		c.logger.WarnContext(ctx, "GitHub did not list the check runs in progress; going on without them", "commit", t.Commit, "err", wrapErr("list check runs", err))
+		return
+	}
+	for _, run := range list.CheckRuns {
+		if run.GetName() == q.Name && run.GetStatus() == "in_progress" && run.GetApp().GetID() == q.App && run.GetID() > 0 {
+			t.Runs = append(t.Runs, ListedRun{ID: run.GetID(), ExternalID: run.GetExternalID()})
+		}
+	}
+	slices.SortFunc(t.Runs, func(a, b ListedRun) int { return cmp.Compare(a.ID, b.ID) })
+	t.RunsListed = true
 }
 
 // gitTree lists the entries directly in tree sha (GET

@@ -57,7 +57,7 @@ func (d Dir) Create(initLine []byte, st *projection.State, c Charter) (err error
 		return err
 	}
 	made := d.absent()
-	unlock, err := d.lock(true)
+	unlock, err := d.lock(true, osLock.lock)
 	if err != nil {
 		made.remove(d)
 		return err

@@ -1,6 +1,7 @@
 package pactdir
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -35,12 +36,21 @@ var osLock fileLock = platformLock{}
 // leave every file as it was). The log must exist; Create makes it under
 // the lock. The returned function releases it.
 func (d Dir) Lock() (unlock func(), err error) {
-	return d.lock(false)
+	return d.lock(false, osLock.lock)
 }
 
-// lock is Lock; with create, the pact directory and an empty log are made
-// first when they are absent (init).
-func (d Dir) lock(create bool) (func(), error) {
+// LockWaiting is Lock for a writer that can be interrupted (Ctrl-C): when
+// another writer holds the lock, waiting (unless nil) is told once, and
+// the wait ends when the lock is granted or when ctx does. An ended ctx
+// is its error at once, with nothing held: the wait given up goes on
+// apart and lets go of the lock and its file the moment it is granted.
+func (d Dir) LockWaiting(ctx context.Context, waiting func()) (unlock func(), err error) {
+	return d.lock(false, func(f *os.File) error { return waitLock(ctx, f, waiting) })
+}
+
+// lock is Lock, taking the log's lock with take; with create, the pact
+// directory and an empty log are made first when they are absent (init).
+func (d Dir) lock(create bool, take func(*os.File) error) (func(), error) {
 	pact, err := d.openPact(create)
 	if err != nil {
 		return nil, err
@@ -50,7 +60,7 @@ func (d Dir) lock(create bool) (func(), error) {
 	if create {
 		flag |= os.O_CREATE
 	}
-	f, err := lockLog(pact, d.Display(pactfile.LogFile), flag, osLock.lock)
+	f, err := lockLog(pact, d.Display(pactfile.LogFile), flag, take)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +97,9 @@ func lockLog(pact *os.Root, display string, flag int, take func(*os.File) error)
 			return nil, err // it names the log
 		}
 		if err := take(f); err != nil {
-			_ = f.Close() // the lock's error is the one to report
+			if !errors.Is(err, errWaitGivenUp) {
+				_ = f.Close() // the lock's error is the one to report
+			}
 			return nil, fmt.Errorf("lock %s: %w", display, err)
 		}
 		if isLog(pact, f) {
@@ -97,6 +109,42 @@ func lockLog(pact *os.Root, display string, flag int, take func(*os.File) error)
 		_ = f.Close()
 	}
 	return nil, fmt.Errorf("lock %s: %w", display, errReplaced)
+}
+
+// errWaitGivenUp is a wait for the lock that ctx ended (waitLock): the
+// file is the wait's to close, once the lock it still waits for is
+// granted.
+var errWaitGivenUp = errors.New("gave up waiting for the lock")
+
+// waitLock takes the lock on f, waiting while another writer holds it
+// (telling waiting, unless nil) until it is granted or ctx ends. A wait
+// cannot be called off, so the one ctx ended goes on apart: once granted,
+// it lets go of the lock and closes f, whose descriptor the wait holds
+// until then (a file closed under it could be another by then).
+func waitLock(ctx context.Context, f *os.File, waiting func()) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if got, err := osLock.tryLock(f); err != nil || got {
+		return err
+	}
+	if waiting != nil {
+		waiting()
+	}
+	granted := make(chan error, 1)
+	go func() { granted <- osLock.lock(f) }()
+	select {
+	case err := <-granted:
+		return err
+	case <-ctx.Done():
+		go func() {
+			if <-granted == nil {
+				_ = osLock.unlock(f)
+			}
+			_ = f.Close()
+		}()
+		return fmt.Errorf("%w: %w", errWaitGivenUp, ctx.Err())
+	}
 }
 
 // isLog reports whether f is the file at the log's name in pact now.

@@ -2,6 +2,7 @@ package pactdir
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -187,6 +188,77 @@ func TestLockIsExclusive(t *testing.T) {
 	}
 	if _, err := newDir(t).Lock(); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("locking a pact without a log: %v, want fs.ErrNotExist", err)
+	}
+}
+
+// TestLockWaitingStopsWhenInterrupted: a writer that can be interrupted
+// takes a free lock without being told to wait; told once that another
+// writer holds it, it waits for its release, or returns at once holding
+// nothing when its context ends (a Ctrl-C), and the wait it gave up lets
+// go of the lock as soon as it is granted.
+func TestLockWaitingStopsWhenInterrupted(t *testing.T) {
+	t.Parallel()
+	d := newDir(t)
+	if err := os.WriteFile(d.Path(pactfile.LogFile), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waits := 0
+	waiting := func() { waits++ }
+	unlock, err := d.LockWaiting(t.Context(), waiting)
+	if err != nil || waits != 0 {
+		t.Fatalf("a free lock: %v, told to wait %d times", err, waits)
+	}
+	unlock()
+
+	holder, err := d.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, interrupt := context.WithCancel(t.Context())
+	told := make(chan struct{})
+	result := make(chan error, 1)
+	go func() {
+		unlock, err := d.LockWaiting(ctx, func() { close(told) })
+		if err == nil {
+			unlock()
+		}
+		result <- err
+	}()
+	<-told
+	interrupt()
+	if err := <-result; !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted while another writer holds the lock: %v, want context.Canceled", err)
+	}
+	holder()
+	// The wait given up is granted the lock and lets it go: the next
+	// writer gets it.
+	unlock, err = d.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+
+	holder, err = d.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	told = make(chan struct{})
+	go func() {
+		unlock, err := d.LockWaiting(t.Context(), func() { close(told) })
+		if err == nil {
+			unlock()
+		}
+		result <- err
+	}()
+	<-told
+	holder()
+	if err := <-result; err != nil {
+		t.Fatalf("waiting for a released lock: %v", err)
+	}
+
+	interrupt()
+	if _, err := d.LockWaiting(ctx, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted before it began: %v, want context.Canceled", err)
 	}
 }
 

@@ -122,6 +122,16 @@ func Stopped(why string, rerun bool) string {
 	return "pact-action stopped before it finished judging this commit: " + Escape(why) + "\n\nRe-run the job; if it keeps failing, read the job log."
 }
 
+// Superseded is the title and summary of a check run a job left in
+// progress, which check run by, of the same name on the same commit,
+// completed with its own conclusion; title is by's.
+func Superseded(by int64, title string) (string, string) {
+	return fmt.Sprintf("superseded by check run %d: %s", by, title),
+		fmt.Sprintf("The job that created this check run stopped before it could complete it (a runner lost, out of memory, or cancelled past its grace), and left it in progress. "+
+			"Check run %d, of the same name, has judged this commit since: this run carries its conclusion, so that the commit reads the same whichever of the two is looked at. "+
+			"Its summary has the verdict.", by)
+}
+
 // where is a finding's place as path:line (path alone for a finding of
 // the whole file).
 func where(f checks.Finding) string {

@@ -16,7 +16,15 @@ const (
 	exitInvalid     = 1 // validate found an error, or a verb was refused
 	exitUsage       = 2 // bad arguments, or an I/O failure
 	exitUnsupported = 3 // the log needs a newer protocol major: upgrade
+	// exitInterrupted is a writer interrupted (Ctrl-C) before it wrote
+	// anything: the code a shell gives a command SIGINT ended, so a
+	// script stops as it would for any interrupted command.
+	exitInterrupted = 130
 )
+
+// errInterrupted is a writer an interrupt (Ctrl-C) stopped before its first
+// write (cli.interrupted).
+var errInterrupted = errors.New("interrupted before anything was written: nothing was recorded, and every file is as it was")
 
 // usageError is a command line that cannot be run as given; both binaries
 // share it.
@@ -62,6 +70,9 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitOK
 	case errors.Is(err, errInvalid):
 		return exitInvalid
+	case errors.Is(err, errInterrupted):
+		fmt.Fprintf(stderr, "pactify: %s\n", errInterrupted)
+		return exitInterrupted
 	case errors.As(err, &unsupported):
 		fmt.Fprintf(stderr, "pactify: %s\nhint: %s\n", report.Plain(unsupported.msg), unsupportedHint)
 		return exitUnsupported

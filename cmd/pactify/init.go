@@ -105,6 +105,9 @@ func (c *cli) cmdInit(p cmdline.Args) error {
 		return refuse(rej)
 	}
 	draft = a.Drafts[0]
+	if err := c.interrupted(); err != nil {
+		return err
+	}
 	err = c.dir.Create(a.Lines[0], a.State, charter)
 	if errors.Is(err, pactdir.ErrExists) {
 		return &refusal{"another pactify init created the log at the same time", "run `pactify status` to see the pact that won"}
@@ -113,6 +116,7 @@ func (c *cli) cmdInit(p cmdline.Args) error {
 		return err
 	}
 	fmt.Fprintf(c.stdout, "init %s: appended event %s on line 1 of %s; seats: %s\n", project, draft.EventID, c.dir.Display(pactfile.LogFile), seatList(seats))
+	c.lateInterrupt("event " + draft.EventID + " was being recorded")
 	return nil
 }
 
@@ -131,7 +135,9 @@ func (c *cli) reinit(charter pactdir.Charter) error {
 	project, base, seats := charter.Project, charter.BaseBranch, charter.Seats
 	// Under the lock, as every writer: a writer removes the temporary
 	// files it finds, which must not be this init's.
-	unlock, err := c.dir.Lock()
+	prog := c.progress()
+	defer prog.stop()
+	unlock, err := c.lock(prog)
 	if err != nil {
 		return err
 	}
@@ -140,6 +146,7 @@ func (c *cli) reinit(charter pactdir.Charter) error {
 	if err != nil {
 		return err
 	}
+	prog.stop()
 	st := res.State
 	if !st.Initialized {
 		return &refusal{fmt.Sprintf("%s exists but holds no valid init event", c.dir.Display(pactfile.LogFile)),
@@ -153,6 +160,9 @@ func (c *cli) reinit(charter pactdir.Charter) error {
 		return &refusal{"the pact is already initialised with a different project or roster, and v1 cannot change seats after init",
 			fmt.Sprintf("run init again with exactly the project %q and seats of the log (`pactify status` shows them), or start a new pact", st.Project)}
 	}
+	if err := c.interrupted(); err != nil {
+		return err
+	}
 	// An init that stopped after its line left no STATE.yml: running init
 	// again finishes it. One that is there is log --replay's to rewrite.
 	if _, err := os.Lstat(c.dir.Path(pactfile.StateFile)); errors.Is(err, fs.ErrNotExist) {
@@ -164,5 +174,6 @@ func (c *cli) reinit(charter pactdir.Charter) error {
 		return err
 	}
 	fmt.Fprintf(c.stdout, "init %s: already initialised; managed blocks refreshed, nothing appended\n", project)
+	c.lateInterrupt("the managed blocks were being written")
 	return nil
 }

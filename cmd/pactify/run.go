@@ -230,7 +230,9 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	if err != nil {
 		return err
 	}
-	unlock, err := c.dir.Lock()
+	prog := c.progress()
+	defer prog.stop()
+	unlock, err := c.lock(prog)
 	if err != nil {
 		return err
 	}
@@ -245,8 +247,6 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	if err := c.dir.CheckWritable(pactfile.StateFile); err != nil {
 		return err
 	}
-	prog := c.progress()
-	defer prog.stop()
 	buildID := snapshotBuild()
 	loaded, err := c.dir.LoadLogToAppendCached(buildID, id, prog.Progress)
 	if err != nil {
@@ -275,6 +275,9 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	if taskFile != nil {
 		task = taskFile(a.State)
 	}
+	if err := c.interrupted(); err != nil {
+		return err
+	}
 	prog.Start("writing "+c.dir.Display(pactfile.StateFile), 0, "")
 	if appended, err := c.dir.Record(a.Lines[0], a.State, task); err != nil {
 		if !appended {
@@ -296,7 +299,44 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 		target = draft.Feature
 	}
 	fmt.Fprintf(c.stdout, "%s %s: appended event %s on line %d of %s\n", draft.Type, target, draft.EventID, log.Lines, c.dir.Display(pactfile.LogFile))
+	c.lateInterrupt("event " + draft.EventID + " was being recorded")
 	return nil
+}
+
+// lock takes the pact's lock for a writer: waiting for another writer
+// says so (on the progress line, and in a debug line), and an interrupt
+// (Ctrl-C) ends the wait with nothing held.
+func (c *cli) lock(prog *progressLine) (func(), error) {
+	unlock, err := c.dir.LockWaiting(c.ctx, func() {
+		what := "waiting for another writer to finish with " + c.dir.Display(pactfile.LogFile)
+		c.log.Debug(what)
+		prog.Start(what, 0, "")
+	})
+	if err != nil && c.ctx.Err() != nil {
+		return nil, errInterrupted
+	}
+	return unlock, err
+}
+
+// interrupted is errInterrupted once the user interrupted the verb
+// (Ctrl-C). A writer asks it at each step before its first write (after
+// taking the lock and after replaying the log, which take long on a large
+// pact) and stops there with nothing written; from its first write on, it
+// finishes, since a write is made whole or cut back (docs/pactify.md,
+// "When a write fails"), and says so (lateInterrupt).
+func (c *cli) interrupted() error {
+	if c.ctx.Err() != nil {
+		return errInterrupted
+	}
+	return nil
+}
+
+// lateInterrupt says, after a writer wrote, that an interrupt came once
+// what was being written could no longer be stopped, and that it is whole.
+func (c *cli) lateInterrupt(what string) {
+	if c.ctx.Err() != nil {
+		fmt.Fprintf(c.stderr, "pactify: interrupted once %s: it was finished, not cut off\n", what)
+	}
 }
 
 // saveSnapshot keeps the replay with the appended line for the next
@@ -515,15 +555,18 @@ func (c *cli) cmdLog(p cmdline.Args) error {
 	if !c.dir.Exists() {
 		return &refusal{fmt.Sprintf("there is no pact here: %s does not exist", c.dir.Display(pactfile.LogFile)), "run `pactify init` first"}
 	}
-	unlock, err := c.dir.Lock()
+	prog := c.progress()
+	defer prog.stop()
+	unlock, err := c.lock(prog)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	prog := c.progress()
-	defer prog.stop()
 	_, res, err := c.loadForRead(prog.Progress)
 	if err != nil {
+		return err
+	}
+	if err := c.interrupted(); err != nil {
 		return err
 	}
 	prog.Start("writing "+c.dir.Display(pactfile.StateFile), 0, "")
@@ -532,6 +575,7 @@ func (c *cli) cmdLog(p cmdline.Args) error {
 	}
 	prog.stop()
 	fmt.Fprintf(c.stdout, "%s rebuilt from %d applied event(s)\n", c.dir.Display(pactfile.StateFile), res.State.Applied)
+	c.lateInterrupt(c.dir.Display(pactfile.StateFile) + " was being written")
 	return nil
 }
 

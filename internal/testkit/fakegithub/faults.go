@@ -9,7 +9,7 @@ import (
 )
 
 // serveFault serves the faults that are not a canned answer (Stall, Drop,
-// Cut) and reports whether it did.
+// Cut, Serve) and reports whether it did.
 func (s *Server) serveFault(w http.ResponseWriter, r *http.Request, f *Fault, escaped string, entry Request) bool {
 	switch {
 	case f.Stall:
@@ -34,6 +34,21 @@ func (s *Server) serveFault(w http.ResponseWriter, r *http.Request, f *Fault, es
 		// The server closes the connection of a handler that aborts,
 		// without a byte of answer.
 		panic(http.ErrAbortHandler)
+	case f.Serve:
+		rp, c := s.apply(r, escaped)
+		entry.Status, entry.Fault = rp.status, true
+		if c != nil && c.op != nil {
+			entry.Operation = c.op.id
+		}
+		s.logRequest(entry)
+		if rp.header == nil {
+			rp.header = http.Header{}
+		}
+		for k, vs := range f.Header {
+			rp.header[http.CanonicalHeaderKey(k)] = vs
+		}
+		s.write(w, r, rp, c)
+		return true
 	case f.Cut:
 		rp, c := s.apply(r, escaped)
 		entry.Status, entry.Fault = rp.status, true
@@ -109,6 +124,9 @@ func (s *Server) getCheckRun(c *call) *reply {
 	cr := s.checkRuns[id]
 	if cr == nil || cr.repo != c.repo {
 		return errorReply(http.StatusNotFound, "Not Found")
+	}
+	if c.tok.NoChecks {
+		return errorReply(http.StatusForbidden, "Resource not accessible by integration")
 	}
 	return jsonReply(http.StatusOK, s.checkRunJSON(cr))
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"testing"
+	"time"
 )
 
 // TestFaultsLoseAnswers: Drop closes the connection with no answer, Cut
@@ -53,5 +54,44 @@ func TestFaultsLoseAnswers(t *testing.T) {
 				t.Errorf("check runs = %+v, applied %v", runs, tc.applied)
 			}
 		})
+	}
+}
+
+// TestAnswersDatedByTheFakesClock: every answer carries the fake's clock as
+// its Date, as GitHub dates its answers by its own: served, canned (a
+// fault), or served with headers added (Serve); a fault may name its own
+// Date, or leave it out.
+func TestAnswersDatedByTheFakesClock(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2031, time.May, 4, 5, 6, 7, 0, time.UTC)
+	s := New(t, WithClock(at))
+	s.SetPermission("alice", Write)
+	const path = "/repos/o/r/collaborators/alice/permission"
+	s.CommitFiles("o", "r", "main", map[string]string{"README.md": "hi\n"}, "alice")
+	now := s.Now().Format(http.TimeFormat)
+	s.Inject(Fault{Method: "GET", Path: path, Status: 503})
+	s.Inject(Fault{Method: "GET", Path: path, Serve: true, Header: http.Header{"X-Ratelimit-Remaining": {"0"}}})
+	s.Inject(Fault{Method: "GET", Path: path, Status: 503, Header: http.Header{"Date": {"Mon, 02 Jan 2006 15:04:05 GMT"}}})
+	s.Inject(Fault{Method: "GET", Path: path, Status: 503, Header: http.Header{"Date": nil}})
+	for i, want := range []struct {
+		status    int
+		date      string
+		remaining string
+	}{
+		{503, now, ""}, {200, now, "0"}, {503, "Mon, 02 Jan 2006 15:04:05 GMT", ""}, {503, "", ""}, {200, now, ""},
+	} {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := s.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != want.status || resp.Header.Get("Date") != want.date || resp.Header.Get("X-Ratelimit-Remaining") != want.remaining {
+			t.Errorf("answer %d: %d, Date %q, x-ratelimit-remaining %q; want %d, %q, %q", i+1, resp.StatusCode,
+				resp.Header.Get("Date"), resp.Header.Get("X-Ratelimit-Remaining"), want.status, want.date, want.remaining)
+		}
 	}
 }

@@ -26,10 +26,13 @@ import (
 // a violation, reported like an OpenAPI one, and answered as GitHub answers
 // an invalid query (200 with "errors"). The fake resolves what the product
 // asks: repository(owner, name) with object(oid | expression),
-// ref(qualifiedName) and defaultBranchRef; Commit (oid, tree, file(path), message), Tree
-// (entries), TreeEntry (name, path, type, mode, oid, size, object), Blob
-// (text, isTruncated, byteSize, isBinary), Ref (name, target), and
-// rateLimit.
+// ref(qualifiedName) and defaultBranchRef; Commit (oid, tree, file(path),
+// message, checkSuites), Tree (entries), TreeEntry (name, path, type, mode,
+// oid, size, object), Blob (text, isTruncated, byteSize, isBinary), Ref
+// (name, target), CheckSuite (app, databaseId, checkRuns), CheckRun (name,
+// status, conclusion, externalId, title, summary, resourcePath, url,
+// permalink, startedAt, completedAt), App (databaseId, slug, name), their
+// connections' nodes and totalCount (checkruns.go), and rateLimit.
 
 // GraphQLOperation is the Operation of a GraphQL request in the request log.
 const GraphQLOperation = "graphql"
@@ -173,7 +176,8 @@ func (s *Server) answerGraphQL(r *http.Request, rawVars *map[string]any) *reply 
 		s.violation("graphql: the variables do not fit the query: %v", verr)
 		return fail(verr.Error())
 	}
-	x := &gqlExec{s: s, schema: schema, doc: doc, vars: vars}
+	tok, _ := s.token(r)
+	x := &gqlExec{s: s, schema: schema, doc: doc, vars: vars, tok: tok}
 	s.mu.Lock()
 	data := x.selection(op.SelectionSet, "Query", gqlRoot{}, nil)
 	s.mu.Unlock()
@@ -191,6 +195,7 @@ type gqlExec struct {
 	doc    *ast.QueryDocument
 	vars   map[string]any
 	errors []gqlError
+	tok    Token // what the request's token may see
 }
 
 // Runtime values of the object types the fake resolves.
@@ -229,6 +234,14 @@ func typeOf(v any) string {
 		return "Ref"
 	case gqlRateLimit:
 		return "RateLimit"
+	case gqlConn:
+		return v.typ
+	case gqlSuite:
+		return "CheckSuite"
+	case gqlCheckRun:
+		return "CheckRun"
+	case gqlApp:
+		return "App"
 	}
 	return ""
 }
@@ -422,6 +435,8 @@ func (x *gqlExec) resolve(f *ast.Field, typ string, v any, path []any) (any, boo
 				return c.message, true
 			case "tree":
 				return gqlObject{repo: v.repo, kind: "Tree", sha: c.tree}, true
+			case "checkSuites":
+				return x.commitSuites(v.repo, v.sha, x.objectArg(f, "filterBy"), x.intArg(f, "first"), path)
 			case "file":
 				p, _ := x.arg(f, "path")
 				p = strings.Trim(p, "/")
@@ -486,6 +501,8 @@ func (x *gqlExec) resolve(f *ast.Field, typ string, v any, path []any) (any, boo
 			}
 			return nil, true // a submodule's commit is not in this repository
 		}
+	case gqlConn, gqlSuite, gqlApp, gqlCheckRun:
+		return x.resolveChecks(f, v, path)
 	}
 	return nil, false
 }

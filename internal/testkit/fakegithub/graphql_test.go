@@ -2,6 +2,7 @@ package fakegithub
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -167,6 +168,7 @@ func TestGraphQLViolations(t *testing.T) {
 	var v violations
 	s := New(t, WithViolationHandler(v.add))
 	head := s.CommitFiles("o", "r", "main", map[string]string{"a": "1"}, "alice")
+	s.SeedCheckRun("o", "r", CheckRunSeed{Name: "pact", HeadSHA: head})
 	tests := []struct {
 		name  string
 		query string
@@ -185,6 +187,8 @@ func TestGraphQLViolations(t *testing.T) {
 		{name: "valid but not resolved by the fake", query: `query($c: GitObjectID!) { repository(owner: "o", name: "r") { object(oid: $c) { ... on Commit { author { name } } } } }`,
 			vars: map[string]any{"c": head}, want: "does not resolve Commit.author"},
 		{name: "mutation", query: `mutation { addStar(input: {starrableId: "x"}) { clientMutationId } }`, want: "queries only"},
+		{name: "a filter the fake would ignore", query: `query($c: GitObjectID!) { repository(owner: "o", name: "r") { object(oid: $c) { ... on Commit { checkSuites(first: 5) { nodes { checkRuns(first: 5, filterBy: {statuses: [IN_PROGRESS]}) { nodes { name } } } } } } } }`,
+			vars: map[string]any{"c": head}, want: "does not resolve filterBy.statuses"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -244,6 +248,46 @@ func TestGraphQLDefaultBranchRef(t *testing.T) {
 		if err := json.Unmarshal(body, &repo); err != nil || repo.DefaultBranch != tc.branch {
 			t.Errorf("REST default_branch = %q, %v; want %s", repo.DefaultBranch, err, tc.branch)
 		}
+	}
+	if v := s.Violations(); len(v) != 0 {
+		t.Errorf("violations: %v", v)
+	}
+}
+
+// Commit.checkSuites lists the check suites on a commit, one per app here,
+// with their app and runs, filtered by app, name and status as GitHub
+// filters them; a token that may not read checks gets FORBIDDEN there and
+// null, the rest of the answer standing.
+func TestGraphQLCheckSuites(t *testing.T) {
+	t.Parallel()
+	s := New(t)
+	head := s.CommitFiles("o", "r", "main", map[string]string{"a": "1"}, "alice")
+	other := App{ID: 99, Slug: "ci", Name: "CI", Owner: "o"}
+	mine := s.SeedCheckRun("o", "r", CheckRunSeed{Name: "pact", HeadSHA: head, ExternalID: "x-1"})
+	s.SeedCheckRun("o", "r", CheckRunSeed{Name: "pact", HeadSHA: head, Status: "completed", Conclusion: "success"})
+	s.SeedCheckRun("o", "r", CheckRunSeed{Name: "lint", HeadSHA: head})
+	s.SeedCheckRun("o", "r", CheckRunSeed{Name: "pact", HeadSHA: head, App: other})
+	const q = `query($c: GitObjectID!, $app: Int!, $n: String!) { repository(owner: "o", name: "r") { object(oid: $c) { ... on Commit { oid
+	  runs: checkSuites(first: 5, filterBy: {appId: $app}) { totalCount nodes { app { databaseId slug name } checkRuns(first: 5, filterBy: {checkName: $n, status: IN_PROGRESS}) { nodes { name status conclusion externalId resourcePath } } } } } } } }`
+	_, out := gql(t, s, "/graphql", q, map[string]any{"c": head, "app": GitHubActions.ID, "n": "pact"})
+	suites := dig(t, out, "data", "repository", "object", "runs")
+	run := dig(t, suites, "nodes", 0, "checkRuns", "nodes", 0)
+	if out["errors"] != nil || dig(t, suites, "totalCount") != float64(1) || dig(t, suites, "nodes", 0, "app", "databaseId") != float64(GitHubActions.ID) ||
+		len(dig(t, suites, "nodes", 0, "checkRuns", "nodes").([]any)) != 1 || dig(t, run, "name") != "pact" || dig(t, run, "status") != "IN_PROGRESS" ||
+		dig(t, run, "conclusion") != nil || dig(t, run, "externalId") != "x-1" || dig(t, run, "resourcePath") != fmt.Sprintf("/o/r/runs/%d", mine) {
+		t.Errorf("answer = %v", out)
+	}
+	s.SetToken("t", Token{NoChecks: true})
+	_, body, _ := do(t, s, "POST", "/graphql", map[string]any{"query": q, "variables": map[string]any{"c": head, "app": GitHubActions.ID, "n": "pact"}},
+		"Authorization", "Bearer t")
+	out = nil
+	if err := json.Unmarshal(body, &out); err != nil {
+		t.Fatal(err)
+	}
+	errs, _ := out["errors"].([]any)
+	if len(errs) != 1 || dig(t, errs, 0, "type") != "FORBIDDEN" || fmt.Sprint(dig(t, errs, 0, "path")) != "[repository object runs]" ||
+		dig(t, out, "data", "repository", "object", "runs") != nil || dig(t, out, "data", "repository", "object", "oid") != head {
+		t.Errorf("a token that may not read checks: %v", out)
 	}
 	if v := s.Violations(); len(v) != 0 {
 		t.Errorf("violations: %v", v)

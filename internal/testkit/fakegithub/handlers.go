@@ -245,7 +245,11 @@ func (s *Server) createCheckRun(c *call) *reply {
 	if s.store.commits[in.HeadSHA] == nil {
 		return validationFailed("No commit found for SHA: " + in.HeadSHA)
 	}
-	cr := &checkRunState{id: s.newID(), repo: c.repo, headSHA: in.HeadSHA, status: "queued", started: s.tick()}
+	if c.tok.NoChecks {
+		return errorReply(http.StatusForbidden, "Resource not accessible by integration")
+	}
+	app := c.app()
+	cr := &checkRunState{id: s.newID(), repo: c.repo, app: app, suite: s.suiteID(c.repo, app, in.HeadSHA), headSHA: in.HeadSHA, status: "queued", started: s.tick()}
 	if rp := s.applyCheckRun(cr, &in); rp != nil {
 		return rp
 	}
@@ -258,6 +262,12 @@ func (s *Server) updateCheckRun(c *call) *reply {
 	cr := s.checkRuns[id]
 	if cr == nil || cr.repo != c.repo {
 		return errorReply(http.StatusNotFound, "Not Found")
+	}
+	if c.tok.NoChecks {
+		return errorReply(http.StatusForbidden, "Resource not accessible by integration")
+	}
+	if app := c.app(); app.ID != cr.app.ID {
+		return errorReply(http.StatusForbidden, fmt.Sprintf("Invalid app_id `%d` - check run can only be modified by the GitHub App that created it.", app.ID))
 	}
 	var in checkRunIn
 	if rp := c.decode(&in); rp != nil {
@@ -272,6 +282,9 @@ func (s *Server) updateCheckRun(c *call) *reply {
 }
 
 func (s *Server) listCheckRunsForRef(c *call) *reply {
+	if c.tok.NoChecks {
+		return errorReply(http.StatusForbidden, "Resource not accessible by integration")
+	}
 	sha := s.resolveRef(c.repo, c.params["ref"])
 	if sha == "" {
 		return validationFailed("No commit found for SHA: " + c.params["ref"])
@@ -289,6 +302,9 @@ func (s *Server) listCheckRunsForRef(c *call) *reply {
 			continue
 		}
 		if st := c.query.Get("status"); st != "" && cr.status != st {
+			continue
+		}
+		if a := c.query.Get("app_id"); a != "" && a != strconv.FormatInt(cr.app.ID, 10) {
 			continue
 		}
 		if latest && seen[cr.name] {

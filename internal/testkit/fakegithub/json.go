@@ -411,20 +411,20 @@ func (s *Server) treeJSON(r *repoState, sha string, recursive bool) obj {
 	return obj{"sha": sha, "url": base + "/git/trees/" + sha, "truncated": false, "tree": entries}
 }
 
-// appJSON is the GitHub Actions app that owns the check runs.
-func (s *Server) appJSON() obj {
+// appJSON is the GitHub App a that owns check runs.
+func (s *Server) appJSON(a App) obj {
 	t := ts(time.Date(2018, 7, 30, 9, 30, 17, 0, time.UTC))
-	owner := s.userJSON("github")
+	owner := s.userJSON(a.Owner)
 	owner["type"] = "Organization"
 	return obj{
-		"id":           15368,
-		"slug":         "github-actions",
-		"node_id":      "MDM6QXBwMTUzNjg=",
+		"id":           a.ID,
+		"slug":         a.Slug,
+		"node_id":      nodeID("A", a.ID),
 		"owner":        owner,
-		"name":         "GitHub Actions",
-		"description":  "Automate your workflow from idea to production",
-		"external_url": "https://help.github.com/en/actions",
-		"html_url":     "https://github.com/apps/github-actions",
+		"name":         a.Name,
+		"description":  "",
+		"external_url": "https://github.com/apps/" + a.Slug,
+		"html_url":     "https://github.com/apps/" + a.Slug,
 		"created_at":   t,
 		"updated_at":   t,
 		"permissions":  obj{"checks": "write", "contents": "write", "issues": "write", "metadata": "read", "pull_requests": "write", "statuses": "write"},
@@ -473,8 +473,8 @@ func (s *Server) checkRunJSON(cr *checkRunState) obj {
 			"annotations_url":   self + "/annotations",
 		},
 		"name":          cr.name,
-		"check_suite":   obj{"id": cr.id + 5000000},
-		"app":           s.appJSON(),
+		"check_suite":   obj{"id": cr.suite},
+		"app":           s.appJSON(cr.app),
 		"pull_requests": prs,
 	}
 }

@@ -525,6 +525,7 @@ type Annotation struct {
 type CheckRun struct {
 	ID         int64
 	Repo       string // owner/name
+	App        int64  // the app that created it
 	Name       string
 	HeadSHA    string
 	Status     string
@@ -560,7 +561,7 @@ func (s *Server) CheckRuns(headSHA string) []CheckRun {
 			continue
 		}
 		out = append(out, CheckRun{
-			ID: cr.id, Repo: cr.repo.fullName(), Name: cr.name, HeadSHA: cr.headSHA,
+			ID: cr.id, Repo: cr.repo.fullName(), App: cr.app.ID, Name: cr.name, HeadSHA: cr.headSHA,
 			Status: cr.status, Conclusion: cr.conclusion,
 			ExternalID: deref(cr.externalID), DetailsURL: deref(cr.detailsURL),
 			Title: deref(cr.title), Summary: deref(cr.summary), Text: deref(cr.text),

@@ -85,6 +85,7 @@ type Server struct {
 	comments        map[int64]*commentState
 	reviewComments  map[int64]*commentState
 	checkRuns       map[int64]*checkRunState
+	suites          map[suiteKey]int64 // check suite ids
 	perms           map[string]string
 	tokens          map[string]Token
 	faults          []*Fault
@@ -149,6 +150,13 @@ type Token struct {
 	// request a team's review (a GitHub App with Members: read); a
 	// workflow's GITHUB_TOKEN cannot.
 	ReadsTeams bool
+	// App is the GitHub App the token acts for (zero: GitHubActions, a
+	// workflow's GITHUB_TOKEN): the check runs it creates are that app's,
+	// and only that app may update them.
+	App App
+	// NoChecks is a token without the checks permission: the Checks API
+	// answers it 403, and GraphQL's Commit.checkSuites FORBIDDEN.
+	NoChecks bool
 }
 
 // Fault is a canned answer replacing the next matching requests.
@@ -180,6 +188,10 @@ type Fault struct {
 	// Cut applies the request and answers it, but closes the connection
 	// halfway through the body (Status, Header and Body are not used).
 	Cut bool
+	// Serve answers the request as the fake would, with Header added to
+	// the answer (Status and Body are not used): the last request a rate
+	// limit allows, say, which succeeds saying x-ratelimit-remaining 0.
+	Serve bool
 }
 
 // Request is an entry of the request log.
@@ -217,6 +229,7 @@ func New(t testing.TB, opts ...Option) *Server {
 		comments:       map[int64]*commentState{},
 		reviewComments: map[int64]*commentState{},
 		checkRuns:      map[int64]*checkRunState{},
+		suites:         map[suiteKey]int64{},
 		perms:          map[string]string{},
 		tokens:         map[string]Token{},
 		rawLimit:       DefaultRawContentLimit,
@@ -420,6 +433,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		for k, vs := range f.Header {
 			w.Header()[http.CanonicalHeaderKey(k)] = vs
 		}
+		s.dateHeader(w.Header())
 		if w.Header().Get("Content-Type") == "" {
 			w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		}
@@ -587,6 +601,7 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, rp *reply, c *cal
 	for k, vs := range rp.header {
 		w.Header()[k] = vs
 	}
+	s.dateHeader(w.Header())
 	if ct != "" {
 		w.Header().Set("Content-Type", ct)
 	}
@@ -598,6 +613,25 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, rp *reply, c *cal
 		s.served += int64(n)
 		s.mu.Unlock()
 	}
+}
+
+// dateHeader dates an answer by the fake's clock, as GitHub dates its
+// answers by its own (the Date header), unless h says otherwise: a Date
+// of its own, or none (a Date key holding nil, which net/http then leaves
+// out), as a fault may.
+func (s *Server) dateHeader(h http.Header) {
+	if _, set := h["Date"]; set {
+		return
+	}
+	h.Set("Date", s.Now().Format(http.TimeFormat))
+}
+
+// Now is the fake's clock: GitHub's, which dates its answers (the Date
+// header) and everything it records.
+func (s *Server) Now() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clock
 }
 
 // BytesServed is the total size of the response bodies the fake has
@@ -743,6 +777,8 @@ type reactionState struct {
 type checkRunState struct {
 	id          int64
 	repo        *repoState
+	app         App
+	suite       int64
 	name        string
 	headSHA     string
 	status      string
