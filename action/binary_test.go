@@ -878,3 +878,44 @@ func TestBinaryBotMalformedFlood(t *testing.T) {
 // bytes a line), and for the shapes of 1 MiB lines to write more than
 // the 1 MiB of output allowed had their values not been clipped.
 const junkBytes = 3 << 19
+
+// TestBinaryJobNamedLikeTheCheck: GitHub posts a check run for every job,
+// named after it; a job whose id is the check's name would put a passing
+// "pact" of the same app beside a verdict that is not one. Such a job
+// fails while the verdict is not success, whatever fail-on says, and says
+// why once; a job with another id exits as fail-on says.
+func TestBinaryJobNamedLikeTheCheck(t *testing.T) {
+	t.Parallel()
+	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
+	waiting := base.Copy().Join("dev").Files()
+	violation := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN").Files()
+	clean := base.Copy().Join("dev").Checkpoint("dev", "T1", "LOGIN").Accept("rev", "T1", "LOGIN").Files()
+	for _, tc := range []struct {
+		name, job, failOn string
+		files             map[string]string
+		exit              int
+		says              bool
+	}{
+		{"waiting, the job named pact", "pact", "", waiting, 4, true},
+		{"waiting, the job named PACT", "PACT", "", waiting, 4, true},
+		{"waiting, the job named check", "check", "", waiting, 0, false},
+		{"a violation under fail-on never, the job named pact", "pact", "never", violation, 1, true},
+		{"a violation under fail-on never, the job named check", "check", "never", violation, 0, false},
+		{"a pass, the job named pact", "pact", "", clean, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := e2e.NewServer(t)
+			sc := seedPR(t, s, base.Files(), tc.files, "feat/login")
+			res := e2e.Run{Server: s, EventName: "pull_request", Payload: prPayload(t, s, sc.number, sc.branch, "main"),
+				Inputs: map[string]string{"fail-on": tc.failOn}, Env: map[string]string{"GITHUB_JOB": tc.job}}.Exec(t)
+			wantExit(t, res, tc.exit)
+			if got := strings.Count(res.Stdout, "::warning::this job's id is"); got != map[bool]int{true: 1, false: 0}[tc.says] {
+				t.Errorf("%d warnings about the job's name, want says=%v:\n%s", got, tc.says, res.Stdout)
+			}
+			if len(s.CheckRuns(sc.headSHA)) != 1 {
+				t.Errorf("%d check runs, want the one verdict", len(s.CheckRuns(sc.headSHA)))
+			}
+		})
+	}
+}

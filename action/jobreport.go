@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/sethvargo/go-githubactions"
 
@@ -134,7 +135,31 @@ func (j *job) finish(outcomes []*Outcome, unjudged bool) error {
 	if err := j.writeReport(conclusion, outcomes); err != nil {
 		return err
 	}
+	if j.sharesTheCheckName() && conclusion != report.ConclusionSuccess {
+		// GitHub posts a check run for every job, named after it; a job
+		// named like the check would put a passing run of that name, from
+		// the same app, beside a verdict that is not one, and which of the
+		// two branch protection reads is not documented. The job then fails
+		// whatever fail-on says, so both runs of the name block.
+		j.gha.Warningf("%s", report.PlainText(jobNamedLikeTheCheck(j.getenv("GITHUB_JOB"), j.in.checkName)))
+		if conclusion == report.ConclusionWaiting {
+			return &VerdictError{ExitWaiting}
+		}
+		return &VerdictError{ExitViolation}
+	}
 	return verdictExit(counts, j.in.failOn, posted)
+}
+
+// sharesTheCheckName reports whether the job's id is the check run's
+// name, so that GitHub's own check run of the job carries that name too.
+func (j *job) sharesTheCheckName() bool {
+	return strings.EqualFold(strings.TrimSpace(j.getenv("GITHUB_JOB")), j.in.checkName)
+}
+
+// jobNamedLikeTheCheck says why a job named like the check fails while the
+// verdict is not a pass.
+func jobNamedLikeTheCheck(job, check string) string {
+	return fmt.Sprintf("this job's id is %q, the name of the check run pact-action posts (check-name %q): GitHub also posts the job's own check run under that name, which would pass while the verdict does not, so this job fails until the pull request may merge; rename the job (jobs.<id> in the workflow, as the README's workflow names it check) or set check-name to another name", job, check)
 }
 
 func worse(a, b string) string {

@@ -101,7 +101,7 @@ func TestAProtectedRepositoryPassesEveryProbe(t *testing.T) {
 		}
 	}
 	want := "branch.required_check branch.check_source branch.dismiss_stale_reviews branch.force_push_blocked branch.merge_queue " +
-		"workflow.check workflow.pull_request_types workflow.merge_group workflow.check_permissions workflow.bot workflow.bot_rejudge workflow.bot_permissions " +
+		"workflow.check workflow.pull_request_types workflow.merge_group workflow.check_permissions workflow.bot workflow.bot_rejudge workflow.bot_permissions workflow.job_name " +
 		"pact.roster pact.line_endings config.file seat.lead seat.dev seat.rev login.alice login.bob login.carol config.provenance config.unmapped_branches " +
 		"config.review_requests config.review_seats"
 	if got := strings.Join(ids, " "); got != want {
@@ -219,7 +219,7 @@ func TestJudge(t *testing.T) {
 			f.Workflows = []Workflow{{Path: ".github/workflows/x.yml", State: "active", ParseError: "not valid YAML"}}
 		}, "workflow.check", StatusFail,
 			[]string{".github/workflows/x.yml cannot be parsed (not valid YAML)"}},
-		{"mode auto runs check on pull requests", setWorkflow(t, checkWith("        with:\n          mode: check\n", "")), "workflow.check", StatusPass, []string{"job pact, line 16"}},
+		{"mode auto runs check on pull requests", setWorkflow(t, checkWith("        with:\n          mode: check\n", "")), "workflow.check", StatusPass, []string{"job check, line 16"}},
 		{"the published image by digest", setWorkflow(t, checkWith("pact-action/pact-action@main", "docker://ghcr.io/pact-action/pact-action@sha256:0123")), "workflow.check", StatusPass, nil},
 		{"a look-alike action", setWorkflow(t, checkWith("pact-action/pact-action@main", "pact-action/pact-action-fork@v1")), "workflow.check", StatusFail, nil},
 		{"uses ./ in pact-action itself", both(func(f *Facts) { f.Repository = "pact-action/pact-action" }, setWorkflow(t, checkWith("pact-action/pact-action@main", "./"))), "workflow.check", StatusPass, nil},
@@ -237,7 +237,7 @@ func TestJudge(t *testing.T) {
 		{"no checks: write", setWorkflow(t, checkWith("  checks: write\n", "")), "workflow.check_permissions", StatusFail,
 			[]string{"the check job lacks checks: write (has none)", "permissions:\n  contents: read\n  checks: write\n  pull-requests: write"}},
 		{"job permissions replace the workflow's", setWorkflow(t, checkWith("    runs-on:", "    permissions:\n      checks: write\n    runs-on:")), "workflow.check_permissions", StatusFail,
-			[]string{"contents: read (has none)", "pull-requests: read (has none)", "jobs.pact.permissions"}},
+			[]string{"contents: read (has none)", "pull-requests: read (has none)", "jobs.check.permissions"}},
 		{"write-all", setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: write\n", "permissions: write-all\n")), "workflow.check_permissions", StatusPass, nil},
 		{"read-all", setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: write\n", "permissions: read-all\n")), "workflow.check_permissions", StatusFail, []string{"checks: write (has read)"}},
 		{"an empty block", setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: write\n", "permissions: {}\n")), "workflow.check_permissions", StatusFail, nil},
@@ -247,6 +247,16 @@ func TestJudge(t *testing.T) {
 			"workflow.check_permissions", StatusWarn, []string{"the default (read and write) covers the job today"}},
 		{"no block, default unreadable", both(setWorkflow(t, checkWith("permissions:\n  contents: read\n  checks: write\n  pull-requests: write\n", "")), func(f *Facts) { f.DefaultTokenUnknown = forbiddenAdmin }),
 			"workflow.check_permissions", StatusUnknown, nil},
+
+		// A job named like the check (GitHub names each job's own check
+		// run after it).
+		{"the check job's id is the check's name", setWorkflow(t, checkWith("jobs:\n  check:\n", "jobs:\n  pact:\n")), "workflow.job_name", StatusWarn,
+			[]string{"job pact of .github/workflows/pact.yml is named like the check, pact", "jobs.pact"}},
+		{"the check job's name: is the check's name", setWorkflow(t, checkWith("jobs:\n  check:\n", "jobs:\n  check:\n    name: Pact\n")), "workflow.job_name", StatusWarn, nil},
+		{"a job named pact with another name:", setWorkflow(t, checkWith("jobs:\n  check:\n", "jobs:\n  pact:\n    name: judge\n")), "workflow.job_name", StatusPass, nil},
+		{"the bot job named like the check", func(f *Facts) {
+			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "jobs:\n  bot:\n", "jobs:\n  pact:\n", 1))
+		}, "workflow.job_name", StatusWarn, []string{"pact-bot.yml"}},
 
 		// The bot.
 		{"no bot workflow", func(f *Facts) { f.Workflows = f.Workflows[:1] }, "workflow.bot", StatusPass, []string{"no bot workflow (optional)"}},

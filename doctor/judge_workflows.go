@@ -154,7 +154,7 @@ permissions:
   checks: write
   pull-requests: write
 jobs:
-  pact:
+  check:
     runs-on: ubuntu-latest
     steps:
       - uses: pact-action/pact-action@main
@@ -172,7 +172,31 @@ func judgeWorkflows(f Facts) []Probe {
 	if ok {
 		out = append(out, judgeTypes(f, u), judgeMergeGroup(f, u), judgePermissions(f, u, "workflow.check_permissions", checkPerms, checkPermsSnippet))
 	}
-	return append(out, judgeBot(f)...)
+	return append(append(out, judgeBot(f)...), judgeJobNames(f))
+}
+
+// judgeJobNames: GitHub posts a check run for every job, named after the
+// job (its name:, else its id), from the GitHub Actions app like the
+// action's own; a job that runs pact-action under the check's name puts a
+// second run of that name beside the verdict, which passes when the job
+// does. The action makes such a job fail while the verdict is not a pass
+// (action/jobreport.go); a name of its own keeps the two apart.
+func judgeJobNames(f Facts) Probe {
+	c := Probe{ID: "workflow.job_name", Status: StatusPass, Title: "no job that runs pact-action is named like the check"}
+	for _, u := range usages(f) {
+		name := u.job.Name
+		if name == "" {
+			name = u.job.ID
+		}
+		if strings.EqualFold(strings.TrimSpace(name), u.checkName()) {
+			c.Status = StatusWarn
+			c.Title = fmt.Sprintf("job %s of %s is named like the check, %s", u.job.ID, u.wf.Path, u.checkName())
+			c.Detail = "GitHub posts the job's own check run under that name, beside the verdict; pact-action fails such a job while the verdict is not a pass, so a waiting pull request shows a failed job"
+			c.Fix = fmt.Sprintf("in %s, rename the job (jobs.%s: as jobs.check:, or give it a name: of its own)", u.wf.Path, u.job.ID)
+			return c
+		}
+	}
+	return c
 }
 
 func judgeCheckStep(f Facts, u usage, ok bool) Probe {

@@ -34,7 +34,10 @@ type Trigger struct {
 
 // Job is one job of a workflow.
 type Job struct {
-	ID          string
+	ID string
+	// Name is the job's name: key, the name of the check run GitHub posts
+	// for the job ("" when unset: the check run is named after ID).
+	Name        string
 	Permissions Permissions
 	// Uses is set for a job that calls a reusable workflow.
 	Uses  string
@@ -247,6 +250,8 @@ func parseJobs(n *yaml.Node) []Job {
 		for k := 0; k+1 < len(body.Content); k += 2 {
 			val := deref(body.Content[k+1])
 			switch body.Content[k].Value {
+			case "name":
+				j.Name = val.Value
 			case "permissions":
 				j.Permissions = parsePermissions(val)
 			case "uses":

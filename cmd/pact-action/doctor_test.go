@@ -103,7 +103,7 @@ func TestDoctorOnAProtectedRepository(t *testing.T) {
 		"✓ bob (seat dev) can write",
 		"✓ provenance is required (stale: tree)",
 		"✓ .gitattributes on main keeps git from converting the line endings of .pact",
-		"25 passed, 0 failed, 0 warnings, 0 unknown",
+		"26 passed, 0 failed, 0 warnings, 0 unknown",
 	} {
 		if !strings.Contains(res.Stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, res.Stdout)
@@ -159,7 +159,7 @@ func TestDoctorOnAMisconfiguredRepository(t *testing.T) {
 			"    fix: Settings → Collaborators and teams → Add people → bob, role Write (or a team with Write)\n",
 		"✓ force pushes to main are blocked\n    by branch protection\n",
 		"! the check job cannot request reviews (pull-requests: read)\n" +
-			"    review-requests is on, but .github/workflows/pact.yml, job pact, gets its permissions from the workflow's permissions: nobody is asked for the reviews the pact waits for, and every summary says so (to ask nobody, set review-requests: off in .github/pact.yml)\n",
+			"    review-requests is on, but .github/workflows/pact.yml, job check, gets its permissions from the workflow's permissions: nobody is asked for the reviews the pact waits for, and every summary says so (to ask nobody, set review-requests: off in .github/pact.yml)\n",
 	} {
 		if !strings.Contains(res.Stdout, want) {
 			t.Errorf("output lacks\n%s\nin:\n%s", want, res.Stdout)
@@ -280,7 +280,7 @@ func TestDoctorWithoutAdministration(t *testing.T) {
 		"? cannot tell whether `pact` is a required check on main\n" +
 			"    no active ruleset requires it, and branch protection cannot be read: GitHub answered 403 Resource not accessible by personal access token\n" +
 			"    fix: give the token Administration: read (fine-grained token: Repository permissions → Administration → Read-only), then run doctor again\n",
-		"? cannot tell the permissions of the check job (.github/workflows/pact.yml, job pact)\n",
+		"? cannot tell the permissions of the check job (.github/workflows/pact.yml, job check)\n",
 		"? cannot tell whether the check job may request reviews\n",
 		"✓ stale approvals are dismissed when new commits are pushed\n",
 	} {
