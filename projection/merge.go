@@ -516,3 +516,21 @@ func unmatched(old, lines [][]byte) (s sideLines, lost int) {
 	}
 	return s, 0
 }
+
+// BaseBranch is the base_branch of a log's first valid init line in file
+// order (docs/semantics.md §5: the branch pull requests merge into), "" when
+// it has none: what tells a merge of logs which side is already on the base
+// branch, before anything is replayed. An init is a log's first line, so
+// this reads little of it.
+func BaseBranch(log []byte) string {
+	first := true
+	for line, rest, ok := pactfile.CutLine(log); ok; line, rest, ok = pactfile.CutLine(rest) {
+		if first {
+			line, first = pactfile.TrimBOM(line), false
+		}
+		if ev, _, skip, malformed := decodeLine(line); !skip && malformed == "" && ev.Type == TypeInit && ev.Problem == nil {
+			return ev.Payload.BaseBranch
+		}
+	}
+	return ""
+}

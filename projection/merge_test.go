@@ -47,7 +47,6 @@ func assertReplayOf(t *testing.T, m *Merged) {
 func TestMergeLogs(t *testing.T) {
 	base := started() // init, assign T1 (opencode/claude-opus), join: lines 1-3
 	two := func(l *logb) { l.assign("T2", "G", "claude-opus", "gpt") }
-	lines := func(ls ...string) []byte { return []byte(strings.Join(ls, "\n") + "\n") }
 	crlf := func(b []byte) []byte { return bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")) }
 	up := fork(base, "u", func(l *logb) { l.checkpoint("opencode", "T1", "F") })
 	other := fork(base, "x", two)
@@ -322,4 +321,50 @@ func FuzzMergeLogs(f *testing.F) {
 		}
 		assertReplayOf(t, m)
 	})
+}
+
+// TestConflictMarkerFound: a reading of the log names the first line of
+// git's conflict markers, on every path (the parallel one in chunks that
+// cut the conflict anywhere), and only a line that is not an event.
+func TestConflictMarkerFound(t *testing.T) {
+	base := started()
+	conflicted := lines(base.lines[0], base.lines[1], "<<<<<<< HEAD", base.lines[2], "=======", `{"x":"`+strings.Repeat("=", 8)+`"}`, ">>>>>>> main")
+	for _, c := range []struct {
+		name string
+		log  []byte
+		want int
+	}{
+		{"git's conflict", conflicted, 3},
+		{"none", base.bytes(), 0},
+		{"a marker's text inside an event", lines(base.lines[0], `{"event_id":"<<<<<<< x"}`), 0},
+	} {
+		if diff := diffParseReplay(c.log, true); diff != "" {
+			t.Errorf("%s: %s", c.name, diff)
+		}
+		log, _ := ReadBytes(c.log, ReadOptions{})
+		full, _ := ReadBytes(c.log, ReadOptions{KeepEvents: true})
+		if log.ConflictMarker != c.want || full.ConflictMarker != c.want {
+			t.Errorf("%s: conflict marker on line %d (reading events: %d), want %d", c.name, log.ConflictMarker, full.ConflictMarker, c.want)
+		}
+	}
+}
+
+func lines(ls ...string) []byte { return []byte(strings.Join(ls, "\n") + "\n") }
+
+func TestBaseBranch(t *testing.T) {
+	init := new(logb).init().lines[0]
+	for _, c := range []struct {
+		log  []byte
+		want string
+	}{
+		{started().bytes(), "main"},
+		{lines("{}", strings.Replace(init, `"main"`, `"trunk"`, 1)), "trunk"},
+		{lines(strings.Replace(init, `"role":"orchestrator"`, `"role":7`, 1), strings.Replace(init, `"main"`, `"dev"`, 1)), "dev"},
+		{append([]byte(pactfile.BOM), lines(init)...), "main"},
+		{nil, ""},
+	} {
+		if got := BaseBranch(c.log); got != c.want {
+			t.Errorf("BaseBranch(%.60q) = %q, want %q", c.log, got, c.want)
+		}
+	}
 }

@@ -204,7 +204,7 @@ func (l *Log) add(d *decoder, n int, line []byte, tooLong, early bool) {
 		l.Events = l.Events[:len(l.Events)-1]
 	}
 	if msg != "" {
-		l.addMalformed(Malformed{Code: d.badCode, Line: n, Message: msg})
+		l.addUnreadable(n, line, Malformed{Code: d.badCode, Line: n, Message: msg})
 		return
 	}
 	if claim != nil {

@@ -531,7 +531,7 @@ func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) {
 		}
 		claim, keep, msg := d.readLine(line, &ev)
 		if msg != "" {
-			out.malformed.addMalformed(Malformed{Code: d.badCode, Line: n, Message: msg})
+			out.malformed.addUnreadable(n, line, Malformed{Code: d.badCode, Line: n, Message: msg})
 			continue
 		}
 		if claim != nil {
@@ -668,6 +668,9 @@ func (lr *parallelReplay) take(out *chunkOut) {
 		log.omitMalformed(code, n)
 	}
 	log.Claims = append(log.Claims, out.claims...)
+	if log.ConflictMarker == 0 {
+		log.ConflictMarker = out.malformed.ConflictMarker
+	}
 	if out.lastLine > 0 {
 		log.Lines = out.lastLine
 	}
