@@ -68,6 +68,10 @@ func (c *cli) runVerb(verb string, p cmdline.Args) error {
 		return c.cmdHelp(p)
 	case "completion":
 		return c.cmdCompletion(p)
+	case "install":
+		return c.cmdInstall(p)
+	case "merge-driver":
+		return c.cmdMergeDriver(p)
 	}
 	if p.Has(pactDirFlag) && strings.TrimSpace(p.Get(pactDirFlag)) == "" {
 		return usagef("--pact-dir needs a directory, such as .pact")
@@ -83,7 +87,7 @@ func (c *cli) runVerb(verb string, p cmdline.Args) error {
 	verbs := map[string]func(cmdline.Args) error{
 		"init": c.cmdInit, "join": c.cmdJoin, "assign": c.cmdAssign, "checkpoint": c.cmdCheckpoint,
 		"accept": c.cmdAccept, "changes": c.cmdChanges, "merge": c.cmdMerge, "status": c.cmdStatus,
-		"log": c.cmdLog, "validate": c.cmdValidate,
+		"log": c.cmdLog, "validate": c.cmdValidate, "resolve": c.cmdResolve,
 	}
 	return verbs[verb](p)
 }
@@ -259,6 +263,9 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	if res.Unsupported != nil {
 		return unsupported(res.Unsupported)
 	}
+	if err := c.refuseConflict(log); err != nil {
+		return err
+	}
 	draft, err := build(agent, res.State)
 	if err != nil {
 		return err
@@ -297,6 +304,34 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	}
 	fmt.Fprintf(c.stdout, "%s %s: appended event %s on line %d of %s\n", draft.Type, target, draft.EventID, log.Lines, c.dir.Display(pactfile.LogFile))
 	return nil
+}
+
+// refuseConflict refuses to write a pact whose log, as read (log), or
+// STATE.yml holds git's conflict markers: a merge in progress
+// (docs/semantics.md §8), which appending to or rewriting from would seal
+// into the pact. A log from the writers' snapshot holds none: no writer
+// keeps a snapshot of a log with markers, and a merge changes the log the
+// snapshot was taken of.
+func (c *cli) refuseConflict(log *projection.Log) error {
+	file, line := pactfile.LogFile, log.ConflictMarker
+	if line == 0 {
+		var err error
+		if line, err = c.dir.ConflictMarker(pactfile.StateFile); err != nil {
+			return err
+		}
+		file = pactfile.StateFile
+	}
+	if line == 0 {
+		return nil
+	}
+	return conflictRefusal(c.dir.Display(file), line)
+}
+
+// conflictRefusal is a writer's refusal of a file of the pact (display)
+// whose line is one of git's conflict markers.
+func conflictRefusal(display string, line int) error {
+	return &refusal{fmt.Sprintf("%s holds git's conflict markers (line %d): a merge of the pact is in progress, and nothing was recorded", display, line),
+		"run `pactify resolve` to finish the merge (it writes the merged log and STATE.yml from git's versions and stages them), then run the command again"}
 }
 
 // saveSnapshot keeps the replay with the appended line for the next
@@ -522,8 +557,11 @@ func (c *cli) cmdLog(p cmdline.Args) error {
 	defer unlock()
 	prog := c.progress()
 	defer prog.stop()
-	_, res, err := c.loadForRead(prog.Progress)
+	log, res, err := c.loadForRead(prog.Progress)
 	if err != nil {
+		return err
+	}
+	if err := c.refuseConflict(log); err != nil {
 		return err
 	}
 	prog.Start("writing "+c.dir.Display(pactfile.StateFile), 0, "")
