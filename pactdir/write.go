@@ -766,24 +766,21 @@ func (d Dir) Record(line []byte, st *projection.State, task *projection.Task) (a
 // `pactify log --replay` writes it again.
 var ErrStateStale = errors.New("STATE.yml is stale")
 
-// ReplaceLog makes the log hold exactly log and STATE.yml the render of
-// st, the state log replays to: what `pactify resolve` writes when it
+// ReplaceLog makes the log hold exactly what log writes and STATE.yml the
+// render of st, the state that log replays to: what `pactify resolve` writes when it
 // finishes a merge of the pact (docs/semantics.md §8). Both are written
 // beside the files they replace and synced first, then renamed into place,
 // the log first, so that a failure before the renames leaves both as they
 // were and one after the log's leaves STATE.yml stale (ErrStateStale),
 // never the log half written. The caller holds the lock (Lock): a writer
 // waiting for it takes it again on the new log (lockLog).
-func (d Dir) ReplaceLog(log []byte, st *projection.State) error {
+func (d Dir) ReplaceLog(log func(io.Writer) error, st *projection.State) error {
 	pact, err := d.openPact(false)
 	if err != nil {
 		return err
 	}
 	defer pact.Close()
-	newLog, err := prepare(pact, pactfile.LogFile, d.Display(pactfile.LogFile), func(w io.Writer) error {
-		_, err := w.Write(log)
-		return err
-	})
+	newLog, err := prepare(pact, pactfile.LogFile, d.Display(pactfile.LogFile), log)
 	if err != nil {
 		return noted(err, "the log and "+d.Display(pactfile.StateFile)+" are as they were")
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"hash/maphash"
+	"io"
 	"runtime"
 
 	"github.com/pact-action/pact-action/pactfile"
@@ -103,12 +104,17 @@ func (c *MergeConflict) Explain(base, upstream, other string) string {
 	return fmt.Sprintf("merged, %s gets a finding neither side has (%s: %s)%s", at(c.Lines[0]), c.Code, c.Message, more)
 }
 
-// Merged is a merge of logs that went through.
+// Merged is a merge of logs that went through. The merged log is the
+// upstream side's lines as they are, then the other side's lines that are
+// neither the ancestor's nor already kept, in their order, each line
+// ending in LF: Bytes, or WriteTo, which writes it without making it (the
+// upstream side's log is most of it, and at a million events 256 MB).
 type Merged struct {
-	// Log is the merged log: the upstream side's lines as they are, then
-	// the other side's lines that are neither the ancestor's nor already
-	// kept, in their order, each line ending in LF.
-	Log []byte
+	// upstream is the upstream side's log with every line ending in LF
+	// (the caller's bytes when they already do), added the other side's
+	// lines after it.
+	upstream []byte
+	added    [][]byte
 	// Result is the replay of Log, which STATE.yml is rendered from. When
 	// it fails closed (Result.Unsupported), nothing else was judged.
 	Result *Result
@@ -120,6 +126,30 @@ type Merged struct {
 	// it (the ancestor's replay is continued with each side's lines), 3
 	// otherwise (each side and the merged log).
 	FullReplays int
+}
+
+// WriteTo writes the merged log to w.
+func (m *Merged) WriteTo(w io.Writer) (int64, error) {
+	n, err := w.Write(m.upstream)
+	total := int64(n)
+	var buf []byte
+	for _, l := range m.added {
+		if err != nil {
+			break
+		}
+		buf = append(append(buf[:0], l...), '\n')
+		n, err = w.Write(buf)
+		total += int64(n)
+	}
+	return total, err
+}
+
+// Bytes is the merged log.
+func (m *Merged) Bytes() []byte {
+	var b bytes.Buffer
+	b.Grow(len(m.upstream) + len(m.added)*256)
+	_, _ = m.WriteTo(&b) // a bytes.Buffer never fails
+	return b.Bytes()
 }
 
 // MergeLogs merges the logs of two sides of a merge, upstream and other,
@@ -178,7 +208,6 @@ func mergeAppended(base, upstream, other []byte) (m *Merged, ok bool, err error)
 	up := newLines(upstream[len(base):], prefix)
 	ot := newLines(other[len(base):], prefix)
 	added := addedLines(upstream, &ot)
-	merged := mergedBytes(upstream, nil, added.lines)
 	mLines := &sideLines{prefix: prefix, lines: append(append([][]byte(nil), up.lines...), added.lines...)}
 
 	// The new lines of each log, read whole (they are few), and the
@@ -208,7 +237,7 @@ func mergeAppended(base, upstream, other []byte) (m *Merged, ok bool, err error)
 		// them keeping events (ReadBytes does the same).
 		return nil, false, nil //nolint:nilerr // not an error of the merge: the whole merge answers
 	}
-	result := &Merged{Log: merged, Upstream: prefix + len(up.lines), Added: len(added.lines), FullReplays: 1}
+	result := &Merged{upstream: lfLog(upstream, nil), added: added.lines, Upstream: prefix + len(up.lines), Added: len(added.lines), FullReplays: 1}
 	if baseRes.Unsupported != nil {
 		result.Result = baseRes
 		return result, true, nil
@@ -322,37 +351,34 @@ func addedLines(upstream []byte, other *sideLines) sideLines {
 	return out
 }
 
-// mergedBytes is the merged log: the upstream side's log as it is (its
-// lines, when they are already split: upLines) with every line ending in
-// LF, then the added lines.
-func mergedBytes(upstream []byte, upLines [][]byte, added [][]byte) []byte {
-	size := len(upstream) + len(added)
-	for _, l := range added {
-		size += len(l)
+// lfLog is a log with every line ending in LF: b itself when it does
+// (its lines, when they are already split: lines), else its lines with
+// LF, after its byte order mark.
+func lfLog(b []byte, lines [][]byte) []byte {
+	if !bytes.Contains(b, []byte("\r\n")) && !pactfile.Unterminated(b) {
+		return b
 	}
-	out := make([]byte, 0, size)
-	if upLines == nil && !bytes.Contains(upstream, []byte("\r\n")) {
-		out = append(out, upstream...)
-	} else {
-		if bytes.HasPrefix(upstream, []byte(pactfile.BOM)) {
-			out = append(out, pactfile.BOM...)
-		}
-		if upLines == nil {
-			upLines = pactfile.SplitLines(upstream)
-		}
-		for _, l := range upLines {
-			out = append(append(out, l...), '\n')
-		}
+	if lines == nil {
+		lines = pactfile.SplitLines(b)
 	}
-	for _, l := range added {
-		out = append(append(out, l...), '\n')
+	var out []byte
+	if bytes.HasPrefix(b, []byte(pactfile.BOM)) {
+		out = append(out, pactfile.BOM...)
 	}
-	return out
+	return append(out, lfLines(lines)...)
 }
 
 // lfLines is lines, each ending in LF.
 func lfLines(lines [][]byte) []byte {
-	return mergedBytes(nil, lines, nil)
+	size := len(lines)
+	for _, l := range lines {
+		size += len(l)
+	}
+	out := make([]byte, 0, size)
+	for _, l := range lines {
+		out = append(append(out, l...), '\n')
+	}
+	return out
 }
 
 // lineHashes is the hash (Event.hash) of the lines of log that first
@@ -463,7 +489,8 @@ func mergeWhole(base, upstream, other []byte) (*Merged, error) {
 		}
 	}
 	added := addedLines(upstream, &sides[1])
-	merged := mergedBytes(upstream, uL, added.lines)
+	result := &Merged{upstream: lfLog(upstream, uL), added: added.lines, Upstream: len(uL), Added: len(added.lines), FullReplays: 3}
+	merged := result.Bytes()
 	m := &sideLines{lines: append(append([][]byte(nil), uL...), added.lines...)}
 	whole := func(lines [][]byte) *sideLines { return &sideLines{lines: lines} }
 	up, ot := whole(uL), whole(xL)
@@ -477,7 +504,6 @@ func mergeWhole(base, upstream, other []byte) (*Merged, error) {
 		}
 		res[i], _ = replayOnto(logs[i], 0, NewState(), nil, nil)
 	}
-	result := &Merged{Log: merged, Upstream: len(uL), Added: len(added.lines), FullReplays: 3}
 	if res[2].Unsupported != nil {
 		result.Result = res[2]
 		return result, nil

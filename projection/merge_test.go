@@ -29,7 +29,7 @@ func fork(base *logb, tag string, grow func(*logb)) *logb {
 // whole: the same verdict, state and STATE.yml.
 func assertReplayOf(t *testing.T, m *Merged) {
 	t.Helper()
-	_, want := ReadBytes(m.Log, ReadOptions{})
+	_, want := ReadBytes(m.Bytes(), ReadOptions{})
 	if (want.Unsupported == nil) != (m.Result.Unsupported == nil) {
 		t.Fatalf("unsupported: merge %v, replay %v", m.Result.Unsupported, want.Unsupported)
 	}
@@ -145,8 +145,8 @@ func TestMergeLogs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(m.Log, c.want) {
-				t.Errorf("merged log:\n%s\nwant:\n%s", m.Log, c.want)
+			if !bytes.Equal(m.Bytes(), c.want) {
+				t.Errorf("merged log:\n%s\nwant:\n%s", m.Bytes(), c.want)
 			}
 			if m.Added != c.added || m.FullReplays != c.replays {
 				t.Errorf("added %d lines in %d full replays, want %d in %d", m.Added, m.FullReplays, c.added, c.replays)
@@ -222,7 +222,7 @@ func TestMergeContinuesTheReplay(t *testing.T) {
 		if fmt.Sprint(err) != fmt.Sprint(wholeErr) {
 			t.Fatalf("case %d: the merge says %v, the whole merge %v", i, err, wholeErr)
 		}
-		if err == nil && (!bytes.Equal(m.Log, whole.Log) || !bytes.Equal(RenderBytes(m.Result.State), RenderBytes(whole.Result.State)) ||
+		if err == nil && (!bytes.Equal(m.Bytes(), whole.Bytes()) || !bytes.Equal(RenderBytes(m.Result.State), RenderBytes(whole.Result.State)) ||
 			fmt.Sprint(m.Result.Rejections, m.Result.Omitted) != fmt.Sprint(whole.Result.Rejections, whole.Result.Omitted)) {
 			t.Fatalf("case %d: the merge and the whole merge differ", i)
 		}
@@ -235,11 +235,11 @@ func TestMergeContinuesTheReplay(t *testing.T) {
 			t.Fatal(err)
 		}
 		replays[m.FullReplays]++
-		if !bytes.HasPrefix(m.Log, upstream) {
+		if !bytes.HasPrefix(m.Bytes(), upstream) {
 			t.Fatalf("case %d: the upstream side's log is not the merge's start", i)
 		}
 		kept := map[string]bool{}
-		for n, l := range pactfile.SplitLines(m.Log) {
+		for n, l := range pactfile.SplitLines(m.Bytes()) {
 			if n >= m.Upstream && kept[string(l)] {
 				t.Fatalf("case %d: line %q added though it was kept", i, l)
 			}
@@ -297,10 +297,10 @@ func FuzzMergeLogs(f *testing.F) {
 		case err != nil:
 			return // a log the replay cannot hold
 		}
-		if len(m.Log) > 0 && m.Log[len(m.Log)-1] != '\n' || bytes.Contains(m.Log, []byte("\r\n")) {
-			t.Fatalf("merged log not in LF lines: %q", m.Log)
+		if len(m.Bytes()) > 0 && m.Bytes()[len(m.Bytes())-1] != '\n' || bytes.Contains(m.Bytes(), []byte("\r\n")) {
+			t.Fatalf("merged log not in LF lines: %q", m.Bytes())
 		}
-		got := pactfile.SplitLines(m.Log)
+		got := pactfile.SplitLines(m.Bytes())
 		ups := pactfile.SplitLines(upstream)
 		if len(got) < len(ups) || m.Upstream != len(ups) {
 			t.Fatalf("merged %d lines, upstream %d (%d)", len(got), len(ups), m.Upstream)

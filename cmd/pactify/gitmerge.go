@@ -270,14 +270,29 @@ func isAncestor(ctx context.Context, dir, commit, ref string) bool {
 }
 
 // blobAt is the file path (slash-separated, from the top of the work tree)
-// at commit, and whether the commit has it.
-func blobAt(ctx context.Context, dir, commit, path string) ([]byte, bool, error) {
+// at commit, nil when the commit has none. What it reads that is the start
+// of one of candidates is that start, not a copy (readPrefixOf).
+func blobAt(ctx context.Context, dir, commit, path string, candidates ...[]byte) ([]byte, error) {
 	id, err := gitLine(ctx, dir, "rev-parse", "--verify", "-q", commit+":"+path)
 	if err != nil || id == "" {
-		return nil, false, nil //nolint:nilerr // rev-parse says "no such file" by failing
+		return nil, nil //nolint:nilerr // rev-parse says "no such file" by failing
 	}
-	b, err := git(ctx, dir, "cat-file", "blob", id)
-	return b, true, err
+	cmd := exec.CommandContext(ctx, "git", "cat-file", "blob", id)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file blob %s: %w", id, err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("git cat-file blob %s: %w", id, err)
+	}
+	b, readErr := readPrefixOf(out, candidates...)
+	if err := errors.Join(readErr, cmd.Wait()); err != nil {
+		return nil, fmt.Errorf("git cat-file blob %s: %w: %s", id, err, strings.TrimSpace(stderr.String()))
+	}
+	return b, nil
 }
 
 // gitDirOf is the absolute git directory of the work tree at dir.

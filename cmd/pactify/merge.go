@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -100,10 +103,9 @@ func (c *cli) cmdMergeDriver(p cmdline.Args) error {
 	if names.theirs == "" {
 		names.theirs = "the other side"
 	}
-	var merged []byte
 	switch path.Base(gitPath) {
 	case pactfile.LogFile:
-		logs, err := readFiles(base, ours, theirs)
+		logs, err := readVersions(base, ours, theirs)
 		if err != nil {
 			return err
 		}
@@ -111,41 +113,95 @@ func (c *cli) cmdMergeDriver(p cmdline.Args) error {
 		if err != nil {
 			return err
 		}
-		merged = m.Log
+		return replaceFile(ours, func(w io.Writer) error { _, err := m.WriteTo(w); return err })
 	case pactfile.StateFile:
 		m, err := c.mergeStateLogs(wd, op, gitPath, [3]string{base, ours, theirs}, names)
 		if err != nil {
 			return err
 		}
-		merged = projection.RenderBytes(m.Result.State)
-	default:
-		return &refusal{fmt.Sprintf("pactify merges a pact's %s and %s, not %s", pactfile.LogFile, pactfile.StateFile, gitPath),
-			"give only those two files the merge=" + pactfile.MergeDriver + " attribute in .gitattributes"}
+		return replaceFile(ours, func(w io.Writer) error { return projection.Render(w, m.Result.State) })
 	}
-	return replaceFile(ours, merged)
+	return &refusal{fmt.Sprintf("pactify merges a pact's %s and %s, not %s", pactfile.LogFile, pactfile.StateFile, gitPath),
+		"give only those two files the merge=" + pactfile.MergeDriver + " attribute in .gitattributes"}
 }
 
-// readFiles reads the three versions git hands a driver.
-func readFiles(names ...string) ([3][]byte, error) {
+// readVersions reads the three versions of the log git hands a driver
+// (base, ours, theirs). The ancestor's is where both sides start, so it is
+// compared with their starts as it is read and, when it is one, not held a
+// second time (at a million events, 256 MB).
+func readVersions(base, ours, theirs string) ([3][]byte, error) {
 	var out [3][]byte
-	for i, n := range names {
+	for i, n := range []string{ours, theirs} {
 		b, err := os.ReadFile(n)
 		if err != nil {
-			return out, fmt.Errorf("read git's version of the file: %w", err)
+			return out, fmt.Errorf("read git's version of the log: %w", err)
 		}
-		out[i] = b
+		out[i+1] = b
+	}
+	f, err := os.Open(base)
+	if err != nil {
+		return out, fmt.Errorf("read git's version of the log: %w", err)
+	}
+	defer f.Close()
+	if out[0], err = readPrefixOf(f, out[1], out[2]); err != nil {
+		return out, fmt.Errorf("read git's version of the log: %w", err)
 	}
 	return out, nil
 }
 
-// replaceFile makes the file name hold b, through a file beside it and a
-// rename, so that a failure leaves it as it was.
-func replaceFile(name string, b []byte) error {
+// readPrefixOf reads r whole; while what it reads is the start of one of
+// the candidates, it holds nothing, and when all of it is, it returns that
+// candidate's start instead of a copy.
+func readPrefixOf(r io.Reader, candidates ...[]byte) ([]byte, error) {
+	buf := make([]byte, 256<<10)
+	var n int // bytes read that still equal a candidate's start
+	var held []byte
+	for {
+		k, err := r.Read(buf)
+		chunk := buf[:k]
+		if held == nil {
+			var still [][]byte
+			for _, c := range candidates {
+				if n+k <= len(c) && bytes.Equal(c[n:n+k], chunk) {
+					still = append(still, c)
+				}
+			}
+			switch {
+			case len(still) > 0:
+				candidates, n = still, n+k
+			case n == 0:
+				held = append(make([]byte, 0, 2*k), chunk...)
+			default:
+				held = append(append(make([]byte, 0, 2*(n+k)), candidates[0][:n]...), chunk...)
+			}
+		} else {
+			held = append(held, chunk...)
+		}
+		switch {
+		case errors.Is(err, io.EOF) && held == nil && n == 0:
+			return nil, nil
+		case errors.Is(err, io.EOF) && held == nil:
+			return candidates[0][:n:n], nil
+		case errors.Is(err, io.EOF):
+			return held, nil
+		case err != nil:
+			return nil, err
+		}
+	}
+}
+
+// replaceFile makes the file name hold what write writes, through a file
+// beside it and a rename, so that a failure leaves it as it was.
+func replaceFile(name string, write func(io.Writer) error) error {
 	f, err := os.CreateTemp(filepath.Dir(name), ".pactify-merge-*")
 	if err != nil {
 		return fmt.Errorf("write the merge: %w", err)
 	}
-	_, err = f.Write(b)
+	bw := bufio.NewWriterSize(f, 256<<10)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -217,19 +273,21 @@ func (c *cli) mergeStateLogs(dir string, op gitOp, statePath string, states [3]s
 	}
 	logPath := logOfState(statePath)
 	var logs [3][]byte
-	for i, commit := range []string{op.base, head, op.theirs} {
-		state, _, err := blobAt(c.ctx, dir, commit, statePath)
+	for i, commit := range []string{head, op.theirs, op.base} {
+		state, err := blobAt(c.ctx, dir, commit, statePath)
 		if err != nil {
 			return nil, err
 		}
-		handed, err := os.ReadFile(states[i])
+		handed, err := os.ReadFile(states[(i+1)%3])
 		if err != nil {
 			return nil, fmt.Errorf("read git's version of %s: %w", statePath, err)
 		}
-		if string(state) != string(handed) {
+		if !bytes.Equal(state, handed) {
 			return nil, cannot(fmt.Sprintf("%s's %s is not the one git merges", shortID(commit), pactfile.StateFile))
 		}
-		if logs[i], _, err = blobAt(c.ctx, dir, commit, logPath); err != nil {
+		// The ancestor's log, read last, is where both sides start: held
+		// once (readPrefixOf).
+		if logs[(i+1)%3], err = blobAt(c.ctx, dir, commit, logPath, logs[1], logs[2]); err != nil {
 			return nil, err
 		}
 	}
@@ -358,7 +416,7 @@ func (c *cli) resolveLog(top string, op gitOp, logPath, statePath string, stages
 	if err != nil {
 		return err
 	}
-	if err := c.dir.ReplaceLog(m.Log, m.Result.State); err != nil {
+	if err := c.dir.ReplaceLog(func(w io.Writer) error { _, err := m.WriteTo(w); return err }, m.Result.State); err != nil {
 		if errors.Is(err, pactdir.ErrStateStale) {
 			return fmt.Errorf("%s is merged, but %w; run `pactify log --replay` and `git add %s`", logPath, err, statePath)
 		}
