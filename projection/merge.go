@@ -137,7 +137,7 @@ func (m *Merged) WriteTo(w io.Writer) (int64, error) {
 		if err != nil {
 			break
 		}
-		buf = append(append(buf[:0], l...), '\n')
+		buf = pactfile.AppendLines(buf[:0], nil, l)
 		n, err = w.Write(buf)
 		total += int64(n)
 	}
@@ -368,18 +368,8 @@ func lfLog(b []byte, lines [][]byte) []byte {
 	return append(out, lfLines(lines)...)
 }
 
-// lfLines is lines, each ending in LF.
-func lfLines(lines [][]byte) []byte {
-	size := len(lines)
-	for _, l := range lines {
-		size += len(l)
-	}
-	out := make([]byte, 0, size)
-	for _, l := range lines {
-		out = append(append(out, l...), '\n')
-	}
-	return out
-}
+// lfLines is lines, each ending in LF, as a log's writers append them.
+func lfLines(lines [][]byte) []byte { return pactfile.AppendLines(nil, nil, lines...) }
 
 // lineHashes is the hash (Event.hash) of the lines of log that first
 // lines names, by line number, in one pass.

@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -463,14 +462,12 @@ func (c *cli) cmdAccept(p cmdline.Args) error {
 // gitHead records which commit an accept was given on, when pactify runs in
 // a git work tree; provenance checks use it to notice later code changes.
 func (c *cli) gitHead() string {
-	cmd := exec.CommandContext(c.ctx, "git", "rev-parse", "--verify", "-q", "HEAD")
-	cmd.Dir = c.dir.Root
-	out, err := cmd.Output()
+	head, err := gitLine(c.ctx, c.dir.Root, "rev-parse", "--verify", "-q", "HEAD")
 	if err != nil {
 		c.log.Debug("no git HEAD to record on accept", "err", err)
 		return ""
 	}
-	return strings.TrimSpace(string(out))
+	return head
 }
 
 func (c *cli) cmdChanges(p cmdline.Args) error {
