@@ -99,10 +99,8 @@ func (c *cli) cmdMergeDriver(p cmdline.Args) error {
 		return err
 	}
 	op := driverOp(c.ctx, wd, gitDir, p.Get("theirs-label"))
-	names := mergeNames{labelOr(p.Get("base-label"), "the common ancestor"), labelOr(p.Get("ours-label"), "HEAD"), labelOr(p.Get("theirs-label"), op.name)}
-	if names.theirs == "" {
-		names.theirs = "the other side"
-	}
+	names := mergeNames{labelOr(p.Get("base-label"), "the common ancestor"), labelOr(p.Get("ours-label"), "HEAD"),
+		labelOr(p.Get("theirs-label"), orElse(op.name, "the other side"))}
 	switch path.Base(gitPath) {
 	case pactfile.LogFile:
 		logs, err := readVersions(base, ours, theirs)
