@@ -84,6 +84,8 @@ var Table = []CodeInfo{
 		"Remove the line from the pull request's commits (the base branch does not have it yet, so the PR may rewrite it) and record the event again with pactify or the bot, which stamp the current time."},
 	{CodeConfigInvalid, SeverityError, ".github/pact.yml cannot be used",
 		"Fix .github/pact.yml on the default branch: only the keys seats, provenance, unmapped-branches, review-requests and review-teams, and seats that exist in the roster."},
+	{CodeMergeConflict, SeverityError, "the log or STATE.yml holds git's conflict markers: a merge of the pact is in progress",
+		"Run `pactify resolve` while the merge, rebase or cherry-pick is stopped: it writes the merged log and STATE.yml from git's versions and stages them. Never edit the markers away by hand."},
 }
 
 var byCode = func() map[projection.Code]CodeInfo {

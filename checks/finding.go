@@ -36,6 +36,9 @@ const (
 	// CodeConfigInvalid is ours (docs/semantics.md §6 allows new codes): the
 	// repository's .github/pact.yml cannot be used.
 	CodeConfigInvalid projection.Code = "config.invalid"
+	// CodeMergeConflict is ours too: the log or STATE.yml holds git's
+	// conflict markers, a merge in progress (docs/semantics.md §8).
+	CodeMergeConflict projection.Code = "merge.conflict_markers"
 )
 
 // Finding is one judged defect, located where it can be.

@@ -1,6 +1,8 @@
 package checks
 
 import (
+	"fmt"
+
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -57,6 +59,9 @@ func run(in Input, cf ConfigFile) []Finding {
 	if u := in.Replay.Unsupported; u != nil {
 		return []Finding{fromRejection(in.LogPath(), *u)}
 	}
+	if f := MergeConflict(in); f != nil {
+		return []Finding{*f}
+	}
 	var out []Finding
 	for _, m := range in.Scan.Malformed {
 		out = append(out, newFinding(m.Code, in.LogPath(), m.Line, m.Message))
@@ -82,4 +87,23 @@ func fromRejection(logPath string, r projection.Rejection) Finding {
 		f.Severity = SeverityWarning
 	}
 	return f
+}
+
+// MergeConflict is the one finding of a pact whose log or STATE.yml holds
+// git's conflict markers (docs/semantics.md §8), nil for one that holds
+// none: a merge in progress, which every line after the first marker and
+// the drift of STATE.yml only echo, so nothing else is judged.
+func MergeConflict(in Input) *Finding {
+	path, line := in.LogPath(), 0
+	if in.Scan != nil {
+		line = in.Scan.ConflictMarker
+	}
+	if line == 0 && !in.StateMatched {
+		path, line = in.layout().State(), pactfile.ConflictMarkerLine(in.State)
+	}
+	if line == 0 {
+		return nil
+	}
+	f := newFinding(CodeMergeConflict, path, line, fmt.Sprintf("line %d is one of git's conflict markers: a merge of the pact is in progress, or was committed unresolved", line))
+	return &f
 }

@@ -49,7 +49,7 @@ var semanticsCodes = []struct {
 }
 
 // ownCodes are the codes this project adds after docs/semantics.md §6's, in order.
-var ownCodes = []projection.Code{CodeProvenanceFutureTS, CodeConfigInvalid}
+var ownCodes = []projection.Code{CodeProvenanceFutureTS, CodeConfigInvalid, CodeMergeConflict}
 
 func TestCodeTableMatchesSemantics(t *testing.T) {
 	t.Parallel()
@@ -234,4 +234,45 @@ func itoa(n int) string {
 		s = string(rune('0'+n%10)) + s
 	}
 	return s
+}
+
+// TestRunMergeConflict: git's conflict markers in the log or STATE.yml are
+// one finding, on the first marker, and nothing else is judged
+// (docs/semantics.md §8).
+func TestRunMergeConflict(t *testing.T) {
+	t.Parallel()
+	l := new(logb).init().assign("T1", "F", "opencode", "claude-opus", "b")
+	conflicted := append(append([]byte(nil), l.bytes()...), "<<<<<<< HEAD\n{}\n=======\n{\"x\":1}\n>>>>>>> main\n"...)
+	clean := input(l.bytes())
+	for _, c := range []struct {
+		name  string
+		in    func() Input
+		want  []short
+		about string
+	}{
+		{"markers in the log", func() Input { return input(conflicted) },
+			[]short{{CodeMergeConflict, SeverityError, ".pact/log.jsonl", 3, "", ""}}, "line 3"},
+		{"markers in STATE.yml", func() Input {
+			in := input(l.bytes())
+			in.State = append([]byte("tasks:\n"), "<<<<<<< HEAD\n=======\n>>>>>>> main\n"...)
+			return in
+		}, []short{{CodeMergeConflict, SeverityError, ".pact/STATE.yml", 2, "", ""}}, "line 2"},
+		{"the log's marker first", func() Input {
+			in := input(conflicted)
+			in.State = []byte("=======\n")
+			return in
+		}, []short{{CodeMergeConflict, SeverityError, ".pact/log.jsonl", 3, "", ""}}, "line 3"},
+		{"a STATE.yml a loader found to be the render holds none", func() Input {
+			in := input(l.bytes())
+			in.State, in.StateMatched = []byte("=======\n"), true
+			return in
+		}, nil, ""},
+		{"none", func() Input { return clean }, nil, ""},
+	} {
+		got := Run(c.in())
+		assertFindings(t, got, c.want)
+		if c.about != "" && (len(got) != 1 || !strings.Contains(got[0].Message, c.about) || !strings.Contains(got[0].Message, "merge")) {
+			t.Errorf("%s: %v does not say which line a merge left", c.name, got)
+		}
+	}
 }

@@ -166,12 +166,12 @@ func TestLockRemovesTemporaries(t *testing.T) {
 		t.Fatal(err)
 	}
 	stale := []string{".STATE.yml.tmp-0123456789abcdef", ".T2.md.tmp-fedcba9876543210", ".PROJECT.md.tmp-00000000000000ff",
-		"..gitignore.tmp-0000000000000001"}
+		"..gitignore.tmp-0000000000000001", ".log.jsonl.tmp-0123456789abcdef"}
 	// The user's files that look like temporaries but are not named for a
 	// file pactify writes here with createTemp's exact suffix.
 	kept := []string{"STATE.yml.tmp-0123456789abcdef", ".STATE.yml.tmp-0123", ".STATE.yml.tmp-0123456789ABCDEF",
 		".STATE.yml.tmp-0123456789abcdeg", ".tmp-0123456789abcdef", "notes.md", ".STATE.yml.tmp-0123456789abcdef0",
-		".STATE.yml.tmp-foo", ".notes.txt.tmp-0123456789abcdef", ".log.jsonl.tmp-0123456789abcdef", "..md.tmp-0123456789abcdef",
+		".STATE.yml.tmp-foo", ".notes.txt.tmp-0123456789abcdef", ".log.jsonl.tmp-0123", "..md.tmp-0123456789abcdef",
 		".STATE.yml.bak.tmp-0123456789abcdef"}
 	for _, name := range append(append([]string{}, stale...), kept...) {
 		if err := os.WriteFile(d.Path(name), []byte("x"), 0o644); err != nil {

@@ -308,8 +308,9 @@ func (d Dir) prepareEntry(b *batch, repo *os.Root, realRoot, target, block strin
 	return b.prepare(prepareBlockFile(dir, name, rel, block, ""))
 }
 
-// prepareGitAttributes prepares .gitattributes with the pact's line
-// unless it already keeps the pact's line endings (nil then).
+// prepareGitAttributes prepares .gitattributes with the pact's line and
+// the merge driver's lines (docs/semantics.md §8), each unless it is
+// there already (nil when both are).
 func (d Dir) prepareGitAttributes(repo *os.Root) (*pending, error) {
 	name := pactfile.GitAttributesFile
 	removeTemporariesOf(repo, name)
@@ -317,7 +318,7 @@ func (d Dir) prepareGitAttributes(repo *os.Root) (*pending, error) {
 	if err != nil {
 		return nil, err
 	}
-	text := pactfile.WithGitAttributesLine(old, d.layout())
+	text := pactfile.WithMergeLines(pactfile.WithGitAttributesLine(old, d.layout()), d.layout())
 	if old != nil && len(text) == len(old) {
 		return nil, nil
 	}

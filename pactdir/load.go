@@ -447,3 +447,33 @@ func readTaskFile(open openFunc, name, dir string, buf []byte, passes func(prefi
 	}
 	return whole, false, nil
 }
+
+// ConflictMarker is the first line of the pact's file name (StateFile,
+// LogFile) that is one of git's conflict markers
+// (pactfile.FindConflictMarker), 0 when none is or the file is absent: a
+// merge of the pact in progress, which every writer refuses
+// (docs/semantics.md §8). Only the start of each line is looked at.
+func (d Dir) ConflictMarker(name string) (int, error) {
+	pact, err := d.openPact(false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer pact.Close()
+	display := d.Display(name)
+	f, _, err := openRegular(pact, name, display, false)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return 0, nil
+	case err != nil:
+		return 0, err
+	}
+	defer f.Close()
+	line, err := pactfile.FindConflictMarker(f)
+	if err != nil {
+		return 0, fmt.Errorf("read %s: %w", display, err)
+	}
+	return line, nil
+}

@@ -354,7 +354,8 @@ func (p *pending) abort() {
 const tempMark = ".tmp-"
 
 // isTempName reports whether name is one createTemp makes in the pact
-// directory: for STATE.yml, PROJECT.md, .gitignore or a task file, with
+// directory: for STATE.yml, PROJECT.md, .gitignore, the log (which only
+// `pactify resolve` replaces) or a task file, with
 // exactly 16 lowercase hex digits. A file of the user's that merely looks
 // like one (.STATE.yml.tmp-old, .notes.txt.tmp-…) is not.
 func isTempName(name string) bool {
@@ -363,7 +364,7 @@ func isTempName(name string) bool {
 		return false
 	}
 	switch base := name[1:i]; {
-	case base == pactfile.StateFile, base == pactfile.ProjectFile, base == pactfile.GitIgnoreFile:
+	case base == pactfile.StateFile, base == pactfile.ProjectFile, base == pactfile.GitIgnoreFile, base == pactfile.LogFile:
 	case strings.HasSuffix(base, pactfile.TaskFileName("")) && len(base) > len(pactfile.TaskFileName("")):
 	default:
 		return false
@@ -767,3 +768,36 @@ func (d Dir) Record(line []byte, st *projection.State, task *projection.Task) (a
 // ErrStateStale is a STATE.yml left as it was after the log changed:
 // `pactify log --replay` writes it again.
 var ErrStateStale = errors.New("STATE.yml is stale")
+
+// ReplaceLog makes the log hold exactly what log writes and STATE.yml the
+// render of st, the state that log replays to: what `pactify resolve` writes when it
+// finishes a merge of the pact (docs/semantics.md §8). Both are written
+// beside the files they replace and synced first, then renamed into place,
+// the log first, so that a failure before the renames leaves both as they
+// were and one after the log's leaves STATE.yml stale (ErrStateStale),
+// never the log half written. The caller holds the lock (Lock): a writer
+// waiting for it takes it again on the new log (lockLog).
+func (d Dir) ReplaceLog(log func(io.Writer) error, st *projection.State) error {
+	pact, err := d.openPact(false)
+	if err != nil {
+		return err
+	}
+	defer pact.Close()
+	newLog, err := prepare(pact, pactfile.LogFile, d.Display(pactfile.LogFile), log)
+	if err != nil {
+		return noted(err, "the log and "+d.Display(pactfile.StateFile)+" are as they were")
+	}
+	defer newLog.abort() // after its commit, nothing
+	state, err := prepare(pact, pactfile.StateFile, d.Display(pactfile.StateFile), func(w io.Writer) error { return projection.Render(w, st) })
+	if err != nil {
+		return noted(err, "the log and "+d.Display(pactfile.StateFile)+" are as they were")
+	}
+	defer state.abort()
+	if err := newLog.commit(); err != nil {
+		return noted(err, "the log and "+d.Display(pactfile.StateFile)+" are as they were")
+	}
+	if err := state.commit(); err != nil {
+		return fmt.Errorf("%w: %w", ErrStateStale, err)
+	}
+	return nil
+}

@@ -43,25 +43,53 @@ func GitAttributesLine(l Layout) string {
 func KeepsLF(b []byte, l Layout) bool {
 	rules := parseGitAttributes(b)
 	for _, p := range []string{l.Log(), l.State(), l.Project(), l.Task("x")} {
-		text, eol := "", ""
-		for _, r := range rules {
-			if !r.matches(p) {
-				continue
-			}
-			for _, a := range r.attrs {
-				switch a.name {
-				case "text":
-					text = a.state
-				case "eol":
-					eol = a.state
-				}
-			}
-		}
-		if text != "-" && eol != "=lf" {
+		if attrOf(rules, p, "text") != "-" && attrOf(rules, p, "eol") != "=lf" {
 			return false
 		}
 	}
 	return true
+}
+
+// attrOf is the state of the attribute name on the path p (attrState's
+// spelling; "" when no rule names it): the last rule that matches p and
+// names it decides, as in git.
+func attrOf(rules []attrRule, p, name string) string {
+	state := ""
+	for _, r := range rules {
+		if !r.matches(p) {
+			continue
+		}
+		for _, a := range r.attrs {
+			if a.name == name {
+				state = a.state
+			}
+		}
+	}
+	return state
+}
+
+// MergeDriver is the name of pactify's git merge driver (docs/semantics.md
+// §8): the merge attribute of the log and STATE.yml, and the
+// merge.<name>.driver that `pactify install` and init configure.
+const MergeDriver = "pact"
+
+// MergeComment comes right before the merge lines when init writes them.
+const MergeComment = "# git merges the pact's log and STATE.yml with pactify (pactify install; docs/pactify.md)."
+
+// MergeLines are the lines that give the log and STATE.yml of l the merge
+// driver.
+func MergeLines(l Layout) []string {
+	return []string{
+		quotePattern(globEscape(l.Log())) + " merge=" + MergeDriver,
+		quotePattern(globEscape(l.State())) + " merge=" + MergeDriver,
+	}
+}
+
+// MergesByDriver reports whether the .gitattributes text b gives both the
+// log and STATE.yml of l the merge driver.
+func MergesByDriver(b []byte, l Layout) bool {
+	rules := parseGitAttributes(b)
+	return attrOf(rules, l.Log(), "merge") == "="+MergeDriver && attrOf(rules, l.State(), "merge") == "="+MergeDriver
 }
 
 // attrRule is a line of .gitattributes: a pattern and its attributes.
@@ -276,12 +304,30 @@ func WithGitAttributesLine(b []byte, l Layout) []byte {
 	if KeepsLF(b, l) {
 		return b
 	}
+	return withLines(b, GitAttributesComment, GitAttributesLine(l))
+}
+
+// WithMergeLines is the .gitattributes text b with MergeLines appended
+// (after MergeComment), in b's own line endings; b itself when it already
+// gives the log and STATE.yml the merge driver (MergesByDriver).
+func WithMergeLines(b []byte, l Layout) []byte {
+	if MergesByDriver(b, l) {
+		return b
+	}
+	return withLines(b, append([]string{MergeComment}, MergeLines(l)...)...)
+}
+
+// withLines is b with lines appended in b's own line endings.
+func withLines(b []byte, lines ...string) []byte {
 	eol := LineEnding(b)
 	out := append([]byte(nil), b...)
 	if len(out) > 0 && out[len(out)-1] != '\n' {
 		out = append(out, eol...)
 	}
-	return append(out, GitAttributesComment+eol+GitAttributesLine(l)+eol...)
+	for _, line := range lines {
+		out = append(out, line+eol...)
+	}
+	return out
 }
 
 // The .gitignore of the pact directory, which pactify init writes so that

@@ -198,3 +198,30 @@ func TestWithGitIgnoreLine(t *testing.T) {
 		}
 	}
 }
+
+func TestMergesByDriver(t *testing.T) {
+	l := Layout(".pact")
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"", false},
+		{".pact/log.jsonl merge=pact\n.pact/STATE.yml merge=pact\n", true},
+		{".pact/* merge=pact\n", true},
+		{".pact/log.jsonl merge=pact\n", false},
+		{".pact/* merge=pact\n.pact/STATE.yml merge=union\n", false},
+		{".pact/* merge=pact\n*.jsonl -merge\n", false},
+		{"* merge=pact\n", true},
+	} {
+		if got := MergesByDriver([]byte(c.text), l); got != c.want {
+			t.Errorf("MergesByDriver(%q) = %v, want %v", c.text, got, c.want)
+		}
+		out := WithMergeLines([]byte(c.text), l)
+		if !MergesByDriver(out, l) || (c.want && string(out) != c.text) {
+			t.Errorf("WithMergeLines(%q) = %q", c.text, out)
+		}
+	}
+	if got := MergeLines(Layout("docs/my pact")); got[0] != `"docs/my pact/log.jsonl" merge=pact` {
+		t.Errorf("MergeLines of a spaced directory: %q", got)
+	}
+}

@@ -444,6 +444,9 @@ func diffReserved(file []byte, want *Log, workers, chunk int) string {
 }
 
 func sameReplay(got *Log, res *Result, want *Log, wantRes *Result) string {
+	if got.ConflictMarker != want.ConflictMarker {
+		return fmt.Sprintf("conflict marker: got line %d, want %d", got.ConflictMarker, want.ConflictMarker)
+	}
 	if got.Lines != want.Lines || !reflect.DeepEqual(got.Malformed, want.Malformed) || !maps.Equal(got.MalformedOmitted, want.MalformedOmitted) || !reflect.DeepEqual(got.Claims, want.Claims) {
 		return fmt.Sprintf("log: got %d lines %+v (+%v) %+v\nwant %d lines %+v (+%v) %+v", got.Lines, got.Malformed, got.MalformedOmitted, got.Claims, want.Lines, want.Malformed, want.MalformedOmitted, want.Claims)
 	}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"runtime"
 	"time"
+
+	"github.com/pact-action/pact-action/pactfile"
 )
 
 // Read is the one door to log.jsonl: every reader of a log, whatever it
@@ -53,6 +55,10 @@ type Log struct {
 	ids     []uint64
 	// size is ReadOptions.Size, for a log read without its events.
 	size int64
+	// lookup are event_ids whose first line a log read without its events
+	// finds (firstLines: 0 for none), for the lines MergeLogs adds to it.
+	lookup     []string
+	firstLines map[string]int
 }
 
 // Scan is what every reading of log.jsonl keeps besides its events: the
@@ -68,6 +74,19 @@ type Scan struct {
 	Claims           []VersionClaim
 	// Lines is the number of lines in the file, blank ones included.
 	Lines int
+	// ConflictMarker is the first line that is one of git's conflict
+	// markers (pactfile.IsConflictMarker), 0 when none is: the log is in
+	// the middle of a merge (docs/semantics.md §8).
+	ConflictMarker int
+}
+
+// addUnreadable records line n, which could not be read as an event
+// (m): a malformed line, and maybe a conflict marker.
+func (s *Scan) addUnreadable(n int, line []byte, m Malformed) {
+	if s.ConflictMarker == 0 && pactfile.IsConflictMarker(line) {
+		s.ConflictMarker = n
+	}
+	s.addMalformed(m)
 }
 
 // ReadOptions say what Read keeps of a log.

@@ -170,7 +170,7 @@ func TestCompletion(t *testing.T) {
 		{`pactify validate --`, "--format --help --pact-dir --task-files"},
 		{`pactify log --r`, "--replay"},
 		{`pactify completion ""`, "bash zsh fish powershell"}, // was "bash zsh fish --help"
-		{`pactify help me`, "merge"},
+		{`pactify help me`, "merge merge-driver"},
 		{`pactify assign T1 --owner ""`, ""},
 		{`pactify --pact-dir docs/pact val`, "validate"},
 		{`pactify status --pact-dir do`, "docs"},

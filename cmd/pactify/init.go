@@ -14,6 +14,7 @@ import (
 	"github.com/pact-action/pact-action/pactdir"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
+	"github.com/pact-action/pact-action/report"
 )
 
 // parseSeat reads "<id>:<roles>:<entry>" (docs/semantics.md, pact v1 §7.1: exactly three fields,
@@ -117,6 +118,7 @@ func (c *cli) cmdInit(p cmdline.Args) error {
 	}
 	fmt.Fprintf(c.stdout, "init %s: appended event %s on line 1 of %s; seats: %s\n", project, draft.EventID, c.dir.Display(pactfile.LogFile), seatList(seats))
 	c.lateInterrupt("event " + draft.EventID + " was being recorded")
+	c.installLocalDriver()
 	return nil
 }
 
@@ -142,11 +144,16 @@ func (c *cli) reinit(charter pactdir.Charter) error {
 		return err
 	}
 	defer unlock()
-	_, res, err := c.loadForRead(nil)
+	log, res, err := c.loadForRead(nil)
 	if err != nil {
 		return err
 	}
 	prog.stop()
+	// The log only: init rewrites a STATE.yml that is there no more than
+	// it reads it.
+	if log.ConflictMarker > 0 {
+		return conflictRefusal(c.dir.Display(pactfile.LogFile), log.ConflictMarker)
+	}
 	st := res.State
 	if !st.Initialized {
 		return &refusal{fmt.Sprintf("%s exists but holds no valid init event", c.dir.Display(pactfile.LogFile)),
@@ -175,5 +182,23 @@ func (c *cli) reinit(charter pactdir.Charter) error {
 	}
 	fmt.Fprintf(c.stdout, "init %s: already initialised; managed blocks refreshed, nothing appended\n", project)
 	c.lateInterrupt("the managed blocks were being written")
+	c.installLocalDriver()
 	return nil
+}
+
+// installLocalDriver sets up git's merge driver of the pact in the
+// repository's own configuration, which init's .gitattributes lines name
+// (docs/semantics.md §8). The pact is written whatever happens here: a
+// directory that is no git repository, or a git that refuses, gets a note
+// on stderr and `pactify install` later.
+func (c *cli) installLocalDriver() {
+	if _, err := gitDirOf(c.ctx, c.dir.Root); err != nil {
+		c.log.Debug("no git repository: git's merge driver is not configured", "err", err)
+		return
+	}
+	if err := c.installDriver(c.dir.Root, "--local"); err != nil {
+		fmt.Fprintf(c.stderr, "pactify: %s; run `pactify install` to set up git's merge driver of the pact\n", report.Plain(err.Error()))
+		return
+	}
+	fmt.Fprintf(c.stdout, "git's merge driver %q is set in this repository's configuration (pactify install sets it in yours)\n", pactfile.MergeDriver)
 }

@@ -159,15 +159,18 @@ func TestPactDirWithBackslashes(t *testing.T) {
 func TestInitWritesGitAttributes(t *testing.T) {
 	t.Parallel()
 	const line = "# The pact's files keep LF line endings on every checkout (pactify init).\n.pact/** text eol=lf\n"
+	const merge = "# git merges the pact's log and STATE.yml with pactify (pactify install; docs/pactify.md).\n.pact/log.jsonl merge=pact\n.pact/STATE.yml merge=pact\n"
 	for _, c := range []struct {
 		name, before, after string
 	}{
-		{"no .gitattributes", "\x00none", line},
-		{"one of its own", "*.png binary\n", "*.png binary\n" + line},
-		{"without a final newline", "*.png binary", "*.png binary\n" + line},
-		{"in CRLF", "*.png binary\r\n", "*.png binary\r\n" + strings.ReplaceAll(line, "\n", "\r\n")},
-		{"a rule that keeps them already", "* -text\n", "* -text\n"},
-		{"a rule that converts them", ".pact/** text\n", ".pact/** text\n" + line},
+		{"no .gitattributes", "\x00none", line + merge},
+		{"one of its own", "*.png binary\n", "*.png binary\n" + line + merge},
+		{"without a final newline", "*.png binary", "*.png binary\n" + line + merge},
+		{"in CRLF", "*.png binary\r\n", "*.png binary\r\n" + strings.ReplaceAll(line+merge, "\n", "\r\n")},
+		{"a rule that keeps them already", "* -text\n", "* -text\n" + merge},
+		{"a rule that converts them", ".pact/** text\n", ".pact/** text\n" + line + merge},
+		{"both there already", "* -text\n.pact/* merge=pact\n", "* -text\n.pact/* merge=pact\n"},
+		{"another driver for the log", line + merge + ".pact/log.jsonl merge=union\n", line + merge + ".pact/log.jsonl merge=union\n" + merge},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

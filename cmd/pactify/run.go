@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -68,6 +67,10 @@ func (c *cli) runVerb(verb string, p cmdline.Args) error {
 		return c.cmdHelp(p)
 	case "completion":
 		return c.cmdCompletion(p)
+	case "install":
+		return c.cmdInstall(p)
+	case "merge-driver":
+		return c.cmdMergeDriver(p)
 	}
 	if p.Has(pactDirFlag) && strings.TrimSpace(p.Get(pactDirFlag)) == "" {
 		return usagef("--pact-dir needs a directory, such as .pact")
@@ -83,7 +86,7 @@ func (c *cli) runVerb(verb string, p cmdline.Args) error {
 	verbs := map[string]func(cmdline.Args) error{
 		"init": c.cmdInit, "join": c.cmdJoin, "assign": c.cmdAssign, "checkpoint": c.cmdCheckpoint,
 		"accept": c.cmdAccept, "changes": c.cmdChanges, "merge": c.cmdMerge, "status": c.cmdStatus,
-		"log": c.cmdLog, "validate": c.cmdValidate,
+		"log": c.cmdLog, "validate": c.cmdValidate, "resolve": c.cmdResolve,
 	}
 	return verbs[verb](p)
 }
@@ -259,6 +262,9 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	if res.Unsupported != nil {
 		return unsupported(res.Unsupported)
 	}
+	if err := c.refuseConflict(log); err != nil {
+		return err
+	}
 	draft, err := build(agent, res.State)
 	if err != nil {
 		return err
@@ -337,6 +343,34 @@ func (c *cli) lateInterrupt(what string) {
 	if c.ctx.Err() != nil {
 		fmt.Fprintf(c.stderr, "pactify: interrupted once %s: it was finished, not cut off\n", what)
 	}
+}
+
+// refuseConflict refuses to write a pact whose log, as read (log), or
+// STATE.yml holds git's conflict markers: a merge in progress
+// (docs/semantics.md §8), which appending to or rewriting from would seal
+// into the pact. A log from the writers' snapshot holds none: no writer
+// keeps a snapshot of a log with markers, and a merge changes the log the
+// snapshot was taken of.
+func (c *cli) refuseConflict(log *projection.Log) error {
+	file, line := pactfile.LogFile, log.ConflictMarker
+	if line == 0 {
+		var err error
+		if line, err = c.dir.ConflictMarker(pactfile.StateFile); err != nil {
+			return err
+		}
+		file = pactfile.StateFile
+	}
+	if line == 0 {
+		return nil
+	}
+	return conflictRefusal(c.dir.Display(file), line)
+}
+
+// conflictRefusal is a writer's refusal of a file of the pact (display)
+// whose line is one of git's conflict markers.
+func conflictRefusal(display string, line int) error {
+	return &refusal{fmt.Sprintf("%s holds git's conflict markers (line %d): a merge of the pact is in progress, and nothing was recorded", display, line),
+		"run `pactify resolve` to finish the merge (it writes the merged log and STATE.yml from git's versions and stages them), then run the command again"}
 }
 
 // saveSnapshot keeps the replay with the appended line for the next
@@ -468,14 +502,12 @@ func (c *cli) cmdAccept(p cmdline.Args) error {
 // gitHead records which commit an accept was given on, when pactify runs in
 // a git work tree; provenance checks use it to notice later code changes.
 func (c *cli) gitHead() string {
-	cmd := exec.CommandContext(c.ctx, "git", "rev-parse", "--verify", "-q", "HEAD")
-	cmd.Dir = c.dir.Root
-	out, err := cmd.Output()
+	head, err := gitLine(c.ctx, c.dir.Root, "rev-parse", "--verify", "-q", "HEAD")
 	if err != nil {
 		c.log.Debug("no git HEAD to record on accept", "err", err)
 		return ""
 	}
-	return strings.TrimSpace(string(out))
+	return head
 }
 
 func (c *cli) cmdChanges(p cmdline.Args) error {
@@ -562,8 +594,11 @@ func (c *cli) cmdLog(p cmdline.Args) error {
 		return err
 	}
 	defer unlock()
-	_, res, err := c.loadForRead(prog.Progress)
+	log, res, err := c.loadForRead(prog.Progress)
 	if err != nil {
+		return err
+	}
+	if err := c.refuseConflict(log); err != nil {
 		return err
 	}
 	if err := c.interrupted(); err != nil {

@@ -1,0 +1,429 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/pact-action/pact-action/internal/cmdline"
+	"github.com/pact-action/pact-action/pactdir"
+	"github.com/pact-action/pact-action/pactfile"
+	"github.com/pact-action/pact-action/projection"
+)
+
+// Merging the pact as git merges code (docs/semantics.md §8): the merge
+// driver git runs for the log and STATE.yml, `pactify resolve` for a merge
+// that stopped without it, and `pactify install`, which tells git to run
+// the driver. The merge itself is projection.MergeLogs; this file finds
+// the three logs and which side goes first, and writes what it returns.
+
+// mergeDriverCommand is the merge.pact.driver git runs through its shell
+// (sh on every system; Git for Windows brings its own): pactify when it is
+// on PATH, and when it is not, or it refuses (a real conflict), git's own
+// text merge with the labels git 2.44 passes (2.39 leaves them as
+// written, "%X", and the shell then names the sides ours, base and
+// theirs) and the marker size (%L), so that a clone without pactify gets
+// git's usual conflict, never a broken merge.
+const mergeDriverCommand = `command -v pactify >/dev/null 2>&1 && pactify merge-driver %O %A %B %P --marker-size %L --base-label %S --ours-label %X --theirs-label %Y || ` +
+	`{ o=%X b=%S t=%Y; case "$o$b$t" in *%*) o=ours b=base t=theirs ;; esac; git merge-file --marker-size=%L -L "$o" -L "$b" -L "$t" %A %O %B; }`
+
+// mergeDriverConfig is the git configuration of the driver: its
+// description, its command and, for the ancestor git makes of several
+// merge bases, git's binary merge, which takes the older ancestor as it is
+// (its log is the one both sides start with).
+var mergeDriverConfig = [][2]string{
+	{"merge." + pactfile.MergeDriver + ".name", "pactify: the pact's log and STATE.yml (docs/semantics.md §8)"},
+	{"merge." + pactfile.MergeDriver + ".driver", mergeDriverCommand},
+	{"merge." + pactfile.MergeDriver + ".recursive", "binary"},
+}
+
+// installDriver writes the driver's configuration to git's configuration
+// at scope (--global, --local).
+func (c *cli) installDriver(dir, scope string) error {
+	for _, kv := range mergeDriverConfig {
+		if _, err := git(c.ctx, dir, "config", scope, kv[0], kv[1]); err != nil {
+			return fmt.Errorf("configure git's merge driver: %w", err)
+		}
+	}
+	return nil
+}
+
+func (c *cli) cmdInstall(p cmdline.Args) error {
+	scope, where := "--global", "your git configuration (every repository)"
+	if p.Bools["local"] {
+		scope, where = "--local", "this repository's git configuration"
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("find the working directory: %w", err)
+	}
+	if err := c.installDriver(wd, scope); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "git's merge driver %q is set in %s; it merges each pact's log and STATE.yml whose .gitattributes names it (pactify init writes the lines)\n", pactfile.MergeDriver, where)
+	return nil
+}
+
+// logOfState is the log beside a STATE.yml git names (slash-separated).
+func logOfState(p string) string { return path.Join(path.Dir(p), pactfile.LogFile) }
+
+// mergeNames are how a conflict names the three logs: git's labels when
+// it passes them, else what pactify knows.
+type mergeNames struct{ base, ours, theirs string }
+
+func labelOr(label, fallback string) string {
+	if label == "" || strings.Contains(label, "%") {
+		return fallback
+	}
+	return label
+}
+
+// cmdMergeDriver is git's merge driver for the log and STATE.yml: it
+// writes the merge into ours (%A) and exits 0, or leaves ours as it was
+// and exits non-zero, which git takes as a conflict (the configured
+// command then lets git merge-file write the markers).
+func (c *cli) cmdMergeDriver(p cmdline.Args) error {
+	base, ours, theirs, gitPath := p.Positional[0], p.Positional[1], p.Positional[2], filepath.ToSlash(p.Positional[3])
+	wd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("find the working directory: %w", err)
+	}
+	gitDir, err := gitDirOf(c.ctx, wd)
+	if err != nil {
+		return err
+	}
+	op := driverOp(c.ctx, wd, gitDir, p.Get("theirs-label"))
+	names := mergeNames{labelOr(p.Get("base-label"), "the common ancestor"), labelOr(p.Get("ours-label"), "HEAD"),
+		labelOr(p.Get("theirs-label"), orElse(op.name, "the other side"))}
+	switch path.Base(gitPath) {
+	case pactfile.LogFile:
+		logs, err := readVersions(base, ours, theirs)
+		if err != nil {
+			return err
+		}
+		m, _, _, err := c.mergeLogs(wd, op, logs, names, gitPath)
+		if err != nil {
+			return err
+		}
+		return replaceFile(ours, func(w io.Writer) error { _, err := m.WriteTo(w); return err })
+	case pactfile.StateFile:
+		m, err := c.mergeStateLogs(wd, op, gitPath, [3]string{base, ours, theirs}, names)
+		if err != nil {
+			return err
+		}
+		return replaceFile(ours, func(w io.Writer) error { return projection.Render(w, m.Result.State) })
+	}
+	return &refusal{fmt.Sprintf("pactify merges a pact's %s and %s, not %s", pactfile.LogFile, pactfile.StateFile, gitPath),
+		"give only those two files the merge=" + pactfile.MergeDriver + " attribute in .gitattributes"}
+}
+
+// readVersions reads the three versions of the log git hands a driver
+// (base, ours, theirs). The ancestor's is where both sides start, so it is
+// compared with their starts as it is read and, when it is one, not held a
+// second time (at a million events, 256 MB).
+func readVersions(base, ours, theirs string) ([3][]byte, error) {
+	var out [3][]byte
+	for i, n := range []string{ours, theirs} {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			return out, fmt.Errorf("read git's version of the log: %w", err)
+		}
+		out[i+1] = b
+	}
+	f, err := os.Open(base)
+	if err != nil {
+		return out, fmt.Errorf("read git's version of the log: %w", err)
+	}
+	defer f.Close()
+	if out[0], err = readPrefixOf(f, out[1], out[2]); err != nil {
+		return out, fmt.Errorf("read git's version of the log: %w", err)
+	}
+	return out, nil
+}
+
+// readPrefixOf reads r whole; while what it reads is the start of one of
+// the candidates, it holds nothing, and when all of it is, it returns that
+// candidate's start instead of a copy.
+func readPrefixOf(r io.Reader, candidates ...[]byte) ([]byte, error) {
+	buf := make([]byte, 256<<10)
+	var n int // bytes read that still equal a candidate's start
+	var held []byte
+	for {
+		k, err := r.Read(buf)
+		chunk := buf[:k]
+		if held == nil {
+			var still [][]byte
+			for _, c := range candidates {
+				if n+k <= len(c) && bytes.Equal(c[n:n+k], chunk) {
+					still = append(still, c)
+				}
+			}
+			switch {
+			case len(still) > 0:
+				candidates, n = still, n+k
+			case n == 0:
+				held = append(make([]byte, 0, 2*k), chunk...)
+			default:
+				held = append(append(make([]byte, 0, 2*(n+k)), candidates[0][:n]...), chunk...)
+			}
+		} else {
+			held = append(held, chunk...)
+		}
+		switch {
+		case errors.Is(err, io.EOF) && held == nil && n == 0:
+			return nil, nil
+		case errors.Is(err, io.EOF) && held == nil:
+			return candidates[0][:n:n], nil
+		case errors.Is(err, io.EOF):
+			return held, nil
+		case err != nil:
+			return nil, err
+		}
+	}
+}
+
+// replaceFile makes the file name hold what write writes, through a file
+// beside it and a rename, so that a failure leaves it as it was.
+func replaceFile(name string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(name), ".pactify-merge-*")
+	if err != nil {
+		return fmt.Errorf("write the merge: %w", err)
+	}
+	bw := bufio.NewWriterSize(f, 256<<10)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		_ = os.Remove(f.Name()) // the write's error is the one to report
+		return fmt.Errorf("write the merge: %w", err)
+	}
+	return nil
+}
+
+// mergeLogs merges the three logs of a merge (base, ours, theirs), the
+// side already on the base branch first (theirsFirst), or says why not.
+// The names it returns are the upstream side's and the other's.
+func (c *cli) mergeLogs(dir string, op gitOp, logs [3][]byte, names mergeNames, logPath string) (m *projection.Merged, upName, otherName string, err error) {
+	base, ours, theirs := logs[0], logs[1], logs[2]
+	branch := projection.BaseBranch(ours)
+	if branch == "" {
+		branch = projection.BaseBranch(theirs)
+	}
+	upstream, other := ours, theirs
+	upName, otherName = names.ours, names.theirs
+	if theirsFirst(c.ctx, dir, op, branch) {
+		upstream, other, upName, otherName = theirs, ours, names.theirs, names.ours
+	}
+	c.log.Debug("merging the log", "operation", op.kind, "upstream", upName, "base branch", branch)
+	m, err = projection.MergeLogs(base, upstream, other)
+	var mc *projection.MergeConflict
+	if errors.As(err, &mc) {
+		return nil, "", "", &refusal{fmt.Sprintf("%s does not merge: %s", logPath, mc.Explain(names.base, upName, otherName)),
+			"a real conflict of the pact (docs/semantics.md §8): decide which event stands, keep the log append-only, then run `pactify resolve` or `pactify log --replay`"}
+	}
+	if err != nil {
+		return nil, "", "", err
+	}
+	if m.Result.Unsupported != nil {
+		return nil, "", "", unsupported(m.Result.Unsupported)
+	}
+	c.log.Debug("merged the log", "upstream lines", m.Upstream, "added", m.Added, "full replays", m.FullReplays)
+	return m, upName, otherName, nil
+}
+
+// mergeStateLogs is the merge of the logs beside a STATE.yml git merges:
+// it finds the commits git merges, holds them to the three STATE.yml
+// versions git handed the driver (states), and merges their logs. When git
+// does not say which commits (a cherry-pick of one commit before git
+// 2.44, an ancestor made of several merge bases) it refuses rather than
+// guess: git then leaves its conflict, which `pactify resolve` finishes.
+func (c *cli) mergeStateLogs(dir string, op gitOp, statePath string, states [3]string, names mergeNames) (*projection.Merged, error) {
+	cannot := func(why string) error {
+		return &refusal{fmt.Sprintf("pactify cannot tell which logs git merges with %s (%s)", statePath, why),
+			"git leaves its conflict in it: run `pactify resolve` once git stops"}
+	}
+	if op.theirs == "" {
+		return nil, cannot("git names no other commit for this " + orElse(op.kind, "operation"))
+	}
+	head := commitOf(c.ctx, dir, "HEAD")
+	if op.kind == "merge" {
+		out, err := git(c.ctx, dir, "merge-base", "--all", head, op.theirs)
+		if bases := strings.Fields(string(out)); err != nil || len(bases) != 1 {
+			return nil, cannot("not one merge base")
+		}
+		op.base = strings.Fields(string(out))[0]
+	}
+	if op.base == "" || head == "" {
+		return nil, cannot("no ancestor commit")
+	}
+	logPath := logOfState(statePath)
+	var logs [3][]byte
+	for i, commit := range []string{head, op.theirs, op.base} {
+		state, err := blobAt(c.ctx, dir, commit, statePath)
+		if err != nil {
+			return nil, err
+		}
+		handed, err := os.ReadFile(states[(i+1)%3])
+		if err != nil {
+			return nil, fmt.Errorf("read git's version of %s: %w", statePath, err)
+		}
+		if !bytes.Equal(state, handed) {
+			return nil, cannot(fmt.Sprintf("%s's %s is not the one git merges", shortID(commit), pactfile.StateFile))
+		}
+		// The ancestor's log, read last, is where both sides start: held
+		// once (readPrefixOf).
+		if logs[(i+1)%3], err = blobAt(c.ctx, dir, commit, logPath, logs[1], logs[2]); err != nil {
+			return nil, err
+		}
+	}
+	m, _, _, err := c.mergeLogs(dir, op, logs, names, logPath)
+	return m, err
+}
+
+func orElse(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
+}
+
+// conflictStages are the blob ids of the stages (1 ancestor, 2 ours, 3
+// theirs) of path in git's index; none when it is not in conflict.
+func (c *cli) conflictStages(dir, p string) (map[int]string, error) {
+	out, err := git(c.ctx, dir, "ls-files", "-u", "-z", "--", p)
+	if err != nil {
+		return nil, err
+	}
+	stages := map[int]string{}
+	for _, entry := range strings.Split(string(out), "\x00") {
+		meta, name, ok := strings.Cut(entry, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 || name != p {
+			continue
+		}
+		n := int(f[2][0] - '0')
+		stages[n] = f[1]
+	}
+	return stages, nil
+}
+
+// cmdResolve finishes a merge, rebase or cherry-pick that stopped on
+// conflicts in the pact: the merged log from git's index stages, or the
+// log git merged, and STATE.yml rendered from it, written under the lock
+// and staged.
+func (c *cli) cmdResolve(cmdline.Args) error {
+	if !c.dir.Exists() {
+		return &refusal{fmt.Sprintf("there is no pact here: %s does not exist", c.dir.Display(pactfile.LogFile)), "run pactify resolve in the repository whose pact is in conflict"}
+	}
+	dir := c.dir.Root
+	gitDir, err := gitDirOf(c.ctx, dir)
+	if err != nil {
+		return &refusal{"pactify resolve finishes a git merge, and this is not a git work tree (" + err.Error() + ")", "run it in the repository whose merge stopped"}
+	}
+	op := stoppedOp(c.ctx, dir, gitDir)
+	if op.kind == "" {
+		return &refusal{"no merge, rebase, cherry-pick or revert is in progress, so there is nothing to resolve", "run pactify resolve when git stops on a conflict in the pact; `pactify log --replay` rewrites STATE.yml at any time"}
+	}
+	top, err := gitLine(c.ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return err
+	}
+	rel := func(name string) string {
+		p, err := filepath.Rel(top, c.dir.Path(name))
+		if err != nil {
+			return c.dir.Display(name)
+		}
+		return filepath.ToSlash(p)
+	}
+	logPath, statePath := rel(pactfile.LogFile), rel(pactfile.StateFile)
+	logStages, err := c.conflictStages(top, logPath)
+	if err != nil {
+		return err
+	}
+	stateStages, err := c.conflictStages(top, statePath)
+	if err != nil {
+		return err
+	}
+	unlock, err := c.dir.Lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if len(logStages) > 0 {
+		return c.resolveLog(top, op, logPath, statePath, logStages)
+	}
+	if len(stateStages) == 0 {
+		if line, err := c.dir.ConflictMarker(pactfile.StateFile); err != nil || line == 0 {
+			return errors.Join(err, &refusal{fmt.Sprintf("git's %s and %s are in no conflict, so there is nothing to resolve", logPath, statePath),
+				"finish the " + op.kind + " as git says (`git status`)"})
+		}
+	}
+	// The log is merged (by the driver, or by hand and staged): STATE.yml
+	// is its render.
+	_, res, err := c.loadForRead(nil)
+	if err != nil {
+		return err
+	}
+	if line, err := c.dir.ConflictMarker(pactfile.LogFile); err != nil || line > 0 {
+		return errors.Join(err, &refusal{fmt.Sprintf("%s holds git's conflict markers (line %d) though git's index has it merged", c.dir.Display(pactfile.LogFile), line),
+			"take the log back from git's versions (`git checkout -m " + logPath + "`), then run pactify resolve again"})
+	}
+	if err := c.dir.WriteState(res.State); err != nil {
+		return err
+	}
+	if _, err := git(c.ctx, top, "add", "--", statePath); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "rendered %s from %s, which git had merged, and staged it (git add); continue the %s as git says (`git status`)\n", statePath, logPath, op.kind)
+	return nil
+}
+
+// resolveLog merges the log from its index stages.
+func (c *cli) resolveLog(top string, op gitOp, logPath, statePath string, stages map[int]string) error {
+	if _, ok := stages[2]; !ok {
+		return &refusal{fmt.Sprintf("%s was deleted on HEAD's side, so there is no log to merge into", logPath), "restore it (`git checkout --theirs -- " + logPath + "`) or finish the merge by hand"}
+	}
+	if _, ok := stages[3]; !ok {
+		return &refusal{fmt.Sprintf("%s was deleted on the other side, so there is no log to merge", logPath), "restore it (`git checkout --ours -- " + logPath + "`) or finish the merge by hand"}
+	}
+	var logs [3][]byte
+	for i := 1; i <= 3; i++ {
+		if id, ok := stages[i]; ok {
+			b, err := git(c.ctx, top, "cat-file", "blob", id)
+			if err != nil {
+				return err
+			}
+			logs[i-1] = b
+		}
+	}
+	names := mergeNames{"the common ancestor", "HEAD", orElse(op.name, "the other side")}
+	m, first, second, err := c.mergeLogs(top, op, logs, names, logPath)
+	if err != nil {
+		return err
+	}
+	if err := c.dir.ReplaceLog(func(w io.Writer) error { _, err := m.WriteTo(w); return err }, m.Result.State); err != nil {
+		if errors.Is(err, pactdir.ErrStateStale) {
+			return fmt.Errorf("%s is merged, but %w; run `pactify log --replay` and `git add %s`", logPath, err, statePath)
+		}
+		return err
+	}
+	if _, err := git(c.ctx, top, "add", "--", logPath, statePath); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "merged %s: %d line(s) of %s, then %d of %s; rendered %s from it and staged both (git add); continue the %s as git says (`git status`)\n",
+		logPath, m.Upstream, first, m.Added, second, statePath, op.kind)
+	return nil
+}
