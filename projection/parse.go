@@ -18,9 +18,15 @@ var lineSeed = maphash.MakeSeed()
 // kept, judgedOnRead). It returns an error only when the reader fails;
 // every defect of the content is recorded in the Log instead.
 func parse(r io.Reader, early bool) (*Log, error) {
+	return parseFrom(r, early, 1)
+}
+
+// parseFrom is parse of the lines of a log from line first on (r starts
+// there): they are numbered from first, and only a line 1 loses a BOM.
+func parseFrom(r io.Reader, early bool, first int) (*Log, error) {
 	log := &Log{}
 	var d decoder
-	err := scanLines(r, func(n int, line []byte, tooLong bool) {
+	err := scanLinesFrom(r, first, func(n int, line []byte, tooLong bool) {
 		log.Lines = n
 		log.add(&d, n, line, tooLong, early)
 	})
@@ -56,11 +62,16 @@ func EachEvent(b []byte, fn func(ev *Event)) {
 // held. These are the lines of pactfile.SplitLines, read as a stream (held
 // to it by FuzzLinesAgreeWithPactfile).
 func scanLines(r io.Reader, fn func(n int, line []byte, tooLong bool)) error {
+	return scanLinesFrom(r, 1, fn)
+}
+
+// scanLinesFrom is scanLines of lines numbered from first.
+func scanLinesFrom(r io.Reader, first int, fn func(n int, line []byte, tooLong bool)) error {
 	size := 256 << 10
 	if l, ok := r.(interface{ Len() int }); ok {
 		size = min(size, max(l.Len()+1, 512)) // a reader of known length: no more
 	}
-	lr := lineReader{r: r, buf: make([]byte, size)}
+	lr := lineReader{r: r, buf: make([]byte, size), n: first - 1}
 	for lr.next() {
 		fn(lr.n, lr.line, lr.tooLong)
 	}

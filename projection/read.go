@@ -53,6 +53,10 @@ type Log struct {
 	ids     []uint64
 	// size is ReadOptions.Size, for a log read without its events.
 	size int64
+	// lookup are event_ids whose first line a log read without its events
+	// finds (firstLines: 0 for none), for the lines MergeLogs adds to it.
+	lookup     []string
+	firstLines map[string]int
 }
 
 // Scan is what every reading of log.jsonl keeps besides its events: the

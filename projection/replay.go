@@ -2,10 +2,12 @@ package projection
 
 import (
 	"fmt"
-	"github.com/pact-action/pact-action/internal/prose"
 	"hash/maphash"
 	"sort"
 	"strings"
+	"time"
+
+	"github.com/pact-action/pact-action/internal/prose"
 )
 
 // Rejection is one event the replay reported, with the stable code of the
@@ -59,10 +61,27 @@ func replayListing(log *Log, limit int) *Result {
 
 // replayOrdered is replayListing without the findings judged on reading.
 func replayOrdered(log *Log, limit int) *Result {
-	res := &Result{State: NewState()}
+	res, _ := replayOnto(log, limit, NewState(), nil, nil)
+	return res
+}
+
+// priorID finds an event_id in the lines before a log that replayOnto
+// continues: the line that first used it and the hash of that line
+// (Event.hash), or ok false.
+type priorID func(id string) (line int, hash uint64, ok bool)
+
+// replayOnto is replayOrdered of a log that continues the lines a state st
+// was replayed from (MergeLogs): its events are judged and applied to st,
+// an event_id first used before it is found by prior (nil: none), and
+// every event it orders must sort after those lines, so its ts must not
+// be before *after (the latest ts of those lines); otherwise it reports
+// false and st is spoilt. With NewState, no prior and no after (nil) it is
+// the replay of the whole log.
+func replayOnto(log *Log, limit int, st *State, prior priorID, after *time.Time) (*Result, bool) {
+	res := &Result{State: st}
 	if u := unsupported(&log.Scan); u != nil {
-		res.Unsupported = u
-		return res
+		res.State, res.Unsupported = NewState(), u
+		return res, true
 	}
 	rs := newRejectionSet(limit)
 	order := make([]*Event, 0, len(log.Events))
@@ -82,6 +101,11 @@ func replayOrdered(log *Log, limit int) *Result {
 		seen.reserve(uint32(top-1), rehash)
 	}
 	dup := func(id string, k int) (line int, hash uint64, ok bool) {
+		if prior != nil {
+			if line, hash, ok := prior(id); ok {
+				return line, hash, true
+			}
+		}
 		j, ok := seen.insert(maphash.String(idSeed, id), uint32(k), func(o uint32) bool { other, _, _ := first(o); return other == id }, rehash)
 		if !ok {
 			return 0, 0, false
@@ -120,8 +144,10 @@ func replayOrdered(log *Log, limit int) *Result {
 	if less := func(i, j int) bool { return order[i].TS.Before(order[j].TS) }; !sort.SliceIsSorted(order, less) {
 		sort.SliceStable(order, less)
 	}
+	if after != nil && len(order) > 0 && order[0].TS.Before(*after) {
+		return res, false
+	}
 
-	st := res.State
 	for _, ev := range order {
 		if ev.MissingEventID() {
 			rs.add(*missingID(ev))
@@ -134,7 +160,7 @@ func replayOrdered(log *Log, limit int) *Result {
 		rs.add(Rejection{Code: CodeInitMissing, Message: "the log has no valid init event"})
 	}
 	res.Rejections, res.Omitted = rs.result()
-	return res
+	return res, true
 }
 
 // judgeHeld is the finding of a held event (index k of the replay's id

@@ -387,6 +387,12 @@ func (lr *parallelReplay) read(r io.Reader, workers int) error {
 	if lr.log.reserved != "" {
 		lr.log.reservedLine = lr.firstLineOf(lr.log.reserved)
 	}
+	if len(lr.log.lookup) > 0 {
+		lr.log.firstLines = make(map[string]int, len(lr.log.lookup))
+		for _, id := range lr.log.lookup {
+			lr.log.firstLines[id] = lr.firstLineOf(id)
+		}
+	}
 	// Duplicates are all found: the id tables and line hashes are no
 	// longer needed, and are let go before the digests of a snapshot are
 	// made (at 2M events 34 MB, and 16 MB of digests).

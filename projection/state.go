@@ -1,6 +1,9 @@
 package projection
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/pact-action/pact-action/pactfile"
 )
 
@@ -208,4 +211,35 @@ func (s *State) FeaturesOnBranch(branch string) []string {
 		}
 	}
 	return out
+}
+
+// clone is a copy of the state that applying events to changes nothing
+// of s: MergeLogs continues one replay of the common ancestor's log with
+// each side's lines. Its tasks and features are copies; lists are clipped
+// so that an append to one never writes into the other's. The join queue
+// is an index (takeJoinQueue) and is rebuilt from the tasks by the first
+// join.
+func (s *State) clone() *State {
+	c := *s
+	c.Seats = slices.Clip(s.Seats)
+	c.Online = maps.Clone(s.Online)
+	c.TaskOrder = slices.Clip(s.TaskOrder)
+	c.FeatureOrder = slices.Clip(s.FeatureOrder)
+	c.joinQueue, c.queued = nil, 0
+	c.Tasks = make(map[string]*Task, len(s.Tasks))
+	tasks := make([]Task, len(s.TaskOrder))
+	c.taskList = make([]*Task, len(s.TaskOrder))
+	for i, t := range s.TaskList() {
+		tasks[i] = *t
+		c.taskList[i] = &tasks[i]
+		c.Tasks[t.ID] = &tasks[i]
+	}
+	c.Features = make(map[string]*Feature, len(s.Features))
+	features := make([]Feature, len(s.FeatureOrder))
+	for i, id := range s.FeatureOrder {
+		features[i] = *s.Features[id]
+		features[i].Tasks = slices.Clip(features[i].Tasks)
+		c.Features[id] = &features[i]
+	}
+	return &c
 }
