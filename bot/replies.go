@@ -269,7 +269,13 @@ func FutureLines(log *projection.Log, now time.Time) (lines []int, latest string
 // comment). The bot looks for it before saying the same again.
 func UpdateMarker(headSHA, baseRef string) string {
 	sum := sha256.Sum256([]byte(baseRef))
-	return fmt.Sprintf("<!-- pact-action update %s %x -->", report.Escape(headSHA), sum[:8])
+	hex := strings.Map(func(r rune) rune {
+		if strings.ContainsRune("0123456789abcdef", r) {
+			return r
+		}
+		return -1
+	}, headSHA)
+	return fmt.Sprintf("<!-- pact-action update %s %x -->", hex, sum[:8])
 }
 
 // updateCommands is what the author runs to bring the branch up to date

@@ -31,6 +31,9 @@ type UpdateFacts struct {
 	// head lives in a fork.
 	PR      checks.PRFact
 	PactDir string
+	// DefaultBranch is the repository's default branch as GitHub names
+	// it: the bot never writes it, even as a pull request's head.
+	DefaultBranch string
 	// MergeBase is the merge base of the head and the base's tip; Base
 	// and Head are what each changes since it, every path (the pact's
 	// too), by checks.Entry. DiffTooLarge says the diff was past its
@@ -101,8 +104,12 @@ func DecideUpdate(f UpdateFacts) UpdateDecision {
 	pr := f.PR
 	layout := pactfile.Layout(f.PactDir)
 	d := UpdateDecision{Marker: UpdateMarker(pr.HeadSHA, pr.BaseRef), LogPath: layout.Log(), StatePath: layout.State()}
-	if pr.Fork {
+	switch {
+	case pr.Fork:
 		d.Reply = UpdateFork(pr.BaseRef, pr.HeadRef)
+		return d
+	case pr.HeadRef == f.DefaultBranch:
+		d.Skip = "its head is the default branch, which the bot never writes"
 		return d
 	}
 	switch {
