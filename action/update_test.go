@@ -537,3 +537,43 @@ func TestUpdateFaults(t *testing.T) {
 		})
 	}
 }
+
+// Merge queues (issue 33, item 5): GitHub builds a group by merging on its
+// server, so a second pull request that writes the pact cannot join the
+// group of the first; the queue removes it. When the first group lands
+// (a push to main), the bot brings the removed one up to date, and it can
+// be queued again: its group passes the merge-group check as it is.
+func TestUpdateBringsBackAPullRequestTheQueueRemoved(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t, 2, nil)
+	f.approveAll(t)
+	first, second := f.prs[0], f.prs[1]
+	g1, err := f.s.TryQueuePR(first.n, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	groupCheck := func(g fakegithub.MergeGroup) {
+		t.Helper()
+		out := event{name: "merge_group", payload: mergeGroupPayload(t, g.HeadSHA, g.HeadRef, g.BaseSHA)}.run(t, f.s).only(t)
+		if out.Conclusion != report.ConclusionSuccess {
+			t.Fatalf("group %s: %s %v", g.HeadRef, out.Conclusion, codes(out.Findings))
+		}
+	}
+	groupCheck(g1)
+	if _, err := f.s.TryQueuePR(second.n, g1.HeadSHA); err == nil || !strings.Contains(err.Error(), logPath) {
+		t.Fatalf("the second pull request joined the first's group: %v", err)
+	}
+	f.s.LandMergeGroup(g1, first.n)
+	old := f.head(second)
+	if res := f.push(t); res.err != nil {
+		t.Fatalf("%v\n%s", res.err, res.log)
+	}
+	f.mergedOnto(t, second, old)
+	g2, err := f.s.TryQueuePR(second.n, "")
+	if err != nil {
+		t.Fatalf("queued again: %v", err)
+	}
+	groupCheck(g2)
+	f.s.LandMergeGroup(g2, second.n)
+	f.finalLog(t)
+}

@@ -214,3 +214,33 @@ func TestUpdateRefNeedsWorkflowsForWorkflowFiles(t *testing.T) {
 		})
 	}
 }
+
+// The queue removes a pull request that conflicts with the group ahead,
+// and a group that lands moves the base branch to it and closes its pull
+// request as merged.
+func TestTryQueueAndLand(t *testing.T) {
+	t.Parallel()
+	s := New(t)
+	base := s.CommitFiles("o", "r", "main", map[string]string{"log": "1\n"}, "alice")
+	s.CommitFiles("o", "r", "a", map[string]string{"log": "1\na\n"}, "bob", From(base))
+	s.CommitFiles("o", "r", "b", map[string]string{"log": "1\nb\n"}, "bob", From(base))
+	a := s.OpenPR("o", "r", PRSeed{Head: "a", Base: "main"})
+	b := s.OpenPR("o", "r", PRSeed{Head: "b", Base: "main"})
+	g, err := s.TryQueuePR(a, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.TryQueuePR(b, g.HeadSHA); err == nil || !strings.Contains(err.Error(), "log") {
+		t.Fatalf("b joined a's group: %v", err)
+	}
+	s.LandMergeGroup(g, a)
+	if s.BranchHead("o", "r", "main") != g.HeadSHA || s.BranchHead("o", "r", g.HeadRef) != "" {
+		t.Errorf("main at %s, group branch at %s", s.BranchHead("o", "r", "main"), s.BranchHead("o", "r", g.HeadRef))
+	}
+	if st, _ := s.Mergeable(a); st != "UNKNOWN" {
+		t.Errorf("the landed pull request is %s", st)
+	}
+	if st, _ := s.Mergeable(b); st != "CONFLICTING" {
+		t.Errorf("b after a landed: %s", st)
+	}
+}
