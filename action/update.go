@@ -24,7 +24,8 @@ import (
 // Calls: one GraphQL listing per 100 open pull requests (a pull request
 // that does not conflict costs nothing more), and per conflicting pull
 // request the merge base (a comparison), the diff of both sides (one
-// GraphQL request per level of directories that differ, usually three),
+// GraphQL request for the root trees and one per further level of
+// directories that differ, usually two or three),
 // the three logs (one GraphQL request; a log over GraphQL's text cut is
 // one blobs-API read more), the tree, the commit and the ref update, then
 // the pull request and check mode's own calls on the new commit. None
