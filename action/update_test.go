@@ -577,3 +577,66 @@ func TestUpdateBringsBackAPullRequestTheQueueRemoved(t *testing.T) {
 	f.s.LandMergeGroup(g2, second.n)
 	f.finalLog(t)
 }
+
+// Which runs update (ghevent.UpdatesBranches, wired in Run): a push to the
+// default branch in mode auto or bot does, and then judges nothing else;
+// a push to another branch is check mode's, as before, after the one
+// listing that says which branch is the default; mode check neither lists
+// nor writes; a scheduled run updates, then re-judges the others.
+func TestUpdateOnlyWhereTheEventAsks(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, event, mode, ref string
+		updates                bool
+		listings               int
+	}{
+		{name: "push to main, auto", event: "push", mode: "auto", ref: "main", updates: true, listings: 1},
+		{name: "push to main, bot", event: "push", mode: "bot", ref: "main", updates: true, listings: 1},
+		{name: "push to main, check", event: "push", mode: "check", ref: "main"},
+		{name: "push to another branch, auto", event: "push", mode: "auto", ref: "feat/p1", listings: 1},
+		{name: "schedule, auto", event: "schedule", mode: "auto", updates: true, listings: 1},
+		{name: "workflow_dispatch, check", event: "workflow_dispatch", mode: "check"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFleet(t, 2, nil)
+			f.approveAll(t)
+			f.merge(t, f.prs[0])
+			old := f.head(f.prs[1])
+			payload := []byte(`{"schedule":"17 * * * *"}`)
+			if tc.event == "push" {
+				payload = pushPayload(t, f.s, tc.ref)
+			}
+			before := countOp(f.s, fakegithub.GraphQLOperation)
+			listings := func() int {
+				n := 0
+				for _, r := range f.s.Requests() {
+					// The listing is the one query with an after cursor.
+					if _, paged := r.Variables["after"]; r.Operation == fakegithub.GraphQLOperation && paged {
+						n++
+					}
+				}
+				return n
+			}
+			already := listings()
+			res := event{name: tc.event, payload: payload, mode: tc.mode, sha: f.s.BranchHead(e2e.Owner, e2e.Repo, "main")}.run(t, f.s)
+			if res.err != nil {
+				t.Fatalf("%v\n%s", res.err, res.log)
+			}
+			if got := listings() - already; got != tc.listings {
+				t.Errorf("%d listings with mergeability, want %d (GraphQL requests %d → %d)", got, tc.listings, before, countOp(f.s, fakegithub.GraphQLOperation))
+			}
+			if updated := f.head(f.prs[1]) != old; updated != tc.updates || (res.update != nil) != tc.updates {
+				t.Errorf("updated %v (outcome %+v), want %v", updated, res.update, tc.updates)
+			}
+			switch {
+			case tc.event == "push" && tc.updates && len(res.outcomes) != 0:
+				t.Errorf("a push that updates judged %d heads besides", len(res.outcomes))
+			case tc.event == "schedule":
+				// The updated head is judged once, by the updater; the
+				// re-judge takes the rest.
+				onlyRun(t, f.s, f.head(f.prs[1]), "pact", report.ConclusionSuccess)
+			}
+		})
+	}
+}
