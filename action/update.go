@@ -222,7 +222,12 @@ func (o *UpdateOutcome) one(ctx context.Context, gh BotGitHub, pr ghapi.Mergeabl
 			}
 		case bot.UpdateNeedLogs:
 			var err error
-			if baseTree, err = readUpdateLogs(ctx, gh, &f, s.Settings); err != nil {
+			baseTree, err = readUpdateLogs(ctx, gh, &f, s.Settings)
+			var tooLarge *PactTooLargeError
+			if errors.As(err, &tooLarge) {
+				return o.say(ctx, gh, pr.Number, d.Marker, bot.UpdateCannot(pr.BaseRef, pr.HeadRef, bot.UpdateWhyBudget), s)
+			}
+			if err != nil {
 				return err
 			}
 		default:

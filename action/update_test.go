@@ -640,3 +640,28 @@ func TestUpdateOnlyWhereTheEventAsks(t *testing.T) {
 		})
 	}
 }
+
+// The logs an update merges are read within max-pact-bytes, all three
+// together: past it the update is the author's, said once, and nothing is
+// written.
+func TestUpdateLogsWithinTheBudget(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t, 2, nil)
+	f.approveAll(t)
+	f.merge(t, f.prs[0])
+	other := f.prs[1]
+	old := f.head(other)
+	log, _ := f.s.FileAt(old, logPath)
+	small := func(st *action.Settings) { st.MaxPactBytes = int64(2 * len(log)) } // two logs fit, not three
+	for range 2 {
+		if res := (event{name: "push", payload: pushPayload(t, f.s, "main"), settings: small}).run(t, f.s); res.err != nil {
+			t.Fatalf("%v\n%s", res.err, res.log)
+		}
+	}
+	if f.head(other) != old {
+		t.Error("written past the budget")
+	}
+	if c := f.s.Comments(other.n); len(c) != 1 || !strings.Contains(c[0].Body, "max-pact-bytes") {
+		t.Errorf("replies %+v, want one naming max-pact-bytes", c)
+	}
+}

@@ -333,6 +333,7 @@ const (
 	UpdateWhyTooLarge  = "one side's changes are too large to compare (more paths or deeper directories than one update reads)"
 	UpdateWhyNoLog     = "the pact's log is missing on one side, so there is no log to merge"
 	UpdateWhyVersion   = "the merged log declares a newer protocol version, which this version of pact-action does not judge"
+	UpdateWhyBudget    = "the logs it would merge (at the merge base, the base and this branch) come to more than the bot reads (the max-pact-bytes input)"
 )
 
 // UpdateWhyUnreadable says the logs could not be read to merge them.
