@@ -27,6 +27,8 @@ const (
 	budgetProvenance = 16 // a check with provenance: a few added events
 	budgetBotWrite   = 20 // the bot's approval → commit → check
 	budgetCoverage   = 16 // a check of a reused branch: accepts from the merge base, a fresh review
+	budgetUpdate     = 20 // the updater: a push to main → the listing → one merge commit → its check
+	budgetNoUpdate   = 1  // the updater on a push that leaves every pull request mergeable
 )
 
 // budgetSizes are the numbers of tasks the budgets are held for.
@@ -133,6 +135,29 @@ var budgetCases = []budgetCase{
 		fs := b.checkPR(t, false)
 		noneInProgress(t, b.s)
 		return b.s, fs
+	}},
+	// main moves on (lead assigns a task there), so the pull request's
+	// pact conflicts with it; the push brings it up to date.
+	{name: "bot: push to main → update → check", budget: budgetUpdate, run: func(t *testing.T, tasks int) (*fakegithub.Server, []checks.Finding) {
+		b := seedBudget(t, tasks, "require")
+		log, _ := b.s.FileAt(b.s.BranchHead(e2e.Owner, e2e.Repo, "main"), logPath)
+		main := (&e2e.Log{Lines: strings.Split(strings.TrimSuffix(log, "\n"), "\n")}).Raw(draft(t, 9999, "lead", "assign", "T0", "F0",
+			map[string]any{"owner": "dev", "reviewer": "rev", "branch": "feat/zero", "spec": ".pact/tasks/T0.md"}))
+		b.s.CommitFiles(e2e.Owner, e2e.Repo, "main", map[string]string{logPath: main.Text()}, provLeadGH, fakegithub.Verified())
+		res := event{name: "push", payload: pushPayload(t, b.s, "main")}.run(t, b.s)
+		if res.err != nil || res.update == nil || len(res.update.Updated) != 1 || res.update.Updated[0].Check == nil {
+			t.Fatalf("the push updated nothing: %v %+v", res.err, res.update)
+		}
+		return b.s, res.update.Updated[0].Check.Findings
+	}},
+	{name: "bot: push to main, nothing conflicts", budget: budgetNoUpdate, run: func(t *testing.T, tasks int) (*fakegithub.Server, []checks.Finding) {
+		b := seedBudget(t, tasks, "require")
+		b.s.CommitFiles(e2e.Owner, e2e.Repo, "main", map[string]string{"docs/guide.md": "guide\n"}, provLeadGH, fakegithub.Verified())
+		res := event{name: "push", payload: pushPayload(t, b.s, "main")}.run(t, b.s)
+		if res.err != nil || res.update == nil || res.update.Listed != 1 || res.update.Conflicting != 0 {
+			t.Fatalf("the push: %v %+v", res.err, res.update)
+		}
+		return b.s, nil
 	}},
 	{name: "bot: approval → commit → check", budget: budgetBotWrite, run: func(t *testing.T, tasks int) (*fakegithub.Server, []checks.Finding) {
 		b := seedBudget(t, tasks, "require")

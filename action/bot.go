@@ -19,7 +19,8 @@ import (
 	"github.com/pact-action/pact-action/projection"
 )
 
-// BotGitHub is what bot mode needs from GitHub beyond check mode.
+// BotGitHub is what bot mode needs from GitHub beyond check mode: the
+// bot's writes and replies, and the branch updater's (update.go).
 type BotGitHub interface {
 	GitHub
 	CommitFiles(ctx context.Context, branch, parentSHA string, files map[string][]byte, message string) (string, error)
@@ -27,6 +28,9 @@ type BotGitHub interface {
 	React(ctx context.Context, kind ghapi.CommentKind, commentID int64, content string) error
 	Permission(ctx context.Context, login string) (string, error)
 	CheckRunVerdict(ctx context.Context, headSHA, name string) (bool, error)
+	OpenPullRequestsMergeable(ctx context.Context) (*ghapi.OpenPRs, error)
+	CommitTree(ctx context.Context, branch string, parents []string, baseTree string, changes []ghapi.TreeChange, message string) (string, error)
+	HasComment(ctx context.Context, number int, marker string, authors []string) (bool, error)
 }
 
 // BotSettings tune bot mode.
@@ -252,11 +256,20 @@ func (o *BotOutcome) reply(ctx context.Context, gh BotGitHub, number int, body s
 }
 
 func (o *BotOutcome) post(ctx context.Context, gh BotGitHub, number int, body string) error {
+	if err := postReply(ctx, gh, number, body); err != nil {
+		return err
+	}
+	o.Replies = append(o.Replies, body)
+	return nil
+}
+
+// postReply posts body as the bot's comment on number, marked as the
+// bot's own so that it never acts on it.
+func postReply(ctx context.Context, gh BotGitHub, number int, body string) error {
 	if _, err := gh.Comment(ctx, number, body+"\n\n"+bot.ReplyMarker); err != nil {
 		slog.Warn("could not post a reply", "pr", number, "err", err)
 		return err
 	}
-	o.Replies = append(o.Replies, body)
 	return nil
 }
 

@@ -72,6 +72,13 @@ func prFact(pr ghapi.PR) checks.PRFact {
 		RequestedReviewers: pr.RequestedReviewers, RequestedTeams: pr.RequestedTeams}
 }
 
+// mergeableFact is an open pull request of the listing with mergeability
+// as bot reads it (its mergeability stays with the listing).
+func mergeableFact(pr ghapi.MergeablePR) checks.PRFact {
+	return checks.PRFact{Number: pr.Number, State: "open", HeadSHA: pr.HeadSHA, HeadRef: pr.HeadRef, HeadRepoFullName: pr.HeadRepoFullName,
+		BaseRef: pr.BaseRef, BaseSHA: pr.BaseSHA, Fork: pr.Fork}
+}
+
 // prFacts are pull requests prs as bot and checks read them.
 func prFacts(prs []ghapi.PR) []checks.PRFact {
 	out := make([]checks.PRFact, len(prs))

@@ -65,7 +65,9 @@ type result struct {
 	// mode's outcome. err is what the binary would print before exiting 2.
 	outcomes []*action.Outcome
 	bot      *action.BotOutcome
-	err      error
+	// update is what the branch updater did (nil: it did not run).
+	update *action.UpdateOutcome
+	err    error
 	// failedHeads are the heads check mode could not judge (err says why).
 	failedHeads []string
 	// log is what the GitHub client logged (retries, rate limits): the
@@ -141,7 +143,7 @@ func (ev event) run(t *testing.T, s *fakegithub.Server) (r result) {
 	if errors.As(err, &unknown) {
 		t.Fatal(err) // a test delivers only events the action acts on
 	}
-	r = result{outcomes: res.Outcomes, bot: res.Bot, err: err, log: rec.log.String(), waits: slices.Clone(rec.waits)}
+	r = result{outcomes: res.Outcomes, bot: res.Bot, update: res.Update, err: err, log: rec.log.String(), waits: slices.Clone(rec.waits)}
 	for _, f := range res.Failed {
 		r.failedHeads = append(r.failedHeads, f.HeadSHA)
 	}

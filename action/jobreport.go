@@ -98,6 +98,42 @@ func (j *job) bot(out *BotOutcome, err error) error {
 	return nil
 }
 
+// updateLines says on the job log and summary what the branch updater did
+// (update.go), a line per pull request.
+func (j *job) updateLines(out *UpdateOutcome) {
+	lines := out.Lines()
+	var md strings.Builder
+	md.WriteString("### pact: pull requests brought up to date\n\n")
+	for _, l := range lines {
+		fmt.Fprintln(j.stdout, report.Plain(l))
+		fmt.Fprintf(&md, "- %s\n", report.Escape(strings.TrimPrefix(l, "pact: ")))
+	}
+	j.gha.AddStepSummary(md.String())
+}
+
+// update reports a run that only brought pull requests up to date (a
+// push to the default branch): the checks it posted on the commits it
+// made carry the verdicts; err is Run's.
+func (j *job) update(out *UpdateOutcome, err error) error {
+	var outcomes []*Outcome
+	for _, u := range out.Updated {
+		if u.Check != nil {
+			outcomes = append(outcomes, u.Check)
+		}
+	}
+	var verdict error
+	if len(outcomes) > 0 {
+		verdict = j.finish(outcomes, err != nil)
+	} else {
+		j.setOutputs(report.ConclusionSuccess, checks.Counts{})
+	}
+	if err != nil {
+		j.gha.Errorf("pact-action could not bring every pull request up to date: %s", report.PlainText(err.Error()))
+		return err
+	}
+	return verdict
+}
+
 // finish writes the job summary, outputs and report, falls back to workflow
 // annotations where no check run was possible, and decides the exit code;
 // unjudged says some head could not be judged, which makes the conclusion

@@ -2,6 +2,7 @@ package action
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -37,6 +38,10 @@ type RunResult struct {
 	// Bot is bot mode's outcome, nil when the event ran check mode; it is
 	// set even when bot mode failed, with the notices it had gathered.
 	Bot *BotOutcome
+	// Update is what the branch updater did (update.go), nil when the
+	// event does not bring pull requests up to date; set even when it
+	// failed. On a push it is all the run did.
+	Update *UpdateOutcome
 	// Targets are the heads check mode was asked to judge (targets):
 	// none when a manual or scheduled run finds no open pull request.
 	Targets []Target
@@ -111,9 +116,14 @@ func (e *UnjudgedError) Unwrap() []error {
 
 // Run is the one dispatch of a workflow event, which RunWorkflow and the
 // tests share: it resolves mode auto (ghevent.ModeFor), reads the
-// payload, and runs bot mode on a review or comment, or check mode on
-// every head the event asks to judge (targets) — a manual or scheduled
-// run re-judges every open pull request in either mode (ghevent.Rejudges).
+// payload, brings the open pull requests up to date with their bases when
+// the event asks for it (ghevent.UpdatesBranches: a push to the default
+// branch, which is then all the run does, and a manual or scheduled run
+// outside mode check; update.go), and runs bot mode on a review or
+// comment, or check mode on every head the event asks to judge (targets)
+// — a manual or scheduled run re-judges every open pull request in either
+// mode (ghevent.Rejudges), but for the heads the updater just wrote and
+// judged.
 //
 // Check mode judges one head at a time, each with its own check run,
 // budget and verdict: a head that cannot be judged (too large a pact,
@@ -128,10 +138,11 @@ func (e *UnjudgedError) Unwrap() []error {
 // code) is the caller's: RunWorkflow's (jobreport.go).
 func Run(ctx context.Context, env Env, gh BotGitHub) (*RunResult, error) {
 	res := &RunResult{}
-	mode, err := ghevent.ParseMode(env.Mode)
+	input, err := ghevent.ParseMode(env.Mode)
 	if err != nil {
 		return res, err
 	}
+	mode := input
 	if mode == "auto" {
 		if mode, err = ghevent.ModeFor(env.EventName); err != nil {
 			return res, err
@@ -144,12 +155,41 @@ func Run(ctx context.Context, env Env, gh BotGitHub) (*RunResult, error) {
 	// One configuration for the whole run, read once (trustedconfig.go):
 	// every head a scheduled run re-judges is weighed by the same file.
 	env.Settings = env.Settings.perRun()
+	var updateErr error
+	if ghevent.MayUpdateBranches(input, env.EventName, ev) {
+		// The listing also names the default branch as GitHub has it now,
+		// which says whether a push is to it.
+		listing, err := gh.OpenPullRequestsMergeable(ctx)
+		switch {
+		case err != nil && env.EventName == "push":
+			return res, fmt.Errorf("list the open pull requests to bring up to date: %w", err)
+		case err != nil:
+			updateErr = fmt.Errorf("list the open pull requests to bring up to date: %w", err)
+		case ghevent.UpdatesBranches(input, env.EventName, ev, listing.DefaultBranch):
+			res.Update, updateErr = update(ctx, gh, listing, BotSettings{Settings: env.Settings, Sleep: env.Sleep})
+			if env.EventName == "push" || ctx.Err() != nil {
+				return res, updateErr
+			}
+		}
+	}
 	if mode == "bot" && !ghevent.Rejudges(env.EventName) {
 		res.Bot, err = Bot(ctx, gh, ev, env.EventName, BotSettings{Settings: env.Settings, Sleep: env.Sleep})
 		return res, err
 	}
 	if res.Targets, err = targets(ctx, gh, ev, env.EventName, env.SHA, env.Workspace); err != nil {
-		return res, err
+		return res, also(err, updateErr)
+	}
+	if res.Update != nil {
+		// The heads the updater wrote were judged as it wrote them.
+		res.Targets = slices.DeleteFunc(res.Targets, func(t Target) bool {
+			for _, u := range res.Update.Updated {
+				if u.To == t.HeadSHA && u.Check != nil {
+					res.Outcomes = append(res.Outcomes, u.Check)
+					return true
+				}
+			}
+			return false
+		})
 	}
 	for i, t := range res.Targets {
 		out, err := check(ctx, gh, t, env.Settings)
@@ -171,11 +211,20 @@ func Run(ctx context.Context, env Env, gh BotGitHub) (*RunResult, error) {
 	}
 	switch {
 	case len(res.Failed) == 0:
-		return res, nil
+		return res, updateErr
 	case len(res.Targets) == 1:
-		return res, res.Failed[0].Err
+		return res, also(res.Failed[0].Err, updateErr)
 	}
-	return res, &UnjudgedError{Failed: res.Failed, Heads: len(res.Targets)}
+	return res, also(&UnjudgedError{Failed: res.Failed, Heads: len(res.Targets)}, updateErr)
+}
+
+// also is err with the updater's error too, when there is one: each is
+// what it is alone.
+func also(err, updateErr error) error {
+	if updateErr == nil {
+		return err
+	}
+	return errors.Join(err, updateErr)
 }
 
 // prs are the numbers of the open pull requests t is known to head.

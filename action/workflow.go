@@ -64,6 +64,12 @@ func RunWorkflow(ctx context.Context, getenv func(string) string, stdout io.Writ
 	if res.Bot != nil {
 		return j.bot(res.Bot, err)
 	}
+	if res.Update != nil {
+		j.updateLines(res.Update)
+		if !ghevent.Rejudges(eventName) {
+			return j.update(res.Update, err)
+		}
+	}
 	return j.check(res, err)
 }
 

@@ -7,7 +7,9 @@
 // to reply, out. Where it needs a fact it does not hold yet it says which,
 // and the caller (action) asks GitHub and calls it again; so every Rule 1
 // decision with real GitHub identities is testable without GitHub.
-// plan.go builds the events, commands.go parses /pact comments, and every
-// reply text is in replies.go. Writing the events is the caller's job, and
+// plan.go builds the events, commands.go parses /pact comments,
+// update.go decides how an open pull request whose pact conflicts with its
+// base is brought up to date (DecideUpdate, the same way: facts in, a
+// merge to write or a reply out), and every reply text is in replies.go. Writing the events is the caller's job, and
 // the engine judges them again against the branch's log at write time.
 package bot

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"sort"
 	"strings"
@@ -260,4 +261,82 @@ func FutureLines(log *projection.Log, now time.Time) (lines []int, latest string
 		}
 	}
 	return lines, latest
+}
+
+// UpdateMarker is the hidden mark of a reply about bringing a branch up
+// to date: the head it was about and the base it was to come from (by a
+// hash of the name, which its author chose and which could end the HTML
+// comment). The bot looks for it before saying the same again.
+func UpdateMarker(headSHA, baseRef string) string {
+	sum := sha256.Sum256([]byte(baseRef))
+	hex := strings.Map(func(r rune) rune {
+		if strings.ContainsRune("0123456789abcdef", r) {
+			return r
+		}
+		return -1
+	}, headSHA)
+	return fmt.Sprintf("<!-- pact-action update %s %x -->", hex, sum[:8])
+}
+
+// updateCommands is what the author runs to bring the branch up to date
+// by hand, from remote (the one that points at this repository), the
+// names quoted for the shell.
+func updateCommands(remote, baseRef, headRef string) string {
+	return report.Fence("sh", fmt.Sprintf("git fetch %s\ngit switch %s\ngit merge %s\n# resolve each file both branches changed; for the pact's files run: pactify resolve\ngit push",
+		remote, shellQuote(headRef), shellQuote(remote+"/"+baseRef)))
+}
+
+// UpdateConflict says the branch conflicts with its base in paths the bot
+// never resolves (more is how many paths were left unnamed), so it is not
+// brought up to date; pact says the pact's own files conflict too.
+func UpdateConflict(baseRef, headRef string, paths []string, more int, pact bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "⚠️ This pull request conflicts with %s in %s, which both branches changed", report.Code(baseRef), quotedList(paths))
+	if more > 0 {
+		fmt.Fprintf(&b, " (and %d more)", more)
+	}
+	b.WriteString(". pact-action brings a branch up to date only when the pact's log and `STATE.yml` are all that conflict, and never chooses between two changes of one file, so it left this one as it is")
+	if pact {
+		b.WriteString(" (the pact's files conflict too)")
+	}
+	fmt.Fprintf(&b, ". To bring it up to date:\n\n%s", updateCommands("origin", baseRef, headRef))
+	return b.String()
+}
+
+// UpdatePactConflict says the pact's logs of the base and the branch do
+// not merge (projection.MergeConflict, explained).
+func UpdatePactConflict(baseRef, headRef, logPath, why string) string {
+	return fmt.Sprintf("⚠️ This pull request's pact conflicts with %s's for real, so pact-action did not bring it up to date: %s. Two logs merge only when each grows at its end and holds each event once (docs/semantics.md §8): mend %s on this branch, then:\n\n%s",
+		report.Code(baseRef), report.Escape(why), report.Code(logPath), updateCommands("origin", baseRef, headRef))
+}
+
+// UpdateCannot says why the bot could not bring the branch up to date
+// with its base (why: one clause, the bot's own words), and how to do it
+// by hand.
+func UpdateCannot(baseRef, headRef, why string) string {
+	return fmt.Sprintf("ℹ️ This pull request conflicts with %s, and pact-action cannot bring it up to date: %s. To do it by hand:\n\n%s",
+		report.Code(baseRef), why, updateCommands("origin", baseRef, headRef))
+}
+
+// UpdateFork says a fork's branch is never written by the bot, and how
+// its author brings it up to date from this repository.
+func UpdateFork(baseRef, headRef string) string {
+	return fmt.Sprintf("ℹ️ This pull request conflicts with %s, and pact-action cannot bring it up to date: it comes from a fork, and the workflow's token cannot push to a fork's branch. "+
+		"To do it by hand, in your clone of the fork, with `upstream` the remote of this repository (`git remote add upstream <its URL>` if you have none):\n\n%s",
+		report.Code(baseRef), updateCommands("upstream", baseRef, headRef))
+}
+
+// Why the bot cannot bring a branch up to date, for UpdateCannot.
+const (
+	UpdateWhyWorkflows = "the merge brings in changes of `.github/workflows/` from the base, and GitHub lets no workflow's `GITHUB_TOKEN`, nor a GitHub App without *Workflows: write*, push those"
+	UpdateWhyForbidden = "the workflow's token may not push to this branch (the bot job needs `permissions: contents: write`, and the branch must accept its pushes)"
+	UpdateWhyTooLarge  = "one side's changes are too large to compare (more paths or deeper directories than one update reads)"
+	UpdateWhyNoLog     = "the pact's log is missing on one side, so there is no log to merge"
+	UpdateWhyVersion   = "the merged log declares a newer protocol version, which this version of pact-action does not judge"
+	UpdateWhyBudget    = "the logs it would merge (at the merge base, the base and this branch) come to more than the bot reads (the max-pact-bytes input)"
+)
+
+// UpdateWhyUnreadable says the logs could not be read to merge them.
+func UpdateWhyUnreadable(err error) string {
+	return "its log cannot be read to merge (" + report.Escape(err.Error()) + ")"
 }

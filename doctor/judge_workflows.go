@@ -327,8 +327,11 @@ func judgePermissions(f Facts, u usage, id string, needs []scopeNeed, snippet st
 	c := Probe{ID: id}
 	perms, from, unknown := u.permissions(f)
 	what := "the check job"
-	if id != "workflow.check_permissions" {
+	switch id {
+	case "workflow.bot_permissions":
 		what = "the bot job"
+	case "workflow.update_permissions":
+		what = "the job that brings pull requests up to date"
 	}
 	if unknown != nil {
 		c.Status, c.Title = StatusUnknown, fmt.Sprintf("cannot tell the permissions of %s (%s, job %s)", what, u.wf.Path, u.job.ID)
@@ -392,7 +395,38 @@ func judgeBot(f Facts) []Probe {
 		c.Detail = "approvals (pull_request_review submitted) and /pact commands (issue_comment created) that it does not see are never recorded"
 		c.Fix = fmt.Sprintf("in %s:\non:\n  pull_request_review:\n    types: [submitted]\n  issue_comment:\n    types: [created]", u.wf.Path)
 	}
-	return []Probe{c, judgeRejudge(u), judgePermissions(f, u, "workflow.bot_permissions", botPerms, "contents: write\n  pull-requests: write\n  checks: write")}
+	return append([]Probe{c, judgeRejudge(u), judgePermissions(f, u, "workflow.bot_permissions", botPerms, botPermsSnippet)}, judgeUpdater(f, u)...)
+}
+
+const botPermsSnippet = "contents: write\n  pull-requests: write\n  checks: write"
+
+// judgeUpdater: the bot brings open pull requests whose pact conflicts
+// with the default branch's up to date (docs/bot.md, "Keeping pull
+// requests mergeable") only in a workflow that runs the action on a push
+// to the default branch, in mode auto or bot (ghevent.UpdatesBranches,
+// the run's own test), and only with contents: write, the permission of
+// its merge commits (checks: write for the check on them, pull-requests:
+// write for its replies). Without the trigger, an update waits for the
+// schedule; without the permission, every update is refused.
+func judgeUpdater(f Facts, bot usage) []Probe {
+	c := Probe{ID: "workflow.update_trigger"}
+	var up *usage
+	pushed := &ghevent.Event{Ref: "refs/heads/" + f.DefaultBranch}
+	for _, u := range usages(f) {
+		t, ok := u.wf.File.On["push"]
+		if ok && t.RunsFor(f.DefaultBranch) && !t.PathFiltered && ghevent.UpdatesBranches(u.mode(), "push", pushed, f.DefaultBranch) && up == nil {
+			up = &u
+		}
+	}
+	if up == nil {
+		c.Status, c.Title = StatusWarn, fmt.Sprintf("no workflow runs pact-action on a push to %s, so the bot does not bring pull requests up to date", f.DefaultBranch)
+		c.Detail = fmt.Sprintf("after a merge, every pull request whose pact conflicts with %s's (each that writes events does) waits for the bot's schedule or its author to merge %s in; a push trigger with a paths filter, or mode: check, does not count", f.DefaultBranch, f.DefaultBranch)
+		c.Fix = fmt.Sprintf("in %s:\non:\n  push:\n    branches: [%s]", bot.wf.Path, f.DefaultBranch)
+		return []Probe{c}
+	}
+	c.Status, c.Title = StatusPass, fmt.Sprintf("%s brings pull requests up to date on a push to %s", up.wf.Path, f.DefaultBranch)
+	c.Detail = fmt.Sprintf("job %s, line %d", up.job.ID, up.step.Line)
+	return []Probe{c, judgePermissions(f, *up, "workflow.update_permissions", botPerms, botPermsSnippet)}
 }
 
 // judgeRejudge: a dismissed review, or an edited or deleted comment, can

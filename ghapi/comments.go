@@ -88,17 +88,9 @@ func (c *Client) Comment(ctx context.Context, issueNumber int, body string) (int
 // answer was lost may have made. The same reply posted by an earlier run
 // is taken for it too, which says the same thing.
 func (c *Client) findComment(ctx context.Context, number int, body string) (int64, bool, error) {
-	op := fmt.Sprintf("look for the comment on #%d", number)
-	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
-	list, resp, err := c.gh.Issues.ListComments(ctx, c.owner, c.repo, number, opts)
+	list, err := c.newestComments(ctx, number)
 	if err != nil {
-		return 0, false, wrapErr(op, err)
-	}
-	if resp.LastPage > 1 {
-		opts.Page = resp.LastPage
-		if list, _, err = c.gh.Issues.ListComments(ctx, c.owner, c.repo, number, opts); err != nil {
-			return 0, false, wrapErr(op, err)
-		}
+		return 0, false, err
 	}
 	for i := len(list) - 1; i >= 0; i-- {
 		if list[i].GetBody() == body {
@@ -106,6 +98,47 @@ func (c *Client) findComment(ctx context.Context, number int, body string) (int6
 		}
 	}
 	return 0, false, nil
+}
+
+// newestComments lists the newest comments of issue number: its last page
+// of 100, oldest first.
+func (c *Client) newestComments(ctx context.Context, number int) ([]*github.IssueComment, error) {
+	op := fmt.Sprintf("look for a comment on #%d", number)
+	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
+	list, resp, err := c.gh.Issues.ListComments(ctx, c.owner, c.repo, number, opts)
+	if err != nil {
+		return nil, wrapErr(op, err)
+	}
+	if resp.LastPage > 1 {
+		opts.Page = resp.LastPage
+		if list, _, err = c.gh.Issues.ListComments(ctx, c.owner, c.repo, number, opts); err != nil {
+			return nil, wrapErr(op, err)
+		}
+	}
+	return list, nil
+}
+
+// HasComment reports whether one of the newest 100 comments of issue
+// number holds marker and was written by one of authors (logins, compared
+// without case): how a reply said once is found before it is said again.
+// Only the authors count, so nobody else can silence a reply by quoting
+// its marker.
+func (c *Client) HasComment(ctx context.Context, number int, marker string, authors []string) (bool, error) {
+	list, err := c.newestComments(ctx, number)
+	if err != nil {
+		return false, err
+	}
+	for _, cm := range list {
+		if !strings.Contains(cm.GetBody(), marker) {
+			continue
+		}
+		for _, a := range authors {
+			if strings.EqualFold(cm.GetUser().GetLogin(), a) {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
 }
 
 // React adds reaction content ("+1", "-1", "laugh", "confused", "heart",

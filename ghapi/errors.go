@@ -35,6 +35,11 @@ var (
 	// ErrTooLarge: a file is larger than the caller's limit; its bytes
 	// were not kept (ReadFileLimit).
 	ErrTooLarge = errors.New("larger than the limit")
+	// ErrWorkflowFile: GitHub refused to move a branch to a commit that
+	// creates or changes a file under .github/workflows/, because the
+	// token lacks the workflows permission (a GitHub App without
+	// Workflows: write; a workflow's GITHUB_TOKEN can never have it).
+	ErrWorkflowFile = errors.New("the token may not create or update workflow files")
 )
 
 // TimeoutError is one attempt of a request that GitHub did not answer
@@ -127,6 +132,14 @@ func apiErrorFrom(er *github.ErrorResponse) *APIError {
 		if e.Code != "" {
 			ae.Codes = append(ae.Codes, e.Code)
 		}
+	}
+	switch m := strings.ToLower(ae.Message); {
+	case (ae.StatusCode == http.StatusForbidden || ae.StatusCode == http.StatusUnprocessableEntity) && strings.Contains(m, "create or update workflow"):
+		// "refusing to allow a GitHub App to create or update workflow
+		// `…` without `workflows` permission": GitHub does not document
+		// the status, so the words decide.
+		ae.kind = ErrWorkflowFile
+		return ae
 	}
 	switch ae.StatusCode {
 	case http.StatusNotFound:

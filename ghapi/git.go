@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -41,33 +42,13 @@ func (c *Client) CommitFiles(ctx context.Context, branch, parentSHA string, file
 		}
 		parentTree = parent.GetTree().GetSHA()
 	}
-	paths := make([]string, 0, len(files))
-	for p := range files {
-		clean := strings.Trim(p, "/")
-		if clean == "" || clean != p || strings.Contains("/"+p+"/", "/../") || strings.Contains(p, "//") {
-			return "", fmt.Errorf("%s: invalid path %q", op, p)
-		}
-		paths = append(paths, p)
+	changes := make([]TreeChange, 0, len(files))
+	for p, b := range files {
+		changes = append(changes, TreeChange{Path: p, Content: b})
 	}
-	sort.Strings(paths)
-	entries := make([]*github.TreeEntry, 0, len(paths))
-	for _, p := range paths {
-		entry := &github.TreeEntry{Path: github.String(p), Mode: github.String("100644"), Type: github.String("blob")}
-		if len(files[p]) > 0 && utf8.Valid(files[p]) {
-			// GitHub writes the blob from the tree's inline content: its
-			// bytes are the UTF-8 of the JSON string, exactly files[p].
-			entry.Content = github.String(string(files[p]))
-		} else {
-			blob, _, err := c.gh.Git.CreateBlob(ctx, c.owner, c.repo, &github.Blob{
-				Content:  github.String(base64.StdEncoding.EncodeToString(files[p])),
-				Encoding: github.String("base64"),
-			})
-			if err != nil {
-				return "", wrapErr(op+": create blob for "+p, err)
-			}
-			entry.SHA = blob.SHA
-		}
-		entries = append(entries, entry)
+	entries, err := c.treeEntries(ctx, op, changes)
+	if err != nil {
+		return "", err
 	}
 	tree, _, err := c.gh.Git.CreateTree(ctx, c.owner, c.repo, parentTree, entries)
 	if err != nil {
@@ -87,8 +68,113 @@ func (c *Client) CommitFiles(ctx context.Context, branch, parentSHA string, file
 	// What was written is known by its ids: a later read of the new
 	// commit (the check of it) takes these blobs by the ids GitHub reports.
 	c.cache.putTree(commit.GetSHA(), tree.GetSHA())
-	for _, p := range paths {
-		c.cache.putBlob(files[p], commit.GetSHA())
+	for _, b := range files {
+		c.cache.putBlob(b, commit.GetSHA())
+	}
+	return commit.GetSHA(), nil
+}
+
+// TreeChange is one path of a tree written over a base tree: Delete
+// removes what stands there; otherwise the path gets Entry, an object
+// GitHub already has (a file, link or submodule, by id, type and mode),
+// or, when Entry is absent, a regular file (mode 100644) holding Content.
+type TreeChange struct {
+	Path    string
+	Entry   GitEntry
+	Content []byte
+	Delete  bool
+}
+
+// treeEntries turns changes into the entries of a tree request, sorted by
+// path: a file's text inline, and a file that is not valid UTF-8 (or is
+// empty) as a blob of its own first.
+func (c *Client) treeEntries(ctx context.Context, op string, changes []TreeChange) ([]*github.TreeEntry, error) {
+	sorted := slices.Clone(changes)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
+	entries := make([]*github.TreeEntry, 0, len(sorted))
+	for i, ch := range sorted {
+		p := ch.Path
+		clean := strings.Trim(p, "/")
+		if clean == "" || clean != p || strings.Contains("/"+p+"/", "/../") || strings.Contains("/"+p+"/", "/./") || strings.Contains(p, "//") ||
+			(i > 0 && sorted[i-1].Path == p) {
+			return nil, fmt.Errorf("%s: invalid path %q", op, p)
+		}
+		switch {
+		case ch.Delete:
+			// A null sha removes the path (go-github sends "sha": null).
+			entries = append(entries, &github.TreeEntry{Path: github.String(p), Mode: github.String("100644"), Type: github.String("blob")})
+		case !ch.Entry.Absent():
+			if !isObjectID(ch.Entry.OID) || (ch.Entry.Type != "blob" && ch.Entry.Type != "commit") {
+				return nil, fmt.Errorf("%s: %q: not an entry of a file, link or submodule: %+v", op, p, ch.Entry)
+			}
+			entries = append(entries, &github.TreeEntry{Path: github.String(p), Mode: github.String(fmt.Sprintf("%06o", ch.Entry.Mode)),
+				Type: github.String(ch.Entry.Type), SHA: github.String(ch.Entry.OID)})
+		case len(ch.Content) > 0 && utf8.Valid(ch.Content):
+			// GitHub writes the blob from the tree's inline content: its
+			// bytes are the UTF-8 of the JSON string, exactly Content.
+			entries = append(entries, &github.TreeEntry{Path: github.String(p), Mode: github.String("100644"), Type: github.String("blob"),
+				Content: github.String(string(ch.Content))})
+		default:
+			blob, _, err := c.gh.Git.CreateBlob(ctx, c.owner, c.repo, &github.Blob{
+				Content:  github.String(base64.StdEncoding.EncodeToString(ch.Content)),
+				Encoding: github.String("base64"),
+			})
+			if err != nil {
+				return nil, wrapErr(op+": create blob for "+p, err)
+			}
+			entries = append(entries, &github.TreeEntry{Path: github.String(p), Mode: github.String("100644"), Type: github.String("blob"), SHA: blob.SHA})
+		}
+	}
+	return entries, nil
+}
+
+// CommitTree writes a commit whose tree is baseTree (a tree id) with
+// changes laid over it, whose parents are parents (the first is the
+// branch's head now), then moves branch from parents[0] to it without
+// force, through the Git Data API: the tree (text inline; a blob first for
+// a file that is not valid UTF-8), the commit, the ref update. It is how
+// the bot merges a pull request's base into its branch: the merge commit's
+// parents are the head and the base's tip. A branch that moved meanwhile
+// is ErrNotFastForward; a commit that changes a workflow file, for a
+// token without that permission, ErrWorkflowFile; in both cases the
+// commit made stays dangling, which is harmless.
+func (c *Client) CommitTree(ctx context.Context, branch string, parents []string, baseTree string, changes []TreeChange, message string) (string, error) {
+	op := fmt.Sprintf("commit %d changed paths to %s", len(changes), branch)
+	if branch == "" || len(parents) == 0 || !isObjectID(baseTree) || message == "" {
+		return "", fmt.Errorf("%s: branch, parents, base tree and message are required", op)
+	}
+	entries, err := c.treeEntries(ctx, op, changes)
+	if err != nil {
+		return "", err
+	}
+	treeSHA := baseTree
+	if len(entries) > 0 {
+		tree, _, err := c.gh.Git.CreateTree(ctx, c.owner, c.repo, baseTree, entries)
+		if err != nil {
+			return "", wrapErr(op+": create tree", err)
+		}
+		treeSHA = tree.GetSHA()
+	}
+	ps := make([]*github.Commit, len(parents))
+	for i, p := range parents {
+		ps[i] = &github.Commit{SHA: github.String(p)}
+	}
+	commit, _, err := c.gh.Git.CreateCommit(ctx, c.owner, c.repo, &github.Commit{
+		Message: github.String(message),
+		Tree:    &github.Tree{SHA: github.String(treeSHA)},
+		Parents: ps,
+	}, nil)
+	if err != nil {
+		return "", wrapErr(op+": create commit", err)
+	}
+	if err := c.moveBranch(ctx, branch, parents[0], commit.GetSHA()); err != nil {
+		return "", fmt.Errorf("%s: %w", op, err)
+	}
+	c.cache.putTree(commit.GetSHA(), treeSHA)
+	for _, ch := range changes {
+		if !ch.Delete && ch.Entry.Absent() {
+			c.cache.putBlob(ch.Content, commit.GetSHA())
+		}
 	}
 	return commit.GetSHA(), nil
 }

@@ -2,6 +2,7 @@ package ghapi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -182,5 +183,118 @@ func (c *Client) Reviews(ctx context.Context, number int) ([]Review, error) {
 			return out, nil
 		}
 		opts.Page = resp.NextPage
+	}
+}
+
+// Mergeability of a pull request as GitHub computes it (GraphQL's
+// MergeableState): lazily, when asked, so UNKNOWN right after its head or
+// its base's tip moved.
+const (
+	Mergeable   = "MERGEABLE"
+	Conflicting = "CONFLICTING"
+	Unknown     = "UNKNOWN"
+)
+
+// MergeablePR is an open pull request as the listing with mergeability
+// reports it.
+type MergeablePR struct {
+	Number int
+	// Mergeable is Mergeable, Conflicting or Unknown.
+	Mergeable        string
+	BaseRef, BaseSHA string
+	HeadRef, HeadSHA string
+	// HeadRepoFullName is "owner/repo" of the head repository ("" when it
+	// was deleted); Fork is set when it is not this repository (GitHub's
+	// isCrossRepository) or was deleted.
+	HeadRepoFullName string
+	Fork             bool
+}
+
+// OpenPRs is the repository's default branch, as GitHub names it when
+// asked, and its open pull requests with their mergeability.
+type OpenPRs struct {
+	DefaultBranch string
+	PRs           []MergeablePR
+}
+
+// maxPRPages bounds the pages of 100 open pull requests one listing reads.
+const maxPRPages = 50
+
+// OpenPullRequestsMergeable lists the open pull requests, oldest first,
+// each with its mergeability, head and base (refs and commits), and the
+// repository's default branch, in one GraphQL request per 100 pull
+// requests: a pull request that does not conflict costs nothing more to
+// tell apart. It needs GitHub's GraphQL API: where that does not answer,
+// the error says so.
+func (c *Client) OpenPullRequestsMergeable(ctx context.Context) (*OpenPRs, error) {
+	const query = `query($owner: String!, $name: String!, $after: String) {
+  repository(owner: $owner, name: $name) {
+    defaultBranchRef { name }
+    pullRequests(states: [OPEN], first: 100, after: $after, orderBy: {field: CREATED_AT, direction: ASC}) {
+      pageInfo { hasNextPage endCursor }
+      nodes { number mergeable isCrossRepository baseRefName baseRefOid headRefName headRefOid headRepository { nameWithOwner } }
+    }
+  }
+}`
+	out := &OpenPRs{}
+	var after any
+	for page := 1; ; page++ {
+		var raw struct {
+			Repository *struct {
+				DefaultBranchRef *struct {
+					Name string `json:"name"`
+				} `json:"defaultBranchRef"`
+				PullRequests struct {
+					PageInfo struct {
+						HasNextPage bool   `json:"hasNextPage"`
+						EndCursor   string `json:"endCursor"`
+					} `json:"pageInfo"`
+					Nodes []struct {
+						Number            int    `json:"number"`
+						Mergeable         string `json:"mergeable"`
+						IsCrossRepository bool   `json:"isCrossRepository"`
+						BaseRefName       string `json:"baseRefName"`
+						BaseRefOID        string `json:"baseRefOid"`
+						HeadRefName       string `json:"headRefName"`
+						HeadRefOID        string `json:"headRefOid"`
+						HeadRepository    *struct {
+							NameWithOwner string `json:"nameWithOwner"`
+						} `json:"headRepository"`
+					} `json:"nodes"`
+				} `json:"pullRequests"`
+			} `json:"repository"`
+		}
+		err := c.graphql(ctx, "list open pull requests and their mergeability", query, map[string]any{"owner": c.owner, "name": c.repo, "after": after}, &raw)
+		if errors.Is(err, errNoGraphQL) {
+			return nil, fmt.Errorf("%w (telling which pull requests conflict needs GitHub's GraphQL API)", err)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if raw.Repository == nil {
+			return nil, fmt.Errorf("list open pull requests and their mergeability: GitHub's answer has no repository: %w", ErrNotFound)
+		}
+		if b := raw.Repository.DefaultBranchRef; b != nil {
+			out.DefaultBranch = b.Name
+		}
+		for _, n := range raw.Repository.PullRequests.Nodes {
+			pr := MergeablePR{Number: n.Number, Mergeable: n.Mergeable, BaseRef: n.BaseRefName, BaseSHA: n.BaseRefOID,
+				HeadRef: n.HeadRefName, HeadSHA: n.HeadRefOID, Fork: n.IsCrossRepository || n.HeadRepository == nil}
+			if n.HeadRepository != nil {
+				pr.HeadRepoFullName = n.HeadRepository.NameWithOwner
+			}
+			if pr.Number == 0 || pr.HeadSHA == "" || pr.BaseSHA == "" {
+				return nil, fmt.Errorf("list open pull requests and their mergeability: GitHub's answer is incomplete (a pull request without its number, head or base); re-run the job")
+			}
+			out.PRs = append(out.PRs, pr)
+		}
+		info := raw.Repository.PullRequests.PageInfo
+		if !info.HasNextPage {
+			return out, nil
+		}
+		if page == maxPRPages || info.EndCursor == "" {
+			return nil, fmt.Errorf("list open pull requests and their mergeability: more than %d open pull requests", maxPRPages*100)
+		}
+		after = info.EndCursor
 	}
 }

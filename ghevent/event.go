@@ -1,10 +1,12 @@
 // Package ghevent owns what pact-action knows of the GitHub workflow event
 // that started its job: the webhook payload's few fields it reads (Event,
 // Parse), which mode an event name asks for when the mode input is auto
-// (ModeFor), which events re-judge every open pull request (Rejudges), and
-// the pull request a merge queue's branch names (MergeGroupPRs). It is pure:
-// bytes and names in, no GitHub client. action.Run dispatches on it, and
-// doctor reads a workflow's triggers with the same ModeFor.
+// (ModeFor), which events re-judge every open pull request (Rejudges),
+// which bring pull requests up to date with their bases (UpdatesBranches),
+// and the pull request a merge queue's branch names (MergeGroupPRs). It is
+// pure: bytes and names in, no GitHub client. action.Run dispatches on it,
+// and doctor reads a workflow's triggers with the same ModeFor and
+// UpdatesBranches.
 package ghevent
 
 import (
@@ -53,6 +55,19 @@ type Event struct {
 		FullName string `json:"full_name"`
 	} `json:"repository"`
 	Sender User `json:"sender"`
+	// Ref is what a push moved (refs/heads/<branch>, refs/tags/<tag>):
+	// which branch, never its tip, which is read from GitHub.
+	Ref string `json:"ref"`
+}
+
+// PushedBranch is the branch a push moved, "" when it moved a tag or the
+// payload names none.
+func (e *Event) PushedBranch() string {
+	b, ok := strings.CutPrefix(e.Ref, "refs/heads/")
+	if !ok {
+		return ""
+	}
+	return b
 }
 
 // User is a GitHub account in a payload.
@@ -118,6 +133,34 @@ func ModeFor(eventName string) (string, error) {
 // missed event never leaves a pull request stuck.
 func Rejudges(eventName string) bool {
 	return eventName == "workflow_dispatch" || eventName == "schedule"
+}
+
+// UpdatesBranches says whether a run brings the open pull requests up to
+// date with their bases (docs/bot.md, "Keeping pull requests mergeable"),
+// for the mode input (ParseMode's auto, check or bot), the event and its
+// payload, and the repository's default branch as GitHub names it when
+// the job runs (never the payload's repository.default_branch: a re-run
+// replays an old payload): on a push to that branch, which is how its
+// pull requests fall behind, and on a manual or scheduled run, which
+// catches what a missed push left; never in mode check, which only
+// reads (a check workflow has no contents: write).
+func UpdatesBranches(mode, eventName string, ev *Event, defaultBranch string) bool {
+	switch {
+	case mode == "check":
+		return false
+	case Rejudges(eventName):
+		return true
+	case eventName == "push":
+		b := ev.PushedBranch()
+		return b != "" && b == defaultBranch
+	}
+	return false
+}
+
+// MayUpdateBranches says whether UpdatesBranches could say yes once the
+// default branch is known: only then is GitHub asked for it.
+func MayUpdateBranches(mode, eventName string, ev *Event) bool {
+	return UpdatesBranches(mode, eventName, ev, ev.PushedBranch())
 }
 
 var queuedPR = regexp.MustCompile(`(?:^|/)pr-(\d+)-[0-9a-f]+$`)

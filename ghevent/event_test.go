@@ -108,3 +108,50 @@ func TestParseMergeGroup(t *testing.T) {
 		t.Errorf("merge group = %+v", mg)
 	}
 }
+
+// Which runs bring the open pull requests up to date with their bases: a
+// push to the default branch GitHub names (whatever the payload says the
+// repository's default branch is), a manual or scheduled run; never mode
+// check, never a push to another branch or a tag, never a review.
+func TestUpdatesBranches(t *testing.T) {
+	t.Parallel()
+	push := func(ref string) *ghevent.Event {
+		ev, err := ghevent.Parse([]byte(`{"ref":"` + ref + `","repository":{"full_name":"o/r","default_branch":"master"}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ev
+	}
+	none := &ghevent.Event{}
+	for _, tc := range []struct {
+		mode, event string
+		ev          *ghevent.Event
+		def         string
+		want, may   bool
+	}{
+		{"auto", "push", push("refs/heads/main"), "main", true, true},
+		{"bot", "push", push("refs/heads/main"), "main", true, true},
+		{"check", "push", push("refs/heads/main"), "main", false, false},
+		{"auto", "push", push("refs/heads/main"), "trunk", false, true},
+		{"auto", "push", push("refs/heads/master"), "main", false, true}, // the payload's default_branch says master: not asked
+		{"auto", "push", push("refs/heads/feat/x"), "main", false, true},
+		{"auto", "push", push("refs/tags/main"), "main", false, false},
+		{"auto", "push", push(""), "", false, false},
+		{"auto", "schedule", none, "", true, true},
+		{"bot", "workflow_dispatch", none, "main", true, true},
+		{"check", "workflow_dispatch", none, "main", false, false},
+		{"auto", "pull_request", none, "main", false, false},
+		{"auto", "pull_request_review", none, "main", false, false},
+		{"auto", "merge_group", none, "main", false, false},
+	} {
+		if got := ghevent.UpdatesBranches(tc.mode, tc.event, tc.ev, tc.def); got != tc.want {
+			t.Errorf("UpdatesBranches(%s, %s, ref %q, default %q) = %v, want %v", tc.mode, tc.event, tc.ev.Ref, tc.def, got, tc.want)
+		}
+		if got := ghevent.MayUpdateBranches(tc.mode, tc.event, tc.ev); got != tc.may {
+			t.Errorf("MayUpdateBranches(%s, %s, ref %q) = %v, want %v", tc.mode, tc.event, tc.ev.Ref, got, tc.may)
+		}
+	}
+	if b := push("refs/heads/feat/x").PushedBranch(); b != "feat/x" {
+		t.Errorf("PushedBranch = %q", b)
+	}
+}

@@ -27,6 +27,8 @@ on:
     types: [created, edited, deleted]
   pull_request_review_comment:
     types: [created, edited, deleted]
+  push:
+    branches: [main]
   schedule:
     - cron: "17 * * * *"
 permissions:
@@ -100,10 +102,12 @@ func TestDoctorOnAProtectedRepository(t *testing.T) {
 		"✓ the check job may request reviews (pull-requests: write)",
 		"✓ every seat (no task names a reviewer yet) can be asked for a review",
 		"✓ .github/workflows/pact-bot.yml runs pact-action in bot mode on reviews and comments",
+		"✓ .github/workflows/pact-bot.yml brings pull requests up to date on a push to main",
+		"✓ the job that brings pull requests up to date has contents: write, pull-requests: write, checks: write",
 		"✓ bob (seat dev) can write",
 		"✓ provenance is required (stale: tree)",
 		"✓ .gitattributes on main keeps git from converting the line endings of .pact",
-		"26 passed, 0 failed, 0 warnings, 0 unknown",
+		"28 passed, 0 failed, 0 warnings, 0 unknown",
 	} {
 		if !strings.Contains(res.Stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, res.Stdout)

@@ -14,6 +14,9 @@ type Log struct {
 	Lines []string
 	at    time.Time
 	n     int
+	// ns keeps the ids of one branch's events apart from another's
+	// (Branch): "" for the log's own.
+	ns string
 }
 
 // NewLog starts a log with an init: lead (orchestrator, reviewer), dev
@@ -48,6 +51,9 @@ func (l *Log) Draft(d projection.Draft) *Log {
 func (l *Log) DraftAt(ts time.Time, d projection.Draft) *Log {
 	l.n++
 	d.EventID, d.TS = fmt.Sprintf("%032x", l.n), ts
+	if l.ns != "" {
+		d.EventID = l.ns + "-" + d.EventID
+	}
 	line, err := projection.Encode(d)
 	if err != nil {
 		panic(err)
@@ -81,7 +87,17 @@ func (l *Log) Accept(seat, task, feature string) *Log {
 
 // Copy forks the log, as a branch does.
 func (l *Log) Copy() *Log {
-	return &Log{Lines: append([]string(nil), l.Lines...), at: l.at, n: l.n}
+	return &Log{Lines: append([]string(nil), l.Lines...), at: l.at, n: l.n, ns: l.ns}
+}
+
+// Branch forks the log for a branch named name whose events other
+// branches' logs will meet in a merge: its new events' ids carry the name,
+// so two branches never write two events under one id (which a merge of
+// their logs refuses, docs/semantics.md §8).
+func (l *Log) Branch(name string) *Log {
+	c := l.Copy()
+	c.ns = name
+	return c
 }
 
 // Text is the log file's content.

@@ -26,13 +26,17 @@ import (
 // a violation, reported like an OpenAPI one, and answered as GitHub answers
 // an invalid query (200 with "errors"). The fake resolves what the product
 // asks: repository(owner, name) with object(oid | expression),
-// ref(qualifiedName) and defaultBranchRef; Commit (oid, tree, file(path),
+// ref(qualifiedName), defaultBranchRef and pullRequests(states, first,
+// after, baseRefName, headRefName); Commit (oid, tree, file(path),
 // message, checkSuites), Tree (entries), TreeEntry (name, path, type, mode,
 // oid, size, object), Blob (text, isTruncated, byteSize, isBinary), Ref
 // (name, target), CheckSuite (app, databaseId, checkRuns), CheckRun (name,
 // status, conclusion, externalId, title, summary, resourcePath, url,
 // permalink, startedAt, completedAt), App (databaseId, slug, name), their
-// connections' nodes and totalCount (checkruns.go), and rateLimit.
+// connections' nodes and totalCount (checkruns.go), PullRequest (number,
+// title, state, isDraft, mergeable, computed by the fake's own merge
+// (merge.go), isCrossRepository, base and head ref names and oids,
+// headRepository), PageInfo, and rateLimit.
 
 // GraphQLOperation is the Operation of a GraphQL request in the request log.
 const GraphQLOperation = "graphql"
@@ -218,6 +222,17 @@ type (
 		sha  string
 	}
 	gqlRateLimit struct{}
+	// gqlPRConn is a page of a repository's pull requests: list[lo:hi].
+	gqlPRConn struct {
+		repo   *repoState
+		list   []*pullState
+		lo, hi int
+	}
+	gqlPR       struct{ p *pullState }
+	gqlPageInfo struct {
+		hasNext, hasPrev bool
+		start, end       string
+	}
 )
 
 func typeOf(v any) string {
@@ -242,6 +257,12 @@ func typeOf(v any) string {
 		return "CheckRun"
 	case gqlApp:
 		return "App"
+	case gqlPRConn:
+		return "PullRequestConnection"
+	case gqlPR:
+		return "PullRequest"
+	case gqlPageInfo:
+		return "PageInfo"
 	}
 	return ""
 }
@@ -410,6 +431,71 @@ func (x *gqlExec) resolve(f *ast.Field, typ string, v any, path []any) (any, boo
 				return gqlRef{repo: v.r, name: full, sha: sha}, true
 			}
 			return nil, true // an empty repository has no default branch yet
+		case "pullRequests":
+			return x.pullRequests(f, v.r, path)
+		}
+	case gqlPRConn:
+		switch f.Name {
+		case "totalCount":
+			return len(v.list), true
+		case "nodes":
+			out := make([]any, 0, v.hi-v.lo)
+			for _, p := range v.list[v.lo:v.hi] {
+				out = append(out, gqlPR{p})
+			}
+			return out, true
+		case "pageInfo":
+			pi := gqlPageInfo{hasNext: v.hi < len(v.list), hasPrev: v.lo > 0}
+			if v.hi > v.lo {
+				pi.start, pi.end = prCursor(v.lo), prCursor(v.hi-1)
+			}
+			return pi, true
+		}
+	case gqlPageInfo:
+		switch f.Name {
+		case "hasNextPage":
+			return v.hasNext, true
+		case "hasPreviousPage":
+			return v.hasPrev, true
+		case "startCursor":
+			return nilIfEmpty(v.start), true
+		case "endCursor":
+			return nilIfEmpty(v.end), true
+		}
+	case gqlPR:
+		p := v.p
+		switch f.Name {
+		case "number":
+			return p.number, true
+		case "title":
+			return p.title, true
+		case "isDraft":
+			return p.draft, true
+		case "state":
+			switch {
+			case p.merged:
+				return "MERGED", true
+			case p.state == "open":
+				return "OPEN", true
+			}
+			return "CLOSED", true
+		case "mergeable":
+			return s.mergeableState(p), true
+		case "isCrossRepository":
+			return p.headRepo != p.repo, true
+		case "baseRefName":
+			return p.baseRef, true
+		case "baseRefOid":
+			return s.baseSHA(p), true
+		case "headRefName":
+			return p.headRef, true
+		case "headRefOid":
+			return s.headSHA(p), true
+		case "headRepository":
+			if p.headRepo == nil {
+				return nil, true
+			}
+			return gqlRepo{p.headRepo}, true
 		}
 	case gqlRef:
 		switch f.Name {
@@ -505,6 +591,87 @@ func (x *gqlExec) resolve(f *ast.Field, typ string, v any, path []any) (any, boo
 		return x.resolveChecks(f, v, path)
 	}
 	return nil, false
+}
+
+// maxConnectionPage is the most nodes GitHub returns for one page of a
+// connection (first: 1..100).
+const maxConnectionPage = 100
+
+// pullRequests resolves Repository.pullRequests: filtered by states,
+// baseRefName and headRefName, in number order (orderBy is accepted and
+// read as creation order, which numbers follow), one page of first after
+// the cursor after.
+func (x *gqlExec) pullRequests(f *ast.Field, r *repoState, path []any) (any, bool) {
+	states := map[string]bool{}
+	if v, ok := x.argValue(f, "states"); ok {
+		list, _ := v.([]any)
+		for _, st := range list {
+			states[fmt.Sprint(st)] = true
+		}
+	}
+	first := maxConnectionPage
+	if v, ok := x.argValue(f, "first"); ok {
+		n, err := strconv.Atoi(fmt.Sprint(v))
+		if err != nil || n < 1 || n > maxConnectionPage {
+			x.errors = append(x.errors, gqlError{Type: "ARGUMENT_LIMIT", Path: path,
+				Message: fmt.Sprintf("Requesting %v records on the `pullRequests` connection exceeds the `first` limit of 100 records.", v)})
+			return nil, true
+		}
+		first = n
+	} else {
+		x.s.violationLocked("graphql: pullRequests without first (GitHub requires first or last on a connection)")
+	}
+	base, _ := x.arg(f, "baseRefName")
+	head, _ := x.arg(f, "headRefName")
+	var list []*pullState
+	for _, n := range sortedIntKeys(x.s.pulls) {
+		p := x.s.pulls[n]
+		state := "CLOSED"
+		switch {
+		case p.merged:
+			state = "MERGED"
+		case p.state == "open":
+			state = "OPEN"
+		}
+		if p.repo != r || (len(states) > 0 && !states[state]) || (base != "" && p.baseRef != base) || (head != "" && p.headRef != head) {
+			continue
+		}
+		list = append(list, p)
+	}
+	lo := 0
+	if after, ok := x.arg(f, "after"); ok {
+		n, err := strconv.Atoi(strings.TrimPrefix(after, "cursor:"))
+		if err != nil || !strings.HasPrefix(after, "cursor:") {
+			x.errors = append(x.errors, gqlError{Path: path, Message: fmt.Sprintf("`%s` does not appear to be a valid cursor.", after)})
+			return nil, true
+		}
+		lo = min(n+1, len(list))
+	}
+	return gqlPRConn{repo: r, list: list, lo: lo, hi: min(lo+first, len(list))}, true
+}
+
+// prCursor is the opaque cursor of the i-th pull request of a listing.
+func prCursor(i int) string { return fmt.Sprintf("cursor:%d", i) }
+
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// argValue is an argument's value as the variables give it (a list stays
+// a list), or false when it is absent or null.
+func (x *gqlExec) argValue(f *ast.Field, name string) (any, bool) {
+	a := f.Arguments.ForName(name)
+	if a == nil {
+		return nil, false
+	}
+	val, err := a.Value.Value(x.vars)
+	if err != nil || val == nil {
+		return nil, false
+	}
+	return val, true
 }
 
 // object is the git object oid names, or nil.

@@ -629,8 +629,31 @@ func (s *Server) updateRef(c *call) *reply {
 	if !in.Force && !s.store.isAncestor(cur, in.SHA) {
 		return validationFailed("Update is not a fast forward")
 	}
+	if wf := s.workflowChange(cur, in.SHA); wf != "" && !c.tok.Workflows {
+		return validationFailed(fmt.Sprintf("refusing to allow a GitHub App to create or update workflow `%s` without `workflows` permission", wf))
+	}
 	s.setRefLocked(c.repo, full, in.SHA, c.login)
 	return jsonReply(http.StatusOK, s.gitRefJSON(c.repo, full, in.SHA))
+}
+
+// workflowChange is the first file under .github/workflows/ whose entry
+// differs between commits from and to ("" for none): what GitHub refuses
+// to let a token without the workflows permission push.
+func (s *Server) workflowChange(from, to string) string {
+	a, b := s.store.flatten(s.treeOf(from)), s.store.flatten(s.treeOf(to))
+	var changed []string
+	for _, m := range []map[string]fileEntry{a, b} {
+		for p := range m {
+			if strings.HasPrefix(p, ".github/workflows/") && a[p] != b[p] {
+				changed = append(changed, p)
+			}
+		}
+	}
+	if len(changed) == 0 {
+		return ""
+	}
+	sort.Strings(changed)
+	return changed[0]
 }
 
 // getRef answers GET .../git/ref/{ref}: how a client learns whether a

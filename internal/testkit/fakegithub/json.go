@@ -268,6 +268,9 @@ func (s *Server) pullJSON(p *pullState) obj {
 	if p.body != "" {
 		m["body"] = p.body
 	}
+	if p.merged {
+		m["merged"], m["merged_at"], m["merge_commit_sha"] = true, ts(p.closedAt), p.mergeCommit
+	}
 	return m
 }
 

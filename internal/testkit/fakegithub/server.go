@@ -99,6 +99,7 @@ type Server struct {
 	violations      []string
 	settings        *settingsState        // see settings.go
 	teams           map[string]*teamState // by lower-case slug; see reviewrequests.go
+	mergeLag        int                   // see SetMergeabilityLag
 }
 
 // Option configures New.
@@ -157,6 +158,11 @@ type Token struct {
 	// NoChecks is a token without the checks permission: the Checks API
 	// answers it 403, and GraphQL's Commit.checkSuites FORBIDDEN.
 	NoChecks bool
+	// Workflows lets the token move a branch to a commit that changes a
+	// file under .github/workflows/ (a GitHub App with Workflows: write).
+	// Without it GitHub refuses the update, as it refuses every
+	// workflow's GITHUB_TOKEN, which cannot be given that permission.
+	Workflows bool
 }
 
 // Fault is a canned answer replacing the next matching requests.
@@ -745,6 +751,13 @@ type pullState struct {
 	// requestedUsers and requestedTeams are the pending review requests
 	// (see reviewrequests.go).
 	requestedUsers, requestedTeams []string
+	// mergeKey is the base tip and head mergeability was last asked for,
+	// unknownReads how many more reads answer UNKNOWN (merge.go).
+	mergeKey     string
+	unknownReads int
+	// merged is set by MergePR, with the merge commit.
+	merged      bool
+	mergeCommit string
 }
 
 type reviewState struct {
