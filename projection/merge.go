@@ -99,9 +99,12 @@ func (c *MergeConflict) Explain(base, upstream, other string) string {
 	case ConflictRewritten:
 		return fmt.Sprintf("%s's log drops, edits or reorders %s: a log only grows at its end", name(c.Lines[1].Side), at(c.Lines[0]))
 	case ConflictEventID:
-		return fmt.Sprintf("%s and %s are different events under one event_id (%s: %s)%s", at(c.Lines[0]), at(c.Lines[1]), c.Code, c.Message, more)
+		return fmt.Sprintf("%s and %s are different events under one event_id (the merged log would say %s: %s)%s", at(c.Lines[0]), at(c.Lines[1]), c.Code, c.Message, more)
 	}
-	return fmt.Sprintf("merged, %s gets a finding neither side has (%s: %s)%s", at(c.Lines[0]), c.Code, c.Message, more)
+	// The finding's message numbers lines as the merged log does, whose
+	// first lines are the upstream side's: said so, beside a line number of
+	// one side's own log.
+	return fmt.Sprintf("merged, %s gets a finding neither side has (the merged log would say %s: %s)%s", at(c.Lines[0]), c.Code, c.Message, more)
 }
 
 // Merged is a merge of logs that went through. The merged log is the
