@@ -883,7 +883,9 @@ const junkBytes = 3 << 19
 // named after it; a job whose id is the check's name would put a passing
 // "pact" of the same app beside a verdict that is not one. Such a job
 // fails while the verdict is not success, whatever fail-on says, and says
-// why once; a job with another id exits as fail-on says.
+// why once; a job with another id exits as fail-on says. So does a job
+// whose id is check but whose name: is pact, which GITHUB_JOB does not
+// say: its own check run, named pact and in progress on the head, does.
 func TestBinaryJobNamedLikeTheCheck(t *testing.T) {
 	t.Parallel()
 	base := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
@@ -895,25 +897,37 @@ func TestBinaryJobNamedLikeTheCheck(t *testing.T) {
 		files             map[string]string
 		exit              int
 		says              bool
+		// namesake seeds the job's own check run, named pact (its name:).
+		namesake bool
 	}{
-		{"waiting, the job named pact", "pact", "", waiting, 4, true},
-		{"waiting, the job named PACT", "PACT", "", waiting, 4, true},
-		{"waiting, the job named check", "check", "", waiting, 0, false},
-		{"a violation under fail-on never, the job named pact", "pact", "never", violation, 1, true},
-		{"a violation under fail-on never, the job named check", "check", "never", violation, 0, false},
-		{"a pass, the job named pact", "pact", "", clean, 0, false},
+		{"waiting, the job named pact", "pact", "", waiting, 4, true, false},
+		{"waiting, the job named PACT", "PACT", "", waiting, 4, true, false},
+		{"waiting, the job named check", "check", "", waiting, 0, false, false},
+		{"a violation under fail-on never, the job named pact", "pact", "never", violation, 1, true, false},
+		{"a violation under fail-on never, the job named check", "check", "never", violation, 0, false, false},
+		{"a pass, the job named pact", "pact", "", clean, 0, false, false},
+		{"waiting, the job check with name: pact", "check", "", waiting, 4, true, true},
+		{"a violation under fail-on never, the job check with name: pact", "check", "never", violation, 1, true, true},
+		{"a pass, the job check with name: pact", "check", "", clean, 0, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s := e2e.NewServer(t)
 			sc := seedPR(t, s, base.Files(), tc.files, "feat/login")
+			runs := 1
+			if tc.namesake {
+				// GitHub's check run of the job, in progress while it runs.
+				s.SeedCheckRun(e2e.Owner, e2e.Repo, fakegithub.CheckRunSeed{Name: "pact", HeadSHA: sc.headSHA, ExternalID: "5264e576-3c6f-51f6-f055-fab409685f20"})
+				runs++
+			}
 			res := e2e.Run{Server: s, EventName: "pull_request", Payload: prPayload(t, s, sc.number, sc.branch, "main"),
 				Inputs: map[string]string{"fail-on": tc.failOn}, Env: map[string]string{"GITHUB_JOB": tc.job}}.Exec(t)
 			wantExit(t, res, tc.exit)
-			if got := strings.Count(res.Stdout, "::warning::this job's id is"); got != map[bool]int{true: 1, false: 0}[tc.says] {
+			warning := map[bool]string{false: "::warning::this job's id is", true: "is in progress on " + sc.headSHA + ", and pact-action did not create it"}[tc.namesake]
+			if got := strings.Count(res.Stdout, warning); got != map[bool]int{true: 1, false: 0}[tc.says] {
 				t.Errorf("%d warnings about the job's name, want says=%v:\n%s", got, tc.says, res.Stdout)
 			}
-			if len(s.CheckRuns(sc.headSHA)) != 1 {
+			if len(s.CheckRuns(sc.headSHA)) != runs {
 				t.Errorf("%d check runs, want the one verdict", len(s.CheckRuns(sc.headSHA)))
 			}
 		})

@@ -3,6 +3,7 @@ package action_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
@@ -114,6 +115,55 @@ func TestChangeFreshReview(t *testing.T) {
 	for _, f := range out.Findings {
 		if f.Code == checks.CodePRUnaccepted {
 			t.Errorf("T1 still waits after the fresh review: %s", f.Message)
+		}
+	}
+}
+
+// A criss-cross of merge bases must not hide a revert (docs/semantics.md
+// §8). Main merges a fix branch F (src/guard.go) with a merge commit over
+// M1. The worker merges M1 into their approved branch, then F with its
+// change thrown away ("git merge -s ours"): the head and main now meet at
+// both M1 and F. Against M1 — GitHub's choice, the later — the head changes
+// only the reviewed src/login.go; but git merges it into main from both
+// bases (their merge holds the fix), so the merge deletes src/guard.go, a
+// change nobody reviewed. Under change the accept must not cover the head.
+func TestChangeCrissCrossHidesNoRevert(t *testing.T) {
+	t.Parallel()
+	p := approvedLogin(t, "change")
+	s := p.s
+	fix := s.CommitFiles(e2e.Owner, e2e.Repo, "fix", map[string]string{"src/guard.go": "package guard // the fix\n"}, provLeadGH,
+		fakegithub.From("main"), fakegithub.Verified())
+	m1 := s.CommitFiles(e2e.Owner, e2e.Repo, "main", map[string]string{"docs/guide.md": "guide\n"}, provLeadGH, fakegithub.Verified())
+	s.CommitFiles(e2e.Owner, e2e.Repo, "main", map[string]string{"src/guard.go": "package guard // the fix\n"}, provLeadGH,
+		fakegithub.WithParents(m1, fix), fakegithub.Verified(), fakegithub.WithMessage("Merge branch 'fix'"))
+	updated := s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{"docs/guide.md": "guide\n"}, provDevGH,
+		fakegithub.WithParents(p.head(), m1), fakegithub.Verified())
+	head := s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{}, provDevGH,
+		fakegithub.WithParents(updated, fix), fakegithub.Verified(), fakegithub.WithMessage("Merge branch 'fix' (-s ours)"))
+	if _, ok := s.FileAt(head, "src/guard.go"); ok {
+		t.Fatal("the head holds the fix")
+	}
+	if mb := s.MergeBase(s.BranchHead(e2e.Owner, e2e.Repo, "main"), head); mb != m1 {
+		t.Fatalf("the fake's merge base is %s, want M1 %s (the story needs GitHub's choice of the later base)", mb, m1)
+	}
+	out, _ := p.check(t, report.ConclusionFailure)
+	var stale []string
+	for _, f := range out.Findings {
+		if f.Code == checks.CodeProvenanceStale {
+			stale = append(stale, f.Message)
+		}
+	}
+	if len(stale) != 1 || !strings.Contains(stale[0], "more than one merge base") {
+		t.Fatalf("%s findings %q, want one saying the head meets main at more than one merge base", checks.CodeProvenanceStale, stale)
+	}
+	// The reviewer's approval of the head itself renews the accept: the
+	// same commit is the same change, whatever its merge bases.
+	s.SetNow(mustTime(reviewTS).Add(2 * time.Hour))
+	s.AddReview(p.n, fakegithub.ReviewSeed{Login: provRevGH, State: "APPROVED", CommitID: head})
+	out = event{name: "pull_request", payload: prPayload(t, s, p.n, provBranch, "main")}.run(t, s).only(t)
+	for _, f := range out.Findings {
+		if f.Code == checks.CodePRUnaccepted {
+			t.Errorf("T1 still waits after a fresh review of the head: %s", f.Message)
 		}
 	}
 }

@@ -167,6 +167,22 @@ func superseded(listed []ghapi.ListedRun, own int64) []int64 {
 	return out
 }
 
+// namesake is a run listed in progress on the head, other than own, that
+// this action did not create (no external id of newExternalID's form), 0
+// when there is none. GitHub posts a check run for every job, named after
+// the job's name: (its id when it has none), from the app the workflow's
+// token posts as; so a job whose name: is the check's, which the job's
+// GITHUB_JOB (its id) cannot tell, shows here while it runs. A run some
+// other workflow posts under the name shows here too.
+func namesake(listed []ghapi.ListedRun, own int64) int64 {
+	for _, r := range listed {
+		if r.ID != own && !isOwnExternalID(r.ExternalID) {
+			return r.ID
+		}
+	}
+	return 0
+}
+
 // supersede completes the older runs of this check's name, app and head
 // still in progress (the judgement listed them with the head) with this
 // run's conclusion, dated completedAt, no later than this run's own

@@ -171,13 +171,13 @@ func (j *job) finish(outcomes []*Outcome, unjudged bool) error {
 	if err := j.writeReport(conclusion, outcomes); err != nil {
 		return err
 	}
-	if j.sharesTheCheckName() && conclusion != report.ConclusionSuccess {
+	if why := j.sharesTheCheckName(outcomes); why != "" && conclusion != report.ConclusionSuccess {
 		// GitHub posts a check run for every job, named after it; a job
 		// named like the check would put a passing run of that name, from
 		// the same app, beside a verdict that is not one, and which of the
 		// two branch protection reads is not documented. The job then fails
 		// whatever fail-on says, so both runs of the name block.
-		j.gha.Warningf("%s", report.PlainText(jobNamedLikeTheCheck(j.getenv("GITHUB_JOB"), j.in.checkName)))
+		j.gha.Warningf("%s", report.PlainText(why))
 		if conclusion == report.ConclusionWaiting {
 			return &VerdictError{ExitWaiting}
 		}
@@ -186,10 +186,22 @@ func (j *job) finish(outcomes []*Outcome, unjudged bool) error {
 	return verdictExit(counts, j.in.failOn, posted)
 }
 
-// sharesTheCheckName reports whether the job's id is the check run's
-// name, so that GitHub's own check run of the job carries that name too.
-func (j *job) sharesTheCheckName() bool {
-	return strings.EqualFold(strings.TrimSpace(j.getenv("GITHUB_JOB")), j.in.checkName)
+// sharesTheCheckName says why GitHub's own check run of this job carries
+// the check run's name too ("" when it does not): the job's id is that
+// name, or a run of that name and app that this action did not create was
+// in progress on a judged head (the job's own, when its name: is the
+// check's, which GITHUB_JOB does not say).
+func (j *job) sharesTheCheckName(outcomes []*Outcome) string {
+	if id := strings.TrimSpace(j.getenv("GITHUB_JOB")); strings.EqualFold(id, j.in.checkName) {
+		return jobNamedLikeTheCheck(id, j.in.checkName)
+	}
+	for _, out := range outcomes {
+		if out.Judgement != nil && out.Namesake != 0 {
+			return fmt.Sprintf("check run %d, named %q like the check run pact-action posts, from the same app, is in progress on %s, and pact-action did not create it: it is this job's own when the job's name: is %q, which would pass while the verdict does not (or another workflow posted it), so this job fails until the pull request may merge; rename the job (jobs.<id>.name in the workflow) or set check-name to another name",
+				out.Namesake, j.in.checkName, out.Target.HeadSHA, j.in.checkName)
+		}
+	}
+	return ""
 }
 
 // jobNamedLikeTheCheck says why a job named like the check fails while the

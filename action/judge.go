@@ -123,6 +123,10 @@ type Judgement struct {
 	// older are the check runs the verdict's run supersedes (superseded;
 	// check completes them).
 	older []int64
+	// Namesake is a check run of the verdict's name and app in progress on
+	// the head that this action did not create (namesake), 0 when none:
+	// most likely the job's own, whose name: is the check's.
+	Namesake int64
 }
 
 // judge judges a commit the way branch protection sees it: as the head of
@@ -163,7 +167,7 @@ func judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 		return nil, err
 	}
 	slog.Debug("configuration", "from", cfg.describe())
-	j := &Judgement{Target: t, State: head.replay.State, Source: head.source, older: superseded(head.runs, s.run.ID)}
+	j := &Judgement{Target: t, State: head.replay.State, Source: head.source, older: superseded(head.runs, s.run.ID), Namesake: namesake(head.runs, s.run.ID)}
 	if t.MergeGroup != nil {
 		return j, judgeMergeGroup(ctx, gh, head, t.MergeGroup, tips[t.MergeGroup.BaseRef], cfg, s, j)
 	}

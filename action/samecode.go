@@ -30,6 +30,7 @@ import (
 type codeIDReader interface {
 	CodeIDs(ctx context.Context, dir string, commits ...string) (map[string]string, error)
 	MergeBase(ctx context.Context, base, head string) (string, error)
+	CompareCommits(ctx context.Context, base, head string) (ghapi.Divergence, error)
 	Diff(ctx context.Context, dir string, pairs ...ghapi.DiffPair) (map[ghapi.DiffPair][]ghapi.PathChange, error)
 }
 
@@ -213,7 +214,8 @@ func gitEntry(e ghapi.GitEntry) string {
 }
 
 // mergeBase is sha's merge base with the default branch's tip ("" when
-// GitHub cannot tell: a commit it does not know, or no history in common).
+// GitHub cannot tell: a commit it does not know, no history in common, or
+// more than one merge base, see oneMergeBase).
 func (c *codeIdentity) mergeBase(ctx context.Context, sha string) (string, error) {
 	if !commitSHA.MatchString(sha) {
 		return "", nil
@@ -228,6 +230,70 @@ func (c *codeIdentity) mergeBase(ctx context.Context, sha string) (string, error
 	case err != nil:
 		return "", fmt.Errorf("find where %s meets the default branch: %w", prose.ShortSHA(sha), err)
 	}
+	if mb != "" {
+		one, err := c.oneMergeBase(ctx, mb, sha)
+		if err != nil {
+			return "", fmt.Errorf("find where %s meets the default branch: %w", prose.ShortSHA(sha), err)
+		}
+		if !one {
+			slog.Warn("a commit meets the default branch at more than one merge base, or GitHub cannot tell; its change covers nothing", "commit", sha, "merge_base", mb)
+			mb = ""
+		}
+	}
 	c.change.bases[sha] = mb
 	return mb, nil
+}
+
+// maxBaseRoots bounds the commits oneMergeBase asks GitHub about.
+const maxBaseRoots = 10
+
+// oneMergeBase reports whether mb, GitHub's merge base of sha and the
+// default branch's tip, is their only one. GitHub names one merge base,
+// but where there are several (a criss-cross: sha merged a branch that
+// the default branch merged too, over another commit), git merges sha
+// from all of them at once, and a change measured from the one GitHub
+// names can hide what the merge does: a branch that merged the default
+// branch's fix with its code thrown away changes nothing against the
+// other merge base, yet its merge reverts the fix. There is another merge
+// base exactly when a commit that sha has and mb lacks is on the default
+// branch too; and then so is one of the first of those commits (whose
+// parents mb has), so only they are asked: one comparison, and a merge
+// base per such commit, usually one. Past GitHub's listing of the
+// comparison or maxBaseRoots first commits, it cannot tell: false.
+func (c *codeIdentity) oneMergeBase(ctx context.Context, mb, sha string) (bool, error) {
+	if mb == sha || mb == c.change.defaultTip {
+		return true, nil // sha or the tip holds the other: one merge base
+	}
+	d, err := c.gh.CompareCommits(ctx, mb, sha)
+	switch {
+	case errors.Is(err, ghapi.ErrNotFound):
+		return false, nil
+	case err != nil:
+		return false, err
+	case d.AheadBy > len(d.Commits):
+		return false, nil
+	}
+	after := make(map[string]bool, len(d.Commits))
+	for _, x := range d.Commits {
+		after[x] = true
+	}
+	var first []string
+	for _, x := range d.Commits {
+		if !slices.ContainsFunc(d.Parents[x], func(p string) bool { return after[p] }) {
+			first = append(first, x)
+		}
+	}
+	if len(first) > maxBaseRoots {
+		return false, nil
+	}
+	for _, x := range first {
+		xb, err := c.gh.MergeBase(ctx, c.change.defaultTip, x)
+		if err != nil && !errors.Is(err, ghapi.ErrNotFound) {
+			return false, err
+		}
+		if xb == x {
+			return false, nil // x is on the default branch: another merge base
+		}
+	}
+	return true, nil
 }

@@ -15,9 +15,9 @@ import (
 
 // The branch updater (docs/bot.md, "Keeping pull requests mergeable"):
 // when the default branch moves, every open pull request of this
-// repository whose merge with its base conflicts only in the pact's files
-// is brought up to date by one commit, a merge of its base's tip into its
-// branch. bot.DecideUpdate decides each one; this file gathers what it
+// repository into the default branch whose merge with it conflicts only
+// in the pact's files is brought up to date by one commit, a merge of the
+// default branch's tip into its branch. bot.DecideUpdate decides each one; this file gathers what it
 // asks for, writes the commit through the Git Data API, posts the check
 // on it, and says once why a pull request was left to its author.
 //

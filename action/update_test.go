@@ -665,3 +665,43 @@ func TestUpdateLogsWithinTheBudget(t *testing.T) {
 		t.Errorf("replies %+v, want one naming max-pact-bytes", c)
 	}
 }
+
+// A worker cannot have the bot write their code onto a branch they did not
+// push: they create scratch from main with src/evil.go and a log that
+// conflicts with a teammate's work-in-progress branch, then open a pull
+// request from the teammate's branch into scratch. When main moves, the
+// updater leaves that pull request alone (only the default branch is ever
+// merged into a branch): it writes nothing there and says nothing, and
+// still brings the other pull requests into main up to date.
+func TestUpdateNeverMergesADecoyBase(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t, 2, nil)
+	s := f.s
+	f.approveAll(t)
+	wip := e2e.NewLog().Branch("wip").Assign("T7", "F7", "feat/wip", "dev", "rev").Files()
+	wip["src/wip.go"] = "package wip\n"
+	old := s.CommitFiles(e2e.Owner, e2e.Repo, "feat/wip", wip, provDevGH, fakegithub.From("main"), fakegithub.Verified())
+	evil := e2e.NewLog().Branch("scratch").Assign("T8", "F8", "scratch", "dev", "rev").Files()
+	evil["src/evil.go"] = "package evil // sends the token out\n"
+	s.CommitFiles(e2e.Owner, e2e.Repo, "scratch", evil, "mallory", fakegithub.From("main"))
+	decoy := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "feat/wip", Base: "scratch", Author: "mallory"})
+	if st, _ := s.Mergeable(decoy); st != "CONFLICTING" {
+		t.Fatalf("the teammate's branch into scratch is %s", st)
+	}
+	f.merge(t, f.prs[0])
+	other := f.prs[1]
+	otherOld := f.head(other)
+	res := f.push(t)
+	if res.err != nil {
+		t.Fatalf("%v\n%s", res.err, res.log)
+	}
+	if head := s.BranchHead(e2e.Owner, e2e.Repo, "feat/wip"); head != old {
+		evilAt, _ := s.FileAt(head, "src/evil.go")
+		t.Fatalf("the bot wrote the teammate's branch: %s → %s (src/evil.go: %q)", old, head, evilAt)
+	}
+	if len(s.Comments(decoy)) != 0 {
+		t.Errorf("the bot replied on the decoy: %+v", s.Comments(decoy))
+	}
+	contains(t, "the run's lines", strings.Join(res.update.Lines(), "\n"), fmt.Sprintf("#%d left as it is: its base scratch is not the default branch", decoy))
+	f.mergedOnto(t, other, otherOld)
+}

@@ -12,12 +12,12 @@ import (
 )
 
 // The branch update (docs/bot.md, "Keeping pull requests mergeable"): an
-// open pull request that GitHub says conflicts with its base is brought up
-// to date by one merge commit of the base's tip into its branch, when the
-// only paths both sides changed are the pact's log and STATE.yml. The log
-// is merged by projection.MergeLogs (docs/semantics.md §8), STATE.yml is
-// rendered from the merged log, and every other path is taken from the
-// side that changed it: a path both sides changed differently is a real
+// open pull request into the default branch that GitHub says conflicts
+// with it is brought up to date by one merge commit of the base's tip into
+// its branch, when the only paths both sides changed are the pact's log
+// and STATE.yml. The log is merged by projection.MergeLogs
+// (docs/semantics.md §8), STATE.yml is rendered from the merged log, and
+// every other path is taken from the side that changed it: a path both sides changed differently is a real
 // conflict, never resolved here. DecideUpdate is that decision, pure, for
 // one pull request; action gathers the facts it names and writes the
 // commit.
@@ -94,7 +94,8 @@ const maxConflictPaths = 20
 //		gather(d, &f) // one question to GitHub
 //	}
 //
-// A fork's branch is never written: the token cannot push there. A path
+// A fork's branch is never written: the token cannot push there; nor the
+// default branch; and only the default branch is merged into another. A path
 // both sides changed to different entries is a real conflict unless it
 // is the pact's log or STATE.yml; a file one side puts where the other
 // needs a directory is one too. The pact's log is merged only when it is
@@ -110,6 +111,15 @@ func DecideUpdate(f UpdateFacts) UpdateDecision {
 		return d
 	case pr.HeadRef == f.DefaultBranch:
 		d.Skip = "its head is the default branch, which the bot never writes"
+		return d
+	case pr.BaseRef != f.DefaultBranch:
+		// Anyone who can push creates branches, and may open a pull
+		// request from any branch of the repository (a teammate's, say)
+		// into one of theirs: merging such a base would write their code
+		// onto a branch they did not push, under the bot's name. Only the
+		// default branch's tip, which nobody the check stops can push, is
+		// ever merged (docs/security.md, "Bringing a branch up to date").
+		d.Skip = "its base " + pr.BaseRef + " is not the default branch, the only branch the bot merges into others (anyone who can push can create a base and point a pull request from any branch at it); its author brings it up to date"
 		return d
 	}
 	switch {

@@ -90,6 +90,13 @@ func TestDecideUpdate(t *testing.T) {
 		{name: "a fork is never written", f: UpdateFacts{PR: func() checks.PRFact { p := updatePR(); p.Fork = true; return p }()}, reply: "fork"},
 		{name: "the default branch is never written", f: UpdateFacts{PR: func() checks.PRFact { p := updatePR(); p.HeadRef = "main"; p.BaseRef = "release"; return p }()},
 			skip: "default branch"},
+		// A worker opens a pull request from a teammate's branch into a
+		// decoy base of theirs whose pact conflicts: merging it would write
+		// the decoy's code onto the teammate's branch under the bot's name.
+		{name: "a base other than the default branch is never merged", f: UpdateFacts{PR: func() checks.PRFact { p := updatePR(); p.BaseRef = "scratch"; return p }(),
+			Base: pactBoth, Head: pactHead, Logs: logs}, skip: "not the default branch"},
+		{name: "nor a decoy named like it", f: UpdateFacts{PR: func() checks.PRFact { p := updatePR(); p.BaseRef = "MAIN"; return p }(),
+			Base: pactBoth, Head: pactHead, Logs: logs}, skip: "not the default branch"},
 		{name: "first the changes", f: UpdateFacts{}, need: UpdateNeedChanges},
 		{name: "too large to compare", f: UpdateFacts{DiffTooLarge: true}, reply: "too large"},
 		{name: "a code path both changed", f: UpdateFacts{Base: with(pactBoth, checks.Change{"src/x.go": change(file("x0"), file("x main"))}), Head: pactHead},
@@ -184,7 +191,7 @@ func TestDecideUpdateNeverChoosesASide(t *testing.T) {
 				}
 			}
 		}
-		d := DecideUpdate(UpdateFacts{PR: updatePR(), PactDir: ".pact", Base: sides[0], Head: sides[1], Logs: logs})
+		d := DecideUpdate(UpdateFacts{PR: updatePR(), PactDir: ".pact", DefaultBranch: "main", Base: sides[0], Head: sides[1], Logs: logs})
 		if d.Log == nil {
 			continue
 		}

@@ -112,7 +112,7 @@ func uncovered(policy config.Stale, sf StaleFacts, headCode map[string]bool, pac
 // accepted (docs/semantics.md §8).
 func changed(sf StaleFacts, anchor, pactDir string) (msg, reason string) {
 	if len(sf.Changed) == 0 {
-		return fmt.Sprintf("it was given on commit %s, and the pull request's change outside %s against the default branch cannot be compared with the one accepted (GitHub cannot tell where one of them meets the default branch, or the change is too large to compare; provenance stale: change)", anchor, pactDir),
+		return fmt.Sprintf("it was given on commit %s, and the pull request's change outside %s against the default branch cannot be compared with the one accepted (GitHub cannot tell where one of them meets the default branch, or one meets it at more than one merge base, or the change is too large to compare; provenance stale: change)", anchor, pactDir),
 			fmt.Sprintf("the change cannot be compared with the one accepted on %s", anchor)
 	}
 	paths := provList(sf.Changed, 5)

@@ -92,6 +92,8 @@ func (c *Client) CompareFiles(ctx context.Context, base, head string) ([]string,
 type Divergence struct {
 	AheadBy, BehindBy int
 	Commits           []string
+	// Parents are the parents of each commit of Commits.
+	Parents map[string][]string
 }
 
 // CompareCommits compares base with head (one request): how many commits
@@ -102,9 +104,12 @@ func (c *Client) CompareCommits(ctx context.Context, base, head string) (Diverge
 	if err != nil {
 		return Divergence{}, wrapErr(fmt.Sprintf("compare %s...%s", base, head), err)
 	}
-	d := Divergence{AheadBy: cmp.GetAheadBy(), BehindBy: cmp.GetBehindBy()}
+	d := Divergence{AheadBy: cmp.GetAheadBy(), BehindBy: cmp.GetBehindBy(), Parents: map[string][]string{}}
 	for _, rc := range cmp.Commits {
 		d.Commits = append(d.Commits, rc.GetSHA())
+		for _, p := range rc.Parents {
+			d.Parents[rc.GetSHA()] = append(d.Parents[rc.GetSHA()], p.GetSHA())
+		}
 	}
 	return d, nil
 }

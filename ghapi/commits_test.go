@@ -129,7 +129,8 @@ func TestCompareCommits(t *testing.T) {
 	if err != nil || d.AheadBy != 1 || d.BehindBy != 0 || len(d.Commits) != 1 || d.Commits[0] != b {
 		t.Errorf("a...b = %+v, %v", d, err)
 	}
-	if d, err = c.CompareCommits(ctx, b, c2); err != nil || d.AheadBy != 1 || d.BehindBy != 1 || d.Commits[0] != c2 {
+	if d, err = c.CompareCommits(ctx, b, c2); err != nil || d.AheadBy != 1 || d.BehindBy != 1 || d.Commits[0] != c2 ||
+		len(d.Parents[c2]) != 1 || d.Parents[c2][0] != a {
 		t.Errorf("b...side = %+v, %v", d, err)
 	}
 	if _, err = c.CompareCommits(ctx, a, "0123456789012345678901234567890123456789"); !errors.Is(err, ghapi.ErrNotFound) {

@@ -237,31 +237,36 @@ func theirsFirst(ctx context.Context, dir string, op gitOp, baseBranch string) b
 
 // onBase is how far commit is on the base branch: 2 when a remote's
 // branch of that name holds it (what is already shared), 1 when the local
-// branch does, 0 otherwise.
+// branch does, 0 otherwise. A remote's branch is refs/remotes/<remote>/<base>
+// for a remote git is configured with, exactly: anyone who can push may
+// name a branch evil/main, whose remote-tracking ref ends in /main too.
 func onBase(ctx context.Context, dir, commit, base string) int {
 	if commit == "" || base == "" {
 		return 0
 	}
-	out, err := git(ctx, dir, "for-each-ref", "--format=%(refname)", "refs/remotes/", "refs/heads/"+base)
+	remotes, err := git(ctx, dir, "remote")
 	if err != nil {
 		return 0
 	}
-	rank := 0
+	rank := map[string]int{"refs/heads/" + base: 1}
+	for _, r := range strings.Fields(string(remotes)) {
+		rank["refs/remotes/"+r+"/"+base] = 2
+	}
+	args := []string{"for-each-ref", "--format=%(refname)"}
+	for ref := range rank {
+		args = append(args, ref) // a pattern lists refs under it too: rank holds only these
+	}
+	out, err := git(ctx, dir, args...)
+	if err != nil {
+		return 0
+	}
+	best := 0
 	for _, ref := range strings.Fields(string(out)) {
-		r := 1
-		if strings.HasPrefix(ref, "refs/remotes/") {
-			if !strings.HasSuffix(ref, "/"+base) || strings.Count(strings.TrimPrefix(ref, "refs/remotes/"), "/") < 1 {
-				continue
-			}
-			r = 2
-		} else if ref != "refs/heads/"+base {
-			continue
-		}
-		if r > rank && isAncestor(ctx, dir, commit, ref) {
-			rank = r
+		if r := rank[ref]; r > best && isAncestor(ctx, dir, commit, ref) {
+			best = r
 		}
 	}
-	return rank
+	return best
 }
 
 func isAncestor(ctx context.Context, dir, commit, ref string) bool {

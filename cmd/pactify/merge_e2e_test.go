@@ -455,3 +455,35 @@ func TestResolveWithoutDriver(t *testing.T) {
 		}
 	})
 }
+
+// TestMergeBranchNamedLikeTheBase: a worker pushes a branch named evil/main
+// to the shared remote; a teammate merges it into their feat. Neither side
+// is on the base branch main, so feat's log must come first
+// (docs/semantics.md §8); a remote-tracking ref that only ends in /main
+// (origin/evil/main) must not pass for the remote's main and put the
+// worker's lines ahead of the teammate's.
+func TestMergeBranchNamedLikeTheBase(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	r := newGitRepo(t, filepath.Join(root, "work"), filepath.Join(root, "home"), true)
+	startPact(r)
+	origin := filepath.Join(root, "origin.git")
+	r.git("init", "-q", "--bare", "-b", "main", origin)
+	r.git("remote", "add", "origin", origin)
+	r.git("push", "-q", "origin", "main")
+	r.git("checkout", "-q", "-b", "evil/main", "main")
+	r.must("lead", "assign", "E1", "--feature", "E", "--branch", "evil", "--owner", "ow", "--reviewer", "rv")
+	r.commit("the worker's")
+	r.git("push", "-q", "origin", "evil/main")
+	r.git("checkout", "-q", "-b", "feat", "main")
+	r.git("branch", "-q", "-D", "evil/main")
+	r.must("ow", "join", "ow", "--roles", "worker")
+	r.commit("the teammate's")
+	feat := r.logAt("feat")
+	r.git("fetch", "-q", "origin")
+	r.git("merge", "-q", "--no-edit", "origin/evil/main")
+	r.clean("feat", "feat^1")
+	if got := r.logAt("HEAD"); len(got) != len(feat)+1 || strings.Join(got[:len(feat)], "\n") != strings.Join(feat, "\n") {
+		t.Fatalf("the teammate's log does not come first:\n%s", strings.Join(got, "\n"))
+	}
+}
