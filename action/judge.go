@@ -243,7 +243,7 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr checks.PRFact, 
 	if cf.Err == nil {
 		if facts.Provenance, err = gatherProvenance(ctx, gh, provenanceInput{PR: pr, MergeBase: into.mergeBase,
 			BaseLog: into.log, HeadLog: head.log, Replay: in.Replay, ShippedAtBase: facts.ShippedAtBase(in.Replay.State),
-			Config: cf.Config, ConfigBranch: cfg.Branch, DefaultTip: cfg.Commit, Settings: s}); err != nil {
+			Config: cf.Config, ConfigBranch: cfg.Branch, DefaultTip: cfg.Commit, HeadMeets: into.mergeBaseWith(cfg.Commit), Settings: s}); err != nil {
 			return prJudgement{}, err
 		}
 	}
@@ -299,9 +299,19 @@ func askChangesOutsidePact(ctx context.Context, gh Reader, s Settings, in checks
 // meeting is where a head meets one base: their merge base, the log there
 // (nil: none) and its listing of tasks/ (task file name to blob id).
 type meeting struct {
+	// tip is the base's tip the merge base was asked with.
+	tip       string
 	mergeBase string
 	log       []byte
 	tasks     map[string]string
+}
+
+// mergeBaseWith is m's merge base when it was asked of tip ("" else).
+func (m *meeting) mergeBaseWith(tip string) string {
+	if m.tip != tip {
+		return ""
+	}
+	return m.mergeBase
 }
 
 // defaultBase is m, where the head meets the default branch, as the
@@ -491,7 +501,7 @@ func meet(ctx context.Context, gh Reader, head *headFiles, base baseTip, s Setti
 	if err != nil {
 		return nil, err
 	}
-	return &meeting{mergeBase: mergeBase, log: log, tasks: treeListing(trees[0], tasksDir)}, nil
+	return &meeting{tip: base.sha, mergeBase: mergeBase, log: log, tasks: treeListing(trees[0], tasksDir)}, nil
 }
 
 // changedTaskFiles reads the head's task files that the pull request adds

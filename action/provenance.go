@@ -40,8 +40,9 @@ type provenanceInput struct {
 	Config       *config.Config
 	ConfigBranch string
 	// DefaultTip is the default branch's tip read with the configuration:
-	// what stale: change measures a change against.
-	DefaultTip string
+	// what stale: change measures a change against; HeadMeets the head's
+	// merge base with it, when the judgement read it ("" otherwise).
+	DefaultTip, HeadMeets string
 	Settings   Settings
 }
 
@@ -271,6 +272,7 @@ func newGatherer(ctx context.Context, gh Reader, in provenanceInput, added []add
 		interesting: map[string]bool{}, counts: map[string]map[string]int{}, compared: map[string]comparison{}, awaiting: map[string][]string{},
 		code: newSameness(gh, in.Settings, in.Config.Provenance.Stale, in.DefaultTip),
 	}
+	g.code.knowMergeBase(g.head, in.HeadMeets)
 	for _, a := range added {
 		g.interesting[a.content] = true
 	}

@@ -52,6 +52,9 @@ type codeIdentity struct {
 // branch's tip when the run read the configuration, and what was learnt.
 type changeIdentity struct {
 	defaultTip string
+	// found are merge bases with defaultTip the judgement read already
+	// (GitHub's answer, before oneMergeBase weighs it).
+	found map[string]string
 	// bases maps a commit to its merge base with defaultTip ("" when GitHub
 	// cannot tell); changes, a pair to what it changes.
 	bases   map[string]string
@@ -73,9 +76,18 @@ func newCodeIdentity(gh codeIDReader, s Settings) *codeIdentity {
 func newSameness(gh codeIDReader, s Settings, stale config.Stale, defaultTip string) *codeIdentity {
 	c := newCodeIdentity(gh, s)
 	if stale == config.StaleChange {
-		c.change = &changeIdentity{defaultTip: defaultTip, bases: map[string]string{}, changes: map[ghapi.DiffPair]checks.Change{}}
+		c.change = &changeIdentity{defaultTip: defaultTip, found: map[string]string{}, bases: map[string]string{}, changes: map[ghapi.DiffPair]checks.Change{}}
 	}
 	return c
+}
+
+// knowMergeBase tells a sameness under stale: change GitHub's merge base
+// of commit and the default branch's tip, which the judgement read
+// already (it still weighs whether it is the only one).
+func (c *codeIdentity) knowMergeBase(commit, mergeBase string) {
+	if c.change != nil && commitSHA.MatchString(commit) && commitSHA.MatchString(mergeBase) {
+		c.change.found[commit] = mergeBase
+	}
 }
 
 // ask reads the code identities of the commits not asked before, in one
@@ -223,12 +235,16 @@ func (c *codeIdentity) mergeBase(ctx context.Context, sha string) (string, error
 	if mb, ok := c.change.bases[sha]; ok {
 		return mb, nil
 	}
-	mb, err := c.gh.MergeBase(ctx, c.change.defaultTip, sha)
-	switch {
-	case errors.Is(err, ghapi.ErrNotFound):
-		mb = ""
-	case err != nil:
-		return "", fmt.Errorf("find where %s meets the default branch: %w", prose.ShortSHA(sha), err)
+	mb, known := c.change.found[sha]
+	if !known {
+		var err error
+		mb, err = c.gh.MergeBase(ctx, c.change.defaultTip, sha)
+		switch {
+		case errors.Is(err, ghapi.ErrNotFound):
+			mb = ""
+		case err != nil:
+			return "", fmt.Errorf("find where %s meets the default branch: %w", prose.ShortSHA(sha), err)
+		}
 	}
 	if mb != "" {
 		one, err := c.oneMergeBase(ctx, mb, sha)

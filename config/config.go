@@ -32,11 +32,12 @@ type Stale string
 // Staleness policies.
 const (
 	StaleSticky Stale = "sticky"
-	StaleTree   Stale = "tree" // the default
+	StaleTree   Stale = "tree"
 	StalePush   Stale = "push"
-	// StaleChange keeps an accept while the pull request's change
-	// against the default branch is the one accepted, so that bringing a
-	// branch up to date keeps its reviews (docs/semantics.md §8).
+	// StaleChange (the default) keeps an accept while the pull request's
+	// change against the default branch is the one accepted, so that
+	// bringing a branch up to date keeps its reviews (docs/semantics.md
+	// §8); README.md's decisions say why it is the default.
 	StaleChange Stale = "change"
 )
 
@@ -90,7 +91,7 @@ type Config struct {
 func Default() *Config {
 	return &Config{
 		Seats:            map[string][]string{},
-		Provenance:       Provenance{Mode: ModeWarn, Stale: StaleTree},
+		Provenance:       Provenance{Mode: ModeWarn, Stale: StaleChange},
 		UnmappedBranches: UnmappedWarn,
 		ReviewRequests:   RequestsOn,
 	}

@@ -9,12 +9,12 @@ const example = `seats:
   opencode: [hubot, "opencode-agent[bot]"]
 provenance:
   mode: warn      # off | warn | require (default warn)
-  stale: tree     # sticky | tree | push (default tree)
+  stale: tree     # change | tree | push | sticky (default change)
 `
 
 func TestDefault(t *testing.T) {
 	d := Default()
-	if d.Provenance != (Provenance{Mode: ModeWarn, Stale: StaleTree}) {
+	if d.Provenance != (Provenance{Mode: ModeWarn, Stale: StaleChange}) {
 		t.Errorf("Default provenance = %+v", d.Provenance)
 	}
 	if d.UnmappedBranches != UnmappedWarn {

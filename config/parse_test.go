@@ -35,11 +35,11 @@ func TestParseValid(t *testing.T) {
 		{"empty mapping means defaults", "{}\n", Default()},
 		{"seats only: provenance defaults", "seats:\n  lead: [Mona-Lisa]\n", &Config{
 			Seats:      map[string][]string{"lead": {"Mona-Lisa"}},
-			Provenance: Provenance{Mode: ModeWarn, Stale: StaleTree},
+			Provenance: Provenance{Mode: ModeWarn, Stale: StaleChange},
 		}},
 		{"mode only: stale defaults", "provenance:\n  mode: require\n", &Config{
 			Seats:      map[string][]string{},
-			Provenance: Provenance{Mode: ModeRequire, Stale: StaleTree},
+			Provenance: Provenance{Mode: ModeRequire, Stale: StaleChange},
 		}},
 		{"stale only: mode defaults", "provenance: {stale: push}\n", &Config{
 			Seats:      map[string][]string{},
@@ -51,39 +51,39 @@ func TestParseValid(t *testing.T) {
 		}},
 		{"seat with no logins", "seats: {lead: []}\n", &Config{
 			Seats:      map[string][]string{"lead": {}},
-			Provenance: Provenance{Mode: ModeWarn, Stale: StaleTree},
+			Provenance: Provenance{Mode: ModeWarn, Stale: StaleChange},
 		}},
 		{"quoted all-digit login and a date-like login keep their text", "seats:\n  lead: [\"1234\", 2026-06-09]\n", &Config{
 			Seats:      map[string][]string{"lead": {"1234", "2026-06-09"}},
-			Provenance: Provenance{Mode: ModeWarn, Stale: StaleTree},
+			Provenance: Provenance{Mode: ModeWarn, Stale: StaleChange},
 		}},
 		{"anchors and aliases", "seats:\n  lead: &l [octocat]\n  opencode: *l\n", &Config{
 			Seats:      map[string][]string{"lead": {"octocat"}, "opencode": {"octocat"}},
-			Provenance: Provenance{Mode: ModeWarn, Stale: StaleTree},
+			Provenance: Provenance{Mode: ModeWarn, Stale: StaleChange},
 		}},
 		{"unmapped branches block", "unmapped-branches: block\n", &Config{
 			Seats:            map[string][]string{},
-			Provenance:       Provenance{Mode: ModeWarn, Stale: StaleTree},
+			Provenance:       Provenance{Mode: ModeWarn, Stale: StaleChange},
 			UnmappedBranches: UnmappedBlock,
 		}},
 		{"unmapped branches allow", "seats: {lead: [a]}\nunmapped-branches: allow\n", &Config{
 			Seats:            map[string][]string{"lead": {"a"}},
-			Provenance:       Provenance{Mode: ModeWarn, Stale: StaleTree},
+			Provenance:       Provenance{Mode: ModeWarn, Stale: StaleChange},
 			UnmappedBranches: UnmappedAllow,
 		}},
 		{"review requests off", "review-requests: off\n", &Config{
 			Seats:          map[string][]string{},
-			Provenance:     Provenance{Mode: ModeWarn, Stale: StaleTree},
+			Provenance:     Provenance{Mode: ModeWarn, Stale: StaleChange},
 			ReviewRequests: RequestsOff,
 		}},
 		{"review teams", "seats: {rev: [carol]}\nreview-requests: on\nreview-teams:\n  rev: [pact-reviewers, Core_Team.2]\n", &Config{
 			Seats:       map[string][]string{"rev": {"carol"}},
-			Provenance:  Provenance{Mode: ModeWarn, Stale: StaleTree},
+			Provenance:  Provenance{Mode: ModeWarn, Stale: StaleChange},
 			ReviewTeams: map[string][]string{"rev": {"pact-reviewers", "Core_Team.2"}},
 		}},
 		{"CRLF line ends and a BOM-free header comment", "# pact\r\nseats:\r\n  lead: [a]\r\n", &Config{
 			Seats:      map[string][]string{"lead": {"a"}},
-			Provenance: Provenance{Mode: ModeWarn, Stale: StaleTree},
+			Provenance: Provenance{Mode: ModeWarn, Stale: StaleChange},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -439,7 +439,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("mode %q accepted", c.Provenance.Mode)
 		}
 		switch c.Provenance.Stale {
-		case StaleSticky, StaleTree, StalePush:
+		case StaleSticky, StaleTree, StalePush, StaleChange:
 		default:
 			t.Fatalf("stale %q accepted", c.Provenance.Stale)
 		}

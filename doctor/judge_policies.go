@@ -32,7 +32,7 @@ func judgeProvenance(f Facts, cfg *config.Config) Probe {
 		if c.Status == StatusPass {
 			c.Status = StatusWarn
 		}
-		c.Fix = fmt.Sprintf("in %s on %s:\nprovenance:\n  mode: require\n  stale: tree", pactfile.ConfigPath, f.DefaultBranch)
+		c.Fix = fmt.Sprintf("in %s on %s:\nprovenance:\n  mode: require\n  stale: change", pactfile.ConfigPath, f.DefaultBranch)
 	}
 	return c
 }

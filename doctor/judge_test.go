@@ -335,7 +335,7 @@ func TestJudge(t *testing.T) {
 			f.Accounts["bob"] = Account{Exists: true, Unreadable: &Unknown{Reason: "403", Permission: "Metadata: read"}}
 		}, "login.bob", StatusUnknown, nil},
 		{"provenance warn", func(f *Facts) { f.Config.Provenance.Mode = config.ModeWarn }, "config.provenance", StatusWarn,
-			[]string{"provenance only warns (mode warn, stale: tree)", "provenance:\n  mode: require"}},
+			[]string{"provenance only warns (mode warn, stale: change)", "provenance:\n  mode: require"}},
 		{"provenance off", func(f *Facts) { f.Config.Provenance.Mode = config.ModeOff }, "config.provenance", StatusFail, []string{"provenance is off"}},
 		{"sticky accepts cover any code", func(f *Facts) { f.Config.Provenance.Stale = config.StaleSticky }, "config.provenance", StatusWarn, []string{"stale: sticky keeps an accept valid", "reused after a merge re-ships"}},
 
