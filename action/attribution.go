@@ -3,6 +3,8 @@ package action
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
+	"slices"
 
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/internal/prose"
@@ -13,19 +15,38 @@ import (
 // found by following the commits' parent links (never the order or dates
 // GitHub lists commits in, which an author can forge).
 
-func (g *gatherer) count(log []byte) map[string]int {
-	m := map[string]int{}
-	for _, l := range pactfile.SplitLines(log) {
-		if g.interesting[string(l)] {
-			m[string(l)]++
+// lineSeed keys the lines attribution compares (lineKey).
+var lineSeed = maphash.MakeSeed()
+
+// lineKey stands for a log line's bytes: attribution compares lines by
+// key, which keeps 8 bytes of each line of a log rather than its text (a
+// log of 100 MB read at a few commits held several times its size as map
+// keys: docs/semantics.md §7). The seed is chosen per run, so no author
+// can write a line whose key another line has but by chance, 2^-64 for a
+// pair, as projection tells identical duplicate lines apart.
+func lineKey(line []byte) uint64 { return maphash.Bytes(lineSeed, line) }
+
+// count is the sorted keys of the interesting lines of a log.
+func (g *gatherer) count(log []byte) []uint64 {
+	var keys []uint64
+	for _, l := range pactfile.Lines(log) {
+		if k := lineKey(l); g.isInteresting(k) {
+			keys = append(keys, k)
 		}
 	}
-	return m
+	slices.Sort(keys)
+	return keys
 }
 
-// has reports whether the log at sha holds line at least occ times.
-func (g *gatherer) has(sha, line string, occ int) (bool, error) {
-	m, ok := g.counts[sha]
+func (g *gatherer) isInteresting(key uint64) bool {
+	_, ok := slices.BinarySearch(g.interesting, key)
+	return ok
+}
+
+// has reports whether the log at sha holds the line of key at least occ
+// times.
+func (g *gatherer) has(sha string, key uint64, occ int) (bool, error) {
+	keys, ok := g.counts[sha]
 	if !ok {
 		if g.reads >= maxLogReads {
 			return false, errBudget
@@ -35,10 +56,11 @@ func (g *gatherer) has(sha, line string, occ int) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		m = g.count(b)
-		g.counts[sha] = m
+		keys = g.count(b)
+		g.counts[sha] = keys
 	}
-	return m[line] >= occ, nil
+	i, _ := slices.BinarySearch(keys, key)
+	return occ <= 0 || i+occ-1 < len(keys) && keys[i+occ-1] == key, nil
 }
 
 // lookup returns the metadata of sha, looking it up when the listing lacks
@@ -64,7 +86,8 @@ func (g *gatherer) lookup(sha string) (*ghapi.Commit, error) {
 	return c, nil
 }
 
-// introducer finds the commit that added the occ-th copy of line: a commit
+// introducer finds the commit that added the occ-th copy of the line of
+// key: a commit
 // whose log holds it while none of its parents' logs do. It walks from
 // start (the head, or the merge base for a line of its log), which holds it, along first-parent chains, binary-searching each
 // chain (every adjacent pair where the line appears is a commit that
@@ -72,8 +95,8 @@ func (g *gatherer) lookup(sha string) (*ghapi.Commit, error) {
 // commits in, whose dates an author can forge), and descends into a merged
 // parent when the line came from there. It returns "" and why when the
 // commit cannot be found.
-func (g *gatherer) introducer(start, line string, occ int) (string, string, error) {
-	has := func(sha string) (bool, error) { return g.has(sha, line, occ) }
+func (g *gatherer) introducer(start string, key uint64, occ int) (string, string, error) {
+	has := func(sha string) (bool, error) { return g.has(sha, key, occ) }
 	cur := start
 	for hop := 0; hop < maxHops; hop++ {
 		m, err := g.lookup(cur)
@@ -83,24 +106,8 @@ func (g *gatherer) introducer(start, line string, occ int) (string, string, erro
 		if m == nil {
 			return "", g.unreachable(cur), nil
 		}
-		// The chain: cur and its listed first-parent ancestors; sentinel is
-		// the first parent beyond them ("" for a root commit).
-		chain := []string{cur}
-		inChain := map[string]bool{cur: true}
-		sentinel := ""
-		for {
-			last := g.meta[chain[len(chain)-1]]
-			if len(last.Parents) == 0 {
-				break
-			}
-			p := last.Parents[0]
-			if _, known := g.meta[p]; !known || inChain[p] {
-				sentinel = p
-				break
-			}
-			chain = append(chain, p)
-			inChain[p] = true
-		}
+		c := g.chainFrom(cur)
+		chain, sentinel := c.commits, c.sentinel
 		if sentinel != "" {
 			ok, err := has(sentinel)
 			if errors.Is(err, errBudget) {
@@ -148,6 +155,42 @@ func (g *gatherer) introducer(start, line string, occ int) (string, string, erro
 		cur = next
 	}
 	return "", "the history that leads to it merges too many branches to follow", nil
+}
+
+// chain is cur and its known first-parent ancestors, newest first, and
+// sentinel the first parent beyond them ("" for a root commit).
+type chain struct {
+	commits  []string
+	sentinel string
+}
+
+// chainFrom is the chain from cur, the same for every line attributed
+// while no commit is learnt, so built once for all of them.
+func (g *gatherer) chainFrom(cur string) chain {
+	if g.chainsOf != len(g.meta) {
+		clear(g.chains)
+		g.chainsOf = len(g.meta)
+	}
+	if c, ok := g.chains[cur]; ok {
+		return c
+	}
+	c := chain{commits: []string{cur}}
+	inChain := map[string]bool{cur: true}
+	for {
+		last := g.meta[c.commits[len(c.commits)-1]]
+		if len(last.Parents) == 0 {
+			break
+		}
+		p := last.Parents[0]
+		if _, known := g.meta[p]; !known || inChain[p] {
+			c.sentinel = p
+			break
+		}
+		c.commits = append(c.commits, p)
+		inChain[p] = true
+	}
+	g.chains[cur] = c
+	return c
 }
 
 func budgetWhy() string {
