@@ -384,8 +384,8 @@ func (lr *parallelReplay) read(r io.Reader, workers int) error {
 		}
 	}
 	done.Wait()
-	if lr.log.reserved != "" {
-		lr.log.reservedLine = lr.firstLineOf(lr.log.reserved)
+	for id := range lr.log.reserved {
+		lr.log.reserved[id] = lr.firstLineOf(id)
 	}
 	// Duplicates are all found: the id tables and line hashes are no
 	// longer needed, and are let go before the digests of a snapshot are
