@@ -22,7 +22,7 @@ import (
 // BotGitHub is what bot mode needs from GitHub beyond check mode.
 type BotGitHub interface {
 	GitHub
-	CommitFiles(ctx context.Context, branch, parentSHA string, files map[string][]byte, message string) (string, error)
+	CommitFiles(ctx context.Context, branch, parentSHA string, files map[string]ghapi.File, message string) (string, error)
 	Comment(ctx context.Context, issueNumber int, body string) (int64, error)
 	React(ctx context.Context, kind ghapi.CommentKind, commentID int64, content string) error
 	Permission(ctx context.Context, login string) (string, error)
@@ -340,7 +340,7 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr checks.PRFact, 
 			return nil
 		}
 		msg := "pact: " + strings.Join(j.appended, "; ") + "\n\nRecorded by pact-action from a GitHub review or /pact command."
-		newHead, err := gh.CommitFiles(ctx, pr.HeadRef, head, map[string][]byte{logPath: j.log, statePath: j.state}, msg)
+		newHead, err := gh.CommitFiles(ctx, pr.HeadRef, head, map[string]ghapi.File{logPath: {j.log}, statePath: {j.state}}, msg)
 		switch {
 		case err == nil:
 			o.NewHead, o.Appended = newHead, j.appended

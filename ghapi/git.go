@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"io"
 	"net/http"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/google/go-github/v60/github"
 )
@@ -16,16 +16,17 @@ import (
 // parentSHA as one commit, then moves branch to it without force, through
 // the Git Data API: the parent's tree (known when this client read the
 // parent through ReadTrees, else one call), a tree on it holding the files
-// (text inline; a file that is not valid UTF-8 as a blob of its own), the
-// commit, and the update of refs/heads/<branch>: three calls in the usual
-// case. It returns the new commit SHA.
+// (text inline, streamed into the request: treeRequest; a file that is not
+// valid UTF-8 as a blob of its own), the commit, and the update of
+// refs/heads/<branch>: three calls in the usual case. It returns the new
+// commit SHA.
 //
 // If branch no longer points at parentSHA (someone pushed meanwhile) the
 // update is refused and the error wraps ErrNotFastForward: re-read the
 // branch, rebuild the files and call again. The commit has no explicit
 // author, so GitHub attributes it to the token's identity (and signs it
 // when the token belongs to an app). Files cannot be deleted.
-func (c *Client) CommitFiles(ctx context.Context, branch, parentSHA string, files map[string][]byte, message string) (string, error) {
+func (c *Client) CommitFiles(ctx context.Context, branch, parentSHA string, files map[string]File, message string) (string, error) {
 	op := fmt.Sprintf("commit %d files to %s", len(files), branch)
 	if branch == "" || parentSHA == "" || message == "" {
 		return "", fmt.Errorf("%s: branch, parent sha and message are required", op)
@@ -50,26 +51,26 @@ func (c *Client) CommitFiles(ctx context.Context, branch, parentSHA string, file
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	entries := make([]*github.TreeEntry, 0, len(paths))
+	entries := make([]treeEntry, 0, len(paths))
 	for _, p := range paths {
-		entry := &github.TreeEntry{Path: github.String(p), Mode: github.String("100644"), Type: github.String("blob")}
-		if len(files[p]) > 0 && utf8.Valid(files[p]) {
+		entry := treeEntry{path: p}
+		if f := files[p]; f.size() > 0 && f.validUTF8() {
 			// GitHub writes the blob from the tree's inline content: its
-			// bytes are the UTF-8 of the JSON string, exactly files[p].
-			entry.Content = github.String(string(files[p]))
+			// bytes are the UTF-8 of the JSON string, exactly the file's.
+			entry.content = f
 		} else {
 			blob, _, err := c.gh.Git.CreateBlob(ctx, c.owner, c.repo, &github.Blob{
-				Content:  github.String(base64.StdEncoding.EncodeToString(files[p])),
+				Content:  github.String(base64.StdEncoding.EncodeToString(f.join())),
 				Encoding: github.String("base64"),
 			})
 			if err != nil {
 				return "", wrapErr(op+": create blob for "+p, err)
 			}
-			entry.SHA = blob.SHA
+			entry.sha = blob.GetSHA()
 		}
 		entries = append(entries, entry)
 	}
-	tree, _, err := c.gh.Git.CreateTree(ctx, c.owner, c.repo, parentTree, entries)
+	tree, err := c.createTree(ctx, parentTree, entries)
 	if err != nil {
 		return "", wrapErr(op+": create tree", err)
 	}
@@ -88,9 +89,29 @@ func (c *Client) CommitFiles(ctx context.Context, branch, parentSHA string, file
 	// commit (the check of it) takes these blobs by the ids GitHub reports.
 	c.cache.putTree(commit.GetSHA(), tree.GetSHA())
 	for _, p := range paths {
-		c.cache.putBlob(files[p], commit.GetSHA())
+		if f := files[p]; c.cache.keeps(f.size()) {
+			c.cache.putBlob(f.join(), commit.GetSHA())
+		}
 	}
 	return commit.GetSHA(), nil
+}
+
+// createTree creates a tree on baseTree holding entries, the request's
+// body streamed (treeRequest), and made again for each attempt.
+func (c *Client) createTree(ctx context.Context, baseTree string, entries []treeEntry) (*github.Tree, error) {
+	req, err := c.gh.NewRequest(http.MethodPost, c.repoPath()+"/git/trees", nil)
+	if err != nil {
+		return nil, err
+	}
+	body, size := treeRequest(baseTree, entries)
+	req.Body, req.ContentLength = io.NopCloser(body()), size
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(body()), nil }
+	req.Header.Set("Content-Type", "application/json")
+	tree := new(github.Tree)
+	if _, err := c.gh.Do(ctx, req, tree); err != nil {
+		return nil, err
+	}
+	return tree, nil
 }
 
 // moveBranch moves branch from parent to commit without force. An update
