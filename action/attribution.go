@@ -1,14 +1,17 @@
 package action
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"io"
 	"slices"
 
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactfile"
+	"github.com/pact-action/pact-action/projection"
 )
 
 // Attribution: which commit of the pull request added each line of the log,
@@ -46,21 +49,106 @@ func (g *gatherer) isInteresting(key uint64) bool {
 // has reports whether the log at sha holds the line of key at least occ
 // times.
 func (g *gatherer) has(sha string, key uint64, occ int) (bool, error) {
-	keys, ok := g.counts[sha]
-	if !ok {
-		if g.reads >= maxLogReads {
-			return false, errBudget
-		}
-		g.reads++
-		b, err := readRequired(g.ctx, apiSource{gh: g.gh, ref: sha}, g.in.logPath())
-		if err != nil {
+	if _, ok := g.counts[sha]; !ok {
+		if err := g.readLogAt(sha); err != nil {
 			return false, err
 		}
-		keys = g.count(b)
-		g.counts[sha] = keys
 	}
+	keys := g.counts[sha]
 	i, _ := slices.BinarySearch(keys, key)
 	return occ <= 0 || i+occ-1 < len(keys) && keys[i+occ-1] == key, nil
+}
+
+// readLogAt reads the log at sha, one of at most maxLogReads reads (past
+// them errBudget), for all that provenance asks of it: the keys
+// attribution counts (count) and the tasks awaiting review there
+// (awaitingAt), so that no log is read twice nor held after (a log of
+// 100 MB read again was a second share of the byte budget).
+func (g *gatherer) readLogAt(sha string) error {
+	if g.reads >= maxLogReads {
+		return errBudget
+	}
+	g.reads++
+	keys := &lineKeys{interesting: g.isInteresting}
+	var st *projection.State
+	_, err := apiSource{gh: g.gh, ref: sha}.stream(g.ctx, g.in.logPath(), func(r io.Reader) error {
+		_, res, err := projection.Read(io.TeeReader(r, keys), projection.ReadOptions{})
+		if err == nil {
+			st = res.State
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	g.counts[sha] = keys.done()
+	g.awaiting[sha] = awaitingIn(st)
+	return nil
+}
+
+// lineKeys takes the keys (lineKey) of a log's interesting lines as the log
+// streams past it, as the Writer of an io.TeeReader: the lines of
+// pactfile.Lines, each cut by pactfile.CutLine once its line break has
+// come, the last one when the log ends (done). It holds one line at most:
+// a line longer than projection.MaxLineBytes is no event (it is
+// log.malformed_json), so it is skipped rather than held.
+type lineKeys struct {
+	interesting func(key uint64) bool
+	keys        []uint64
+	// part is the line begun; long says it is over the bound and skipped;
+	// lines counts the lines ended.
+	part  []byte
+	long  bool
+	lines int
+}
+
+func (l *lineKeys) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			l.add(p)
+			break
+		}
+		l.add(p[:i+1])
+		l.end()
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+func (l *lineKeys) add(b []byte) {
+	switch {
+	case l.long:
+	case len(l.part)+len(b) > projection.MaxLineBytes+2: // the line, a CR and its LF
+		l.long, l.part = true, l.part[:0]
+	default:
+		l.part = append(l.part, b...)
+	}
+}
+
+// end takes the key of the line in part, ended by its line break or by the
+// end of the log.
+func (l *lineKeys) end() {
+	if line, _, ok := pactfile.CutLine(l.part); ok && !l.long && len(line) <= projection.MaxLineBytes {
+		if l.lines == 0 {
+			line = pactfile.TrimBOM(line)
+		}
+		if k := lineKey(line); l.interesting(k) {
+			l.keys = append(l.keys, k)
+		}
+	}
+	l.lines++
+	l.part, l.long = l.part[:0], false
+}
+
+// done ends the last line and returns the keys, sorted.
+func (l *lineKeys) done() []uint64 {
+	if len(l.part) > 0 || l.long {
+		l.end()
+	}
+	slices.Sort(l.keys)
+	return l.keys
 }
 
 // lookup returns the metadata of sha, looking it up when the listing lacks
