@@ -76,6 +76,7 @@ func (g *gatherer) coverage(added []addedAccept, shipped []shippedAccept, pin *c
 	if len(accepts) == 0 {
 		return nil
 	}
+	capAnchors(accepts)
 	if policy == config.StaleTree {
 		anchors := []string{g.head}
 		for _, a := range accepts {
@@ -86,10 +87,20 @@ func (g *gatherer) coverage(added []addedAccept, shipped []shippedAccept, pin *c
 		}
 	}
 	renewable := false
+	// The facts of one anchor and recording commit are the same for every
+	// accept that has them, and shared: a list of the commits after an
+	// anchor for each of tens of thousands of accepts would hold more than
+	// the log (docs/semantics.md §7).
+	facts := map[[2]string]checks.StaleFacts{}
 	for _, a := range accepts {
-		sf, err := g.staleFacts(policy, a.anchor, a.intro)
-		if err != nil {
-			return err
+		key := [2]string{a.anchor, a.intro}
+		sf, ok := facts[key]
+		if !ok {
+			var err error
+			if sf, err = g.staleFacts(policy, a.anchor, a.intro); err != nil {
+				return err
+			}
+			facts[key] = sf
 		}
 		sf.AnchorWhy = a.why
 		pin.Stale[a.line] = sf
@@ -108,6 +119,25 @@ func (g *gatherer) coverage(added []addedAccept, shipped []shippedAccept, pin *c
 		}
 	}
 	return g.codeOf(pin, approved...)
+}
+
+// capAnchors leaves the accepts given on the first maxAnchors distinct
+// commits as they are, and says of the others that the commit they were
+// given on cannot be told: they cover nothing (fail closed).
+func capAnchors(accepts []coverAccept) {
+	anchors := map[string]bool{}
+	why := fmt.Sprintf("the accepts this pull request adds or ships were given on more than %d commits, and coverage is judged on the first %d", maxAnchors, maxAnchors)
+	for i := range accepts {
+		a := &accepts[i]
+		if !commitSHA.MatchString(a.anchor) || anchors[a.anchor] {
+			continue // never sent to GitHub, or asked already
+		}
+		if len(anchors) == maxAnchors {
+			a.anchor, a.why = "", why
+			continue
+		}
+		anchors[a.anchor] = true
+	}
 }
 
 // codeOf asks which of the commits hold the head's code (codeIdentity,
