@@ -1,6 +1,7 @@
 package action
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -405,7 +406,18 @@ func mergeBaseLog(ctx context.Context, gh Reader, head *headFiles, base baseTip,
 		return "", nil, fmt.Errorf("find the merge base of %s and %s: %w", prose.ShortSHA(base.sha), prose.ShortSHA(head.sha), err)
 	}
 	log, err = readRequired(ctx, apiSource{gh: gh, ref: mergeBase}, s.layout().Log())
-	return mergeBase, log, err
+	return mergeBase, asPrefixOf(head.log, log), err
+}
+
+// asPrefixOf is base as the first bytes of head when head's log begins with
+// it, as an append-only log does: held once, where a merge base's log of
+// 100 MB held beside the head's took a check past 256 MiB
+// (docs/semantics.md §7). Otherwise (a rewritten log, or none) it is base.
+func asPrefixOf(head, base []byte) []byte {
+	if base != nil && bytes.HasPrefix(head, base) {
+		return head[:len(base):len(base)]
+	}
+	return base
 }
 
 // mergeBaseFiles is mergeBaseLog for the pull request's own merge base: it
@@ -425,6 +437,7 @@ func mergeBaseFiles(ctx context.Context, gh Reader, head *headFiles, base baseTi
 	if log, err = readRequired(ctx, treeSource{tree: trees[0]}, s.layout().Log()); err != nil {
 		return "", nil, nil, err
 	}
+	log = asPrefixOf(head.log, log)
 	if head.log == nil || head.replay.Unsupported != nil {
 		return mergeBase, log, nil, nil
 	}

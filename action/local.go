@@ -120,6 +120,7 @@ func Local(ctx context.Context, o LocalOptions, stdout io.Writer) error {
 			return fmt.Errorf("read the head log: %w", err)
 		}
 		head = head[:n]
+		base = asPrefixOf(head, base)
 	}
 	branch := o.Branch
 	if branch == "" {

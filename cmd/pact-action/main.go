@@ -21,13 +21,15 @@ func main() {
 
 // memoryLimit is the soft memory limit of a run. A judgement holds the
 // pact files it read (a log of up to 100 MB, the size GitHub serves) and
-// little more; with the collector's default pacing alone the heap grows to
-// twice what is live before a collection, past 256 MiB for a check of a
-// 100 MB log. Under the limit the collector runs earlier instead, so the
-// run stays within 256 MiB (docs/security.md "Exhausting the runner with
-// .pact/"); a run that holds more than the limit (max-pact-bytes raised
-// for a larger pact) is slowed by the collector, never stopped.
-const memoryLimit = 200 << 20
+// little more, but it reads each in one allocation the collector cannot
+// come before: with the collector's default pacing, what was let go before
+// stands under it, and the heap grows to twice what is live. Under the
+// limit the collector runs earlier, so a run stays within 256 MiB
+// (docs/security.md "Exhausting the runner with .pact/"), also one that
+// reads a merge base's log of 100 MB beside the head's; a run that holds
+// more than the limit (max-pact-bytes raised for a larger pact) is slowed
+// by the collector, never stopped.
+const memoryLimit = 160 << 20
 
 // tuneMemory sets memoryLimit unless GOMEMLIMIT sets another.
 func tuneMemory(getenv func(string) string) {
