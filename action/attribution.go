@@ -29,16 +29,12 @@ var lineSeed = maphash.MakeSeed()
 // pair, as projection tells identical duplicate lines apart.
 func lineKey(line []byte) uint64 { return maphash.Bytes(lineSeed, line) }
 
-// count is the sorted keys of the interesting lines of a log.
+// count is the sorted keys of the interesting lines of a log held whole,
+// as lineKeys takes them of one that streams past.
 func (g *gatherer) count(log []byte) []uint64 {
-	var keys []uint64
-	for _, l := range pactfile.Lines(log) {
-		if k := lineKey(l); g.isInteresting(k) {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	return keys
+	keys := &lineKeys{interesting: g.isInteresting}
+	_, _ = keys.Write(log) // never fails
+	return keys.done()
 }
 
 func (g *gatherer) isInteresting(key uint64) bool {

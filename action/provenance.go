@@ -195,7 +195,9 @@ func shippedBaseAccepts(in provenanceInput, added []addedLine, head lineIndex) [
 	// The payload.commit of each accept line that is an event, by line.
 	wanted := map[int]bool{}
 	for _, t := range shipped {
-		wanted[t.AcceptLine] = !isAdded[t.AcceptLine] && t.AcceptLine <= len(head.keys)
+		if !isAdded[t.AcceptLine] && t.AcceptLine <= len(head.keys) {
+			wanted[t.AcceptLine] = true
+		}
 	}
 	commits := map[int]string{}
 	if len(wanted) > 0 {
