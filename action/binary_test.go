@@ -881,15 +881,15 @@ func TestBinaryBotMalformedFlood(t *testing.T) {
 // the bound; --local at 146 MiB, over it only at 100 MB. Provenance is
 // require, whose gathering blew up: the changes_requested lines, committed
 // by the worker's account, are each unverified, and counted exactly. A
-// review dated before the flood's events is not recorded on a log that
-// large (the replay that would judge it holds every event): the bot
-// replies so, within the bound too.
+// review dated before the events of a flood of 20 MB is not recorded (the
+// replay that would judge it holds every event): the bot replies so.
 func TestBinaryValidFlood(t *testing.T) {
 	t.Parallel()
 	const size = 48_000_000
 	before := mustTime(reviewTS).Add(-24 * time.Hour)
 	flood, changes := validFlood(size, before)
-	later, _ := validFlood(size, before.Add(48*time.Hour))
+	// Past the bot's 16 MiB for replaying a log with its events.
+	later, _ := validFlood(20_000_000, before.Add(48*time.Hour))
 	for _, mode := range []string{"check", "bot", "bot, review dated before the flood", "check --local"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
