@@ -32,13 +32,15 @@ func (c *Client) ReadFile(ctx context.Context, path, ref string) ([]byte, error)
 // stops downloading it past the limit.
 func (c *Client) ReadFileLimit(ctx context.Context, path, ref string, limit int64) ([]byte, error) {
 	var data []byte
-	err := c.ReadFileStream(ctx, path, ref, limit, func(r io.Reader) error {
+	err := c.readFile(ctx, path, ref, limit, false, func(r io.Reader) error {
 		if h, ok := r.(*heldReader); ok {
 			data = h.data // what the client holds, not a copy
 			return nil
 		}
 		var err error
-		data, err = io.ReadAll(r)
+		if data, err = io.ReadAll(r); err == nil {
+			c.keepFile(ref, strings.Trim(path, "/"), data) // the bytes returned, not a copy
+		}
 		return err
 	})
 	return data, err
@@ -52,6 +54,12 @@ func (c *Client) ReadFileLimit(ctx context.Context, path, ref string, limit int6
 // it, not the log itself beside what the caller holds already
 // (docs/semantics.md §7). fn's error is returned as it is.
 func (c *Client) ReadFileStream(ctx context.Context, path, ref string, limit int64, fn func(r io.Reader) error) error {
+	return c.readFile(ctx, path, ref, limit, true, fn)
+}
+
+// readFile is ReadFileStream; tee says to copy what fn reads of a download
+// for the cache (ReadFileLimit keeps the bytes it returns instead).
+func (c *Client) readFile(ctx context.Context, path, ref string, limit int64, tee bool, fn func(r io.Reader) error) error {
 	op := fmt.Sprintf("read %s at %q", path, ref)
 	clean := strings.Trim(path, "/")
 	if clean == "" || strings.Contains("/"+clean+"/", "/../") {
@@ -73,14 +81,11 @@ func (c *Client) ReadFileStream(ctx context.Context, path, ref string, limit int
 		return err
 	}
 	if body == nil { // read through the blobs API, whole
-		if isObjectID(ref) {
-			c.cache.putFile(ref, clean, data, false)
-			c.cache.putBlob(data, ref)
-		}
+		c.keepFile(ref, clean, data)
 		return fn(&heldReader{Reader: bytes.NewReader(data), data: data})
 	}
 	defer body.Close()
-	r := &fileReader{r: body, limit: limit, op: op, keep: isObjectID(ref), keeps: c.cache.keeps}
+	r := &fileReader{r: body, limit: limit, op: op, keep: tee && isObjectID(ref), keeps: c.cache.keeps}
 	if err := fn(r); err != nil {
 		return err
 	}
@@ -89,10 +94,18 @@ func (c *Client) ReadFileStream(ctx context.Context, path, ref string, limit int
 		if data == nil {
 			data = []byte{}
 		}
+		c.keepFile(ref, clean, data)
+	}
+	return nil
+}
+
+// keepFile caches the bytes of path at ref, when ref is a commit id (a
+// branch moves), as the file there and as its blob.
+func (c *Client) keepFile(ref, clean string, data []byte) {
+	if isObjectID(ref) {
 		c.cache.putFile(ref, clean, data, false)
 		c.cache.putBlob(data, ref)
 	}
-	return nil
 }
 
 // tooLarge says a file of size bytes (-1: unknown, more than limit) is
