@@ -130,28 +130,40 @@ func (g *gatherer) awaitingAt(sha string) (tasks []string, known bool, err error
 	if got, ok := g.awaiting[sha]; ok {
 		return got, true, nil
 	}
-	var log []byte
 	switch {
 	case sha == g.head:
-		log = g.in.HeadLog
+		g.awaiting[sha] = awaitingIn(replayed(g.in.HeadLog))
 	case sha == g.in.MergeBase:
-		log = g.in.BaseLog
-	case !commitSHA.MatchString(sha) || g.reads >= maxLogReads:
+		g.awaiting[sha] = awaitingIn(replayed(g.in.BaseLog))
+	case !commitSHA.MatchString(sha):
 		return nil, false, nil
 	default:
-		g.reads++
-		if log, err = readRequired(g.ctx, apiSource{gh: g.gh, ref: sha}, g.in.logPath()); err != nil {
+		if err := g.readLogAt(sha); errors.Is(err, errBudget) {
+			return nil, false, nil
+		} else if err != nil {
 			return nil, false, err
 		}
 	}
+	return g.awaiting[sha], true, nil
+}
+
+// replayed is the state a log leaves.
+func replayed(log []byte) *projection.State {
 	_, res := projection.ReadBytes(log, projection.ReadOptions{})
-	st := res.State
-	tasks = []string{}
+	return res.State
+}
+
+// awaitingIn lists the tasks awaiting review in a state (none in nil: no
+// log).
+func awaitingIn(st *projection.State) []string {
+	tasks := []string{}
+	if st == nil {
+		return tasks
+	}
 	for _, id := range st.TaskOrder {
 		if st.Tasks[id].Status == projection.StatusAwaitingReview {
 			tasks = append(tasks, id)
 		}
 	}
-	g.awaiting[sha] = tasks
-	return tasks, true, nil
+	return tasks
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
@@ -869,6 +870,130 @@ func TestBinaryBotMalformedFlood(t *testing.T) {
 			noViolations(t, b.s)
 		})
 	}
+}
+
+// TestBinaryValidFlood: a pull request appending 48 MB of distinct, valid
+// events (rounds of changes requested and checkpoints, the story of issue
+// 32: 215,741 lines of checkpoints at that size took the check to 478
+// MiB) is judged, a review of it recorded, and its pact previewed with
+// check --local, each within 256 MiB (docs/semantics.md §7). Before, the
+// check peaked at 552 MiB and the bot at 780 MiB on this flood, over twice
+// the bound; --local at 146 MiB, over it only at 100 MB. Provenance is
+// require, whose gathering blew up: the changes_requested lines, committed
+// by the worker's account, are each unverified, and counted exactly. A
+// review dated before the events of a flood of 20 MB is not recorded (the
+// replay that would judge it holds every event): the bot replies so.
+func TestBinaryValidFlood(t *testing.T) {
+	t.Parallel()
+	const size = 48_000_000
+	before := mustTime(reviewTS).Add(-24 * time.Hour)
+	flood, changes := validFlood(size, before)
+	// Past the bot's 16 MiB for replaying a log with its events.
+	later, _ := validFlood(20_000_000, before.Add(48*time.Hour))
+	for _, mode := range []string{"check", "bot", "bot, review dated before the flood", "check --local"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			b := seedBudget(t, 1, "require")
+			log := b.files[".pact/log.jsonl"] + flood
+			if mode == "bot, review dated before the flood" {
+				log = b.files[".pact/log.jsonl"] + later
+			}
+			_, replay := projection.ReadBytes([]byte(log), projection.ReadOptions{})
+			files := with(b.files, ".pact/log.jsonl", log, ".pact/STATE.yml", string(projection.RenderBytes(replay.State)))
+			b.head = b.s.CommitFiles(e2e.Owner, e2e.Repo, "feat/login", files, provDevGH, fakegithub.Verified())
+			run := e2e.Run{Server: b.s, EventName: "pull_request", Payload: prPayload(t, b.s, b.pr, "feat/login", "main"), MeasureRSS: true, Timeout: 3 * time.Minute}
+			switch mode {
+			case "bot", "bot, review dated before the flood":
+				run.EventName, run.Payload = "pull_request_review", b.approval(t)
+			case "check --local":
+				dir := t.TempDir()
+				base, _ := b.s.FileAt(b.s.BranchHead(e2e.Owner, e2e.Repo, "main"), ".pact/log.jsonl")
+				for p, text := range with(files, "base.jsonl", base) {
+					if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				run.Args = []string{"check", "--local", dir, "--base-log", filepath.Join(dir, "base.jsonl"), "--branch", "feat/login", "--format", "json"}
+			}
+
+			res := run.Exec(t)
+
+			t.Logf("%s: %d bytes of log: exit %d, peak RSS %s", mode, len(log), res.Code, prose.Bytes(res.MaxRSS))
+			if res.MaxRSS > 256<<20 {
+				t.Errorf("peak resident set %s, over 256 MiB", prose.Bytes(res.MaxRSS))
+			}
+			switch mode {
+			case "check":
+				wantExit(t, res, 1)
+				onlyRun(t, b.s, b.head, "pact", report.ConclusionFailure)
+				if n := reportCount(t, res, checks.CodeProvenanceUnverified); n != changes {
+					t.Errorf("%d unverified events in the report, want %d", n, changes)
+				}
+			case "bot":
+				wantExit(t, res, 1)
+				contains(t, "stdout", res.Stdout, "recorded 1 event(s) in commit", "accept T1")
+			case "bot, review dated before the flood":
+				wantExit(t, res, 0)
+				contains(t, "stdout", res.Stdout, "pact: nothing recorded", "which pact-action does only for a log of at most 16 MiB")
+				if h := b.s.BranchHead(e2e.Owner, e2e.Repo, "feat/login"); h != b.head {
+					t.Errorf("the branch moved to %s: something was written", h)
+				}
+			case "check --local":
+				// No provenance without GitHub: the task waits for its
+				// review, with no error.
+				wantExit(t, res, 4)
+				contains(t, "stdout", res.Stdout, `"conclusion": "action_required"`)
+			}
+			noViolations(t, b.s)
+		})
+	}
+}
+
+// reportCount is how many findings of code the first run of the JSON
+// report holds, listed and counted.
+func reportCount(t *testing.T, res e2e.Result, code projection.Code) int {
+	t.Helper()
+	n := 0
+	for _, f := range reportFindings(t, res, 0) {
+		if f.Code == code {
+			n++
+		}
+	}
+	run := res.Report["runs"].([]any)[0].(map[string]any)
+	omitted, _ := run["omitted"].([]any)
+	for _, o := range omitted {
+		if o := o.(map[string]any); o["code"] == string(code) {
+			n += int(o["count"].(float64))
+		}
+	}
+	return n
+}
+
+// validFlood is about size bytes of distinct valid events for the pact of
+// seedBudget: rounds of rev's changes_requested and dev's checkpoint of T1
+// (awaiting review once more at the end), a tenth of a second apart from
+// at; changes is how many changes_requested it holds.
+func validFlood(size int, at time.Time) (flood string, changes int) {
+	var b strings.Builder
+	b.Grow(size + 512)
+	for i := 0; b.Len() < size || i%2 == 1; i++ {
+		d := projection.NewCheckpoint("dev", "T1", "LOGIN", fmt.Sprintf("tests pass, round %d", i))
+		if i%2 == 0 {
+			d = projection.NewChangesRequested("rev", "T1", "LOGIN", projection.ChangesRequestedPayload{Reason: fmt.Sprintf("round %d: cover the error path of the login form", i)})
+			changes++
+		}
+		d.EventID, d.TS = fmt.Sprintf("f%031x", i), at.Add(time.Duration(i)*100*time.Millisecond)
+		line, err := projection.Encode(d)
+		if err != nil {
+			panic(err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return b.String(), changes
 }
 
 // junkBytes is how much of each junk shape the binary's flood tests

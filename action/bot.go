@@ -6,8 +6,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"time"
 
@@ -23,7 +25,7 @@ import (
 // bot's writes and replies, and the branch updater's (update.go).
 type BotGitHub interface {
 	GitHub
-	CommitFiles(ctx context.Context, branch, parentSHA string, files map[string][]byte, message string) (string, error)
+	CommitFiles(ctx context.Context, branch, parentSHA string, files map[string]ghapi.File, message string) (string, error)
 	Comment(ctx context.Context, issueNumber int, body string) (int64, error)
 	React(ctx context.Context, kind ghapi.CommentKind, commentID int64, content string) error
 	Permission(ctx context.Context, login string) (string, error)
@@ -100,6 +102,12 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 			// trusted after the write: committing and retrying take time
 			// in which a review may be dismissed or a comment edited.
 			s.facts.forget()
+			// The branch's log the write held (up to 100 MB) and its
+			// replay are garbage now, and the check reads the new log
+			// next, in one allocation the collector cannot come before:
+			// collected first, they do not stand under it
+			// (docs/semantics.md §7).
+			runtime.GC()
 		}
 	}
 	// What follows (the status reply, the check) describes the branch as
@@ -237,13 +245,18 @@ func commentKind(s bot.Subject) ghapi.CommentKind {
 	return ghapi.IssueComment
 }
 
-// stateAt replays the log at commit sha; ok is false when it has none.
+// stateAt replays the log at commit sha as it comes, holding none of it
+// (docs/semantics.md §7); ok is false when it has none.
 func stateAt(ctx context.Context, gh FileReader, sha string, s Settings) (*projection.State, bool, error) {
-	log, err := readRequired(ctx, apiSource{gh: gh, ref: sha}, s.layout().Log())
-	if err != nil || log == nil {
+	var res *projection.Result
+	found, err := apiSource{gh: gh, ref: sha}.stream(ctx, s.layout().Log(), func(r io.Reader) error {
+		var err error
+		_, res, err = projection.Read(r, projection.ReadOptions{})
+		return err
+	})
+	if err != nil || !found {
 		return nil, false, err
 	}
-	_, res := projection.ReadBytes(log, projection.ReadOptions{})
 	return res.State, true, nil
 }
 
@@ -324,14 +337,32 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr checks.PRFact, 
 		if err != nil {
 			return err
 		}
-		log, res := projection.ReadBytes(old, projection.ReadOptions{KeepEvents: true})
+		// Read without its events, the lines to write reserved
+		// (docs/semantics.md §7): they are judged exactly so while they
+		// sort after every event; one dated before later events is judged
+		// by replaying the longer log, every event held, which only a log
+		// of at most maxReorderBytes may ask.
+		log, res := projection.ReadBytes(old, projection.ReadOptions{Reserve: eventIDs(p.Intents)})
 		var fresh []bot.Intent
 		fresh, o.alreadyRecorded, conflicts = unrecorded(log, old, p.Intents)
 		fresh, moved, err := stillCovered(ctx, code, p, fresh, head)
 		if err != nil {
 			return err
 		}
-		j, err := appendIntents(log, res, old, fresh, s.now())
+		var j appendedIntents
+		switch {
+		case !sortsBefore(fresh, log.LatestTS()):
+			j, err = appendIntents(log, res, old, fresh, s.now())
+		case !reorderable(int64(len(old))):
+			hint := ""
+			if future, latest := bot.FutureLines(old, s.now()); len(future) > 0 {
+				hint = bot.FutureHint(future, latest)
+			}
+			j.refusals = []string{bot.TooLargeToReorder(intentNames(fresh), int64(len(old)), maxReorderBytes, hint)}
+		default:
+			log, res = projection.ReadBytes(old, projection.ReadOptions{KeepEvents: true})
+			j, err = appendIntents(log, res, old, fresh, s.now())
+		}
 		if errors.Is(err, projection.ErrUnterminated) {
 			// A fragment a cut-off write left: appending would seal it
 			// into an event line; refuse as pactify does.
@@ -357,7 +388,7 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr checks.PRFact, 
 			return nil
 		}
 		msg := "pact: " + strings.Join(j.appended, "; ") + "\n\nRecorded by pact-action from a GitHub review or /pact command."
-		newHead, err := gh.CommitFiles(ctx, pr.HeadRef, head, map[string][]byte{logPath: j.log, statePath: j.state}, msg)
+		newHead, err := gh.CommitFiles(ctx, pr.HeadRef, head, map[string]ghapi.File{logPath: j.log, statePath: {j.state}}, msg)
 		switch {
 		case err == nil:
 			o.NewHead, o.Appended = newHead, j.appended
@@ -377,6 +408,39 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr checks.PRFact, 
 			return fmt.Errorf("commit to %s after %d attempt(s): %w", pr.HeadRef, attempt, err)
 		}
 	}
+}
+
+// maxReorderBytes bounds the log the bot replays with every event held, to
+// judge an event dated before later ones (projection.Log.Propose replays
+// the longer log, listing every rejection): that holds several times the
+// log's size (a 45 MB log: 400 MB), where a log read without its events
+// holds a small part of it (docs/semantics.md §7). A review or comment on
+// a larger log is refused; made again, it is recorded at its own time.
+const maxReorderBytes = 16 << 20
+
+// reorderable reports whether the bot replays a log of size bytes with its
+// events to judge an event dated before later ones.
+func reorderable(size int64) bool { return size <= maxReorderBytes }
+
+// eventIDs are the intents' event ids.
+func eventIDs(intents []bot.Intent) []string {
+	ids := make([]string, len(intents))
+	for i, in := range intents {
+		ids[i] = in.Draft.EventID
+	}
+	return ids
+}
+
+// sortsBefore reports whether an intent, written in order after the log's
+// events (the latest dated latest), is dated before one of them.
+func sortsBefore(intents []bot.Intent, latest time.Time) bool {
+	for _, in := range intents {
+		if in.Draft.TS.Before(latest) {
+			return true
+		}
+		latest = in.Draft.TS
+	}
+	return false
 }
 
 // intentNames is what each intent records, as replies name it.
@@ -448,12 +512,14 @@ func (o *BotOutcome) replyAll(ctx context.Context, gh BotGitHub, number int, rep
 }
 
 // appendedIntents is what the engine said of the intents against the
-// branch's current log: the new log and STATE.yml to commit when it
-// accepted any (appended names them), and a reply for each it refused.
+// branch's current log: the new log (the old one and the lines after it,
+// never joined: ghapi.File) and STATE.yml to commit when it accepted any
+// (appended names them), and a reply for each it refused.
 type appendedIntents struct {
-	appended   []string
-	refusals   []string
-	log, state []byte
+	appended []string
+	refusals []string
+	log      ghapi.File
+	state    []byte
 }
 
 // appendIntents writes the intents to the branch's log old (replayed as log
@@ -466,7 +532,6 @@ func appendIntents(log *projection.Log, res *projection.Result, old []byte, inte
 	for i, in := range intents {
 		drafts[i] = in.Draft
 	}
-	before := len(log.Events)
 	a, err := log.Append(res, old, nil, drafts...)
 	if err != nil {
 		return j, err
@@ -480,9 +545,9 @@ func appendIntents(log *projection.Log, res *projection.Result, old []byte, inte
 		}
 		if !hinted {
 			// Once: it reads the whole log, and is the same for every
-			// refusal: the log as the first refused intent found it.
-			seen := &projection.Log{Events: log.Events[:before+len(j.appended)]}
-			if future, latest := bot.FutureLines(seen, now); len(future) > 0 {
+			// refusal (the events written before it are the bot's own,
+			// dated when they were given).
+			if future, latest := bot.FutureLines(old, now); len(future) > 0 {
 				hint = bot.FutureHint(future, latest)
 			}
 			hinted = true
@@ -490,7 +555,7 @@ func appendIntents(log *projection.Log, res *projection.Result, old []byte, inte
 		j.refusals = append(j.refusals, bot.EngineRefusal(in.What, rej.Code, rej.Message, hint))
 	}
 	if len(a.Lines) > 0 {
-		j.log = append(bytes.Clone(old), a.Tail...)
+		j.log = ghapi.File{old, a.Tail}
 		j.state = projection.RenderBytes(a.State)
 	}
 	return j, nil

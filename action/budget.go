@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 
@@ -112,6 +113,35 @@ func (r budgeted) ReadFileLimit(ctx context.Context, path, ref string, limit int
 		return nil, err
 	}
 	return data, r.b.take(path, int64(len(data)))
+}
+
+// ReadFileStream counts what fn reads of the file, when it is done.
+func (r budgeted) ReadFileStream(ctx context.Context, path, ref string, limit int64, fn func(io.Reader) error) error {
+	n, binding := r.b.limit(limit)
+	counted := &countingReader{}
+	err := r.Reader.ReadFileStream(ctx, path, ref, n, func(rd io.Reader) error {
+		counted.r = rd
+		return fn(counted)
+	})
+	if errors.Is(err, ghapi.ErrTooLarge) && binding {
+		return r.b.over(path)
+	}
+	if err != nil {
+		return err
+	}
+	return r.b.take(path, counted.n)
+}
+
+// countingReader counts what is read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 func (r budgeted) ReadTrees(ctx context.Context, reads ...ghapi.TreeRead) ([]ghapi.Tree, error) {

@@ -27,9 +27,10 @@ type coverAccept struct {
 }
 
 // coverage gathers the coverage facts of the accepts the pull request adds
-// (intro: the commits that added their lines) and of those of the merge
-// base's log that it ships (shipped), into pin.Stale and pin.HeadCode; it
-// lists the reviews (once) only when some accept does not cover the head.
+// (added: those its replay applied, with the commits that added them) and
+// of those of the merge base's log that it ships (shipped), into pin.Stale
+// and pin.HeadCode; it lists the reviews (once) only when some accept does
+// not cover the head.
 //
 // API calls: one code-identity request for the head and every anchor
 // (stale: tree), one comparison per anchor whose code differs (to name the
@@ -39,29 +40,26 @@ type coverAccept struct {
 // maxCommitFetches and maxLogReads); and when a fresh review may renew an
 // accept, the reviews listed and one code-identity request for the commits
 // they approved.
-func (g *gatherer) coverage(added, shipped []addedLine, intro map[int]string, pin *checks.ProvenanceInput) error {
+func (g *gatherer) coverage(added []addedAccept, shipped []shippedAccept, pin *checks.ProvenanceInput) error {
 	policy := g.in.Config.Provenance.Stale
 	if policy == config.StaleSticky {
 		return nil
 	}
 	var accepts []coverAccept
 	for _, a := range added {
-		t := g.in.Replay.State.Tasks[a.ev.TaskID]
-		if a.ev.Type != projection.TypeAccept || t == nil || t.Status != projection.StatusAccepted || t.AcceptLine != a.ev.Line {
-			continue
-		}
 		parent := ""
-		if m, ok := g.meta[intro[a.ev.Line]]; ok && len(m.Parents) > 0 {
+		if m, ok := g.meta[a.intro]; ok && len(m.Parents) > 0 {
 			parent = m.Parents[0]
 		}
-		accepts = append(accepts, coverAccept{line: a.ev.Line, anchor: checks.AcceptAnchor(a.ev, pin.Reviews, parent), intro: intro[a.ev.Line]})
+		ev := &projection.Event{Line: a.line, Payload: projection.Payload{Commit: a.commit, GitHub: a.github}}
+		accepts = append(accepts, coverAccept{line: a.line, anchor: checks.AcceptAnchor(ev, pin.Reviews, parent), intro: a.intro})
 	}
 	for _, a := range shipped {
-		ca := coverAccept{line: a.ev.Line, anchor: a.ev.Payload.Commit}
+		ca := coverAccept{line: a.line, anchor: a.commit}
 		if ca.anchor == "" {
 			// Given on the parent of the commit that added the line, which
 			// is in the base branch's history (docs/semantics.md §5).
-			sha, why, err := g.introducer(g.in.MergeBase, a.content, a.occurrence)
+			sha, why, err := g.introducer(g.in.MergeBase, a.key, int(a.occurrence))
 			switch {
 			case err != nil:
 				return err
@@ -78,6 +76,7 @@ func (g *gatherer) coverage(added, shipped []addedLine, intro map[int]string, pi
 	if len(accepts) == 0 {
 		return nil
 	}
+	capAnchors(accepts)
 	if policy == config.StaleTree || policy == config.StaleChange {
 		anchors := []string{g.head}
 		for _, a := range accepts {
@@ -88,10 +87,20 @@ func (g *gatherer) coverage(added, shipped []addedLine, intro map[int]string, pi
 		}
 	}
 	renewable := false
+	// The facts of one anchor and recording commit are the same for every
+	// accept that has them, and shared: a list of the commits after an
+	// anchor for each of tens of thousands of accepts would hold more than
+	// the log (docs/semantics.md §7).
+	facts := map[[2]string]checks.StaleFacts{}
 	for _, a := range accepts {
-		sf, err := g.staleFacts(policy, a.anchor, a.intro)
-		if err != nil {
-			return err
+		key := [2]string{a.anchor, a.intro}
+		sf, ok := facts[key]
+		if !ok {
+			var err error
+			if sf, err = g.staleFacts(policy, a.anchor, a.intro); err != nil {
+				return err
+			}
+			facts[key] = sf
 		}
 		sf.AnchorWhy = a.why
 		pin.Stale[a.line] = sf
@@ -110,6 +119,25 @@ func (g *gatherer) coverage(added, shipped []addedLine, intro map[int]string, pi
 		}
 	}
 	return g.codeOf(pin, approved...)
+}
+
+// capAnchors leaves the accepts given on the first maxAnchors distinct
+// commits as they are, and says of the others that the commit they were
+// given on cannot be told: they cover nothing (fail closed).
+func capAnchors(accepts []coverAccept) {
+	anchors := map[string]bool{}
+	why := fmt.Sprintf("the accepts this pull request adds or ships were given on more than %d commits, and coverage is judged on the first %d", maxAnchors, maxAnchors)
+	for i := range accepts {
+		a := &accepts[i]
+		if !commitSHA.MatchString(a.anchor) || anchors[a.anchor] {
+			continue // never sent to GitHub, or asked already
+		}
+		if len(anchors) == maxAnchors {
+			a.anchor, a.why = "", why
+			continue
+		}
+		anchors[a.anchor] = true
+	}
 }
 
 // codeOf asks which of the commits hold the head's code (codeIdentity,

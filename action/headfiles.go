@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -41,9 +42,12 @@ type apiSource struct {
 }
 
 // FileReader is the one GitHub call every mode needs: a file at a ref, at
-// most limit bytes of it (a larger one wraps ghapi.ErrTooLarge).
+// most limit bytes of it (a larger one wraps ghapi.ErrTooLarge), whole or
+// as it comes (ReadFileStream: for what a log is read for and never kept,
+// docs/semantics.md §7).
 type FileReader interface {
 	ReadFileLimit(ctx context.Context, path, ref string, limit int64) ([]byte, error)
+	ReadFileStream(ctx context.Context, path, ref string, limit int64, fn func(r io.Reader) error) error
 }
 
 func (s apiSource) read(ctx context.Context, path string) ([]byte, error) {
@@ -61,6 +65,19 @@ func (s apiSource) read(ctx context.Context, path string) ([]byte, error) {
 }
 
 func (s apiSource) describe() string { return "the GitHub API at " + prose.ShortSHA(s.ref) }
+
+// stream reads path as it comes, to fn; found is false (and fn not called)
+// when the file is absent.
+func (s apiSource) stream(ctx context.Context, path string, fn func(r io.Reader) error) (found bool, err error) {
+	err = s.gh.ReadFileStream(ctx, path, s.ref, maxFileBytes, fn)
+	switch {
+	case errors.Is(err, ghapi.ErrNotFound):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("read %s from %s: %w", path, s.describe(), err)
+	}
+	return true, nil
+}
 
 func (s apiSource) readAll(ctx context.Context, paths []string) ([][]byte, error) {
 	return readEach(ctx, s, paths)

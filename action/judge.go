@@ -1,6 +1,7 @@
 package action
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -501,7 +502,7 @@ func meet(ctx context.Context, gh Reader, head *headFiles, base baseTip, s Setti
 	if err != nil {
 		return nil, err
 	}
-	return &meeting{tip: base.sha, mergeBase: mergeBase, log: log, tasks: treeListing(trees[0], tasksDir)}, nil
+	return &meeting{tip: base.sha, mergeBase: mergeBase, log: asPrefixOf(head.log, log), tasks: treeListing(trees[0], tasksDir)}, nil
 }
 
 // changedTaskFiles reads the head's task files that the pull request adds
@@ -515,6 +516,17 @@ func changedTaskFiles(ctx context.Context, head *headFiles, s Settings, bases ..
 		listings[i] = b.tasks
 	}
 	return head.changedTaskFiles(ctx, s, listings...)
+}
+
+// asPrefixOf is base as the first bytes of head when head's log begins with
+// it, as an append-only log does: held once, where a merge base's log of
+// 100 MB held beside the head's took a check past 256 MiB
+// (docs/semantics.md §7). Otherwise (a rewritten log, or none) it is base.
+func asPrefixOf(head, base []byte) []byte {
+	if base != nil && bytes.HasPrefix(head, base) {
+		return head[:len(base):len(base)]
+	}
+	return base
 }
 
 // pullRequestsAt lists the open pull requests whose head is t.HeadSHA: the

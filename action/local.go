@@ -107,15 +107,21 @@ func Local(ctx context.Context, o LocalOptions, stdout io.Writer) error {
 	}
 	var head []byte
 	if base != nil { // the head's bytes matter only against a base
-		f, _, err := dir.OpenLog() // as Load read it: no link, bounded
+		f, size, err := dir.OpenLog() // as Load read it: no link, bounded
 		if err != nil {
 			return err
 		}
-		head, err = io.ReadAll(f)
+		// Read into a buffer of the log's size: io.ReadAll grows by
+		// doubling, which held up to twice a log of 100 MB
+		// (docs/semantics.md §7).
+		head = make([]byte, size)
+		n, err := io.ReadFull(f, head)
 		_ = f.Close() // only read
-		if err != nil {
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 			return fmt.Errorf("read the head log: %w", err)
 		}
+		head = head[:n]
+		base = asPrefixOf(head, base)
 	}
 	branch := o.Branch
 	if branch == "" {

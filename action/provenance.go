@@ -1,11 +1,13 @@
 package action
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/pact-action/pact-action/checks"
@@ -43,7 +45,7 @@ type provenanceInput struct {
 	// what stale: change measures a change against; HeadMeets the head's
 	// merge base with it, when the judgement read it ("" otherwise).
 	DefaultTip, HeadMeets string
-	Settings   Settings
+	Settings              Settings
 }
 
 // logPath is the log's path in the repository.
@@ -76,6 +78,14 @@ const (
 	maxStaleCompares = 10
 	// compareFileLimit is the most files GitHub lists for a comparison.
 	compareFileLimit = 300
+	// maxAnchors bounds the distinct commits accepts are judged given on
+	// (coverage.go): each costs a code identity and, where its code is not
+	// the head's, a comparison (stale: tree), or a comparison (push), so
+	// thousands of accepts, each naming a commit of its own, spent the
+	// token's hourly budget in one check (2 MB of them: 845 comparisons).
+	// An accept is given on a commit of the pull request, which GitHub
+	// lists 250 of, or on the merge base.
+	maxAnchors = 250
 )
 
 // commitSHA is what a commit id recorded in an event must look like before
@@ -108,13 +118,14 @@ func gatherProvenance(ctx context.Context, gh Reader, in provenanceInput) (*chec
 	if in.PR.Number == 0 || in.HeadLog == nil || in.Replay == nil || in.Replay.Unsupported != nil || cfg.Provenance.Mode == config.ModeOff {
 		return nil, nil
 	}
-	added := addedEvents(in)
-	shipped := shippedBaseAccepts(in, added)
+	head := indexLines(in.HeadLog)
+	added := addedEvents(in, head)
+	shipped := shippedBaseAccepts(in, added, head)
 	if len(added) == 0 && len(shipped) == 0 {
 		return nil, nil
 	}
 	bots := botLogins(in.Settings.BotLogin)
-	g, err := newGatherer(ctx, gh, in, append(append([]addedLine(nil), added...), shipped...))
+	g, err := newGatherer(ctx, gh, in, added, shipped)
 	if err != nil {
 		return nil, err
 	}
@@ -123,88 +134,152 @@ func gatherProvenance(ctx context.Context, gh Reader, in provenanceInput) (*chec
 		Reviews: map[int64]checks.ReviewFact{}, Comments: map[int64]checks.CommentFact{}, Stale: map[int]checks.StaleFacts{},
 		Unchanged: map[checks.Span]bool{}, HeadCode: map[string]bool{}, Now: in.Settings.now(),
 	}
-	intro := map[int]string{}
-	for _, a := range added {
-		ae := checks.AddedEvent{Event: a.ev}
-		sha, why, err := g.introducer(g.head, a.content, a.occurrence)
+	// One pass over the added events, in file order: the commit that added
+	// each (attribution.go), the backing of those the bot wrote, and what
+	// coverage needs of the accepts the replay applied. Nothing of an
+	// event is kept but that (docs/semantics.md §7).
+	var accepts []addedAccept
+	err = eachAdded(in.HeadLog, added, func(a *addedLine, ev *projection.Event) error {
+		sha, why, err := g.introducer(g.head, a.key, int(a.occurrence))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if sha == "" {
-			ae.Unattributed = why
+			a.by = g.unattributed(why)
 		} else {
+			a.by = g.attributed(sha)
 			m := g.meta[sha]
-			c := commitFact(m)
-			c.SHA, ae.Commit = sha, &c
-			intro[a.ev.Line] = sha
-			if gref := a.ev.Payload.GitHub; gref != nil && checks.IsBotLogin(m.AuthorLogin, bots) {
-				if err := g.fetchBacking(gref, ae.Commit.FirstParent(), &pin); err != nil {
-					return nil, err
+			if gref := ev.Payload.GitHub; gref != nil && checks.IsBotLogin(m.AuthorLogin, bots) {
+				if err := g.fetchBacking(gref, g.facts[a.by].FirstParent(), &pin); err != nil {
+					return err
 				}
 			}
 		}
-		pin.Events = append(pin.Events, ae)
-	}
-	if err := g.coverage(added, shipped, intro, &pin); err != nil {
+		if t := in.Replay.State.Tasks[ev.TaskID]; ev.Type == projection.TypeAccept && t != nil && t.Status == projection.StatusAccepted && t.AcceptLine == ev.Line {
+			accepts = append(accepts, addedAccept{line: ev.Line, intro: sha, commit: ev.Payload.Commit, github: ev.Payload.GitHub})
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
+	}
+	if err := g.coverage(accepts, shipped, &pin); err != nil {
+		return nil, err
+	}
+	pin.Events = func(yield func(checks.AddedEvent) bool) {
+		_ = eachAdded(in.HeadLog, added, func(a *addedLine, ev *projection.Event) error {
+			ae := checks.AddedEvent{Event: ev}
+			if a.by >= 0 {
+				ae.Commit = &g.facts[a.by]
+			} else {
+				ae.Unattributed = g.whys[^a.by]
+			}
+			if !yield(ae) {
+				return errStop
+			}
+			return nil
+		})
 	}
 	slog.Info("provenance gathered", "pr", in.PR.Number, "events", len(added), "shipped_accepts", len(shipped),
 		"commits_listed", len(g.order), "log_reads", g.reads, "commit_lookups", g.fetches, "compares", g.compares)
 	return &pin, nil
 }
 
+// errStop ends a walk of the added events early.
+var errStop = errors.New("stop")
+
 // shippedBaseAccepts lists the accept lines of the merge base's log that
 // the pull request ships (checks.ShippedAccepts): they must cover its head
 // too. None under stale: sticky, where every accept covers.
-func shippedBaseAccepts(in provenanceInput, added []addedLine) []addedLine {
+func shippedBaseAccepts(in provenanceInput, added []addedLine, head lineIndex) []shippedAccept {
 	if in.Config.Provenance.Stale == config.StaleSticky {
 		return nil
 	}
 	isAdded := map[int]bool{}
 	for _, a := range added {
-		isAdded[a.ev.Line] = true
+		isAdded[a.line] = true
 	}
-	head := pactfile.SplitLines(in.HeadLog)
-	var out []addedLine
 	branches := []string{in.PR.HeadRef}
 	shipped := checks.ShippedAccepts(in.Replay.State, branches, in.ShippedAtBase)
-	byLine := map[int]*projection.Event{}
+	// The payload.commit of each accept line that is an event, by line.
+	wanted := map[int]bool{}
 	for _, t := range shipped {
-		byLine[t.AcceptLine] = nil
+		if !isAdded[t.AcceptLine] && t.AcceptLine <= len(head.keys) {
+			wanted[t.AcceptLine] = true
+		}
 	}
-	if len(byLine) > 0 {
+	commits := map[int]string{}
+	if len(wanted) > 0 {
 		projection.EachEvent(in.HeadLog, func(ev *projection.Event) {
-			if _, ok := byLine[ev.Line]; ok {
-				keep := *ev
-				byLine[ev.Line] = &keep
+			if wanted[ev.Line] {
+				commits[ev.Line] = ev.Payload.Commit
 			}
 		})
 	}
+	var out []shippedAccept
 	for _, t := range shipped {
-		ev := byLine[t.AcceptLine]
-		if isAdded[t.AcceptLine] || ev == nil || t.AcceptLine > len(head) {
-			continue
+		if commit, ok := commits[t.AcceptLine]; ok {
+			out = append(out, shippedAccept{addedLine: head.line(t.AcceptLine), commit: commit})
 		}
-		content := string(head[t.AcceptLine-1])
-		occ := 0
-		for _, l := range head[:t.AcceptLine] {
-			if string(l) == content {
-				occ++
-			}
-		}
-		out = append(out, addedLine{ev: ev, content: content, occurrence: occ})
 	}
 	return out
 }
 
-// addedLine is one event line the pull request adds.
+// addedLine is one event line the pull request adds, or one accept of the
+// merge base's log it ships: its line, what stands for its bytes (lineKey),
+// and how many identical lines the head's log holds up to and including
+// it: the commit that added it is the first whose log holds that many.
+// A pull request may add hundreds of thousands of lines; this is all that
+// is kept of each (docs/semantics.md §7).
 type addedLine struct {
-	ev      *projection.Event
-	content string
-	// occurrence counts the identical lines of the head log up to and
-	// including this one: the commit that added it is the first whose log
-	// holds that many.
-	occurrence int
+	line       int
+	key        uint64
+	occurrence int32
+	// by is the commit that added the line, an index into
+	// gatherer.facts, or when it could not be found ^ the index of why in
+	// gatherer.whys.
+	by int32
+}
+
+// shippedAccept is an accept of the merge base's log the pull request
+// ships, with its payload.commit.
+type shippedAccept struct {
+	addedLine
+	commit string
+}
+
+// addedAccept is an accept the pull request adds that its replay applied,
+// as coverage judges it: its line, the commit that added it ("" when it
+// cannot be told) and what its payload says it was given on.
+type addedAccept struct {
+	line   int
+	intro  string
+	commit string
+	github *projection.GitHubRef
+}
+
+// lineIndex is, for each line of a log (line n at n-1), its key and how
+// many lines up to and including it are identical to it.
+type lineIndex struct {
+	keys       []uint64
+	occurrence []int32
+}
+
+func indexLines(log []byte) lineIndex {
+	var x lineIndex
+	seen := map[uint64]int32{}
+	for _, l := range pactfile.Lines(log) {
+		k := lineKey(l)
+		seen[k]++
+		x.keys = append(x.keys, k)
+		x.occurrence = append(x.occurrence, seen[k])
+	}
+	return x
+}
+
+// line is what attribution needs of line n.
+func (x lineIndex) line(n int) addedLine {
+	return addedLine{line: n, key: x.keys[n-1], occurrence: x.occurrence[n-1]}
 }
 
 // addedEvents lists the events after the merge-base prefix: the lines that
@@ -213,31 +288,46 @@ type addedLine struct {
 // check, and every line from the first difference on is judged). Byte-
 // identical repeats of an earlier line with an event_id are skipped: replay
 // leaves them out, so they can prove nothing.
-func addedEvents(in provenanceInput) []addedLine {
-	base, head := pactfile.SplitLines(in.BaseLog), pactfile.SplitLines(in.HeadLog)
+func addedEvents(in provenanceInput, head lineIndex) []addedLine {
+	base := pactfile.SplitLines(in.BaseLog)
 	prefix := 0
-	for prefix < len(base) && prefix < len(head) && string(base[prefix]) == string(head[prefix]) {
-		prefix++
-	}
-	occ := make([]int, len(head))
-	seen := map[string]int{}
-	for i, l := range head {
-		seen[string(l)]++
-		occ[i] = seen[string(l)]
+	for n, l := range pactfile.Lines(in.HeadLog) {
+		if n > len(base) || !bytes.Equal(base[n-1], l) {
+			break
+		}
+		prefix = n
 	}
 	var out []addedLine
 	projection.EachEvent(in.HeadLog, func(e *projection.Event) {
-		idx := e.Line - 1
-		if e.Line <= prefix || idx >= len(head) || e.Problem != nil {
+		if e.Line <= prefix || e.Line > len(head.keys) || e.Problem != nil {
 			return
 		}
-		if occ[idx] > 1 && e.EventID != "" {
+		a := head.line(e.Line)
+		if a.occurrence > 1 && e.EventID != "" {
 			return
 		}
-		ev := *e
-		out = append(out, addedLine{ev: &ev, content: string(head[idx]), occurrence: occ[idx]})
+		out = append(out, a)
 	})
 	return out
+}
+
+// eachAdded calls fn with each added line and its event, in file order,
+// decoding the log again rather than keeping the events; the event is only
+// valid during the call. The first error fn returns ends the walk.
+func eachAdded(log []byte, added []addedLine, fn func(a *addedLine, ev *projection.Event) error) error {
+	i := 0
+	var err error
+	projection.EachEvent(log, func(ev *projection.Event) {
+		if err != nil || i >= len(added) || added[i].line != ev.Line {
+			return
+		}
+		err = fn(&added[i], ev)
+		i++
+	})
+	if errors.Is(err, errStop) {
+		return nil
+	}
+	return err
 }
 
 // gatherer fetches and caches, for one judgement, the GitHub facts
@@ -254,28 +344,47 @@ type gatherer struct {
 	listed map[string]bool
 	order  []string
 	absent map[string]bool // looked up and not found
-	// interesting are the added lines; logs are counted for those only.
-	interesting map[string]bool
-	counts      map[string]map[string]int
-	compared    map[string]comparison
-	awaiting    map[string][]string
+	// interesting are the keys of the lines attributed, sorted; counts
+	// holds, for each commit whose log was read, the keys of its
+	// interesting lines, sorted (attribution.go).
+	interesting []uint64
+	counts      map[string][]uint64
+	// facts are the commits that added lines, as checks weighs them, one
+	// per commit; whys the reasons a line's commit could not be found
+	// (addedLine.by points into them).
+	facts  []checks.ProvenanceCommit
+	factOf map[string]int32
+	whys   []string
+	whyOf  map[string]int32
+	// chains are introducer's first-parent chains by starting commit,
+	// while meta holds chainsOf commits.
+	chains   map[string]chain
+	chainsOf int
+	compared map[string]comparison
+	awaiting map[string][]string
 	// code answers "same code?" (samecode.go).
 	code *codeIdentity
 
 	reads, fetches, compares int
 }
 
-func newGatherer(ctx context.Context, gh Reader, in provenanceInput, added []addedLine) (*gatherer, error) {
+func newGatherer(ctx context.Context, gh Reader, in provenanceInput, added []addedLine, shipped []shippedAccept) (*gatherer, error) {
 	g := &gatherer{
 		ctx: ctx, gh: gh, in: in, head: in.PR.HeadSHA,
 		meta: map[string]ghapi.Commit{}, listed: map[string]bool{}, absent: map[string]bool{},
-		interesting: map[string]bool{}, counts: map[string]map[string]int{}, compared: map[string]comparison{}, awaiting: map[string][]string{},
+		counts: map[string][]uint64{}, factOf: map[string]int32{}, whyOf: map[string]int32{},
+		chains: map[string]chain{}, compared: map[string]comparison{}, awaiting: map[string][]string{},
 		code: newSameness(gh, in.Settings, in.Config.Provenance.Stale, in.DefaultTip),
 	}
 	g.code.knowMergeBase(g.head, in.HeadMeets)
 	for _, a := range added {
-		g.interesting[a.content] = true
+		g.interesting = append(g.interesting, a.key)
 	}
+	for _, a := range shipped {
+		g.interesting = append(g.interesting, a.key)
+	}
+	slices.Sort(g.interesting)
+	g.interesting = slices.Compact(g.interesting)
 	// The two logs already read need no call.
 	g.counts[g.head] = g.count(in.HeadLog)
 	if in.MergeBase != "" {
@@ -293,4 +402,28 @@ func newGatherer(ctx context.Context, gh Reader, in provenanceInput, added []add
 		g.order = append(g.order, c.SHA)
 	}
 	return g, nil
+}
+
+// attributed is the index in facts of commit sha, which added a line.
+func (g *gatherer) attributed(sha string) int32 {
+	if i, ok := g.factOf[sha]; ok {
+		return i
+	}
+	c := commitFact(g.meta[sha])
+	c.SHA = sha
+	g.facts = append(g.facts, c)
+	g.factOf[sha] = int32(len(g.facts) - 1)
+	return g.factOf[sha]
+}
+
+// unattributed is ^ the index in whys of why a line's commit cannot be
+// found.
+func (g *gatherer) unattributed(why string) int32 {
+	i, ok := g.whyOf[why]
+	if !ok {
+		g.whys = append(g.whys, why)
+		i = int32(len(g.whys) - 1)
+		g.whyOf[why] = i
+	}
+	return ^i
 }

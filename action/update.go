@@ -241,7 +241,7 @@ func (o *UpdateOutcome) one(ctx context.Context, gh BotGitHub, pr ghapi.Mergeabl
 	case d.Reply != "":
 		return o.say(ctx, gh, pr.Number, d.Marker, d.Reply, s)
 	}
-	changes := []ghapi.TreeChange{{Path: d.LogPath, Content: d.Log}, {Path: d.StatePath, Content: d.State}}
+	changes := []ghapi.TreeChange{{Path: d.LogPath, Content: ghapi.File{d.Log}}, {Path: d.StatePath, Content: ghapi.File{d.State}}}
 	byPath := map[string]ghapi.PathChange{}
 	for _, c := range head {
 		byPath[c.Path] = c

@@ -205,6 +205,20 @@ func FutureHint(lines []int, latest string) string {
 		prose.Lines(lines), latest)
 }
 
+// TooLargeToReorder refuses events that sort before later events of a log
+// over limit bytes (size): judging them there means replaying the whole log
+// with every event held, which the bot does only for a smaller log. A
+// review or comment made again is recorded at its own time, after those
+// events, unless they are stamped in the future (hint: FutureHint).
+func TooLargeToReorder(what []string, size, limit int64, hint string) string {
+	r := fmt.Sprintf("🚫 Nothing was recorded for %s: the review or comment is dated before later events of the log, and judging it there means replaying the whole log with every event held, which pact-action does only for a log of at most %s (this one is %s). Review again (or comment again): that is recorded at its own time, after those events.",
+		quotedList(what), prose.Bytes(limit), prose.Bytes(size))
+	if hint != "" {
+		r += " " + report.Escape(hint)
+	}
+	return r
+}
+
 // IDConflict says a line with the bot's event id, but other content, is
 // already in the log: the bot never calls that recorded.
 func IDConflict(what, eventID string, line int) string {
@@ -247,19 +261,20 @@ func quotedList(items []string) string {
 	return strings.Join(q, ", ")
 }
 
-// FutureLines lists the log's events stamped more than checks.FutureSlack
-// after now.
-func FutureLines(log *projection.Log, now time.Time) (lines []int, latest string) {
+// FutureLines lists the events of a log (its bytes) stamped more than
+// checks.FutureSlack after now, decoding one line at a time: only a
+// refusal asks, and a log may be hundreds of MB (docs/semantics.md §7).
+// An event with a defect is never applied, so it is not listed.
+func FutureLines(log []byte, now time.Time) (lines []int, latest string) {
 	var max time.Time
-	for i := range log.Events {
-		ev := &log.Events[i]
-		if ev.TS.Sub(now) > checks.FutureSlack {
+	projection.EachEvent(log, func(ev *projection.Event) {
+		if ev.Problem == nil && ev.TS.Sub(now) > checks.FutureSlack {
 			lines = append(lines, ev.Line)
 			if ev.TS.After(max) {
 				max, latest = ev.TS, ev.TSRaw
 			}
 		}
-	}
+	})
 	return lines, latest
 }
 

@@ -60,6 +60,8 @@ func TestRepliesGolden(t *testing.T) {
 		{"branch-moved", "BranchMoved", BranchMoved([]string{accept.What, "changes_requested T2 (comment 9 by @octocat)"}, reviewed, now)},
 		{"engine-refusal", "EngineRefusal", EngineRefusal(accept.What, refusal.Code, refusal.Message, "")},
 		{"engine-refusal-future", "FutureHint", EngineRefusal(accept.What, refusal.Code, refusal.Message, FutureHint([]int{12, 13}, "2099-01-01T00:00:00Z"))},
+		{"too-large-to-reorder", "TooLargeToReorder", TooLargeToReorder([]string{accept.What}, 40<<20, 16<<20, "")},
+		{"too-large-to-reorder-future", "TooLargeToReorder", TooLargeToReorder([]string{accept.What, "changes_requested T2 (comment 9 by @octocat)"}, 40<<20, 16<<20, FutureHint([]int{12, 13}, "2099-01-01T00:00:00Z"))},
 		{"id-conflict", "IDConflict", IDConflict(accept.What, EventID("o/r", "issue_comment#0", 9, "T1"), 12)},
 		{"log-cut-off", "LogCutOff", LogCutOff(".pact/log.jsonl", "feat/x", []string{accept.What, "changes_requested T2 (comment 9 by @octocat)"})},
 		{"fork", "ForkNotice", ForkNotice(WhyFork, "feat/login", []string{PactifyCommand(accept), PactifyCommand(changes)})},

@@ -229,8 +229,8 @@ func (j judge) cover(t *projection.Task, res *ProvenanceResult) (msg, reason str
 // baseCoverage judges the accepts a pull request ships without adding
 // them (their lines are in the merge base's log): under require an accept
 // that does not cover the head leaves its task waiting for a fresh review;
-// under warn it is a provenance.stale warning.
-func (j judge) baseCoverage(added map[int]bool, res *ProvenanceResult) {
+// under warn it is a provenance.stale warning, into found.
+func (j judge) baseCoverage(added map[int]bool, res *ProvenanceResult, found *listing) {
 	for _, t := range ShippedAccepts(j.in.State, j.in.Branches, j.in.ShippedAtBase) {
 		if added[t.AcceptLine] {
 			continue // judged with the lines the pull request adds
@@ -247,7 +247,7 @@ func (j judge) baseCoverage(added map[int]bool, res *ProvenanceResult) {
 			"the accept of %s on line %d, recorded before this pull request, does not cover its head: %s.", t.ID, t.AcceptLine, msg))
 		f.TaskID, f.Feature = t.ID, t.Feature
 		f.Severity = SeverityWarning
-		res.Findings = append(res.Findings, f)
+		found.add(f)
 	}
 }
 

@@ -25,7 +25,9 @@ type ProvenanceCommit struct {
 }
 
 // AddedEvent is one event line the pull request adds (after the merge-base
-// prefix) with the commit that added it.
+// prefix) with the commit that added it. A pull request may add hundreds of
+// thousands, so they come one at a time (ProvenanceInput.Events) and Event
+// is valid only until the next.
 type AddedEvent struct {
 	Event *projection.Event
 	// Commit added the line; nil when it could not be found, and then

@@ -54,6 +54,26 @@ func Cap(findings []Finding) []Finding {
 	return out
 }
 
+// listing gathers findings for Cap while a rule judges a log line by line:
+// it holds a bounded number of them whatever how many it is given (Cap
+// whenever they have doubled), and Cap of what it holds is Cap of all it
+// was given, for what Cap leaves out of a part it leaves out of the whole.
+// A rule that may find something on every line of a log of hundreds of
+// thousands collects through one (docs/semantics.md §7).
+type listing struct {
+	fs []Finding
+	// next is the count at which fs is capped again.
+	next int
+}
+
+func (l *listing) add(fs ...Finding) {
+	l.fs = append(l.fs, fs...)
+	if len(l.fs) > max(l.next, 4*MaxListed) {
+		l.fs = Cap(l.fs)
+		l.next = 2 * len(l.fs)
+	}
+}
+
 // A line of the log can hold a value of up to a megabyte, and a finding
 // quotes it (its event_id, task_id, feature, and its message): a listed
 // finding shows at most MaxValueBytes of each value and MaxMessageBytes of

@@ -2,6 +2,8 @@ package checks
 
 import (
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,5 +108,62 @@ func TestCapKeepsTheErrorBehindWarnings(t *testing.T) {
 	}
 	if c := Count(got); !found || c.Errors != 1 || c.Warnings != MaxListed+50 {
 		t.Errorf("error listed %v, count %+v", found, c)
+	}
+}
+
+// TestListingIsCap: findings gathered through a listing, one at a time or
+// a few at once, in file order or not, come out as Cap of them all,
+// however many there were, and the listing never holds more than a few
+// times what Cap lists (docs/semantics.md §7).
+func TestListingIsCap(t *testing.T) {
+	t.Parallel()
+	dup, bad := projection.CodeEventIDDuplicate, projection.CodeMalformedJSON
+	finding := func(code projection.Code, sev Severity, line int) Finding {
+		return Finding{Code: code, Severity: sev, Path: ".pact/log.jsonl", Line: line, Message: fmt.Sprint(line)}
+	}
+	inOrder := func(n int, codes ...projection.Code) []Finding {
+		var out []Finding
+		for i := range n {
+			for _, c := range codes {
+				out = append(out, finding(c, SeverityError, i+1))
+			}
+		}
+		return out
+	}
+	reversed := func(fs []Finding) []Finding {
+		out := append([]Finding(nil), fs...)
+		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+			out[i], out[j] = out[j], out[i]
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		in    []Finding
+		batch int
+	}{
+		{"none", nil, 1},
+		{"under the cap", inOrder(MaxListed-1, dup), 1},
+		{"one over", inOrder(MaxListed+1, dup), 1},
+		{"many, two codes", inOrder(10_000, dup, bad), 1},
+		{"many, in batches", inOrder(10_000, dup, bad), 7},
+		{"many, last line first", reversed(inOrder(10_000, dup, bad)), 1},
+		{"severities apart", append(inOrder(3*MaxListed, dup), finding(dup, SeverityWarning, 1)), 1},
+		{"an entry already counting", append(inOrder(5*MaxListed, dup), Finding{Code: dup, Severity: SeverityError, Path: ".pact/log.jsonl", Omitted: 1000}), 3},
+		{"lineless", append(inOrder(5*MaxListed, bad), finding(bad, SeverityError, 0)), 1},
+	} {
+		var l listing
+		most := 0
+		for i := 0; i < len(tc.in); i += tc.batch {
+			l.add(tc.in[i:min(i+tc.batch, len(tc.in))]...)
+			most = max(most, len(l.fs))
+		}
+		want := Cap(append([]Finding(nil), tc.in...))
+		if got := Cap(append([]Finding(nil), l.fs...)); !slices.EqualFunc(got, want, func(a, b Finding) bool { return reflect.DeepEqual(a, b) }) {
+			t.Errorf("%s: Cap of the listing lists %d entries counting %+v, Cap of all %d counting %+v", tc.name, len(got), Count(got), len(want), Count(want))
+		}
+		if bound := 4*MaxListed + 2*(len(want)+tc.batch); most > bound {
+			t.Errorf("%s: the listing held %d findings, over %d", tc.name, most, bound)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"iter"
 	"path"
 	"slices"
 	"strings"
@@ -65,7 +66,9 @@ type ProvenanceInput struct {
 	// pull request does not ship.
 	State         *projection.State
 	ShippedAtBase map[string]bool
-	Events        []AddedEvent
+	// Events yields the events the pull request adds, in file order, each
+	// once; nothing is kept of one after the next (docs/semantics.md §7).
+	Events iter.Seq[AddedEvent]
 	// Reviews are the pull request's reviews, keyed by id (every review
 	// GitHub lists, so the standing decision of each account can be told);
 	// Comments are keyed by the ids the events name. An id absent from a
@@ -93,7 +96,9 @@ type ProvenanceResult struct {
 	// NotAccepted names the accepted tasks that must count as open for
 	// Rule 2 (require only), with the reason.
 	NotAccepted map[string]string
-	// Evidence says, per verified line, what proved it.
+	// Evidence says, for the first MaxListed verified lines, what proved
+	// each: a line per event would hold more than the log
+	// (docs/semantics.md §7).
 	Evidence map[int]string
 	// Renewed names the accepted tasks whose accepts no longer cover the
 	// head but a fresh review does, with that review's id.
@@ -147,27 +152,36 @@ func Provenance(in ProvenanceInput) ProvenanceResult {
 	// per line (under require each still fails the check on its line).
 	unconfigured := !j.require && !anySeatMapped(cfg)
 	var unverifiedLines []int
-	added := map[int]bool{}
-	for _, ae := range in.Events {
+	var found listing
+	// The accepts the pull request adds, by line: the merge base's are
+	// judged apart (baseCoverage).
+	addedAccepts := map[int]bool{}
+	if in.Events == nil {
+		in.Events = func(func(AddedEvent) bool) {}
+	}
+	for ae := range in.Events {
 		ev := ae.Event
 		if ev == nil {
 			continue
 		}
-		added[ev.Line] = true
+		if ev.Type == projection.TypeAccept {
+			addedAccepts[ev.Line] = true
+		}
 		evidence, why := j.verify(ae)
 		switch {
-		case why == "":
+		case why == "" && len(res.Evidence) < MaxListed:
 			res.Evidence[ev.Line] = evidence
+		case why == "":
 		case unconfigured:
 			unverifiedLines = append(unverifiedLines, ev.Line)
 		default:
-			res.Findings = append(res.Findings, j.finding(CodeProvenanceUnverified, ev, fmt.Sprintf("%s is not proven to come from seat %s: %s.", describeEvent(ev), ev.AgentID, why)))
+			found.add(j.finding(CodeProvenanceUnverified, ev, fmt.Sprintf("%s is not proven to come from seat %s: %s.", describeEvent(ev), ev.AgentID, why)))
 			if t := j.appliedAccept(ev); t != nil && j.require {
 				res.NotAccepted[t.ID] = fmt.Sprintf("its accept on line %d is not proven to come from seat %s", ev.Line, t.Reviewer)
 			}
 		}
 		if f, ok := j.future(ae); ok {
-			res.Findings = append(res.Findings, f)
+			found.add(f)
 		}
 		t := j.appliedAccept(ev)
 		if t == nil {
@@ -177,13 +191,13 @@ func Provenance(in ProvenanceInput) ProvenanceResult {
 		if msg == "" {
 			continue
 		}
-		f := j.finding(CodeProvenanceStale, ev, fmt.Sprintf("the accept of %s on line %d is stale: %s.", ev.TaskID, ev.Line, msg))
-		res.Findings = append(res.Findings, f)
+		found.add(j.finding(CodeProvenanceStale, ev, fmt.Sprintf("the accept of %s on line %d is stale: %s.", ev.TaskID, ev.Line, msg)))
 		if _, already := res.NotAccepted[t.ID]; j.require && !already {
 			res.NotAccepted[t.ID] = reason
 		}
 	}
-	j.baseCoverage(added, &res)
+	j.baseCoverage(addedAccepts, &res, &found)
+	res.Findings = found.fs
 	if len(unverifiedLines) > 0 {
 		f := newFinding(CodeProvenanceUnverified, in.LogPath, unverifiedLines[0], fmt.Sprintf(
 			"none of the %s this pull request adds (%s) can be verified: %s maps no GitHub account to any seat, so no commit, review or comment can be tied to a seat",

@@ -68,16 +68,30 @@ func commitBy(sha, author string, verified bool) *checks.ProvenanceCommit {
 	return &checks.ProvenanceCommit{SHA: sha, AuthorLogin: author, CommitterLogin: author, Verified: verified}
 }
 
+// provCase is a provenance judgement under test: its input, with the
+// events it adds as a slice the cases edit (Events shadows the input's
+// sequence, which input makes of it).
+type provCase struct {
+	checks.ProvenanceInput
+	Events []checks.AddedEvent
+}
+
+func (c provCase) input() checks.ProvenanceInput {
+	in := c.ProvenanceInput
+	in.Events = slices.Values(c.Events)
+	return in
+}
+
 // provInput judges the scenario: lines 3–5 added, 3–4 by dev-acct (signed),
 // the accept by acceptCommit.
-func provInput(t *testing.T, cfg *config.Config, acceptSeat string, payload any, acceptCommit *checks.ProvenanceCommit) checks.ProvenanceInput {
+func provInput(t *testing.T, cfg *config.Config, acceptSeat string, payload any, acceptCommit *checks.ProvenanceCommit) provCase {
 	t.Helper()
 	log, res := projection.ReadBytes(provLog(t, acceptSeat, payload), projection.ReadOptions{KeepEvents: true})
-	in := checks.ProvenanceInput{
+	in := provCase{ProvenanceInput: checks.ProvenanceInput{
 		LogPath: ".pact/log.jsonl", ConfigBranch: "main", Config: cfg, BotLogins: []string{provBot},
 		Branches: []string{"feat/login"}, PRNumber: 7, State: res.State,
 		Reviews: map[int64]checks.ReviewFact{}, Comments: map[int64]checks.CommentFact{}, Stale: map[int]checks.StaleFacts{},
-	}
+	}}
 	for i := range log.Events {
 		ev := &log.Events[i]
 		if ev.Line <= 2 {
@@ -152,7 +166,7 @@ func TestProvenanceRules(t *testing.T) {
 		seat        string // the accept's agent_id (default rev)
 		payload     any
 		commit      *checks.ProvenanceCommit
-		setup       func(in *checks.ProvenanceInput)
+		setup       func(in *provCase)
 		want        []provWant
 		notAccepted []string
 	}{
@@ -167,7 +181,7 @@ func TestProvenanceRules(t *testing.T) {
 			notAccepted: []string{"T1"}},
 		{name: "off judges nothing", mode: "off", stale: "tree",
 			commit: commitBy("f0f0", "dev-acct", false),
-			setup:  func(in *checks.ProvenanceInput) { in.Stale[5] = checks.StaleFacts{Anchor: ""} }},
+			setup:  func(in *provCase) { in.Stale[5] = checks.StaleFacts{Anchor: ""} }},
 		{name: "accept committed by the reviewer's account (warn)", mode: "warn", stale: "sticky",
 			commit: commitBy("ac1", "rev-acct", false)},
 		{name: "accept committed and signed by the reviewer's account (require)", mode: "require", stale: "sticky",
@@ -192,7 +206,7 @@ func TestProvenanceRules(t *testing.T) {
 		{name: "a bot commit verified for a committer linked to no account", mode: "require", stale: "sticky",
 			payload: botReviewPayload(), commit: &checks.ProvenanceCommit{SHA: "c0ffee0000000000000000000000000000000005", Parents: []string{provReviewed},
 				AuthorLogin: provBot, CommitterLogin: "", Verified: true},
-			setup:       func(in *checks.ProvenanceInput) { in.Reviews[provReviewID] = approved("rev-acct") },
+			setup:       func(in *provCase) { in.Reviews[provReviewID] = approved("rev-acct") },
 			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"no verified signature by the bot"}}},
 			notAccepted: []string{"T1"}},
 		{name: "a web commit signed by GitHub for the author counts", mode: "require", stale: "sticky",
@@ -202,14 +216,14 @@ func TestProvenanceRules(t *testing.T) {
 			want:   []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"links to no account"}}}},
 		{name: "an account holding the reviewer and the owner seat may not accept", mode: "warn", stale: "sticky",
 			extraConfig: "", commit: commitBy("ac1", "both-acct", false),
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Config.Seats["rev"] = append(in.Config.Seats["rev"], "both-acct")
 				in.Config.Seats["dev"] = append(in.Config.Seats["dev"], "both-acct")
 			},
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"also holds seat dev, the owner of T1", "Rule 1"}}}},
 		{name: "no account mapped to the seat", mode: "warn", stale: "sticky",
 			commit: commitBy("ac1", "rev-acct", false),
-			setup:  func(in *checks.ProvenanceInput) { delete(in.Config.Seats, "rev") },
+			setup:  func(in *provCase) { delete(in.Config.Seats, "rev") },
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5,
 				[]string{"no GitHub account is mapped to it in .github/pact.yml on main"}}}},
 		{name: "the line could not be traced to a commit", mode: "require", stale: "sticky",
@@ -218,13 +232,13 @@ func TestProvenanceRules(t *testing.T) {
 			notAccepted: []string{"T1"}},
 		{name: "a join by the worker's own account is verified; by another it is not", mode: "warn", stale: "sticky",
 			commit: commitBy("ac1", "rev-acct", false),
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Events[0].Commit = commitBy("j1", "rev-acct", false)
 			},
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 3, []string{"the join on line 3", "account rev-acct, who does not hold seat dev"}}}},
 		{name: "the bot committing an event no review backs", mode: "warn", stale: "sticky",
 			commit: commitBy("ac1", "rev-acct", false),
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Events[1].Commit = botSigned
 			},
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 4, []string{"the pact bot's", "backed by a review"}}}},
@@ -232,31 +246,31 @@ func TestProvenanceRules(t *testing.T) {
 		// Path (a): bot-written, backed by a review.
 		{name: "bot-written accept backed by a real approval (warn)", mode: "warn", stale: "sticky",
 			payload: botReviewPayload(), commit: botUnsigned,
-			setup: func(in *checks.ProvenanceInput) { in.Reviews[provReviewID] = approved("rev-acct") }},
+			setup: func(in *provCase) { in.Reviews[provReviewID] = approved("rev-acct") }},
 		{name: "bot-written accept backed by a real approval (require, bot-signed)", mode: "require", stale: "sticky",
 			payload: botReviewPayload(), commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) { in.Reviews[provReviewID] = approved("rev-acct") }},
+			setup: func(in *provCase) { in.Reviews[provReviewID] = approved("rev-acct") }},
 		{name: "a bot login given as input counts as the bot", mode: "require", stale: "sticky",
 			payload: botReviewPayload(), commit: commitBy("c0ffee", "pact-app[bot]", true),
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.BotLogins = append(in.BotLogins, "pact-app[bot]")
 				in.Reviews[provReviewID] = approved("rev-acct")
 			}},
 		{name: "bot-looking commit without the bot's verified signature under require", mode: "require", stale: "sticky",
 			payload: botReviewPayload(), commit: botUnsigned,
-			setup:       func(in *checks.ProvenanceInput) { in.Reviews[provReviewID] = approved("rev-acct") },
+			setup:       func(in *provCase) { in.Reviews[provReviewID] = approved("rev-acct") },
 			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"no verified signature by the bot"}}},
 			notAccepted: []string{"T1"}},
 		{name: "an approval covers the tasks that awaited review at its commit", mode: "require", stale: "sticky",
 			payload: botReviewPayload(), commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				rf := approved("rev-acct")
 				rf.Awaiting, rf.AwaitingKnown = []string{"T0", "T1"}, true
 				in.Reviews[provReviewID] = rf
 			}},
 		{name: "an approval reused for a task that was not awaiting review at its commit", mode: "require", stale: "sticky",
 			payload: botReviewPayload(), commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				rf := approved("rev-acct")
 				rf.Awaiting, rf.AwaitingKnown = []string{"T0"}, true
 				in.Reviews[provReviewID] = rf
@@ -266,23 +280,23 @@ func TestProvenanceRules(t *testing.T) {
 			notAccepted: []string{"T1"}},
 		{name: "bot-written accept naming a review that does not exist", mode: "require", stale: "sticky",
 			payload: botReviewPayload(), commit: botSigned,
-			setup:       func(in *checks.ProvenanceInput) { in.Reviews[provReviewID] = checks.ReviewFact{} },
+			setup:       func(in *provCase) { in.Reviews[provReviewID] = checks.ReviewFact{} },
 			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"review 9001, which does not exist on pull request #7"}}},
 			notAccepted: []string{"T1"}},
 		{name: "bot-written accept backed by a review of the wrong login", mode: "warn", stale: "sticky",
 			payload: map[string]any{"commit": provReviewed, "github": map[string]any{"review_id": provReviewID, "login": "lead-acct", "head_sha": provReviewed}},
 			commit:  botSigned,
-			setup:   func(in *checks.ProvenanceInput) { in.Reviews[provReviewID] = approved("lead-acct") },
+			setup:   func(in *provCase) { in.Reviews[provReviewID] = approved("lead-acct") },
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5,
 				[]string{"review 9001 (approved) was made by account lead-acct, who does not hold seat rev"}}}},
 		{name: "payload login differs from the review's author", mode: "warn", stale: "sticky",
 			payload: botReviewPayload(), commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) { in.Reviews[provReviewID] = approved("lead-acct") },
+			setup: func(in *provCase) { in.Reviews[provReviewID] = approved("lead-acct") },
 			want:  []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"names account rev-acct", "made by account lead-acct"}}}},
 		{name: "an approval by the owner's account", mode: "require", stale: "sticky",
 			payload: map[string]any{"commit": provReviewed, "github": map[string]any{"review_id": provReviewID}},
 			commit:  botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Config.Seats["rev"] = append(in.Config.Seats["rev"], "dev-acct")
 				in.Reviews[provReviewID] = approved("dev-acct")
 			},
@@ -290,38 +304,38 @@ func TestProvenanceRules(t *testing.T) {
 			notAccepted: []string{"T1"}},
 		{name: "a review that requested changes does not back an accept", mode: "warn", stale: "sticky",
 			payload: botReviewPayload(), commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Reviews[provReviewID] = reviewed("rev-acct", "CHANGES_REQUESTED")
 			},
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"is changes_requested, not approved"}}}},
 		{name: "a dismissed approval backs nothing", mode: "warn", stale: "sticky",
 			payload: botReviewPayload(), commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Reviews[provReviewID] = reviewed("rev-acct", "DISMISSED")
 			},
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"was dismissed"}}}},
 		{name: "payload.commit moved past the reviewed commit", mode: "warn", stale: "sticky",
 			payload: map[string]any{"commit": provOtherSHA, "github": map[string]any{"review_id": provReviewID, "login": "rev-acct"}},
 			commit:  botSigned,
-			setup:   func(in *checks.ProvenanceInput) { in.Reviews[provReviewID] = approved("rev-acct") },
+			setup:   func(in *provCase) { in.Reviews[provReviewID] = approved("rev-acct") },
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5,
 				[]string{"given on commit bbbbbbbbbbbb, but review 9001 was given on aaaaaaaaaaaa"}}}},
 		{name: "a review of this pull request does not cover a task of another branch", mode: "warn", stale: "sticky",
 			payload: botReviewPayload(), commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Branches = []string{"feat/other"}
 				in.Reviews[provReviewID] = approved("rev-acct")
 			},
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"on branch feat/login, not on this pull request's branch"}}}},
 		{name: "a real review copied into a worker's commit is still only a claim", mode: "require", stale: "sticky",
 			payload: botReviewPayload(), commit: commitBy("f0f0", "dev-acct", true),
-			setup: func(in *checks.ProvenanceInput) { in.Reviews[provReviewID] = approved("rev-acct") },
+			setup: func(in *provCase) { in.Reviews[provReviewID] = approved("rev-acct") },
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5,
 				[]string{"names GitHub review 9001", "authored by account dev-acct, not by the pact bot", "does not hold seat rev"}}},
 			notAccepted: []string{"T1"}},
 		{name: "bot-written changes_requested backed by a review requesting changes", mode: "require", stale: "tree",
 			payload: nil, commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				// Replace the accept by a changes_requested (not applied as
 				// an accept, so no staleness either).
 				ev := *in.Events[2].Event
@@ -335,7 +349,7 @@ func TestProvenanceRules(t *testing.T) {
 		// decision, at its own time, for a task it covered.
 		{name: "an approval the reviewer later overrode by requesting changes", mode: "require", stale: "sticky",
 			payload: botReviewPayload(), commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Reviews[provReviewID] = approved("rev-acct")
 				later := reviewed("rev-acct", "CHANGES_REQUESTED")
 				later.SubmittedAt = provAcceptTS.Add(time.Hour)
@@ -346,7 +360,7 @@ func TestProvenanceRules(t *testing.T) {
 			notAccepted: []string{"T1"}},
 		{name: "a later approval keeps an earlier one standing; comments and other accounts change nothing", mode: "require", stale: "sticky",
 			payload: botReviewPayload(), commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Reviews[provReviewID] = approved("rev-acct")
 				for i, r := range []checks.ReviewFact{approved("rev-acct"), reviewed("rev-acct", "COMMENTED"), reviewed("lead-acct", "CHANGES_REQUESTED")} {
 					r.SubmittedAt = provAcceptTS.Add(time.Duration(i+1) * time.Hour)
@@ -355,7 +369,7 @@ func TestProvenanceRules(t *testing.T) {
 			}},
 		{name: "an approval whose later sibling was dismissed no longer stands", mode: "require", stale: "sticky",
 			payload: botReviewPayload(), commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Reviews[provReviewID] = approved("rev-acct")
 				later := reviewed("rev-acct", "DISMISSED")
 				later.SubmittedAt = provAcceptTS.Add(time.Hour)
@@ -365,7 +379,7 @@ func TestProvenanceRules(t *testing.T) {
 			notAccepted: []string{"T1"}},
 		{name: "an accept stamped at another time than its review", mode: "require", stale: "sticky",
 			payload: botReviewPayload(), commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				r := approved("rev-acct")
 				r.SubmittedAt = provAcceptTS.Add(-time.Minute)
 				in.Reviews[provReviewID] = r
@@ -374,7 +388,7 @@ func TestProvenanceRules(t *testing.T) {
 			notAccepted: []string{"T1"}},
 		{name: "whether the task awaited review at the reviewed commit cannot be read: not verified", mode: "require", stale: "sticky",
 			payload: botReviewPayload(), commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				r := approved("rev-acct")
 				r.Awaiting, r.AwaitingKnown = nil, false
 				in.Reviews[provReviewID] = r
@@ -385,7 +399,7 @@ func TestProvenanceRules(t *testing.T) {
 		// A replayed comment verifies nothing either.
 		{name: "a comment edited after it was posted", mode: "require", stale: "sticky",
 			payload: botCommentPayload(), commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				cf := commented("rev-acct")
 				cf.UpdatedAt = cf.CreatedAt.Add(time.Minute)
 				in.Comments[provCommentID] = cf
@@ -394,7 +408,7 @@ func TestProvenanceRules(t *testing.T) {
 			notAccepted: []string{"T1"}},
 		{name: "a comment made while the task did not await review (the bot refused it)", mode: "require", stale: "sticky",
 			payload: botCommentPayload(), commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				cf := commented("rev-acct")
 				cf.Awaiting = []string{}
 				in.Comments[provCommentID] = cf
@@ -403,12 +417,12 @@ func TestProvenanceRules(t *testing.T) {
 			notAccepted: []string{"T1"}},
 		{name: "a comment-backed accept whose payload.commit is not the commit its line was recorded on", mode: "require", stale: "sticky",
 			payload: map[string]any{"commit": provOtherSHA, "github": map[string]any{"comment_id": provCommentID, "login": "rev-acct"}}, commit: botSigned,
-			setup:       func(in *checks.ProvenanceInput) { in.Comments[provCommentID] = commented("rev-acct") },
+			setup:       func(in *provCase) { in.Comments[provCommentID] = commented("rev-acct") },
 			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"payload.commit is bbbbbbbbbbbb, but the line was recorded on commit aaaaaaaaaaaa and the branch was at aaaaaaaaaaaa"}}},
 			notAccepted: []string{"T1"}},
 		{name: "a comment-backed accept recorded on code pushed after the comment", mode: "require", stale: "sticky",
 			payload: map[string]any{"github": map[string]any{"comment_id": provCommentID, "login": "rev-acct"}}, commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				cf := commented("rev-acct")
 				cf.HeadAtComment = provOtherSHA
 				in.Comments[provCommentID] = cf
@@ -418,7 +432,7 @@ func TestProvenanceRules(t *testing.T) {
 			notAccepted: []string{"T1"}},
 		{name: "a comment-backed accept recorded after another pact-only commit", mode: "require", stale: "sticky",
 			payload: map[string]any{"commit": provOtherSHA, "github": map[string]any{"comment_id": provCommentID, "login": "rev-acct"}}, commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				cf := commented("rev-acct")
 				cf.HeadAtComment = provOtherSHA
 				in.Comments[provCommentID] = cf
@@ -426,7 +440,7 @@ func TestProvenanceRules(t *testing.T) {
 			}},
 		{name: "the head at the comment's time cannot be told", mode: "require", stale: "sticky",
 			payload: botCommentPayload(), commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				cf := commented("rev-acct")
 				cf.HeadAtComment, cf.HeadWhy = "", "GitHub's push history of the branch does not reach back that far"
 				in.Comments[provCommentID] = cf
@@ -435,7 +449,7 @@ func TestProvenanceRules(t *testing.T) {
 			notAccepted: []string{"T1"}},
 		{name: "a comment-backed accept stamped at another time than the comment", mode: "warn", stale: "sticky",
 			payload: botCommentPayload(), commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				cf := commented("rev-acct")
 				cf.CreatedAt = provAcceptTS.Add(-time.Nanosecond)
 				in.Comments[provCommentID] = cf
@@ -445,27 +459,27 @@ func TestProvenanceRules(t *testing.T) {
 		// Timestamps far ahead of the commit that added the line.
 		{name: "an event stamped days ahead of its commit and of the check", mode: "require", stale: "sticky",
 			commit: commitBy("ac1", "rev-acct", true),
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Events[2].Commit.Date = provAcceptTS.Add(-72 * time.Hour)
 				in.Now = provAcceptTS.Add(-71 * time.Hour)
 			},
 			want: []provWant{{checks.CodeProvenanceFutureTS, checks.SeverityError, 5, []string{"stamped 2026-06-09T10:05:00Z, 2 days ahead of commit ac1"}}}},
 		{name: "a commit dated in the future is the reference then", mode: "warn", stale: "sticky",
 			commit: commitBy("ac1", "rev-acct", true),
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Events[2].Commit.Date = provAcceptTS.Add(-30 * time.Hour)
 				in.Now = provAcceptTS.Add(-40 * time.Hour)
 			},
 			want: []provWant{{checks.CodeProvenanceFutureTS, checks.SeverityWarning, 5, []string{"30 hours ahead of commit ac1"}}}},
 		{name: "stamped after its commit but no longer in the future", mode: "require", stale: "sticky",
 			commit: commitBy("ac1", "rev-acct", true),
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Events[2].Commit.Date = provAcceptTS.Add(-72 * time.Hour)
 				in.Now = provAcceptTS.Add(time.Hour)
 			}},
 		{name: "a day of clock skew is fine", mode: "require", stale: "sticky",
 			commit: commitBy("ac1", "rev-acct", true),
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Events[2].Commit.Date = provAcceptTS.Add(-23 * time.Hour)
 				in.Now = provAcceptTS.Add(-23 * time.Hour)
 			}},
@@ -473,13 +487,13 @@ func TestProvenanceRules(t *testing.T) {
 		// nanosecond more is the future (ts is exact to the nanosecond).
 		{name: "exactly a day ahead of its commit and of the check is fine", mode: "require", stale: "sticky",
 			commit: commitBy("ac1", "rev-acct", true),
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Events[2].Commit.Date = provAcceptTS.Add(-24 * time.Hour)
 				in.Now = provAcceptTS.Add(-24 * time.Hour)
 			}},
 		{name: "a nanosecond more than a day ahead is stamped in the future", mode: "require", stale: "sticky",
 			commit: commitBy("ac1", "rev-acct", true),
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Events[2].Commit.Date = provAcceptTS.Add(-24*time.Hour - time.Nanosecond)
 				in.Now = provAcceptTS.Add(-24*time.Hour - time.Nanosecond)
 			},
@@ -488,18 +502,18 @@ func TestProvenanceRules(t *testing.T) {
 		// Path (a): bot-written, backed by a /pact comment.
 		{name: "bot-written accept backed by a /pact accept comment", mode: "require", stale: "sticky",
 			payload: botCommentPayload(), commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Comments[provCommentID] = commented("rev-acct")
 			}},
 		{name: "a comment that accepts another task", mode: "warn", stale: "sticky",
 			payload: botCommentPayload(), commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Comments[provCommentID] = commented("rev-acct", checks.CommentCommand{Type: projection.TypeAccept, Task: "T2"})
 			},
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"holds no /pact accept T1 command"}}}},
 		{name: "a comment on another pull request", mode: "warn", stale: "sticky",
 			payload: botCommentPayload(), commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				cf := commented("rev-acct")
 				cf.Number = 8
 				in.Comments[provCommentID] = cf
@@ -507,11 +521,11 @@ func TestProvenanceRules(t *testing.T) {
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"belongs to #8, not to this pull request #7"}}}},
 		{name: "a comment that does not exist", mode: "warn", stale: "sticky",
 			payload: botCommentPayload(), commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) { in.Comments[provCommentID] = checks.CommentFact{} },
+			setup: func(in *provCase) { in.Comments[provCommentID] = checks.CommentFact{} },
 			want:  []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"comment 7001, which does not exist"}}}},
 		{name: "a comment by an account without the seat", mode: "warn", stale: "sticky",
 			payload: map[string]any{"commit": provReviewed, "github": map[string]any{"comment_id": provCommentID}}, commit: botSigned,
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Comments[provCommentID] = commented("dev-acct")
 			},
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"comment 7001 (/pact accept T1) was made by account dev-acct, who does not hold seat rev"}}}},
@@ -519,63 +533,63 @@ func TestProvenanceRules(t *testing.T) {
 		// Staleness.
 		{name: "code changed after the accept is stale under tree (warn: still accepted)", mode: "warn", stale: "tree",
 			payload: map[string]any{"commit": provReviewed}, commit: commitBy("ac1", "rev-acct", true),
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Stale[5] = checks.StaleFacts{Anchor: provReviewed, After: []string{provOtherSHA}, Changed: []string{"src/login.go"}, Touching: []string{provOtherSHA}}
 			},
 			want: []provWant{{checks.CodeProvenanceStale, checks.SeverityWarning, 5,
 				[]string{"given on commit aaaaaaaaaaaa", "files outside .pact/ changed since: src/login.go", "changed by bbbbbbbbbbbb"}}}},
 		{name: "code changed after the accept is stale under tree (require: not accepted)", mode: "require", stale: "tree",
 			payload: map[string]any{"commit": provReviewed}, commit: commitBy("ac1", "rev-acct", true),
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Stale[5] = checks.StaleFacts{Anchor: provReviewed, After: []string{provOtherSHA}, Changed: []string{"src/login.go"}, Touching: []string{provOtherSHA}}
 			},
 			want:        []provWant{{checks.CodeProvenanceStale, checks.SeverityError, 5, []string{"changed by bbbbbbbbbbbb"}}},
 			notAccepted: []string{"T1"}},
 		{name: "a pact-only commit after the accept is not stale under tree", mode: "require", stale: "tree",
 			payload: map[string]any{"commit": provReviewed}, commit: commitBy("ac1", "rev-acct", true),
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Stale[5] = checks.StaleFacts{Anchor: provReviewed, After: []string{provOtherSHA}}
 				in.HeadCode = map[string]bool{provReviewed: true}
 			}},
 		{name: "any commit after the accept is stale under push", mode: "require", stale: "push",
 			payload: map[string]any{"commit": provReviewed}, commit: commitBy("ac1", "rev-acct", true),
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Stale[5] = checks.StaleFacts{Anchor: provReviewed, After: []string{provOtherSHA}}
 			},
 			want:        []provWant{{checks.CodeProvenanceStale, checks.SeverityError, 5, []string{"1 commit came after it: bbbbbbbbbbbb", "push"}}},
 			notAccepted: []string{"T1"}},
 		{name: "no later commit is not stale under push", mode: "require", stale: "push",
 			payload: map[string]any{"commit": provReviewed}, commit: commitBy("ac1", "rev-acct", true),
-			setup: func(in *checks.ProvenanceInput) { in.Stale[5] = checks.StaleFacts{Anchor: provReviewed} }},
+			setup: func(in *provCase) { in.Stale[5] = checks.StaleFacts{Anchor: provReviewed} }},
 		{name: "sticky never goes stale", mode: "require", stale: "sticky",
 			payload: map[string]any{"commit": provReviewed}, commit: commitBy("ac1", "rev-acct", true),
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Stale[5] = checks.StaleFacts{Anchor: provReviewed, After: []string{provOtherSHA}, Changed: []string{"src/login.go"}}
 			}},
 		{name: "an accept that records no commit is stale under tree", mode: "warn", stale: "tree",
 			commit: commitBy("ac1", "rev-acct", true),
-			setup:  func(in *checks.ProvenanceInput) { in.Stale[5] = checks.StaleFacts{} },
+			setup:  func(in *provCase) { in.Stale[5] = checks.StaleFacts{} },
 			want:   []provWant{{checks.CodeProvenanceStale, checks.SeverityWarning, 5, []string{"does not record the commit it was given on"}}}},
 		{name: "an accept given on a commit GitHub does not know is stale", mode: "require", stale: "tree",
 			payload: map[string]any{"commit": provOtherSHA}, commit: commitBy("ac1", "rev-acct", true),
-			setup:       func(in *checks.ProvenanceInput) { in.Stale[5] = checks.StaleFacts{Anchor: provOtherSHA, Missing: true} },
+			setup:       func(in *provCase) { in.Stale[5] = checks.StaleFacts{Anchor: provOtherSHA, Missing: true} },
 			want:        []provWant{{checks.CodeProvenanceStale, checks.SeverityError, 5, []string{"which GitHub does not know"}}},
 			notAccepted: []string{"T1"}},
 		{name: "a truncated comparison counts as changed", mode: "warn", stale: "tree",
 			payload: map[string]any{"commit": provReviewed}, commit: commitBy("ac1", "rev-acct", true),
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Stale[5] = checks.StaleFacts{Anchor: provReviewed, Truncated: true, Unexamined: 12}
 			},
 			want: []provWant{{checks.CodeProvenanceStale, checks.SeverityWarning, 5, []string{"cut short", "12 commits after it were not examined"}}}},
 		{name: "a rewritten history is stale when nothing in the pull request explains the change", mode: "warn", stale: "tree",
 			payload: map[string]any{"commit": provReviewed}, commit: commitBy("ac1", "rev-acct", true),
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Stale[5] = checks.StaleFacts{Anchor: provReviewed, Changed: []string{"a.go", "b.go", "c.go", "d.go", "e.go", "f.go", "g.go"}}
 			},
 			want: []provWant{{checks.CodeProvenanceStale, checks.SeverityWarning, 5, []string{"a.go, b.go, c.go, d.go, e.go, and 2 more", "rewritten"}}}},
 		{name: "a forged and stale accept under require is reported twice and not accepted", mode: "require", stale: "tree",
 			payload: map[string]any{"commit": provReviewed}, commit: commitBy("f0f0", "dev-acct", true),
-			setup: func(in *checks.ProvenanceInput) {
+			setup: func(in *provCase) {
 				in.Stale[5] = checks.StaleFacts{Anchor: provReviewed, Changed: []string{"src/login.go"}, Touching: []string{provOtherSHA}}
 			},
 			want: []provWant{
@@ -595,7 +609,7 @@ func TestProvenanceRules(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(&in)
 			}
-			res := checks.Provenance(in)
+			res := checks.Provenance(in.input())
 			if len(res.Findings) != len(tt.want) {
 				t.Fatalf("findings = %d, want %d:\n%s", len(res.Findings), len(tt.want), provDump(res.Findings))
 			}
@@ -647,7 +661,7 @@ func TestProvenanceEvidence(t *testing.T) {
 	t.Parallel()
 	in := provInput(t, provConfig(t, "require", "sticky", ""), "rev", botReviewPayload(), commitBy("c0ffee", provBot, true))
 	in.Reviews[provReviewID] = approved("rev-acct")
-	res := checks.Provenance(in)
+	res := checks.Provenance(in.input())
 	if len(res.Findings) != 0 {
 		t.Fatalf("findings:\n%s", provDump(res.Findings))
 	}
@@ -665,7 +679,7 @@ func TestProvenanceEvidence(t *testing.T) {
 func TestProvenanceDefaultConfigWarnsOnce(t *testing.T) {
 	t.Parallel()
 	in := provInput(t, nil, "rev", nil, commitBy("ac1", "rev-acct", true))
-	res := checks.Provenance(in)
+	res := checks.Provenance(in.input())
 	if len(res.Findings) != 1 {
 		t.Fatalf("findings:\n%s", provDump(res.Findings))
 	}
@@ -681,7 +695,7 @@ func TestProvenanceDefaultConfigWarnsOnce(t *testing.T) {
 	// Under require every line still fails on its own.
 	cfg := provConfig(t, "require", "sticky", "")
 	cfg.Seats = map[string][]string{}
-	res = checks.Provenance(provInput(t, cfg, "rev", nil, commitBy("ac1", "rev-acct", true)))
+	res = checks.Provenance(provInput(t, cfg, "rev", nil, commitBy("ac1", "rev-acct", true)).input())
 	if len(res.Findings) != 3 || res.Findings[2].Severity != checks.SeverityError || res.Findings[2].Line != 5 {
 		t.Errorf("require without seats:\n%s", provDump(res.Findings))
 	}
@@ -694,7 +708,7 @@ func TestProvenanceStaleOnlyForAppliedAccepts(t *testing.T) {
 	// lead accepts: a seat that is not the reviewer, so replay rejects it.
 	in := provInput(t, provConfig(t, "require", "tree", ""), "lead", map[string]any{"commit": provReviewed}, commitBy("ac1", "lead-acct", true))
 	in.Stale[5] = checks.StaleFacts{Anchor: provReviewed, Changed: []string{"x.go"}}
-	res := checks.Provenance(in)
+	res := checks.Provenance(in.input())
 	if len(res.Findings) != 0 || len(res.NotAccepted) != 0 {
 		t.Fatalf("findings:\n%s not accepted %v", provDump(res.Findings), res.NotAccepted)
 	}
@@ -731,7 +745,7 @@ func TestPullRequestWeighsProvenance(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
 			yml := fmt.Sprintf("seats:\n  lead: [lead-acct]\n  dev: [dev-acct]\n  rev: [rev-acct]\nprovenance:\n  mode: %s\n  stale: sticky\n", mode)
-			facts := provInput(t, nil, "rev", nil, commitBy("f0f0", "dev-acct", true))
+			facts := provInput(t, nil, "rev", nil, commitBy("f0f0", "dev-acct", true)).input()
 			raw := provLog(t, "rev", nil)
 			log, res := projection.ReadBytes(raw, projection.ReadOptions{KeepEvents: true})
 			in := checks.Input{Dir: ".pact", Scan: &log.Scan, Replay: res, State: projection.RenderBytes(res.State), TaskFiles: map[string][]byte{}}
@@ -781,7 +795,7 @@ func TestProvenanceCommentBackedChanges(t *testing.T) {
 			in.Events[2].Event = &ev
 			in.Comments[provCommentID] = commented("rev-acct", tt.command)
 
-			fs := checks.Provenance(in).Findings
+			fs := checks.Provenance(in.input()).Findings
 
 			if tt.want == "" {
 				if len(fs) != 0 {
@@ -806,7 +820,7 @@ func TestPullRequestFailsClosedOnANewerProtocol(t *testing.T) {
 	if res.Unsupported == nil {
 		t.Fatal("the fixture is not a newer protocol's log")
 	}
-	facts := provInput(t, provConfig(t, "require", "tree", "unmapped-branches: block\n"), "dev", nil, commitBy("dddd", "dev-acct", true))
+	facts := provInput(t, provConfig(t, "require", "tree", "unmapped-branches: block\n"), "dev", nil, commitBy("dddd", "dev-acct", true)).input()
 	in := checks.Input{Dir: ".pact", Scan: &log.Scan, Replay: res, State: projection.RenderBytes(res.State), TaskFiles: map[string][]byte{}}
 
 	got := checks.PullRequest(in, checks.PullRequestFacts{BaseLog: []byte("{}\n"), HeadLog: raw, Branches: []string{"feat/other"},
@@ -814,5 +828,65 @@ func TestPullRequestFailsClosedOnANewerProtocol(t *testing.T) {
 
 	if len(got) != 1 || got[0].Code != projection.CodeVersionUnsupported || got[0].Line != 1 {
 		t.Errorf("findings = %s, want only %s on line 1", provDump(got), projection.CodeVersionUnsupported)
+	}
+}
+
+// TestProvenanceFloodIsListed: a pull request that adds thousands of
+// events holds a listing of their findings and evidence, not one entry per
+// line, with every count exact (docs/semantics.md §7). The events come one
+// at a time in one Event the sequence reuses, as action decodes them.
+func TestProvenanceFloodIsListed(t *testing.T) {
+	t.Parallel()
+	const flood = 5_000
+	var lines []string
+	at := time.Date(2026, 6, 9, 11, 0, 0, 0, time.UTC)
+	for i := range flood {
+		b, err := projection.Encode(projection.Draft{EventID: fmt.Sprintf("f%031x", i), TS: at.Add(time.Duration(i) * time.Second),
+			AgentID: "dev", Type: projection.TypeCheckpoint, TaskID: "T1", Feature: "LOGIN", Payload: projection.CheckpointPayload{Evidence: fmt.Sprint(i)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, string(b))
+	}
+	raw := append(provLog(t, "rev", nil), strings.Join(lines, "\n")+"\n"...)
+	_, res := projection.ReadBytes(raw, projection.ReadOptions{})
+	for _, tc := range []struct {
+		name   string
+		commit *checks.ProvenanceCommit
+		// unverified and future are the counts of those codes; evidence
+		// the verified lines that say why.
+		unverified, future, evidence int
+	}{
+		{"verified", commitBy("d1", "dev-acct", true), 0, 0, checks.MaxListed},
+		{"by another account", commitBy("r1", "rev-acct", true), flood, 0, 0},
+		{"stamped ahead of a commit and of the check", &checks.ProvenanceCommit{SHA: "d2", AuthorLogin: "rev-acct", Date: at.Add(-72 * time.Hour)}, flood, flood, 0},
+	} {
+		in := checks.ProvenanceInput{LogPath: ".pact/log.jsonl", Config: provConfig(t, "require", "sticky", ""), BotLogins: []string{provBot},
+			Branches: []string{"feat/login"}, PRNumber: 7, State: res.State, Now: at.Add(-48 * time.Hour)}
+		in.Events = func(yield func(checks.AddedEvent) bool) {
+			projection.EachEvent(raw, func(ev *projection.Event) {
+				if ev.Line > 5 {
+					yield(checks.AddedEvent{Event: ev, Commit: tc.commit})
+				}
+			})
+		}
+		got := checks.Provenance(in)
+		n := map[projection.Code]int{}
+		for _, f := range got.Findings {
+			n[f.Code] += max(f.Omitted, 1)
+		}
+		if n[checks.CodeProvenanceUnverified] != tc.unverified || n[checks.CodeProvenanceFutureTS] != tc.future || len(got.Evidence) != tc.evidence {
+			t.Errorf("%s: %d unverified, %d future, %d lines with evidence; want %d, %d, %d", tc.name,
+				n[checks.CodeProvenanceUnverified], n[checks.CodeProvenanceFutureTS], len(got.Evidence), tc.unverified, tc.future, tc.evidence)
+		}
+		if most := 4*checks.MaxListed + 4*(checks.MaxListed+1); len(got.Findings) > most {
+			t.Errorf("%s: %d findings held, over %d", tc.name, len(got.Findings), most)
+		}
+		capped := checks.Cap(got.Findings)
+		for _, f := range capped {
+			if f.Omitted == 0 && (f.Line <= 5 || f.Line > 5+checks.MaxListed) {
+				t.Errorf("%s: line %d listed, not one of the first %d added", tc.name, f.Line, checks.MaxListed)
+			}
+		}
 	}
 }

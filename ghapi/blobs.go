@@ -76,7 +76,7 @@ func (c *Client) ReadBlobs(ctx context.Context, blobs []BlobRef) (map[string][]b
 		return nil, err
 	}
 	for _, b := range one {
-		data, err := c.readBlob(ctx, b.OID)
+		data, err := c.readBlob(ctx, b.OID, b.Size)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", b.Path, err)
 		}

@@ -132,6 +132,43 @@ func TestReadBlobsBatchesBySize(t *testing.T) {
 	}
 }
 
+// TestReadBlobRaw: a blob read through the blobs API comes as its bytes
+// (the raw media type), not as base64 in JSON, which the client held three
+// or four times over: what GitHub sends is the blob's size, with GraphQL
+// or without.
+func TestReadBlobRaw(t *testing.T) {
+	t.Parallel()
+	const size = 600_000 // over GitHub's cut of Blob.text
+	text := strings.Repeat("raw\n", size/4)
+	for _, tc := range []struct {
+		name string
+		opts []fakegithub.Option
+	}{{"with GraphQL", nil}, {"without GraphQL", []fakegithub.Option{fakegithub.WithoutGraphQL()}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := fakegithub.New(t, tc.opts...)
+			seedRepo(t, srv)
+			head := srv.CommitFiles(owner, repo, "topic", map[string]string{"d/big.md": text}, "bob")
+			c, _ := newClient(t, srv)
+			_, refs := listed(t, c, head, "d")
+			before := srv.BytesServed()
+			got, err := c.ReadBlobs(context.Background(), refs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got[refs[0].OID]) != text {
+				t.Fatal("the blob read differs")
+			}
+			if served := srv.BytesServed() - before; served > size+size/100 {
+				t.Errorf("%d bytes served for a blob of %d: not read raw", served, size)
+			}
+			if n := opCount(srv, "git/get-blob"); n != 1 {
+				t.Errorf("blob reads = %d, want 1", n)
+			}
+		})
+	}
+}
+
 func TestReadBlobsRefuses(t *testing.T) {
 	t.Parallel()
 	srv := fakegithub.New(t)

@@ -75,10 +75,17 @@ func blobID(data []byte, oidLike string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// keeps reports whether an entry of n bytes is kept: at most an eighth of
+// the bound. A judgement holds what it reads for as long as it needs it;
+// a log of tens of MB held by the cache as well was a second copy for the
+// rest of the run, and a log read as a stream would be held to be kept
+// (docs/semantics.md §7), so a larger file is read again if asked again.
+func (c *objectCache) keeps(n int) bool { return n <= c.max/8 }
+
 // makeRoom evicts the oldest entries until n more bytes fit; false when n
-// alone is over the bound. Call with mu held.
+// is more than an entry may be (keeps). Call with mu held.
 func (c *objectCache) makeRoom(n int) bool {
-	if n > c.max {
+	if !c.keeps(n) {
 		return false
 	}
 	for c.size+n > c.max && len(c.order) > 0 {

@@ -105,7 +105,7 @@ func TestReadOnlyTokenIsForbidden(t *testing.T) {
 			return err
 		}},
 		{name: "commit files", call: func() error {
-			_, err := c.CommitFiles(ctx, "main", head, map[string][]byte{"a": []byte("b")}, "m")
+			_, err := c.CommitFiles(ctx, "main", head, map[string]ghapi.File{"a": {[]byte("b")}}, "m")
 			return err
 		}},
 	}

@@ -3,6 +3,8 @@ package ghapi_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -127,5 +129,47 @@ func TestReadFileLimit(t *testing.T) {
 				t.Errorf("cached read: %d bytes, %v, %d requests", len(b), err, len(srv.Requests())-before)
 			}
 		})
+	}
+}
+
+// TestReadFileStream: a file read as a stream is the file, within its
+// limit (past it, an error wrapping ErrTooLarge from the reader, whatever
+// the reader makes of it), from the cache once read, and fn's own error
+// comes back as it is.
+func TestReadFileStream(t *testing.T) {
+	t.Parallel()
+	srv := fakegithub.New(t)
+	seedRepo(t, srv)
+	content := strings.Repeat("line\n", 20_000)
+	head := srv.CommitFiles(owner, repo, "topic", map[string]string{"f.txt": content}, "bob")
+	c, _ := newClient(t, srv)
+	ctx := context.Background()
+	read := func(limit int64) (string, error) {
+		var got []byte
+		err := c.ReadFileStream(ctx, "f.txt", head, limit, func(r io.Reader) error {
+			var err error
+			if got, err = io.ReadAll(r); err != nil {
+				return fmt.Errorf("the reader: %w", err)
+			}
+			return nil
+		})
+		return string(got), err
+	}
+	if _, err := read(int64(len(content)) - 1); !errors.Is(err, ghapi.ErrTooLarge) {
+		t.Errorf("one byte over the limit: %v, want ErrTooLarge", err)
+	}
+	if got, err := read(int64(len(content))); got != content || err != nil {
+		t.Errorf("at the limit: %d bytes, %v; want the file", len(got), err)
+	}
+	before := len(srv.Requests())
+	if got, err := read(-1); got != content || len(srv.Requests()) != before {
+		t.Errorf("read again: %d bytes, %v, %d requests; want the file from the cache", len(got), err, len(srv.Requests())-before)
+	}
+	if err := c.ReadFileStream(ctx, "nope.txt", head, -1, func(io.Reader) error { return nil }); !errors.Is(err, ghapi.ErrNotFound) {
+		t.Errorf("a missing file: %v", err)
+	}
+	mine := errors.New("mine")
+	if err := c.ReadFileStream(ctx, "f.txt", "topic", -1, func(io.Reader) error { return mine }); !errors.Is(err, mine) {
+		t.Errorf("fn's error came back as %v", err)
 	}
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/google/go-github/v60/github"
 )
@@ -17,16 +17,17 @@ import (
 // parentSHA as one commit, then moves branch to it without force, through
 // the Git Data API: the parent's tree (known when this client read the
 // parent through ReadTrees, else one call), a tree on it holding the files
-// (text inline; a file that is not valid UTF-8 as a blob of its own), the
-// commit, and the update of refs/heads/<branch>: three calls in the usual
-// case. It returns the new commit SHA.
+// (text inline, streamed into the request: treeRequest; a file that is not
+// valid UTF-8 as a blob of its own), the commit, and the update of
+// refs/heads/<branch>: three calls in the usual case. It returns the new
+// commit SHA.
 //
 // If branch no longer points at parentSHA (someone pushed meanwhile) the
 // update is refused and the error wraps ErrNotFastForward: re-read the
 // branch, rebuild the files and call again. The commit has no explicit
 // author, so GitHub attributes it to the token's identity (and signs it
 // when the token belongs to an app). Files cannot be deleted.
-func (c *Client) CommitFiles(ctx context.Context, branch, parentSHA string, files map[string][]byte, message string) (string, error) {
+func (c *Client) CommitFiles(ctx context.Context, branch, parentSHA string, files map[string]File, message string) (string, error) {
 	op := fmt.Sprintf("commit %d files to %s", len(files), branch)
 	if branch == "" || parentSHA == "" || message == "" {
 		return "", fmt.Errorf("%s: branch, parent sha and message are required", op)
@@ -43,14 +44,14 @@ func (c *Client) CommitFiles(ctx context.Context, branch, parentSHA string, file
 		parentTree = parent.GetTree().GetSHA()
 	}
 	changes := make([]TreeChange, 0, len(files))
-	for p, b := range files {
-		changes = append(changes, TreeChange{Path: p, Content: b})
+	for p, f := range files {
+		changes = append(changes, TreeChange{Path: p, Content: f})
 	}
 	entries, err := c.treeEntries(ctx, op, changes)
 	if err != nil {
 		return "", err
 	}
-	tree, _, err := c.gh.Git.CreateTree(ctx, c.owner, c.repo, parentTree, entries)
+	tree, err := c.createTree(ctx, parentTree, entries)
 	if err != nil {
 		return "", wrapErr(op+": create tree", err)
 	}
@@ -68,8 +69,10 @@ func (c *Client) CommitFiles(ctx context.Context, branch, parentSHA string, file
 	// What was written is known by its ids: a later read of the new
 	// commit (the check of it) takes these blobs by the ids GitHub reports.
 	c.cache.putTree(commit.GetSHA(), tree.GetSHA())
-	for _, b := range files {
-		c.cache.putBlob(b, commit.GetSHA())
+	for _, f := range files {
+		if c.cache.keeps(f.size()) {
+			c.cache.putBlob(f.join(), commit.GetSHA())
+		}
 	}
 	return commit.GetSHA(), nil
 }
@@ -81,17 +84,17 @@ func (c *Client) CommitFiles(ctx context.Context, branch, parentSHA string, file
 type TreeChange struct {
 	Path    string
 	Entry   GitEntry
-	Content []byte
+	Content File
 	Delete  bool
 }
 
 // treeEntries turns changes into the entries of a tree request, sorted by
-// path: a file's text inline, and a file that is not valid UTF-8 (or is
-// empty) as a blob of its own first.
-func (c *Client) treeEntries(ctx context.Context, op string, changes []TreeChange) ([]*github.TreeEntry, error) {
+// path: a file's text inline (streamed: treeRequest), and a file that is
+// not valid UTF-8 (or is empty) as a blob of its own first.
+func (c *Client) treeEntries(ctx context.Context, op string, changes []TreeChange) ([]treeEntry, error) {
 	sorted := slices.Clone(changes)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
-	entries := make([]*github.TreeEntry, 0, len(sorted))
+	entries := make([]treeEntry, 0, len(sorted))
 	for i, ch := range sorted {
 		p := ch.Path
 		clean := strings.Trim(p, "/")
@@ -101,31 +104,47 @@ func (c *Client) treeEntries(ctx context.Context, op string, changes []TreeChang
 		}
 		switch {
 		case ch.Delete:
-			// A null sha removes the path (go-github sends "sha": null).
-			entries = append(entries, &github.TreeEntry{Path: github.String(p), Mode: github.String("100644"), Type: github.String("blob")})
+			// A null sha removes the path.
+			entries = append(entries, treeEntry{path: p, delete: true})
 		case !ch.Entry.Absent():
 			if !isObjectID(ch.Entry.OID) || (ch.Entry.Type != "blob" && ch.Entry.Type != "commit") {
 				return nil, fmt.Errorf("%s: %q: not an entry of a file, link or submodule: %+v", op, p, ch.Entry)
 			}
-			entries = append(entries, &github.TreeEntry{Path: github.String(p), Mode: github.String(fmt.Sprintf("%06o", ch.Entry.Mode)),
-				Type: github.String(ch.Entry.Type), SHA: github.String(ch.Entry.OID)})
-		case len(ch.Content) > 0 && utf8.Valid(ch.Content):
+			entries = append(entries, treeEntry{path: p, mode: fmt.Sprintf("%06o", ch.Entry.Mode), typ: ch.Entry.Type, sha: ch.Entry.OID})
+		case ch.Content.size() > 0 && ch.Content.validUTF8():
 			// GitHub writes the blob from the tree's inline content: its
-			// bytes are the UTF-8 of the JSON string, exactly Content.
-			entries = append(entries, &github.TreeEntry{Path: github.String(p), Mode: github.String("100644"), Type: github.String("blob"),
-				Content: github.String(string(ch.Content))})
+			// bytes are the UTF-8 of the JSON string, exactly the file's.
+			entries = append(entries, treeEntry{path: p, content: ch.Content})
 		default:
 			blob, _, err := c.gh.Git.CreateBlob(ctx, c.owner, c.repo, &github.Blob{
-				Content:  github.String(base64.StdEncoding.EncodeToString(ch.Content)),
+				Content:  github.String(base64.StdEncoding.EncodeToString(ch.Content.join())),
 				Encoding: github.String("base64"),
 			})
 			if err != nil {
 				return nil, wrapErr(op+": create blob for "+p, err)
 			}
-			entries = append(entries, &github.TreeEntry{Path: github.String(p), Mode: github.String("100644"), Type: github.String("blob"), SHA: blob.SHA})
+			entries = append(entries, treeEntry{path: p, sha: blob.GetSHA()})
 		}
 	}
 	return entries, nil
+}
+
+// createTree creates a tree on baseTree holding entries, the request's
+// body streamed (treeRequest), and made again for each attempt.
+func (c *Client) createTree(ctx context.Context, baseTree string, entries []treeEntry) (*github.Tree, error) {
+	req, err := c.gh.NewRequest(http.MethodPost, c.repoPath()+"/git/trees", nil)
+	if err != nil {
+		return nil, err
+	}
+	body, size := treeRequest(baseTree, entries)
+	req.Body, req.ContentLength = io.NopCloser(body()), size
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(body()), nil }
+	req.Header.Set("Content-Type", "application/json")
+	tree := new(github.Tree)
+	if _, err := c.gh.Do(ctx, req, tree); err != nil {
+		return nil, err
+	}
+	return tree, nil
 }
 
 // CommitTree writes a commit whose tree is baseTree (a tree id) with
@@ -149,7 +168,7 @@ func (c *Client) CommitTree(ctx context.Context, branch string, parents []string
 	}
 	treeSHA := baseTree
 	if len(entries) > 0 {
-		tree, _, err := c.gh.Git.CreateTree(ctx, c.owner, c.repo, baseTree, entries)
+		tree, err := c.createTree(ctx, baseTree, entries)
 		if err != nil {
 			return "", wrapErr(op+": create tree", err)
 		}
@@ -172,8 +191,8 @@ func (c *Client) CommitTree(ctx context.Context, branch string, parents []string
 	}
 	c.cache.putTree(commit.GetSHA(), treeSHA)
 	for _, ch := range changes {
-		if !ch.Delete && ch.Entry.Absent() {
-			c.cache.putBlob(ch.Content, commit.GetSHA())
+		if !ch.Delete && ch.Entry.Absent() && c.cache.keeps(ch.Content.size()) {
+			c.cache.putBlob(ch.Content.join(), commit.GetSHA())
 		}
 	}
 	return commit.GetSHA(), nil

@@ -1,6 +1,7 @@
 package ghapi_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"reflect"
@@ -22,9 +23,11 @@ func TestCommitFiles(t *testing.T) {
 	if head != parent {
 		t.Fatalf("the branch is at %s, want %s", head, parent)
 	}
-	files := map[string][]byte{
-		".pact/log.jsonl":    []byte("{\"event\":\"init\"}\n{\"event\":\"ack\"}\n"),
-		".pact/bin/blob.dat": {0, 1, 2, 0xff, 0xfe},
+	files := map[string]ghapi.File{
+		".pact/log.jsonl":    {[]byte("{\"event\":\"init\"}\n"), []byte("{\"event\":\"ack\"}\n")},
+		".pact/bin/blob.dat": {{0, 1, 2, 0xff, 0xfe}},
+		// A character split across parts: valid as a whole, sent as a blob.
+		".pact/split.md": {[]byte("caf\xc3"), []byte("\xa9\n")},
 	}
 	sha, err := c.CommitFiles(ctx, "topic", parent, files, "pact: record ack")
 	if err != nil {
@@ -37,8 +40,9 @@ func TestCommitFiles(t *testing.T) {
 	if !reflect.DeepEqual(info.Parents, []string{parent}) || info.Message != "pact: record ack" || !info.Verified || info.AuthorLogin != fakegithub.DefaultLogin {
 		t.Errorf("commit = %+v", info)
 	}
-	for p, want := range files {
-		if got, ok := srv.FileAt(sha, p); !ok || got != string(want) {
+	for p, parts := range files {
+		want := string(bytes.Join(parts, nil))
+		if got, ok := srv.FileAt(sha, p); !ok || got != want {
 			t.Errorf("FileAt(%s) = %q, %v; want %q", p, got, ok, want)
 		}
 	}
@@ -66,7 +70,7 @@ func TestCommitFilesNotFastForward(t *testing.T) {
 	c, _ := newClient(t, srv)
 	ctx := context.Background()
 
-	_, err := c.CommitFiles(ctx, "topic", parent, map[string][]byte{"log": []byte("1\nbot\n")}, "pact: append")
+	_, err := c.CommitFiles(ctx, "topic", parent, map[string]ghapi.File{"log": {[]byte("1\nbot\n")}}, "pact: append")
 	if !errors.Is(err, ghapi.ErrNotFastForward) {
 		t.Fatalf("CommitFiles error = %v, want ErrNotFastForward", err)
 	}
@@ -79,14 +83,14 @@ func TestCommitFilesNotFastForward(t *testing.T) {
 
 	// The caller re-reads the branch and tries again.
 	head := srv.BranchHead(owner, repo, "topic")
-	sha, err := c.CommitFiles(ctx, "topic", head, map[string][]byte{"log": []byte("1\n2\nbot\n")}, "pact: append")
+	sha, err := c.CommitFiles(ctx, "topic", head, map[string]ghapi.File{"log": {[]byte("1\n2\nbot\n")}}, "pact: append")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := srv.FileAt(sha, "log"); got != "1\n2\nbot\n" {
 		t.Errorf("log = %q", got)
 	}
-	if _, err := c.CommitFiles(ctx, "missing", head, map[string][]byte{"x": nil}, "m"); !errors.Is(err, ghapi.ErrNotFound) {
+	if _, err := c.CommitFiles(ctx, "missing", head, map[string]ghapi.File{"x": nil}, "m"); !errors.Is(err, ghapi.ErrNotFound) {
 		t.Errorf("commit to a missing branch: %v, want ErrNotFound", err)
 	}
 }

@@ -224,7 +224,7 @@ func TestRetryReplaysRequestBodies(t *testing.T) {
 	if len(runs) != 1 || runs[0].Name != "pact" || len(runs[0].Annotations) != 60 || runs[0].Conclusion != "success" {
 		t.Fatalf("check runs = %+v", runs)
 	}
-	sha, err := c.CommitFiles(ctx, "main", head, map[string][]byte{"f": []byte("content")}, "m")
+	sha, err := c.CommitFiles(ctx, "main", head, map[string]ghapi.File{"f": {[]byte("content")}}, "m")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -433,7 +433,11 @@ func (c *Client) blobBytes(ctx context.Context, e *gqlEntry) ([]byte, error) {
 	if !isObjectID(e.OID) {
 		return nil, fmt.Errorf("GitHub named the blob %q, which is not an object id", e.OID)
 	}
-	return c.readBlob(ctx, e.OID)
+	size := int64(-1)
+	if o := e.Object; o != nil && o.ByteSize != nil {
+		size = *o.ByteSize
+	}
+	return c.readBlob(ctx, e.OID, size)
 }
 
 func cleanPath(p string) (string, error) {

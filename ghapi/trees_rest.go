@@ -74,7 +74,7 @@ func (c *Client) readTreesREST(ctx context.Context, op string, reads []TreeRead)
 					return err
 				}
 			}
-			data, err := c.readBlob(ctx, e.GetSHA())
+			data, err := c.readBlob(ctx, e.GetSHA(), en.Size)
 			if err != nil {
 				return err
 			}

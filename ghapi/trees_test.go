@@ -205,7 +205,7 @@ func TestCommitFilesAfterReadTrees(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := len(srv.Requests())
-	sha, err := c.CommitFiles(ctx, "main", trees[0].Commit, map[string][]byte{".pact/log.jsonl": []byte("{\"event\":\"init\"}\n{\"é\":\"<&>\"}\n")}, "pact: append")
+	sha, err := c.CommitFiles(ctx, "main", trees[0].Commit, map[string]ghapi.File{".pact/log.jsonl": {[]byte("{\"event\":\"init\"}\n"), []byte("{\"é\":\"<&>\"}\n")}}, "pact: append")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,8 +122,8 @@ func TestCommitTree(t *testing.T) {
 	changes := []ghapi.TreeChange{
 		{Path: "bin/run", Entry: ghapi.GitEntry{Type: "blob", Mode: 0o100755, OID: run.OID}},
 		{Path: "README.md", Delete: true},
-		{Path: ".pact/log.jsonl", Content: []byte("{\"merged\":true}\n")},
-		{Path: ".pact/bin.dat", Content: []byte{0xff, 0}},
+		{Path: ".pact/log.jsonl", Content: ghapi.File{[]byte("{\"merged\":true}\n")}},
+		{Path: ".pact/bin.dat", Content: ghapi.File{{0xff, 0}}},
 	}
 	sha, err := c.CommitTree(ctx, "topic", []string{head, tip}, trees[0].RootTree, changes, "Merge main into topic")
 	if err != nil {
@@ -172,7 +172,7 @@ func TestCommitTree(t *testing.T) {
 		t.Error("the branch moved to a commit that changes a workflow")
 	}
 	for _, bad := range []string{"", "/abs", "a/../b", "a//b", "./a"} {
-		if _, err := c.CommitTree(ctx, "topic", []string{moved}, wfTrees[0].RootTree, []ghapi.TreeChange{{Path: bad, Content: []byte("x")}}, "m"); err == nil {
+		if _, err := c.CommitTree(ctx, "topic", []string{moved}, wfTrees[0].RootTree, []ghapi.TreeChange{{Path: bad, Content: ghapi.File{[]byte("x")}}}, "m"); err == nil {
 			t.Errorf("path %q was taken", bad)
 		}
 	}

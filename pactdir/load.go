@@ -75,7 +75,7 @@ func (d Dir) LoadReplay(p *Progress) (*projection.Log, *projection.Result, error
 // kept, so memory stays well below the log's size, yet Log.Propose judges
 // that line exactly. A missing log is ErrNoPact.
 func (d Dir) LoadLogToAppend(eventID string, p *Progress) (*projection.Log, *projection.Result, error) {
-	log, res, _, err := loadLog(d, p, projection.ReadOptions{Reserve: eventID})
+	log, res, _, err := loadLog(d, p, projection.ReadOptions{Reserve: []string{eventID}})
 	return log, res, err
 }
 

@@ -201,7 +201,7 @@ func (d Dir) LoadLogToAppendCached(build, eventID string, p *Progress) (*Loaded,
 		return &Loaded{Log: log, Res: res, FromSnapshot: true, bytes: size}, nil
 	}
 	_, _, _, kept := d.snapshotPlace() // no place: nothing to keep for it
-	log, res, read, err := loadLog(d, p, projection.ReadOptions{Reserve: eventID, Snapshot: kept})
+	log, res, read, err := loadLog(d, p, projection.ReadOptions{Reserve: []string{eventID}, Snapshot: kept})
 	if err != nil {
 		return nil, err
 	}

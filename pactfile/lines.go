@@ -2,6 +2,7 @@ package pactfile
 
 import (
 	"bytes"
+	"iter"
 	"strings"
 )
 
@@ -44,14 +45,31 @@ func TrimBOM(first []byte) []byte {
 	return first
 }
 
+// Lines yields the lines of a whole log, numbered from 1, without
+// terminators and with line 1 after any BOM: SplitLines without a slice
+// of them all, for a reader that keeps a few bytes of each line of a log
+// that may hold hundreds of thousands (docs/semantics.md §7). The lines
+// share b's memory.
+func Lines(b []byte) iter.Seq2[int, []byte] {
+	return func(yield func(int, []byte) bool) {
+		n := 1
+		for line, rest, ok := CutLine(b); ok; line, rest, ok = CutLine(rest) {
+			if n == 1 {
+				line = TrimBOM(line)
+			}
+			if !yield(n, line) {
+				return
+			}
+			n++
+		}
+	}
+}
+
 // SplitLines splits a whole log into its lines, without terminators and
 // with line 1 after any BOM. The lines share b's memory.
 func SplitLines(b []byte) [][]byte {
 	var lines [][]byte
-	for line, rest, ok := CutLine(b); ok; line, rest, ok = CutLine(rest) {
-		if lines == nil {
-			line = TrimBOM(line)
-		}
+	for _, line := range Lines(b) {
 		lines = append(lines, line)
 	}
 	return lines
@@ -61,15 +79,10 @@ func SplitLines(b []byte) [][]byte {
 // whether the log has one; it holds nothing per line, so a log of short
 // lines costs no slice header for each.
 func Line(b []byte, n int) ([]byte, bool) {
-	i := 1
-	for line, rest, ok := CutLine(b); ok; line, rest, ok = CutLine(rest) {
+	for i, line := range Lines(b) {
 		if i == n {
-			if n == 1 {
-				line = TrimBOM(line)
-			}
 			return line, true
 		}
-		i++
 	}
 	return nil, false
 }

@@ -421,8 +421,8 @@ func diffReserved(file []byte, want *Log, workers, chunk int) string {
 				break
 			}
 		}
-		if got.reservedLine != wantLine {
-			return fmt.Sprintf("event_id %q: first used on line %d, want %d", id, got.reservedLine, wantLine)
+		if got.reserved[id] != wantLine || got.LineOf(id) != wantLine {
+			return fmt.Sprintf("event_id %q: first used on line %d (LineOf %d), want %d", id, got.reserved[id], got.LineOf(id), wantLine)
 		}
 		full := parseBytes(file)
 		fullRes := replay(full)
@@ -529,7 +529,7 @@ func TestParseReplayEquivalence(t *testing.T) {
 				t.Errorf("EachEvent gives %d events, Read with KeepEvents keeps %d, or they differ", len(each), len(want.Events))
 			}
 			// Read's door gives the same replay whatever it keeps.
-			for _, opts := range []ReadOptions{{}, {KeepEvents: true}, {Reserve: "x"}} {
+			for _, opts := range []ReadOptions{{}, {KeepEvents: true}, {Reserve: []string{"x"}}} {
 				log, got := ReadBytes(file, opts)
 				if msg := sameReplay(log, got, want, wantRes); msg != "" || log.eventless == opts.KeepEvents {
 					t.Errorf("ReadBytes(%+v) differs from the canonical replay (read without events: %v): %s", opts, log.eventless, msg)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/pact-action/pact-action/pactfile"
@@ -175,13 +177,14 @@ func (l *Log) proposeReserved(res *Result, line []byte) (*Rejection, error) {
 	if err != nil {
 		return nil, err
 	}
+	at, reserved := l.reserved[ev.EventID]
 	switch {
-	case l.reserved == "":
+	case len(l.reserved) == 0:
 		return nil, errors.New("internal error: the log was read without its events and without a reserved event_id")
-	case ev.EventID != l.reserved:
-		return nil, fmt.Errorf("internal error: the log was read for appending event_id %q, not %q", l.reserved, ev.EventID)
-	case l.reservedLine > 0:
-		return duplicateOf(&ev, l.reservedLine), nil
+	case !reserved:
+		return nil, fmt.Errorf("internal error: the log was read for appending event_ids %q, not %q", slices.Sorted(maps.Keys(l.reserved)), ev.EventID)
+	case at > 0:
+		return duplicateOf(&ev, at), nil
 	case ev.Problem == nil && ev.TS.Before(l.latest):
 		// The log's own events are gone, so the line can only be judged at
 		// the end of replay order.
@@ -191,6 +194,7 @@ func (l *Log) proposeReserved(res *Result, line []byte) (*Rejection, error) {
 		return rej, nil
 	}
 	l.Lines = ev.Line
+	l.reserved[ev.EventID] = ev.Line
 	if ev.TS.After(l.latest) {
 		l.latest = ev.TS
 	}

@@ -188,5 +188,5 @@ func golden(t *testing.T, path string, got []byte) { t.Helper(); goldenfile.Chec
 // readParallel is Read without KeepEvents, with its sizes given (tests make
 // them small).
 func readParallel(r io.Reader, reserve string, workers, chunk int) (*Log, *Result, error) {
-	return readInto(&Log{eventless: true, reserved: reserve}, r, workers, chunk)
+	return readInto(&Log{eventless: true, reserved: reservation(reserve)}, r, workers, chunk)
 }

@@ -270,8 +270,13 @@ func (l *Log) judgeOnRead(ev *Event) {
 }
 
 // LineOf is the line of the first event of a log read with its events
-// that uses the event_id id (0: none), whatever its findings.
+// that uses the event_id id (0: none), whatever its findings; a log read
+// without them knows it of its reserved event_ids only
+// (ReadOptions.Reserve), and says 0 of any other.
 func (l *Log) LineOf(id string) int {
+	if l.eventless {
+		return l.reserved[id]
+	}
 	for i := range l.Events {
 		if l.Events[i].EventID == id {
 			line := l.Events[i].Line

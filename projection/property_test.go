@@ -297,7 +297,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 func TestProposeOnAppendLog(t *testing.T) {
 	t.Parallel()
 	read := func(id string) (*Log, *Result) {
-		log, res, err := Read(bytes.NewReader(review().bytes()), ReadOptions{Reserve: id})
+		log, res, err := Read(bytes.NewReader(review().bytes()), ReadOptions{Reserve: []string{id}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -326,6 +326,25 @@ func TestProposeOnAppendLog(t *testing.T) {
 	rj, err = log.Propose(res, []byte(evLine("new", at(9), "claude-opus", "", TypeAccept, "T1", "F", "")))
 	if err != nil || rj != nil || res.State.Tasks["T1"].Status != StatusAccepted || log.Lines != 5 {
 		t.Errorf("a valid accept: %+v %v, lines %d", rj, err, log.Lines)
+	}
+	// Several lines at once (a comment's commands): LineOf knows each
+	// reserved id the log holds, each line is judged after the ones
+	// before it, and a reserved id once appended is the log's.
+	log, res, err = Read(bytes.NewReader(review().bytes()), ReadOptions{Reserve: []string{"e4", "n1", "n2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log.LineOf("e4") != 4 || log.LineOf("n1") != 0 || log.LineOf("e3") != 0 {
+		t.Errorf("LineOf: e4 %d, n1 %d, e3 (not reserved) %d; want 4, 0, 0", log.LineOf("e4"), log.LineOf("n1"), log.LineOf("e3"))
+	}
+	if rj, err := log.Propose(res, []byte(evLine("n1", at(9), "claude-opus", "", TypeChangesRequested, "T1", "F", `{"reason":"r"}`))); err != nil || rj != nil {
+		t.Errorf("the first reserved line: %+v %v", rj, err)
+	}
+	if rj, err := log.Propose(res, []byte(evLine("n2", at(10), "claude-opus", "", TypeAccept, "T1", "F", ""))); err != nil || rj == nil || rj.Code != CodeInvalidTransition {
+		t.Errorf("an accept after changes were requested: %+v %v, want %s", rj, err, CodeInvalidTransition)
+	}
+	if rj, err := log.Propose(res, []byte(evLine("n1", at(11), "claude-opus", "", TypeAccept, "T1", "F", ""))); err != nil || rj == nil || rj.Code != CodeEventIDDuplicate || log.LineOf("n1") != 5 {
+		t.Errorf("a reserved id appended already: %+v %v, LineOf %d", rj, err, log.LineOf("n1"))
 	}
 }
 

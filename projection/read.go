@@ -44,11 +44,10 @@ type Log struct {
 	// whatever the log holds).
 	eventless bool
 	// What a log read without its events keeps for a writer about to
-	// append one line: the latest ts, the event_id reserved
-	// (ReadOptions.Reserve) and the line that first used it (0: none).
-	latest       time.Time
-	reserved     string
-	reservedLine int
+	// append lines: the latest ts, and the event_ids reserved
+	// (ReadOptions.Reserve) with the line that first used each (0: none).
+	latest   time.Time
+	reserved map[string]int
 	// keepIDs says ids holds the digest (IDDigest) of every event_id of
 	// the log, for a snapshot (ReadOptions.Snapshot).
 	keepIDs bool
@@ -94,11 +93,12 @@ type ReadOptions struct {
 	// KeepEvents keeps every event in Log.Events. Without it no event is
 	// kept, and the log is replayed on all cores as it is read.
 	KeepEvents bool
-	// Reserve is the event_id of the one line a writer is about to append
-	// to a log read without its events: Log.Propose then judges that line
-	// exactly as on a log that keeps them (a log that keeps its events
-	// needs no reservation).
-	Reserve string
+	// Reserve are the event_ids of the lines a writer is about to append
+	// to a log read without its events: Log.Propose then judges those
+	// lines exactly as on a log that keeps them, and Log.LineOf knows
+	// where the log already holds them (a log that keeps its events needs
+	// no reservation).
+	Reserve []string
 	// Snapshot also keeps, of a log read without its events, what
 	// EncodeSnapshot needs besides the state: a digest of every event_id.
 	Snapshot bool
@@ -121,8 +121,24 @@ func Read(r io.Reader, opts ReadOptions) (*Log, *Result, error) {
 		}
 		return log, replay(log), nil
 	}
-	log := &Log{eventless: true, reserved: opts.Reserve, keepIDs: opts.Snapshot, size: opts.Size}
+	log := &Log{eventless: true, reserved: reservation(opts.Reserve...), keepIDs: opts.Snapshot, size: opts.Size}
 	return readInto(log, r, min(runtime.GOMAXPROCS(0), maxWorkers), chunkBytes)
+}
+
+// reservation is the reserved event_ids, none of them found yet (nil for
+// none; an empty event_id is no event_id a writer appends).
+func reservation(ids ...string) map[string]int {
+	var m map[string]int
+	for _, id := range ids {
+		if id == "" {
+			continue
+		}
+		if m == nil {
+			m = map[string]int{}
+		}
+		m[id] = 0
+	}
+	return m
 }
 
 // ReadBytes is Read of a log held in memory, which cannot fail: a log

@@ -384,8 +384,8 @@ func (lr *parallelReplay) read(r io.Reader, workers int) error {
 		}
 	}
 	done.Wait()
-	if lr.log.reserved != "" {
-		lr.log.reservedLine = lr.firstLineOf(lr.log.reserved)
+	for id := range lr.log.reserved {
+		lr.log.reserved[id] = lr.firstLineOf(id)
 	}
 	if len(lr.log.lookup) > 0 {
 		lr.log.firstLines = make(map[string]int, len(lr.log.lookup))

@@ -164,7 +164,7 @@ func DecodeSnapshot(b string, build, reserve string) (*Log, *Result, error) {
 		return fail("damaged")
 	}
 	st := d.state()
-	log := &Log{eventless: true, keepIDs: true, reserved: reserve}
+	log := &Log{eventless: true, keepIDs: true, reserved: reservation(reserve)}
 	log.Lines = d.int()
 	log.latest = d.time()
 	n := d.count(8)

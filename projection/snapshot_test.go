@@ -20,7 +20,7 @@ const testBuild = "v0.0.0-snapshot-test"
 // readForSnapshot is a writer's replay of file, kept for a snapshot.
 func readForSnapshot(t testing.TB, file []byte, reserve string) (*Log, *Result) {
 	t.Helper()
-	log, res, err := Read(bytes.NewReader(file), ReadOptions{Reserve: reserve, Snapshot: true})
+	log, res, err := Read(bytes.NewReader(file), ReadOptions{Reserve: []string{reserve}, Snapshot: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -93,7 +93,7 @@ func (c *cli) cmdInit(p cmdline.Args) error {
 	if err != nil {
 		return err
 	}
-	empty, res, err := projection.Read(strings.NewReader(""), projection.ReadOptions{Reserve: id})
+	empty, res, err := projection.Read(strings.NewReader(""), projection.ReadOptions{Reserve: []string{id}})
 	if err != nil {
 		return err
 	}
