@@ -189,8 +189,14 @@ func localBase(ctx context.Context, root, logPath, rev, file string) ([]byte, er
 		cmd := exec.CommandContext(ctx, "git", "show", mergeBase+":"+logPath)
 		cmd.Dir = root
 		out, err := cmd.Output()
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			// git show refuses a path the commit does not have: a merge
+			// base without a log is an empty base.
+			return []byte{}, nil
+		}
 		if err != nil {
-			return []byte{}, nil // a merge base without a log is an empty base
+			return nil, fmt.Errorf("read the log at the merge base %s: %w", mergeBase, err)
 		}
 		return out, nil
 	}
