@@ -67,7 +67,11 @@ func run(in Input, cf ConfigFile) []Finding {
 		out = append(out, newFinding(m.Code, in.LogPath(), m.Line, m.Message))
 	}
 	for _, r := range in.Replay.Rejections {
-		out = append(out, fromRejection(in.LogPath(), r))
+		f := fromRejection(in.LogPath(), r)
+		if r.Code == projection.CodeInitMissing && r.Line == 0 {
+			f.Hint = initMissingHint(in.Scan)
+		}
+		out = append(out, f)
 	}
 	out = append(out, omittedRejections(in.LogPath(), in.Scan, in.Replay)...)
 	if !in.StateMatched {

@@ -420,8 +420,7 @@ func (c *cli) stamp(d *projection.Draft, id string, latest time.Time) {
 }
 
 func refuse(r *projection.Rejection) error {
-	info := checks.Describe(r.Code)
-	return &refusal{fmt.Sprintf("%s: %s", r.Code, r.Message), info.Hint}
+	return &refusal{fmt.Sprintf("%s: %s", r.Code, r.Message), checks.Describe(r.Code).RefusalHint()}
 }
 
 func (c *cli) cmdJoin(p cmdline.Args) error {
@@ -462,7 +461,7 @@ func (c *cli) cmdAssign(p cmdline.Args) error {
 			why = "it is empty"
 		}
 		return &refusal{fmt.Sprintf("%s: task id %q cannot be a file name under tasks/: %s", projection.CodeTaskUnsafeID, task, why),
-			checks.Describe(projection.CodeTaskUnsafeID).Hint}
+			checks.Describe(projection.CodeTaskUnsafeID).RefusalHint()}
 	}
 	spec := p.Get("spec")
 	if spec == "" {

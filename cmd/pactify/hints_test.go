@@ -1,0 +1,273 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/projection"
+)
+
+// Every hint is an action a person can take with a verb we ship
+// (docs/codes.md). These stories put a repository in the state that makes
+// a finding, take the commands out of the finding's hint as it is shown,
+// run them as written (placeholders filled, the seat the hint names or
+// any seat), through the real binaries and git, and judge again: the
+// finding is gone.
+
+// hintSeats is the roster of the pact every story starts from.
+var hintSeats = []string{"lead:orchestrator,reviewer:CLAUDE.md", "dev:worker:AGENTS.md", "ops:worker:AGENTS.md", "pat:worker,reviewer:AGENTS.md", "rev:reviewer:AGENTS.md"}
+
+// hintValues fill the placeholders of hints: <base> is the branch the
+// stories' work merges into.
+var hintValues = map[string]string{
+	"base": "main", "name": "demo", "id": "lead", "roles": "orchestrator", "entry": "AGENTS.md",
+	"evidence": "go test ./... passes", "reason": "cover the error path",
+	"task_id": "T9", "feature_id": "F9", "worker_seat": "dev", "reviewer_seat": "rev",
+}
+
+// hintCommand is a span of a hint that is a command: a pactify or git
+// command line, maybe after environment assignments.
+var hintCommand = regexp.MustCompile("`((?:[A-Z_]+=[^ `]+ )*(?:pactify|git) [^`]*)`")
+
+// hintCommands are the commands a hint names, in order; a hint that names
+// none fails the test.
+func hintCommands(t *testing.T, hint string) []string {
+	t.Helper()
+	var out []string
+	for _, m := range hintCommand.FindAllStringSubmatch(hint, -1) {
+		out = append(out, m[1])
+	}
+	if len(out) == 0 {
+		t.Fatalf("the hint names no command to run: %q", hint)
+	}
+	return out
+}
+
+// runHint runs a hint's command in r as written, its placeholders filled:
+// as the seat its PACT_AGENT_ID= names, else as seat (the hint says any
+// seat will do). It must succeed.
+func runHint(t *testing.T, r *gitRepo, command, seat string) {
+	t.Helper()
+	words := shellWords(t, fill(t, command, hintValues))
+	env := append([]string{}, r.env...)
+	agent := seat
+	for len(words) > 0 && regexp.MustCompile(`^[A-Z_]+=`).MatchString(words[0]) {
+		name, value, _ := strings.Cut(words[0], "=")
+		if name == "PACT_AGENT_ID" {
+			agent = value
+		} else {
+			env = append(env, words[0])
+		}
+		words = words[1:]
+	}
+	switch words[0] {
+	case "git":
+		if out, code := r.run("git", words[1:]...); code != 0 {
+			t.Fatalf("the hint's %q failed: exit %d\n%s", command, code, out)
+		}
+	case "pactify":
+		if res := runIn(t, r.dir, append(env, "PACT_AGENT_ID="+agent), words[1:]...); res.code != 0 {
+			t.Fatalf("the hint's %q, as %s, failed:\n%s", command, agent, res)
+		}
+	}
+}
+
+// findingOf is the first finding of code validate reports in r.
+func findingOf(t *testing.T, r *gitRepo, code projection.Code, args ...string) (checks.Finding, bool) {
+	t.Helper()
+	rep, _ := validateIn(t, r, args...)
+	for _, f := range rep.Findings {
+		if f.Code == code {
+			return f, true
+		}
+	}
+	return checks.Finding{}, false
+}
+
+// validateIn is validate's JSON report of r's pact.
+func validateIn(t *testing.T, r *gitRepo, args ...string) (validateJSON, result) {
+	t.Helper()
+	res := runIn(t, r.dir, r.env, append([]string{"validate", "--format", "json"}, args...)...)
+	var rep validateJSON
+	if err := json.Unmarshal([]byte(res.stdout), &rep); err != nil {
+		t.Fatalf("validate --format json: %v\n%s", err, res)
+	}
+	return rep, res
+}
+
+// rawLine is a log line as something other than pactify might write it.
+func rawLine(id, agent, role, typ, task, feature, payload string) string {
+	return rawLineAt(time.Now().UTC().Add(time.Second).Format(time.RFC3339Nano), id, agent, role, typ, task, feature, payload)
+}
+
+func rawLineAt(ts, id, agent, role, typ, task, feature, payload string) string {
+	return fmt.Sprintf(`{"event_id":%q,"ts":%q,"agent_id":%q,"role":%q,"event_type":%q,"task_id":%q,"feature":%q,"payload":%s}`+"\n",
+		id, ts, agent, role, typ, task, feature, payload)
+}
+
+// appendLog appends text to r's log as an editor would, and commits it.
+func appendLog(t *testing.T, r *gitRepo, text string) {
+	t.Helper()
+	appendFile(t, filepath.Join(r.dir, ".pact", "log.jsonl"), text)
+	r.commit("edit the log")
+}
+
+// hintCase is one story: setup leaves r (the pact of hintSeats with T1 of
+// F assigned to dev, reviewed by rev, on main, and branch feat checked
+// out; or, when fresh, an empty git repository) with a finding of code;
+// after is what the person does once the hint's commands ran.
+type hintCase struct {
+	name  string
+	code  projection.Code
+	fresh bool
+	setup func(t *testing.T, r *gitRepo)
+	after func(t *testing.T, r *gitRepo)
+	// args are validate's, to see the finding.
+	args []string
+}
+
+func hintCases() []hintCase {
+	line := func(id, agent, role, typ, task, feature, payload string) func(t *testing.T, r *gitRepo) {
+		return func(t *testing.T, r *gitRepo) { appendLog(t, r, rawLine(id, agent, role, typ, task, feature, payload)) }
+	}
+	join := `{"roles":["worker"]}`
+	ready := func(t *testing.T, r *gitRepo) { // T1 awaits rev's review
+		r.must("dev", "join", "dev", "--roles", "worker")
+		r.must("dev", "checkpoint", "T1", "--evidence", "done")
+	}
+	badInit := func(t *testing.T, r *gitRepo) {
+		r.git("init", "-q", "-b", "main")
+		if err := os.MkdirAll(filepath.Join(r.dir, ".pact"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		p := &project{t: t, dir: r.dir}
+		p.write(".pact/log.jsonl", rawLine("i1", "lead", "orchestrator", "init", "", "",
+			`{"project":"demo","protocol_version":1,"base_branch":"main","seats":[{"id":"Lead","roles":["orchestrator"],"entry":"AGENTS.md"}]}`))
+		r.commit("a pact written by hand")
+	}
+	return []hintCase{
+		{name: "not json", code: projection.CodeMalformedJSON, setup: func(t *testing.T, r *gitRepo) { appendLog(t, r, "not json\n") }},
+		{name: "a member twice", code: projection.CodeDuplicateKey, setup: func(t *testing.T, r *gitRepo) {
+			appendLog(t, r, strings.Replace(rawLine("k1", "dev", "worker", "join", "", "", join), `"event_id":"k1"`, `"event_id":"k1","event_id":"k2"`, 1))
+		}},
+		{name: "agent id not a slug", code: projection.CodeSchemaEnvelope, setup: line("e1", "Dev", "worker", "join", "", "", join)},
+		{name: "join without roles", code: projection.CodeSchemaPayload, setup: line("e1", "dev", "worker", "join", "", "", `{}`)},
+		{name: "no event id", code: projection.CodeEventIDMissing, setup: line("", "dev", "worker", "join", "", "", join)},
+		{name: "a line twice", code: projection.CodeEventIDDuplicate, setup: func(t *testing.T, r *gitRepo) {
+			appendLog(t, r, strings.SplitAfter(r.read(".pact/log.jsonl"), "\n")[1])
+		}},
+		{name: "role against the type", code: projection.CodeRoleMismatch, setup: line("e1", "dev", "reviewer", "join", "", "", join)},
+		{name: "an event before the init", code: projection.CodeInitMissing, setup: func(t *testing.T, r *gitRepo) {
+			appendLog(t, r, rawLineAt("2000-01-01T00:00:00Z", "e1", "dev", "worker", "join", "", "", join))
+		}},
+		{name: "an empty log", code: projection.CodeInitMissing, fresh: true, setup: func(t *testing.T, r *gitRepo) {
+			(&project{t: t, dir: r.dir}).write(".pact/log.jsonl", "")
+		}},
+		{name: "no init that applies", code: projection.CodeInitMissing, fresh: true, setup: badInit},
+		{name: "a second init", code: projection.CodeInitDuplicate, setup: func(t *testing.T, r *gitRepo) {
+			first := strings.SplitAfter(r.read(".pact/log.jsonl"), "\n")[0]
+			var ts string
+			if m := regexp.MustCompile(`"ts":"[^"]*"`).FindString(first); m != "" {
+				ts = m
+			}
+			appendLog(t, r, strings.Replace(strings.Replace(first, ts, `"ts":"`+time.Now().UTC().Add(time.Second).Format(time.RFC3339)+`"`, 1), `"event_id":"`, `"event_id":"x`, 1))
+		}},
+		{name: "a seat not declared", code: projection.CodeUnknownSeat, setup: line("e1", "zed", "worker", "join", "", "", join)},
+		{name: "a seat id not a slug", code: projection.CodeInvalidSeatID, fresh: true, setup: badInit},
+		// Issue 34: the lead joins, which its roles do not allow.
+		{name: "a join by the lead", code: projection.CodeRoleNotHeld, setup: line("e1", "lead", "worker", "join", "", "", join),
+			after: func(t *testing.T, r *gitRepo) { r.must("dev", "join", "dev", "--roles", "worker") }},
+		{name: "a task never assigned", code: projection.CodeTaskUnknown, setup: line("e1", "dev", "worker", "checkpoint", "T9", "F", `{"evidence":"e"}`)},
+		{name: "a task id twice", code: projection.CodeTaskDuplicateID, setup: line("e1", "lead", "orchestrator", "assign", "T1", "G",
+			`{"owner":"dev","reviewer":"rev","branch":"feat","spec":".pact/tasks/T1.md"}`),
+			after: func(t *testing.T, r *gitRepo) {
+				r.must("lead", "assign", "T2", "--feature", "G", "--branch", "feat", "--owner", "dev", "--reviewer", "rev")
+			}},
+		{name: "a task id no file can have", code: projection.CodeTaskUnsafeID, setup: line("e1", "lead", "orchestrator", "assign", "../x", "G",
+			`{"owner":"dev","reviewer":"rev","branch":"feat","spec":"x.md"}`)},
+		{name: "a checkpoint by another worker", code: projection.CodeTaskNotOwner, setup: func(t *testing.T, r *gitRepo) {
+			r.must("dev", "join", "dev", "--roles", "worker")
+			appendLog(t, r, rawLine("e1", "ops", "worker", "checkpoint", "T1", "F", `{"evidence":"e"}`))
+		}},
+		{name: "owner and reviewer one seat", code: projection.CodeOwnerIsReviewer, setup: line("e1", "lead", "orchestrator", "assign", "T2", "F",
+			`{"owner":"pat","reviewer":"pat","branch":"feat","spec":".pact/tasks/T2.md"}`)},
+		{name: "an owner accepts", code: projection.CodeSelfAccept, setup: func(t *testing.T, r *gitRepo) {
+			r.must("lead", "assign", "T2", "--feature", "F", "--branch", "feat", "--owner", "pat", "--reviewer", "rev")
+			r.must("pat", "join", "pat", "--roles", "worker,reviewer")
+			r.must("pat", "checkpoint", "T2", "--evidence", "done")
+			appendLog(t, r, rawLine("e1", "pat", "reviewer", "accept", "T2", "F", `{}`))
+		}},
+		{name: "another reviewer accepts", code: projection.CodeNotReviewer, setup: func(t *testing.T, r *gitRepo) {
+			ready(t, r)
+			appendLog(t, r, rawLine("e1", "pat", "reviewer", "accept", "T1", "F", `{}`))
+		}, after: func(t *testing.T, r *gitRepo) {
+			ready(t, r)
+			r.must("rev", "accept", "T1")
+		}},
+		{name: "an accept before the checkpoint", code: projection.CodeInvalidTransition, setup: line("e1", "rev", "reviewer", "accept", "T1", "F", `{}`)},
+		{name: "a merge of no feature", code: projection.CodeFeatureUnknown, setup: line("e1", "lead", "orchestrator", "merge", "", "NOPE", `{}`)},
+		{name: "a merge before the accepts", code: projection.CodeRule2Unaccepted, setup: line("e1", "lead", "orchestrator", "merge", "", "F", `{}`)},
+		{name: "STATE.yml edited", code: checks.CodeDrift, setup: func(t *testing.T, r *gitRepo) {
+			(&project{t: t, dir: r.dir}).write(".pact/STATE.yml", strings.Replace(r.read(".pact/STATE.yml"), "status: assigned", "status: accepted", 1))
+		}},
+		{name: "STATE.yml removed", code: checks.CodeDriftMissing, setup: func(t *testing.T, r *gitRepo) {
+			r.git("rm", "-q", ".pact/STATE.yml")
+		}},
+		{name: "PROJECT.md without its block", code: checks.CodeProjectHeader, setup: func(t *testing.T, r *gitRepo) {
+			(&project{t: t, dir: r.dir}).write(".pact/PROJECT.md", "# demo\n")
+		}},
+	}
+}
+
+// TestHintsWork runs each story (hintCases).
+func TestHintsWork(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	// The pact every story but the fresh ones starts from, made once.
+	tmpl := newGitRepo(t, filepath.Join(root, "template"), home, true)
+	tmpl.git("init", "-q", "-b", "main")
+	args := []string{"init", "--project", "demo"}
+	for _, s := range hintSeats {
+		args = append(args, "--seat", s)
+	}
+	tmpl.must("lead", args...)
+	tmpl.must("lead", "assign", "T1", "--feature", "F", "--branch", "feat", "--owner", "dev", "--reviewer", "rev")
+	tmpl.commit("start the pact")
+	tmpl.git("checkout", "-q", "-b", "feat")
+	for i, tc := range hintCases() {
+		t.Run(fmt.Sprintf("%s/%s", tc.code, tc.name), func(t *testing.T) {
+			t.Parallel()
+			dir := filepath.Join(root, fmt.Sprint(i))
+			if !tc.fresh {
+				copyTree(t, tmpl.dir, dir)
+			}
+			r := newGitRepo(t, dir, home, true)
+			tc.setup(t, r)
+			f, ok := findingOf(t, r, tc.code, tc.args...)
+			if !ok {
+				rep, res := validateIn(t, r, tc.args...)
+				t.Fatalf("no %s finding to try the hint of (%d findings)\n%s", tc.code, len(rep.Findings), res)
+			}
+			for _, c := range hintCommands(t, f.Hint) {
+				runHint(t, r, c, "lead")
+			}
+			if tc.after != nil {
+				tc.after(t, r)
+			}
+			if g, ok := findingOf(t, r, tc.code, tc.args...); ok {
+				t.Fatalf("the hint %q was run, yet %s remains: %s", f.Hint, tc.code, g.Message)
+			}
+			if rep, res := validateIn(t, r, tc.args...); !rep.Valid {
+				t.Fatalf("the hint %q was run, and the pact is not valid:\n%s", f.Hint, res)
+			}
+		})
+	}
+}
