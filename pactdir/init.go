@@ -470,6 +470,27 @@ func prepareBlockFile(dir *os.Root, name, display, block, newFileTail string) (*
 	})
 }
 
+// ReadTaskFile reads tasks/<id>.md of task id as WriteTaskFile would find
+// it (a regular file, bounded; no link): nil when it, or tasks/, is not
+// there.
+func (d Dir) ReadTaskFile(id string) ([]byte, error) {
+	pact, err := d.openPact(false)
+	if err != nil {
+		return nil, err
+	}
+	defer pact.Close()
+	tasks, err := openDir(pact, pactfile.TasksDir, d.Display(), false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer tasks.Close()
+	name := pactfile.TaskFileName(id)
+	return readFile(context.Background(), tasks, name, d.Display(pactfile.TasksDir, name), false, MaxFileBytes)
+}
+
 // WriteTaskFile writes tasks/<id>.md of t with front matter mirroring its
 // assign event (pactfile.TaskFile). An existing file keeps its body; only
 // its front matter is replaced.

@@ -220,6 +220,16 @@ func hintCases() []hintCase {
 		{name: "STATE.yml removed", code: checks.CodeDriftMissing, setup: func(t *testing.T, r *gitRepo) {
 			r.git("rm", "-q", ".pact/STATE.yml")
 		}},
+		{name: "front matter edited", code: checks.CodeTaskfileMismatch, args: []string{"--task-files"}, setup: func(t *testing.T, r *gitRepo) {
+			(&project{t: t, dir: r.dir}).write(".pact/tasks/T1.md", strings.Replace(r.read(".pact/tasks/T1.md"), "owner: dev", "owner: ops", 1)+"Notes by hand.\n")
+		}, after: func(t *testing.T, r *gitRepo) {
+			if got := r.read(".pact/tasks/T1.md"); !strings.Contains(got, "owner: dev\n") || !strings.HasSuffix(got, "Notes by hand.\n") {
+				t.Fatalf("tasks/T1.md should have the log's front matter and keep its body:\n%s", got)
+			}
+		}},
+		{name: "a task file removed", code: checks.CodeTaskfileMissing, setup: func(t *testing.T, r *gitRepo) {
+			r.git("rm", "-q", ".pact/tasks/T1.md")
+		}},
 		{name: "PROJECT.md without its block", code: checks.CodeProjectHeader, setup: func(t *testing.T, r *gitRepo) {
 			(&project{t: t, dir: r.dir}).write(".pact/PROJECT.md", "# demo\n")
 		}},
