@@ -29,6 +29,15 @@ type CodeInfo struct {
 // work merges into.
 const restoreLog = "take the line out with `git checkout <base> -- .pact/log.jsonl .pact/STATE.yml` (<base>, the branch you merge into, lacks it), then record this branch's own events again with pactify"
 
+// putBack is how the log and STATE.yml of the branch the work merges
+// into are put back, for lines a branch must not have changed or markers
+// it must not have committed; the branch's own events are recorded
+// again after.
+const putBack = "`git checkout <base> -- .pact/log.jsonl .pact/STATE.yml` puts back the log and STATE.yml of <base>, the branch you merge into; then record this branch's own events again with pactify"
+
+// resolveHint is what to do while git's merge of the pact is stopped.
+const resolveHint = "Run `pactify resolve` while the merge, rebase or cherry-pick is stopped: it writes the merged log and STATE.yml from git's versions and stages them. Never edit the markers away by hand."
+
 // startPact is how a pact begins: init on an empty log (or none).
 const startPact = "`pactify init --project <name> --seat <id>:<roles>:<entry>` (one --seat for each seat)"
 
@@ -109,21 +118,21 @@ var Table = []CodeInfo{
 	{Code: CodeProjectHeader, Severity: SeverityWarning, Title: "PROJECT.md lacks its managed block or protocol_version",
 		Hint: "Run init again, as any seat, with the pact's own project, seats and base branch (`pactify status` shows them): `pactify init --project <name> --seat <id>:<roles>:<entry>` (one --seat for each seat) rewrites only the managed block and appends nothing."},
 	{Code: CodeLogRewritten, Severity: SeverityError, Title: "the PR rewrites lines of the base branch's log",
-		Hint: "Restore .pact/log.jsonl from the base branch and append your events after its last line: the log is append-only."},
+		Hint: "Put the base branch's lines back: while git's merge is stopped, `git checkout -m .pact/log.jsonl`, then `pactify resolve`; otherwise " + putBack + ". The log is append-only."},
 	{Code: CodePRUnaccepted, Severity: SeverityPending, Title: "the PR ships a feature whose tasks are not all accepted",
-		Hint: "Wait for each task's reviewer to accept it (a PR approval by the reviewer's account, `/pact accept T`, or `pactify accept`)."},
+		Hint: "Do what each task waits for, as its finding says: its owner joins or checkpoints (pactify join, pactify checkpoint), or its reviewer reviews it (an approval of the pull request by the reviewer's account, `/pact accept T`, or pactify accept)."},
 	{Code: CodeProvenanceUnverified, Severity: SeverityError, Title: "an event the PR adds is not backed by a matching GitHub identity",
 		Hint: "Let the bot record reviews (approve the PR as the reviewer), or commit the event from an account mapped to its seat in .github/pact.yml."},
 	{Code: CodeProvenanceStale, Severity: SeverityError, Title: "the accept does not cover the code being merged",
 		Hint: "Ask the reviewer to approve the pull request's current head on GitHub: a fresh review renews the accept (a second accept event is not allowed). Or give the new work a new task with `pactify assign`, or revert the changes."},
 	{Code: CodePRUnmappedBranch, Severity: SeverityWarning, Title: "the PR's head branch is named by no task, so it ships no feature",
-		Hint: "Open the pull request from the branch its tasks name (`pactify assign --branch`), or assign the work to this branch first; a PR that only changes .pact/ is never blocked."},
+		Hint: "Assign the branch's work to a task, as an orchestrator: `pactify assign <task_id> --feature <feature_id> --branch <branch> --owner <worker_seat> --reviewer <reviewer_seat>`; or open the pull request from the branch its tasks name. A PR that only changes .pact/ is never blocked."},
 	{Code: CodeProvenanceFutureTS, Severity: SeverityError, Title: "an event the PR adds is stamped more than a day in the future",
 		Hint: "Remove the line from the pull request's commits (the base branch does not have it yet, so the PR may rewrite it) and record the event again with pactify or the bot, which stamp the current time."},
 	{Code: CodeConfigInvalid, Severity: SeverityError, Title: ".github/pact.yml cannot be used",
-		Hint: "Fix .github/pact.yml on the default branch: only the keys seats, provenance, unmapped-branches, review-requests and review-teams, and seats that exist in the roster."},
+		Hint: "Fix .github/pact.yml on the default branch as the message says: only the keys seats, provenance, unmapped-branches, review-requests and review-teams, and seats of the roster. `pact-action check --local .` judges a checkout under its own copy, to try the fix first."},
 	{Code: CodeMergeConflict, Severity: SeverityError, Title: "the log or STATE.yml holds git's conflict markers: a merge of the pact is in progress",
-		Hint: "Run `pactify resolve` while the merge, rebase or cherry-pick is stopped: it writes the merged log and STATE.yml from git's versions and stages them. Never edit the markers away by hand."},
+		Hint: resolveHint + " Markers that were committed: " + putBack + "."},
 }
 
 var byCode = func() map[projection.Code]CodeInfo {

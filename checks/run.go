@@ -109,5 +109,6 @@ func MergeConflict(in Input) *Finding {
 		return nil
 	}
 	f := newFinding(CodeMergeConflict, path, line, fmt.Sprintf("line %d is one of git's conflict markers: a merge of the pact is in progress, or was committed unresolved", line))
+	f.Hint = committedMarkersHint // InMerge gives a merge in progress its own
 	return &f
 }

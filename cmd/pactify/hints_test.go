@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,8 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pact-action/pact-action/action"
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/projection"
+	"github.com/pact-action/pact-action/report"
 )
 
 // Every hint is an action a person can take with a verb we ship
@@ -79,16 +83,37 @@ func runHint(t *testing.T, r *gitRepo, command, seat string) {
 	}
 }
 
-// findingOf is the first finding of code validate reports in r.
-func findingOf(t *testing.T, r *gitRepo, code projection.Code, args ...string) (checks.Finding, bool) {
+// findingOf is the first finding of code that tc's judge reports in r:
+// validate's, or the check's local preview of a pull request from
+// tc.branch into main.
+func findingOf(t *testing.T, r *gitRepo, tc hintCase) (checks.Finding, bool) {
 	t.Helper()
-	rep, _ := validateIn(t, r, args...)
-	for _, f := range rep.Findings {
-		if f.Code == code {
+	for _, f := range judge(t, r, tc) {
+		if f.Code == tc.code && (tc.task == "" || f.TaskID == tc.task) {
 			return f, true
 		}
 	}
 	return checks.Finding{}, false
+}
+
+// judge is what tc's judge finds in r.
+func judge(t *testing.T, r *gitRepo, tc hintCase) []checks.Finding {
+	t.Helper()
+	if tc.branch == "" {
+		rep, _ := validateIn(t, r, tc.args...)
+		return rep.Findings
+	}
+	var out bytes.Buffer
+	err := action.Local(t.Context(), action.LocalOptions{Root: r.dir, PactDir: ".pact", Base: "main", Branch: tc.branch, FailOn: "error", Format: "json"}, &out)
+	var verdict *action.VerdictError
+	if err != nil && !errors.As(err, &verdict) {
+		t.Fatalf("check --local: %v", err)
+	}
+	var rep report.CheckJSON
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("check --local --format json: %v\n%s", err, out.String())
+	}
+	return rep.Findings
 }
 
 // validateIn is validate's JSON report of r's pact.
@@ -119,6 +144,31 @@ func appendLog(t *testing.T, r *gitRepo, text string) {
 	r.commit("edit the log")
 }
 
+// writeCode commits a change outside the pact, as a pull request would.
+func writeCode(t *testing.T, r *gitRepo) {
+	t.Helper()
+	(&project{t: t, dir: r.dir}).write("src/login.go", "package login\n")
+	r.commit("the work")
+}
+
+// textMergeOfMain leaves feat in a merge of main that git stopped on
+// the pact: both branches recorded an event, and git merges the log as
+// text (no merge driver configured, as in a clone without pactify
+// install).
+func textMergeOfMain(t *testing.T, r *gitRepo) {
+	t.Helper()
+	r.git("config", "--local", "--remove-section", "merge.pact")
+	r.must("dev", "join", "dev", "--roles", "worker")
+	r.commit("join on feat")
+	r.git("checkout", "-q", "main")
+	r.must("lead", "assign", "T2", "--feature", "G", "--branch", "main", "--owner", "dev", "--reviewer", "rev")
+	r.commit("assign on main")
+	r.git("checkout", "-q", "feat")
+	if out, code := r.run("git", "merge", "main"); code == 0 {
+		t.Fatalf("git merge main went through; want it stopped on the pact:\n%s", out)
+	}
+}
+
 // hintCase is one story: setup leaves r (the pact of hintSeats with T1 of
 // F assigned to dev, reviewed by rev, on main, and branch feat checked
 // out; or, when fresh, an empty git repository) with a finding of code;
@@ -131,6 +181,21 @@ type hintCase struct {
 	after func(t *testing.T, r *gitRepo)
 	// args are validate's, to see the finding.
 	args []string
+	// branch, when set, judges with the check's local preview of a pull
+	// request from it into main (pact-action check --local --base main).
+	branch string
+	// task follows the finding of this task; steps is how many times its
+	// hint is followed before it is gone (1 when 0), each time with a new
+	// message (the state advanced), between what happens between two.
+	task    string
+	steps   int
+	between func(t *testing.T, r *gitRepo, step int)
+	// edit: the hint asks for an edit of a file people write (after makes
+	// it) and names no command.
+	edit bool
+	// names are what the hint of each step must name, where the situation
+	// picks the hint.
+	names []string
 }
 
 func hintCases() []hintCase {
@@ -230,6 +295,51 @@ func hintCases() []hintCase {
 		{name: "a task file removed", code: checks.CodeTaskfileMissing, setup: func(t *testing.T, r *gitRepo) {
 			r.git("rm", "-q", ".pact/tasks/T1.md")
 		}},
+		// Issue 34: "assigned to dev, who has not joined yet" names dev's
+		// join, then the checkpoint, the checkpoint again after the
+		// reviewer's changes, and the review, until nothing waits.
+		{name: "each wait of a task", code: checks.CodePRUnaccepted, branch: "feat", task: "T1", steps: 4,
+			names: []string{"`PACT_AGENT_ID=dev pactify join dev --roles worker`", "`PACT_AGENT_ID=dev pactify checkpoint T1", "`PACT_AGENT_ID=dev pactify checkpoint T1", "`PACT_AGENT_ID=rev pactify accept T1`"},
+			setup: func(t *testing.T, r *gitRepo) { writeCode(t, r) },
+			between: func(t *testing.T, r *gitRepo, step int) {
+				if step == 1 { // T1 awaits review: rev sends it back
+					r.must("rev", "changes", "T1", "--reason", "cover the error path")
+				}
+			}},
+		{name: "a branch no task names", code: checks.CodePRUnmappedBranch, branch: "other", names: []string{"--branch other "}, setup: func(t *testing.T, r *gitRepo) {
+			r.git("checkout", "-q", "-b", "other")
+			writeCode(t, r)
+		}},
+		{name: "a line of the base edited", code: checks.CodeLogRewritten, branch: "feat", names: []string{"`git checkout <base> --"}, setup: func(t *testing.T, r *gitRepo) {
+			r.must("dev", "join", "dev", "--roles", "worker")
+			p := &project{t: t, dir: r.dir}
+			p.write(".pact/log.jsonl", strings.Replace(r.read(".pact/log.jsonl"), `"spec":".pact/tasks/T1.md"`, `"spec":"T1.md"`, 1))
+			r.commit("edit the base's line")
+		}, after: func(t *testing.T, r *gitRepo) { r.must("dev", "join", "dev", "--roles", "worker") }},
+		{name: "a merge resolved by hand", code: checks.CodeLogRewritten, branch: "feat", names: []string{"`pactify resolve`"}, setup: func(t *testing.T, r *gitRepo) {
+			textMergeOfMain(t, r)
+			// The log and STATE.yml resolved by taking this branch's side:
+			// main's new line is gone.
+			r.git("checkout", "--ours", "--", ".pact/log.jsonl", ".pact/STATE.yml")
+			r.git("add", ".pact")
+		}, after: func(t *testing.T, r *gitRepo) {
+			r.git("commit", "-q", "--no-edit")
+			if log := r.read(".pact/log.jsonl"); !strings.Contains(log, `"event_type":"join"`) || !strings.Contains(log, `"task_id":"T2"`) {
+				t.Fatalf("the merged log should hold both branches' events:\n%s", log)
+			}
+		}},
+		{name: "a merge stopped on the pact", code: checks.CodeMergeConflict, setup: textMergeOfMain, names: []string{"`pactify resolve`"},
+			after: func(t *testing.T, r *gitRepo) { r.git("commit", "-q", "--no-edit") }},
+		{name: "markers committed", code: checks.CodeMergeConflict, names: []string{"`git checkout <base> --"}, setup: func(t *testing.T, r *gitRepo) {
+			textMergeOfMain(t, r)
+			r.git("add", "-A")
+			r.git("commit", "-q", "--no-edit")
+		}, after: func(t *testing.T, r *gitRepo) { r.must("dev", "join", "dev", "--roles", "worker") }},
+		{name: "an unknown key", code: checks.CodeConfigInvalid, branch: "feat", edit: true, setup: func(t *testing.T, r *gitRepo) {
+			(&project{t: t, dir: r.dir}).write(".github/pact.yml", "provenance:\n  mode: warn\nreview-request: off\n")
+		}, after: func(t *testing.T, r *gitRepo) {
+			(&project{t: t, dir: r.dir}).write(".github/pact.yml", "provenance:\n  mode: warn\nreview-requests: off\n")
+		}},
 		{name: "PROJECT.md without its block", code: checks.CodeProjectHeader, setup: func(t *testing.T, r *gitRepo) {
 			(&project{t: t, dir: r.dir}).write(".pact/PROJECT.md", "# demo\n")
 		}},
@@ -261,22 +371,37 @@ func TestHintsWork(t *testing.T) {
 			}
 			r := newGitRepo(t, dir, home, true)
 			tc.setup(t, r)
-			f, ok := findingOf(t, r, tc.code, tc.args...)
-			if !ok {
-				rep, res := validateIn(t, r, tc.args...)
-				t.Fatalf("no %s finding to try the hint of (%d findings)\n%s", tc.code, len(rep.Findings), res)
-			}
-			for _, c := range hintCommands(t, f.Hint) {
-				runHint(t, r, c, "lead")
+			var hints, seen []string
+			for step := range max(tc.steps, 1) {
+				f, ok := findingOf(t, r, tc)
+				if !ok {
+					t.Fatalf("step %d: no %s finding to try the hint of; findings: %v", step+1, tc.code, judge(t, r, tc))
+				}
+				if len(seen) > 0 && seen[len(seen)-1] == f.Message {
+					t.Fatalf("the hint %q was run, and the state did not advance: %s", hints[len(hints)-1], f.Message)
+				}
+				hints, seen = append(hints, f.Hint), append(seen, f.Message)
+				if step < len(tc.names) && !strings.Contains(f.Hint, tc.names[step]) {
+					t.Fatalf("step %d: the hint does not name %q: %q", step+1, tc.names[step], f.Hint)
+				}
+				if !tc.edit {
+					for _, c := range hintCommands(t, f.Hint) {
+						runHint(t, r, c, "lead")
+					}
+				}
+				if tc.between != nil && step+1 < max(tc.steps, 1) {
+					tc.between(t, r, step)
+				}
 			}
 			if tc.after != nil {
 				tc.after(t, r)
 			}
-			if g, ok := findingOf(t, r, tc.code, tc.args...); ok {
-				t.Fatalf("the hint %q was run, yet %s remains: %s", f.Hint, tc.code, g.Message)
+			if g, ok := findingOf(t, r, tc); ok {
+				t.Fatalf("the hints %q were run, yet %s remains: %s", hints, tc.code, g.Message)
 			}
+			t.Logf("%d hint(s) followed: %q", len(seen), seen)
 			if rep, res := validateIn(t, r, tc.args...); !rep.Valid {
-				t.Fatalf("the hint %q was run, and the pact is not valid:\n%s", f.Hint, res)
+				t.Fatalf("the hints %q were run, and the pact is not valid:\n%s", hints, res)
 			}
 		})
 	}

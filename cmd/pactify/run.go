@@ -674,6 +674,9 @@ func (c *cli) cmdValidate(p cmdline.Args) error {
 		return err
 	}
 	findings := checks.Run(in)
+	if checks.MergeConflict(in) != nil && c.mergeStopped() {
+		findings = checks.InMerge(findings)
+	}
 	prog.stop()
 	switch format {
 	case "json":
