@@ -245,6 +245,7 @@ func (j judge) baseCoverage(added map[int]bool, res *ProvenanceResult) {
 			"the accept of %s on line %d, recorded before this pull request, does not cover its head: %s.", t.ID, t.AcceptLine, msg))
 		f.TaskID, f.Feature = t.ID, t.Feature
 		f.Severity = SeverityWarning
+		f.Hint = freshReviewHint(t, j.cfg.LoginsOf(t.Reviewer))
 		res.Findings = append(res.Findings, f)
 	}
 }

@@ -178,6 +178,7 @@ func Provenance(in ProvenanceInput) ProvenanceResult {
 			continue
 		}
 		f := j.finding(CodeProvenanceStale, ev, fmt.Sprintf("the accept of %s on line %d is stale: %s.", ev.TaskID, ev.Line, msg))
+		f.Hint = freshReviewHint(t, j.cfg.LoginsOf(t.Reviewer))
 		res.Findings = append(res.Findings, f)
 		if _, already := res.NotAccepted[t.ID]; j.require && !already {
 			res.NotAccepted[t.ID] = reason

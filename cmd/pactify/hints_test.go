@@ -406,3 +406,31 @@ func TestHintsWork(t *testing.T) {
 		})
 	}
 }
+
+// hintsTriedElsewhere are the codes whose hints act on GitHub or on what
+// no release offers yet, so their stories are not TestHintsWork's: the
+// test that follows each.
+var hintsTriedElsewhere = map[projection.Code]string{
+	checks.CodeProvenanceUnverified: "action: TestHintUnverifiedAccept; checks: TestProvenanceDefaultConfigWarnsOnce",
+	checks.CodeProvenanceStale:      "action: TestHintStaleAccept",
+	checks.CodeProvenanceFutureTS:   "action: TestHintFutureTimestamp",
+	// An upgrade to a release that supports protocol_version 2 cannot be
+	// tried before one exists: the command is the README's install.
+	projection.CodeVersionUnsupported: "internal/testkit/docs: TestUpgradeHintIsTheREADMEsInstall",
+}
+
+// TestEveryHintIsTried: each code of the table has a story that follows
+// its hint, here or where hintsTriedElsewhere says, so a new code comes
+// with one.
+func TestEveryHintIsTried(t *testing.T) {
+	t.Parallel()
+	tried := map[projection.Code]bool{}
+	for _, tc := range hintCases() {
+		tried[tc.code] = true
+	}
+	for _, c := range checks.Table {
+		if !tried[c.Code] && hintsTriedElsewhere[c.Code] == "" {
+			t.Errorf("no story follows the hint of %s: add one to hintCases", c.Code)
+		}
+	}
+}
