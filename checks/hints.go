@@ -3,6 +3,7 @@ package checks
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -154,4 +155,25 @@ func unmappedHint(st *projection.State, branch string) string {
 		}
 	}
 	return fmt.Sprintf("Assign the branch's work to a task: `PACT_AGENT_ID=%s pactify assign <task_id> --feature <feature_id> --branch %s --owner <worker_seat> --reviewer <reviewer_seat>`; or open the pull request from the branch its tasks name. A PR that only changes .pact/ is never blocked.", orch, shellWord(branch))
+}
+
+// defaultDirPath is the pact directory's path as the table's hints write
+// it, where a word starts: ".pact/log.jsonl", "`.pact/".
+var defaultDirPath = regexp.MustCompile("(^|[\\s`(])" + regexp.QuoteMeta(pactfile.DefaultDir+"/"))
+
+// inPactDir puts the pact directory of layout in place of the default
+// one in the findings' hints, so that the paths they name (git checkout
+// of the log, a pull request that only changes the pact) are the pact's
+// own under --pact-dir or the action's pact-dir. A path already under
+// another directory is left as it is, so applying it twice changes
+// nothing.
+func inPactDir(findings []Finding, layout pactfile.Layout) []Finding {
+	dir := layout.Dir()
+	if dir == pactfile.DefaultDir {
+		return findings
+	}
+	for i := range findings {
+		findings[i].Hint = defaultDirPath.ReplaceAllString(findings[i].Hint, "${1}"+dir+"/")
+	}
+	return findings
 }

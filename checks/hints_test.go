@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -58,6 +59,28 @@ func TestSituationHints(t *testing.T) {
 			if strings.Contains(tc.got, n) {
 				t.Errorf("%s: hint %q says %q", tc.name, tc.got, n)
 			}
+		}
+	}
+}
+
+// TestInPactDir: under another pact directory the hints name its files;
+// a path already there, and the default directory, are left alone, so a
+// second pass changes nothing.
+func TestInPactDir(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ dir, in, want string }{
+		{"docs/.pact", "`git checkout <base> -- .pact/log.jsonl .pact/STATE.yml` puts back", "`git checkout <base> -- docs/.pact/log.jsonl docs/.pact/STATE.yml` puts back"},
+		{"docs/.pact", "A PR that only changes .pact/ is never blocked.", "A PR that only changes docs/.pact/ is never blocked."},
+		{"docs/.pact", "`git checkout -m docs/.pact/log.jsonl`", "`git checkout -m docs/.pact/log.jsonl`"},
+		{"docs/.pact", "--pact-dir docs/.pact`", "--pact-dir docs/.pact`"},
+		{"pact", "(.pact/log.jsonl)", "(pact/log.jsonl)"},
+		{".pact", "`git checkout <base> -- .pact/log.jsonl`", "`git checkout <base> -- .pact/log.jsonl`"},
+		{"docs\\.pact", ".pact/STATE.yml", "docs/.pact/STATE.yml"},
+	} {
+		once := inPactDir([]Finding{{Hint: tc.in}}, pactfile.Layout(tc.dir))[0].Hint
+		twice := inPactDir([]Finding{{Hint: once}}, pactfile.Layout(tc.dir))[0].Hint
+		if once != tc.want || twice != once {
+			t.Errorf("%s: %q -> %q, then %q; want %q", tc.dir, tc.in, once, twice, tc.want)
 		}
 	}
 }

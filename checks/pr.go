@@ -266,7 +266,7 @@ func (pr PullRequestFacts) ShippedAtBase(state *projection.State) map[string]boo
 // unmapped-branches policy. A log that fails closed on a newer protocol
 // major gets only that finding.
 func PullRequest(in Input, pr PullRequestFacts) []Finding {
-	return Cap(JudgePullRequest(in, pr).Findings)
+	return inPactDir(Cap(JudgePullRequest(in, pr).Findings), in.layout())
 }
 
 // PullRequestVerdict is PullRequest's judgement with what the bot tells a
@@ -308,7 +308,7 @@ func JudgePullRequest(in Input, pr PullRequestFacts) PullRequestVerdict {
 		}
 	}
 	Sort(out)
-	return PullRequestVerdict{Findings: out, Renewed: renewed}
+	return PullRequestVerdict{Findings: inPactDir(out, in.layout()), Renewed: renewed}
 }
 
 // unmappedWorst applies the unmapped-branches policy against every base

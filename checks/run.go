@@ -57,10 +57,10 @@ func Run(in Input) []Finding {
 // run is Run with the configuration already parsed.
 func run(in Input, cf ConfigFile) []Finding {
 	if u := in.Replay.Unsupported; u != nil {
-		return []Finding{fromRejection(in.LogPath(), *u)}
+		return inPactDir([]Finding{fromRejection(in.LogPath(), *u)}, in.layout())
 	}
 	if f := MergeConflict(in); f != nil {
-		return []Finding{*f}
+		return inPactDir([]Finding{*f}, in.layout())
 	}
 	var out []Finding
 	for _, m := range in.Scan.Malformed {
@@ -80,7 +80,7 @@ func run(in Input, cf ConfigFile) []Finding {
 	out = append(out, TaskFiles(in, in.Replay.State)...)
 	out = append(out, ProjectHeader(in.layout().Project(), in.Project, in.Replay.State)...)
 	out = append(out, Config(pactfile.ConfigPath, cf, in.Replay.State)...)
-	return Cap(out)
+	return inPactDir(Cap(out), in.layout())
 }
 
 // fromRejection turns a replay rejection into a finding on the log.

@@ -219,6 +219,16 @@ func hintCases() []hintCase {
 	}
 	return []hintCase{
 		{name: "not json", code: projection.CodeMalformedJSON, setup: func(t *testing.T, r *gitRepo) { appendLog(t, r, "not json\n") }},
+		// Under another pact directory the hint names its files.
+		{name: "not json in docs/.pact", code: projection.CodeMalformedJSON, fresh: true, args: []string{"--pact-dir", "docs/.pact"}, names: []string{"docs/.pact/log.jsonl"},
+			setup: func(t *testing.T, r *gitRepo) {
+				r.git("init", "-q", "-b", "main")
+				r.must("lead", "init", "--pact-dir", "docs/.pact", "--project", "demo", "--seat", "lead:orchestrator:AGENTS.md")
+				r.commit("start the pact")
+				r.git("checkout", "-q", "-b", "feat")
+				appendFile(t, filepath.Join(r.dir, "docs", ".pact", "log.jsonl"), "not json\n")
+				r.commit("edit the log")
+			}},
 		{name: "a member twice", code: projection.CodeDuplicateKey, setup: func(t *testing.T, r *gitRepo) {
 			appendLog(t, r, strings.Replace(rawLine("k1", "dev", "worker", "join", "", "", join), `"event_id":"k1"`, `"event_id":"k1","event_id":"k2"`, 1))
 		}},
