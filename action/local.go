@@ -132,6 +132,9 @@ func Local(ctx context.Context, o LocalOptions, stdout io.Writer) error {
 		pr.Branches = []string{branch}
 	}
 	findings := checks.PullRequest(in, pr)
+	if stoppedMerge(ctx, root, findings) {
+		findings = checks.InMerge(findings)
+	}
 	counts := checks.Count(findings)
 	verdict := verdictExit(counts, failOn, false)
 	v := report.Verdict{CheckName: "pact", HeadBranch: branch, Findings: findings, State: in.Replay.State,
@@ -188,19 +191,49 @@ func localBase(ctx context.Context, root, logPath, rev, file string) ([]byte, er
 		if strings.HasPrefix(rev, "-") || gitOutput(ctx, root, "rev-parse", "--verify", "-q", "--end-of-options", rev+"^{commit}") == "" {
 			return nil, usagef("--base %q is not a commit git can find in %s", rev, root)
 		}
-		mergeBase := gitOutput(ctx, root, "merge-base", "--end-of-options", rev, "HEAD")
+		// A merge that git has stopped is judged as the commit it will
+		// make: its merge base with rev is that of rev and a merge of HEAD
+		// and MERGE_HEAD, which git merge-base computes from the three.
+		heads := []string{"HEAD"}
+		if mh := gitOutput(ctx, root, "rev-parse", "-q", "--verify", "MERGE_HEAD"); mh != "" {
+			heads = append(heads, mh)
+		}
+		mergeBase := gitOutput(ctx, root, append([]string{"merge-base", "--end-of-options", rev}, heads...)...)
 		if mergeBase == "" {
 			return nil, usagef("--base %s and HEAD share no history in %s, so there is no merge base to judge the log against", rev, root)
 		}
 		cmd := exec.CommandContext(ctx, "git", "show", mergeBase+":"+logPath)
 		cmd.Dir = root
 		out, err := cmd.Output()
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			// git show refuses a path the commit does not have: a merge
+			// base without a log is an empty base.
+			return []byte{}, nil
+		}
 		if err != nil {
-			return []byte{}, nil //nolint:nilerr // git show fails for a merge base without a log: an empty base
+			return nil, fmt.Errorf("read the log at the merge base %s: %w", mergeBase, err)
 		}
 		return out, nil
 	}
 	return nil, nil
+}
+
+// stoppedMerge says that git has a merge, rebase, cherry-pick or revert
+// stopped in root (the pseudo-refs it keeps until it is finished), asked
+// only when findings hold one whose hint depends on it.
+func stoppedMerge(ctx context.Context, root string, findings []checks.Finding) bool {
+	if !slices.ContainsFunc(findings, func(f checks.Finding) bool {
+		return f.Code == checks.CodeLogRewritten || f.Code == checks.CodeMergeConflict
+	}) {
+		return false
+	}
+	for _, ref := range []string{"MERGE_HEAD", "REBASE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD"} {
+		if gitOutput(ctx, root, "rev-parse", "-q", "--verify", ref) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func gitOutput(ctx context.Context, dir string, args ...string) string {

@@ -50,7 +50,7 @@ func TestRepliesGolden(t *testing.T) {
 		{"no-write-permission", "noWrite", noWrite("reader", "/pact recheck")},
 		{"nothing-to-review", "nothingToReview", nothingToReview("octocat", cfg.SeatsOf("octocat"), "feat/y", reviewed, st)},
 		{"nothing-to-review-no-tasks", "nothingToReview", nothingToReview("octocat", cfg.SeatsOf("octocat"), "feat/none", reviewed, st)},
-		{"status", "StatusReply", StatusReply(st, "feat/x", checks.Waiting(".pact/log.jsonl", st, "feat/x", nil, nil))},
+		{"status", "StatusReply", StatusReply(st, "feat/x", checks.Waiting(".pact/log.jsonl", st, "feat/x", nil, nil, nil))},
 		{"renewed", "RenewedReply", RenewedReply("octocat", []string{"T1"}, reviewed)},
 		{"renewed-several", "RenewedReply", RenewedReply("rev-agent[bot]", []string{"T1", "T2"}, reviewed)},
 		{"config-unusable", "ConfigUnusable", ConfigUnusable(".github/pact.yml", "main", errors.New("seats.lead: <b>@org/team</b> is not a list of logins"))},

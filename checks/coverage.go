@@ -2,9 +2,7 @@ package checks
 
 import (
 	"fmt"
-	"slices"
 	"sort"
-	"strings"
 
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/internal/prose"
@@ -247,16 +245,7 @@ func (j judge) baseCoverage(added map[int]bool, res *ProvenanceResult, found *li
 			"the accept of %s on line %d, recorded before this pull request, does not cover its head: %s.", t.ID, t.AcceptLine, msg))
 		f.TaskID, f.Feature = t.ID, t.Feature
 		f.Severity = SeverityWarning
+		f.Hint = freshReviewHint(t, j.cfg.LoginsOf(t.Reviewer))
 		found.add(f)
 	}
-}
-
-// freshReviewHint is the fix for a task whose accept no longer covers the
-// head: the two ways out the frozen protocol leaves.
-func freshReviewHint(t *projection.Task, logins []string) string {
-	who := "an account that holds seat " + t.Reviewer
-	if len(logins) > 0 {
-		who = strings.Join(slices.Clone(logins), " or ")
-	}
-	return fmt.Sprintf("Ask %s to approve the pull request's current head on GitHub: a fresh review renews the accept of %s without a new event (a second accept is not allowed). Or give the new work a new task with `pactify assign`, or revert the changes.", who, t.ID)
 }

@@ -157,7 +157,7 @@ func TestShippingWhenThePullRequestAddsTheMerge(t *testing.T) {
 			if got := len(ShippedAccepts(st, []string{"feat/h"}, atBase)) == 1; got != tc.ships {
 				t.Errorf("H1's accept must cover the head: %v, want %v", got, tc.ships)
 			}
-			if got := len(Waiting(".pact/log.jsonl", st, "feat/h", stale, atBase)) == 1; got != tc.ships {
+			if got := len(Waiting(".pact/log.jsonl", st, "feat/h", stale, atBase, nil)) == 1; got != tc.ships {
 				t.Errorf("a stale accept of H1 keeps it waiting: %v, want %v", got, tc.ships)
 			}
 

@@ -76,7 +76,9 @@ func TaskFile(path string, t *projection.Task, b []byte) (Finding, bool) {
 // (pactfile.ParseProject).
 func ProjectHeader(projectPath string, project []byte, st *projection.State) []Finding {
 	bad := func(line int, msg string) []Finding {
-		return []Finding{newFinding(CodeProjectHeader, projectPath, line, msg)}
+		f := newFinding(CodeProjectHeader, projectPath, line, msg)
+		f.Hint = reinitHint(projectPath, st)
+		return []Finding{f}
 	}
 	if project == nil {
 		return bad(0, "there is no PROJECT.md")

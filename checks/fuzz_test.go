@@ -86,7 +86,7 @@ func FuzzParse(f *testing.F) {
 		}
 		if len(res.State.TaskOrder) > 0 {
 			id := res.State.TaskOrder[0]
-			for _, w := range Waiting("log", res.State, res.State.Tasks[id].Branch, nil, nil) {
+			for _, w := range Waiting("log", res.State, res.State.Tasks[id].Branch, nil, nil, nil) {
 				if w.Severity != SeverityPending || w.Code != CodePRUnaccepted {
 					t.Fatalf("waiting finding %+v", w)
 				}

@@ -34,7 +34,7 @@ func GroupHistory(logPath, parent string, parentLog, head []byte) []Finding {
 	out := history(logPath, parentLog, head, historyNames{
 		log: "the log of " + short + " (the commit this merge group is queued behind)", short: short, head: "the merge group's log"})
 	for i := range out {
-		out[i].Hint = "A pull request of this group rewrites lines that a pull request queued ahead of it adds: take it out of the queue, update it once the one ahead has merged, and append its events after the last line."
+		out[i].Hint = "A pull request of this group rewrites lines that a pull request queued ahead of it adds: take it out of the queue and, once the one ahead has merged, merge the base branch into it with pactify's merge driver (`pactify install`), which keeps the base branch's lines first."
 	}
 	return out
 }
@@ -65,7 +65,9 @@ func history(logPath string, base, head []byte, n historyNames) []Finding {
 			from := diffStart(b, hl[i])
 			msg = fmt.Sprintf("line %d of %s was changed: it was %s and is now %s", i+1, n.log, excerpt(b, from), excerpt(hl[i], from))
 		}
-		return []Finding{newFinding(CodeLogRewritten, logPath, line, msg)}
+		f := newFinding(CodeLogRewritten, logPath, line, msg)
+		f.Hint = rewrittenHint
+		return []Finding{f}
 	}
 	return nil
 }
@@ -120,7 +122,11 @@ func excerpt(b []byte, from int) string {
 // as open (a stale accept under a require policy), with the reason;
 // shippedAtBase the features the merge base had shipped (ShippedAtBase),
 // which the pull request does not ship.
-func Waiting(logPath string, st *projection.State, headBranch string, notAccepted map[string]string, shippedAtBase map[string]bool) []Finding {
+//
+// Each finding's hint names what ends the wait (waitingHint): the owner's
+// join or checkpoint, or the reviewer's review by the accounts cfg maps to
+// the reviewer's seat (cfg may be nil).
+func Waiting(logPath string, st *projection.State, headBranch string, notAccepted map[string]string, shippedAtBase map[string]bool, cfg *config.Config) []Finding {
 	var out []Finding
 	for _, feature := range shipping(st, headBranch, shippedAtBase) {
 		for _, id := range st.Features[feature].Tasks {
@@ -136,6 +142,7 @@ func Waiting(logPath string, st *projection.State, headBranch string, notAccepte
 			f := newFinding(CodePRUnaccepted, logPath, t.AssignLine,
 				fmt.Sprintf("waiting for %s (feature %s): %s", id, feature, why))
 			f.TaskID, f.Feature = id, feature
+			f.Hint = waitingHint(st, t, cfg.LoginsOf(t.Reviewer))
 			out = append(out, f)
 		}
 	}
@@ -259,7 +266,7 @@ func (pr PullRequestFacts) ShippedAtBase(state *projection.State) map[string]boo
 // unmapped-branches policy. A log that fails closed on a newer protocol
 // major gets only that finding.
 func PullRequest(in Input, pr PullRequestFacts) []Finding {
-	return Cap(JudgePullRequest(in, pr).Findings)
+	return inPactDir(Cap(JudgePullRequest(in, pr).Findings), in.layout())
 }
 
 // PullRequestVerdict is PullRequest's judgement with what the bot tells a
@@ -295,18 +302,13 @@ func JudgePullRequest(in Input, pr PullRequestFacts) PullRequestVerdict {
 		notAccepted, renewed = res.NotAccepted, res.Renewed
 	}
 	for _, b := range pr.Branches {
-		for _, f := range Waiting(in.LogPath(), in.Replay.State, b, notAccepted, shippedAtBase) {
-			if t := in.Replay.State.Tasks[f.TaskID]; t != nil && t.Status == projection.StatusAccepted {
-				f.Hint = freshReviewHint(t, cfg.LoginsOf(t.Reviewer))
-			}
-			out = append(out, f)
-		}
+		out = append(out, Waiting(in.LogPath(), in.Replay.State, b, notAccepted, shippedAtBase, cfg)...)
 		if !pr.MergeGroup {
 			out = append(out, unmappedWorst(in.LogPath(), in.Replay.State, bases, b, cfg.UnmappedBranches)...)
 		}
 	}
 	Sort(out)
-	return PullRequestVerdict{Findings: out, Renewed: renewed}
+	return PullRequestVerdict{Findings: inPactDir(out, in.layout()), Renewed: renewed}
 }
 
 // unmappedWorst applies the unmapped-branches policy against every base
@@ -359,6 +361,7 @@ func Unmapped(logPath string, head *projection.State, baseLog []byte, branch str
 		msg = fmt.Sprintf("branch %s only names tasks of %s, which the base branch already shipped, so this pull request ships no feature and Rule 2 holds nothing back", branch, strings.Join(features, ", "))
 	}
 	f := newFinding(CodePRUnmappedBranch, logPath, 0, msg)
+	f.Hint = unmappedHint(head, branch)
 	if policy == config.UnmappedBlock {
 		if changesOutside {
 			f.Severity = SeverityError

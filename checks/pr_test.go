@@ -151,7 +151,7 @@ func TestWaiting(t *testing.T) {
 		t.Fatalf("setup: T3 %s, T1 rounds %d", st.Tasks["T3"].Status, st.Tasks["T1"].Rounds)
 	}
 	const path = ".pact/log.jsonl"
-	got := Waiting(path, st, "feat/f", nil, nil)
+	got := Waiting(path, st, "feat/f", nil, nil, nil)
 	p := SeverityPending
 	assertFindings(t, got, []short{
 		{CodePRUnaccepted, p, path, 7, "T1", "F"},
@@ -171,9 +171,43 @@ func TestWaiting(t *testing.T) {
 		}
 	}
 
+	t.Run("each hint names what ends the wait", func(t *testing.T) {
+		t.Parallel()
+		// A1 is assigned to opencode, who has not joined in that log.
+		l2 := new(logb).init().assign("A1", "A", "opencode", "gpt", "feat/a")
+		_, r2 := projection.ReadBytes(l2.bytes(), projection.ReadOptions{KeepEvents: true})
+		cfg := &config.Config{Seats: map[string][]string{"claude-opus": {"opus-gh", "opus-bot"}}}
+		for _, tc := range []struct {
+			name string
+			got  []Finding
+			task string
+			want string
+		}{
+			{"assigned: the owner joins", Waiting(path, r2.State, "feat/a", nil, nil, nil), "A1",
+				"Seat opencode joins, which starts the task: `PACT_AGENT_ID=opencode pactify join opencode --roles worker`."},
+			{"after changes: the owner checkpoints again", Waiting(path, st, "feat/f", nil, nil, cfg), "T1",
+				"Seat opencode makes the changes claude-opus asked for, then checkpoints it again: `PACT_AGENT_ID=opencode pactify checkpoint T1 --evidence \"<evidence>\"`."},
+			{"in progress: the owner checkpoints", Waiting(path, st, "feat/f", nil, nil, cfg), "T5",
+				"Seat claude-opus checkpoints it when it is ready for review: `PACT_AGENT_ID=claude-opus pactify checkpoint T5 --evidence \"<evidence>\"`."},
+			{"awaiting review: a seat no account holds", Waiting(path, st, "feat/f", nil, nil, cfg), "T2",
+				"Seat gpt reviews it: an account that holds seat gpt approves this pull request or comments `/pact accept T2`, or seat gpt runs `PACT_AGENT_ID=gpt pactify accept T2`."},
+			{"a stale accept: the reviewer's accounts review again", Waiting(path, st, "feat/f", map[string]string{"T4": "files changed"}, nil, cfg), "T4",
+				"Ask opus-gh or opus-bot to approve the pull request's current head on GitHub"},
+		} {
+			var hint string
+			for _, f := range tc.got {
+				if f.TaskID == tc.task {
+					hint = f.Hint
+				}
+			}
+			if !strings.HasPrefix(hint, tc.want) {
+				t.Errorf("%s: hint of %s\n got  %q\n want %q", tc.name, tc.task, hint, tc.want)
+			}
+		}
+	})
 	t.Run("a stale accept under require waits for a fresh review", func(t *testing.T) {
 		t.Parallel()
-		got := Waiting(path, st, "feat/f", map[string]string{"T4": "files changed after the accept on abc123", "T2": "ignored: not accepted"}, nil)
+		got := Waiting(path, st, "feat/f", map[string]string{"T4": "files changed after the accept on abc123", "T2": "ignored: not accepted"}, nil, nil)
 		var msg string
 		for _, f := range got {
 			if f.TaskID == "T4" {
@@ -189,18 +223,18 @@ func TestWaiting(t *testing.T) {
 	})
 	t.Run("a branch with no tasks waits for nothing", func(t *testing.T) {
 		t.Parallel()
-		if got := Waiting(path, st, "main", nil, nil); len(got) != 0 {
+		if got := Waiting(path, st, "main", nil, nil, nil); len(got) != 0 {
 			t.Errorf("findings %v", shorts(got))
 		}
 	})
 	t.Run("another branch only sees its features", func(t *testing.T) {
 		t.Parallel()
-		got := Waiting(path, st, "feat/g", nil, nil)
+		got := Waiting(path, st, "feat/g", nil, nil, nil)
 		assertFindings(t, got, []short{{CodePRUnaccepted, p, path, 12, "G1", "G"}})
 	})
 	t.Run("a task on another branch pulls in its whole feature", func(t *testing.T) {
 		t.Parallel()
-		got := Waiting(path, st, "feat/other", nil, nil)
+		got := Waiting(path, st, "feat/other", nil, nil, nil)
 		if len(got) != 4 {
 			t.Errorf("feat/other ships F: %v", shorts(got))
 		}
@@ -227,7 +261,7 @@ func TestWaitingFor(t *testing.T) {
 	// And through Waiting: an assigned task whose owner never joined.
 	_, replayed := projection.ReadBytes(new(logb).init().assign("T1", "F", "opencode", "gpt", "feat/f").bytes(), projection.ReadOptions{KeepEvents: true})
 	st := replayed.State
-	got := Waiting(".pact/log.jsonl", st, "feat/f", nil, nil)
+	got := Waiting(".pact/log.jsonl", st, "feat/f", nil, nil, nil)
 	if len(got) != 1 || got[0].Message != "waiting for T1 (feature F): assigned to opencode, who has not joined yet" || got[0].Severity != SeverityPending {
 		t.Errorf("findings %+v", got)
 	}

@@ -191,7 +191,9 @@ func Provenance(in ProvenanceInput) ProvenanceResult {
 		if msg == "" {
 			continue
 		}
-		found.add(j.finding(CodeProvenanceStale, ev, fmt.Sprintf("the accept of %s on line %d is stale: %s.", ev.TaskID, ev.Line, msg)))
+		f := j.finding(CodeProvenanceStale, ev, fmt.Sprintf("the accept of %s on line %d is stale: %s.", ev.TaskID, ev.Line, msg))
+		f.Hint = freshReviewHint(t, j.cfg.LoginsOf(t.Reviewer))
+		found.add(f)
 		if _, already := res.NotAccepted[t.ID]; j.require && !already {
 			res.NotAccepted[t.ID] = reason
 		}

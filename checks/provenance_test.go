@@ -692,6 +692,14 @@ func TestProvenanceDefaultConfigWarnsOnce(t *testing.T) {
 	if len(res.NotAccepted) != 0 {
 		t.Errorf("warn changed Rule 2: %v", res.NotAccepted)
 	}
+	// Its hint, followed: each seat mapped to the accounts that act for
+	// it, every line is verified.
+	if !strings.HasPrefix(f.Hint, "Map each seat to the GitHub accounts that act for it under seats:") {
+		t.Errorf("hint %q", f.Hint)
+	}
+	if res := checks.Provenance(provInput(t, provConfig(t, "warn", "sticky", ""), "rev", nil, commitBy("ac1", "rev-acct", true)).input()); len(res.Findings) != 0 {
+		t.Errorf("with every seat mapped:\n%s", provDump(res.Findings))
+	}
 	// Under require every line still fails on its own.
 	cfg := provConfig(t, "require", "sticky", "")
 	cfg.Seats = map[string][]string{}

@@ -29,8 +29,8 @@ func TestPlanReviewRequests(t *testing.T) {
 	st := requestLog()
 	const head = "1111111111111111111111111111111111111111"
 	const older = "2222222222222222222222222222222222222222"
-	waiting := Waiting(".pact/log.jsonl", st, "feat/a", nil, nil)
-	stale := Waiting(".pact/log.jsonl", st, "feat/a", map[string]string{"T3": "src/a.go changed since the accept"}, nil)
+	waiting := Waiting(".pact/log.jsonl", st, "feat/a", nil, nil, nil)
+	stale := Waiting(".pact/log.jsonl", st, "feat/a", map[string]string{"T3": "src/a.go changed since the accept"}, nil, nil)
 	many := make([]string, 20)
 	for i := range many {
 		many[i] = fmt.Sprintf("r%02d", i)
@@ -90,7 +90,7 @@ func TestPlanReviewRequests(t *testing.T) {
 			config: "seats: {claude-opus: [claude-gh], gpt: [claude-gh, gpt-gh]}\n", findings: stale[1:], author: "dev-gh",
 			ask: "@gpt-gh", standing: "T3=@gpt-gh"},
 		{name: "a task in progress waits for its owner: nobody is asked",
-			config: "seats: {claude-opus: [claude-gh]}\n", findings: Waiting(".pact/log.jsonl", st, "feat/a", nil, nil)[1:2], author: "dev-gh"},
+			config: "seats: {claude-opus: [claude-gh]}\n", findings: Waiting(".pact/log.jsonl", st, "feat/a", nil, nil, nil)[1:2], author: "dev-gh"},
 		{name: "no account mapped to the reviewer seat",
 			config: "seats: {opencode: [dev-gh]}\n", findings: waiting, author: "dev-gh",
 			standing: "T1=", notes: []string{"no review was requested for T1: seat gpt is mapped to no GitHub account"}},
@@ -167,14 +167,14 @@ func TestPlanReviewRequestsOnlyWaits(t *testing.T) {
 	for name, in := range map[string]ReviewRequestInput{
 		"no finding":             {Config: cfg, State: st},
 		"a warning, not waiting": {Config: cfg, State: st, Findings: []Finding{warning}},
-		"no state":               {Config: cfg, Findings: Waiting(".pact/log.jsonl", st, "feat/a", nil, nil)},
+		"no state":               {Config: cfg, Findings: Waiting(".pact/log.jsonl", st, "feat/a", nil, nil, nil)},
 	} {
 		if plan := PlanReviewRequests(in); len(plan.Ask)+len(plan.Tasks)+len(plan.Notes) != 0 {
 			t.Errorf("%s: plan %+v", name, plan)
 		}
 	}
 	for _, cfg := range []*config.Config{nil, config.Default()} {
-		plan := PlanReviewRequests(ReviewRequestInput{Config: cfg, State: st, Findings: Waiting(".pact/log.jsonl", st, "feat/a", nil, nil)})
+		plan := PlanReviewRequests(ReviewRequestInput{Config: cfg, State: st, Findings: Waiting(".pact/log.jsonl", st, "feat/a", nil, nil, nil)})
 		if len(plan.Ask)+len(plan.Tasks)+len(plan.Notes) != 0 {
 			t.Errorf("no seat mapped: %+v", plan)
 		}

@@ -57,17 +57,21 @@ func Run(in Input) []Finding {
 // run is Run with the configuration already parsed.
 func run(in Input, cf ConfigFile) []Finding {
 	if u := in.Replay.Unsupported; u != nil {
-		return []Finding{fromRejection(in.LogPath(), *u)}
+		return inPactDir([]Finding{fromRejection(in.LogPath(), *u)}, in.layout())
 	}
 	if f := MergeConflict(in); f != nil {
-		return []Finding{*f}
+		return inPactDir([]Finding{*f}, in.layout())
 	}
 	var out []Finding
 	for _, m := range in.Scan.Malformed {
 		out = append(out, newFinding(m.Code, in.LogPath(), m.Line, m.Message))
 	}
 	for _, r := range in.Replay.Rejections {
-		out = append(out, fromRejection(in.LogPath(), r))
+		f := fromRejection(in.LogPath(), r)
+		if r.Code == projection.CodeInitMissing && r.Line == 0 {
+			f.Hint = initMissingHint(in.Scan)
+		}
+		out = append(out, f)
 	}
 	out = append(out, omittedRejections(in.LogPath(), in.Scan, in.Replay)...)
 	if !in.StateMatched {
@@ -76,7 +80,7 @@ func run(in Input, cf ConfigFile) []Finding {
 	out = append(out, TaskFiles(in, in.Replay.State)...)
 	out = append(out, ProjectHeader(in.layout().Project(), in.Project, in.Replay.State)...)
 	out = append(out, Config(pactfile.ConfigPath, cf, in.Replay.State)...)
-	return Cap(out)
+	return inPactDir(Cap(out), in.layout())
 }
 
 // fromRejection turns a replay rejection into a finding on the log.
@@ -105,5 +109,6 @@ func MergeConflict(in Input) *Finding {
 		return nil
 	}
 	f := newFinding(CodeMergeConflict, path, line, fmt.Sprintf("line %d is one of git's conflict markers: a merge of the pact is in progress, or was committed unresolved", line))
+	f.Hint = committedMarkersHint // InMerge gives a merge in progress its own
 	return &f
 }

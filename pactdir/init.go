@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/pact-action/pact-action/pactfile"
@@ -250,7 +251,7 @@ func (d Dir) prepareBlocks(c Charter, b *batch) error {
 			return err
 		}
 		for _, entry := range entries {
-			if err := d.prepareEntry(b, repo, realRoot, entry, d.seatBlock(byEntry[entry])); err != nil {
+			if err := d.prepareEntry(b, repo, realRoot, entry, d.seatBlock(byEntry[entry], c.Seats)); err != nil {
 				return err
 			}
 		}
@@ -329,20 +330,53 @@ func (d Dir) prepareGitAttributes(repo *os.Root) (*pending, error) {
 }
 
 // seatBlock is the managed block of an entry file: how each of its seats
-// takes its seat.
-func (d Dir) seatBlock(seats []projection.Seat) string {
+// takes its seat, and the commands its roles allow, no others (join is a
+// worker's event: a seat without the worker role that joins is refused,
+// roster.role_not_held). Every command stands alone on a line of a sh
+// fence under its seat's heading, with <…> placeholders, so that a
+// program can pick them out and run them as that seat (the test that does
+// is cmd/pactify's TestEntryFileCommandsRun). roster is every seat of the
+// pact, for the names an orchestrator may assign to.
+func (d Dir) seatBlock(seats, roster []projection.Seat) string {
 	var e strings.Builder
-	e.WriteString("## Pact seat\n\nThis repository coordinates agents with the Pact protocol v1. Before any pact command, take your seat:\n")
+	e.WriteString("## Pact seat\n\nThis repository coordinates agents with the Pact protocol v1. Take your seat below and run only its commands: pactify refuses a verb your seat's roles do not allow. Put your values in place of each `<…>`.\n")
 	for _, s := range seats {
-		fmt.Fprintf(&e, "\n### Seat %s (%s)\n\n```sh\nexport PACT_AGENT_ID=%s\npactify join %s --roles %s\n```\n",
-			s.ID, strings.Join(s.Roles, ", "), s.ID, s.ID, strings.Join(s.Roles, ","))
+		fmt.Fprintf(&e, "\n### Seat %s (%s)\n\n```sh\nexport PACT_AGENT_ID=%s\n", s.ID, strings.Join(s.Roles, ", "), s.ID)
+		if d.Name != pactfile.DefaultDir {
+			// The seat's pactify must find the pact where init put it.
+			fmt.Fprintf(&e, "export PACT_DIR=%s\n", d.Display())
+		}
+		e.WriteString("pactify status\n```\n")
+		if slices.Contains(s.Roles, projection.RoleOrchestrator) {
+			fmt.Fprintf(&e, "\nAs orchestrator: assign each task to a worker seat (%s) with a reviewer seat other than its owner (%s), and merge a feature once every task of it is accepted.\n\n```sh\n"+
+				"pactify assign <task_id> --feature <feature_id> --branch <branch_name> --owner <worker_seat> --reviewer <reviewer_seat>\npactify merge <feature_id>\n```\n",
+				holding(roster, projection.RoleWorker), holding(roster, projection.RoleReviewer))
+		}
+		if slices.Contains(s.Roles, projection.RoleWorker) {
+			fmt.Fprintf(&e, "\nAs worker: join, which starts the tasks assigned to you (join again after a crash), and checkpoint each of your tasks when it is ready for review.\n\n```sh\n"+
+				"pactify join %s --roles %s\npactify checkpoint <task_id> --evidence \"<evidence>\"\n```\n", s.ID, strings.Join(s.Roles, ","))
+		}
+		if slices.Contains(s.Roles, projection.RoleReviewer) {
+			e.WriteString("\nAs reviewer: accept a task you review once it awaits review, or send it back saying what must change.\n\n```sh\n" +
+				"pactify accept <task_id>\npactify changes <task_id> --reason \"<reason>\"\n```\n")
+		}
 	}
-	if d.Name != pactfile.DefaultDir {
-		// The seat's pactify must find the pact where init put it.
-		fmt.Fprintf(&e, "\nThis pact lives in `%s`: `export PACT_DIR=%s` before any pactify command.\n", d.Display(), d.Display())
-	}
-	fmt.Fprintf(&e, "\nThen read `%s` for your tasks. Never edit `%s` by hand.\n", d.Display(pactfile.StateFile), d.Display(pactfile.LogFile))
+	fmt.Fprintf(&e, "\n`pactify status` prints `%s`: every task with its owner, reviewer and status. Never edit `%s` by hand.\n", d.Display(pactfile.StateFile), d.Display(pactfile.LogFile))
 	return e.String()
+}
+
+// holding names the seats of roster that hold role, for a sentence.
+func holding(roster []projection.Seat, role string) string {
+	var ids []string
+	for _, s := range roster {
+		if slices.Contains(s.Roles, role) {
+			ids = append(ids, s.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return "none in this roster"
+	}
+	return strings.Join(ids, ", ")
 }
 
 // EntryTargets maps each seat's entry to the file init will write, before
@@ -434,6 +468,27 @@ func prepareBlockFile(dir *os.Root, name, display, block, newFileTail string) (*
 		_, err := io.WriteString(w, text)
 		return err
 	})
+}
+
+// ReadTaskFile reads tasks/<id>.md of task id as WriteTaskFile would find
+// it (a regular file, bounded; no link): nil when it, or tasks/, is not
+// there.
+func (d Dir) ReadTaskFile(id string) ([]byte, error) {
+	pact, err := d.openPact(false)
+	if err != nil {
+		return nil, err
+	}
+	defer pact.Close()
+	tasks, err := openDir(pact, pactfile.TasksDir, d.Display(), false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer tasks.Close()
+	name := pactfile.TaskFileName(id)
+	return readFile(context.Background(), tasks, name, d.Display(pactfile.TasksDir, name), false, MaxFileBytes)
 }
 
 // WriteTaskFile writes tasks/<id>.md of t with front matter mirroring its

@@ -194,3 +194,46 @@ func symlinkOrSkip(t *testing.T, target, link string) {
 		t.Skipf("cannot make a symbolic link here: %v", err)
 	}
 }
+
+// TestSeatBlock: a seat's block gives the verbs of its roles and no
+// others (cmd/pactify's TestEntryFileCommandsRun runs them), names the
+// seats an orchestrator may assign to, and says where a pact elsewhere
+// lives.
+func TestSeatBlock(t *testing.T) {
+	t.Parallel()
+	lead := projection.Seat{ID: "lead", Roles: []string{"orchestrator"}, Entry: "AGENTS.md"}
+	dev := projection.Seat{ID: "dev", Roles: []string{"worker"}, Entry: "AGENTS.md"}
+	rev := projection.Seat{ID: "rev", Roles: []string{"reviewer"}, Entry: "CLAUDE.md"}
+	for _, tc := range []struct {
+		name        string
+		dir         Dir
+		seats, all  []projection.Seat
+		want, never []string
+	}{
+		{name: "an orchestrator", dir: Dir{Name: ".pact"}, seats: []projection.Seat{lead}, all: []projection.Seat{lead, dev, rev},
+			want:  []string{"export PACT_AGENT_ID=lead\npactify status\n", "a worker seat (dev) with a reviewer seat other than its owner (rev)", "pactify assign <task_id>", "pactify merge <feature_id>\n"},
+			never: []string{"pactify join", "pactify checkpoint", "pactify accept", "pactify changes", "PACT_DIR"}},
+		{name: "a worker", dir: Dir{Name: ".pact"}, seats: []projection.Seat{dev}, all: []projection.Seat{lead, dev, rev},
+			want:  []string{"pactify join dev --roles worker\n", "pactify checkpoint <task_id> --evidence \"<evidence>\"\n"},
+			never: []string{"pactify assign", "pactify accept", "pactify merge"}},
+		{name: "a reviewer", dir: Dir{Name: ".pact"}, seats: []projection.Seat{rev}, all: []projection.Seat{lead, dev, rev},
+			want:  []string{"pactify accept <task_id>\n", "pactify changes <task_id> --reason \"<reason>\"\n"},
+			never: []string{"pactify join", "pactify assign", "pactify checkpoint"}},
+		{name: "a roster with no worker", dir: Dir{Name: ".pact"}, seats: []projection.Seat{lead}, all: []projection.Seat{lead, rev},
+			want: []string{"a worker seat (none in this roster)"}},
+		{name: "a pact elsewhere", dir: Dir{Name: "docs/.pact"}, seats: []projection.Seat{dev}, all: []projection.Seat{lead, dev},
+			want: []string{"export PACT_AGENT_ID=dev\nexport PACT_DIR=docs/.pact\npactify status\n", "`docs/.pact/log.jsonl`"}},
+	} {
+		got := tc.dir.seatBlock(tc.seats, tc.all)
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: the block lacks %q:\n%s", tc.name, w, got)
+			}
+		}
+		for _, n := range tc.never {
+			if strings.Contains(got, n) {
+				t.Errorf("%s: the block says %q:\n%s", tc.name, n, got)
+			}
+		}
+	}
+}

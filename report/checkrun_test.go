@@ -43,7 +43,7 @@ func TestSummaryShowsVerdictTasksWaitingAndFindings(t *testing.T) {
 		`{"event_id":"a3","ts":"2026-06-09T10:02:00Z","agent_id":"dev","role":"worker","event_type":"join","task_id":"","feature":"","payload":{"roles":["worker"]}}`,
 		`{"event_id":"a4","ts":"2026-06-09T10:03:00Z","agent_id":"dev","role":"worker","event_type":"checkpoint","task_id":"T1","feature":"F","payload":{"evidence":"done"}}`,
 	}, "\n")), projection.ReadOptions{KeepEvents: true})
-	findings := checks.Waiting(".pact/log.jsonl", res.State, "feat/f", nil, nil)
+	findings := checks.Waiting(".pact/log.jsonl", res.State, "feat/f", nil, nil, nil)
 	findings = append(findings, finding(checks.SeverityError, 9, "forged accept by <b>@dev</b>"))
 	got := Summary(Verdict{CheckName: "pact", HeadBranch: "feat/f", HeadSHA: "0123456789abcdef0123", Findings: findings, State: res.State})
 	for _, want := range []string{"❌ pact: 1 violation — merge blocked", "### Features and tasks", "| F | awaiting_review | T1 | awaiting_review | dev | lead |",
@@ -100,7 +100,7 @@ func TestSummaryNamesTheReviewRequested(t *testing.T) {
 		`{"event_id":"a4","ts":"2026-06-09T10:02:00Z","agent_id":"dev","role":"worker","event_type":"join","task_id":"","feature":"","payload":{"roles":["worker"]}}`,
 		`{"event_id":"a5","ts":"2026-06-09T10:03:00Z","agent_id":"dev","role":"worker","event_type":"checkpoint","task_id":"T1","feature":"F","payload":{"evidence":"done"}}`,
 	}, "\n")), projection.ReadOptions{KeepEvents: true})
-	findings := checks.Waiting(".pact/log.jsonl", res.State, "feat/f", nil, nil)
+	findings := checks.Waiting(".pact/log.jsonl", res.State, "feat/f", nil, nil, nil)
 	got := Summary(Verdict{CheckName: "pact", HeadBranch: "feat/f", Findings: findings, State: res.State,
 		Requested:    map[string][]checks.Reviewer{"T1": {{Login: "lead-gh"}, {Team: "core_team"}}},
 		RequestNotes: []string{"GitHub refused the request from @mallory: 422 <b>Reviews may only be requested from collaborators</b>"}})

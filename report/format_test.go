@@ -309,7 +309,7 @@ func TestGolden(t *testing.T) {
 			base := bytes.Join(lines[:10], []byte("\n"))
 			base = bytes.Replace(base, []byte(`"branch":"feat/cli","spec":".pact/tasks/T1.md"`), []byte(`"branch":"feat/cli","spec":"T1.md"`), 1)
 			out := checks.History(in.LogPath(), base, head)
-			out = append(out, checks.Waiting(in.LogPath(), in.Replay.State, "feat/cli", nil, nil)...)
+			out = append(out, checks.Waiting(in.LogPath(), in.Replay.State, "feat/cli", nil, nil, nil)...)
 			checks.Sort(out)
 			return out
 		},

@@ -134,7 +134,7 @@ func renderAll(task, feature, branch, reason string) map[string]string {
 	in := checks.Input{Dir: ".pact", Scan: &log.Scan, Replay: res, State: []byte(reason), Project: []byte(reason),
 		TaskFiles: map[string][]byte{task: []byte(reason)}}
 	findings := checks.Run(in)
-	findings = append(findings, checks.Waiting(".pact/log.jsonl", res.State, branch, nil, nil)...)
+	findings = append(findings, checks.Waiting(".pact/log.jsonl", res.State, branch, nil, nil, nil)...)
 	findings = append(findings, checks.Finding{Code: checks.CodeProvenanceStale, Severity: checks.SeverityError,
 		Path: ".pact/tasks/" + task + ".md", Line: 3, Message: reason + " " + task + " " + branch, Hint: reason})
 	out := map[string]string{

@@ -69,7 +69,7 @@ func FuzzPlain(f *testing.F) {
 func TestCheckText(t *testing.T) {
 	t.Parallel()
 	in := loadPact(t, "many")
-	findings := append(checks.Run(in), checks.Waiting(in.LogPath(), in.Replay.State, "feat/cli", nil, nil)...)
+	findings := append(checks.Run(in), checks.Waiting(in.LogPath(), in.Replay.State, "feat/cli", nil, nil, nil)...)
 	checks.Sort(findings)
 	for _, c := range []struct {
 		name   string
@@ -104,7 +104,7 @@ func TestCheckTextIsInert(t *testing.T) {
 `)
 	in := checks.Input{Dir: pactfile.DefaultDir, TaskFiles: map[string][]byte{}}
 	in = withLog(in, log)
-	findings := append(checks.Run(in), checks.Waiting(in.LogPath(), in.Replay.State, evil, nil, nil)...)
+	findings := append(checks.Run(in), checks.Waiting(in.LogPath(), in.Replay.State, evil, nil, nil, nil)...)
 	for _, branch := range []string{evil, ""} {
 		var buf bytes.Buffer
 		if err := WriteCheckText(&buf, Verdict{CheckName: "pact", HeadBranch: branch, HeadSHA: evil, Findings: findings, State: in.Replay.State}); err != nil {

@@ -266,7 +266,8 @@ base's log and Rule 2 for the features on the branch.
 --local DIR     the repository to judge, at its root
 --base REV      the pull request's base, such as main: the log is judged against
                 the merge base of REV and HEAD, as the check judges it (a merge
-                base without a log is an empty base)
+                base without a log is an empty base; while a git merge is
+                stopped, that of REV and the merge it will commit)
 --base-log FILE
                 the merge base's log, from a file; not with --base
 --branch NAME   the pull request's branch, whose features must be accepted

@@ -183,15 +183,18 @@ func TestEndToEnd(t *testing.T) {
 	}
 	claude := p.read("CLAUDE.md")
 	if !strings.HasPrefix(claude, houseRules+"\n<!-- pact:begin -->\n") || !strings.HasSuffix(claude, "<!-- pact:end -->\n") ||
-		!strings.Contains(claude, "export PACT_AGENT_ID=rex\npactify join rex --roles reviewer\n") || strings.Contains(claude, "ana") {
+		!strings.Contains(claude, "export PACT_AGENT_ID=rex\npactify status\n") || !strings.Contains(claude, "pactify accept <task_id>\n") ||
+		strings.Contains(claude, "pactify join") || strings.Contains(claude, "PACT_AGENT_ID=ana") {
 		t.Fatalf("CLAUDE.md:\n%s", claude)
 	}
 	agents := p.read("AGENTS.md")
-	if !strings.Contains(agents, "export PACT_AGENT_ID=orch\npactify join orch --roles orchestrator\n") ||
-		!strings.Contains(agents, "export PACT_AGENT_ID=ana\npactify join ana --roles worker\n") ||
+	// Each seat is told what its roles allow (TestEntryFileCommandsRun
+	// runs them all): orch, no worker, does not join.
+	if !strings.Contains(agents, "export PACT_AGENT_ID=orch\npactify status\n") || strings.Contains(agents, "pactify join orch") ||
+		!strings.Contains(agents, "export PACT_AGENT_ID=ana\npactify status\n") || !strings.Contains(agents, "pactify join ana --roles worker\n") ||
 		strings.Index(agents, "PACT_AGENT_ID=orch") > strings.Index(agents, "PACT_AGENT_ID=ana") ||
 		!strings.HasPrefix(agents, "<!-- pact:begin -->\n") || !strings.HasSuffix(agents, "<!-- pact:end -->\n") ||
-		strings.Count(agents, "<!-- pact:begin -->") != 1 || strings.Contains(agents, "rex") {
+		strings.Count(agents, "<!-- pact:begin -->") != 1 || strings.Contains(agents, "PACT_AGENT_ID=rex") {
 		t.Fatalf("AGENTS.md:\n%s", agents)
 	}
 	if vic := p.read("docs/VIC.md"); !strings.Contains(vic, "pactify join vic --roles worker,reviewer\n") {
@@ -438,4 +441,48 @@ func TestInitEntrySymlink(t *testing.T) {
 	before := snapshot(t, p.dir)
 	p.ok("orch", "init", "--project", "s", "--seat", "orch:orchestrator:AGENTS.md", "--seat", "rex:reviewer:CLAUDE.md")
 	sameTree(t, before, snapshot(t, p.dir))
+}
+
+// TestLogReplayTaskFiles: log --replay --task-files writes the front
+// matter of each task file that is missing or disagrees with the log,
+// keeps every body, and leaves a file that agrees as it is (what
+// taskfile.mismatch and taskfile.missing ask for, docs/codes.md).
+func TestLogReplayTaskFiles(t *testing.T) {
+	t.Parallel()
+	p := newProject(t)
+	p.ok("orch", initArgs...)
+	for _, id := range []string{"T1", "T2", "T3"} {
+		p.ok("orch", "assign", id, "--feature", "F", "--branch", "feat", "--owner", "ana", "--reviewer", "rex")
+	}
+	agrees := p.read(".pact/tasks/T1.md") + "Notes that agree.\n"
+	p.write(".pact/tasks/T1.md", agrees)
+	before, err := os.Stat(p.path(".pact/tasks/T1.md"))
+	must(t, err)
+	p.write(".pact/tasks/T2.md", "---\nid: T2\nfeature: F\nowner: vic\nreviewer: rex\n---\nBody by hand.\n")
+	p.remove(".pact/tasks/T3.md")
+
+	if r := p.run("orch", "log", "--task-files"); r.code != 2 || !strings.Contains(r.stderr, "needs --replay") {
+		t.Fatalf("log --task-files without --replay: want a usage error\n%s", r)
+	}
+	r := p.ok("orch", "log", "--replay", "--task-files")
+	if !strings.Contains(r.stdout, "wrote the front matter of 2 task file(s) from the log: T2, T3") {
+		t.Errorf("log --replay --task-files should name what it wrote:\n%s", r)
+	}
+	if got := p.read(".pact/tasks/T2.md"); got != "---\nid: T2\nfeature: F\nowner: ana\nreviewer: rex\n---\nBody by hand.\n" {
+		t.Errorf("tasks/T2.md should have the log's front matter and its own body:\n%s", got)
+	}
+	if got := p.read(".pact/tasks/T3.md"); !strings.HasPrefix(got, "---\nid: T3\nfeature: F\nowner: ana\nreviewer: rex\n---\n") {
+		t.Errorf("tasks/T3.md should be written again:\n%s", got)
+	}
+	after, err := os.Stat(p.path(".pact/tasks/T1.md"))
+	must(t, err)
+	if got := p.read(".pact/tasks/T1.md"); got != agrees || !os.SameFile(before, after) || !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("tasks/T1.md agreed with the log and should not be written")
+	}
+	if r := p.ok("orch", "log", "--replay", "--task-files"); !strings.Contains(r.stdout, "every task file agrees with the log") {
+		t.Errorf("a second run should write nothing:\n%s", r)
+	}
+	if rep, r := p.validate("--task-files"); len(rep.Findings) != 0 {
+		t.Errorf("validate --task-files after the replay:\n%s", r)
+	}
 }

@@ -191,6 +191,13 @@ func stoppedOp(ctx context.Context, dir, gitDir string) gitOp {
 	return gitOp{}
 }
 
+// mergeStopped says that git has a merge, rebase, cherry-pick or revert
+// stopped in the pact's repository (false outside one).
+func (c *cli) mergeStopped() bool {
+	gitDir, err := gitDirOf(c.ctx, c.dir.Root)
+	return err == nil && stoppedOp(c.ctx, c.dir.Root, gitDir).kind != ""
+}
+
 // picked is a rebase or cherry-pick applying commit rev: the ancestor is
 // its parent.
 func picked(ctx context.Context, dir, kind, rev string) gitOp {

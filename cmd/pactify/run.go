@@ -18,6 +18,7 @@ import (
 
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/cmdline"
+	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/internal/version"
 	"github.com/pact-action/pact-action/pactdir"
 	"github.com/pact-action/pact-action/pactfile"
@@ -420,8 +421,7 @@ func (c *cli) stamp(d *projection.Draft, id string, latest time.Time) {
 }
 
 func refuse(r *projection.Rejection) error {
-	info := checks.Describe(r.Code)
-	return &refusal{fmt.Sprintf("%s: %s", r.Code, r.Message), info.Hint}
+	return &refusal{fmt.Sprintf("%s: %s", r.Code, r.Message), checks.Describe(r.Code).RefusalHint()}
 }
 
 func (c *cli) cmdJoin(p cmdline.Args) error {
@@ -462,7 +462,7 @@ func (c *cli) cmdAssign(p cmdline.Args) error {
 			why = "it is empty"
 		}
 		return &refusal{fmt.Sprintf("%s: task id %q cannot be a file name under tasks/: %s", projection.CodeTaskUnsafeID, task, why),
-			checks.Describe(projection.CodeTaskUnsafeID).Hint}
+			checks.Describe(projection.CodeTaskUnsafeID).RefusalHint()}
 	}
 	spec := p.Get("spec")
 	if spec == "" {
@@ -569,6 +569,9 @@ func (c *cli) cmdLog(p cmdline.Args) error {
 	if len(p.Positional) != 0 {
 		return usageOf("log")
 	}
+	if p.Bools["task-files"] && !p.Bools["replay"] {
+		return usagef("log --task-files writes the task files from the log, and needs --replay")
+	}
 	if !p.Bools["replay"] {
 		if _, _, err := c.loadForRead(nil); err != nil {
 			return err
@@ -611,6 +614,41 @@ func (c *cli) cmdLog(p cmdline.Args) error {
 	prog.stop()
 	fmt.Fprintf(c.stdout, "%s rebuilt from %d applied event(s)\n", c.dir.Display(pactfile.StateFile), res.State.Applied)
 	c.lateInterrupt(c.dir.Display(pactfile.StateFile) + " was being written")
+	if p.Bools["task-files"] {
+		return c.replayTaskFiles(res.State)
+	}
+	return nil
+}
+
+// replayTaskFiles writes the front matter of every task file that is
+// missing or disagrees with the log (what validate --task-files reports
+// as taskfile.missing and taskfile.mismatch), keeping the bodies; a file
+// that agrees is not touched. The caller holds the pact's lock.
+func (c *cli) replayTaskFiles(st *projection.State) error {
+	var written []string
+	// STATE.yml is written: from here on an interrupt finishes the verb
+	// (docs/pactify.md), so it is not asked.
+	for _, t := range st.TaskList() {
+		b, err := c.dir.ReadTaskFile(t.ID)
+		if err != nil {
+			return err
+		}
+		if b != nil {
+			if _, bad := checks.TaskFile(c.dir.Display(pactfile.TasksDir, pactfile.TaskFileName(t.ID)), t, b); !bad {
+				continue
+			}
+		}
+		if err := c.dir.WriteTaskFile(t); err != nil {
+			return err
+		}
+		written = append(written, t.ID)
+	}
+	if len(written) == 0 {
+		fmt.Fprintf(c.stdout, "every task file agrees with the log\n")
+		return nil
+	}
+	fmt.Fprintf(c.stdout, "wrote the front matter of %d task file(s) from the log: %s\n", len(written), prose.List(written, 10))
+	c.lateInterrupt("the task files were being written")
 	return nil
 }
 
@@ -636,6 +674,9 @@ func (c *cli) cmdValidate(p cmdline.Args) error {
 		return err
 	}
 	findings := checks.Run(in)
+	if checks.MergeConflict(in) != nil && c.mergeStopped() {
+		findings = checks.InMerge(findings)
+	}
 	prog.stop()
 	switch format {
 	case "json":

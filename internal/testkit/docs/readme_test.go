@@ -4,6 +4,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/projection"
 )
 
 // codeLines are the lines of a Markdown document inside fenced code
@@ -162,4 +165,22 @@ func TestNewcomerCommands(t *testing.T) {
 			t.Errorf("README.md's account of .ci/run leaves out %s", step)
 		}
 	}
+}
+
+// TestUpgradeHintIsTheREADMEsInstall: version.unsupported's hint names
+// the install the README gives for pactify (an upgrade to a release that
+// supports a newer protocol cannot be tried before one exists).
+func TestUpgradeHintIsTheREADMEsInstall(t *testing.T) {
+	t.Parallel()
+	hint := checks.Describe(projection.CodeVersionUnsupported).Hint
+	m := regexp.MustCompile("`(go install [^`]+)`").FindStringSubmatch(hint)
+	if m == nil {
+		t.Fatalf("version.unsupported's hint names no go install: %q", hint)
+	}
+	for _, l := range codeLines(read(t, "README.md")) {
+		if strings.TrimSpace(l.text) == m[1] {
+			return
+		}
+	}
+	t.Errorf("version.unsupported's hint says %q, which no code block of README.md gives", m[1])
 }
