@@ -10,7 +10,7 @@
 # patch release CI and the release workflow set up, GOTOOLCHAIN below, which
 # the go command fetches from the Go module proxy and verifies against the
 # checksum database, so a Go security release reaches the image without a
-# new base digest (CONTRIBUTING.md, "Which Go builds what").
+# new base digest (docs/decisions.md, "Which Go builds what").
 FROM --platform=$BUILDPLATFORM golang:1.26.8-bookworm@sha256:dc9ad6c05acc7a88e5b71bde60a5fe3bd4b9f0db209011711b464107438a8107 AS build
 ENV GOTOOLCHAIN=go1.27.3
 ARG TARGETOS

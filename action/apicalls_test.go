@@ -16,7 +16,7 @@ import (
 // API budgets of issue 9, counted on the fake GitHub: a check, a check
 // with provenance and the bot's approval → commit → check make a bounded
 // number of calls, whatever the number of tasks and log lines. The table
-// in CONTRIBUTING.md ("On GitHub: API calls per run") comes from this test:
+// in docs/performance.md ("API calls per run") comes from this test:
 //
 //	go test ./action -run TestAPIBudget -v
 //

@@ -25,8 +25,8 @@ type renderPlan struct{ perRange, workers int }
 // defaultRenderPlan renders ranges of 1024 tasks (about 200 KB of YAML) on
 // every processor, up to 4: at a million events the tasks are 206,420 and
 // their 42 MB took 0.13 s on one core, all of it after the replay and
-// before STATE.yml could be written (CONTRIBUTING.md, "A smaller state, a
-// parallel render"). A pact of fewer tasks than two ranges renders in one
+// before STATE.yml could be written (docs/performance.md, "A smaller state,
+// a parallel render"). A pact of fewer tasks than two ranges renders in one
 // goroutine.
 func defaultRenderPlan(tasks int) renderPlan {
 	p := renderPlan{perRange: 1024, workers: min(runtime.GOMAXPROCS(0), 4)}

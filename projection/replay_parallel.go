@@ -220,7 +220,7 @@ func inNanos(t time.Time) bool {
 // slower on two cores: it takes the time of a decoder) ----
 
 // expectedLineBytes is a little less than the usual size of a line of a
-// log (about 256 bytes in the bench repositories of CONTRIBUTING.md): a
+// log (about 256 bytes in the bench repositories of docs/performance.md): a
 // log of known size reserves its event-id table for size/expectedLineBytes
 // events. A log of shorter lines grows the table once or twice; one of
 // longer lines leaves part of it empty.

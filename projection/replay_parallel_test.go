@@ -10,8 +10,8 @@ import (
 )
 
 // TestRecSize holds the compact event of the parallel replay to its size:
-// a 2M-event log keeps 2M of them until the replay (CONTRIBUTING.md,
-// Performance), so a field added to rec shows here first.
+// a 2M-event log keeps 2M of them until the replay (docs/performance.md),
+// so a field added to rec shows here first.
 func TestRecSize(t *testing.T) {
 	t.Parallel()
 	if got := unsafe.Sizeof(rec{}); got != 48 {

@@ -27,7 +27,7 @@ func main() {
 // 1M-event, 256 MB log, 140-175 MB at 2M, most of it the replayed state),
 // and a limit near the live heap makes the collector run back to back.
 // Measured on the 2M-event bench repository: peak RSS about 245 MiB, 5
-// collections (CONTRIBUTING.md, "A smaller state, a parallel render").
+// collections (docs/performance.md, "A smaller state, a parallel render").
 // GOGC and GOMEMLIMIT still win when set.
 func tuneMemory(getenv func(string) string, logBytes int64) {
 	if getenv("GOMEMLIMIT") == "" {

@@ -274,7 +274,7 @@ func TestGoVersionAgrees(t *testing.T) {
 		t.Errorf("go.mod says go %v; the image's Go %s is older", mod, goVersion)
 	}
 	if regexp.MustCompile(`(?m)^toolchain `).MatchString(readFile(t, "go.mod")) {
-		t.Error("go.mod has a toolchain line: every go command on an older Go would download it, and golangci-lint built by that Go refuses to run (CONTRIBUTING.md)")
+		t.Error("go.mod has a toolchain line: every go command on an older Go would download it, and golangci-lint built by that Go refuses to run (docs/decisions.md)")
 	}
 }
 
