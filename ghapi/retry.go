@@ -9,6 +9,7 @@ import (
 	"hash"
 	"io"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -639,12 +640,20 @@ func isRateLimit403(resp *http.Response, msg string) bool {
 		strings.Contains(m, "api rate limit exceeded")
 }
 
+// retryAfter is the wait a Retry-After asks for: a number of seconds, or
+// an HTTP date on GitHub's clock (now). A number of seconds has no bound
+// in HTTP, and one past what a Duration holds (292 years) would wrap
+// around to a short or negative wait, retried at once: it is the longest
+// wait instead, which the transport refuses to make.
 func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	v := strings.TrimSpace(h.Get("Retry-After"))
 	if v == "" {
 		return 0, false
 	}
-	if secs, err := strconv.ParseInt(v, 10, 64); err == nil && secs >= 0 {
+	if secs, err := strconv.ParseUint(v, 10, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		if err != nil || secs > uint64(math.MaxInt64/time.Second) {
+			return math.MaxInt64, true
+		}
 		return time.Duration(secs) * time.Second, true
 	}
 	if at, err := http.ParseTime(v); err == nil {

@@ -176,3 +176,68 @@ func TestRateLimitWaitOnGitHubsClock(t *testing.T) {
 		})
 	}
 }
+
+// TestRetryAfterForms: every form a Retry-After can take, sent through the
+// transport on a 429. A number of seconds is waited as it says, however
+// large: past MaxDelay the request fails at once saying how long GitHub
+// asked for, never after a wait that wrapped around (a duration of 2^63
+// nanoseconds is 292 years, and Retry-After has no bound). A value that
+// is neither a number of seconds nor an HTTP date is no mandate: the
+// secondary limit's minute applies, capped by MaxDelay.
+func TestRetryAfterForms(t *testing.T) {
+	t.Parallel()
+	github := time.Date(2026, time.March, 2, 9, 30, 0, 0, time.UTC)
+	policy := RetryPolicy{MaxAttempts: 3, BaseDelay: time.Second, MaxDelay: 30 * time.Second, MaxElapsed: 2 * time.Minute}
+	tests := []struct {
+		name, retryAfter string
+		// waits are the sleeps before the retries; giveUp, what the error
+		// says when the request fails at once ("": it is retried and then
+		// answered).
+		waits  []time.Duration
+		giveUp string
+	}{
+		{name: "seconds", retryAfter: "7", waits: []time.Duration{7 * time.Second}},
+		{name: "seconds with spaces", retryAfter: " 7 ", waits: []time.Duration{7 * time.Second}},
+		{name: "zero", retryAfter: "0", waits: []time.Duration{0}},
+		{name: "an HTTP date on GitHub's clock", retryAfter: github.Add(4 * time.Second).Format(http.TimeFormat), waits: []time.Duration{4 * time.Second}},
+		{name: "an HTTP date past", retryAfter: github.Add(-time.Hour).Format(http.TimeFormat), waits: []time.Duration{0}},
+		{name: "over MaxDelay", retryAfter: "3600", giveUp: "server asked to wait 1h0m0s"},
+		{name: "seconds past int64 nanoseconds", retryAfter: "9223372037", giveUp: "server asked to wait"},
+		{name: "seconds that wrap around to a third of a second", retryAfter: "18446744074", giveUp: "server asked to wait"},
+		{name: "seconds past uint64", retryAfter: "99999999999999999999999", giveUp: "server asked to wait"},
+		{name: "negative", retryAfter: "-5", waits: []time.Duration{30 * time.Second}},
+		{name: "a fraction", retryAfter: "1.5", waits: []time.Duration{30 * time.Second}},
+		{name: "garbled", retryAfter: "soon", waits: []time.Duration{30 * time.Second}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var sent atomic.Int32
+			base := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				if sent.Add(1) > 1 {
+					return &http.Response{StatusCode: 200, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(`{}`)), Request: r}, nil
+				}
+				h := http.Header{"Date": {github.Format(http.TimeFormat)}, "Retry-After": {tt.retryAfter}}
+				return &http.Response{StatusCode: http.StatusTooManyRequests, Header: h, Body: io.NopCloser(strings.NewReader(`{"message":"slow down"}`)), Request: r}, nil
+			})
+			var waits []time.Duration
+			rt := newRetryTransport(base, policy, func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }, nil)
+			rt.now = func() time.Time { return github.Add(3 * time.Minute) } // the runner's clock is ahead
+			req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://example.invalid/x", nil)
+			resp, err := rt.RoundTrip(req)
+			if tt.giveUp != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.giveUp) || !errors.Is(err, ErrRateLimited) || sent.Load() != 1 || len(waits) != 0 {
+					t.Fatalf("after %d request(s) and waits %v: %v; want one request, no wait and an error saying %q", sent.Load(), waits, err, tt.giveUp)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("RoundTrip: %v", err)
+			}
+			_ = resp.Body.Close()
+			if fmt.Sprint(waits) != fmt.Sprint(tt.waits) || sent.Load() != 2 {
+				t.Errorf("waits %v over %d requests, want %v then the answer", waits, sent.Load(), tt.waits)
+			}
+		})
+	}
+}
