@@ -286,3 +286,46 @@ func TestSupersedeCheckRun(t *testing.T) {
 		t.Errorf("another app's run: %v, want forbidden", err)
 	}
 }
+
+// TestReadTreesRunsListingNeverDelaysTheRead: through the REST API the
+// listing of the runs in progress is a call of its own, made while the
+// judgement reads the head, before its verdict is posted. It is asked
+// once: a listing GitHub refuses or leaves unanswered is not asked again,
+// and no wait is spent on it (the next run on the commit lists them
+// again), so the runs left in progress never delay a verdict; the files
+// stand, the runs not listed.
+func TestReadTreesRunsListingNeverDelaysTheRead(t *testing.T) {
+	t.Parallel()
+	for name, f := range map[string]fakegithub.Fault{
+		"a 5xx every time": {Status: 502, Times: 10},
+		"no answer":        {Stall: true, Times: 10},
+		"a rate limit":     {Status: 403, Header: map[string][]string{"Retry-After": {"20"}}, Times: 10},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := fakegithub.New(t, fakegithub.WithoutGraphQL())
+			head := seedRepo(t, srv)
+			srv.SeedCheckRun(owner, repo, fakegithub.CheckRunSeed{Name: "pact", HeadSHA: head, ExternalID: "pact-action-1"})
+			listing := "/repos/acme/widgets/commits/" + head + "/check-runs"
+			f.Method, f.Path = "GET", listing
+			srv.Inject(f)
+			c, sl := newClient(t, srv, func(o *ghapi.Options) { o.Retry.AttemptTimeout = 200 * time.Millisecond })
+
+			trees, err := c.ReadTrees(context.Background(), ghapi.TreeRead{Commit: head, Files: []string{"README.md"},
+				Runs: &ghapi.RunsQuery{Name: "pact", App: fakegithub.GitHubActions.ID}})
+
+			if err != nil {
+				t.Fatalf("ReadTrees: %v", err)
+			}
+			if tr := trees[0]; string(tr.Entries["README.md"].Data) != "# widgets\n" || tr.RunsListed || tr.Runs != nil {
+				t.Errorf("README.md %q, runs %+v (listed %v); want the file and no runs listed", tr.Entries["README.md"].Data, tr.Runs, tr.RunsListed)
+			}
+			if n := srv.CountRequests("GET", listing); n != 1 {
+				t.Errorf("the listing was asked %d times, want once", n)
+			}
+			if w := sl.all(); len(w) != 0 {
+				t.Errorf("waited %v for the listing", w)
+			}
+		})
+	}
+}

@@ -154,8 +154,14 @@ func (c *Client) readTreesREST(ctx context.Context, op string, reads []TreeRead)
 
 // listRunsREST lists q's check runs on t's commit through the REST API,
 // in one call (GET .../commits/{ref}/check-runs, the first 100); a listing
-// GitHub does not answer leaves t.RunsListed false, as over GraphQL.
+// GitHub does not answer leaves t.RunsListed false, as over GraphQL. It
+// is one attempt, never retried nor waited for: it is made while a
+// judgement reads its head, and the runs it finds are completed only after
+// the verdict is posted (docs/check.md, "Where it runs"), so a GitHub
+// that fails it must not hold the verdict up (five attempts of a hung
+// listing would take minutes); the next run on the commit lists again.
 func (c *Client) listRunsREST(ctx context.Context, t *Tree, q RunsQuery) {
+	ctx = context.WithValue(ctx, oneAttemptKey{}, true)
 	list, _, err := c.gh.Checks.ListCheckRunsForRef(ctx, c.owner, c.repo, t.Commit, &github.ListCheckRunsOptions{
 		CheckName: github.String(q.Name), Status: github.String("in_progress"), AppID: github.Int64(q.App),
 		Filter: github.String("all"), ListOptions: github.ListOptions{PerPage: 100}})
