@@ -30,6 +30,19 @@ type codeEntry struct {
 	OID  string `json:"oid"`
 }
 
+// entriesOf is the entries of a tree as GitHub's answer lists them: a
+// list, empty for the empty tree. Null, or the field absent, is an answer
+// GitHub did not finish; read as an empty tree it would make two commits
+// hold the same code (both "nothing") and two changes the same (both
+// "everything deleted"), so that an accept covered code nobody reviewed.
+// It fails the question instead.
+func entriesOf(op, tree string, entries []codeEntry) ([]codeEntry, error) {
+	if entries == nil {
+		return nil, fmt.Errorf("%s: GitHub's answer lists no entries for tree %s (not even an empty list); re-run the job", op, tree)
+	}
+	return entries, nil
+}
+
 // CodeIDs returns, for each commit GitHub knows, a digest of every file
 // outside dir (a repository path such as ".pact" or "meta/pact"): two
 // commits have the same digest exactly when their trees agree on every
@@ -127,10 +140,15 @@ func (c *Client) codeIDsGraphQL(ctx context.Context, comps []string, commits []s
 		if err := json.Unmarshal(data, &fields); err != nil {
 			return fmt.Errorf("%s: decode the answer: %w", op, err)
 		}
-		levels := [][]codeEntry{commit.Tree.Entries}
+		root, err := entriesOf(op, "of commit "+sha, commit.Tree.Entries)
+		if err != nil {
+			return err
+		}
+		levels := [][]codeEntry{root}
 		for l := 1; l < len(comps); l++ {
 			var e *struct {
 				Type   string `json:"type"`
+				OID    string `json:"oid"`
 				Object *struct {
 					Entries []codeEntry `json:"entries"`
 				} `json:"object"`
@@ -141,7 +159,11 @@ func (c *Client) codeIDsGraphQL(ctx context.Context, comps []string, commits []s
 			if e == nil || e.Type != "tree" || e.Object == nil {
 				break // the way down ends here; what stands in its place is in the level above
 			}
-			levels = append(levels, e.Object.Entries)
+			level, err := entriesOf(op, e.OID, e.Object.Entries)
+			if err != nil {
+				return err
+			}
+			levels = append(levels, level)
 		}
 		out[sha] = codeDigest(comps, levels)
 	}

@@ -277,8 +277,12 @@ func (d *differ) rootsGraphQL(ctx context.Context, commits []string) error {
 		if c == nil || c.OID == "" || c.Tree == nil {
 			continue // not a commit GitHub knows
 		}
+		entries, err := entriesOf(op, c.Tree.OID, c.Tree.Entries)
+		if err != nil {
+			return err
+		}
 		d.roots[sha] = c.Tree.OID
-		d.entries[c.Tree.OID] = c.Tree.Entries
+		d.entries[c.Tree.OID] = entries
 	}
 	return nil
 }
@@ -347,7 +351,11 @@ func (d *differ) treesGraphQL(ctx context.Context, oids []string) error {
 			// absence is an answer this diff cannot be built on.
 			return fmt.Errorf("%s: GitHub did not return tree %s", op, oid)
 		}
-		d.entries[oid] = t.Entries
+		entries, err := entriesOf(op, oid, t.Entries)
+		if err != nil {
+			return err
+		}
+		d.entries[oid] = entries
 	}
 	return nil
 }

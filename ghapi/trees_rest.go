@@ -190,6 +190,11 @@ func (c *Client) gitTree(ctx context.Context, sha string) (*github.Tree, error) 
 	if t.GetTruncated() {
 		return nil, fmt.Errorf("get tree %s: GitHub listed only %d of its entries (truncated)", sha, len(t.Entries))
 	}
+	if t.Entries == nil {
+		// No list at all, not an empty one: an answer GitHub did not
+		// finish, which must not read as an empty tree (entriesOf).
+		return nil, fmt.Errorf("get tree %s: GitHub's answer lists no entries (not even an empty list); re-run the job", sha)
+	}
 	return t, nil
 }
 
