@@ -89,3 +89,63 @@ func TestDecoyBaseDroppedAssignIsARewrite(t *testing.T) {
 	noPassingRun(t, s, head)
 	noViolations(t, s)
 }
+
+// TestDecoyBaseDefaultMeetingFails: a pull request into another base is
+// judged a second time as into the default branch, from where its head
+// meets main. When GitHub cannot say where (the comparison failing every
+// attempt, hung, or 404: no history in common) or the log there cannot be
+// read, the judgement fails closed: the check run completed as failure,
+// never the verdict of the decoy's meeting alone, and an error naming the
+// default branch. A head the decoy base would pass is the one tried.
+func TestDecoyBaseDefaultMeetingFails(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		// fault is injected on the comparison of main's tip and the head
+		// ("compare"), or on the GraphQL read after the head's and the
+		// decoy meeting's ("graphql").
+		at    string
+		fault fakegithub.Fault
+		says  string
+	}{
+		{name: "no fault: the verdict is a pass"},
+		{name: "the comparison fails every attempt", at: "compare", fault: fakegithub.Fault{Status: 502, Times: 100}, says: "502"},
+		{name: "the comparison hangs", at: "compare", fault: fakegithub.Fault{Stall: true, Times: 100}, says: "did not answer"},
+		{name: "no history in common (404)", at: "compare", fault: fakegithub.Fault{Status: 404, Times: 100}, says: "404 Not Found"},
+		{name: "the log where they meet cannot be read", at: "graphql", fault: fakegithub.Fault{Status: 502, Skip: 2, Times: 100}, says: "502"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := e2e.NewServer(t)
+			log := e2e.NewLog().Assign("T1", "LOGIN", "feat/login", "dev", "rev")
+			s.CommitFiles(e2e.Owner, e2e.Repo, "main", with(log.Files(), ".github/pact.yml", provenanceOff), "lead")
+			tip := s.BranchHead(e2e.Owner, e2e.Repo, "main")
+			s.CommitFiles(e2e.Owner, e2e.Repo, "scratch", map[string]string{"docs/notes.md": "notes\n"}, "dev", fakegithub.From("main"))
+			head := s.CommitFiles(e2e.Owner, e2e.Repo, "chore/tidy", log.Copy().Join("dev").Files(), "dev", fakegithub.From("scratch"))
+			n := s.OpenPR(e2e.Owner, e2e.Repo, fakegithub.PRSeed{Head: "chore/tidy", Base: "scratch", Author: "dev"})
+			f := tc.fault
+			f.Method, f.Path = "GET", repoPath+"/compare/"+tip+"..."+head
+			if tc.at == "graphql" {
+				f.Method, f.Path = "POST", "/graphql"
+			}
+			ev := event{name: "pull_request", payload: prPayload(t, s, n, "chore/tidy", "scratch"), retry: hangRetry}
+			if tc.at == "" {
+				ev.run(t, s).only(t)
+				onlyRun(t, s, head, "pact", report.ConclusionSuccess)
+				return
+			}
+			s.Inject(f)
+
+			res := ev.run(t, s)
+
+			if faults(s) == 0 {
+				t.Fatal("the fault was not reached")
+			}
+			contains(t, "the error", res.failed(t).Error(), "judge pull request #", "the default branch main", tc.says)
+			noneInProgress(t, s)
+			run := onlyRun(t, s, head, "pact", report.ConclusionFailure)
+			contains(t, "the check run's summary", run.Summary, "the default branch main")
+			noViolations(t, s)
+		})
+	}
+}
