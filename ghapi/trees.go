@@ -465,6 +465,11 @@ func describeReads(reads []TreeRead) string {
 		for _, d := range r.Dirs {
 			paths = append(paths, strings.TrimRight(d, "/")+"/")
 		}
+		if len(paths) == 0 {
+			// A read of a commit alone (a base branch's tip).
+			parts = append(parts, "the commit at "+at)
+			continue
+		}
 		parts = append(parts, strings.Join(paths, ", ")+" at "+at)
 	}
 	return strings.Join(parts, " and ")
