@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -488,6 +489,9 @@ func TestUpdateFaults(t *testing.T) {
 		fault fakegithub.Fault
 		// cancel: the job is killed while the fault holds the request.
 		cancel bool
+		// afterMove: the fault is injected once the branch is moved, for
+		// what comes after (the check of the new commit).
+		afterMove bool
 	}{
 		{name: "killed between the commit and the ref update", fault: fakegithub.Fault{Method: "PATCH", Path: ref, Stall: true}, cancel: true},
 		{name: "killed after the ref update landed", fault: fakegithub.Fault{Method: "PATCH", Path: ref, Stall: true, AfterApply: true}, cancel: true},
@@ -497,6 +501,21 @@ func TestUpdateFaults(t *testing.T) {
 		{name: "a 5xx on the tree, every attempt", fault: fakegithub.Fault{Method: "POST", Path: tree, Status: 502, Times: 5}},
 		{name: "the commit's answer lost", fault: fakegithub.Fault{Method: "POST", Path: commits, Drop: true, AfterApply: true}},
 		{name: "killed while the check run is completed", fault: fakegithub.Fault{Method: "PATCH", Path: repoPath + "/check-runs/*", Stall: true, AfterApply: true}, cancel: true},
+		// The ref update's outcome unknown while GitHub did not move the
+		// branch: read at its old head, it is moved again.
+		{name: "the ref update answered 502 unapplied", fault: fakegithub.Fault{Method: "PATCH", Path: ref, Status: 502}},
+		{name: "the ref update answered 502 applied", fault: fakegithub.Fault{Method: "PATCH", Path: ref, Status: 502, AfterApply: true}},
+		{name: "the ref update lost unapplied", fault: fakegithub.Fault{Method: "PATCH", Path: ref, Drop: true}},
+		{name: "the ref update lost unapplied, every attempt", fault: fakegithub.Fault{Method: "PATCH", Path: ref, Drop: true, Times: 10}},
+		{name: "the ref update hangs, every attempt", fault: fakegithub.Fault{Method: "PATCH", Path: ref, Stall: true, Times: 10}},
+		{name: "a 5xx on the commit, every attempt", fault: fakegithub.Fault{Method: "POST", Path: commits, Status: 502, Times: 10}},
+		// The check on the new commit: the branch moved, its check could
+		// not be posted or failed; the scheduled run's re-judge posts the
+		// verdict.
+		{name: "the check run's create fails every attempt", fault: fakegithub.Fault{Method: "POST", Path: repoPath + "/check-runs", Status: 502, Times: 10}},
+		{name: "the check's judgement fails (its reads)", fault: fakegithub.Fault{Method: "POST", Path: "/graphql", Status: 502, Times: 10}, afterMove: true},
+		{name: "the check's judgement hangs", fault: fakegithub.Fault{Method: "POST", Path: "/graphql", Stall: true, Times: 10}, afterMove: true},
+		{name: "the pull request read again after the update fails", fault: fakegithub.Fault{Method: "GET", Path: repoPath + "/pulls/*", Status: 502, Times: 10}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -505,7 +524,12 @@ func TestUpdateFaults(t *testing.T) {
 			f.merge(t, f.prs[0])
 			other := f.prs[1]
 			old := f.head(other)
-			f.s.Inject(tc.fault)
+			if tc.afterMove {
+				var once sync.Once
+				f.s.BeforeUpdateRef(func(string, string, string) { once.Do(func() { f.s.Inject(tc.fault) }) })
+			} else {
+				f.s.Inject(tc.fault)
+			}
 			ev := event{name: "push", payload: pushPayload(t, f.s, "main"), retry: hangRetry}
 			if tc.cancel {
 				ev.ctx = cancelWhenStalled(t, f.s)
@@ -520,10 +544,11 @@ func TestUpdateFaults(t *testing.T) {
 				t.Logf("the first run failed: %v", first.err)
 			}
 			if first.err != nil {
-				// The next scheduled run finishes it: it brings what
-				// still conflicts up to date, and judges every open
-				// pull request (a head the killed run moved but never
-				// judged among them).
+				// The next scheduled run finishes it, GitHub answering
+				// again: it brings what still conflicts up to date, and
+				// judges every open pull request (a head the failed run
+				// moved but never judged among them).
+				f.s.ClearFaults()
 				if res := (event{name: "schedule", payload: []byte(`{"schedule":"17 * * * *"}`)}).run(t, f.s); res.err != nil {
 					t.Fatalf("the scheduled run: %v\n%s", res.err, res.log)
 				}
@@ -704,4 +729,168 @@ func TestUpdateNeverMergesADecoyBase(t *testing.T) {
 	}
 	contains(t, "the run's lines", strings.Join(res.update.Lines(), "\n"), fmt.Sprintf("#%d left as it is: its base scratch is not the default branch", decoy))
 	f.mergedOnto(t, other, otherOld)
+}
+
+// The listing of pull requests with their mergeability, hung, and the
+// listings again while GitHub computes it, failing or hung: a first
+// listing that fails fails the run saying so, with nothing written; a
+// listing again that fails leaves what is still unknown to the next run,
+// which the run says, with nothing written for it. The next push, GitHub
+// answering, brings the pull request up to date.
+func TestUpdateListingFaults(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		lag   int
+		fault fakegithub.Fault
+		// says is in the error (the run fails), or in its lines.
+		says  string
+		fails bool
+	}{
+		{name: "the listing hangs", fault: fakegithub.Fault{Stall: true, Times: 10}, says: "did not answer POST /graphql", fails: true},
+		{name: "a listing again fails", lag: 1, fault: fakegithub.Fault{Status: 502, Skip: 1, Times: 10}, says: "still computing whether #2 conflict"},
+		{name: "a listing again hangs", lag: 1, fault: fakegithub.Fault{Stall: true, Skip: 1, Times: 10}, says: "still computing whether #2 conflict"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFleet(t, 2, nil)
+			f.approveAll(t)
+			f.merge(t, f.prs[0])
+			other := f.prs[1]
+			old := f.head(other)
+			writes := gitWrites(f.s)
+			f.s.SetMergeabilityLag(tc.lag)
+			tc.fault.Method, tc.fault.Path = "POST", "/graphql"
+			f.s.Inject(tc.fault)
+
+			res := event{name: "push", payload: pushPayload(t, f.s, "main"), retry: hangRetry}.run(t, f.s)
+
+			if faults(f.s) == 0 {
+				t.Fatal("the fault was not reached")
+			}
+			if tc.fails {
+				contains(t, "the error", res.failed(t).Error(), "list the open pull requests to bring up to date", tc.says)
+			} else {
+				if res.err != nil {
+					t.Fatalf("the run failed: %v", res.err)
+				}
+				contains(t, "the run's lines", strings.Join(res.update.Lines(), "\n"), tc.says)
+			}
+			if f.head(other) != old || gitWrites(f.s) != writes || len(f.s.Comments(other.n)) != 0 {
+				t.Errorf("written or replied without a listing that says it conflicts")
+			}
+			noneInProgress(t, f.s)
+
+			f.s.ClearFaults()
+			f.s.SetMergeabilityLag(0)
+			if res := f.push(t); res.err != nil {
+				t.Fatalf("the next push: %v\n%s", res.err, res.log)
+			}
+			f.mergedOnto(t, other, old)
+		})
+	}
+}
+
+// The branch moves while the bot's ref update is under way and its answer
+// is lost (GitHub refused the update as no fast-forward; the bot never
+// learnt it): the bot reads the branch, finds it elsewhere, and leaves it
+// there, never forcing it back; the commit the bot made dangles, nothing
+// is said or judged of it, and the next push updates from the new head.
+func TestUpdateBranchMovedWhileTheAnswerIsLost(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t, 2, nil)
+	f.approveAll(t)
+	f.merge(t, f.prs[0])
+	other := f.prs[1]
+	var pushed string
+	f.s.BeforeUpdateRef(func(o, r, ref string) {
+		if ref == "heads/"+other.branch && pushed == "" {
+			pushed = f.s.CommitFiles(o, r, other.branch, map[string]string{"docs/p2.md": "more\n"}, provDevGH, fakegithub.Verified())
+		}
+	})
+	f.s.Inject(fakegithub.Fault{Method: "PATCH", Path: repoPath + "/git/refs/heads/" + other.branch, Drop: true, AfterApply: true})
+	runs, patches := len(f.s.AllCheckRuns()), f.s.CountRequests("PATCH", repoPath+"/git/refs/heads/"+other.branch)
+
+	res := event{name: "push", payload: pushPayload(t, f.s, "main"), retry: hangRetry}.run(t, f.s)
+
+	if res.err != nil {
+		t.Fatalf("%v\n%s", res.err, res.log)
+	}
+	if faults(f.s) != 1 || f.head(other) != pushed {
+		t.Fatalf("the branch is at %s, want the push made meanwhile %s (faults %d)", f.head(other), pushed, faults(f.s))
+	}
+	if n := f.s.CountRequests("PATCH", repoPath+"/git/refs/heads/"+other.branch) - patches; n != 1 {
+		t.Errorf("the ref update was sent %d times, want once: a branch that moved is never moved again", n)
+	}
+	contains(t, "the run's lines", strings.Join(res.update.Lines(), "\n"), "moved while the bot merged")
+	if len(f.s.Comments(other.n)) != 0 || len(f.s.AllCheckRuns()) != runs {
+		t.Errorf("replied or judged the commit that never landed")
+	}
+	f.s.BeforeUpdateRef(nil)
+	if res := f.push(t); res.err != nil {
+		t.Fatalf("%v\n%s", res.err, res.log)
+	}
+	// (Its check fails: the push after the accept changed the change.)
+	if c, _ := f.s.Commit(f.head(other)); !slices.Equal(c.Parents, []string{pushed, f.s.BranchHead(e2e.Owner, e2e.Repo, "main")}) {
+		t.Errorf("the next push did not update from the new head: %+v", c)
+	}
+	noneInProgress(t, f.s)
+}
+
+// The reply that leaves an update to its author, with GitHub failing
+// around it: looking for the bot's earlier reply refused or hung fails
+// the run saying so and posts nothing (a reply said twice is the fault
+// the look prevents); a reply whose answer is lost is found, not posted
+// again. Whatever happened, the pull request hears it once, and nothing
+// is written to its branch.
+func TestUpdateReplyFaults(t *testing.T) {
+	t.Parallel()
+	comments := repoPath + "/issues/*/comments"
+	for _, tc := range []struct {
+		name  string
+		fault fakegithub.Fault
+		says  string
+	}{
+		{name: "the look for the earlier reply refused", fault: fakegithub.Fault{Method: "GET", Path: comments, Status: 502, Times: 10}, says: "look for the bot's earlier reply"},
+		{name: "the look for the earlier reply hangs", fault: fakegithub.Fault{Method: "GET", Path: comments, Stall: true, Times: 10}, says: "look for the bot's earlier reply"},
+		{name: "the reply's answer lost", fault: fakegithub.Fault{Method: "POST", Path: comments, Drop: true, AfterApply: true}},
+		{name: "the reply refused", fault: fakegithub.Fault{Method: "POST", Path: comments, Status: 502, Times: 10}, says: "reply why it is left to its author"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFleet(t, 2, func(i int) map[string]string {
+				return map[string]string{"src/shared.go": fmt.Sprintf("package shared // p%d\n", i)}
+			})
+			f.approveAll(t)
+			f.merge(t, f.prs[0])
+			other := f.prs[1]
+			old := f.head(other)
+			writes := gitWrites(f.s)
+			f.s.Inject(tc.fault)
+
+			res := event{name: "push", payload: pushPayload(t, f.s, "main"), retry: hangRetry}.run(t, f.s)
+
+			if faults(f.s) == 0 {
+				t.Fatal("the fault was not reached")
+			}
+			if tc.says != "" {
+				contains(t, "the error", res.failed(t).Error(), fmt.Sprintf("#%d", other.n), tc.says)
+			} else if res.err != nil {
+				t.Fatalf("the run failed: %v", res.err)
+			}
+			f.s.ClearFaults()
+			for range 2 {
+				if res := f.push(t); res.err != nil {
+					t.Fatalf("the next push: %v\n%s", res.err, res.log)
+				}
+			}
+			if c := f.s.Comments(other.n); len(c) != 1 || !strings.Contains(c[0].Body, "src/shared.go") {
+				t.Errorf("replies %+v, want one naming src/shared.go", c)
+			}
+			if f.head(other) != old || gitWrites(f.s) != writes {
+				t.Errorf("the branch was written")
+			}
+			noneInProgress(t, f.s)
+		})
+	}
 }

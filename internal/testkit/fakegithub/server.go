@@ -354,6 +354,14 @@ func (s *Server) Inject(f Fault) {
 	s.faults = append(s.faults, &f)
 }
 
+// ClearFaults removes every injected fault not yet spent: the outage is
+// over, and the next run meets a GitHub that answers.
+func (s *Server) ClearFaults() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = nil
+}
+
 // SetToken declares what token may do.
 func (s *Server) SetToken(token string, tok Token) {
 	s.mu.Lock()
