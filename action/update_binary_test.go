@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -262,4 +263,59 @@ func TestBinaryUpdateFiveAtOnce(t *testing.T) {
 	if (n-1)%5 != 0 {
 		t.Errorf("%d calls: not one listing and the same for each pull request", n)
 	}
+}
+
+// TestBinaryUpdateKilledThenRerun: the job bringing a pull request up to
+// date is killed outright (SIGKILL: the runner lost) once its check run on
+// the new commit exists, while the judgement waits on GitHub. The branch
+// moved, once, without force; the check run is left in progress, which
+// nothing of that job will complete. The next scheduled run finishes it:
+// nothing more is merged, the new head is judged, and the run the killed
+// job left is completed with that verdict.
+func TestBinaryUpdateKilledThenRerun(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t, 2, nil)
+	f.approveAll(t)
+	f.merge(t, f.prs[0])
+	other := f.prs[1]
+	old := f.head(other)
+	var once sync.Once
+	f.s.BeforeUpdateRef(func(string, string, string) {
+		once.Do(func() { f.s.Inject(fakegithub.Fault{Method: "POST", Path: "/graphql", Stall: true}) })
+	})
+	killed := e2e.Run{Server: f.s, EventName: "push", Payload: pushPayload(t, f.s, "main"), Inputs: map[string]string{"mode": "auto"}, Env: env(nil), Timeout: 30 * time.Second}
+	killed.While = func(p *os.Process) {
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if stalled(f.s) {
+				_ = p.Kill()
+				return
+			}
+		}
+	}
+	if res := killed.Exec(t); res.Code == 0 {
+		t.Fatalf("the killed job exited 0:\n%s", res.Stderr)
+	}
+	moved := f.head(other)
+	left := f.s.CheckRuns(moved)
+	if c, _ := f.s.Commit(moved); !slices.Equal(c.Parents, []string{old, f.s.BranchHead(e2e.Owner, e2e.Repo, "main")}) || len(left) != 1 || left[0].Status != "in_progress" {
+		t.Fatalf("after the kill: head %+v, check runs %+v; want the bot's merge with one run in progress", c, left)
+	}
+	f.s.BeforeUpdateRef(nil)
+	f.s.ClearFaults()
+	writes := gitWrites(f.s)
+
+	res := e2e.Run{Server: f.s, EventName: "schedule", Payload: []byte(`{"schedule":"17 * * * *"}`), Inputs: map[string]string{"mode": "auto"}, Env: env(nil)}.Exec(t)
+
+	wantExit(t, res, 0)
+	if f.head(other) != moved || gitWrites(f.s) != writes {
+		t.Errorf("the re-run wrote again: head %s, was %s", f.head(other), moved)
+	}
+	f.mergedOnto(t, other, old)
+	runs := f.s.CheckRuns(moved)
+	if len(runs) != 2 || runs[0].ID != left[0].ID || runs[0].Conclusion != runs[1].Conclusion ||
+		runs[0].Title != fmt.Sprintf("superseded by check run %d: %s", runs[1].ID, runs[1].Title) {
+		t.Errorf("check runs on the new head: %+v; want the killed job's superseded by the re-run's", runs)
+	}
+	noneInProgress(t, f.s)
+	noViolations(t, f.s)
 }
