@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -192,7 +193,10 @@ func (c *cli) reinit(charter pactdir.Charter) error {
 // directory that is no git repository, or a git that refuses, gets a note
 // on stderr and `pactify install` later.
 func (c *cli) installLocalDriver() {
-	if _, err := gitDirOf(c.ctx, c.dir.Root); err != nil {
+	// After init's write, an interrupt stops nothing (installDriver): an
+	// interrupted context would fail git here, and read as "no
+	// repository".
+	if _, err := gitDirOf(context.WithoutCancel(c.ctx), c.dir.Root); err != nil {
 		c.log.Debug("no git repository: git's merge driver is not configured", "err", err)
 		return
 	}

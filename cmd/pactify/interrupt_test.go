@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -250,4 +251,61 @@ func (w *onWrite) Write(p []byte) (int, error) {
 		w.once.Do(w.fn)
 	}
 	return w.Builder.Write(p)
+}
+
+// TestInterruptedInitFinishesTheDriver: init, interrupted (Ctrl-C) once
+// its line is written, finishes what it does after it too: git's merge
+// driver of the pact set in the repository's configuration, as an init
+// not interrupted leaves it. Its `git config` runs must not be cut off:
+// one killed while it writes .git/config leaves git's config.lock behind,
+// and every later `git config` of the repository fails until someone
+// removes it. The init again of the same roster, interrupted after its
+// blocks are written, the same. In process, in a git repository.
+func TestInterruptedInitFinishesTheDriver(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	for _, again := range []bool{false, true} {
+		name := map[bool]string{false: "init", true: "init again"}[again]
+		t.Run(name, func(t *testing.T) {
+			p := newProject(t)
+			t.Setenv("HOME", p.home)
+			t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			t.Chdir(p.dir)
+			if out, err := exec.Command("git", "init", "-q").CombinedOutput(); err != nil {
+				t.Fatalf("git init: %v\n%s", err, out)
+			}
+			w := writers["init again"]
+			if again {
+				if code := run(t.Context(), w.args, nil, io.Discard, io.Discard, p.getenv(w.agent)); code != exitOK {
+					t.Fatalf("the first init: exit %d", code)
+				}
+				if out, err := exec.Command("git", "config", "--local", "--remove-section", "merge.pact").CombinedOutput(); err != nil {
+					t.Fatalf("git config: %v\n%s", err, out)
+				}
+			}
+			ctx, interrupt := context.WithCancel(t.Context())
+			defer interrupt()
+			// The interrupt comes as init says what it wrote.
+			stdout := &onWrite{fn: interrupt}
+			var stderr strings.Builder
+
+			code := run(ctx, w.args, nil, stdout, &stderr, p.getenv(w.agent))
+
+			want := "pactify: interrupted once the managed blocks were being written: it was finished, not cut off\n"
+			if !again {
+				want = "pactify: interrupted once event "
+			}
+			if code != exitOK || !strings.HasPrefix(stderr.String(), want) || strings.Count(stderr.String(), "\n") != 1 {
+				t.Errorf("exit %d, stderr %q; want 0 and the one line %q…", code, stderr.String(), want)
+			}
+			out, err := exec.Command("git", "config", "--local", "merge.pact.driver").Output()
+			if err != nil || !strings.Contains(string(out), "pactify merge-driver") {
+				t.Errorf("git's merge driver is not set after the interrupted %s: %q, %v", name, out, err)
+			}
+			if _, err := os.Stat(filepath.Join(p.dir, ".git", "config.lock")); err == nil {
+				t.Errorf(".git/config.lock is left behind")
+			}
+		})
+	}
 }

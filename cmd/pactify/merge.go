@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -44,10 +45,17 @@ var mergeDriverConfig = [][2]string{
 }
 
 // installDriver writes the driver's configuration to git's configuration
-// at scope (--global, --local).
+// at scope (--global, --local). An interrupt (Ctrl-C) does not cut it
+// off: git writes its configuration through a lock file (config.lock),
+// which a git killed mid-write leaves behind, and every later `git
+// config` of the repository then fails until someone removes it; the
+// three settings take milliseconds, and init runs them once its pact is
+// written, which it finishes whatever comes (docs/pactify.md, "When a
+// write fails").
 func (c *cli) installDriver(dir, scope string) error {
+	ctx := context.WithoutCancel(c.ctx)
 	for _, kv := range mergeDriverConfig {
-		if _, err := git(c.ctx, dir, "config", scope, kv[0], kv[1]); err != nil {
+		if _, err := git(ctx, dir, "config", scope, kv[0], kv[1]); err != nil {
 			return fmt.Errorf("configure git's merge driver: %w", err)
 		}
 	}
