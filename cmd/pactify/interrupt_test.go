@@ -309,3 +309,89 @@ func TestInterruptedInitFinishesTheDriver(t *testing.T) {
 		})
 	}
 }
+
+// TestInterruptedAtEveryStep: every writing verb, interrupted (Ctrl-C) at
+// each step it can be: before it begins, while it waits for another
+// writer's lock, while accept asks git for HEAD, once it has replayed the
+// log and judged its event, and as it reports what it wrote. Before its
+// first write it stops, says so in one line, exits 130 and leaves every
+// file as it was; after, its write is whole, it says the interrupt came
+// once it was being written, and exits 0. In process; a moment is the
+// line the verb writes there (PACT_DEBUG's, or its report).
+func TestInterruptedAtEveryStep(t *testing.T) {
+	cases := verbCases(t)
+	for _, c := range cases {
+		moments := []struct{ name, at string }{
+			{"before it began", ""},
+			{"waiting for the lock", waitingLine},
+			{"replayed and judged", "replaying the log"},
+			{"asking git for HEAD", "no git HEAD to record on accept"},
+			{"reporting what it wrote", "stdout"},
+		}
+		for _, m := range moments {
+			switch {
+			case c.name == "init" && (m.at == waitingLine || m.at == "replaying the log"),
+				c.name == "log --replay" && m.at == "replaying the log",
+				c.name != "accept" && m.at == "no git HEAD to record on accept":
+				continue // a step this verb does not take
+			}
+			t.Run(c.name+"/"+m.name, func(t *testing.T) {
+				p := c.from.clone(t)
+				t.Chdir(p.dir)
+				before := snapshot(t, p.dir)
+				lines := 0 // a fresh init's: none
+				if _, err := os.Stat(p.path(".pact/log.jsonl")); err == nil {
+					lines = len(p.logLines())
+				}
+				ctx, interrupt := context.WithCancel(t.Context())
+				defer interrupt()
+				// Each output calls interrupt at the moment's line, or never.
+				stdout, stderr := &onWrite{fn: func() {}}, &onWrite{fn: func() {}}
+				switch m.at {
+				case "":
+					interrupt()
+				case "stdout":
+					stdout.fn = interrupt
+				default:
+					stderr.fn, stderr.when = interrupt, m.at
+				}
+				if m.at == waitingLine {
+					holder, err := pactdir.Dir{Root: p.dir, Name: ".pact"}.Lock()
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer holder()
+				}
+
+				code := run(ctx, c.args, nil, stdout, stderr, p.getenv(c.agent, "PACT_DEBUG=1"))
+
+				gotOut, gotErr := stdout.String(), stderr.String()
+				if m.at != "stdout" {
+					if code != exitInterrupted || !strings.HasSuffix(gotErr, interruptedLine) || gotOut != "" {
+						t.Errorf("exit %d, stdout %q, stderr %q; want %d, nothing, and last %q", code, gotOut, gotErr, exitInterrupted, interruptedLine)
+					}
+					sameTree(t, before, snapshot(t, p.dir))
+					return
+				}
+				// Its one line of its own (the others are PACT_DEBUG's).
+				var said []string
+				for _, l := range strings.SplitAfter(gotErr, "\n") {
+					if strings.HasPrefix(l, "pactify: ") {
+						said = append(said, l)
+					}
+				}
+				if code != exitOK || len(said) != 1 || !strings.HasPrefix(said[0], "pactify: interrupted once ") || !strings.HasSuffix(said[0], ": it was finished, not cut off\n") {
+					t.Errorf("exit %d, stderr %q; want 0 and one line saying the write was finished", code, gotErr)
+				}
+				want := lines + 1
+				if c.name == "log --replay" {
+					want = lines
+				}
+				if got := len(p.logLines()); got != want {
+					t.Errorf("the log has %d lines, want %d", got, want)
+				}
+				p.mustValidate()
+			})
+		}
+	}
+}
