@@ -331,8 +331,23 @@ func (c *cli) conflictStages(dir, p string) (map[int]string, error) {
 // cmdResolve finishes a merge, rebase or cherry-pick that stopped on
 // conflicts in the pact: the merged log from git's index stages, or the
 // log git merged, and STATE.yml rendered from it, written under the lock
-// and staged.
+// and staged. An interrupt (Ctrl-C) before its write stops it with
+// nothing written, as it stops a writer, whatever it cut off (a git read
+// it was waiting for); from its write on, it finishes (resolveStage).
 func (c *cli) cmdResolve(cmdline.Args) error {
+	writing := false
+	err := c.resolve(&writing)
+	if err != nil && !writing && c.ctx.Err() != nil {
+		return errInterrupted
+	}
+	return err
+}
+
+// resolve is cmdResolve, setting *writing once it begins to write.
+func (c *cli) resolve(writing *bool) error {
+	if err := c.interrupted(); err != nil {
+		return err
+	}
 	if !c.dir.Exists() {
 		return &refusal{fmt.Sprintf("there is no pact here: %s does not exist", c.dir.Display(pactfile.LogFile)), "run pactify resolve in the repository whose pact is in conflict"}
 	}
@@ -365,13 +380,16 @@ func (c *cli) cmdResolve(cmdline.Args) error {
 	if err != nil {
 		return err
 	}
-	unlock, err := c.dir.Lock()
+	prog := c.progress()
+	defer prog.stop()
+	unlock, err := c.lock(prog)
 	if err != nil {
 		return err
 	}
 	defer unlock()
+	prog.stop()
 	if len(logStages) > 0 {
-		return c.resolveLog(top, op, logPath, statePath, logStages)
+		return c.resolveLog(top, op, logPath, statePath, logStages, writing)
 	}
 	if len(stateStages) == 0 {
 		if line, err := c.dir.ConflictMarker(pactfile.StateFile); err != nil || line == 0 {
@@ -389,18 +407,64 @@ func (c *cli) cmdResolve(cmdline.Args) error {
 		return errors.Join(err, &refusal{fmt.Sprintf("%s holds git's conflict markers (line %d) though git's index has it merged", c.dir.Display(pactfile.LogFile), line),
 			"take the log back from git's versions (`git checkout -m " + logPath + "`), then run pactify resolve again"})
 	}
+	if err := c.beforeResolveWrite(top, writing); err != nil {
+		return err
+	}
 	if err := c.dir.WriteState(res.State); err != nil {
 		return err
 	}
-	if _, err := git(c.ctx, top, "add", "--", statePath); err != nil {
+	if err := c.resolveStage(top, "rendered "+statePath, statePath); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.stdout, "rendered %s from %s, which git had merged, and staged it (git add); continue the %s as git says (`git status`)\n", statePath, logPath, op.kind)
+	c.lateInterrupt(statePath + " was being written")
+	return nil
+}
+
+// beforeResolveWrite is resolve's last look before it writes: an
+// interrupt stops it there, and so does git's index locked by another git
+// (index.lock: a git running in this work tree, or one that crashed),
+// which would refuse the `git add` after the write, leaving the files
+// written and not staged: every file is left as it was instead. A git
+// that takes the lock between this look and the `git add` still gets
+// resolveStage's message. Then *writing is set.
+func (c *cli) beforeResolveWrite(top string, writing *bool) error {
+	if err := c.interrupted(); err != nil {
+		return err
+	}
+	lock, err := gitLine(c.ctx, top, "rev-parse", "--git-path", "index.lock")
+	if err != nil {
+		return err
+	}
+	if !filepath.IsAbs(lock) {
+		lock = filepath.Join(top, lock)
+	}
+	if _, err := os.Lstat(lock); err == nil {
+		shown := lock
+		if rel, err := filepath.Rel(top, lock); err == nil && !strings.HasPrefix(rel, "..") {
+			shown = filepath.ToSlash(rel)
+		}
+		return &refusal{fmt.Sprintf("git's index is locked (%s exists): another git is running in this repository, or one that crashed left its lock; nothing was written, as git could not stage it", shown),
+			"let that git finish (or, if no git is running, remove " + shown + "), then run pactify resolve again"}
+	}
+	*writing = true
+	return nil
+}
+
+// resolveStage stages paths, which resolve has written (done says what
+// it did). It runs to its end whatever an interrupt says: a git killed
+// while it writes the index leaves git's index.lock behind. When git
+// refuses, the error says what is written and how to stage it.
+func (c *cli) resolveStage(top, done string, paths ...string) error {
+	c.log.Debug("staging what resolve wrote", "paths", paths)
+	if _, err := git(context.WithoutCancel(c.ctx), top, append([]string{"add", "--"}, paths...)...); err != nil {
+		return fmt.Errorf("%s, but staging failed, so git's index still holds the conflict (%w); run `git add %s` (or pactify resolve again) once git can", done, err, strings.Join(paths, " "))
+	}
 	return nil
 }
 
 // resolveLog merges the log from its index stages.
-func (c *cli) resolveLog(top string, op gitOp, logPath, statePath string, stages map[int]string) error {
+func (c *cli) resolveLog(top string, op gitOp, logPath, statePath string, stages map[int]string, writing *bool) error {
 	if _, ok := stages[2]; !ok {
 		return &refusal{fmt.Sprintf("%s was deleted on HEAD's side, so there is no log to merge into", logPath), "restore it (`git checkout --theirs -- " + logPath + "`) or finish the merge by hand"}
 	}
@@ -422,16 +486,20 @@ func (c *cli) resolveLog(top string, op gitOp, logPath, statePath string, stages
 	if err != nil {
 		return err
 	}
+	if err := c.beforeResolveWrite(top, writing); err != nil {
+		return err
+	}
 	if err := c.dir.ReplaceLog(func(w io.Writer) error { _, err := m.WriteTo(w); return err }, m.Result.State); err != nil {
 		if errors.Is(err, pactdir.ErrStateStale) {
 			return fmt.Errorf("%s is merged, but %w; run `pactify log --replay` and `git add %s`", logPath, err, statePath)
 		}
 		return err
 	}
-	if _, err := git(c.ctx, top, "add", "--", logPath, statePath); err != nil {
+	if err := c.resolveStage(top, "merged "+logPath+" and rendered "+statePath, logPath, statePath); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.stdout, "merged %s: %d line(s) of %s, then %d of %s; rendered %s from it and staged both (git add); continue the %s as git says (`git status`)\n",
 		logPath, m.Upstream, first, m.Added, second, statePath, op.kind)
+	c.lateInterrupt(logPath + " and " + statePath + " were being written")
 	return nil
 }

@@ -249,8 +249,8 @@ this reference. --pact-dir, --help and --version may stand before the verb;
 every other flag goes after it.
 
 Exit codes: 0 ok; 1 refused, or validate found an error; 2 usage or I/O error;
-3 the log needs a newer protocol version (upgrade pactify); 130 a writer was
-interrupted (Ctrl-C) before it wrote anything.
+3 the log needs a newer protocol version (upgrade pactify); 130 a writer (or
+resolve) was interrupted (Ctrl-C) before it wrote anything.
 `)
 	return b.String()
 }

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pact-action/pact-action/pactdir"
+	"github.com/pact-action/pact-action/pactfile"
+)
+
+// Faults of `pactify resolve` (docs/pactify.md, "Merging the pact with
+// git"): git's index locked by another git, `git add` failing once the
+// files are written. A refusal leaves every file of the repository as it
+// was, git's own included; a failure after the write says what it left
+// and what to do, and running resolve again finishes it.
+
+// conflictedRepo is a repository stopped in `git merge main` on feat, the
+// pact's log and STATE.yml in conflict: a clone whose git has no merge
+// driver, as a fresh clone has. It is made once per test and copied for
+// each case (conflicted.copy).
+func conflictedRepo(t *testing.T) *gitRepo {
+	t.Helper()
+	root := t.TempDir()
+	r := newGitRepo(t, filepath.Join(root, "work"), filepath.Join(root, "home"), true)
+	startPact(r)
+	r.git("config", "--local", "--remove-section", "merge.pact")
+	diverge(r, 1)
+	if out, code := r.run("git", "merge", "--no-edit", "main"); code == 0 || !strings.Contains(out, "Merge conflict in .pact/log.jsonl") {
+		t.Fatalf("git merge main: exit %d\n%s", code, out)
+	}
+	return r
+}
+
+// copy is a copy of r, .git and all, for one case.
+func (r *gitRepo) copy(t *testing.T) *gitRepo {
+	t.Helper()
+	root := t.TempDir()
+	c := newGitRepo(t, filepath.Join(root, "work"), filepath.Join(root, "home"), true)
+	copyTree(t, r.dir, c.dir)
+	return c
+}
+
+// resolved asserts that resolve finished the merge: nothing in conflict,
+// and committing it leaves a clean, valid pact.
+func (r *gitRepo) resolved() {
+	r.t.Helper()
+	if st := r.git("diff", "--name-only", "--diff-filter=U"); st != "" {
+		r.t.Fatalf("still in conflict: %s", st)
+	}
+	r.git("commit", "-q", "--no-edit")
+	r.clean("feat", "main")
+}
+
+func TestResolveFaults(t *testing.T) {
+	t.Parallel()
+	conflicted := conflictedRepo(t)
+
+	t.Run("git's index locked by another git", func(t *testing.T) {
+		t.Parallel()
+		r := conflicted.copy(t)
+		lock := filepath.Join(r.dir, ".git", "index.lock")
+		if err := os.WriteFile(lock, []byte("another git's\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before := snapshot(t, r.dir)
+
+		res := r.pactify(unset, "resolve")
+		t.Logf("%s", res.stderr)
+
+		if res.code != exitInvalid || !strings.Contains(res.stderr, "refused: ") || !strings.Contains(res.stderr, ".git/index.lock") ||
+			!strings.Contains(res.stderr, "another git") || !strings.Contains(res.stderr, "run pactify resolve again") {
+			t.Errorf("want a refusal naming .git/index.lock and what to do\n%s", res)
+		}
+		sameTree(t, before, snapshot(t, r.dir))
+		if err := os.Remove(lock); err != nil {
+			t.Fatal(err)
+		}
+		if res := r.pactify(unset, "resolve"); res.code != 0 {
+			t.Fatalf("resolve once the index is free:\n%s", res)
+		}
+		r.resolved()
+	})
+
+	t.Run("git add fails once the files are written", func(t *testing.T) {
+		t.Parallel()
+		if runtime.GOOS == "windows" {
+			t.Skip("the failing git is a shell script")
+		}
+		r := conflicted.copy(t)
+		real, err := exec.LookPath("git")
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin := t.TempDir()
+		script := "#!/bin/sh\nif [ \"$1\" = add ]; then echo 'fatal: unable to write new index file' >&2; exit 128; fi\nexec '" + real + "' \"$@\"\n"
+		if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		failing := *r
+		failing.env = append([]string{}, r.env...)
+		for i, kv := range failing.env {
+			if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+				failing.env[i] = "PATH=" + bin + string(os.PathListSeparator) + v
+			}
+		}
+
+		res := failing.pactify(unset, "resolve")
+		t.Logf("%s", res.stderr)
+
+		for _, want := range []string{"merged .pact/log.jsonl", "rendered .pact/STATE.yml", "staging failed", "unable to write new index file",
+			"git add .pact/log.jsonl .pact/STATE.yml", "pactify resolve again"} {
+			if res.code != exitUsage || !strings.Contains(res.stderr, want) {
+				t.Errorf("want exit 2 saying %q\n%s", want, res)
+			}
+		}
+		// What it left: both files merged and whole, git's conflict still
+		// in its index.
+		for _, f := range []string{".pact/log.jsonl", ".pact/STATE.yml"} {
+			if n := pactfile.ConflictMarkerLine([]byte(r.read(f))); n != 0 {
+				t.Errorf("%s holds a conflict marker on line %d", f, n)
+			}
+		}
+		if st := r.git("diff", "--name-only", "--diff-filter=U"); st == "" {
+			t.Errorf("nothing is in conflict any more: the failed git add staged something")
+		}
+		if res := r.pactify(unset, "resolve"); res.code != 0 {
+			t.Fatalf("resolve again:\n%s", res)
+		}
+		r.resolved()
+	})
+}
+
+// TestResolveInterrupted: `pactify resolve` interrupted (Ctrl-C) at each
+// step: before it begins, while another writer holds the pact's lock,
+// once it has merged the logs (nothing written yet), and while it stages
+// what it wrote. Before its write it stops: exit 130, its one line, every
+// file of the repository as it was, git's included. From its write on it
+// finishes, staging too (a git killed mid-write would leave git's
+// index.lock behind), says the interrupt came once it was writing, and
+// exits 0. In process (so that the moment is a line it writes), in a
+// repository of real git.
+func TestResolveInterrupted(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	conflicted := conflictedRepo(t)
+	for _, m := range []struct{ name, at string }{
+		{"before it began", ""},
+		{"waiting for the lock", waitingLine},
+		{"merged, nothing written", "merged the log"},
+		{"staging what it wrote", "staging"},
+	} {
+		t.Run(m.name, func(t *testing.T) {
+			r := conflicted.copy(t)
+			getenv := func(k string) string {
+				for _, kv := range append(r.env, "PACT_DEBUG=1") {
+					if v, ok := strings.CutPrefix(kv, k+"="); ok {
+						return v
+					}
+				}
+				return ""
+			}
+			// git, which resolve runs, sees the process's environment.
+			for _, k := range []string{"HOME", "GIT_CONFIG_NOSYSTEM", "GIT_CEILING_DIRECTORIES"} {
+				t.Setenv(k, getenv(k))
+			}
+			t.Chdir(r.dir)
+			before := snapshot(t, r.dir)
+			ctx, interrupt := context.WithCancel(t.Context())
+			defer interrupt()
+			stderr := &onWrite{fn: interrupt, when: m.at}
+			var stdout strings.Builder
+			switch m.at {
+			case "":
+				interrupt()
+			case waitingLine:
+				holder, err := pactdir.Dir{Root: r.dir, Name: ".pact"}.Lock()
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer holder()
+				// Were the wait not interruptible, resolve would wait for
+				// ever: give it its lock after a while, and fail.
+				stop := time.AfterFunc(10*time.Second, func() {
+					t.Errorf("resolve did not stop on the interrupt while it waited for the lock")
+					holder()
+				})
+				defer stop.Stop()
+			}
+
+			code := run(ctx, []string{"resolve"}, nil, &stdout, stderr, getenv)
+
+			if m.at != "staging" {
+				if code != exitInterrupted || !strings.HasSuffix(stderr.String(), interruptedLine) || stdout.Len() != 0 {
+					t.Errorf("exit %d, stdout %q, stderr %q; want %d, nothing, and last %q", code, stdout.String(), stderr.String(), exitInterrupted, interruptedLine)
+				}
+				sameTree(t, before, snapshot(t, r.dir))
+				return
+			}
+			if code != exitOK || !strings.Contains(stdout.String(), "staged both") ||
+				!strings.Contains(stderr.String(), "pactify: interrupted once .pact/log.jsonl and .pact/STATE.yml were being written: it was finished, not cut off\n") {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 0, what it did, and that it finished", code, stdout.String(), stderr.String())
+			}
+			if _, err := os.Stat(filepath.Join(r.dir, ".git", "index.lock")); err == nil {
+				t.Errorf("git's index.lock is left behind")
+			}
+			r.resolved()
+		})
+	}
+}
