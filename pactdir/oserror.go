@@ -113,6 +113,18 @@ func osError(op, path string, err error) error {
 	return fmt.Errorf("%s %s: %w", op, path, err)
 }
 
+// SystemError is err, what the system answered to op on path, in the
+// sentences of OSError when it is one of its conditions (with note, what
+// the failure left), else wrapped with op, path and note: for a command
+// that writes a file outside a pact directory (git's merge driver) and
+// must say a full disk or a file-size limit as every writer does.
+func SystemError(op, path, note string, err error) error {
+	if note == "" {
+		return osError(op, path, err)
+	}
+	return noted(osError(op, path, err), note)
+}
+
 // noted is err with note added to what an OSError says it left, or to the
 // message of any other error.
 func noted(err error, note string) error {

@@ -119,13 +119,13 @@ func (c *cli) cmdMergeDriver(p cmdline.Args) error {
 		if err != nil {
 			return err
 		}
-		return replaceFile(ours, func(w io.Writer) error { _, err := m.WriteTo(w); return err })
+		return replaceFile(ours, gitPath, func(w io.Writer) error { _, err := m.WriteTo(w); return err })
 	case pactfile.StateFile:
 		m, err := c.mergeStateLogs(wd, op, gitPath, [3]string{base, ours, theirs}, names)
 		if err != nil {
 			return err
 		}
-		return replaceFile(ours, func(w io.Writer) error { return projection.Render(w, m.Result.State) })
+		return replaceFile(ours, gitPath, func(w io.Writer) error { return projection.Render(w, m.Result.State) })
 	}
 	return &refusal{fmt.Sprintf("pactify merges a pact's %s and %s, not %s", pactfile.LogFile, pactfile.StateFile, gitPath),
 		"give only those two files the merge=" + pactfile.MergeDriver + " attribute in .gitattributes"}
@@ -196,12 +196,18 @@ func readPrefixOf(r io.Reader, candidates ...[]byte) ([]byte, error) {
 	}
 }
 
-// replaceFile makes the file name hold what write writes, through a file
-// beside it and a rename, so that a failure leaves it as it was.
-func replaceFile(name string, write func(io.Writer) error) error {
+// replaceFile makes the file name (git's version of gitPath) hold what
+// write writes, through a file beside it and a rename, so that a failure
+// leaves it as it was. A failure is said of gitPath, in the sentences of
+// every writer (a full disk, a file-size limit), not of the temporary
+// files git and pactify name.
+func replaceFile(name, gitPath string, write func(io.Writer) error) error {
+	failed := func(err error) error {
+		return pactdir.SystemError("write the merge of", gitPath, "git's version is as it was, so git reports a conflict", err)
+	}
 	f, err := os.CreateTemp(filepath.Dir(name), ".pactify-merge-*")
 	if err != nil {
-		return fmt.Errorf("write the merge: %w", err)
+		return failed(err)
 	}
 	bw := bufio.NewWriterSize(f, 256<<10)
 	err = write(bw)
@@ -216,7 +222,7 @@ func replaceFile(name string, write func(io.Writer) error) error {
 	}
 	if err != nil {
 		_ = os.Remove(f.Name()) // the write's error is the one to report
-		return fmt.Errorf("write the merge: %w", err)
+		return failed(err)
 	}
 	return nil
 }

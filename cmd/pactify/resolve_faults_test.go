@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -212,5 +213,135 @@ func TestResolveInterrupted(t *testing.T) {
 			}
 			r.resolved()
 		})
+	}
+}
+
+// TestFaultKillResolve kills `pactify resolve` (SIGKILL) as it says it
+// merges, once it has merged, as it stages what it wrote, and at moments
+// spread over a run. Whatever the moment, the log and STATE.yml are each
+// the file git left or the merged one, whole; the git it ran finishes on
+// its own (its index.lock goes with it), and resolve run again finishes
+// the merge (or finds it finished), leaving no temporary file.
+func TestFaultKillResolve(t *testing.T) {
+	t.Parallel()
+	conflicted := conflictedRepo(t)
+	probe := conflicted.copy(t)
+	start := time.Now()
+	if res := probe.pactify(unset, "resolve"); res.code != 0 {
+		t.Fatalf("without a kill:\n%s", res)
+	}
+	span := time.Since(start)
+	was := map[string][2]string{}
+	for _, f := range []string{".pact/log.jsonl", ".pact/STATE.yml"} {
+		was[f] = [2]string{conflicted.read(f), probe.read(f)}
+	}
+	rng := rand.New(rand.NewPCG(33, 4))
+	moments := []string{"merging the log", "merged the log", "staging what resolve wrote", "", "", ""}
+	for i, at := range moments {
+		r := conflicted.copy(t)
+		victim := exec.Command(binPath, "resolve")
+		victim.Dir, victim.Env = r.dir, append(append([]string{}, r.env...), "PACT_DEBUG=1")
+		stderr, err := victim.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := victim.Start(); err != nil {
+			t.Fatal(err)
+		}
+		lines := make(chan string, 64)
+		go scanLines(stderr, lines)
+		if at != "" {
+			waitFor(t, lines, at)
+		} else {
+			share := int64(span) / 3
+			time.Sleep(time.Duration(int64(i-3)*share + rng.Int64N(share+1)))
+		}
+		_ = victim.Process.Kill()
+		drain(lines)
+		_ = victim.Wait()
+		// The git add resolve ran, if any, finishes without it.
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if _, err := os.Stat(filepath.Join(r.dir, ".git", "index.lock")); err != nil {
+				break
+			}
+		}
+		for f, both := range was {
+			if got := r.read(f); got != both[0] && got != both[1] {
+				t.Fatalf("killed at %q: %s is neither git's nor the merged one:\n%s", at, f, got)
+			}
+		}
+		res := r.pactify(unset, "resolve")
+		finished := res.code == exitInvalid && strings.Contains(res.stderr, "nothing to resolve") // the killed one had staged
+		if res.code != 0 && !finished {
+			t.Fatalf("killed at %q, then resolve again:\n%s", at, res)
+		}
+		noTempFiles(t, r.dir)
+		r.resolved()
+	}
+}
+
+// TestFaultFileSizeResolve: `pactify resolve` under a file-size limit
+// from 0 to past what it writes: below, it fails saying the limit stopped
+// it, every file of the repository as it was; at or above, it resolves.
+// And git's merge driver of the log under the same limits (run as git
+// runs it): below, the file git handed it is as it was, nothing of its
+// own left beside it, and it says why; above, it merges.
+func TestFaultFileSizeResolve(t *testing.T) {
+	t.Parallel()
+	if bytesLimitedRun == nil {
+		t.Skip("a file-size limit needs setrlimit(RLIMIT_FSIZE), which this system lacks")
+	}
+	conflicted := conflictedRepo(t)
+	need := int64(0)
+	probe := conflicted.copy(t)
+	if res := probe.pactify(unset, "resolve"); res.code != 0 {
+		t.Fatalf("without a limit:\n%s", res)
+	}
+	for _, f := range []string{".pact/log.jsonl", ".pact/STATE.yml"} {
+		need = max(need, int64(len(probe.read(f))))
+	}
+	for _, limit := range []int64{0, 1, need / 2, need - 1, need} {
+		r := conflicted.copy(t)
+		before := snapshot(t, r.dir)
+		p := &project{t: t, dir: r.dir, home: t.TempDir()}
+		res := bytesLimitedRun(t, p, unset, limit, "resolve")
+		if limit >= need {
+			if res.code != 0 {
+				t.Errorf("limit %d, the %d bytes needed:\n%s", limit, need, res)
+			}
+			continue
+		}
+		if res.code != exitUsage || !strings.Contains(res.stderr, "the file would exceed the file-size limit") ||
+			!strings.Contains(res.stderr, "are as they were") || !strings.Contains(res.stderr, "hint: raise the file-size limit") {
+			t.Errorf("limit %d of the %d bytes needed:\n%s", limit, need, res)
+		}
+		sameTree(t, before, snapshot(t, r.dir))
+	}
+
+	// The driver, on git's three versions of the log, which git writes
+	// into the work tree's root and hands it by name.
+	var merged string
+	for _, limit := range []int64{0, 1, need / 2, need - 1, 4 * need} {
+		r := conflicted.copy(t)
+		for name, rev := range map[string]string{".merge_file_O": r.git("merge-base", "HEAD", "MERGE_HEAD"), ".merge_file_A": "HEAD", ".merge_file_B": "MERGE_HEAD"} {
+			if err := os.WriteFile(filepath.Join(r.dir, name), []byte(r.git("show", rev+":.pact/log.jsonl")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := snapshot(t, r.dir)
+		p := &project{t: t, dir: r.dir, home: t.TempDir()}
+		res := bytesLimitedRun(t, p, unset, limit, "merge-driver", ".merge_file_O", ".merge_file_A", ".merge_file_B", ".pact/log.jsonl")
+		t.Logf("limit %d: %s", limit, res.stderr)
+		if limit > need {
+			merged = r.read(".merge_file_A")
+			if res.code != 0 || pactfile.ConflictMarkerLine([]byte(merged)) != 0 || strings.Count(merged, "\n") <= strings.Count(r.read(".merge_file_O"), "\n") {
+				t.Errorf("limit %d, over the %d bytes needed:\n%s\n%s", limit, need, res, merged)
+			}
+			continue
+		}
+		if res.code != exitUsage || !strings.Contains(res.stderr, "the file would exceed the file-size limit") || !strings.Contains(res.stderr, "hint: raise the file-size limit") {
+			t.Errorf("limit %d of the %d bytes needed:\n%s", limit, need, res)
+		}
+		sameTree(t, before, snapshot(t, r.dir))
 	}
 }
