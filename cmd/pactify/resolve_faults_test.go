@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -344,4 +345,137 @@ func TestFaultFileSizeResolve(t *testing.T) {
 		}
 		sameTree(t, before, snapshot(t, r.dir))
 	}
+}
+
+// TestMergeInAWorktree: in a work tree of `git worktree add`, whose .git
+// is a file naming its git directory (.git/worktrees/<name>), git's merge
+// driver merges the pact, and resolve finishes a merge that stopped
+// without it; git's index there is the worktree's own, so its lock is
+// looked for there (and a lock of the main work tree's index does not
+// stop it).
+func TestMergeInAWorktree(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	r := newGitRepo(t, filepath.Join(root, "main"), filepath.Join(root, "home"), true)
+	startPact(r)
+	wt := filepath.Join(root, "wt")
+	r.git("worktree", "add", "-q", "-b", "feat", wt, "main")
+	w := &gitRepo{t: t, dir: wt, env: r.env}
+	if b, err := os.ReadFile(filepath.Join(wt, ".git")); err != nil || !strings.HasPrefix(string(b), "gitdir: ") {
+		t.Fatalf("the worktree's .git is not a file naming its git directory: %q, %v", b, err)
+	}
+	n := 0
+	divergeIn := func() {
+		t.Helper()
+		n++
+		w.must("ow", "join", "ow", "--roles", "worker")
+		w.commit("join in the worktree")
+		r.must("lead", "assign", "M"+strconv.Itoa(n), "--feature", "H", "--branch", "main", "--owner", "ow", "--reviewer", "rv")
+		r.commit("assign on main")
+	}
+
+	t.Run("the driver", func(t *testing.T) {
+		defer in(t, r, w)()
+		divergeIn()
+		w.git("merge", "-q", "--no-edit", "main")
+		w.clean("feat", "main")
+	})
+	t.Run("resolve, git's index locked, then free", func(t *testing.T) {
+		defer in(t, r, w)()
+		r.git("config", "--local", "--remove-section", "merge.pact")
+		divergeIn()
+		if out, code := w.run("git", "merge", "--no-edit", "main"); code == 0 {
+			t.Fatalf("git merged the pact without the driver:\n%s", out)
+		}
+		// The main work tree's index is locked: not this one's.
+		mainLock := filepath.Join(r.dir, ".git", "index.lock")
+		if err := os.WriteFile(mainLock, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		lock := filepath.Join(r.dir, ".git", "worktrees", "wt", "index.lock")
+		if err := os.WriteFile(lock, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before := snapshot(t, wt)
+		res := w.pactify(unset, "resolve")
+		if res.code != exitInvalid || !strings.Contains(res.stderr, filepath.ToSlash(lock)) {
+			t.Errorf("want a refusal naming %s\n%s", lock, res)
+		}
+		sameTree(t, before, snapshot(t, wt))
+		if err := os.Remove(lock); err != nil {
+			t.Fatal(err)
+		}
+		if res := w.pactify(unset, "resolve"); res.code != 0 {
+			t.Fatalf("resolve:\n%s", res)
+		}
+		if err := os.Remove(mainLock); err != nil {
+			t.Fatal(err)
+		}
+		w.resolved()
+	})
+}
+
+// TestMergeInACRLFCheckout: a checkout whose git converts text to CRLF
+// (core.autocrlf=true, and no attribute keeping the pact in LF: a pact
+// from before init wrote one, or one removed). The writers append CRLF
+// lines; git's merge driver merges the pact with no conflict, resolve
+// finishes a merge that stopped without it, and no file is left mixing
+// CRLF and LF.
+func TestMergeInACRLFCheckout(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	r := newGitRepo(t, filepath.Join(root, "work"), filepath.Join(root, "home"), true)
+	startPact(r)
+	attrs := r.read(".gitattributes")
+	kept := ""
+	for _, l := range strings.SplitAfter(attrs, "\n") {
+		if !strings.Contains(l, "eol=lf") {
+			kept += l
+		}
+	}
+	if kept == attrs {
+		t.Fatalf("init wrote no eol=lf attribute to remove:\n%s", attrs)
+	}
+	if err := os.WriteFile(filepath.Join(r.dir, ".gitattributes"), []byte(kept), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.commit("the pact as git converts it")
+	r.git("config", "--local", "core.autocrlf", "true")
+	for _, f := range []string{".pact/log.jsonl", ".pact/STATE.yml"} {
+		if err := os.Remove(filepath.Join(r.dir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.git("checkout", "--", ".pact")
+	if got := lineEndings(r.read(".pact/log.jsonl")); got != "CRLF" {
+		t.Fatalf("the checkout's log is %s, want CRLF", got)
+	}
+	notMixed := func(t *testing.T) {
+		for _, f := range []string{".pact/log.jsonl", ".pact/STATE.yml"} {
+			if got := lineEndings(r.read(f)); got == "mixed" {
+				t.Errorf("%s mixes CRLF and LF:\n%q", f, r.read(f))
+			}
+		}
+	}
+
+	t.Run("the driver", func(t *testing.T) {
+		defer in(t, r)()
+		diverge(r, 1)
+		r.git("merge", "-q", "--no-edit", "main")
+		r.clean("feat", "main")
+		notMixed(t)
+	})
+	t.Run("resolve", func(t *testing.T) {
+		defer in(t, r)()
+		r.git("config", "--local", "--remove-section", "merge.pact")
+		diverge(r, 2)
+		if out, code := r.run("git", "merge", "--no-edit", "main"); code == 0 {
+			t.Fatalf("git merged the pact without the driver:\n%s", out)
+		}
+		if res := r.pactify(unset, "resolve"); res.code != 0 {
+			t.Fatalf("resolve:\n%s", res)
+		}
+		notMixed(t)
+		r.resolved()
+	})
 }
