@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -289,6 +291,23 @@ func blobAt(ctx context.Context, dir, commit, path string, candidates ...[]byte)
 	if err != nil || id == "" {
 		return nil, nil //nolint:nilerr // rev-parse says "no such file" by failing
 	}
+	return readBlob(ctx, dir, id, candidates...)
+}
+
+// readBlob is git's blob id. What it reads that is the start of one of
+// candidates is that start, not a copy (readPrefixOf); anything else is
+// read into a slice of the blob's size, asked of git first, so that a
+// log of 256 MB costs 256 MB, not the twice as much a growing buffer
+// takes while it is copied.
+func readBlob(ctx context.Context, dir, id string, candidates ...[]byte) ([]byte, error) {
+	size, err := gitLine(ctx, dir, "cat-file", "-s", id)
+	if err != nil {
+		return nil, err
+	}
+	n, err := strconv.ParseInt(size, 10, 64)
+	if err != nil || n < 0 {
+		return nil, fmt.Errorf("git cat-file -s %s: not a size: %q", id, size)
+	}
 	cmd := exec.CommandContext(ctx, "git", "cat-file", "blob", id)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
@@ -300,7 +319,21 @@ func blobAt(ctx context.Context, dir, commit, path string, candidates ...[]byte)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("git cat-file blob %s: %w", id, err)
 	}
-	b, readErr := readPrefixOf(out, candidates...)
+	var b []byte
+	var readErr error
+	if len(candidates) > 0 {
+		b, readErr = readPrefixOf(io.LimitReader(out, n), candidates...)
+	} else {
+		b = make([]byte, n)
+		_, readErr = io.ReadFull(out, b)
+	}
+	if readErr == nil {
+		// The blob ends where git said: nothing more comes.
+		var one [1]byte
+		if k, _ := out.Read(one[:]); k > 0 {
+			readErr = fmt.Errorf("longer than the %d bytes git said", n)
+		}
+	}
 	if err := errors.Join(readErr, cmd.Wait()); err != nil {
 		return nil, fmt.Errorf("git cat-file blob %s: %w: %s", id, err, strings.TrimSpace(stderr.String()))
 	}

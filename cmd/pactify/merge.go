@@ -477,10 +477,16 @@ func (c *cli) resolveLog(top string, op gitOp, logPath, statePath string, stages
 	if _, ok := stages[3]; !ok {
 		return &refusal{fmt.Sprintf("%s was deleted on the other side, so there is no log to merge", logPath), "restore it (`git checkout --ours -- " + logPath + "`) or finish the merge by hand"}
 	}
+	// The sides' logs, then the ancestor's, which is where both start:
+	// held once (readBlob), as the driver holds it.
 	var logs [3][]byte
-	for i := 1; i <= 3; i++ {
+	for _, i := range []int{2, 3, 1} {
 		if id, ok := stages[i]; ok {
-			b, err := git(c.ctx, top, "cat-file", "blob", id)
+			var startOf [][]byte
+			if i == 1 {
+				startOf = logs[1:]
+			}
+			b, err := readBlob(c.ctx, top, id, startOf...)
 			if err != nil {
 				return err
 			}
