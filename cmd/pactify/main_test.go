@@ -56,6 +56,8 @@ type project struct {
 	home string
 	// now is PACT_NOW for the next command ("" leaves it unset).
 	now string
+	// extra is more of the environment (KEY=value).
+	extra []string
 }
 
 // result is what one pactify process did.
@@ -95,7 +97,7 @@ func (p *project) env(agent string) []string {
 	if p.now != "" {
 		env = append(env, "PACT_NOW="+p.now)
 	}
-	return env
+	return append(env, p.extra...)
 }
 
 // run runs pactify as agent in the project and returns what it did.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
@@ -119,6 +120,9 @@ func (c *cli) cmdMergeDriver(p cmdline.Args) error {
 		if err != nil {
 			return err
 		}
+		if err := c.stateFollows(wd, op, gitPath, m.Result.State, names); err != nil {
+			return err
+		}
 		return replaceFile(ours, gitPath, func(w io.Writer) error { _, err := m.WriteTo(w); return err })
 	case pactfile.StateFile:
 		m, err := c.mergeStateLogs(wd, op, gitPath, [3]string{base, ours, theirs}, names)
@@ -129,6 +133,78 @@ func (c *cli) cmdMergeDriver(p cmdline.Args) error {
 	}
 	return &refusal{fmt.Sprintf("pactify merges a pact's %s and %s, not %s", pactfile.LogFile, pactfile.StateFile, gitPath),
 		"give only those two files the merge=" + pactfile.MergeDriver + " attribute in .gitattributes"}
+}
+
+// stateFollows is the log's driver's look at the STATE.yml beside the
+// log (docs/semantics.md §8: after a merge it is the render of the merged
+// log, st). Git runs a driver only for a file both sides changed: when
+// they both changed STATE.yml, its own driver renders it; when only one
+// did (a seat joining again changes the log alone), git takes that side's
+// STATE.yml as it is, which need not be the merged log's render (the
+// other side's join moves a task the first side assigned to in
+// progress). That merge is refused, the log left in conflict, so that
+// git stops and `pactify resolve` writes both; so is one whose commits
+// git does not name (a cherry-pick of one commit before git 2.44): it
+// cannot be told. Cost: the blob ids of the three STATE.yml versions
+// and, when git would take one, the id of the render (git hash-object).
+func (c *cli) stateFollows(dir string, op gitOp, logPath string, st *projection.State, names mergeNames) error {
+	statePath := path.Join(path.Dir(logPath), pactfile.StateFile)
+	refuse := func(why string) error {
+		return &refusal{fmt.Sprintf("pactify leaves %s in conflict: %s, so STATE.yml would not be the render of the merged log", logPath, why),
+			"run `pactify resolve` once git stops: it writes the merged log and STATE.yml rendered from it, and stages both"}
+	}
+	head := commitOf(c.ctx, dir, "HEAD")
+	base := op.base
+	if op.kind == "merge" && op.theirs != "" && head != "" {
+		out, err := git(c.ctx, dir, "merge-base", "--all", head, op.theirs)
+		if bases := strings.Fields(string(out)); err == nil && len(bases) == 1 {
+			base = bases[0]
+		}
+	}
+	if head == "" || op.theirs == "" || base == "" {
+		return refuse(fmt.Sprintf("git does not say which commits it merges, so which %s it takes cannot be told", statePath))
+	}
+	var ids [3]string // the ancestor's, ours, theirs; "" where there is none
+	for i, commit := range []string{base, head, op.theirs} {
+		ids[i], _ = gitLine(c.ctx, dir, "rev-parse", "--verify", "-q", commit+":"+statePath)
+	}
+	if ids[1] != ids[0] && ids[2] != ids[0] && ids[1] != ids[2] {
+		return nil // both changed it: its own driver renders it
+	}
+	taken, side := ids[1], names.ours
+	if ids[1] == ids[0] {
+		taken, side = ids[2], names.theirs
+	}
+	rendered, err := renderedID(c.ctx, dir, st)
+	if err != nil {
+		return err
+	}
+	if rendered == taken {
+		return nil
+	}
+	return refuse(fmt.Sprintf("only %s changed %s, so git takes it as it is", side, statePath))
+}
+
+// renderedID is git's blob id of st's render, which git hash-object
+// reads as it is rendered.
+func renderedID(ctx context.Context, dir string, st *projection.State) (string, error) {
+	pr, pw := io.Pipe()
+	go func() {
+		bw := bufio.NewWriterSize(pw, 256<<10)
+		err := projection.Render(bw, st)
+		if err == nil {
+			err = bw.Flush()
+		}
+		pw.CloseWithError(err)
+	}()
+	cmd := exec.CommandContext(ctx, "git", "hash-object", "--stdin")
+	cmd.Dir, cmd.Stdin = dir, pr
+	out, err := cmd.Output()
+	_ = pr.CloseWithError(io.ErrClosedPipe) // the render stops if git did
+	if err != nil {
+		return "", fmt.Errorf("git hash-object --stdin: %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
 }
 
 // readVersions reads the three versions of the log git hands a driver

@@ -320,7 +320,8 @@ func TestFaultFileSizeResolve(t *testing.T) {
 	}
 
 	// The driver, on git's three versions of the log, which git writes
-	// into the work tree's root and hands it by name.
+	// into the work tree's root and hands it by name, with the other
+	// side's commit in the environment as `git merge main` puts it.
 	var merged string
 	for _, limit := range []int64{0, 1, need / 2, need - 1, 4 * need} {
 		r := conflicted.copy(t)
@@ -330,7 +331,7 @@ func TestFaultFileSizeResolve(t *testing.T) {
 			}
 		}
 		before := snapshot(t, r.dir)
-		p := &project{t: t, dir: r.dir, home: t.TempDir()}
+		p := &project{t: t, dir: r.dir, home: t.TempDir(), extra: []string{"GITHEAD_" + r.git("rev-parse", "MERGE_HEAD") + "=main"}}
 		res := bytesLimitedRun(t, p, unset, limit, "merge-driver", ".merge_file_O", ".merge_file_A", ".merge_file_B", ".pact/log.jsonl")
 		t.Logf("limit %d: %s", limit, res.stderr)
 		if limit > need {
@@ -478,4 +479,58 @@ func TestMergeInACRLFCheckout(t *testing.T) {
 		notMixed(t)
 		r.resolved()
 	})
+}
+
+// TestMergeWhereOnlyOneSideChangedSTATE: a branch's seat joins again (an
+// agent's session starting, as its entry file says to), which appends to
+// the log and leaves STATE.yml as it was; main assigns that seat a task
+// meanwhile, stamped before the join. Both changed the log, so git runs
+// the log's driver; only main changed STATE.yml, so git runs none for it
+// and takes main's, where the task is assigned, while the merged log
+// (the assign, then the join) has it in progress. The merge must never
+// leave that STATE.yml, which validate calls drift.state, an error of
+// every check of the merge: the log's driver leaves the log in conflict
+// instead, saying why, and resolve renders STATE.yml from the merged log.
+func TestMergeWhereOnlyOneSideChangedSTATE(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	r := newGitRepo(t, filepath.Join(root, "work"), filepath.Join(root, "home"), true)
+	env := r.env
+	// at runs what follows at PACT_NOW ts.
+	at := func(ts string) { r.env = append(append([]string{}, env...), "PACT_NOW="+ts) }
+	at("2026-01-01T00:00:00Z")
+	startPact(r)
+	r.must("ow", "join", "ow", "--roles", "worker")
+	r.commit("ow online")
+	r.git("checkout", "-q", "-b", "feat")
+	at("2026-01-03T00:00:00Z")
+	r.must("ow", "join", "ow", "--roles", "worker")
+	if st := r.git("status", "--porcelain"); st != "M .pact/log.jsonl" {
+		t.Fatalf("joining again changed more than the log: %q", st)
+	}
+	r.commit("ow joins again")
+	r.git("checkout", "-q", "main")
+	at("2026-01-02T00:00:00Z")
+	r.must("lead", "assign", "T2", "--feature", "F", "--branch", "feat", "--owner", "ow", "--reviewer", "rv")
+	r.commit("assign T2 to ow")
+	r.git("checkout", "-q", "feat")
+	r.env = env
+
+	out, code := r.run("git", "merge", "--no-edit", "main")
+
+	if code == 0 {
+		// Through, the pact must be valid: STATE.yml the merged log's.
+		r.clean("feat", "main")
+		return
+	}
+	if !strings.Contains(out, "STATE.yml") || !strings.Contains(out, "pactify resolve") {
+		t.Errorf("the merge stopped without saying why:\n%s", out)
+	}
+	if res := r.pactify(unset, "resolve"); res.code != 0 {
+		t.Fatalf("resolve:\n%s", res)
+	}
+	r.resolved()
+	if !strings.Contains(r.read(".pact/STATE.yml"), "status: in_progress") {
+		t.Errorf("T2 is not in progress after ow joined again:\n%s", r.read(".pact/STATE.yml"))
+	}
 }
