@@ -281,7 +281,8 @@ func replaceFile(name, gitPath string, write func(io.Writer) error) error {
 	failed := func(err error) error {
 		return pactdir.SystemError("write the merge of", gitPath, "git's version is as it was, so git reports a conflict", err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(name), ".pactify-merge-*")
+	removeKilledTemps(filepath.Dir(name))
+	f, err := os.CreateTemp(filepath.Dir(name), mergeTempPrefix+"*")
 	if err != nil {
 		return failed(err)
 	}
@@ -301,6 +302,31 @@ func replaceFile(name, gitPath string, write func(io.Writer) error) error {
 		return failed(err)
 	}
 	return nil
+}
+
+// mergeTempPrefix begins the name of the file a driver writes its merge
+// into (os.CreateTemp puts decimal digits after it) beside git's version,
+// in the work tree's root.
+const mergeTempPrefix = ".pactify-merge-"
+
+// removeKilledTemps removes from dir the files a driver killed before its
+// rename left (regular files named exactly mergeTempPrefix and digits),
+// which git status would otherwise show for good. None is a live one:
+// git runs one driver at a time, and no other merge runs in the work tree
+// while git holds its index.lock. Best effort: one that stays does no harm
+// but its place in git status.
+func removeKilledTemps(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		digits, ok := strings.CutPrefix(e.Name(), mergeTempPrefix)
+		if !ok || digits == "" || strings.Trim(digits, "0123456789") != "" || !e.Type().IsRegular() {
+			continue
+		}
+		_ = os.Remove(filepath.Join(dir, e.Name()))
+	}
 }
 
 // mergeLogs merges the three logs of a merge (base, ours, theirs), the

@@ -534,3 +534,39 @@ func TestMergeWhereOnlyOneSideChangedSTATE(t *testing.T) {
 		t.Errorf("T2 is not in progress after ow joined again:\n%s", r.read(".pact/STATE.yml"))
 	}
 }
+
+// TestMergeDriverKilledLeavesNothing: git's merge driver writes its merge
+// beside the file git hands it, in the work tree's root, and renames it
+// over that file: killed before the rename (SIGKILL, out of memory) it
+// leaves git's file as it was, whole, and its own temporary file, named
+// .pactify-merge-<digits>, which git status would show for good. The
+// next merge's driver removes such a file (no other merge runs in that
+// work tree meanwhile: git holds its index.lock), and nothing else: a
+// file of the user's named alike but not exactly stays.
+func TestMergeDriverKilledLeavesNothing(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	r := newGitRepo(t, filepath.Join(root, "work"), filepath.Join(root, "home"), true)
+	startPact(r)
+	diverge(r, 1)
+	// What a driver killed before its rename leaves, and the user's file.
+	left, mine := filepath.Join(r.dir, ".pactify-merge-2718281828"), filepath.Join(r.dir, ".pactify-merge-notes.txt")
+	for _, f := range []string{left, mine} {
+		if err := os.WriteFile(f, []byte("{\"event_id\":\"half a li"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	r.git("merge", "-q", "--no-edit", "main")
+
+	if _, err := os.Stat(left); err == nil {
+		t.Errorf("the killed driver's temporary file is still there: %s", left)
+	}
+	if _, err := os.Stat(mine); err != nil {
+		t.Errorf("the user's file is gone: %v", err)
+	}
+	if err := os.Remove(mine); err != nil {
+		t.Fatal(err)
+	}
+	r.clean("feat", "main")
+}
