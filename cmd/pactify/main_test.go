@@ -40,6 +40,9 @@ func TestMain(m *testing.M) {
 	if templates.root != "" {
 		_ = os.RemoveAll(templates.root)
 	}
+	if conflictedTmpl.root != "" {
+		_ = os.RemoveAll(conflictedTmpl.root)
+	}
 	os.Exit(code)
 }
 
