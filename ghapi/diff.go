@@ -232,34 +232,47 @@ func index(entries []codeEntry) map[string]codeEntry {
 
 // readRoots reads the root tree of each commit, with its entries.
 func (d *differ) readRoots(ctx context.Context, commits []string) error {
-	for len(commits) > 0 {
-		n := min(len(commits), maxTreesPerQuery)
-		batch := commits[:n]
-		commits = commits[n:]
+	return inBatches(commits, func(batch []string) error {
 		err := d.rootsGraphQL(ctx, batch)
 		if errors.Is(err, errNoGraphQL) {
 			d.c.logger.WarnContext(ctx, "the GraphQL endpoint does not answer; reading trees through the REST API", "url", d.c.graphqlURL, "err", err)
 			err = d.rootsREST(ctx, batch)
 		}
-		if err != nil {
+		return err
+	})
+}
+
+// inBatches calls read with ids, maxTreesPerQuery at a time.
+func inBatches(ids []string, read func(batch []string) error) error {
+	for len(ids) > 0 {
+		n := min(len(ids), maxTreesPerQuery)
+		if err := read(ids[:n]); err != nil {
 			return err
 		}
+		ids = ids[n:]
 	}
 	return nil
 }
 
-func (d *differ) rootsGraphQL(ctx context.Context, commits []string) error {
-	op := fmt.Sprintf("read the trees of %d commit(s)", len(commits))
+// objectsQuery is one GraphQL query that reads the objects ids, each under
+// the alias prefix<i>, with selection (a fragment on the object's type).
+func (d *differ) objectsQuery(prefix string, ids []string, selection string) (string, map[string]any) {
 	vars := map[string]any{"owner": d.c.owner, "name": d.c.repo}
 	var q, body strings.Builder
 	q.WriteString("query($owner: String!, $name: String!")
-	for i, sha := range commits {
-		v := fmt.Sprintf("c%d", i)
-		vars[v] = sha
+	for i, id := range ids {
+		v := fmt.Sprintf("%s%d", prefix, i)
+		vars[v] = id
 		fmt.Fprintf(&q, ", $%s: GitObjectID!", v)
-		fmt.Fprintf(&body, " %s: object(oid: $%s) { ... on Commit { oid tree { oid entries { name type mode oid } } } }", v, v)
+		fmt.Fprintf(&body, " %s: object(oid: $%s) { %s }", v, v, selection)
 	}
 	fmt.Fprintf(&q, ") { repository(owner: $owner, name: $name) {%s } }", body.String())
+	return q.String(), vars
+}
+
+func (d *differ) rootsGraphQL(ctx context.Context, commits []string) error {
+	op := fmt.Sprintf("read the trees of %d commit(s)", len(commits))
+	query, vars := d.objectsQuery("c", commits, "... on Commit { oid tree { oid entries { name type mode oid } } }")
 	var raw struct {
 		Repository map[string]*struct {
 			OID  string `json:"oid"`
@@ -269,7 +282,7 @@ func (d *differ) rootsGraphQL(ctx context.Context, commits []string) error {
 			} `json:"tree"`
 		} `json:"repository"`
 	}
-	if err := d.c.graphql(ctx, op, q.String(), vars, &raw); err != nil {
+	if err := d.c.graphql(ctx, op, query, vars, &raw); err != nil {
 		return err
 	}
 	for i, sha := range commits {
@@ -305,37 +318,22 @@ func (d *differ) rootsREST(ctx context.Context, commits []string) error {
 // readTrees reads the entries of trees by id.
 func (d *differ) readTrees(ctx context.Context, oids []string) error {
 	d.read += len(oids)
-	for len(oids) > 0 {
-		n := min(len(oids), maxTreesPerQuery)
-		batch := oids[:n]
-		oids = oids[n:]
+	return inBatches(oids, func(batch []string) error {
 		err := d.treesGraphQL(ctx, batch)
 		if errors.Is(err, errNoGraphQL) {
 			err = d.treesREST(ctx, batch)
 		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		return err
+	})
 }
 
 func (d *differ) treesGraphQL(ctx context.Context, oids []string) error {
 	op := fmt.Sprintf("read %d tree(s)", len(oids))
-	vars := map[string]any{"owner": d.c.owner, "name": d.c.repo}
-	var q, body strings.Builder
-	q.WriteString("query($owner: String!, $name: String!")
-	for i, oid := range oids {
-		v := fmt.Sprintf("t%d", i)
-		vars[v] = oid
-		fmt.Fprintf(&q, ", $%s: GitObjectID!", v)
-		fmt.Fprintf(&body, " %s: object(oid: $%s) { ... on Tree { oid entries { name type mode oid } } }", v, v)
-	}
-	fmt.Fprintf(&q, ") { repository(owner: $owner, name: $name) {%s } }", body.String())
+	query, vars := d.objectsQuery("t", oids, "... on Tree { oid entries { name type mode oid } }")
 	var raw struct {
 		Repository map[string]json.RawMessage `json:"repository"`
 	}
-	if err := d.c.graphql(ctx, op, q.String(), vars, &raw); err != nil {
+	if err := d.c.graphql(ctx, op, query, vars, &raw); err != nil {
 		return err
 	}
 	for i, oid := range oids {
