@@ -293,7 +293,7 @@ func (d Dir) listTasks(pact *os.Root, st *projection.State, p *Progress) (map[st
 // link, at most MaxFileBytes): on a pact of 200,000 tasks, os.Open's path
 // walk and the *os.File around each descriptor were most of the time spent
 // here, so where the system allows, openTasks opens them with plain system
-// calls (tasks_unix.go).
+// calls (load_unix.go).
 func (d Dir) readTaskFiles(pact *os.Root, in *Files, pre Prejudge, p *Progress) error {
 	var tasks []*projection.Task
 	for _, t := range in.Replay.State.TaskList() {

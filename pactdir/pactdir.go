@@ -2,10 +2,12 @@
 // knows no verdict: where the pact is (this file, find.go), reading what
 // validate judges (load.go, which asks checks' pre-judgements through
 // LoadOptions.Prejudge and builds no finding), the locked, durable append
-// and STATE.yml's replacement that every writing verb of pactify goes
-// through (write.go), and what init and assign write besides the log
-// (init.go: the directory, the managed blocks of PROJECT.md and of the
-// seats' entry files, the .gitattributes line, task files), and the
+// (append.go) and the replacement of STATE.yml and the task files
+// (replace.go) that every writing verb of pactify goes through, composed
+// into one change per event (write.go), and what init and assign write
+// besides the log (init.go: the directory, the managed blocks of
+// PROJECT.md and of the seats' entry files, the .gitattributes line, task
+// files), and the
 // writers' snapshot of the replay, kept in the repository's git directory
 // (snapshot.go). The bytes of each file are pactfile's (the snapshot's,
 // projection's); what a line means, and whether it may be appended,
@@ -16,7 +18,7 @@
 // only regular files, each read bounded (regular.go; ReadRegular is the
 // action's reader of a checkout). Writers serialise on the operating
 // system's lock of the log (lock.go), and files are replaced whole through
-// a rename that is retried where Windows refuses it for a while (write.go).
+// a rename that is retried where Windows refuses it for a while (replace.go).
 package pactdir
 
 import (

@@ -301,3 +301,41 @@ func ListRegular(root, name string) ([]string, error) {
 	}
 	return names, nil
 }
+
+// openNoLink opens the regular file name of dir (one path element) with
+// flag, creating it with perm when flag has O_CREATE and it is absent. A
+// symlink, directory, device or FIFO at name is refused before anything is
+// opened, and what was opened must be what is at name: the file looked at,
+// or the one this call created.
+func openNoLink(dir *os.Root, name, display string, flag int, perm fs.FileMode) (*os.File, error) {
+	looked, err := dir.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && flag&os.O_CREATE != 0:
+		looked = nil
+	case err != nil:
+		return nil, openError("write", display, err)
+	case !looked.Mode().IsRegular():
+		return nil, notRegular("write", display, looked.Mode())
+	}
+	f, err := dir.OpenFile(name, flag|openNonBlocking, perm)
+	if err != nil {
+		return nil, openError("write", display, err)
+	}
+	fi, err := f.Stat()
+	if err == nil && looked == nil {
+		looked, err = dir.Lstat(name)
+	}
+	switch {
+	case err != nil:
+		err = fmt.Errorf("write %s: %w", display, err)
+	case !fi.Mode().IsRegular():
+		err = notRegular("write", display, fi.Mode())
+	case !os.SameFile(looked, fi):
+		err = changed("write", display)
+	}
+	if err != nil {
+		_ = f.Close() // the error above is the one to report
+		return nil, err
+	}
+	return f, nil
+}
