@@ -46,13 +46,13 @@ func (e *UnterminatedError) Error() string {
 
 func (e *UnterminatedError) Unwrap() error { return ErrUnterminated }
 
-// LogEnd reads the end of the log as pactfile.AppendLines takes it (the
+// readLogEnd reads the end of the log as pactfile.AppendLines takes it (the
 // last two bytes, or back to the last line break), for the writer's
 // judgement (projection.Log.Append), and refuses, before anything is
 // written, a log whose last line has no line break (ErrUnterminated, with
 // where and how long that line is). A missing log ends in nothing. Like
 // AppendLine, it is meant for a writer holding the lock.
-func (d Dir) LogEnd() ([]byte, error) {
+func (d Dir) readLogEnd() ([]byte, error) {
 	pact, err := d.openPact(false)
 	if err != nil {
 		return nil, err

@@ -78,7 +78,7 @@ func TestAppendLineRefusesAnUnterminatedLog(t *testing.T) { // not parallel: it 
 			t.Fatal(err)
 		}
 		calls := recordWrites(t)
-		for name, err := range map[string]error{"LogEnd": logEndErr(d), "AppendLine": d.AppendLine([]byte("L"))} {
+		for name, err := range map[string]error{"readLogEnd": logEndErr(d), "AppendLine": d.AppendLine([]byte("L"))} {
 			var ue *UnterminatedError
 			if !errors.As(err, &ue) || !errors.Is(err, ErrUnterminated) || !strings.Contains(err.Error(), "nothing was recorded") {
 				t.Errorf("%s on %.20q: %v, want ErrUnterminated saying nothing was recorded", name, before, err)
@@ -92,15 +92,15 @@ func TestAppendLineRefusesAnUnterminatedLog(t *testing.T) { // not parallel: it 
 		}
 	}
 	d := newDir(t)
-	if end, err := d.LogEnd(); err != nil || end != nil {
-		t.Fatalf("LogEnd without a log: %q, %v", end, err)
+	if end, err := d.readLogEnd(); err != nil || end != nil {
+		t.Fatalf("readLogEnd without a log: %q, %v", end, err)
 	}
 	for _, ok := range []string{"", "a\n", "a\r\n"} {
 		if err := os.WriteFile(d.Path(pactfile.LogFile), []byte(ok), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := d.LogEnd(); err != nil {
-			t.Errorf("LogEnd on %q: %v", ok, err)
+		if _, err := d.readLogEnd(); err != nil {
+			t.Errorf("readLogEnd on %q: %v", ok, err)
 		}
 	}
 }
@@ -224,9 +224,9 @@ func TestAppendLineUnderLock(t *testing.T) {
 	}
 }
 
-// logEndErr is LogEnd's error.
+// logEndErr is readLogEnd's error.
 func logEndErr(d Dir) error {
-	_, err := d.LogEnd()
+	_, err := d.readLogEnd()
 	return err
 }
 

@@ -177,7 +177,7 @@ func (d Dir) Started() bool {
 // a regular file.
 func (d Dir) checkCharter(also ...string) error {
 	for _, name := range append(also, pactfile.ProjectFile, pactfile.GitIgnoreFile) {
-		if err := d.CheckWritable(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := d.checkWritable(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}

@@ -215,10 +215,11 @@ func (c *cli) loadForRead(p *pactdir.Progress) (*projection.Log, *projection.Res
 }
 
 // emit is the one path every event-writing verb takes: refuse without a
-// seat, lock, replay, and write the event by the one routine every writer
+// seat, take the pact to write (pactdir.Dir.BeginWrite: the lock, the log
+// and its replay), and write the event by the one routine every writer
 // shares (projection.Log.Append: stamped, judged exactly as a replay would
 // judge it, appended, STATE.yml regenerated), through the disk's edge
-// (pactdir.Dir.Record: STATE.yml and, for an assign, the task file
+// (pactdir.Writer.Record: STATE.yml and, for an assign, the task file
 // taskFile names, with the line). A refusal, or a failure before the line
 // is appended, touches no file.
 func (c *cli) emit(build func(agent string, st *projection.State) (projection.Draft, error), taskFile func(st *projection.State) *projection.Task) error {
@@ -236,30 +237,15 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	}
 	prog := c.progress()
 	defer prog.stop()
-	unlock, err := c.lock(prog)
+	w, err := c.dir.BeginWrite(c.ctx, id, pactdir.WriteOptions{Waiting: c.waiting(prog), Progress: prog.Progress, Debug: c.log})
 	if err != nil {
+		if c.ctx.Err() != nil && errors.Is(err, c.ctx.Err()) {
+			return errInterrupted
+		}
 		return err
 	}
-	defer unlock()
-	// A log cut off in the middle of a line is refused before anything
-	// else, and so is a link or FIFO at STATE.yml, while the refusal still
-	// leaves every file as it was.
-	end, err := c.dir.LogEnd()
-	if err != nil {
-		return err
-	}
-	if err := c.dir.CheckWritable(pactfile.StateFile); err != nil {
-		return err
-	}
-	buildID := snapshotBuild()
-	loaded, err := c.dir.LoadLogToAppendCached(buildID, id, prog.Progress)
-	if err != nil {
-		return err
-	}
-	if !loaded.FromSnapshot {
-		c.log.Debug("replaying the log: no snapshot used", "why", loaded.Why)
-	}
-	log, res := loaded.Log, loaded.Res
+	defer w.Close()
+	log, res := w.Log, w.Res
 	if res.Unsupported != nil {
 		return unsupported(res.Unsupported)
 	}
@@ -270,7 +256,7 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	if err != nil {
 		return err
 	}
-	a, err := log.Append(res, end, func(d *projection.Draft, latest time.Time) { c.stamp(d, id, latest) }, draft)
+	a, err := log.Append(res, w.End, func(d *projection.Draft, latest time.Time) { c.stamp(d, id, latest) }, draft)
 	if err != nil {
 		return err
 	}
@@ -286,7 +272,7 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 		return err
 	}
 	prog.Start("writing "+c.dir.Display(pactfile.StateFile), 0, "")
-	if appended, err := c.dir.Record(a.Lines[0], a.State, task); err != nil {
+	if appended, err := w.Record(a, task); err != nil {
 		if !appended {
 			return err
 		}
@@ -296,7 +282,6 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 		}
 		return fmt.Errorf("event %s is appended to %s, but %w", draft.EventID, c.dir.Display(pactfile.LogFile), err)
 	}
-	c.saveSnapshot(buildID, loaded, a.Tail)
 	prog.stop()
 	target := draft.TaskID
 	switch {
@@ -310,19 +295,25 @@ func (c *cli) emit(build func(agent string, st *projection.State) (projection.Dr
 	return nil
 }
 
-// lock takes the pact's lock for a writer: waiting for another writer
-// says so (on the progress line, and in a debug line), and an interrupt
+// lock takes the pact's lock for a writer that writes no event (log
+// --replay, resolve, init), waiting as c.waiting says; an interrupt
 // (Ctrl-C) ends the wait with nothing held.
 func (c *cli) lock(prog *progressLine) (func(), error) {
-	unlock, err := c.dir.LockWaiting(c.ctx, func() {
-		what := "waiting for another writer to finish with " + c.dir.Display(pactfile.LogFile)
-		c.log.Debug(what)
-		prog.Start(what, 0, "")
-	})
+	unlock, err := c.dir.LockWaiting(c.ctx, c.waiting(prog))
 	if err != nil && c.ctx.Err() != nil {
 		return nil, errInterrupted
 	}
 	return unlock, err
+}
+
+// waiting says that a writer waits for another writer to finish, on the
+// progress line and in a debug line.
+func (c *cli) waiting(prog *progressLine) func() {
+	return func() {
+		what := "waiting for another writer to finish with " + c.dir.Display(pactfile.LogFile)
+		c.log.Debug(what)
+		prog.Start(what, 0, "")
+	}
 }
 
 // interrupted is errInterrupted once the user interrupted the verb
@@ -372,41 +363,6 @@ func (c *cli) refuseConflict(log *projection.Log) error {
 func conflictRefusal(display string, line int) error {
 	return &refusal{fmt.Sprintf("%s holds git's conflict markers (line %d): a merge of the pact is in progress, and nothing was recorded", display, line),
 		"run `pactify resolve` to finish the merge (it writes the merged log and STATE.yml from git's versions and stages them), then run the command again"}
-}
-
-// saveSnapshot keeps the replay with the appended line for the next
-// writer (pactdir.Dir.SaveSnapshot). It is a cache: failing to write it
-// fails nothing.
-func (c *cli) saveSnapshot(build string, loaded *pactdir.Loaded, appended []byte) {
-	if err := c.dir.SaveSnapshot(build, loaded, appended); err != nil {
-		c.log.Debug("no snapshot written; the next writer replays the log", "err", err)
-	}
-}
-
-// snapshotBuild names this build of pactify for its snapshots
-// (snapshotBuildOf).
-func snapshotBuild() string {
-	exe, err := os.Executable()
-	if err != nil {
-		exe = ""
-	}
-	return snapshotBuildOf(version.String(), exe)
-}
-
-// snapshotBuildOf names the build of version ver at exe: the version, and
-// the executable's place, size and time, so that a snapshot is read only
-// by the binary that wrote it (two development builds share a version,
-// and a store that gives every file one time, as Nix does, leaves two
-// builds apart only by their place).
-func snapshotBuildOf(ver, exe string) string {
-	b := ver
-	if exe == "" {
-		return b
-	}
-	if fi, err := os.Stat(exe); err == nil {
-		b += fmt.Sprintf(" %q %d %d", exe, fi.Size(), fi.ModTime().UnixNano())
-	}
-	return b
 }
 
 // stamp gives a draft its event_id and ts. The ts is never before the
