@@ -16,9 +16,9 @@ import (
 // and in its line ending (pactfile.AppendLines), cut back on any failure,
 // by a writer holding the pact's lock (lock.go).
 
-// Seams over the system calls AppendLine's guarantees rest on, so tests
+// Seams over the system calls appendLine's guarantees rest on, so tests
 // can see that a line goes out in one write and is synced, make any of
-// them fail, and replace the log between AppendLine's look at it and its
+// them fail, and replace the log between appendLine's look at it and its
 // open (which only the check of the open file against the locked one can
 // tell).
 var (
@@ -28,11 +28,11 @@ var (
 	truncateFile = (*os.File).Truncate
 )
 
-// ErrUnterminated is a log whose last line has no line break, which every
+// errUnterminated is a log whose last line has no line break, which every
 // writer refuses to append to (projection.ErrUnterminated).
-var ErrUnterminated = projection.ErrUnterminated
+var errUnterminated = projection.ErrUnterminated
 
-// UnterminatedError is ErrUnterminated for one log: where its last line
+// UnterminatedError is errUnterminated for one log: where its last line
 // starts and how long it is.
 type UnterminatedError struct {
 	Path       string // the log, as findings name it
@@ -44,14 +44,14 @@ func (e *UnterminatedError) Error() string {
 	return fmt.Sprintf("the last %d byte(s) of %s have no line break, as a write cut off half-way leaves them; nothing was recorded", e.Last, e.Path)
 }
 
-func (e *UnterminatedError) Unwrap() error { return ErrUnterminated }
+func (e *UnterminatedError) Unwrap() error { return errUnterminated }
 
 // readLogEnd reads the end of the log as pactfile.AppendLines takes it (the
 // last two bytes, or back to the last line break), for the writer's
 // judgement (projection.Log.Append), and refuses, before anything is
-// written, a log whose last line has no line break (ErrUnterminated, with
+// written, a log whose last line has no line break (errUnterminated, with
 // where and how long that line is). A missing log ends in nothing. Like
-// AppendLine, it is meant for a writer holding the lock.
+// appendLine, it is meant for a writer holding the lock.
 func (d Dir) readLogEnd() ([]byte, error) {
 	pact, err := d.openPact(false)
 	if err != nil {
@@ -73,7 +73,7 @@ func (d Dir) readLogEnd() ([]byte, error) {
 	return end, d.appendable(end, fi.Size())
 }
 
-// appendable is ErrUnterminated for a log of size bytes ending in end (as
+// appendable is errUnterminated for a log of size bytes ending in end (as
 // logEnd reads it), nil for a log a line can be appended to.
 func (d Dir) appendable(end []byte, size int64) error {
 	if !pactfile.Unterminated(end) {
@@ -86,18 +86,18 @@ func (d Dir) appendable(end []byte, size int64) error {
 	return &UnterminatedError{Path: d.Display(pactfile.LogFile), Size: size, Last: last}
 }
 
-// AppendLine appends one event line with a single write and fsyncs it, so
+// appendLine appends one event line with a single write and fsyncs it, so
 // that a crash leaves either the whole line or none of it; when the write
 // or the fsync fails (a full disk, a file-size limit), the log is cut back
 // to the size it had and synced again, so that a failed append leaves the
 // log byte for byte as it was, and the error says nothing was recorded. The
 // line ends as the log's last line does (pactfile.AppendLines: CRLF in a
 // checkout that converted the log, else LF). A log whose last line has no
-// line break is refused (ErrUnterminated), never sealed. The log is opened
+// line break is refused (errUnterminated), never sealed. The log is opened
 // like every file of the pact: a regular file, never through a link. The
 // caller holds the pact's lock (Lock): no other writer may append between
 // the size this reads and the cut back.
-func (d Dir) AppendLine(line []byte) error {
+func (d Dir) appendLine(line []byte) error {
 	pact, err := d.openPact(false)
 	if err != nil {
 		return err

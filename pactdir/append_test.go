@@ -53,7 +53,7 @@ func TestAppendLine(t *testing.T) { // not parallel: it swaps the seams
 				}
 			}
 			calls := recordWrites(t)
-			if err := d.AppendLine([]byte("L")); err != nil {
+			if err := d.appendLine([]byte("L")); err != nil {
 				t.Fatal(err)
 			}
 			if got := strings.Join(*calls, "; "); got != c.write+"; sync" {
@@ -69,7 +69,7 @@ func TestAppendLine(t *testing.T) { // not parallel: it swaps the seams
 
 // TestAppendLineRefusesAnUnterminatedLog: a log whose last line has no
 // line break (what a write cut off leaves, or a hand edit) is refused with
-// ErrUnterminated, nothing written; sealing it would make the fragment a
+// errUnterminated, nothing written; sealing it would make the fragment a
 // permanent line of an append-only log.
 func TestAppendLineRefusesAnUnterminatedLog(t *testing.T) { // not parallel: it swaps the seams
 	for _, before := range []string{"a", "a\r\nb", "a\n{\"event_id\":\"x", "a\r", "a\n" + strings.Repeat("b", 70000)} {
@@ -78,10 +78,10 @@ func TestAppendLineRefusesAnUnterminatedLog(t *testing.T) { // not parallel: it 
 			t.Fatal(err)
 		}
 		calls := recordWrites(t)
-		for name, err := range map[string]error{"readLogEnd": logEndErr(d), "AppendLine": d.AppendLine([]byte("L"))} {
+		for name, err := range map[string]error{"readLogEnd": logEndErr(d), "appendLine": d.appendLine([]byte("L"))} {
 			var ue *UnterminatedError
-			if !errors.As(err, &ue) || !errors.Is(err, ErrUnterminated) || !strings.Contains(err.Error(), "nothing was recorded") {
-				t.Errorf("%s on %.20q: %v, want ErrUnterminated saying nothing was recorded", name, before, err)
+			if !errors.As(err, &ue) || !errors.Is(err, errUnterminated) || !strings.Contains(err.Error(), "nothing was recorded") {
+				t.Errorf("%s on %.20q: %v, want errUnterminated saying nothing was recorded", name, before, err)
 			}
 		}
 		if len(*calls) != 0 {
@@ -160,7 +160,7 @@ func TestAppendLineErrors(t *testing.T) { // not parallel: it swaps the seams
 			if c.truncate != nil {
 				truncateFile = func(*os.File, int64) error { return c.truncate }
 			}
-			err := d.AppendLine([]byte(`{"b":2}`))
+			err := d.appendLine([]byte(`{"b":2}`))
 			for _, w := range c.want {
 				if err == nil || !strings.Contains(err.Error(), w) {
 					t.Errorf("error %v does not say %q", err, w)
@@ -172,7 +172,7 @@ func TestAppendLineErrors(t *testing.T) { // not parallel: it swaps the seams
 			}
 		})
 	}
-	if err := (Dir{Root: t.TempDir(), Name: "missing"}).AppendLine([]byte("L")); err == nil {
+	if err := (Dir{Root: t.TempDir(), Name: "missing"}).appendLine([]byte("L")); err == nil {
 		t.Fatal("appending under a missing directory should fail")
 	}
 }
@@ -197,7 +197,7 @@ func TestAppendLineUnderLock(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				err = d.AppendLine([]byte(fmt.Sprintf(`{"w":%d,"i":%d,"pad":%q}`, w, i, strings.Repeat("x", 3000))))
+				err = d.appendLine([]byte(fmt.Sprintf(`{"w":%d,"i":%d,"pad":%q}`, w, i, strings.Repeat("x", 3000))))
 				unlock()
 				if err != nil {
 					t.Error(err)
@@ -231,7 +231,7 @@ func logEndErr(d Dir) error {
 }
 
 // TestLogReplacedBetweenLookAndOpen: a log renamed over the locked one
-// after AppendLine looked at the log and before it opens it is a regular
+// after appendLine looked at the log and before it opens it is a regular
 // file, opened as it was looked at, so only the check of the open file
 // against the locked one tells: the append is refused, and the log now
 // there keeps its bytes (a line written to it would be appended under no
@@ -257,12 +257,12 @@ func TestLogReplacedBetweenLookAndOpen(t *testing.T) { // not parallel: it swaps
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = d.AppendLine(line)
+	err = d.appendLine(line)
 	if replaced != 1 {
 		t.Fatalf("the log was replaced %d times before the append opened it, want 1", replaced)
 	}
 	if !errors.Is(err, errReplaced) {
-		t.Errorf("AppendLine on a log replaced between its look and its open = %v; want errReplaced", err)
+		t.Errorf("appendLine on a log replaced between its look and its open = %v; want errReplaced", err)
 	}
 	if after, _ := os.ReadFile(d.Path(pactfile.LogFile)); !bytes.Equal(after, before) {
 		added, _ := bytes.CutPrefix(after, before)

@@ -220,7 +220,7 @@ func TestLockRemovesTemporaries(t *testing.T) {
 func TestShareExcludesWriters(t *testing.T) {
 	t.Parallel()
 	d := newDir(t)
-	unlock, err := d.Share()
+	unlock, err := d.share()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,11 +233,11 @@ func TestShareExcludesWriters(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	unlock, err = d.Share()
+	unlock, err = d.share()
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := d.Share()
+	second, err := d.share()
 	if err != nil {
 		t.Fatalf("a second reader: %v", err)
 	}

@@ -14,15 +14,15 @@ func TestOSErrorSentences(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		err        error
-		cond       Condition
+		cond       condition
 		what, todo string
 	}{
-		{fs.ErrPermission, Permission, "permission denied", "writable"},
-		{&fs.PathError{Op: "open", Path: "x", Err: fs.ErrPermission}, Permission, "permission denied", "writable"},
+		{fs.ErrPermission, permission, "permission denied", "writable"},
+		{&fs.PathError{Op: "open", Path: "x", Err: fs.ErrPermission}, permission, "permission denied", "writable"},
 	} {
 		got := openError("write", ".pact/STATE.yml", c.err)
 		var oe *OSError
-		if !errors.As(got, &oe) || oe.Condition != c.cond || !strings.Contains(got.Error(), c.what) ||
+		if !errors.As(got, &oe) || oe.condition != c.cond || !strings.Contains(got.Error(), c.what) ||
 			!strings.Contains(oe.Hint(), c.todo) || errors.Is(got, ErrNotRegular) || !errors.Is(got, c.err) {
 			t.Errorf("openError(%v) = %v; want %q, hint with %q", c.err, got, c.what, c.todo)
 		}
@@ -31,7 +31,7 @@ func TestOSErrorSentences(t *testing.T) {
 		for _, e := range c.errs {
 			got := openError("write", ".pact/STATE.yml", &fs.PathError{Op: "open", Path: "x", Err: e})
 			var oe *OSError
-			if !errors.As(got, &oe) || oe.Condition != c.cond || errors.Is(got, ErrNotRegular) || strings.Contains(got.Error(), "regular file") {
+			if !errors.As(got, &oe) || oe.condition != c.cond || errors.Is(got, ErrNotRegular) || strings.Contains(got.Error(), "regular file") {
 				t.Errorf("openError(%v) = %v; want condition %d", e, got, c.cond)
 			}
 			if !strings.Contains(got.Error(), c.cond.what()) || oe.Hint() != c.cond.todo() || c.cond.todo() == "" {
@@ -41,7 +41,7 @@ func TestOSErrorSentences(t *testing.T) {
 	}
 	// Five conditions, five sentences.
 	seen := map[string]bool{}
-	for _, c := range []Condition{ReadOnly, NoSpace, FileTooBig, Permission, NotPermitted} {
+	for _, c := range []condition{readOnly, noSpace, fileTooBig, permission, notPermitted} {
 		if seen[c.what()] || seen[c.todo()] {
 			t.Errorf("condition %d says what another says", c)
 		}

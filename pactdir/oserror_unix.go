@@ -4,13 +4,13 @@ package pactdir
 
 import "syscall"
 
-// platformConditions are the system's errors behind each Condition.
+// platformConditions are the system's errors behind each condition.
 var platformConditions = []struct {
-	cond Condition
+	cond condition
 	errs []error
 }{
-	{ReadOnly, []error{syscall.EROFS}},
-	{NoSpace, []error{syscall.ENOSPC, syscall.EDQUOT}},
-	{FileTooBig, []error{syscall.EFBIG}},
-	{NotPermitted, []error{syscall.EPERM}},
+	{readOnly, []error{syscall.EROFS}},
+	{noSpace, []error{syscall.ENOSPC, syscall.EDQUOT}},
+	{fileTooBig, []error{syscall.EFBIG}},
+	{notPermitted, []error{syscall.EPERM}},
 }

@@ -4,12 +4,12 @@ package pactdir
 
 import "golang.org/x/sys/windows"
 
-// platformConditions are the system's errors behind each Condition.
+// platformConditions are the system's errors behind each condition.
 var platformConditions = []struct {
-	cond Condition
+	cond condition
 	errs []error
 }{
-	{ReadOnly, []error{windows.ERROR_WRITE_PROTECT}},
-	{NoSpace, []error{windows.ERROR_DISK_FULL, windows.ERROR_HANDLE_DISK_FULL}},
-	{FileTooBig, []error{windows.ERROR_FILE_TOO_LARGE}},
+	{readOnly, []error{windows.ERROR_WRITE_PROTECT}},
+	{noSpace, []error{windows.ERROR_DISK_FULL, windows.ERROR_HANDLE_DISK_FULL}},
+	{fileTooBig, []error{windows.ERROR_FILE_TOO_LARGE}},
 }

@@ -34,8 +34,8 @@ import (
 // ErrNoPact means the directory holds no pact yet.
 var ErrNoPact = errors.New("no pact here")
 
-// ErrOutside is a pact directory that is not inside the repository.
-var ErrOutside = errors.New("the pact directory must be inside the repository")
+// errOutside is a pact directory that is not inside the repository.
+var errOutside = errors.New("the pact directory must be inside the repository")
 
 // Dir is a .pact directory. Root is the repository root (entry files are
 // relative to it); Name is the directory relative to Root, e.g. ".pact",
@@ -48,19 +48,19 @@ type Dir struct {
 
 // At is the pact directory name in the repository at root: name may use
 // either separator and may be absolute, but must lie inside root and not be
-// root itself (ErrOutside). The command lines call it with --pact-dir,
+// root itself (errOutside). The command lines call it with --pact-dir,
 // PACT_DIR or the action's pact-dir input.
 func At(root, name string) (Dir, error) {
 	if filepath.IsAbs(name) {
 		rel, err := filepath.Rel(root, name)
 		if err != nil {
-			return Dir{}, fmt.Errorf("%w: %s cannot be reached from %s", ErrOutside, name, root)
+			return Dir{}, fmt.Errorf("%w: %s cannot be reached from %s", errOutside, name, root)
 		}
 		name = rel
 	}
 	d := Dir{Root: root, Name: pactfile.Layout(name).Dir()}
 	if !d.inside() {
-		return Dir{}, fmt.Errorf("%w, and %s is not (it is relative to %s)", ErrOutside, name, root)
+		return Dir{}, fmt.Errorf("%w, and %s is not (it is relative to %s)", errOutside, name, root)
 	}
 	return d, nil
 }
@@ -107,7 +107,7 @@ func (d Dir) openRepo() (*os.Root, error) {
 // absent. A missing directory is fs.ErrNotExist (wrapped).
 func (d Dir) openPact(create bool) (*os.Root, error) {
 	if !d.inside() {
-		return nil, fmt.Errorf("%w, and %s is not", ErrOutside, d.Name)
+		return nil, fmt.Errorf("%w, and %s is not", errOutside, d.Name)
 	}
 	repo, err := d.openRepo()
 	if err != nil {

@@ -242,14 +242,14 @@ func (d *diverter) finish() (same bool, err error) {
 // marked immutable or append-only, or on a read-only file system, and,
 // when the temporary file is made elsewhere (inDir), a directory no file
 // can be created in (read-only, immutable, or without write permission).
-// Permission bits on the file itself are not asked about: they do not keep
+// permission bits on the file itself are not asked about: they do not keep
 // a rename from replacing it.
 func replaceable(dir *os.Root, name, display string, exists, inDir bool) error {
 	if exists {
 		f, err := dir.OpenFile(name, os.O_WRONLY|openNonBlocking, 0)
 		if err == nil {
 			_ = f.Close() // opened to be asked, not written
-		} else if c := conditionOf(err); c == NotPermitted || c == ReadOnly {
+		} else if c := conditionOf(err); c == notPermitted || c == readOnly {
 			return osError("replace", display, err)
 		}
 	}

@@ -626,7 +626,7 @@ func appendTo(t *testing.T, d Dir, l *cachedLoad, id string, draft projection.Dr
 	if err != nil || a.Refused[0] != nil {
 		t.Fatalf("append: %v %+v", err, a.Refused)
 	}
-	if err := d.AppendLine(a.Lines[0]); err != nil {
+	if err := d.appendLine(a.Lines[0]); err != nil {
 		t.Fatal(err)
 	}
 	return a

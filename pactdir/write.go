@@ -59,7 +59,7 @@ func (d Dir) checkWritable(name string) error {
 // failure can tell: the new STATE.yml (rendered from st, the state with the
 // line applied) and, for task, its task file (WriteTaskFile) are first
 // written beside the files they replace and synced, then the line is
-// appended (AppendLine), and only then are they renamed into place. When
+// appended (appendLine), and only then are they renamed into place. When
 // anything fails before the line is in the log, every file is as it was
 // (appended is false; the error says nothing was recorded). When a rename
 // fails after it (the platform refused to replace a file), the line stays
@@ -84,7 +84,7 @@ func (d Dir) record(line []byte, st *projection.State, task *projection.Task) (a
 		defer taskFile.close()
 		defer taskFile.abort()
 	}
-	if err := d.AppendLine(line); err != nil {
+	if err := d.appendLine(line); err != nil {
 		return false, err
 	}
 	if err := state.commit(); err != nil {
@@ -168,7 +168,7 @@ type WriteOptions struct {
 // BeginWrite takes the pact's lock (LockWaiting: an ended ctx is its
 // error, with nothing held) for a writer that will append one line with
 // the given event_id, then refuses, while a refusal still leaves every
-// file as it was, a log cut off in the middle of a line (ErrUnterminated)
+// file as it was, a log cut off in the middle of a line (errUnterminated)
 // and a link or FIFO at STATE.yml, and loads the log and its replay: from
 // the writers' snapshot when it is trusted for this build of pactify and
 // this log, else by replaying the log. Close lets go of the lock.
