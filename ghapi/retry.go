@@ -15,7 +15,8 @@ import (
 )
 
 // RetryPolicy bounds the retries made by the transport. A zero field takes
-// its value from DefaultRetryPolicy; set MaxAttempts to 1 to disable retries.
+// its default (defaultRetryPolicy: 5 attempts, backoff from 1s up to 1m,
+// 3m in all, 30s an attempt); set MaxAttempts to 1 to disable retries.
 type RetryPolicy struct {
 	// MaxAttempts is the total number of attempts, the first one included.
 	MaxAttempts int
@@ -36,9 +37,9 @@ type RetryPolicy struct {
 	AttemptTimeout time.Duration
 }
 
-// DefaultRetryPolicy returns the policy used for zero fields of
+// defaultRetryPolicy returns the policy used for zero fields of
 // Options.Retry.
-func DefaultRetryPolicy() RetryPolicy {
+func defaultRetryPolicy() RetryPolicy {
 	return RetryPolicy{
 		MaxAttempts: 5,
 		BaseDelay:   time.Second,
@@ -51,7 +52,7 @@ func DefaultRetryPolicy() RetryPolicy {
 }
 
 func (p RetryPolicy) withDefaults() RetryPolicy {
-	d := DefaultRetryPolicy()
+	d := defaultRetryPolicy()
 	if p.MaxAttempts <= 0 {
 		p.MaxAttempts = d.MaxAttempts
 	}
