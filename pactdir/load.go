@@ -250,8 +250,8 @@ const taskFilePrefix = 512
 
 // listTasks lists tasks/ once, names only (docs/semantics.md §7 "Task
 // files"): the tasks of st that have an entry tasks/<id>.md, of whatever
-// kind. Nothing is opened but the directory: a file per task was most of
-// validate's system calls at a million events. No tasks/ lists nothing.
+// kind. Nothing is opened but the directory: a file opened per task would
+// be most of validate's system calls. No tasks/ lists nothing.
 func (d Dir) listTasks(pact *os.Root, st *projection.State, p *Progress) (map[string]bool, error) {
 	p.Start("listing "+d.Display(pactfile.TasksDir), 0, "")
 	dir, err := openDir(pact, pactfile.TasksDir, d.Display(), false)
@@ -267,8 +267,8 @@ func (d Dir) listTasks(pact *os.Root, st *projection.State, p *Progress) (map[st
 		return nil, fmt.Errorf("list %s: %w", d.Display(pactfile.TasksDir), err)
 	}
 	defer f.Close()
-	// Sized once for every task: grown as it filled, the map held up to
-	// half as much again while it moved (at 2M events, 413,086 tasks).
+	// Sized once for every task: grown as it filled, the map would hold
+	// up to half as much again while it moved.
 	listed := make(map[string]bool, len(st.Tasks))
 	suffix := []byte(pactfile.TaskFileName(""))
 	err = eachName(f, func(name []byte) {

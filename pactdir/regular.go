@@ -133,8 +133,8 @@ func readFile(ctx context.Context, dir *os.Root, name, display string, follow bo
 	// Sized by the file, one byte over to see it grow; a reader that stops
 	// when ctx is done, between reads.
 	// Read into that buffer, not a bytes.Buffer: its ReadFrom doubles a
-	// buffer with less than 512 bytes free, so a file read whole took
-	// twice its size (a 100 MB STATE.yml peaked at 317 MiB).
+	// buffer with less than 512 bytes free, so a file read whole would
+	// take twice its size.
 	buf := make([]byte, 0, fi.Size()+1)
 	r := io.LimitReader(ctxReader{ctx, f}, limit+1)
 	for {

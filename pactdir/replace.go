@@ -186,8 +186,8 @@ func (d *diverter) Write(p []byte) (int, error) {
 // diverge starts the new file with the equal part of the old one. The
 // part is copied from the old file as a limited reader of the file itself,
 // which the new file's ReadFrom copies within the system where it can
-// (copy_file_range on Linux): an assign's new STATE.yml at a million events
-// is its old 42 MB and one task more, which were read and written 32 KiB at
+// (copy_file_range on Linux): an assign's new STATE.yml is its old one and
+// one task more, which would otherwise pass through the program 32 KiB at
 // a time. The old file's reader is done with once the files differ.
 func (d *diverter) diverge() (io.Writer, error) {
 	out, err := d.start()
