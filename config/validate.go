@@ -14,8 +14,8 @@ import (
 // schemas/pact-config.schema.json, in the terms of a JSON Schema validator:
 // where in the document (loc, JSON instance location) and which keyword.
 // TestValidateMatchesSchema holds validate to the schema itself, compiled
-// by a JSON Schema library that the product does not link (its package
-// initialisation cost every pactify call 4 ms).
+// by a JSON Schema library that the product does not link: its package
+// initialisation would run on every pactify call (docs/performance.md).
 type violation struct {
 	loc  []string
 	kind violationKind

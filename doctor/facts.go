@@ -18,9 +18,9 @@ import (
 	"github.com/pact-action/pact-action/config"
 )
 
-// Unknown says why a fact could not be read, and what would make it
+// unknown says why a fact could not be read, and what would make it
 // readable.
-type Unknown struct {
+type unknown struct {
 	// Reason is what GitHub answered, e.g. "403 Resource not accessible by
 	// personal access token".
 	Reason string
@@ -29,59 +29,61 @@ type Unknown struct {
 	Permission string
 }
 
-// RequiredCheck is a required status check and the app that must post it
+// requiredCheck is a required status check and the app that must post it
 // (0: any source).
-type RequiredCheck struct {
+type requiredCheck struct {
 	Context string
 	AppID   int64
 }
 
-// Protection is the classic branch protection of the default branch.
-type Protection struct {
-	RequiredChecks      []RequiredCheck
+// protection is the classic branch protection of the default branch.
+type protection struct {
+	RequiredChecks      []requiredCheck
 	RequiresReviews     bool
 	DismissStaleReviews bool
 	AllowForcePushes    bool
 }
 
-// Rule is a rule of an active ruleset that applies to the default branch.
-type Rule struct {
+// rule is a rule of an active ruleset that applies to the default branch.
+type rule struct {
 	// Type is GitHub's rule type (required_status_checks, pull_request,
 	// non_fast_forward, merge_queue, ...).
 	Type string
 	// Ruleset names the ruleset it comes from, for the fixes.
 	Ruleset string
 	// RequiredChecks is set for required_status_checks.
-	RequiredChecks []RequiredCheck
+	RequiredChecks []requiredCheck
 	// DismissStaleReviewsOnPush is set for pull_request.
 	DismissStaleReviewsOnPush bool
 }
 
-// Workflow is a workflow of the repository, read at the default branch.
-type Workflow struct {
+// workflow is a workflow of the repository, read at the default branch.
+type workflow struct {
 	Path  string
 	Name  string
 	State string
 	// File is the parsed file; nil when ParseError or Unreadable says
 	// why.
-	File       *WorkflowFile
+	File       *workflowFile
 	ParseError string
 	// Unreadable is set when the file could not be read.
-	Unreadable *Unknown
+	Unreadable *unknown
 }
 
-// Account is what GitHub says about a login named in .github/pact.yml.
-type Account struct {
+// account is what GitHub says about a login named in .github/pact.yml.
+type account struct {
 	Exists bool
 	// Permission is the login's permission on the repository: admin,
 	// maintain, write, triage, read or none.
 	Permission string
 	// Unreadable is set when GitHub could not be asked.
-	Unreadable *Unknown
+	Unreadable *unknown
 }
 
 // Facts is everything doctor judges, read from GitHub by Gather (or
-// written by hand in tests).
+// written by hand in tests). A caller hands them from Gather to Judge and
+// reads only who they are about (Repository, DefaultBranch); the rest is
+// doctor's own.
 type Facts struct {
 	// Repository is "owner/name"; DefaultBranch its default branch.
 	Repository    string
@@ -93,22 +95,22 @@ type Facts struct {
 
 	// Protection is nil when the default branch has no classic protection
 	// (or it could not be read: ProtectionUnknown).
-	Protection        *Protection
-	ProtectionUnknown *Unknown
+	Protection        *protection
+	ProtectionUnknown *unknown
 	// Rules are the effective rules of active rulesets on the default
 	// branch; RulesUnknown when they could not be read.
-	Rules        []Rule
-	RulesUnknown *Unknown
+	Rules        []rule
+	RulesUnknown *unknown
 	// InactiveRulesets names rulesets in evaluate or disabled mode that
 	// would require the check if they were active.
 	InactiveRulesets []string
 
-	Workflows        []Workflow
-	WorkflowsUnknown *Unknown
+	Workflows        []workflow
+	WorkflowsUnknown *unknown
 	// DefaultTokenPermission is the repository's default GITHUB_TOKEN
 	// permission, "read" or "write"; DefaultTokenUnknown when unreadable.
 	DefaultTokenPermission string
-	DefaultTokenUnknown    *Unknown
+	DefaultTokenUnknown    *unknown
 
 	// Roster lists the seats of the pact's init event on the default
 	// branch; LogProblem says why there is none (no log, no init).
@@ -117,22 +119,22 @@ type Facts struct {
 	// roster order (none when no task is assigned yet).
 	ReviewerSeats []string
 	LogProblem    string
-	LogUnknown    *Unknown
+	LogUnknown    *unknown
 
 	// GitAttributes is the root .gitattributes on the default branch: nil
 	// with GitAttributesMissing when absent, GitAttributesUnknown when it
 	// could not be read.
 	GitAttributes        []byte
 	GitAttributesMissing bool
-	GitAttributesUnknown *Unknown
+	GitAttributesUnknown *unknown
 
 	// Config is .github/pact.yml on the default branch: nil with
 	// ConfigMissing when absent, or with ConfigError when unusable.
 	Config        *config.Config
 	ConfigMissing bool
 	ConfigError   string
-	ConfigUnknown *Unknown
+	ConfigUnknown *unknown
 	// Accounts maps each login of the seat map, lower-cased, to what
 	// GitHub says about it.
-	Accounts map[string]Account
+	Accounts map[string]account
 }

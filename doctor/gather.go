@@ -67,15 +67,15 @@ func Gather(ctx context.Context, gh GitHub, o Options) (Facts, error) {
 	case errors.Is(err, ghapi.ErrNotProtected):
 	case errors.Is(err, ghapi.ErrNotFound):
 		// GitHub answers a plain 404 to accounts without admin rights.
-		f.ProtectionUnknown = &Unknown{Reason: answer(err) + " (GitHub hides branch protection from accounts without admin rights)", Permission: permAdministration}
+		f.ProtectionUnknown = &unknown{Reason: answer(err) + " (GitHub hides branch protection from accounts without admin rights)", Permission: permAdministration}
 	case err != nil:
 		if f.ProtectionUnknown, err = forbidden(err, permAdministration); err != nil {
 			return f, err
 		}
 	default:
-		f.Protection = &Protection{RequiresReviews: p.RequiresReviews, DismissStaleReviews: p.DismissStaleReviews, AllowForcePushes: p.AllowForcePushes}
+		f.Protection = &protection{RequiresReviews: p.RequiresReviews, DismissStaleReviews: p.DismissStaleReviews, AllowForcePushes: p.AllowForcePushes}
 		for _, rc := range p.RequiredChecks {
-			f.Protection.RequiredChecks = append(f.Protection.RequiredChecks, RequiredCheck(rc))
+			f.Protection.RequiredChecks = append(f.Protection.RequiredChecks, requiredCheck(rc))
 		}
 	}
 
@@ -88,7 +88,7 @@ func Gather(ctx context.Context, gh GitHub, o Options) (Facts, error) {
 
 	f.PactDir = o.PactDir
 	if f.PactDir == "" {
-		f.PactDir = CheckPactDir(f)
+		f.PactDir = checkPactDir(f)
 	}
 	if f.PactDir == "" {
 		f.PactDir = pactfile.DefaultDir
@@ -134,9 +134,9 @@ func gatherRules(ctx context.Context, gh GitHub, f *Facts) error {
 			}
 			names[r.RulesetID] = name
 		}
-		rule := Rule{Type: r.Type, Ruleset: name, DismissStaleReviewsOnPush: r.DismissStaleReviewsOnPush}
+		rule := rule{Type: r.Type, Ruleset: name, DismissStaleReviewsOnPush: r.DismissStaleReviewsOnPush}
 		for _, rc := range r.RequiredChecks {
-			rule.RequiredChecks = append(rule.RequiredChecks, RequiredCheck(rc))
+			rule.RequiredChecks = append(rule.RequiredChecks, requiredCheck(rc))
 		}
 		f.Rules = append(f.Rules, rule)
 	}
@@ -199,7 +199,7 @@ func gatherWorkflows(ctx context.Context, gh GitHub, f *Facts) error {
 		if !strings.HasPrefix(w.Path, ".github/workflows/") {
 			continue // dynamic workflows (code scanning, Pages, ...) have no file
 		}
-		wf := Workflow{Path: w.Path, Name: w.Name, State: w.State}
+		wf := workflow{Path: w.Path, Name: w.Name, State: w.State}
 		b, err := gh.ReadFile(ctx, w.Path, f.DefaultBranch)
 		switch {
 		case errors.Is(err, ghapi.ErrNotFound):
@@ -209,7 +209,7 @@ func gatherWorkflows(ctx context.Context, gh GitHub, f *Facts) error {
 				return err
 			}
 		default:
-			if wf.File, err = ParseWorkflow(b); err != nil {
+			if wf.File, err = parseWorkflow(b); err != nil {
 				wf.ParseError = err.Error()
 			}
 		}
@@ -278,14 +278,14 @@ func gatherConfig(ctx context.Context, gh GitHub, f *Facts) error {
 		return nil //nolint:nilerr // a broken config is a fact doctor judges, not a failure to gather
 	}
 	f.Config = cfg
-	f.Accounts = map[string]Account{}
+	f.Accounts = map[string]account{}
 	for _, seat := range sortedSeats(cfg) {
 		for _, login := range cfg.LoginsOf(seat) {
 			key := strings.ToLower(login)
 			if _, done := f.Accounts[key]; done {
 				continue
 			}
-			a, err := account(ctx, gh, login)
+			a, err := readAccount(ctx, gh, login)
 			if err != nil {
 				return err
 			}
@@ -295,8 +295,8 @@ func gatherConfig(ctx context.Context, gh GitHub, f *Facts) error {
 	return nil
 }
 
-func account(ctx context.Context, gh GitHub, login string) (Account, error) {
-	var a Account
+func readAccount(ctx context.Context, gh GitHub, login string) (account, error) {
+	var a account
 	_, err := gh.User(ctx, login)
 	switch {
 	case errors.Is(err, ghapi.ErrNotFound):
@@ -317,11 +317,11 @@ func account(ctx context.Context, gh GitHub, login string) (Account, error) {
 
 // forbidden turns a 403 into an Unknown fact that names the permission to
 // add; any other error is returned as it is.
-func forbidden(err error, permission string) (*Unknown, error) {
+func forbidden(err error, permission string) (*unknown, error) {
 	if !errors.Is(err, ghapi.ErrForbidden) {
 		return nil, err
 	}
-	return &Unknown{Reason: answer(err), Permission: permission}, nil
+	return &unknown{Reason: answer(err), Permission: permission}, nil
 }
 
 // answer is what GitHub said, for a reader: "GitHub answered 403 Resource

@@ -1,4 +1,4 @@
-package doctor_test
+package doctor
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pact-action/pact-action/doctor"
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
@@ -48,14 +47,14 @@ func TestGather(t *testing.T) {
 	id := s.AddRuleset("o", "r", fakegithub.Ruleset{Name: "guard", Rules: []fakegithub.Rule{fakegithub.BlockForcePushesRule()}})
 	s.SetDefaultWorkflowPermissions("o", "r", "write")
 
-	f, err := doctor.Gather(ctx, client(t, s), doctor.Options{})
+	f, err := Gather(ctx, client(t, s), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if f.Repository != "o/r" || f.DefaultBranch != "trunk" || f.CheckName != "pact" || f.Protection != nil || f.ProtectionUnknown != nil {
 		t.Errorf("repository facts: %+v", f)
 	}
-	if want := []doctor.Rule{{Type: "non_fast_forward", Ruleset: "guard"}}; !reflect.DeepEqual(f.Rules, want) {
+	if want := []rule{{Type: "non_fast_forward", Ruleset: "guard"}}; !reflect.DeepEqual(f.Rules, want) {
 		t.Errorf("rules = %+v (ruleset %d), want %+v", f.Rules, id, want)
 	}
 	if !reflect.DeepEqual(f.InactiveRulesets, []string{"trial"}) {
@@ -79,7 +78,7 @@ func TestGather(t *testing.T) {
 	if string(f.GitAttributes) != "pact/** text eol=lf\n" || f.GitAttributesMissing || f.GitAttributesUnknown != nil {
 		t.Errorf(".gitattributes = %q, missing %v, unknown %+v", f.GitAttributes, f.GitAttributesMissing, f.GitAttributesUnknown)
 	}
-	wantAccounts := map[string]doctor.Account{
+	wantAccounts := map[string]account{
 		"alice":       {Exists: true, Permission: "write"},
 		"helper[bot]": {Exists: true},
 		"ghost":       {},
@@ -101,9 +100,9 @@ func TestGatherUnreadable(t *testing.T) {
 	tests := []struct {
 		name  string
 		setup func(s *fakegithub.Server)
-		check func(t *testing.T, f doctor.Facts, err error)
+		check func(t *testing.T, f Facts, err error)
 	}{
-		{"no Administration permission", func(s *fakegithub.Server) { s.DenyAdministration(token) }, func(t *testing.T, f doctor.Facts, err error) {
+		{"no Administration permission", func(s *fakegithub.Server) { s.DenyAdministration(token) }, func(t *testing.T, f Facts, err error) {
 			if err != nil || f.ProtectionUnknown == nil || f.ProtectionUnknown.Permission != "Administration: read" ||
 				!strings.Contains(f.ProtectionUnknown.Reason, "403 Resource not accessible by personal access token") {
 				t.Errorf("protection unknown = %+v, %v", f.ProtectionUnknown, err)
@@ -114,30 +113,30 @@ func TestGatherUnreadable(t *testing.T) {
 		}},
 		{"a 404 that hides protection", func(s *fakegithub.Server) {
 			s.Inject(fakegithub.Fault{Path: "/repos/o/r/branches/main/protection", Status: 404, Body: []byte(`{"message":"Not Found","documentation_url":"https://docs.github.com/rest"}`)})
-		}, func(t *testing.T, f doctor.Facts, err error) {
+		}, func(t *testing.T, f Facts, err error) {
 			if err != nil || f.ProtectionUnknown == nil || !strings.Contains(f.ProtectionUnknown.Reason, "without admin rights") {
 				t.Errorf("protection unknown = %+v, %v", f.ProtectionUnknown, err)
 			}
 		}},
 		{"no Actions permission", func(s *fakegithub.Server) {
 			s.Inject(fakegithub.Fault{Path: "/repos/o/r/actions/workflows", Status: 403, Body: []byte(`{"message":"Resource not accessible by personal access token"}`)})
-		}, func(t *testing.T, f doctor.Facts, err error) {
+		}, func(t *testing.T, f Facts, err error) {
 			if err != nil || f.WorkflowsUnknown == nil || f.WorkflowsUnknown.Permission != "Actions: read" {
 				t.Errorf("workflows unknown = %+v, %v", f.WorkflowsUnknown, err)
 			}
 		}},
-		{"no .gitattributes", func(*fakegithub.Server) {}, func(t *testing.T, f doctor.Facts, err error) {
+		{"no .gitattributes", func(*fakegithub.Server) {}, func(t *testing.T, f Facts, err error) {
 			if err != nil || !f.GitAttributesMissing || f.GitAttributes != nil {
 				t.Errorf(".gitattributes = %q, missing %v, %v", f.GitAttributes, f.GitAttributesMissing, err)
 			}
 		}},
-		{"a server error is an error", func(s *fakegithub.Server) { s.FailNext("GET", "/repos/o/r/rules/branches/main", 500, nil, 1) }, func(t *testing.T, _ doctor.Facts, err error) {
+		{"a server error is an error", func(s *fakegithub.Server) { s.FailNext("GET", "/repos/o/r/rules/branches/main", 500, nil, 1) }, func(t *testing.T, _ Facts, err error) {
 			var re *ghapi.RetryError
 			if !errors.As(err, &re) || re.LastStatus != http.StatusInternalServerError {
 				t.Errorf("err = %v, want the 500", err)
 			}
 		}},
-		{"an unknown repository", func(s *fakegithub.Server) { s.Inject(fakegithub.Fault{Path: "/repos/o/r", Status: 404}) }, func(t *testing.T, _ doctor.Facts, err error) {
+		{"an unknown repository", func(s *fakegithub.Server) { s.Inject(fakegithub.Fault{Path: "/repos/o/r", Status: 404}) }, func(t *testing.T, _ Facts, err error) {
 			if !errors.Is(err, ghapi.ErrNotFound) || !strings.Contains(err.Error(), "check --repo") {
 				t.Errorf("err = %v", err)
 			}
@@ -151,7 +150,7 @@ func TestGatherUnreadable(t *testing.T) {
 				".github/workflows/pact.yml": "on: pull_request\njobs:\n  j:\n    steps:\n      - uses: pact-action/pact-action@v1\n"}, "alice")
 			s.SetBranchProtection("o", "r", "main", &fakegithub.BranchProtection{})
 			tt.setup(s)
-			f, err := doctor.Gather(ctx, client(t, s), doctor.Options{})
+			f, err := Gather(ctx, client(t, s), Options{})
 			tt.check(t, f, err)
 		})
 	}

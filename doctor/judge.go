@@ -52,7 +52,7 @@ func Judge(f Facts) []Probe {
 }
 
 // permissionFix says how to make an unreadable fact readable.
-func permissionFix(u *Unknown) string {
+func permissionFix(u *unknown) string {
 	if u == nil || u.Permission == "" {
 		return ""
 	}

@@ -41,7 +41,7 @@ func requirements(f Facts) []requirement {
 }
 
 // settingsUnknown is why protection or rules could not be read, if so.
-func settingsUnknown(f Facts) *Unknown {
+func settingsUnknown(f Facts) *unknown {
 	if f.ProtectionUnknown != nil {
 		return f.ProtectionUnknown
 	}
@@ -176,7 +176,7 @@ func judgeBranch(f Facts) []Probe {
 	return append(out, queue)
 }
 
-func judgeSource(f Facts, reqs []requirement, unknown *Unknown) Probe {
+func judgeSource(f Facts, reqs []requirement, unknown *unknown) Probe {
 	c := Probe{ID: "branch.check_source"}
 	name := f.CheckName
 	var other []requirement

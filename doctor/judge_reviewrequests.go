@@ -24,9 +24,9 @@ func judgeReviewRequests(f Facts, cfg *config.Config) []Probe {
 		return []Probe{c}
 	}
 	u, ok := checkStep(f)
-	var perms Permissions
+	var perms permissions
 	var from string
-	var unknown *Unknown
+	var unknown *unknown
 	if ok {
 		perms, from, unknown = u.permissions(f)
 	}
@@ -41,7 +41,7 @@ func judgeReviewRequests(f Facts, cfg *config.Config) []Probe {
 		c.Status, c.Title = StatusUnknown, "cannot tell whether the check job may request reviews"
 		c.Detail = "it sets no permissions block, and the repository's default token permissions cannot be read: " + unknown.Reason
 		c.Fix = "add this block to the workflow or the job:\npermissions:\n  " + checkPermsSnippet
-	case accessRank(perms.Level("pull-requests")) < accessRank(AccessWrite):
+	case accessRank(perms.Level("pull-requests")) < accessRank(accessWrite):
 		c.Status, c.Title = StatusWarn, fmt.Sprintf("the check job cannot request reviews (pull-requests: %s)", perms.Level("pull-requests"))
 		c.Detail = fmt.Sprintf("review-requests is on, but %s, job %s, gets its permissions from %s: nobody is asked for the reviews the pact waits for, and every summary says so (to ask nobody, set review-requests: off in %s)",
 			u.wf.Path, u.job.ID, from, pactfile.ConfigPath)

@@ -35,13 +35,13 @@ func readmeSnippet(first string) string {
 	panic("README.md has no yaml block starting " + first)
 }
 
-func workflow(t *testing.T, path, yaml string) Workflow {
+func workflowAt(t *testing.T, path, yaml string) workflow {
 	t.Helper()
-	f, err := ParseWorkflow([]byte(yaml))
+	f, err := parseWorkflow([]byte(yaml))
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	return Workflow{Path: path, Name: f.Name, State: "active", File: f}
+	return workflow{Path: path, Name: f.Name, State: "active", File: f}
 }
 
 func mustConfig(t *testing.T, yaml string) *config.Config {
@@ -57,21 +57,21 @@ func mustConfig(t *testing.T, yaml string) *config.Config {
 func protected(t *testing.T) Facts {
 	return Facts{
 		Repository: "octo-org/octo-repo", DefaultBranch: "main", CheckName: "pact", PactDir: ".pact",
-		Rules: []Rule{
-			{Type: "required_status_checks", Ruleset: "protect main", RequiredChecks: []RequiredCheck{{Context: "ci"}, {Context: "pact", AppID: 15368}}},
+		Rules: []rule{
+			{Type: "required_status_checks", Ruleset: "protect main", RequiredChecks: []requiredCheck{{Context: "ci"}, {Context: "pact", AppID: 15368}}},
 			{Type: "pull_request", Ruleset: "protect main", DismissStaleReviewsOnPush: true},
 			{Type: "non_fast_forward", Ruleset: "protect main"},
 		},
-		Workflows: []Workflow{
-			workflow(t, ".github/workflows/pact.yml", readmeCheckWorkflow),
-			workflow(t, ".github/workflows/pact-bot.yml", readmeBotWorkflow),
+		Workflows: []workflow{
+			workflowAt(t, ".github/workflows/pact.yml", readmeCheckWorkflow),
+			workflowAt(t, ".github/workflows/pact-bot.yml", readmeBotWorkflow),
 		},
 		DefaultTokenPermission: "read",
 		Roster:                 []string{"lead", "dev", "rev"},
 		ReviewerSeats:          []string{"rev"},
 		GitAttributes:          []byte("*.png binary\n.pact/** text eol=lf\n"),
 		Config:                 mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\n  rev: [carol, Alice]\nprovenance:\n  mode: require\nunmapped-branches: block\n"),
-		Accounts: map[string]Account{
+		Accounts: map[string]account{
 			"alice": {Exists: true, Permission: "admin"}, "bob": {Exists: true, Permission: "write"}, "carol": {Exists: true, Permission: "maintain"},
 		},
 	}
@@ -82,7 +82,7 @@ func protected(t *testing.T) Facts {
 func TestTheREADMEsCheckWorkflowPasses(t *testing.T) {
 	t.Parallel()
 	f := protected(t)
-	f.Workflows[0] = workflow(t, ".github/workflows/pact.yml", readmeCheckSnippet)
+	f.Workflows[0] = workflowAt(t, ".github/workflows/pact.yml", readmeCheckSnippet)
 	for _, c := range Judge(f) {
 		if strings.HasPrefix(c.ID, "workflow.") && c.Status != StatusPass {
 			t.Errorf("%s: %s %q (%s)", c.ID, c.Status, c.Title, c.Detail)
@@ -115,7 +115,7 @@ func TestAProtectedRepositoryPassesEveryProbe(t *testing.T) {
 
 // setWorkflow replaces the check workflow.
 func setWorkflow(t *testing.T, yaml string) func(*Facts) {
-	return func(f *Facts) { f.Workflows[0] = workflow(t, ".github/workflows/pact.yml", yaml) }
+	return func(f *Facts) { f.Workflows[0] = workflowAt(t, ".github/workflows/pact.yml", yaml) }
 }
 
 // checkWith is the README's check workflow with one replacement.
@@ -128,9 +128,9 @@ func checkWith(old, new string) string {
 
 func TestJudge(t *testing.T) {
 	t.Parallel()
-	forbiddenAdmin := &Unknown{Reason: "GitHub answered 403 Resource not accessible by personal access token", Permission: "Administration: read"}
-	rules := func(rs ...Rule) func(*Facts) { return func(f *Facts) { f.Rules = rs } }
-	classic := func(p Protection) func(*Facts) { return func(f *Facts) { f.Protection = &p } }
+	forbiddenAdmin := &unknown{Reason: "GitHub answered 403 Resource not accessible by personal access token", Permission: "Administration: read"}
+	rules := func(rs ...rule) func(*Facts) { return func(f *Facts) { f.Rules = rs } }
+	classic := func(p protection) func(*Facts) { return func(f *Facts) { f.Protection = &p } }
 	both := func(ms ...func(*Facts)) func(*Facts) {
 		return func(f *Facts) {
 			for _, m := range ms {
@@ -138,10 +138,10 @@ func TestJudge(t *testing.T) {
 			}
 		}
 	}
-	pinned := []RequiredCheck{{Context: "pact", AppID: 15368}}
-	anyApp := []RequiredCheck{{Context: "pact"}}
-	blockForce := Rule{Type: "non_fast_forward", Ruleset: "protect main"}
-	dismiss := Rule{Type: "pull_request", Ruleset: "protect main", DismissStaleReviewsOnPush: true}
+	pinned := []requiredCheck{{Context: "pact", AppID: 15368}}
+	anyApp := []requiredCheck{{Context: "pact"}}
+	blockForce := rule{Type: "non_fast_forward", Ruleset: "protect main"}
+	dismiss := rule{Type: "pull_request", Ruleset: "protect main", DismissStaleReviewsOnPush: true}
 	tests := []struct {
 		name   string
 		mutate func(*Facts)
@@ -151,15 +151,15 @@ func TestJudge(t *testing.T) {
 		wantText []string
 	}{
 		// Is the check required, and from GitHub Actions?
-		{"required by classic protection pinned to Actions", both(rules(), classic(Protection{RequiredChecks: pinned})), "branch.check_source", StatusPass, []string{"pinned by branch protection"}},
-		{"required from any source by classic protection", both(rules(blockForce, dismiss), classic(Protection{RequiredChecks: anyApp})), "branch.check_source", StatusFail,
+		{"required by classic protection pinned to Actions", both(rules(), classic(protection{RequiredChecks: pinned})), "branch.check_source", StatusPass, []string{"pinned by branch protection"}},
+		{"required from any source by classic protection", both(rules(blockForce, dismiss), classic(protection{RequiredChecks: anyApp})), "branch.check_source", StatusFail,
 			[]string{"`pact` is accepted from any source", "Settings → Branches → edit the branch protection rule of main → Require status checks to pass before merging → next to `pact`, choose GitHub Actions as the source (not Any source)"}},
-		{"required from any source by a ruleset", rules(Rule{Type: "required_status_checks", Ruleset: "protect main", RequiredChecks: anyApp}), "branch.check_source", StatusFail,
+		{"required from any source by a ruleset", rules(rule{Type: "required_status_checks", Ruleset: "protect main", RequiredChecks: anyApp}), "branch.check_source", StatusFail,
 			[]string{`ruleset "protect main" requires it from any app`, `Settings → Rules → Rulesets → "protect main" → Require status checks to pass → next to ` + "`pact`"}},
-		{"any source in a ruleset, pinned in classic", both(rules(Rule{Type: "required_status_checks", Ruleset: "r", RequiredChecks: anyApp}), classic(Protection{RequiredChecks: pinned})), "branch.check_source", StatusPass, nil},
-		{"pinned to another app", rules(Rule{Type: "required_status_checks", Ruleset: "r", RequiredChecks: []RequiredCheck{{Context: "pact", AppID: 99}}}), "branch.check_source", StatusWarn,
+		{"any source in a ruleset, pinned in classic", both(rules(rule{Type: "required_status_checks", Ruleset: "r", RequiredChecks: anyApp}), classic(protection{RequiredChecks: pinned})), "branch.check_source", StatusPass, nil},
+		{"pinned to another app", rules(rule{Type: "required_status_checks", Ruleset: "r", RequiredChecks: []requiredCheck{{Context: "pact", AppID: 99}}}), "branch.check_source", StatusWarn,
 			[]string{"must come from app 99, not GitHub Actions"}},
-		{"a differently named check is required", rules(Rule{Type: "required_status_checks", Ruleset: "protect main", RequiredChecks: []RequiredCheck{{Context: "pact / pact", AppID: 15368}}}), "branch.required_check", StatusFail,
+		{"a differently named check is required", rules(rule{Type: "required_status_checks", Ruleset: "protect main", RequiredChecks: []requiredCheck{{Context: "pact / pact", AppID: 15368}}}), "branch.required_check", StatusFail,
 			[]string{"`pact` is not a required check on main", `Settings → Rules → Rulesets → "protect main" → Require status checks to pass → Add checks → ` + "`pact`, source GitHub Actions"}},
 		{"nothing protects the branch", rules(), "branch.required_check", StatusFail,
 			[]string{"New branch ruleset (Enforcement status: Active; Target branches: Include default branch)", "with classic protection instead: Settings → Branches"}},
@@ -168,31 +168,31 @@ func TestJudge(t *testing.T) {
 		{"protection unreadable, rulesets silent", both(rules(), func(f *Facts) { f.ProtectionUnknown = forbiddenAdmin }), "branch.required_check", StatusUnknown,
 			[]string{"cannot tell whether `pact` is a required check on main", "403 Resource not accessible", "give the token Administration: read (fine-grained token: Repository permissions → Administration → Read-only)"}},
 		{"protection unreadable, a ruleset pins it", func(f *Facts) { f.ProtectionUnknown = forbiddenAdmin }, "branch.check_source", StatusPass, nil},
-		{"protection unreadable, a ruleset leaves the source open", both(rules(Rule{Type: "required_status_checks", Ruleset: "r", RequiredChecks: anyApp}), func(f *Facts) { f.ProtectionUnknown = forbiddenAdmin }), "branch.check_source", StatusUnknown,
+		{"protection unreadable, a ruleset leaves the source open", both(rules(rule{Type: "required_status_checks", Ruleset: "r", RequiredChecks: anyApp}), func(f *Facts) { f.ProtectionUnknown = forbiddenAdmin }), "branch.check_source", StatusUnknown,
 			[]string{"Administration: read"}},
 		{"custom check name", both(func(f *Facts) { f.CheckName = "gate" }), "branch.required_check", StatusFail, []string{"`gate` is not a required check"}},
 		{"custom check name, default step", both(func(f *Facts) { f.CheckName = "gate" }), "workflow.check", StatusFail,
 			[]string{"the check workflow posts `pact`, not `gate`", "sets no check-name, so it posts the default, pact", "set `check-name: gate` in .github/workflows/pact.yml"}},
 
 		// Stale approvals and force pushes.
-		{"classic protection dismisses stale reviews", both(rules(blockForce), classic(Protection{RequiresReviews: true, DismissStaleReviews: true})), "branch.dismiss_stale_reviews", StatusPass, []string{"by branch protection"}},
-		{"classic reviews without dismissal", both(rules(blockForce), classic(Protection{RequiresReviews: true})), "branch.dismiss_stale_reviews", StatusFail,
+		{"classic protection dismisses stale reviews", both(rules(blockForce), classic(protection{RequiresReviews: true, DismissStaleReviews: true})), "branch.dismiss_stale_reviews", StatusPass, []string{"by branch protection"}},
+		{"classic reviews without dismissal", both(rules(blockForce), classic(protection{RequiresReviews: true})), "branch.dismiss_stale_reviews", StatusFail,
 			[]string{"approvals survive new commits", "Settings → Branches → edit the branch protection rule of main → Require a pull request before merging → Dismiss stale pull request approvals when new commits are pushed"}},
-		{"a ruleset's pull request rule without dismissal", rules(Rule{Type: "pull_request", Ruleset: "protect main"}), "branch.dismiss_stale_reviews", StatusFail,
+		{"a ruleset's pull request rule without dismissal", rules(rule{Type: "pull_request", Ruleset: "protect main"}), "branch.dismiss_stale_reviews", StatusFail,
 			[]string{`Settings → Rules → Rulesets → "protect main" → Require a pull request before merging → Dismiss stale`}},
 		{"stale reviews unknown", both(rules(), func(f *Facts) { f.ProtectionUnknown = forbiddenAdmin }), "branch.dismiss_stale_reviews", StatusUnknown, nil},
-		{"classic protection blocks force pushes by default", both(rules(), classic(Protection{})), "branch.force_push_blocked", StatusPass, []string{"by branch protection"}},
-		{"classic protection allows force pushes", both(rules(), classic(Protection{AllowForcePushes: true})), "branch.force_push_blocked", StatusFail,
+		{"classic protection blocks force pushes by default", both(rules(), classic(protection{})), "branch.force_push_blocked", StatusPass, []string{"by branch protection"}},
+		{"classic protection allows force pushes", both(rules(), classic(protection{AllowForcePushes: true})), "branch.force_push_blocked", StatusFail,
 			[]string{"force pushes to main are allowed", "clear Allow force pushes"}},
-		{"a ruleset blocks what classic allows", classic(Protection{AllowForcePushes: true}), "branch.force_push_blocked", StatusPass, []string{`ruleset "protect main"`}},
+		{"a ruleset blocks what classic allows", classic(protection{AllowForcePushes: true}), "branch.force_push_blocked", StatusPass, []string{`ruleset "protect main"`}},
 		{"no protection at all", rules(dismiss), "branch.force_push_blocked", StatusFail, []string{`Settings → Rules → Rulesets → "protect main" → Block force pushes`}},
 
 		// Merge queue.
-		{"merge queue on, workflow runs on merge_group", func(f *Facts) { f.Rules = append(f.Rules, Rule{Type: "merge_queue", Ruleset: "queue"}) }, "workflow.merge_group", StatusPass, nil},
-		{"merge queue on, workflow lacks merge_group", both(func(f *Facts) { f.Rules = append(f.Rules, Rule{Type: "merge_queue", Ruleset: "queue"}) }, setWorkflow(t, checkWith("  merge_group:\n", ""))),
+		{"merge queue on, workflow runs on merge_group", func(f *Facts) { f.Rules = append(f.Rules, rule{Type: "merge_queue", Ruleset: "queue"}) }, "workflow.merge_group", StatusPass, nil},
+		{"merge queue on, workflow lacks merge_group", both(func(f *Facts) { f.Rules = append(f.Rules, rule{Type: "merge_queue", Ruleset: "queue"}) }, setWorkflow(t, checkWith("  merge_group:\n", ""))),
 			"workflow.merge_group", StatusFail, []string{"a merge queue is on", "on:\n  merge_group:"}},
 		{"no merge queue, no merge_group", setWorkflow(t, checkWith("  merge_group:\n", "")), "workflow.merge_group", StatusPass, []string{"not needed"}},
-		{"rules unreadable, no merge_group", both(func(f *Facts) { f.RulesUnknown = &Unknown{Reason: "403", Permission: "Metadata: read"} }, setWorkflow(t, checkWith("  merge_group:\n", ""))),
+		{"rules unreadable, no merge_group", both(func(f *Facts) { f.RulesUnknown = &unknown{Reason: "403", Permission: "Metadata: read"} }, setWorkflow(t, checkWith("  merge_group:\n", ""))),
 			"workflow.merge_group", StatusUnknown, nil},
 
 		// The check workflow's triggers.
@@ -217,7 +217,7 @@ func TestJudge(t *testing.T) {
 			[]string{".github/workflows/pact-bot.yml uses the action, but not in check mode on pull_request or pull_request_target"}},
 		{"bot mode on pull requests", setWorkflow(t, checkWith("mode: check", "mode: bot")), "workflow.check", StatusFail, nil},
 		{"a workflow that cannot be parsed", func(f *Facts) {
-			f.Workflows = []Workflow{{Path: ".github/workflows/x.yml", State: "active", ParseError: "not valid YAML"}}
+			f.Workflows = []workflow{{Path: ".github/workflows/x.yml", State: "active", ParseError: "not valid YAML"}}
 		}, "workflow.check", StatusFail,
 			[]string{".github/workflows/x.yml cannot be parsed (not valid YAML)"}},
 		{"mode auto runs check on pull requests", setWorkflow(t, checkWith("        with:\n          mode: check\n", "")), "workflow.check", StatusPass, []string{"job check, line 16"}},
@@ -230,7 +230,7 @@ func TestJudge(t *testing.T) {
 		{"another check name", setWorkflow(t, checkWith("mode: check", "mode: check\n          check-name: pact-check")), "workflow.check", StatusFail,
 			[]string{"posts `pact-check`, not `pact`"}},
 		{"workflows unreadable", func(f *Facts) {
-			f.WorkflowsUnknown = &Unknown{Reason: "GitHub answered 403", Permission: "Actions: read"}
+			f.WorkflowsUnknown = &unknown{Reason: "GitHub answered 403", Permission: "Actions: read"}
 		}, "workflow.check", StatusUnknown,
 			[]string{"give the token Actions: read"}},
 
@@ -256,43 +256,43 @@ func TestJudge(t *testing.T) {
 		{"the check job's name: is the check's name", setWorkflow(t, checkWith("jobs:\n  check:\n", "jobs:\n  check:\n    name: Pact\n")), "workflow.job_name", StatusWarn, nil},
 		{"a job named pact with another name:", setWorkflow(t, checkWith("jobs:\n  check:\n", "jobs:\n  pact:\n    name: judge\n")), "workflow.job_name", StatusPass, nil},
 		{"the bot job named like the check", func(f *Facts) {
-			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "jobs:\n  bot:\n", "jobs:\n  pact:\n", 1))
+			f.Workflows[1] = workflowAt(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "jobs:\n  bot:\n", "jobs:\n  pact:\n", 1))
 		}, "workflow.job_name", StatusWarn, []string{"pact-bot.yml"}},
 
 		// The bot.
 		{"no bot workflow", func(f *Facts) { f.Workflows = f.Workflows[:1] }, "workflow.bot", StatusPass, []string{"no bot workflow (optional)"}},
 		{"a bot that misses comments", func(f *Facts) {
-			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", regexp.MustCompile(`(?m)^  issue_comment:\n    types: .*\n`).ReplaceAllString(readmeBotWorkflow, ""))
+			f.Workflows[1] = workflowAt(t, ".github/workflows/pact-bot.yml", regexp.MustCompile(`(?m)^  issue_comment:\n    types: .*\n`).ReplaceAllString(readmeBotWorkflow, ""))
 		}, "workflow.bot", StatusFail, []string{"does not run on issue_comment (created)"}},
 		{"a bot that does not judge again when a review is dismissed", func(f *Facts) {
-			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "[submitted, dismissed]", "[submitted]", 1))
+			f.Workflows[1] = workflowAt(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "[submitted, dismissed]", "[submitted]", 1))
 		}, "workflow.bot_rejudge", StatusWarn, []string{"does not run on pull_request_review (dismissed)"}},
 		{"a bot without a schedule", func(f *Facts) {
-			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", regexp.MustCompile(`(?m)^  schedule:\n    - cron: .*\n`).ReplaceAllString(readmeBotWorkflow, ""))
+			f.Workflows[1] = workflowAt(t, ".github/workflows/pact-bot.yml", regexp.MustCompile(`(?m)^  schedule:\n    - cron: .*\n`).ReplaceAllString(readmeBotWorkflow, ""))
 		}, "workflow.bot_rejudge", StatusWarn, []string{"a schedule"}},
 		{"unmapped branches only warn", func(f *Facts) {
 			f.Config = mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\n  rev: [carol]\nprovenance:\n  mode: require\n")
 		}, "config.unmapped_branches", StatusWarn, []string{"not blocked (unmapped-branches: warn)"}},
 		{"a bot without contents: write", func(f *Facts) {
-			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "contents: write", "contents: read", 1))
+			f.Workflows[1] = workflowAt(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "contents: write", "contents: read", 1))
 		}, "workflow.bot_permissions", StatusFail, []string{"the bot job lacks contents: write (has read)"}},
 
 		// The branch updater.
 		{"a bot that updates pull requests", func(f *Facts) {}, "workflow.update_trigger", StatusPass,
 			[]string{".github/workflows/pact-bot.yml brings pull requests up to date on a push to main"}},
 		{"a bot without the push trigger", func(f *Facts) {
-			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", regexp.MustCompile(`(?m)^  push:\n    branches: .*\n`).ReplaceAllString(readmeBotWorkflow, ""))
+			f.Workflows[1] = workflowAt(t, ".github/workflows/pact-bot.yml", regexp.MustCompile(`(?m)^  push:\n    branches: .*\n`).ReplaceAllString(readmeBotWorkflow, ""))
 		}, "workflow.update_trigger", StatusWarn, []string{"no workflow runs pact-action on a push to main", "waits for the bot's schedule",
 			"in .github/workflows/pact-bot.yml:\non:\n  push:\n    branches: [main]"}},
 		{"a push trigger for another branch", func(f *Facts) {
-			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "branches: [main]", "branches: [release]", 1))
+			f.Workflows[1] = workflowAt(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "branches: [main]", "branches: [release]", 1))
 		}, "workflow.update_trigger", StatusWarn, []string{"no workflow runs pact-action on a push to main"}},
 		{"a push trigger in mode check", func(f *Facts) {
-			f.Workflows[0] = workflow(t, ".github/workflows/pact.yml", checkWith("  workflow_dispatch:\n", "  workflow_dispatch:\n  push:\n    branches: [main]\n"))
-			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", regexp.MustCompile(`(?m)^  push:\n    branches: .*\n`).ReplaceAllString(readmeBotWorkflow, ""))
+			f.Workflows[0] = workflowAt(t, ".github/workflows/pact.yml", checkWith("  workflow_dispatch:\n", "  workflow_dispatch:\n  push:\n    branches: [main]\n"))
+			f.Workflows[1] = workflowAt(t, ".github/workflows/pact-bot.yml", regexp.MustCompile(`(?m)^  push:\n    branches: .*\n`).ReplaceAllString(readmeBotWorkflow, ""))
 		}, "workflow.update_trigger", StatusWarn, []string{"or mode: check, does not count"}},
 		{"an updater without contents: write", func(f *Facts) {
-			f.Workflows[1] = workflow(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "contents: write", "contents: read", 1))
+			f.Workflows[1] = workflowAt(t, ".github/workflows/pact-bot.yml", strings.Replace(readmeBotWorkflow, "contents: write", "contents: read", 1))
 		}, "workflow.update_permissions", StatusFail, []string{"the job that brings pull requests up to date lacks contents: write (has read)", "contents: write\n  pull-requests: write\n  checks: write"}},
 
 		// The pact and its seat map.
@@ -307,7 +307,7 @@ func TestJudge(t *testing.T) {
 		{"a rule of its own", func(f *Facts) { f.GitAttributes = []byte("* -text\n") }, "pact.line_endings", StatusPass,
 			[]string{".gitattributes on main keeps git from converting the line endings of .pact"}},
 		{".gitattributes unreadable", func(f *Facts) {
-			f.GitAttributes, f.GitAttributesUnknown = nil, &Unknown{Reason: "GitHub answered 403", Permission: "Contents: read"}
+			f.GitAttributes, f.GitAttributesUnknown = nil, &unknown{Reason: "GitHub answered 403", Permission: "Contents: read"}
 		}, "pact.line_endings", StatusUnknown, []string{"cannot read .gitattributes on main", "Contents: read"}},
 		{"no config", func(f *Facts) { f.Config, f.ConfigMissing = nil, true }, "config.file", StatusFail,
 			[]string{"no .github/pact.yml on main", "the file on any other branch grants nothing", "seats:\n  lead: [<github-login>]\n  dev: [<github-login>]\n  rev: [<github-login>]\nprovenance:\n  mode: require"}},
@@ -322,17 +322,17 @@ func TestJudge(t *testing.T) {
 			f.Config = mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\nprovenance:\n  mode: require\n")
 		}, "seat.rev", StatusFail,
 			[]string{"seat rev is mapped to no GitHub account", "in .github/pact.yml on main:\nseats:\n  rev: [<github-login>]"}},
-		{"a login that does not exist", func(f *Facts) { f.Accounts["bob"] = Account{} }, "login.bob", StatusFail,
+		{"a login that does not exist", func(f *Facts) { f.Accounts["bob"] = account{} }, "login.bob", StatusFail,
 			[]string{"bob (seat dev) is not a GitHub account", "correct the login under seats.dev"}},
-		{"a login without write", func(f *Facts) { f.Accounts["bob"] = Account{Exists: true, Permission: "read"} }, "login.bob", StatusFail,
+		{"a login without write", func(f *Facts) { f.Accounts["bob"] = account{Exists: true, Permission: "read"} }, "login.bob", StatusFail,
 			[]string{"bob (seat dev) cannot write to octo-org/octo-repo", "permission: read", "Settings → Collaborators and teams → Add people → bob, role Write"}},
 		{"a login held twice is checked once, with both seats", nil, "login.alice", StatusPass, []string{"alice (seat lead, rev) can write"}},
 		{"an app's account", func(f *Facts) {
 			f.Config = mustConfig(t, "seats:\n  lead: [alice]\n  dev: [\"dev-agent[bot]\"]\n  rev: [carol]\nprovenance:\n  mode: require\n")
-			f.Accounts["dev-agent[bot]"] = Account{Exists: true}
+			f.Accounts["dev-agent[bot]"] = account{Exists: true}
 		}, "login.dev-agent[bot]", StatusUnknown, []string{"installed on octo-org/octo-repo with Contents: read and write"}},
 		{"permission unreadable", func(f *Facts) {
-			f.Accounts["bob"] = Account{Exists: true, Unreadable: &Unknown{Reason: "403", Permission: "Metadata: read"}}
+			f.Accounts["bob"] = account{Exists: true, Unreadable: &unknown{Reason: "403", Permission: "Metadata: read"}}
 		}, "login.bob", StatusUnknown, nil},
 		{"provenance warn", func(f *Facts) { f.Config.Provenance.Mode = config.ModeWarn }, "config.provenance", StatusWarn,
 			[]string{"provenance only warns (mode warn, stale: change)", "provenance:\n  mode: require"}},
@@ -358,15 +358,15 @@ func TestJudge(t *testing.T) {
 		}, "config.review_seats", StatusWarn, []string{"no account of seat rev can be asked for a review: rev-agent[bot] is an app's account", "seats:\n  rev: [<github-login>]"}},
 		{"a reviewer seat without access", func(f *Facts) {
 			f.Config = mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\n  rev: [erin, zed]\n")
-			f.Accounts["erin"] = Account{Exists: true, Permission: "none"}
-			f.Accounts["zed"] = Account{}
+			f.Accounts["erin"] = account{Exists: true, Permission: "none"}
+			f.Accounts["zed"] = account{}
 		}, "config.review_seats", StatusWarn, []string{"erin has no access to octo-org/octo-repo; zed is not a GitHub account"}},
 		{"one askable account is enough", func(f *Facts) {
 			f.Config = mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\n  rev: [\"rev-agent[bot]\", carol]\n")
 		}, "config.review_seats", StatusPass, nil},
 		{"a reviewer seat's access unreadable", func(f *Facts) {
 			f.Config = mustConfig(t, "seats:\n  lead: [alice]\n  dev: [bob]\n  rev: [carol]\n")
-			f.Accounts["carol"] = Account{Exists: true, Unreadable: &Unknown{Reason: "403"}}
+			f.Accounts["carol"] = account{Exists: true, Unreadable: &unknown{Reason: "403"}}
 		},
 			"config.review_seats", StatusUnknown, []string{"the access of carol cannot be read"}},
 		{"no task yet: every seat of the roster", func(f *Facts) {
@@ -436,7 +436,7 @@ func TestWarningsAndUnknownsDoNotFail(t *testing.T) {
 	t.Parallel()
 	f := protected(t)
 	f.Config.Provenance.Mode = config.ModeWarn
-	f.Accounts["bob"] = Account{Exists: true, Unreadable: &Unknown{Reason: "403"}}
+	f.Accounts["bob"] = account{Exists: true, Unreadable: &unknown{Reason: "403"}}
 	probes := Judge(f)
 	statuses := map[Status]int{}
 	for _, c := range probes {

@@ -10,9 +10,9 @@ import (
 
 // usage is a step that runs this action.
 type usage struct {
-	wf   *Workflow
-	job  Job
-	step Step
+	wf   *workflow
+	job  job
+	step step
 }
 
 // mode is the step's mode input as the action reads it.
@@ -58,27 +58,27 @@ func (u usage) prEvents() []string {
 }
 
 // permissions is what the step's job gets, and where that comes from.
-func (u usage) permissions(f Facts) (Permissions, string, *Unknown) {
+func (u usage) permissions(f Facts) (permissions, string, *unknown) {
 	switch {
 	case u.job.Permissions.Set:
 		return u.job.Permissions, fmt.Sprintf("jobs.%s.permissions", u.job.ID), nil
 	case u.wf.File.Permissions.Set:
 		return u.wf.File.Permissions, "the workflow's permissions", nil
 	case f.DefaultTokenUnknown != nil:
-		return Permissions{}, "", f.DefaultTokenUnknown
+		return permissions{}, "", f.DefaultTokenUnknown
 	}
-	return DefaultTokenPermissions(f.DefaultTokenPermission), fmt.Sprintf("the repository's default token permissions (%s)", defaultTokenWords(f.DefaultTokenPermission)), nil
+	return defaultTokenPermissions(f.DefaultTokenPermission), fmt.Sprintf("the repository's default token permissions (%s)", defaultTokenWords(f.DefaultTokenPermission)), nil
 }
 
 func defaultTokenWords(setting string) string {
-	if setting == AccessWrite {
+	if setting == accessWrite {
 		return "read and write"
 	}
 	return "read repository contents"
 }
 
 func usages(f Facts) []usage {
-	self := strings.EqualFold(f.Repository, ActionRepository)
+	self := strings.EqualFold(f.Repository, actionRepository)
 	var out []usage
 	for i := range f.Workflows {
 		wf := &f.Workflows[i]
@@ -87,7 +87,7 @@ func usages(f Facts) []usage {
 		}
 		for _, job := range wf.File.Jobs {
 			for _, step := range job.Steps {
-				if UsesThisAction(step.Uses, self) {
+				if usesThisAction(step.Uses, self) {
 					out = append(out, usage{wf: wf, job: job, step: step})
 				}
 			}
@@ -117,8 +117,8 @@ func checkStep(f Facts) (usage, bool) {
 	return usage{}, false
 }
 
-// CheckPactDir is the pact-dir input of the check step, "" when none.
-func CheckPactDir(f Facts) string {
+// checkPactDir is the pact-dir input of the check step, "" when none.
+func checkPactDir(f Facts) string {
 	if u, ok := checkStep(f); ok {
 		return strings.TrimSpace(u.step.With["pact-dir"])
 	}
@@ -129,8 +129,8 @@ func CheckPactDir(f Facts) string {
 // them.
 var (
 	checkTypes = []string{"opened", "synchronize", "reopened", "edited"}
-	checkPerms = []scopeNeed{{"contents", AccessRead}, {"checks", AccessWrite}, {"pull-requests", AccessRead}}
-	botPerms   = []scopeNeed{{"contents", AccessWrite}, {"pull-requests", AccessWrite}, {"checks", AccessWrite}}
+	checkPerms = []scopeNeed{{"contents", accessRead}, {"checks", accessWrite}, {"pull-requests", accessRead}}
+	botPerms   = []scopeNeed{{"contents", accessWrite}, {"pull-requests", accessWrite}, {"checks", accessWrite}}
 )
 
 // checkPermsSnippet is the check job's permissions block as the README
@@ -252,7 +252,7 @@ func judgeCheckStep(f Facts, u usage, ok bool) Probe {
 	return c
 }
 
-func nameOr(wf *Workflow) string {
+func nameOr(wf *workflow) string {
 	if wf.Name != "" {
 		return wf.Name
 	}

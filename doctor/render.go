@@ -12,8 +12,8 @@ import (
 // Symbols of the text report, one per status.
 var symbols = map[Status]string{StatusPass: "✓", StatusFail: "✗", StatusWarn: "!", StatusUnknown: "?"}
 
-// Report is the JSON document of `doctor --format json`.
-type Report struct {
+// report is the JSON document of `doctor --format json`.
+type report struct {
 	Repository string  `json:"repository"`
 	OK         bool    `json:"ok"`
 	Probes     []Probe `json:"checks"`
@@ -28,7 +28,7 @@ func WriteJSON(w io.Writer, repository string, probes []Probe) error {
 	enc.SetIndent("", "  ")
 	// Fixes hold YAML snippets with <placeholders>: keep them readable.
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(Report{Repository: repository, OK: OK(probes), Probes: probes}); err != nil {
+	if err := enc.Encode(report{Repository: repository, OK: OK(probes), Probes: probes}); err != nil {
 		return fmt.Errorf("write the doctor report: %w", err)
 	}
 	return nil

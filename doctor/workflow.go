@@ -9,18 +9,18 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// WorkflowFile is what doctor reads of a GitHub Actions workflow file: its
+// workflowFile is what doctor reads of a GitHub Actions workflow file: its
 // triggers, its permissions and the steps of its jobs.
-type WorkflowFile struct {
+type workflowFile struct {
 	Name string
 	// On maps each event the workflow runs on to its filters.
-	On          map[string]Trigger
-	Permissions Permissions
-	Jobs        []Job
+	On          map[string]trigger
+	Permissions permissions
+	Jobs        []job
 }
 
-// Trigger is one event of `on:` with the filters doctor cares about.
-type Trigger struct {
+// trigger is one event of `on:` with the filters doctor cares about.
+type trigger struct {
 	// Types is the activity types listed, nil when `types` is absent (the
 	// event's default types apply).
 	Types []string
@@ -32,28 +32,28 @@ type Trigger struct {
 	PathFiltered bool
 }
 
-// Job is one job of a workflow.
-type Job struct {
+// job is one job of a workflow.
+type job struct {
 	ID string
 	// Name is the job's name: key, the name of the check run GitHub posts
 	// for the job ("" when unset: the check run is named after ID).
 	Name        string
-	Permissions Permissions
+	Permissions permissions
 	// Uses is set for a job that calls a reusable workflow.
 	Uses  string
-	Steps []Step
+	Steps []step
 }
 
-// Step is one step of a job.
-type Step struct {
+// step is one step of a job.
+type step struct {
 	Uses string
 	With map[string]string
 	// Line is the 1-based line of the step in the file.
 	Line int
 }
 
-// Permissions is a `permissions:` block of a workflow or job.
-type Permissions struct {
+// permissions is a `permissions:` block of a workflow or job.
+type permissions struct {
 	// Set reports that the block is present.
 	Set bool
 	// All is "read" or "write" for read-all / write-all.
@@ -64,51 +64,51 @@ type Permissions struct {
 
 // Access levels of a permission scope, weakest first.
 const (
-	AccessNone  = "none"
-	AccessRead  = "read"
-	AccessWrite = "write"
+	accessNone  = "none"
+	accessRead  = "read"
+	accessWrite = "write"
 )
 
 // Level is the access the block grants to scope. Scopes a mapping does not
 // name get none, as on GitHub (metadata is always readable).
-func (p Permissions) Level(scope string) string {
+func (p permissions) Level(scope string) string {
 	switch {
 	case p.All != "":
 		return p.All
 	case scope == "metadata":
-		return AccessRead
+		return accessRead
 	}
 	if l, ok := p.Scopes[scope]; ok {
 		return l
 	}
-	return AccessNone
+	return accessNone
 }
 
-// DefaultTokenPermissions is what a job without any permissions block
+// defaultTokenPermissions is what a job without any permissions block
 // gets from the repository's setting ("read" or "write"), per GitHub's
 // table for GITHUB_TOKEN: the restricted default reads contents and
 // packages only.
-func DefaultTokenPermissions(setting string) Permissions {
-	if setting == AccessWrite {
-		return Permissions{Set: true, All: AccessWrite}
+func defaultTokenPermissions(setting string) permissions {
+	if setting == accessWrite {
+		return permissions{Set: true, All: accessWrite}
 	}
-	return Permissions{Set: true, Scopes: map[string]string{"contents": AccessRead, "packages": AccessRead, "metadata": AccessRead}}
+	return permissions{Set: true, Scopes: map[string]string{"contents": accessRead, "packages": accessRead, "metadata": accessRead}}
 }
 
 func accessRank(level string) int {
 	switch level {
-	case AccessWrite:
+	case accessWrite:
 		return 2
-	case AccessRead:
+	case accessRead:
 		return 1
 	}
 	return 0
 }
 
-// ParseWorkflow reads a workflow file. It is lenient where GitHub is (an
+// parseWorkflow reads a workflow file. It is lenient where GitHub is (an
 // event given as a string, a list or a map; types as a string or a list)
 // and fails only when the file is not YAML or not a mapping.
-func ParseWorkflow(b []byte) (*WorkflowFile, error) {
+func parseWorkflow(b []byte) (*workflowFile, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf("not valid YAML: %w", err)
@@ -120,7 +120,7 @@ func ParseWorkflow(b []byte) (*WorkflowFile, error) {
 	if root.Kind != yaml.MappingNode {
 		return nil, errors.New("the file is not a YAML mapping")
 	}
-	w := &WorkflowFile{On: map[string]Trigger{}}
+	w := &workflowFile{On: map[string]trigger{}}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key, val := root.Content[i].Value, deref(root.Content[i+1])
 		switch key {
@@ -147,17 +147,17 @@ func deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-func parseOn(n *yaml.Node) map[string]Trigger {
-	out := map[string]Trigger{}
+func parseOn(n *yaml.Node) map[string]trigger {
+	out := map[string]trigger{}
 	switch n.Kind {
 	case yaml.ScalarNode:
 		if n.Value != "" {
-			out[n.Value] = Trigger{}
+			out[n.Value] = trigger{}
 		}
 	case yaml.SequenceNode:
 		for _, e := range n.Content {
 			if e = deref(e); e.Kind == yaml.ScalarNode {
-				out[e.Value] = Trigger{}
+				out[e.Value] = trigger{}
 			}
 		}
 	case yaml.MappingNode:
@@ -168,8 +168,8 @@ func parseOn(n *yaml.Node) map[string]Trigger {
 	return out
 }
 
-func parseTrigger(n *yaml.Node) Trigger {
-	var t Trigger
+func parseTrigger(n *yaml.Node) trigger {
+	var t trigger
 	if n.Kind != yaml.MappingNode {
 		return t
 	}
@@ -212,15 +212,15 @@ func strings1(n *yaml.Node) []string {
 	return nil
 }
 
-func parsePermissions(n *yaml.Node) Permissions {
-	p := Permissions{Set: true}
+func parsePermissions(n *yaml.Node) permissions {
+	p := permissions{Set: true}
 	switch n.Kind {
 	case yaml.ScalarNode:
 		switch n.Value {
 		case "read-all":
-			p.All = AccessRead
+			p.All = accessRead
 		case "write-all":
-			p.All = AccessWrite
+			p.All = accessWrite
 		default:
 			p.Scopes = map[string]string{}
 		}
@@ -235,13 +235,13 @@ func parsePermissions(n *yaml.Node) Permissions {
 	return p
 }
 
-func parseJobs(n *yaml.Node) []Job {
+func parseJobs(n *yaml.Node) []job {
 	if n.Kind != yaml.MappingNode {
 		return nil
 	}
-	var out []Job
+	var out []job
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		j := Job{ID: n.Content[i].Value}
+		j := job{ID: n.Content[i].Value}
 		body := deref(n.Content[i+1])
 		if body.Kind != yaml.MappingNode {
 			out = append(out, j)
@@ -269,8 +269,8 @@ func parseJobs(n *yaml.Node) []Job {
 	return out
 }
 
-func parseStep(n *yaml.Node) Step {
-	s := Step{Line: n.Line}
+func parseStep(n *yaml.Node) step {
+	s := step{Line: n.Line}
 	if n.Kind != yaml.MappingNode {
 		return s
 	}
@@ -291,18 +291,18 @@ func parseStep(n *yaml.Node) Step {
 	return s
 }
 
-// ActionRepository is where this action lives on GitHub.
-const ActionRepository = "pact-action/pact-action"
+// actionRepository is where this action lives on GitHub.
+const actionRepository = "pact-action/pact-action"
 
 var (
 	actionRef = regexp.MustCompile(`(?i)^pact-action/pact-action@\S+$`)
 	actionImg = regexp.MustCompile(`(?i)^docker://ghcr\.io/pact-action/pact-action([:@]\S*)?$`)
 )
 
-// UsesThisAction tells whether a step's `uses:` runs pact-action: the
+// usesThisAction tells whether a step's `uses:` runs pact-action: the
 // published action at any ref, its image, or `./` in pact-action's own
 // repository (self).
-func UsesThisAction(uses string, self bool) bool {
+func usesThisAction(uses string, self bool) bool {
 	switch {
 	case actionRef.MatchString(uses), actionImg.MatchString(uses):
 		return true
@@ -323,7 +323,7 @@ var defaultTypes = map[string][]string{
 }
 
 // EffectiveTypes is the activity types the trigger of event runs on.
-func (t Trigger) EffectiveTypes(event string) []string {
+func (t trigger) EffectiveTypes(event string) []string {
 	if t.Types != nil {
 		return t.Types
 	}
@@ -332,7 +332,7 @@ func (t Trigger) EffectiveTypes(event string) []string {
 
 // RunsFor reports whether the trigger's branch filters let a pull request
 // (or merge group) into branch run the workflow.
-func (t Trigger) RunsFor(branch string) bool {
+func (t trigger) RunsFor(branch string) bool {
 	if t.Branches != nil {
 		return filterMatches(t.Branches, branch)
 	}

@@ -10,14 +10,14 @@ func TestParseWorkflow(t *testing.T) {
 	tests := []struct {
 		name  string
 		yaml  string
-		check func(t *testing.T, w *WorkflowFile)
+		check func(t *testing.T, w *workflowFile)
 	}{
-		{"on as a string", "on: pull_request\njobs: {}\n", func(t *testing.T, w *WorkflowFile) {
+		{"on as a string", "on: pull_request\njobs: {}\n", func(t *testing.T, w *workflowFile) {
 			if _, ok := w.On["pull_request"]; !ok || w.On["pull_request"].Types != nil {
 				t.Errorf("On = %+v", w.On)
 			}
 		}},
-		{"types as a string, an empty event", "on:\n  pull_request:\n    types: edited\n  merge_group:\n", func(t *testing.T, w *WorkflowFile) {
+		{"types as a string, an empty event", "on:\n  pull_request:\n    types: edited\n  merge_group:\n", func(t *testing.T, w *workflowFile) {
 			if got := w.On["pull_request"].Types; !reflect.DeepEqual(got, []string{"edited"}) {
 				t.Errorf("types = %q", got)
 			}
@@ -25,32 +25,32 @@ func TestParseWorkflow(t *testing.T) {
 				t.Errorf("no merge_group in %+v", w.On)
 			}
 		}},
-		{"empty types list means no type", "on:\n  pull_request:\n    types: []\n", func(t *testing.T, w *WorkflowFile) {
+		{"empty types list means no type", "on:\n  pull_request:\n    types: []\n", func(t *testing.T, w *workflowFile) {
 			if got := w.On["pull_request"].EffectiveTypes("pull_request"); len(got) != 0 {
 				t.Errorf("types = %q", got)
 			}
 		}},
-		{"default types", "on: [pull_request, issue_comment]\n", func(t *testing.T, w *WorkflowFile) {
+		{"default types", "on: [pull_request, issue_comment]\n", func(t *testing.T, w *workflowFile) {
 			if got := w.On["issue_comment"].EffectiveTypes("issue_comment"); !reflect.DeepEqual(got, []string{"created", "edited", "deleted"}) {
 				t.Errorf("types = %q", got)
 			}
 		}},
-		{"anchors and aliases", "x: &perm\n  checks: write\non: push\npermissions: *perm\n", func(t *testing.T, w *WorkflowFile) {
-			if w.Permissions.Level("checks") != AccessWrite || w.Permissions.Level("contents") != AccessNone || w.Permissions.Level("metadata") != AccessRead {
+		{"anchors and aliases", "x: &perm\n  checks: write\non: push\npermissions: *perm\n", func(t *testing.T, w *workflowFile) {
+			if w.Permissions.Level("checks") != accessWrite || w.Permissions.Level("contents") != accessNone || w.Permissions.Level("metadata") != accessRead {
 				t.Errorf("permissions = %+v", w.Permissions)
 			}
 		}},
 		{"jobs, steps and inputs", "on: push\njobs:\n  a:\n    permissions: read-all\n    steps:\n      - run: echo\n      - uses: pact-action/pact-action@v1\n        with: {mode: bot, fail-on: never}\n  b:\n    uses: ./.github/workflows/reusable.yml\n",
-			func(t *testing.T, w *WorkflowFile) {
+			func(t *testing.T, w *workflowFile) {
 				if len(w.Jobs) != 2 || w.Jobs[0].ID != "a" || w.Jobs[1].Uses != "./.github/workflows/reusable.yml" {
 					t.Fatalf("jobs = %+v", w.Jobs)
 				}
 				a := w.Jobs[0]
-				if a.Permissions.Level("checks") != AccessRead || len(a.Steps) != 2 || a.Steps[1].Line != 7 || a.Steps[1].With["mode"] != "bot" {
+				if a.Permissions.Level("checks") != accessRead || len(a.Steps) != 2 || a.Steps[1].Line != 7 || a.Steps[1].With["mode"] != "bot" {
 					t.Errorf("job a = %+v", a)
 				}
 			}},
-		{"filters", "on:\n  pull_request:\n    branches: main\n    paths-ignore: [docs/**]\n", func(t *testing.T, w *WorkflowFile) {
+		{"filters", "on:\n  pull_request:\n    branches: main\n    paths-ignore: [docs/**]\n", func(t *testing.T, w *workflowFile) {
 			tr := w.On["pull_request"]
 			if !reflect.DeepEqual(tr.Branches, []string{"main"}) || !tr.PathFiltered {
 				t.Errorf("trigger = %+v", tr)
@@ -60,7 +60,7 @@ func TestParseWorkflow(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			w, err := ParseWorkflow([]byte(tt.yaml))
+			w, err := parseWorkflow([]byte(tt.yaml))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,7 +68,7 @@ func TestParseWorkflow(t *testing.T) {
 		})
 	}
 	for _, bad := range []string{"", "- a list\n", "on: [\n", "just a string\n"} {
-		if _, err := ParseWorkflow([]byte(bad)); err == nil {
+		if _, err := parseWorkflow([]byte(bad)); err == nil {
 			t.Errorf("ParseWorkflow(%q) = nil error", bad)
 		}
 	}
@@ -77,27 +77,27 @@ func TestParseWorkflow(t *testing.T) {
 func TestBranchFilters(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		trigger Trigger
+		trigger trigger
 		branch  string
 		want    bool
 	}{
-		{Trigger{}, "main", true},
-		{Trigger{Branches: []string{"main"}}, "main", true},
-		{Trigger{Branches: []string{"develop"}}, "main", false},
-		{Trigger{Branches: []string{"releases/*"}}, "releases/v1", true},
-		{Trigger{Branches: []string{"releases/*"}}, "releases/v1/hotfix", false},
-		{Trigger{Branches: []string{"releases/**"}}, "releases/v1/hotfix", true},
-		{Trigger{Branches: []string{"**", "!main"}}, "main", false},
-		{Trigger{Branches: []string{"!main", "**"}}, "main", true},
-		{Trigger{Branches: []string{"mai?n"}}, "man", true},
-		{Trigger{Branches: []string{"mai?n"}}, "mn", false},
-		{Trigger{Branches: []string{"mai?n"}}, "main", true},
-		{Trigger{Branches: []string{"v[12].x"}}, "v2.x", true},
-		{Trigger{Branches: []string{"v[12].x"}}, "v3.x", false},
-		{Trigger{Branches: []string{"ma+in"}}, "maaain", true},
-		{Trigger{BranchesIgnore: []string{"main"}}, "main", false},
-		{Trigger{BranchesIgnore: []string{"feature/*"}}, "main", true},
-		{Trigger{Branches: []string{"a.b"}}, "axb", false},
+		{trigger{}, "main", true},
+		{trigger{Branches: []string{"main"}}, "main", true},
+		{trigger{Branches: []string{"develop"}}, "main", false},
+		{trigger{Branches: []string{"releases/*"}}, "releases/v1", true},
+		{trigger{Branches: []string{"releases/*"}}, "releases/v1/hotfix", false},
+		{trigger{Branches: []string{"releases/**"}}, "releases/v1/hotfix", true},
+		{trigger{Branches: []string{"**", "!main"}}, "main", false},
+		{trigger{Branches: []string{"!main", "**"}}, "main", true},
+		{trigger{Branches: []string{"mai?n"}}, "man", true},
+		{trigger{Branches: []string{"mai?n"}}, "mn", false},
+		{trigger{Branches: []string{"mai?n"}}, "main", true},
+		{trigger{Branches: []string{"v[12].x"}}, "v2.x", true},
+		{trigger{Branches: []string{"v[12].x"}}, "v3.x", false},
+		{trigger{Branches: []string{"ma+in"}}, "maaain", true},
+		{trigger{BranchesIgnore: []string{"main"}}, "main", false},
+		{trigger{BranchesIgnore: []string{"feature/*"}}, "main", true},
+		{trigger{Branches: []string{"a.b"}}, "axb", false},
 	}
 	for _, tt := range tests {
 		if got := tt.trigger.RunsFor(tt.branch); got != tt.want {
@@ -126,7 +126,7 @@ func TestUsesThisAction(t *testing.T) {
 		{"./other", true, false},
 	}
 	for _, tt := range tests {
-		if got := UsesThisAction(tt.uses, tt.self); got != tt.want {
+		if got := usesThisAction(tt.uses, tt.self); got != tt.want {
 			t.Errorf("UsesThisAction(%q, %v) = %v, want %v", tt.uses, tt.self, got, tt.want)
 		}
 	}
@@ -140,10 +140,10 @@ func FuzzParseWorkflow(f *testing.F) {
 	f.Add([]byte("on: [pull_request]\npermissions: write-all\njobs:\n  a:\n    steps: [{uses: ./}]\n"))
 	f.Add([]byte("on:\n  pull_request:\n    branches: ['[', '**', '!x+']\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		w, err := ParseWorkflow(b)
+		w, err := parseWorkflow(b)
 		if err != nil {
 			return
 		}
-		Judge(Facts{Repository: ActionRepository, DefaultBranch: "main", Workflows: []Workflow{{Path: "w.yml", File: w}}})
+		Judge(Facts{Repository: actionRepository, DefaultBranch: "main", Workflows: []workflow{{Path: "w.yml", File: w}}})
 	})
 }

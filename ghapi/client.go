@@ -42,8 +42,8 @@ import (
 	"golang.org/x/oauth2"
 )
 
-// DefaultAPIURL is the REST endpoint of github.com.
-const DefaultAPIURL = "https://api.github.com"
+// defaultAPIURL is the REST endpoint of github.com.
+const defaultAPIURL = "https://api.github.com"
 
 // Options configures New.
 type Options struct {
@@ -65,7 +65,8 @@ type Options struct {
 	// HTTPClient is the client whose transport, timeout, jar and redirect
 	// policy are used (tests). Nil means http.DefaultTransport.
 	HTTPClient *http.Client
-	// Retry bounds the retries; zero fields take DefaultRetryPolicy values.
+	// Retry bounds the retries; zero fields take their defaults
+	// (RetryPolicy).
 	Retry RetryPolicy
 	// Sleep waits between retries; nil means a timer honouring ctx. Tests
 	// inject a function that records the delay and returns at once.
@@ -127,7 +128,7 @@ func New(ctx context.Context, o Options) (*Client, error) {
 
 	apiURL := o.APIURL
 	if apiURL == "" {
-		apiURL = DefaultAPIURL
+		apiURL = defaultAPIURL
 	}
 	u, err := url.Parse(apiURL)
 	if err != nil || u.Scheme == "" || u.Host == "" {

@@ -272,9 +272,8 @@ func findEntry(t *github.Tree, name string) *github.TreeEntry {
 // and checks that the bytes are the ones the id names. size is the blob's
 // size as its tree listed it (negative: not known). The blob comes with the
 // raw media type into a buffer of that size: the default JSON answer is
-// the blob in base64, which decoding held three or four times over (a
-// 100 MB log took the check past 400 MiB; docs/security.md "Exhausting the
-// runner with .pact/").
+// the blob in base64, which decoding holds three or four times over
+// (docs/security.md "Exhausting the runner with .pact/").
 func (c *Client) readBlob(ctx context.Context, sha string, size int64) ([]byte, error) {
 	if data, ok := c.cache.blob(sha); ok {
 		return data, nil

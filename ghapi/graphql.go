@@ -18,9 +18,6 @@ import (
 // GraphQL with 200 and an error of type RATE_LIMITED (or RATE_LIMIT); the
 // transport retries it like a REST rate limit (see classify).
 
-// DefaultGraphQLURL is the GraphQL endpoint of github.com.
-const DefaultGraphQLURL = "https://api.github.com/graphql"
-
 // graphQLURLFor derives the GraphQL endpoint from the REST base URL when
 // the runner does not name it (GITHUB_GRAPHQL_URL): https://HOST/api/v3/ →
 // https://HOST/api/graphql (GitHub Enterprise Server), otherwise
@@ -46,19 +43,19 @@ const maxGraphQLAnswer = 256 << 20
 // 405 or 501 at its URL).
 var errNoGraphQL = errors.New("no GraphQL endpoint")
 
-// GraphQLError is a GraphQL answer's error list.
-type GraphQLError struct {
+// queryError is a GraphQL answer's error list.
+type queryError struct {
 	Messages []string
 	// Types are the errors' "type" fields (NOT_FOUND, FORBIDDEN, ...).
 	Types []string
 }
 
-func (e *GraphQLError) Error() string {
+func (e *queryError) Error() string {
 	return "graphql: " + strings.Join(e.Messages, "; ")
 }
 
 // Unwrap maps GitHub's error types to this package's sentinels.
-func (e *GraphQLError) Unwrap() error {
+func (e *queryError) Unwrap() error {
 	for _, t := range e.Types {
 		switch t {
 		case "NOT_FOUND":
@@ -143,7 +140,7 @@ func (c *Client) graphqlPartial(ctx context.Context, op, query string, vars map[
 		answer.Errors = nil
 	}
 	if len(answer.Errors) > 0 {
-		ge := &GraphQLError{}
+		ge := &queryError{}
 		for _, e := range answer.Errors {
 			ge.Messages, ge.Types = append(ge.Messages, e.Message), append(ge.Types, e.Type)
 		}

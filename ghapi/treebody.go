@@ -56,8 +56,8 @@ type treeEntry struct {
 // treeRequest is the JSON body of a create-tree request (POST
 // /repos/{owner}/{repo}/git/trees) as a stream, and its length: a file's
 // content is escaped into it as it is sent, where encoding the request
-// whole held the file as a string and again as JSON (a log of 100 MB:
-// over 300 MB). body makes a fresh stream for each attempt.
+// whole would hold the file as a string and again as JSON, several times
+// its size. body makes a fresh stream for each attempt.
 func treeRequest(baseTree string, entries []treeEntry) (body func() io.Reader, size int64) {
 	var segs []jsonSegment
 	lit := func(s string) { segs = append(segs, jsonSegment{b: []byte(s)}) }

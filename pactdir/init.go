@@ -89,7 +89,7 @@ func (d Dir) Create(initLine []byte, st *projection.State, c Charter) (err error
 	if err := d.prepareBlocks(c, &b); err != nil {
 		return noted(err, nothingRecorded)
 	}
-	if err := d.AppendLine(initLine); err != nil {
+	if err := d.appendLine(initLine); err != nil {
 		return err
 	}
 	appended = true
@@ -177,7 +177,7 @@ func (d Dir) Started() bool {
 // a regular file.
 func (d Dir) checkCharter(also ...string) error {
 	for _, name := range append(also, pactfile.ProjectFile, pactfile.GitIgnoreFile) {
-		if err := d.CheckWritable(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := d.checkWritable(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}
@@ -274,7 +274,7 @@ func (b *batch) prepare(p *pending, err error) error {
 // already is that line (pactfile.WithGitIgnoreLine); nil when it is.
 func (d Dir) prepareGitIgnore(pact *os.Root) (*pending, error) {
 	name := pactfile.GitIgnoreFile
-	old, err := readFile(context.Background(), pact, name, d.Display(name), false, MaxFileBytes)
+	old, err := readFile(context.Background(), pact, name, d.Display(name), false, maxFileBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -315,7 +315,7 @@ func (d Dir) prepareEntry(b *batch, repo *os.Root, realRoot, target, block strin
 func (d Dir) prepareGitAttributes(repo *os.Root) (*pending, error) {
 	name := pactfile.GitAttributesFile
 	removeTemporariesOf(repo, name)
-	old, err := readFile(context.Background(), repo, name, name, false, MaxFileBytes)
+	old, err := readFile(context.Background(), repo, name, name, false, maxFileBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -454,7 +454,7 @@ func within(dir, p string) bool {
 // it. A file with CRLF line ends (LineEnding) is written in CRLF
 // throughout, so that it never mixes the two.
 func prepareBlockFile(dir *os.Root, name, display, block, newFileTail string) (*pending, error) {
-	old, err := readFile(context.Background(), dir, name, display, false, MaxFileBytes)
+	old, err := readFile(context.Background(), dir, name, display, false, maxFileBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -488,7 +488,7 @@ func (d Dir) ReadTaskFile(id string) ([]byte, error) {
 	}
 	defer tasks.Close()
 	name := pactfile.TaskFileName(id)
-	return readFile(context.Background(), tasks, name, d.Display(pactfile.TasksDir, name), false, MaxFileBytes)
+	return readFile(context.Background(), tasks, name, d.Display(pactfile.TasksDir, name), false, maxFileBytes)
 }
 
 // WriteTaskFile writes tasks/<id>.md of t with front matter mirroring its
@@ -526,7 +526,7 @@ func (d Dir) prepareTaskFile(pact *os.Root, t *projection.Task) (preparedTask, e
 	}
 	name := pactfile.TaskFileName(t.ID)
 	display := d.Display(pactfile.TasksDir, name)
-	old, err := readFile(context.Background(), tasks, name, display, false, MaxFileBytes)
+	old, err := readFile(context.Background(), tasks, name, display, false, maxFileBytes)
 	if err != nil {
 		tasks.Close()
 		return preparedTask{}, err

@@ -23,7 +23,7 @@ import (
 // the pact's shared lock.
 
 // ReadFile reads the regular file name of the pact directory (StateFile,
-// ProjectFile), at most MaxLogBytes; nil, nil when it is absent.
+// ProjectFile), at most maxLogBytes; nil, nil when it is absent.
 func (d Dir) ReadFile(name string) ([]byte, error) {
 	pact, err := d.openPact(false)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -33,11 +33,11 @@ func (d Dir) ReadFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer pact.Close()
-	return readFile(context.Background(), pact, name, d.Display(name), false, MaxLogBytes)
+	return readFile(context.Background(), pact, name, d.Display(name), false, maxLogBytes)
 }
 
 // OpenLog opens the log for reading (no link, a regular file, at most
-// MaxLogBytes), with its size. A missing log is ErrNoPact.
+// maxLogBytes), with its size. A missing log is ErrNoPact.
 func (d Dir) OpenLog() (io.ReadCloser, int64, error) {
 	pact, err := d.openPact(false)
 	if err == nil {
@@ -45,9 +45,9 @@ func (d Dir) OpenLog() (io.ReadCloser, int64, error) {
 		var f *os.File
 		var fi fs.FileInfo
 		if f, fi, err = openRegular(pact, pactfile.LogFile, d.Display(pactfile.LogFile), false); err == nil {
-			if fi.Size() > MaxLogBytes {
+			if fi.Size() > maxLogBytes {
 				_ = f.Close() // not read
-				return nil, 0, tooLarge("read", d.Display(pactfile.LogFile), fi.Size(), MaxLogBytes)
+				return nil, 0, tooLarge("read", d.Display(pactfile.LogFile), fi.Size(), maxLogBytes)
 			}
 			// What the log held when it was opened: a writer appending
 			// meanwhile adds whole lines after it.
@@ -70,11 +70,11 @@ func (d Dir) LoadReplay(p *Progress) (*projection.Log, *projection.Result, error
 	return log, res, err
 }
 
-// LoadLogToAppend replays the log for a writer that will append one line
+// loadLogToAppend replays the log for a writer that will append one line
 // with the given event_id (projection.ReadOptions.Reserve): no events are
 // kept, so memory stays well below the log's size, yet Log.Propose judges
 // that line exactly. A missing log is ErrNoPact.
-func (d Dir) LoadLogToAppend(eventID string, p *Progress) (*projection.Log, *projection.Result, error) {
+func (d Dir) loadLogToAppend(eventID string, p *Progress) (*projection.Log, *projection.Result, error) {
 	log, res, _, err := loadLog(d, p, projection.ReadOptions{Reserve: []string{eventID}})
 	return log, res, err
 }
@@ -169,12 +169,12 @@ func (d Dir) Load(opts LoadOptions) (Files, error) {
 }
 
 // LoadWatched is Load that reports how far it has come on p (which may be
-// nil). It reads under the pact's shared lock (Share), so that the log,
+// nil). It reads under the pact's shared lock (share), so that the log,
 // STATE.yml and the task files are judged as one writer left them, never
 // the log after an append with STATE.yml from before it.
 func (d Dir) LoadWatched(p *Progress, opts LoadOptions) (Files, error) {
 	in := Files{Dir: d.Display(), TaskFiles: map[string][]byte{}}
-	unlock, err := d.Share()
+	unlock, err := d.share()
 	if err != nil {
 		return in, err
 	}
@@ -190,12 +190,12 @@ func (d Dir) LoadWatched(p *Progress, opts LoadOptions) (Files, error) {
 	}
 	defer pact.Close()
 	ctx := context.Background()
-	if in.Project, err = readFile(ctx, pact, pactfile.ProjectFile, d.Display(pactfile.ProjectFile), false, MaxFileBytes); err != nil {
+	if in.Project, err = readFile(ctx, pact, pactfile.ProjectFile, d.Display(pactfile.ProjectFile), false, maxFileBytes); err != nil {
 		return in, err
 	}
 	// The configuration lies outside the pact directory: read as the
 	// action reads a checkout.
-	if in.Config, err = ReadRegular(ctx, d.Root, pactfile.ConfigPath, MaxFileBytes); err != nil {
+	if in.Config, err = ReadRegular(ctx, d.Root, pactfile.ConfigPath, maxFileBytes); err != nil {
 		return in, err
 	}
 	// STATE.yml is prejudged while tasks/ is listed (and its files read):
@@ -218,7 +218,7 @@ func (d Dir) LoadWatched(p *Progress, opts LoadOptions) (Files, error) {
 	return in, err
 }
 
-// readState reads STATE.yml (nil when absent), at most MaxLogBytes, unless
+// readState reads STATE.yml (nil when absent), at most maxLogBytes, unless
 // pre passes it for st as it streams by (matched): then it is never held.
 func (d Dir) readState(ctx context.Context, pact *os.Root, st *projection.State, pre Prejudge) (matched bool, state []byte, err error) {
 	display := d.Display(pactfile.StateFile)
@@ -239,7 +239,7 @@ func (d Dir) readState(ctx context.Context, pact *os.Root, st *projection.State,
 			return true, nil, nil
 		}
 	}
-	state, err = readFile(ctx, pact, pactfile.StateFile, display, false, MaxLogBytes)
+	state, err = readFile(ctx, pact, pactfile.StateFile, display, false, maxLogBytes)
 	return false, state, err
 }
 
@@ -250,8 +250,8 @@ const taskFilePrefix = 512
 
 // listTasks lists tasks/ once, names only (docs/semantics.md §7 "Task
 // files"): the tasks of st that have an entry tasks/<id>.md, of whatever
-// kind. Nothing is opened but the directory: a file per task was most of
-// validate's system calls at a million events. No tasks/ lists nothing.
+// kind. Nothing is opened but the directory: a file opened per task would
+// be most of validate's system calls. No tasks/ lists nothing.
 func (d Dir) listTasks(pact *os.Root, st *projection.State, p *Progress) (map[string]bool, error) {
 	p.Start("listing "+d.Display(pactfile.TasksDir), 0, "")
 	dir, err := openDir(pact, pactfile.TasksDir, d.Display(), false)
@@ -267,8 +267,8 @@ func (d Dir) listTasks(pact *os.Root, st *projection.State, p *Progress) (map[st
 		return nil, fmt.Errorf("list %s: %w", d.Display(pactfile.TasksDir), err)
 	}
 	defer f.Close()
-	// Sized once for every task: grown as it filled, the map held up to
-	// half as much again while it moved (at 2M events, 413,086 tasks).
+	// Sized once for every task: grown as it filled, the map would hold
+	// up to half as much again while it moved.
 	listed := make(map[string]bool, len(st.Tasks))
 	suffix := []byte(pactfile.TaskFileName(""))
 	err = eachName(f, func(name []byte) {
@@ -290,10 +290,10 @@ func (d Dir) listTasks(pact *os.Root, st *projection.State, p *Progress) (map[st
 //
 // The files are opened relative to the directory, each a single path
 // element, as pactify opens every file of the pact (a regular file, no
-// link, at most MaxFileBytes): on a pact of 200,000 tasks, os.Open's path
+// link, at most maxFileBytes): on a pact of 200,000 tasks, os.Open's path
 // walk and the *os.File around each descriptor were most of the time spent
 // here, so where the system allows, openTasks opens them with plain system
-// calls (tasks_unix.go).
+// calls (load_unix.go).
 func (d Dir) readTaskFiles(pact *os.Root, in *Files, pre Prejudge, p *Progress) error {
 	var tasks []*projection.Task
 	for _, t := range in.Replay.State.TaskList() {
@@ -400,7 +400,7 @@ func openPortable(root *os.Root) openFunc {
 // readTaskFile reads the task file name (of dir, as errors name it): its
 // start into buf, and no further once passes says that start suffices
 // (passed: the file is not returned); else the whole file, at most
-// MaxFileBytes (nil: there is none). A nil passes reads every file whole.
+// maxFileBytes (nil: there is none). A nil passes reads every file whole.
 func readTaskFile(open openFunc, name, dir string, buf []byte, passes func(prefix []byte) bool) ([]byte, bool, error) {
 	display := func() string { return displayJoin(dir, name) } // for errors only
 	if strings.ContainsAny(name, `/\\`) {
@@ -416,8 +416,8 @@ func readTaskFile(open openFunc, name, dir string, buf []byte, passes func(prefi
 		return nil, false, err
 	}
 	defer f.Close()
-	if size > MaxFileBytes {
-		return nil, false, tooLarge("read", display(), size, MaxFileBytes)
+	if size > maxFileBytes {
+		return nil, false, tooLarge("read", display(), size, maxFileBytes)
 	}
 	// One read usually holds the whole front matter: a file that passes
 	// needs no more system calls (not even the read that would see the end).
@@ -438,11 +438,11 @@ func readTaskFile(open openFunc, name, dir string, buf []byte, passes func(prefi
 	whole := append(make([]byte, 0, max(int64(n), size)+1), buf[:n]...)
 	if n == len(buf) {
 		rest := bytes.NewBuffer(whole)
-		if _, err := rest.ReadFrom(io.LimitReader(f, MaxFileBytes+1-int64(n))); err != nil {
+		if _, err := rest.ReadFrom(io.LimitReader(f, maxFileBytes+1-int64(n))); err != nil {
 			return nil, false, fmt.Errorf("read %s: %w", display(), err)
 		}
-		if whole = rest.Bytes(); int64(len(whole)) > MaxFileBytes {
-			return nil, false, tooLarge("read", display(), int64(len(whole)), MaxFileBytes)
+		if whole = rest.Bytes(); int64(len(whole)) > maxFileBytes {
+			return nil, false, tooLarge("read", display(), int64(len(whole)), maxFileBytes)
 		}
 	}
 	return whole, false, nil

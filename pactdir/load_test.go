@@ -6,10 +6,13 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -88,5 +91,69 @@ func TestLoadKeepsWhatPrejudgeDoesNotPass(t *testing.T) {
 				t.Errorf("task file %s, prejudge passing %v: matched %v with %d bytes of the file's %d", what, pass, matched, len(got), len(b))
 			}
 		}
+	}
+}
+
+func TestReadFile(t *testing.T) {
+	t.Parallel()
+	d := newDir(t)
+	if b, err := d.ReadFile(pactfile.StateFile); b != nil || err != nil {
+		t.Fatalf("absent file: %q, %v; want nil, nil", b, err)
+	}
+	if err := os.WriteFile(d.Path(pactfile.StateFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := d.ReadFile(pactfile.StateFile); b == nil || len(b) != 0 || err != nil {
+		t.Fatalf("empty file: %#v, %v; want a non-nil empty slice", b, err)
+	}
+	if _, err := d.ReadFile(pactfile.TasksDir); !errors.Is(err, ErrNotRegular) {
+		t.Fatalf("reading a directory: %v, want ErrNotRegular", err)
+	}
+	if b, err := (Dir{Root: t.TempDir(), Name: ".pact"}).ReadFile(pactfile.StateFile); b != nil || err != nil {
+		t.Fatalf("no pact directory: %q, %v; want nil, nil", b, err)
+	}
+}
+
+func TestLoad(t *testing.T) {
+	t.Parallel()
+	d := newDir(t)
+	if d.Exists() {
+		t.Fatal("Exists without a log")
+	}
+	if _, _, err := d.LoadReplay(nil); !errors.Is(err, ErrNoPact) {
+		t.Fatalf("LoadReplay without a log: %v, want ErrNoPact", err)
+	}
+	if _, err := d.Load(LoadOptions{}); !errors.Is(err, ErrNoPact) {
+		t.Fatalf("Load without a log: %v, want ErrNoPact", err)
+	}
+	log := `{"event_id":"e1","ts":"2026-06-09T10:00:00Z","agent_id":"o","role":"orchestrator","event_type":"init","task_id":"","feature":"","payload":{"project":"p","protocol_version":1,"seats":[{"id":"o","roles":["orchestrator"],"entry":"A.md"},{"id":"w","roles":["worker"],"entry":"A.md"},{"id":"r","roles":["reviewer"],"entry":"A.md"}],"base_branch":"main"}}
+{"event_id":"e2","ts":"2026-06-09T10:01:00Z","agent_id":"o","role":"orchestrator","event_type":"assign","task_id":"T1","feature":"F","payload":{"owner":"w","reviewer":"r","branch":"b","spec":"s"}}
+{"event_id":"e3","ts":"2026-06-09T10:02:00Z","agent_id":"o","role":"orchestrator","event_type":"assign","task_id":"T2","feature":"F","payload":{"owner":"w","reviewer":"r","branch":"b","spec":"s"}}
+`
+	for name, text := range map[string]string{pactfile.LogFile: log, pactfile.StateFile: "project: p\n", pactfile.ProjectFile: "# p\n", "tasks/T1.md": "---\nid: T1\n---\n",
+		"tasks/T3.md": "not a task of the log\n", "tasks/t2.md": "another name\n", "tasks/T2.md.bak": "another name\n"} {
+		if err := os.WriteFile(d.Path(filepath.FromSlash(name)), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !d.Exists() {
+		t.Fatal("Exists with a log")
+	}
+	in, err := d.Load(LoadOptions{Prejudge: checks.FastPaths{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Dir != ".pact" || in.Scan.Lines != 3 || in.Replay.State.Applied != 3 || string(in.State) != "project: p\n" || string(in.Project) != "# p\n" {
+		t.Fatalf("Load: %+v", in)
+	}
+	// Listed by name, exactly (T2 has none: another case, another suffix), never read.
+	if want := map[string]bool{"T1": true}; !maps.Equal(in.TaskListing, want) || len(in.TaskFiles) != 0 || len(in.TaskFilesMatched) != 0 {
+		t.Fatalf("task files: listing %v, read %q, matched %v; want the listing %v and nothing read", in.TaskListing, in.TaskFiles, in.TaskFilesMatched, want)
+	}
+	if in, err = d.LoadWatched(nil, LoadOptions{TaskFiles: true, Prejudge: checks.FastPaths{}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(in.TaskFiles) != 1 || string(in.TaskFiles["T1"]) != "---\nid: T1\n---\n" || !maps.Equal(in.TaskListing, map[string]bool{"T1": true}) {
+		t.Fatalf("task files: %q (T2 has none and must be absent, not empty)", in.TaskFiles)
 	}
 }

@@ -77,7 +77,7 @@ func (d Dir) lock(create bool, take func(*os.File) error) (func(), error) {
 }
 
 // held maps the log (its path) to the file this process holds its lock
-// on, while it holds it: AppendLine appends only to that file.
+// on, while it holds it: appendLine appends only to that file.
 var held sync.Map
 
 // lockAttempts bounds how often lockLog takes the lock again because the
@@ -161,12 +161,12 @@ func isLog(pact *os.Root, f *os.File) bool {
 // waited for, or held, its lock.
 var errReplaced = errors.New("another program replaced the log while pactify held its lock (a git checkout, pull or an editor saving it); nothing was recorded: run the command again once it is done")
 
-// Share takes the pact's lock shared, for a reader that must see the log
+// share takes the pact's lock shared, for a reader that must see the log
 // and the files writers derive from it (STATE.yml, the task files) at one
 // moment (validate): writers wait until it is released, other readers do
 // not. A missing log, or a system without file locks, takes nothing: the
 // returned function is then a no-op, and what is read is judged as it is.
-func (d Dir) Share() (unlock func(), err error) {
+func (d Dir) share() (unlock func(), err error) {
 	pact, err := d.openPact(false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return func() {}, nil

@@ -12,10 +12,10 @@ import (
 )
 
 // eachName calls fn with the name of every entry of the directory f but
-// . and .., read with getdents64(2) into one buffer and never copied: at
-// 2M events os.File.Readdirnames allocated 28 MB for tasks/'s 413,086
-// names, after the replay, when the live heap is highest. name is valid
-// only during the call.
+// . and .., read with getdents64(2) into one buffer and never copied:
+// os.File.Readdirnames allocates a string per name, for every task file,
+// after the replay, when the live heap is highest. name is valid only
+// during the call.
 func eachName(f *os.File, fn func(name []byte)) error {
 	rc, err := f.SyscallConn()
 	if err != nil {

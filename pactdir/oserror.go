@@ -11,37 +11,37 @@ import (
 // left, a file-size limit, no permission) gets its own true sentence and
 // what to do about it, instead of the bare system message or, worse, a
 // sentence about another condition. The system calls' errors differ by
-// platform (conditions_*.go); the sentences are the same everywhere.
+// platform (oserror_*.go); the sentences are the same everywhere.
 
-// Condition is one of the operating-system conditions OSError names.
-type Condition int
+// condition is one of the operating-system conditions OSError names.
+type condition int
 
 // The conditions OSError names.
 const (
-	ReadOnly   Condition = iota + 1 // a read-only file system (or write-protected medium)
-	NoSpace                         // no space left on the device, or the disk quota spent
-	FileTooBig                      // the file would exceed the process's file-size limit
-	Permission                      // permission denied
-	// NotPermitted is an operation the system refuses whatever the
+	readOnly   condition = iota + 1 // a read-only file system (or write-protected medium)
+	noSpace                         // no space left on the device, or the disk quota spent
+	fileTooBig                      // the file would exceed the process's file-size limit
+	permission                      // permission denied
+	// notPermitted is an operation the system refuses whatever the
 	// permission bits (EPERM): an immutable or append-only file or
 	// directory (chattr +i or +a, chflags uchg).
-	NotPermitted
+	notPermitted
 )
 
 // OSError is a read or write of a pact file that the operating system
-// refused for a reason the user can remedy: Condition says which.
+// refused for a reason the user can remedy: condition says which.
 type OSError struct {
 	Op   string // what was being done: "write", "append to", "create", ...
 	Path string // slash-separated, as findings name files
 	// Note is what the failure left (for example, that nothing was
 	// recorded); it may be empty.
 	Note      string
-	Condition Condition
+	condition condition
 	Err       error // the system's error
 }
 
 func (e *OSError) Error() string {
-	msg := fmt.Sprintf("%s %s: %s", e.Op, e.Path, e.Condition.what())
+	msg := fmt.Sprintf("%s %s: %s", e.Op, e.Path, e.condition.what())
 	if e.Note != "" {
 		msg += "; " + e.Note
 	}
@@ -49,37 +49,37 @@ func (e *OSError) Error() string {
 }
 
 // Hint is what to do about the error.
-func (e *OSError) Hint() string { return e.Condition.todo() }
+func (e *OSError) Hint() string { return e.condition.todo() }
 
 func (e *OSError) Unwrap() error { return e.Err }
 
-func (c Condition) what() string {
+func (c condition) what() string {
 	switch c {
-	case ReadOnly:
+	case readOnly:
 		return "the file system is read-only"
-	case NoSpace:
+	case noSpace:
 		return "no space is left on the device (or the disk quota is spent)"
-	case FileTooBig:
+	case fileTooBig:
 		return "the file would exceed the file-size limit of this process (ulimit -f) or of the file system"
-	case Permission:
+	case permission:
 		return "permission denied"
-	case NotPermitted:
+	case notPermitted:
 		return "the operation is not permitted, whatever the permission bits (the file or its directory is marked immutable or append-only, for example)"
 	}
 	return "the operating system refused"
 }
 
-func (c Condition) todo() string {
+func (c condition) todo() string {
 	switch c {
-	case ReadOnly:
+	case readOnly:
 		return "run pactify in a checkout it can write (not a read-only mount or medium), then run the command again"
-	case NoSpace:
+	case noSpace:
 		return "free some space on the disk that holds the repository, then run the command again"
-	case FileTooBig:
+	case fileTooBig:
 		return "raise the file-size limit (`ulimit -f unlimited` in the shell that runs pactify), then run the command again"
-	case Permission:
+	case permission:
 		return "make the pact directory and its files writable by the user running pactify (or run it as their owner), then run the command again"
-	case NotPermitted:
+	case notPermitted:
 		return "clear the immutable or append-only flag of the pact directory and its files (`lsattr -d .pact .pact/* .pact/tasks` and `chattr -i` on Linux, `ls -lO` and `chflags nouchg` on macOS), then run the command again"
 	}
 	return ""
@@ -87,7 +87,7 @@ func (c Condition) todo() string {
 
 // conditionOf names the condition behind err, or 0 when it is none of
 // them.
-func conditionOf(err error) Condition {
+func conditionOf(err error) condition {
 	if err == nil {
 		return 0
 	}
@@ -99,7 +99,7 @@ func conditionOf(err error) Condition {
 		}
 	}
 	if errors.Is(err, fs.ErrPermission) {
-		return Permission
+		return permission
 	}
 	return 0
 }
@@ -108,7 +108,7 @@ func conditionOf(err error) Condition {
 // wrapped with op and path as before.
 func osError(op, path string, err error) error {
 	if c := conditionOf(err); c != 0 {
-		return &OSError{Op: op, Path: path, Condition: c, Err: err}
+		return &OSError{Op: op, Path: path, condition: c, Err: err}
 	}
 	return fmt.Errorf("%s %s: %w", op, path, err)
 }

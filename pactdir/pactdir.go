@@ -2,10 +2,12 @@
 // knows no verdict: where the pact is (this file, find.go), reading what
 // validate judges (load.go, which asks checks' pre-judgements through
 // LoadOptions.Prejudge and builds no finding), the locked, durable append
-// and STATE.yml's replacement that every writing verb of pactify goes
-// through (write.go), and what init and assign write besides the log
-// (init.go: the directory, the managed blocks of PROJECT.md and of the
-// seats' entry files, the .gitattributes line, task files), and the
+// (append.go) and the replacement of STATE.yml and the task files
+// (replace.go) that every writing verb of pactify goes through, composed
+// into one change per event (write.go), and what init and assign write
+// besides the log (init.go: the directory, the managed blocks of
+// PROJECT.md and of the seats' entry files, the .gitattributes line, task
+// files), and the
 // writers' snapshot of the replay, kept in the repository's git directory
 // (snapshot.go). The bytes of each file are pactfile's (the snapshot's,
 // projection's); what a line means, and whether it may be appended,
@@ -16,7 +18,7 @@
 // only regular files, each read bounded (regular.go; ReadRegular is the
 // action's reader of a checkout). Writers serialise on the operating
 // system's lock of the log (lock.go), and files are replaced whole through
-// a rename that is retried where Windows refuses it for a while (write.go).
+// a rename that is retried where Windows refuses it for a while (replace.go).
 package pactdir
 
 import (
@@ -32,8 +34,8 @@ import (
 // ErrNoPact means the directory holds no pact yet.
 var ErrNoPact = errors.New("no pact here")
 
-// ErrOutside is a pact directory that is not inside the repository.
-var ErrOutside = errors.New("the pact directory must be inside the repository")
+// errOutside is a pact directory that is not inside the repository.
+var errOutside = errors.New("the pact directory must be inside the repository")
 
 // Dir is a .pact directory. Root is the repository root (entry files are
 // relative to it); Name is the directory relative to Root, e.g. ".pact",
@@ -46,19 +48,19 @@ type Dir struct {
 
 // At is the pact directory name in the repository at root: name may use
 // either separator and may be absolute, but must lie inside root and not be
-// root itself (ErrOutside). The command lines call it with --pact-dir,
+// root itself (errOutside). The command lines call it with --pact-dir,
 // PACT_DIR or the action's pact-dir input.
 func At(root, name string) (Dir, error) {
 	if filepath.IsAbs(name) {
 		rel, err := filepath.Rel(root, name)
 		if err != nil {
-			return Dir{}, fmt.Errorf("%w: %s cannot be reached from %s", ErrOutside, name, root)
+			return Dir{}, fmt.Errorf("%w: %s cannot be reached from %s", errOutside, name, root)
 		}
 		name = rel
 	}
 	d := Dir{Root: root, Name: pactfile.Layout(name).Dir()}
 	if !d.inside() {
-		return Dir{}, fmt.Errorf("%w, and %s is not (it is relative to %s)", ErrOutside, name, root)
+		return Dir{}, fmt.Errorf("%w, and %s is not (it is relative to %s)", errOutside, name, root)
 	}
 	return d, nil
 }
@@ -105,7 +107,7 @@ func (d Dir) openRepo() (*os.Root, error) {
 // absent. A missing directory is fs.ErrNotExist (wrapped).
 func (d Dir) openPact(create bool) (*os.Root, error) {
 	if !d.inside() {
-		return nil, fmt.Errorf("%w, and %s is not", ErrOutside, d.Name)
+		return nil, fmt.Errorf("%w, and %s is not", errOutside, d.Name)
 	}
 	repo, err := d.openRepo()
 	if err != nil {

@@ -119,7 +119,7 @@ func TestReadRegular(t *testing.T) {
 				}, want)
 			})
 			// The task files' reader, with the same checks in fewer calls
-			// where the system has them (tasks_unix.go).
+			// where the system has them (load_unix.go).
 			t.Run("openTasks", func(t *testing.T) {
 				dir, name := filepath.Split(tc.name)
 				if filepath.Clean(dir) != ".pact" {

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pact-action/pact-action/internal/version"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -173,39 +174,39 @@ func (d Dir) snapshotPlace() (pact, dir, name string, ok bool) {
 	return pact, filepath.Join(git, snapshotDir), snapshotName(pact), true
 }
 
-// Loaded is what a writer loaded to append to: the log and its replay,
+// cachedLoad is what a writer loaded to append to: the log and its replay,
 // whether they came from the snapshot (and, for a debug line, why not),
-// and how many bytes of the log they describe, which SaveSnapshot holds
+// and how many bytes of the log they describe, which saveSnapshot holds
 // the log to.
-type Loaded struct {
+type cachedLoad struct {
 	Log          *projection.Log
 	Res          *projection.Result
 	FromSnapshot bool
 	Why          string
-	// bytes: SaveSnapshot keeps a snapshot only when the log is these
+	// bytes: saveSnapshot keeps a snapshot only when the log is these
 	// bytes and the line appended. A line another program appended
 	// without the lock in between is in the log, not in the state, and a
 	// snapshot would hide it from every writer after.
 	bytes int64
 }
 
-// LoadLogToAppendCached is LoadLogToAppend that starts from the pact's
+// loadCached is loadLogToAppend that starts from the pact's
 // snapshot when one is there and trusted (FromSnapshot), and otherwise
-// replays the log keeping what a snapshot needs (SaveSnapshot). A snapshot
+// replays the log keeping what a snapshot needs (saveSnapshot). A snapshot
 // is used only when written by the same build, and never when the new
 // event_id might be the log's (projection.DecodeSnapshot). The caller
 // holds the lock.
-func (d Dir) LoadLogToAppendCached(build, eventID string, p *Progress) (*Loaded, error) {
+func (d Dir) loadCached(build, eventID string, p *Progress) (*cachedLoad, error) {
 	log, res, size, why := d.loadSnapshot(build, eventID)
 	if why == "" {
-		return &Loaded{Log: log, Res: res, FromSnapshot: true, bytes: size}, nil
+		return &cachedLoad{Log: log, Res: res, FromSnapshot: true, bytes: size}, nil
 	}
 	_, _, _, kept := d.snapshotPlace() // no place: nothing to keep for it
 	log, res, read, err := loadLog(d, p, projection.ReadOptions{Reserve: []string{eventID}, Snapshot: kept})
 	if err != nil {
 		return nil, err
 	}
-	return &Loaded{Log: log, Res: res, Why: why, bytes: read}, nil
+	return &cachedLoad{Log: log, Res: res, Why: why, bytes: read}, nil
 }
 
 // loadSnapshot is the log and replay the snapshot describes, and the size
@@ -277,12 +278,12 @@ func (d Dir) logIdentity(pact string) (logIdentity, []byte, error) {
 	return id, tail, nil
 }
 
-// snapshotOut is where SaveSnapshot writes the temporary file; tests make
+// snapshotOut is where saveSnapshot writes the temporary file; tests make
 // it fail (a full disk).
 var snapshotOut = func(f *os.File) io.Writer { return f }
 
-// SaveSnapshot writes the pact's snapshot of log and res (read by
-// LoadLogToAppendCached, then appended to) once appended, the bytes the
+// saveSnapshot writes the pact's snapshot of log and res (read by
+// loadCached, then appended to) once appended, the bytes the
 // writer added, ends the log: a log that ends otherwise is not the one
 // they describe, and then the snapshot is removed instead. It is written
 // whole through a temporary file and a rename, so a reader finds the old
@@ -290,7 +291,7 @@ var snapshotOut = func(f *os.File) io.Writer { return f }
 // crash fails its checksum and is dropped. On any failure the old snapshot
 // is removed, so none is left that could describe a log not on disk. The
 // caller holds the lock, and a failure must not fail its verb.
-func (d Dir) SaveSnapshot(build string, l *Loaded, appended []byte) (err error) {
+func (d Dir) saveSnapshot(build string, l *cachedLoad, appended []byte) (err error) {
 	pact, dir, name, ok := d.snapshotPlace()
 	if !ok {
 		return nil
@@ -342,4 +343,30 @@ func (d Dir) SaveSnapshot(build string, l *Loaded, appended []byte) (err error) 
 		return err
 	}
 	return root.Rename(tmpName, name)
+}
+
+// buildIdentity names this build of pactify for its snapshots
+// (buildIdentityOf).
+func buildIdentity() string {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = ""
+	}
+	return buildIdentityOf(version.String(), exe)
+}
+
+// buildIdentityOf names the build of version ver at exe: the version, and
+// the executable's place, size and time, so that a snapshot is read only
+// by the binary that wrote it (two development builds share a version,
+// and a store that gives every file one time, as Nix does, leaves two
+// builds apart only by their place).
+func buildIdentityOf(ver, exe string) string {
+	b := ver
+	if exe == "" {
+		return b
+	}
+	if fi, err := os.Stat(exe); err == nil {
+		b += fmt.Sprintf(" %q %d %d", exe, fi.Size(), fi.ModTime().UnixNano())
+	}
+	return b
 }

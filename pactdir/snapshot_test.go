@@ -118,11 +118,11 @@ func appendJoin(t *testing.T, d Dir, build string) (cached bool, why string) {
 	}
 	defer unlock()
 	id := newID()
-	l, err := d.LoadLogToAppendCached(build, id, nil)
+	l, err := d.loadCached(build, id, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, want, err := d.LoadLogToAppend(id, nil)
+	_, want, err := d.loadLogToAppend(id, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func appendJoin(t *testing.T, d Dir, build string) (cached bool, why string) {
 		t.Fatalf("the state loaded (from the snapshot: %v) is not the replay's", l.FromSnapshot)
 	}
 	a := appendJoinTo(t, d, l, id)
-	if err := d.SaveSnapshot(build, l, a.Tail); err != nil {
+	if err := d.saveSnapshot(build, l, a.Tail); err != nil {
 		t.Fatal(err)
 	}
 	return l.FromSnapshot, l.Why
@@ -461,12 +461,12 @@ func TestSnapshotFullDisk(t *testing.T) { // not parallel: it swaps snapshotOut
 			t.Fatal(err)
 		}
 		id := newID()
-		l, err := d.LoadLogToAppendCached(testBuild, id, nil)
+		l, err := d.loadCached(testBuild, id, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		a := appendJoinTo(t, d, l, id)
-		err = d.SaveSnapshot(testBuild, l, a.Tail)
+		err = d.saveSnapshot(testBuild, l, a.Tail)
 		unlock()
 		snapshotOut = func(f *os.File) io.Writer { return f }
 		if !errors.Is(err, syscall.ENOSPC) {
@@ -502,7 +502,7 @@ func TestSnapshotLineAppendedWhileLoading(t *testing.T) {
 				t.Fatal(err)
 			}
 			id := newID()
-			l, err := d.LoadLogToAppendCached(build, id, nil)
+			l, err := d.loadCached(build, id, nil)
 			if err != nil || l.FromSnapshot != fromSnapshot {
 				t.Fatalf("load: %+v, %v", l, err)
 			}
@@ -519,7 +519,7 @@ func TestSnapshotLineAppendedWhileLoading(t *testing.T) {
 				t.Fatal(err)
 			}
 			a := appendJoinTo(t, d, l, id)
-			_ = d.SaveSnapshot(build, l, a.Tail) // may refuse: that is the point
+			_ = d.saveSnapshot(build, l, a.Tail) // may refuse: that is the point
 			unlock()
 			if _, err := os.Stat(snap); err == nil {
 				settle(t, d, snap)
@@ -551,12 +551,12 @@ func TestSnapshotLastLineCutWhileLoading(t *testing.T) {
 				t.Fatal(err)
 			}
 			id := newID()
-			l, err := d.LoadLogToAppendCached(testBuild, id, nil)
+			l, err := d.loadCached(testBuild, id, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			a := appendTo(t, d, l, id, projection.NewAssign("lead", "T3", "F", projection.AssignPayload{Owner: "dev", Reviewer: "rev", Branch: "b", Spec: ".pact/tasks/T3.md"}))
-			if err := d.SaveSnapshot(testBuild, l, a.Tail); err != nil {
+			if err := d.saveSnapshot(testBuild, l, a.Tail); err != nil {
 				t.Fatal(err)
 			}
 			unlock()
@@ -572,7 +572,7 @@ func TestSnapshotLastLineCutWhileLoading(t *testing.T) {
 				t.Fatal(err)
 			}
 			id = newID()
-			l, err = d.LoadLogToAppendCached(build, id, nil)
+			l, err = d.loadCached(build, id, nil)
 			if err != nil || l.FromSnapshot != fromSnapshot || l.Res.State.Tasks["T3"] == nil {
 				t.Fatalf("load: from the snapshot %v, T3 %v, %v", l != nil && l.FromSnapshot, l != nil && l.Res.State.Tasks["T3"] != nil, err)
 			}
@@ -581,7 +581,7 @@ func TestSnapshotLastLineCutWhileLoading(t *testing.T) {
 				t.Fatal(err)
 			}
 			a = appendJoinTo(t, d, l, id)
-			_ = d.SaveSnapshot(build, l, a.Tail) // may refuse: that is the point
+			_ = d.saveSnapshot(build, l, a.Tail) // may refuse: that is the point
 			unlock()
 			if _, err := os.Stat(snap); err == nil {
 				settle(t, d, snap)
@@ -592,7 +592,7 @@ func TestSnapshotLastLineCutWhileLoading(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer unlock()
-			next, err := d.LoadLogToAppendCached(build, newID(), nil)
+			next, err := d.loadCached(build, newID(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -608,15 +608,15 @@ func TestSnapshotLastLineCutWhileLoading(t *testing.T) {
 
 // appendJoinTo appends a seat's join with event id id to the log d holds,
 // judged against what l loaded as a writer would, and returns what was appended.
-func appendJoinTo(t *testing.T, d Dir, l *Loaded, id string) *projection.Appended {
+func appendJoinTo(t *testing.T, d Dir, l *cachedLoad, id string) *projection.Appended {
 	t.Helper()
 	return appendTo(t, d, l, id, projection.NewJoin("dev", []string{"dev"}))
 }
 
 // appendTo is appendJoinTo for any event.
-func appendTo(t *testing.T, d Dir, l *Loaded, id string, draft projection.Draft) *projection.Appended {
+func appendTo(t *testing.T, d Dir, l *cachedLoad, id string, draft projection.Draft) *projection.Appended {
 	t.Helper()
-	end, err := d.LogEnd()
+	end, err := d.readLogEnd()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -626,8 +626,39 @@ func appendTo(t *testing.T, d Dir, l *Loaded, id string, draft projection.Draft)
 	if err != nil || a.Refused[0] != nil {
 		t.Fatalf("append: %v %+v", err, a.Refused)
 	}
-	if err := d.AppendLine(a.Lines[0]); err != nil {
+	if err := d.appendLine(a.Lines[0]); err != nil {
 		t.Fatal(err)
 	}
 	return a
+}
+
+// TestBuildIdentityOf: two executables of one version, size and time (a
+// store that sets every file's time alike, as Nix does) are two builds
+// unless they are one file.
+func TestBuildIdentityOf(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a", "pactify"), filepath.Join(dir, "b", "pactify")
+	when := time.Unix(1, 0)
+	for _, exe := range []string{a, b} {
+		if err := os.MkdirAll(filepath.Dir(exe), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(exe, []byte("same size"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(exe, when, when); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first := buildIdentityOf("v1", a)
+	if first == buildIdentityOf("v1", b) {
+		t.Error("two executables in two places are one build")
+	}
+	if again := buildIdentityOf("v1", a); again != first {
+		t.Error("one executable is two builds")
+	}
+	if first == buildIdentityOf("v2", a) {
+		t.Error("two versions are one build")
+	}
 }

@@ -9,8 +9,8 @@ const (
 	BlockEnd   = "<!-- pact:end -->"
 )
 
-// Block is where the managed block of a text is.
-type Block struct {
+// block is where the managed block of a text is.
+type block struct {
 	// Begin is the offset of the start of the begin marker's line; End the
 	// offset just after the end marker (what follows the marker on its
 	// line, the line terminator included, is not the block's).
@@ -22,13 +22,13 @@ type Block struct {
 	Body string
 }
 
-// ParseBlock finds the managed block of text. A marker counts only on a
+// parseBlock finds the managed block of text. A marker counts only on a
 // line of its own (trailing spaces, tabs or a CR allowed), so prose that
 // mentions the markers ("we keep <!-- pact:begin --> blocks") is not a
 // block. The block is the first complete one: the first end marker and the
 // nearest begin marker above it. A stray begin marker without an end (a
 // hand edit) therefore never swallows the text after it.
-func ParseBlock(text string) (Block, bool) {
+func parseBlock(text string) (block, bool) {
 	begin, bodyStart, line := -1, 0, 0
 	for off, n := 0, 1; off < len(text); n++ {
 		l := text[off:]
@@ -41,27 +41,27 @@ func ParseBlock(text string) (Block, bool) {
 			begin, bodyStart, line = off, next, n
 		case BlockEnd:
 			if begin >= 0 {
-				return Block{Begin: begin, End: off + len(BlockEnd), Line: line, Body: text[bodyStart:off]}, true
+				return block{Begin: begin, End: off + len(BlockEnd), Line: line, Body: text[bodyStart:off]}, true
 			}
 		}
 		off = next
 	}
-	return Block{}, false
+	return block{}, false
 }
 
-// FormatBlock is body between the markers, each on a line of its own: what
+// formatBlock is body between the markers, each on a line of its own: what
 // ReplaceBlock puts in a text. Trailing newlines of body are dropped, so a
 // block's end marker always follows its last line.
-func FormatBlock(body string) string {
+func formatBlock(body string) string {
 	return BlockBegin + "\n" + strings.TrimRight(body, "\n") + "\n" + BlockEnd
 }
 
-// ReplaceBlock puts body between the markers of text (ParseBlock), or
+// ReplaceBlock puts body between the markers of text (parseBlock), or
 // appends a new block when text has none. Text outside the block is never
 // touched, so running init again changes nothing else.
 func ReplaceBlock(text, body string) string {
-	marked := FormatBlock(body)
-	if b, ok := ParseBlock(text); ok {
+	marked := formatBlock(body)
+	if b, ok := parseBlock(text); ok {
 		return text[:b.Begin] + marked + text[b.End:]
 	}
 	switch {

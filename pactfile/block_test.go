@@ -58,10 +58,10 @@ func TestReplaceBlockStrayBeginTwice(t *testing.T) {
 	}
 }
 
-// FuzzParseBlock: for any text, ParseBlock finds a block made of marker
+// FuzzParseBlock: for any text, parseBlock finds a block made of marker
 // lines, with its body between them and its line counted; ReplaceBlock is
 // idempotent, keeps everything outside the block it writes, and the result
-// holds the block, which ParseBlock reads back.
+// holds the block, which parseBlock reads back.
 //
 //	go test ./pactfile -run '^$' -fuzz '^FuzzParseBlock$' -fuzztime 20s
 func FuzzParseBlock(f *testing.F) {
@@ -71,7 +71,7 @@ func FuzzParseBlock(f *testing.F) {
 		f.Add(s, "## Pact seat\nexport PACT_AGENT_ID=x\n")
 	}
 	f.Fuzz(func(t *testing.T, text, body string) {
-		if b, ok := ParseBlock(text); ok {
+		if b, ok := parseBlock(text); ok {
 			if !isMarkerLine(text, b.Begin, BlockBegin) || !strings.HasSuffix(text[:b.End], BlockEnd) || !isMarkerLine(text, b.End-len(BlockEnd), BlockEnd) {
 				t.Fatalf("block %+v of %q is not between marker lines", b, text)
 			}
@@ -88,15 +88,15 @@ func FuzzParseBlock(f *testing.F) {
 		if again := ReplaceBlock(got, body); again != got {
 			t.Fatalf("not idempotent on %q:\nonce  %q\ntwice %q", text, got, again)
 		}
-		marked := FormatBlock(body)
-		if b, ok := ParseBlock(text); ok {
+		marked := formatBlock(body)
+		if b, ok := parseBlock(text); ok {
 			if got != text[:b.Begin]+marked+text[b.End:] {
 				t.Fatalf("text outside the block changed: %q -> %q", text, got)
 			}
 		} else if !strings.HasPrefix(got, text) || !strings.HasSuffix(got, marked+"\n") {
 			t.Fatalf("appending changed the text: %q -> %q", text, got)
 		}
-		b, ok := ParseBlock(got)
+		b, ok := parseBlock(got)
 		if !ok || got[b.Begin:b.End] != marked || b.Body != strings.TrimRight(body, "\n")+"\n" {
 			t.Fatalf("the result does not read back: %+v in %q", b, got)
 		}

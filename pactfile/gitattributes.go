@@ -24,8 +24,8 @@ import (
 // GitAttributesFile is the file, at the repository root, that holds the line.
 const GitAttributesFile = ".gitattributes"
 
-// GitAttributesComment comes right before the line when init writes it.
-const GitAttributesComment = "# The pact's files keep LF line endings on every checkout (pactify init)."
+// gitAttributesComment comes right before the line when init writes it.
+const gitAttributesComment = "# The pact's files keep LF line endings on every checkout (pactify init)."
 
 // GitAttributesLine is the line for the pact directory of l.
 func GitAttributesLine(l Layout) string {
@@ -73,21 +73,21 @@ func attrOf(rules []attrRule, p, name string) string {
 // merge.<name>.driver that `pactify install` and init configure.
 const MergeDriver = "pact"
 
-// MergeComment comes right before the merge lines when init writes them.
-const MergeComment = "# git merges the pact's log and STATE.yml with pactify (pactify install; docs/pactify.md)."
+// mergeComment comes right before the merge lines when init writes them.
+const mergeComment = "# git merges the pact's log and STATE.yml with pactify (pactify install; docs/pactify.md)."
 
-// MergeLines are the lines that give the log and STATE.yml of l the merge
+// mergeLines are the lines that give the log and STATE.yml of l the merge
 // driver.
-func MergeLines(l Layout) []string {
+func mergeLines(l Layout) []string {
 	return []string{
 		quotePattern(globEscape(l.Log())) + " merge=" + MergeDriver,
 		quotePattern(globEscape(l.State())) + " merge=" + MergeDriver,
 	}
 }
 
-// MergesByDriver reports whether the .gitattributes text b gives both the
+// mergesByDriver reports whether the .gitattributes text b gives both the
 // log and STATE.yml of l the merge driver.
-func MergesByDriver(b []byte, l Layout) bool {
+func mergesByDriver(b []byte, l Layout) bool {
 	rules := parseGitAttributes(b)
 	return attrOf(rules, l.Log(), "merge") == "="+MergeDriver && attrOf(rules, l.State(), "merge") == "="+MergeDriver
 }
@@ -297,24 +297,24 @@ func quotePattern(p string) string {
 }
 
 // WithGitAttributesLine is the .gitattributes text b with the line for l
-// appended (after GitAttributesComment), in b's own line endings; b itself
+// appended (after gitAttributesComment), in b's own line endings; b itself
 // when it already keeps the pact's line endings (KeepsLF). Nothing of b is
 // changed or reordered.
 func WithGitAttributesLine(b []byte, l Layout) []byte {
 	if KeepsLF(b, l) {
 		return b
 	}
-	return withLines(b, GitAttributesComment, GitAttributesLine(l))
+	return withLines(b, gitAttributesComment, GitAttributesLine(l))
 }
 
-// WithMergeLines is the .gitattributes text b with MergeLines appended
-// (after MergeComment), in b's own line endings; b itself when it already
-// gives the log and STATE.yml the merge driver (MergesByDriver).
+// WithMergeLines is the .gitattributes text b with mergeLines appended
+// (after mergeComment), in b's own line endings; b itself when it already
+// gives the log and STATE.yml the merge driver (mergesByDriver).
 func WithMergeLines(b []byte, l Layout) []byte {
-	if MergesByDriver(b, l) {
+	if mergesByDriver(b, l) {
 		return b
 	}
-	return withLines(b, append([]string{MergeComment}, MergeLines(l)...)...)
+	return withLines(b, append([]string{mergeComment}, mergeLines(l)...)...)
 }
 
 // withLines is b with lines appended in b's own line endings.
@@ -338,19 +338,19 @@ func withLines(b []byte, lines ...string) []byte {
 const (
 	// GitIgnoreFile is the file, in the pact directory, that holds the line.
 	GitIgnoreFile = ".gitignore"
-	// GitIgnoreComment comes right before the line when init writes it.
-	GitIgnoreComment = "# Temporary files a pactify writer leaves if it is killed; the next writer removes them (pactify init)."
-	// GitIgnoreLine matches those temporary files, in the pact directory and
+	// gitIgnoreComment comes right before the line when init writes it.
+	gitIgnoreComment = "# Temporary files a pactify writer leaves if it is killed; the next writer removes them (pactify init)."
+	// gitIgnoreLine matches those temporary files, in the pact directory and
 	// below it.
-	GitIgnoreLine = ".*.tmp-*"
+	gitIgnoreLine = ".*.tmp-*"
 )
 
-// WithGitIgnoreLine is the .gitignore text b with GitIgnoreLine appended
-// (after GitIgnoreComment), in b's own line endings; b itself when a line
-// of it is already GitIgnoreLine. Nothing of b is changed or reordered.
+// WithGitIgnoreLine is the .gitignore text b with gitIgnoreLine appended
+// (after gitIgnoreComment), in b's own line endings; b itself when a line
+// of it is already gitIgnoreLine. Nothing of b is changed or reordered.
 func WithGitIgnoreLine(b []byte) []byte {
 	for _, line := range SplitLines(b) {
-		if strings.TrimSpace(string(line)) == GitIgnoreLine {
+		if strings.TrimSpace(string(line)) == gitIgnoreLine {
 			return b
 		}
 	}
@@ -359,5 +359,5 @@ func WithGitIgnoreLine(b []byte) []byte {
 	if len(out) > 0 && out[len(out)-1] != '\n' {
 		out = append(out, eol...)
 	}
-	return append(out, GitIgnoreComment+eol+GitIgnoreLine+eol...)
+	return append(out, gitIgnoreComment+eol+gitIgnoreLine+eol...)
 }

@@ -140,7 +140,7 @@ func git(t *testing.T, dir string, args ...string) string {
 
 func TestWithGitAttributesLine(t *testing.T) {
 	t.Parallel()
-	line := GitAttributesComment + "\n.pact/** text eol=lf\n"
+	line := gitAttributesComment + "\n.pact/** text eol=lf\n"
 	for _, c := range []struct{ before, after string }{
 		{"", line},
 		{"*.png binary\n", "*.png binary\n" + line},
@@ -184,7 +184,7 @@ func FuzzGitAttributes(f *testing.F) {
 
 func TestWithGitIgnoreLine(t *testing.T) {
 	t.Parallel()
-	add := GitIgnoreComment + "\n" + GitIgnoreLine + "\n"
+	add := gitIgnoreComment + "\n" + gitIgnoreLine + "\n"
 	for _, c := range []struct{ in, want string }{
 		{"", add},
 		{"*.log\n", "*.log\n" + add},
@@ -213,15 +213,15 @@ func TestMergesByDriver(t *testing.T) {
 		{".pact/* merge=pact\n*.jsonl -merge\n", false},
 		{"* merge=pact\n", true},
 	} {
-		if got := MergesByDriver([]byte(c.text), l); got != c.want {
+		if got := mergesByDriver([]byte(c.text), l); got != c.want {
 			t.Errorf("MergesByDriver(%q) = %v, want %v", c.text, got, c.want)
 		}
 		out := WithMergeLines([]byte(c.text), l)
-		if !MergesByDriver(out, l) || (c.want && string(out) != c.text) {
+		if !mergesByDriver(out, l) || (c.want && string(out) != c.text) {
 			t.Errorf("WithMergeLines(%q) = %q", c.text, out)
 		}
 	}
-	if got := MergeLines(Layout("docs/my pact")); got[0] != `"docs/my pact/log.jsonl" merge=pact` {
+	if got := mergeLines(Layout("docs/my pact")); got[0] != `"docs/my pact/log.jsonl" merge=pact` {
 		t.Errorf("MergeLines of a spaced directory: %q", got)
 	}
 }

@@ -36,7 +36,7 @@ func (s Seat) Holds(role string) bool {
 // the place for the charter people write.
 const NewProjectTail = "\n## Charter\n\nDescribe the project's goals here.\n"
 
-// FormatCharter is the body of PROJECT.md's managed block (FormatBlock puts
+// FormatCharter is the body of PROJECT.md's managed block (formatBlock puts
 // it between the markers). Its first line is the header annotation that
 // ParseProject reads back.
 func FormatCharter(c Charter) string {
@@ -51,8 +51,8 @@ func FormatCharter(c Charter) string {
 	return b.String()
 }
 
-// ProjectHeader is what PROJECT.md says of the protocol.
-type ProjectHeader struct {
+// projectHeader is what PROJECT.md says of the protocol.
+type projectHeader struct {
 	// Line is the 1-based line of the managed block's begin marker.
 	Line int
 	// ProtocolVersion is the digits of the block's first protocol_version
@@ -62,16 +62,16 @@ type ProjectHeader struct {
 
 var versionAnnotation = regexp.MustCompile(`protocol_version:\s*(\d+)`)
 
-// ParseProject reads the managed block of PROJECT.md (ParseBlock) and the
+// ParseProject reads the managed block of PROJECT.md (parseBlock) and the
 // protocol_version annotation in it, written or not by FormatCharter: any
 // "protocol_version:" followed by digits counts, the first one in the block.
 // It reports false when the file has no managed block.
-func ParseProject(project []byte) (ProjectHeader, bool) {
-	b, ok := ParseBlock(string(project))
+func ParseProject(project []byte) (projectHeader, bool) {
+	b, ok := parseBlock(string(project))
 	if !ok {
-		return ProjectHeader{}, false
+		return projectHeader{}, false
 	}
-	h := ProjectHeader{Line: b.Line}
+	h := projectHeader{Line: b.Line}
 	if m := versionAnnotation.FindStringSubmatch(b.Body); m != nil {
 		h.ProtocolVersion = m[1]
 	}

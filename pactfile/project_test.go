@@ -12,16 +12,16 @@ func TestParseProject(t *testing.T) {
 	for _, c := range []struct {
 		name, text string
 		ok         bool
-		want       ProjectHeader
+		want       projectHeader
 	}{
-		{"no block", "# demo (protocol_version: 1)\n", false, ProjectHeader{}},
-		{"spec header", "# Charter\n\n" + block("# demo — Pact Charter (protocol_version: 1)"), true, ProjectHeader{Line: 3, ProtocolVersion: "1"}},
-		{"no annotation", block("# demo"), true, ProjectHeader{Line: 1}},
-		{"annotation outside the block only", "protocol_version: 1\n" + block("# demo"), true, ProjectHeader{Line: 2}},
-		{"first annotation counts", block("protocol_version:1\nprotocol_version: 2"), true, ProjectHeader{Line: 1, ProtocolVersion: "1"}},
-		{"markers mentioned in prose", "We use " + B + " and " + E + " (protocol_version: 9) markers.\n", false, ProjectHeader{}},
+		{"no block", "# demo (protocol_version: 1)\n", false, projectHeader{}},
+		{"spec header", "# Charter\n\n" + block("# demo — Pact Charter (protocol_version: 1)"), true, projectHeader{Line: 3, ProtocolVersion: "1"}},
+		{"no annotation", block("# demo"), true, projectHeader{Line: 1}},
+		{"annotation outside the block only", "protocol_version: 1\n" + block("# demo"), true, projectHeader{Line: 2}},
+		{"first annotation counts", block("protocol_version:1\nprotocol_version: 2"), true, projectHeader{Line: 1, ProtocolVersion: "1"}},
+		{"markers mentioned in prose", "We use " + B + " and " + E + " (protocol_version: 9) markers.\n", false, projectHeader{}},
 		{"markers mentioned in prose before the block", "We use " + B + " and " + E + " markers.\n\n" + block("(protocol_version: 1)"), true,
-			ProjectHeader{Line: 3, ProtocolVersion: "1"}},
+			projectHeader{Line: 3, ProtocolVersion: "1"}},
 	} {
 		h, ok := ParseProject([]byte(c.text))
 		if ok != c.ok || h != c.want {
@@ -50,7 +50,7 @@ func TestCharterRoundTrip(t *testing.T) {
 		if !ok || h.ProtocolVersion != "1" {
 			t.Errorf("after init over %q: %+v, %v\n%s", before, h, ok, text)
 		}
-		if b, _ := ParseBlock(text); b.Body != FormatCharter(c) {
+		if b, _ := parseBlock(text); b.Body != FormatCharter(c) {
 			t.Errorf("after init over %q: body %q", before, b.Body)
 		}
 	}

@@ -19,18 +19,18 @@ type Task struct {
 	Reviewer string `yaml:"reviewer"`
 }
 
-// NewTaskBody is the body a new task file starts with.
-const NewTaskBody = "## Spec\n\n## Acceptance\n- [ ] \n\n## Handoff log\n"
+// newTaskBody is the body a new task file starts with.
+const newTaskBody = "## Spec\n\n## Acceptance\n- [ ] \n\n## Handoff log\n"
 
-// FormatTask is the front matter block pactify writes: a --- line, the four
+// formatTask is the front matter block pactify writes: a --- line, the four
 // keys in the spec's order, each written as yaml.Marshal writes a one-key
 // map, and a closing --- line.
-func FormatTask(fm Task) []byte {
-	return AppendTask(nil, fm)
+func formatTask(fm Task) []byte {
+	return appendTask(nil, fm)
 }
 
-// AppendTask appends FormatTask(fm) to dst.
-func AppendTask(dst []byte, fm Task) []byte {
+// appendTask appends formatTask(fm) to dst.
+func appendTask(dst []byte, fm Task) []byte {
 	w := yamlemit.NewWriter(append(dst, "---\n"...), 4)
 	for _, kv := range [...]struct{ key, value string }{{"id", fm.ID}, {"feature", fm.Feature}, {"owner", fm.Owner}, {"reviewer", fm.Reviewer}} {
 		// Each key is its own document, as four yaml.Marshal calls wrote it.
@@ -49,14 +49,14 @@ func AppendTask(dst []byte, fm Task) []byte {
 // as the body. The body keeps its text with LF line ends, as the front
 // matter is written, so that no file mixes CRLF and LF.
 func TaskFile(fm Task, old []byte) []byte {
-	body := NewTaskBody
+	body := newTaskBody
 	if old != nil {
 		body = strings.ReplaceAll(string(TrimBOM(old)), "\r\n", "\n")
 		if _, rest, err := cutFrontMatter(old); err == nil {
 			body = rest
 		}
 	}
-	return append(FormatTask(fm), body...)
+	return append(formatTask(fm), body...)
 }
 
 // ParseTask reads the front matter of a task file: a first line of ---,
@@ -106,7 +106,7 @@ func TaskMatches(b []byte, fm Task) bool {
 		return false
 	}
 	var buf [256]byte
-	return bytes.HasPrefix(b, AppendTask(buf[:0], fm))
+	return bytes.HasPrefix(b, appendTask(buf[:0], fm))
 }
 
 // readsBack reports whether a front matter value surely parses back to

@@ -11,7 +11,7 @@ import (
 )
 
 // formatTaskWithYAML is how pactify wrote the front matter before this
-// package: yaml.Marshal of a one-key map per key. FormatTask must write
+// package: yaml.Marshal of a one-key map per key. formatTask must write
 // exactly the same bytes, so that files written before still match.
 func formatTaskWithYAML(t testing.TB, fm Task) []byte {
 	var b strings.Builder
@@ -29,14 +29,14 @@ func formatTaskWithYAML(t testing.TB, fm Task) []byte {
 
 func TestFormatTask(t *testing.T) {
 	t.Parallel()
-	got := string(FormatTask(Task{ID: "T1", Feature: "yes", Owner: "opencode", Reviewer: "claude-opus"}))
+	got := string(formatTask(Task{ID: "T1", Feature: "yes", Owner: "opencode", Reviewer: "claude-opus"}))
 	// A feature named like a YAML boolean stays a string.
 	if want := "---\nid: T1\nfeature: \"yes\"\nowner: opencode\nreviewer: claude-opus\n---\n"; got != want {
 		t.Errorf("FormatTask = %q, want %q", got, want)
 	}
 	for i, s := range yamlcases.Tricky {
 		fm := Task{ID: s, Feature: yamlcases.Tricky[(i+1)%len(yamlcases.Tricky)], Owner: yamlcases.Tricky[(i+2)%len(yamlcases.Tricky)], Reviewer: s}
-		if got, want := FormatTask(fm), formatTaskWithYAML(t, fm); string(got) != string(want) {
+		if got, want := formatTask(fm), formatTaskWithYAML(t, fm); string(got) != string(want) {
 			t.Errorf("FormatTask(%+v) =\n%q\nyaml.Marshal wrote\n%q", fm, got, want)
 		}
 	}
@@ -86,7 +86,7 @@ func TestTaskFile(t *testing.T) {
 	t.Parallel()
 	fm := Task{ID: "T1", Feature: "F", Owner: "a", Reviewer: "b"}
 	cases := []struct{ name, old, want string }{
-		{"new file", "\x00nil", "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\n" + NewTaskBody},
+		{"new file", "\x00nil", "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\n" + newTaskBody},
 		{"keeps the body, in LF", "---\r\nid: old\r\n---\r\nMy notes.\r\n", "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\nMy notes.\n"},
 		{"no front matter: all of it is the body, in LF", "\ufeffNo frontmatter\r\nat all.\r\n", "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\nNo frontmatter\nat all.\n"},
 		{"empty file", "", "---\nid: T1\nfeature: F\nowner: a\nreviewer: b\n---\n"},
@@ -119,7 +119,7 @@ func TestTaskMatches(t *testing.T) {
 		want bool
 	}{
 		{"as pactify writes it", file, fm, true},
-		{"front matter alone", FormatTask(fm), fm, true},
+		{"front matter alone", formatTask(fm), fm, true},
 		{"another task", file, Task{ID: "T2", Feature: "yes", Owner: "opencode", Reviewer: "claude-opus"}, false},
 		{"same meaning, other bytes", []byte("---\nid: T1\nfeature: 'yes'\nowner: opencode\nreviewer: claude-opus\n---\n"), fm, false},
 		{"CRLF", []byte(strings.ReplaceAll(string(file), "\n", "\r\n")), fm, false},
@@ -127,8 +127,8 @@ func TestTaskMatches(t *testing.T) {
 		{"empty", nil, fm, false},
 		// A value YAML would not read back as itself is never matched on
 		// bytes: parsing decides.
-		{"value with a line break", FormatTask(Task{ID: "T1", Feature: "a\nb"}), Task{ID: "T1", Feature: "a\nb"}, false},
-		{"value with a CR", FormatTask(Task{ID: "T1", Feature: "a\rb"}), Task{ID: "T1", Feature: "a\rb"}, false},
+		{"value with a line break", formatTask(Task{ID: "T1", Feature: "a\nb"}), Task{ID: "T1", Feature: "a\nb"}, false},
+		{"value with a CR", formatTask(Task{ID: "T1", Feature: "a\rb"}), Task{ID: "T1", Feature: "a\rb"}, false},
 	}
 	for _, tc := range cases {
 		if got := TaskMatches(tc.b, tc.fm); got != tc.want {
@@ -138,20 +138,20 @@ func TestTaskMatches(t *testing.T) {
 }
 
 // FuzzTaskMatches: whenever TaskMatches says a file mirrors a task, parsing
-// the file says so too; and FormatTask writes what yaml.Marshal wrote.
+// the file says so too; and formatTask writes what yaml.Marshal wrote.
 //
 //	go test ./pactfile/ -run '^$' -fuzz FuzzTaskMatches -fuzztime 60s
 func FuzzTaskMatches(f *testing.F) {
 	for i, s := range yamlcases.Tricky {
-		f.Add(s, yamlcases.Tricky[(i+1)%len(yamlcases.Tricky)], "opencode", yamlcases.Tricky[(i+5)%len(yamlcases.Tricky)], NewTaskBody)
+		f.Add(s, yamlcases.Tricky[(i+1)%len(yamlcases.Tricky)], "opencode", yamlcases.Tricky[(i+5)%len(yamlcases.Tricky)], newTaskBody)
 	}
 	f.Add("T1", "F", "a", "b", "---\nid: T2\n---\n")
 	f.Fuzz(func(t *testing.T, id, feature, owner, reviewer, body string) {
 		fm := Task{ID: id, Feature: feature, Owner: owner, Reviewer: reviewer}
-		if got, want := FormatTask(fm), formatTaskWithYAML(t, fm); string(got) != string(want) {
+		if got, want := formatTask(fm), formatTaskWithYAML(t, fm); string(got) != string(want) {
 			t.Fatalf("FormatTask(%+v) =\n%q\nyaml.Marshal wrote\n%q", fm, got, want)
 		}
-		b := append(FormatTask(fm), body...)
+		b := append(formatTask(fm), body...)
 		if !TaskMatches(b, fm) {
 			return
 		}

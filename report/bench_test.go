@@ -11,8 +11,8 @@ import (
 
 // BenchmarkTaskTableOneBigFeature: one feature of 20,000 assigned tasks on
 // the branch, the table of the summary and of the terminal. A feature's
-// status looks at each of its tasks; asked once per row, it made these
-// quadratic (check --local took 11 s on such a pact, 0.4 s since).
+// status looks at each of its tasks; asked once per row, it would make
+// these quadratic (docs/performance.md, Record).
 //
 //	go test ./report -run '^$' -bench TaskTableOneBigFeature
 func BenchmarkTaskTableOneBigFeature(b *testing.B) {

@@ -308,8 +308,8 @@ func taskTable(st *projection.State, branches []string, mark string, findings []
 	var b strings.Builder
 	b.WriteString("\n### Features and tasks\n\n| feature | feature status | task | status | owner | reviewer | branch |\n|---|---|---|---|---|---|---|\n")
 	for _, fid := range st.FeatureOrder {
-		// Once per feature: it looks at each of its tasks, and a feature
-		// of 20,000 tasks asked per row took 11 s.
+		// Once per feature: it looks at each of its tasks, so asked per
+		// row it is quadratic in a feature's tasks.
 		fs, fe := st.FeatureStatus(fid), Escape(fid)
 		for _, tid := range st.Features[fid].Tasks {
 			t := st.Tasks[tid]

@@ -14,7 +14,7 @@ import (
 // `pactify validate`'s output.
 func WriteText(w io.Writer, findings []checks.Finding) error {
 	// Streamed: a large log can have hundreds of thousands of findings, and
-	// building the report as one string doubled validate's peak memory.
+	// the report built as one string would be held beside them.
 	b := bufio.NewWriterSize(w, 64<<10)
 	writeFindings(b, findings)
 	b.WriteString(VerdictLine(findings) + "\n")

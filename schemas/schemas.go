@@ -1,10 +1,10 @@
 // Package schemas holds the machine-readable contract of Pact v1 as JSON Schema
 // 2020-12 documents, embedded in the binary, and the reading of YAML into the
 // JSON data model they judge (DecodeYAML). It compiles nothing: a JSON Schema
-// library's package initialisation alone (it compiles the meta-schemas) cost
-// every pactify call 4 ms, so the product judges with code of its own (config's
-// validation of .github/pact.yml, projection's decoder), and the tests hold
-// that code to these documents through internal/testkit/schematest.
+// library's package initialisation alone compiles the meta-schemas, on every
+// pactify call (docs/performance.md), so the product judges with code of its
+// own (config's validation of .github/pact.yml, projection's decoder), and the
+// tests hold that code to these documents through internal/testkit/schematest.
 //
 // The documents:
 //

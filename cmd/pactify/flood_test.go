@@ -16,12 +16,10 @@ import (
 // TestMalformedFloodIsBounded: a log with a million lines of `1` (2 MB)
 // costs validate, its JSON and a writer a bounded memory and output
 // (docs/semantics.md §7): the first 100 malformed lines listed, the others
-// counted exactly. Before the cap, validate peaked at 357 MiB and wrote
-// 231 MB, its JSON at 1.6 GiB and 401 MB. So does every other junk shape
-// (loggen.Junk) at 1.5 MB: before defective lines were kept compactly, a
-// million lines of `{}` (3 MB) took 1 GiB, so half of it still takes
-// twice the bound, and before long values were clipped, ten lines of
-// 1 MiB wrote 10 MB, so the two lines here write twice what is allowed.
+// counted exactly. So does every other junk shape (loggen.Junk) at
+// 1.5 MB. The sizes are chosen so that the code without the cap, without
+// compact defective lines or without clipped values would exceed the
+// bounds twice over (docs/performance.md, "Floods of malformed lines").
 func TestMalformedFloodIsBounded(t *testing.T) {
 	t.Parallel()
 	const lines = 1_000_000

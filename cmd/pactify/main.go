@@ -23,12 +23,10 @@ func main() {
 // tuneMemory trades collector work for a bounded heap on huge logs: a soft
 // memory limit with rarer collections below it (GOGC 400). The limit is
 // 200 MiB, or half the log's size when that is more: what a replay keeps
-// live grows with the log (at most about 0.35 of its size: 76-90 MB for a
-// 1M-event, 256 MB log, 140-175 MB at 2M, most of it the replayed state),
-// and a limit near the live heap makes the collector run back to back.
-// Measured on the 2M-event bench repository: peak RSS about 245 MiB, 5
-// collections (docs/performance.md, "A smaller state, a parallel render").
-// GOGC and GOMEMLIMIT still win when set.
+// live grows with the log (at most about a third of its size, most of it
+// the replayed state), and a limit near the live heap makes the collector
+// run back to back (docs/performance.md, "Method" and the Record). GOGC
+// and GOMEMLIMIT still win when set.
 func tuneMemory(getenv func(string) string, logBytes int64) {
 	if getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit(logBytes))

@@ -210,7 +210,7 @@ func renderedID(ctx context.Context, dir string, st *projection.State) (string, 
 // readVersions reads the three versions of the log git hands a driver
 // (base, ours, theirs). The ancestor's is where both sides start, so it is
 // compared with their starts as it is read and, when it is one, not held a
-// second time (at a million events, 256 MB).
+// second time: each version is as large as the log.
 func readVersions(base, ours, theirs string) ([3][]byte, error) {
 	var out [3][]byte
 	for i, n := range []string{ours, theirs} {

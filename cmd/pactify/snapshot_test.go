@@ -181,34 +181,3 @@ func gitIn(t *testing.T, p *project) func(args ...string) string {
 		return strings.TrimSpace(string(out))
 	}
 }
-
-// TestSnapshotBuildOf: two executables of one version, size and time (a
-// store that sets every file's time alike, as Nix does) are two builds
-// unless they are one file.
-func TestSnapshotBuildOf(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	a, b := filepath.Join(dir, "a", "pactify"), filepath.Join(dir, "b", "pactify")
-	when := time.Unix(1, 0)
-	for _, exe := range []string{a, b} {
-		if err := os.MkdirAll(filepath.Dir(exe), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(exe, []byte("same size"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chtimes(exe, when, when); err != nil {
-			t.Fatal(err)
-		}
-	}
-	first := snapshotBuildOf("v1", a)
-	if first == snapshotBuildOf("v1", b) {
-		t.Error("two executables in two places are one build")
-	}
-	if again := snapshotBuildOf("v1", a); again != first {
-		t.Error("one executable is two builds")
-	}
-	if first == snapshotBuildOf("v2", a) {
-		t.Error("two versions are one build")
-	}
-}

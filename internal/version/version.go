@@ -14,9 +14,9 @@ import (
 // version is set by the release build's -ldflags -X (scripts/build.sh).
 var version string
 
-// Variable is the -X target of the release build; scripts/build.sh and the
-// tests that hold it to the Dockerfile and the release name it.
-const Variable = "github.com/pact-action/pact-action/internal/version.version"
+// linkTarget is the -X target of scripts/build.sh, which the Dockerfile
+// and the release build through (TestBuildScriptLinksTheVersion).
+const linkTarget = "github.com/pact-action/pact-action/internal/version.version"
 
 // String is the version of this binary.
 func String() string {

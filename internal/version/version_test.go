@@ -1,6 +1,7 @@
 package version
 
 import (
+	"os"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -39,5 +40,18 @@ func TestLineNamesProgramVersionAndGo(t *testing.T) {
 	got := Line("pactify")
 	if !strings.HasPrefix(got, "pactify "+String()+" (go") || !strings.HasSuffix(got, ")\n") {
 		t.Errorf("Line = %q", got)
+	}
+}
+
+// TestBuildScriptLinksTheVersion: the build every binary of a release and
+// of the tests comes from sets the variable String reads.
+func TestBuildScriptLinksTheVersion(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("../../scripts/build.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "-X "+linkTarget+"=") {
+		t.Errorf("scripts/build.sh does not link the version into %s", linkTarget)
 	}
 }

@@ -65,10 +65,11 @@ var allowed = map[string][]string{
 	"report":                       {"checks", "projection"},
 	"bot":                          {"pactfile", "projection", "checks", "config", "report", "ghevent"},
 	"ghapi":                        {},
-	"pactdir":                      {"pactfile", "projection"},
-	"action":                       {"pactfile", "projection", "checks", "config", "report", "bot", "ghapi", "ghevent", "pactdir", "doctor", "internal/cmdline", "internal/version"},
-	"doctor":                       {"pactfile", "projection", "checks", "config", "ghapi", "ghevent"},
-	"cmd/pactify":                  {"pactfile", "projection", "checks", "report", "pactdir", "internal/cmdline", "internal/version"},
+	// The writers' snapshot names the build of pactify that wrote it.
+	"pactdir":     {"pactfile", "projection", "internal/version"},
+	"action":      {"pactfile", "projection", "checks", "config", "report", "bot", "ghapi", "ghevent", "pactdir", "doctor", "internal/cmdline", "internal/version"},
+	"doctor":      {"pactfile", "projection", "checks", "config", "ghapi", "ghevent"},
+	"cmd/pactify": {"pactfile", "projection", "checks", "report", "pactdir", "internal/cmdline", "internal/version"},
 	// The action's entry reads flags and the environment and makes one
 	// call into action per verb: it builds no GitHub client and renders
 	// nothing (thin).

@@ -181,7 +181,7 @@ func (v *violations) take() []string {
 func TestRequestViolationsAreReported(t *testing.T) {
 	t.Parallel()
 	var v violations
-	s := New(t, WithViolationHandler(v.add))
+	s := New(t, withViolationHandler(v.add))
 	head := s.CommitFiles("o", "r", "main", map[string]string{"a": "1"}, "alice")
 	manyAnnotations := make([]any, 51)
 	for i := range manyAnnotations {
@@ -289,7 +289,7 @@ func TestEveryOperationAnswersValidly(t *testing.T) {
 	t.Parallel()
 	s := New(t)
 	b64 := base64.StdEncoding.EncodeToString
-	base := s.CommitFiles("o", "r", "main", map[string]string{"README.md": "hi\n", "dir/a.txt": "a\n", "big.bin": strings.Repeat("x", JSONContentLimit+1)}, "alice", Verified())
+	base := s.CommitFiles("o", "r", "main", map[string]string{"README.md": "hi\n", "dir/a.txt": "a\n", "big.bin": strings.Repeat("x", jsonContentLimit+1)}, "alice", Verified())
 	head := s.CommitFiles("o", "r", "topic", map[string]string{"dir/a.txt": "A\n", "new.txt": "n\n"}, "bob")
 	s.ForkRepo("o", "r", "forker")
 	forkHead := s.CommitFiles("forker", "r", "fix", map[string]string{"fix.txt": "f\n"}, "forker")

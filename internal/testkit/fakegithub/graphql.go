@@ -44,15 +44,15 @@ const GraphQLOperation = "graphql"
 // schemaRelPath is GitHub's GraphQL schema, relative to the module root.
 const schemaRelPath = "testdata/github/graphql/schema.graphql"
 
-// DefaultGraphQLTextLimit is where GitHub cuts Blob.text (isTruncated turns
+// defaultGraphQLTextLimit is where GitHub cuts Blob.text (isTruncated turns
 // true). GitHub does not document it; 512,000 bytes is what its API is
 // observed to return (reported by clients that read files through
 // GraphQL), so a client must check isTruncated and fall back to the blobs
 // API, as it must for larger files anyway.
-const DefaultGraphQLTextLimit = 512_000
+const defaultGraphQLTextLimit = 512_000
 
 // WithGraphQLTextLimit lowers where Blob.text is cut (default
-// DefaultGraphQLTextLimit), so tests can exercise a client's fallback with
+// defaultGraphQLTextLimit), so tests can exercise a client's fallback with
 // small files.
 func WithGraphQLTextLimit(n int) Option {
 	return func(s *Server) { s.textLimit = n }

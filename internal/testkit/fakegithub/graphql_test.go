@@ -166,7 +166,7 @@ func TestGraphQLUnknownRepository(t *testing.T) {
 func TestGraphQLViolations(t *testing.T) {
 	t.Parallel()
 	var v violations
-	s := New(t, WithViolationHandler(v.add))
+	s := New(t, withViolationHandler(v.add))
 	head := s.CommitFiles("o", "r", "main", map[string]string{"a": "1"}, "alice")
 	s.SeedCheckRun("o", "r", CheckRunSeed{Name: "pact", HeadSHA: head})
 	tests := []struct {

@@ -462,7 +462,7 @@ func (s *Server) getContent(c *call) *reply {
 		}
 		return &reply{status: http.StatusOK, raw: data, contentType: "application/vnd.github.raw; charset=utf-8"}
 	}
-	if len(data) > JSONContentLimit {
+	if len(data) > jsonContentLimit {
 		return tooLarge()
 	}
 	return jsonReply(http.StatusOK, s.contentEntryJSON(c.repo, ref, p, e, true))

@@ -45,12 +45,12 @@ func (s *Server) apiRepo(r *repoState) string {
 	return s.URL + "/repos/" + escPath(r.fullName())
 }
 
-// HTMLURL is the web host of the fake's html_url links, as
+// htmlurl is the web host of the fake's html_url links, as
 // https://github.com is GitHub's (the API lives elsewhere).
-const HTMLURL = "https://github.example"
+const htmlurl = "https://github.example"
 
 func (s *Server) htmlRepo(r *repoState) string {
-	return HTMLURL + "/" + escPath(r.fullName())
+	return htmlurl + "/" + escPath(r.fullName())
 }
 
 func (s *Server) userJSON(login string) obj {

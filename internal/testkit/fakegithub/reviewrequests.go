@@ -14,14 +14,14 @@ import (
 // every team it is a member of); asking for the pull request's author, an
 // account without access to the repository, an app's account or a team
 // the token cannot see fails the whole request with 422, as does a
-// request that would leave more than MaxRequestedReviewers requested
+// request that would leave more than maxRequestedReviewers requested
 // (GitHub's web interface offers "Request up to 15 reviewers"; the answer
 // of the API past that is not documented, so the fake's message is its
 // own).
 
-// MaxRequestedReviewers is the most accounts and teams a pull request may
+// maxRequestedReviewers is the most accounts and teams a pull request may
 // have requested at once.
-const MaxRequestedReviewers = 15
+const maxRequestedReviewers = 15
 
 type teamState struct {
 	id      int64
@@ -172,8 +172,8 @@ func (s *Server) requestReviewers(c *call) *reply {
 	for _, slug := range in.TeamReviewers {
 		teams = addFold(teams, s.teams[strings.ToLower(slug)].slug)
 	}
-	if len(users)+len(teams) > MaxRequestedReviewers {
-		return validationFailed(fmt.Sprintf("A pull request may have at most %d requested reviewers.", MaxRequestedReviewers))
+	if len(users)+len(teams) > maxRequestedReviewers {
+		return validationFailed(fmt.Sprintf("A pull request may have at most %d requested reviewers.", maxRequestedReviewers))
 	}
 	p.requestedUsers, p.requestedTeams = users, teams
 	p.updated = s.tick()

@@ -16,7 +16,7 @@
 // schema, and the JSON response the fake sends must match the schema of its
 // status code (error statuses the subset does not list, or lists without a
 // body, are checked against basic-error). A mismatch is a violation, reported with t.Errorf (see
-// WithViolationHandler) and kept in Violations. Operations outside the
+// withViolationHandler) and kept in Violations. Operations outside the
 // subset (listed in extraOperations) are served but cannot be validated.
 //
 // GraphQL (POST /graphql, /api/graphql) is checked the same way against
@@ -52,12 +52,12 @@ const DefaultLogin = "github-actions[bot]"
 
 // Size limits of the contents API, as documented by GitHub.
 const (
-	// JSONContentLimit is the largest file the contents API returns as
+	// jsonContentLimit is the largest file the contents API returns as
 	// JSON (base64); larger files need the raw media type.
-	JSONContentLimit = 1 << 20
-	// DefaultRawContentLimit is the largest file the contents API returns
+	jsonContentLimit = 1 << 20
+	// defaultRawContentLimit is the largest file the contents API returns
 	// with the raw media type; larger files need the blobs API.
-	DefaultRawContentLimit = 100 << 20
+	defaultRawContentLimit = 100 << 20
 )
 
 // Server is the fake GitHub REST API.
@@ -105,10 +105,10 @@ type Server struct {
 // Option configures New.
 type Option func(*Server)
 
-// WithViolationHandler replaces t.Errorf as the receiver of OpenAPI
+// withViolationHandler replaces t.Errorf as the receiver of OpenAPI
 // violations (they are still kept in Violations). Tests of the fake itself
 // use it to provoke violations on purpose.
-func WithViolationHandler(fn func(msg string)) Option {
+func withViolationHandler(fn func(msg string)) Option {
 	return func(s *Server) { s.onViolation = fn }
 }
 
@@ -238,8 +238,8 @@ func New(t testing.TB, opts ...Option) *Server {
 		suites:         map[suiteKey]int64{},
 		perms:          map[string]string{},
 		tokens:         map[string]Token{},
-		rawLimit:       DefaultRawContentLimit,
-		textLimit:      DefaultGraphQLTextLimit,
+		rawLimit:       defaultRawContentLimit,
+		textLimit:      defaultGraphQLTextLimit,
 	}
 	s.onViolation = func(msg string) { t.Errorf("fakegithub: %s", msg) }
 	for _, o := range opts {

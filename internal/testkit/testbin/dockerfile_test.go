@@ -56,19 +56,19 @@ func TestDockerfileBuildsWhatTheTestsBuild(t *testing.T) {
 	var build string
 	for _, r := range runs {
 		if strings.Contains(r, "go build") {
-			t.Errorf("%q builds by hand; build with %s, the one build of every shipped binary", r, BuildScript)
+			t.Errorf("%q builds by hand; build with %s, the one build of every shipped binary", r, buildScript)
 		}
-		if strings.Contains(r, BuildScript) {
+		if strings.Contains(r, buildScript) {
 			build = r
 		}
 	}
 	if build == "" {
-		t.Fatalf("no RUN line builds with %s", BuildScript)
+		t.Fatalf("no RUN line builds with %s", buildScript)
 	}
-	want := regexp.MustCompile(`^RUN GOOS=\$TARGETOS GOARCH=\$TARGETARCH VERSION=\$VERSION bash ` + regexp.QuoteMeta(BuildScript) + ` ` + regexp.QuoteMeta(ActionPackage) + ` (/\S+)$`)
+	want := regexp.MustCompile(`^RUN GOOS=\$TARGETOS GOARCH=\$TARGETARCH VERSION=\$VERSION bash ` + regexp.QuoteMeta(buildScript) + ` ` + regexp.QuoteMeta(ActionPackage) + ` (/\S+)$`)
 	out := want.FindStringSubmatch(build)
 	if out == nil {
-		t.Fatalf("build line %q: want RUN GOOS=$TARGETOS GOARCH=$TARGETARCH VERSION=$VERSION bash %s %s /OUT", build, BuildScript, ActionPackage)
+		t.Fatalf("build line %q: want RUN GOOS=$TARGETOS GOARCH=$TARGETARCH VERSION=$VERSION bash %s %s /OUT", build, buildScript, ActionPackage)
 	}
 	for _, arg := range []string{"ARG TARGETOS", "ARG TARGETARCH", "ARG VERSION="} {
 		if !strings.Contains(text, "\n"+arg) {
@@ -168,7 +168,7 @@ func TestDockerignoreKeepsTheBuild(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	needed := []string{"go.mod", "go.sum", BuildScript}
+	needed := []string{"go.mod", "go.sum", buildScript}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)
 		if len(fields) == 0 {

@@ -76,7 +76,7 @@ func TestReleaseWorkflowBuildsWithTheScripts(t *testing.T) {
 	for job, j := range w.Jobs {
 		for _, s := range j.Steps {
 			if strings.Contains(s.Run, "go build") {
-				t.Errorf("job %s builds by hand: %q; use %s", job, s.Run, BuildScript)
+				t.Errorf("job %s builds by hand: %q; use %s", job, s.Run, buildScript)
 			}
 			if strings.Contains(s.Run, `scripts/release-binaries.sh "$VERSION" dist`) {
 				binaries = true
@@ -104,7 +104,7 @@ func TestReleaseWorkflowBuildsWithTheScripts(t *testing.T) {
 	script := readFile(t, "scripts/release-binaries.sh")
 	for _, want := range []string{
 		"linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64",
-		`"$root/` + BuildScript + `" "./cmd/$cmd"`,
+		`"$root/` + buildScript + `" "./cmd/$cmd"`,
 	} {
 		if !strings.Contains(script, want) {
 			t.Errorf("scripts/release-binaries.sh lacks %q", want)
@@ -134,7 +134,7 @@ func TestReleaseWorkflowBuildsWithTheScripts(t *testing.T) {
 // newcomer's first `go test ./...`.
 func TestReleaseBinariesAreBuiltLikeTheTests(t *testing.T) {
 	t.Parallel()
-	SkipUnlessLinux(t, "scripts/release-binaries.sh")
+	skipUnlessLinux(t, "scripts/release-binaries.sh")
 	if os.Getenv(releaseTestVar) != "1" {
 		t.Skipf("the release build runs with %s=1 (.ci/run sets it)", releaseTestVar)
 	}
@@ -301,7 +301,7 @@ func versionLess(a, b string) bool {
 // refused and leaves the file alone.
 func TestPinImage(t *testing.T) {
 	t.Parallel()
-	SkipUnlessLinux(t, "scripts/pin-image.sh")
+	skipUnlessLinux(t, "scripts/pin-image.sh")
 	original := readFile(t, "action.yml")
 	if !strings.Contains(original, "\n  image: Dockerfile\n") {
 		t.Fatal("action.yml on main must build the Dockerfile: `  image: Dockerfile`")

@@ -15,9 +15,9 @@ import (
 	"sync"
 )
 
-// BuildScript is the one build of every shipped binary, relative to the
+// buildScript is the one build of every shipped binary, relative to the
 // module root.
-const BuildScript = "scripts/build.sh"
+const buildScript = "scripts/build.sh"
 
 // Version is what test binaries report as their version: fixed, so golden
 // files do not change with every commit, and not a real release's.
@@ -56,22 +56,22 @@ func Build(pkg string) (string, error) {
 		dir = d
 	}
 	out := filepath.Join(dir, filepath.Base(pkg)+exe)
-	if err := RunBuildScript(pkg, out, Version, []string{"TEST_BUILD=1"}); err != nil {
+	if err := runBuildScript(pkg, out, Version, []string{"TEST_BUILD=1"}); err != nil {
 		return "", err
 	}
 	built[pkg] = out
 	return out, nil
 }
 
-// RunBuildScript runs scripts/build.sh for pkg into out (an absolute path)
+// runBuildScript runs scripts/build.sh for pkg into out (an absolute path)
 // with VERSION set and extra environment such as GOOS and GOARCH.
-func RunBuildScript(pkg, out, version string, env []string) error {
-	cmd := exec.Command(Bash(), BuildScript, pkg, out)
+func runBuildScript(pkg, out, version string, env []string) error {
+	cmd := exec.Command(Bash(), buildScript, pkg, out)
 	cmd.Dir = ModuleRoot()
 	cmd.Env = append(append(os.Environ(), "VERSION="+version), env...)
 	return serialized(func() error {
 		if b, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("%s %s: %w\n%s", BuildScript, pkg, err, b)
+			return fmt.Errorf("%s %s: %w\n%s", buildScript, pkg, err, b)
 		}
 		return nil
 	})
@@ -84,13 +84,13 @@ func RunBuildScript(pkg, out, version string, env []string) error {
 // commands' own packages again. One at a time, the first builds and the
 // rest find its work in the build cache.
 func serialized(build func() error) error {
-	f, err := os.Open(filepath.Join(ModuleRoot(), BuildScript))
+	f, err := os.Open(filepath.Join(ModuleRoot(), buildScript))
 	if err != nil {
-		return fmt.Errorf("open %s to lock it: %w", BuildScript, err)
+		return fmt.Errorf("open %s to lock it: %w", buildScript, err)
 	}
 	defer f.Close()
 	if err := lockFile(f); err != nil {
-		return fmt.Errorf("lock %s: %w", BuildScript, err)
+		return fmt.Errorf("lock %s: %w", buildScript, err)
 	}
 	defer func() { _ = unlockFile(f) }()
 	return build()
@@ -121,10 +121,10 @@ func isFile(p string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
-// SkipUnlessLinux skips a test of what runs on Linux only: the release
+// skipUnlessLinux skips a test of what runs on Linux only: the release
 // and the image are built there (.github/workflows/release.yml), and their
 // scripts use GNU find and sed.
-func SkipUnlessLinux(t interface{ Skipf(string, ...any) }, what string) {
+func skipUnlessLinux(t interface{ Skipf(string, ...any) }, what string) {
 	if runtime.GOOS != "linux" {
 		t.Skipf("%s runs on Linux only (the release is built there with GNU tools); this is %s", what, runtime.GOOS)
 	}

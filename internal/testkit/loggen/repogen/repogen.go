@@ -19,10 +19,10 @@ import (
 	"github.com/pact-action/pact-action/projection"
 )
 
-// Version changes whenever the files written for a given Config change
+// formatVersion changes whenever the files written for a given Config change
 // (loggen.Version included); caches of generated repositories should be
 // keyed by it.
-const Version = 100*loggen.Version + 1
+const formatVersion = 100*loggen.Version + 1
 
 // Options says which files besides the log to write.
 type Options struct {
@@ -51,7 +51,7 @@ func Write(root string, cfg loggen.Config, opts Options) (Stats, error) {
 	if st.Stats, err = writeLog(logPath, cfg); err != nil {
 		return st, err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "PROJECT.md"), []byte(ProjectMD), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "PROJECT.md"), []byte(projectMD), 0o644); err != nil {
 		return st, err
 	}
 	if opts.LogOnly {
@@ -75,8 +75,8 @@ func Write(root string, cfg loggen.Config, opts Options) (Stats, error) {
 	return st, err
 }
 
-// ProjectMD is PROJECT.md as `pactify init` writes it for loggen's roster.
-const ProjectMD = `<!-- pact:begin -->
+// projectMD is PROJECT.md as `pactify init` writes it for loggen's roster.
+const projectMD = `<!-- pact:begin -->
 # acme-widgets — Pact Charter (protocol_version: 1)
 
 This block is managed by ` + "`pactify init`" + `; edit the charter outside it.
@@ -148,7 +148,7 @@ func writeLog(path string, cfg loggen.Config) (loggen.Stats, error) {
 // change never reuses an old repository; a marker written last means an
 // interrupted generation is started again.
 func Cached(cache string, cfg loggen.Config, opts Options) (string, error) {
-	name := fmt.Sprintf("repo-v%d-n%d-seed%d-defects%g-swaps%g", Version, cfg.Lines, cfg.Seed, cfg.Defects, cfg.Swaps)
+	name := fmt.Sprintf("repo-v%d-n%d-seed%d-defects%g-swaps%g", formatVersion, cfg.Lines, cfg.Seed, cfg.Defects, cfg.Swaps)
 	if cfg.NoMalformed {
 		name += "-nomalformed"
 	}

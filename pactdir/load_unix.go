@@ -14,8 +14,9 @@ import (
 // openTasks opens the files of dir with openat(2) on the directory's
 // descriptor, O_NOFOLLOW and O_NONBLOCK, then fstat(2): the checks of
 // openRegular in one open and one stat, without an *os.File per file
-// (measured: 100k events, 20,702 task files, about a third of validate's
-// time through os.Root). What this path does not open (a link, a FIFO, a
+// (os.Root's path walk and an *os.File per file are a large part of
+// validate's time on a pact of many tasks: docs/performance.md). What
+// this path does not open (a link, a FIFO, a
 // device) is opened again through openRegular, which says why it refuses
 // it in the same words.
 func openTasks(dir *os.Root) (openFunc, func(), error) {

@@ -64,3 +64,28 @@ func TestResumeJoinsOnlyTheSameAnswer(t *testing.T) {
 		})
 	}
 }
+
+func TestTransportBuffersBodiesWithoutGetBody(t *testing.T) {
+	t.Parallel()
+	var bodies []string
+	base := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		b, _ := io.ReadAll(r.Body)
+		bodies = append(bodies, string(b))
+		status := http.StatusBadGateway
+		if len(bodies) == 3 {
+			status = http.StatusOK
+		}
+		return &http.Response{StatusCode: status, Header: http.Header{}, Body: io.NopCloser(strings.NewReader("{}")), Request: r}, nil
+	})
+	rt := newRetryTransport(base, RetryPolicy{MaxAttempts: 5}, func(context.Context, time.Duration) error { return nil }, nil)
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, "http://example.invalid/x", io.NopCloser(strings.NewReader(`{"a":1}`)))
+	req.GetBody = nil
+	resp, err := rt.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if len(bodies) != 3 || bodies[0] != `{"a":1}` || bodies[2] != `{"a":1}` {
+		t.Errorf("bodies sent = %q", bodies)
+	}
+}

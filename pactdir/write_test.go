@@ -7,9 +7,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
 	"github.com/pact-action/pact-action/pactfile"
@@ -129,7 +131,7 @@ func TestRecordAllOrNothing(t *testing.T) { // not parallel: it swaps the seams
 					_ = f.Close()
 				}
 				before := snapshot(t, d.Path())
-				appended, err := d.Record(line, st, task)
+				appended, err := d.record(line, st, task)
 				if appended || err == nil {
 					t.Fatalf("Record = %v, %v; want a failure before the append", appended, err)
 				}
@@ -141,7 +143,7 @@ func TestRecordAllOrNothing(t *testing.T) { // not parallel: it swaps the seams
 		}
 	}
 	d, line, st, task := recordable(t)
-	if appended, err := d.Record(line, st, task); !appended || err != nil {
+	if appended, err := d.record(line, st, task); !appended || err != nil {
 		t.Fatalf("Record = %v, %v", appended, err)
 	}
 	after := snapshot(t, d.Path())
@@ -154,136 +156,6 @@ func TestRecordAllOrNothing(t *testing.T) { // not parallel: it swaps the seams
 			t.Errorf("temporary file left: %s", name)
 		}
 	}
-}
-
-// TestLockRemovesTemporaries: a writer that takes the lock removes the
-// temporary files a killed writer left (createTemp's names, regular files
-// only), and nothing else.
-func TestLockRemovesTemporaries(t *testing.T) {
-	t.Parallel()
-	d := newDir(t)
-	if err := os.WriteFile(d.Path(pactfile.LogFile), []byte("{}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	stale := []string{".STATE.yml.tmp-0123456789abcdef", ".T2.md.tmp-fedcba9876543210", ".PROJECT.md.tmp-00000000000000ff",
-		"..gitignore.tmp-0000000000000001", ".log.jsonl.tmp-0123456789abcdef"}
-	// The user's files that look like temporaries but are not named for a
-	// file pactify writes here with createTemp's exact suffix.
-	kept := []string{"STATE.yml.tmp-0123456789abcdef", ".STATE.yml.tmp-0123", ".STATE.yml.tmp-0123456789ABCDEF",
-		".STATE.yml.tmp-0123456789abcdeg", ".tmp-0123456789abcdef", "notes.md", ".STATE.yml.tmp-0123456789abcdef0",
-		".STATE.yml.tmp-foo", ".notes.txt.tmp-0123456789abcdef", ".log.jsonl.tmp-0123", "..md.tmp-0123456789abcdef",
-		".STATE.yml.bak.tmp-0123456789abcdef"}
-	for _, name := range append(append([]string{}, stale...), kept...) {
-		if err := os.WriteFile(d.Path(name), []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// A temporary-looking name that is a directory is not ours: kept.
-	if err := os.Mkdir(d.Path(".dir.tmp-0123456789abcdef"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	kept = append(kept, ".dir.tmp-0123456789abcdef")
-	unlock, err := d.Lock()
-	if err != nil {
-		t.Fatal(err)
-	}
-	unlock()
-	for _, name := range stale {
-		if _, err := os.Lstat(d.Path(name)); !errors.Is(err, fs.ErrNotExist) {
-			t.Errorf("stale temporary %s is still there (%v)", name, err)
-		}
-	}
-	for _, name := range kept {
-		if _, err := os.Lstat(d.Path(name)); err != nil {
-			t.Errorf("%s was removed: %v", name, err)
-		}
-	}
-}
-
-// TestOSErrorSentences: each condition of the system is said as itself,
-// with what to do, and never as "not a regular file"; any other error
-// stays what it was.
-func TestOSErrorSentences(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		err        error
-		cond       Condition
-		what, todo string
-	}{
-		{fs.ErrPermission, Permission, "permission denied", "writable"},
-		{&fs.PathError{Op: "open", Path: "x", Err: fs.ErrPermission}, Permission, "permission denied", "writable"},
-	} {
-		got := openError("write", ".pact/STATE.yml", c.err)
-		var oe *OSError
-		if !errors.As(got, &oe) || oe.Condition != c.cond || !strings.Contains(got.Error(), c.what) ||
-			!strings.Contains(oe.Hint(), c.todo) || errors.Is(got, ErrNotRegular) || !errors.Is(got, c.err) {
-			t.Errorf("openError(%v) = %v; want %q, hint with %q", c.err, got, c.what, c.todo)
-		}
-	}
-	for _, c := range platformConditions {
-		for _, e := range c.errs {
-			got := openError("write", ".pact/STATE.yml", &fs.PathError{Op: "open", Path: "x", Err: e})
-			var oe *OSError
-			if !errors.As(got, &oe) || oe.Condition != c.cond || errors.Is(got, ErrNotRegular) || strings.Contains(got.Error(), "regular file") {
-				t.Errorf("openError(%v) = %v; want condition %d", e, got, c.cond)
-			}
-			if !strings.Contains(got.Error(), c.cond.what()) || oe.Hint() != c.cond.todo() || c.cond.todo() == "" {
-				t.Errorf("openError(%v) = %v, hint %q", e, got, oe.Hint())
-			}
-		}
-	}
-	// Five conditions, five sentences.
-	seen := map[string]bool{}
-	for _, c := range []Condition{ReadOnly, NoSpace, FileTooBig, Permission, NotPermitted} {
-		if seen[c.what()] || seen[c.todo()] {
-			t.Errorf("condition %d says what another says", c)
-		}
-		seen[c.what()], seen[c.todo()] = true, true
-	}
-	other := errors.New("a loop of links")
-	if got := openError("write", ".pact/STATE.yml", other); !errors.Is(got, ErrNotRegular) {
-		t.Errorf("openError(other) = %v, want ErrNotRegular", got)
-	}
-	if got := osError("write", "f", other); errors.As(got, new(*OSError)) || !errors.Is(got, other) {
-		t.Errorf("osError(other) = %v", got)
-	}
-}
-
-// TestShareExcludesWriters: validate's shared lock keeps writers out (and
-// lets other readers in) until it is released.
-func TestShareExcludesWriters(t *testing.T) {
-	t.Parallel()
-	d := newDir(t)
-	unlock, err := d.Share()
-	if err != nil {
-		t.Fatal(err)
-	}
-	unlock() // no log: nothing to lock, nothing fails
-	if err := os.WriteFile(d.Path(pactfile.LogFile), []byte("{}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	other, err := os.Open(d.Path(pactfile.LogFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	unlock, err = d.Share()
-	if err != nil {
-		t.Fatal(err)
-	}
-	second, err := d.Share()
-	if err != nil {
-		t.Fatalf("a second reader: %v", err)
-	}
-	second()
-	if ok, err := osLock.tryLock(other); ok || err != nil {
-		t.Fatalf("a writer took the lock while a reader held it shared: %v, %v", ok, err)
-	}
-	unlock()
-	if ok, err := osLock.tryLock(other); !ok || err != nil {
-		t.Fatalf("the reader let go, yet tryLock = %v, %v", ok, err)
-	}
-	_ = osLock.unlock(other)
 }
 
 // largePact is how many tasks a pact of the fault tests has when its
@@ -385,3 +257,55 @@ func TestWriteStateFailsAnywhere(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+func TestWriteState(t *testing.T) {
+	t.Parallel()
+	d := newDir(t)
+	st := projection.NewState()
+	st.Project = "p"
+	if err := d.WriteState(st); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(d.Path(pactfile.StateFile))
+	if err != nil || !bytes.Equal(b, projection.RenderBytes(st)) {
+		t.Fatalf("STATE.yml = %q, %v", b, err)
+	}
+	// The same state again touches nothing; another replaces the file.
+	old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(d.Path(pactfile.StateFile), old, old); err != nil {
+		t.Fatal(err)
+	}
+	before := stat(t, d.Path(pactfile.StateFile))
+	if err := d.WriteState(st); err != nil {
+		t.Fatal(err)
+	}
+	if fi := stat(t, d.Path(pactfile.StateFile)); !fi.ModTime().Equal(old) || !os.SameFile(before, fi) {
+		t.Fatal("writing the same state rewrote STATE.yml")
+	}
+	// A file that is a prefix of the render, or longer, is replaced.
+	for _, other := range [][]byte{b[:len(b)-1], append(append([]byte(nil), b...), '\n'), nil} {
+		if err := os.WriteFile(d.Path(pactfile.StateFile), other, 0o640); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(d.Path(pactfile.StateFile), 0o640); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.WriteState(st); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(d.Path(pactfile.StateFile)); !bytes.Equal(got, b) || (mode(t, d.Path(pactfile.StateFile)) != 0o640 && runtime.GOOS != "windows") {
+			t.Fatalf("STATE.yml after replacing %q: %q, mode %v", other, got, mode(t, d.Path(pactfile.StateFile)))
+		}
+	}
+	// Large enough to be compared and written in many pieces.
+	for i := range 5000 {
+		st.Tasks[fmt.Sprint("T", i)] = &projection.Task{ID: fmt.Sprint("T", i), Feature: "F", Status: projection.StatusAssigned}
+		st.TaskOrder = append(st.TaskOrder, fmt.Sprint("T", i))
+	}
+	if err := d.WriteState(st); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(d.Path(pactfile.StateFile)); !bytes.Equal(got, projection.RenderBytes(st)) {
+		t.Fatal("large STATE.yml not written as rendered")
+	}
+}

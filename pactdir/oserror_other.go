@@ -5,6 +5,6 @@ package pactdir
 // platformConditions: only permission errors (fs.ErrPermission) are known
 // on this system.
 var platformConditions []struct {
-	cond Condition
+	cond condition
 	errs []error
 }
