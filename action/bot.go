@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/bot"
-	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/ghevent"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -35,14 +35,9 @@ type BotGitHub interface {
 	HasComment(ctx context.Context, number int, marker string, authors []string) (bool, error)
 }
 
-// BotSettings tune bot mode.
-type BotSettings struct {
-	Settings
-	// MaxAttempts bounds the re-read-and-retry loop on a non-fast-forward
-	// ref update; Sleep waits between attempts (tests inject it).
-	MaxAttempts int
-	Sleep       func(ctx context.Context, d time.Duration) error
-}
+// writeAttempts bounds the bot's re-read-and-retry loop on a
+// non-fast-forward ref update; the run's sleep waits between attempts.
+const writeAttempts = 6
 
 // BotOutcome is what a bot-mode run did.
 type BotOutcome struct {
@@ -73,10 +68,9 @@ type BotOutcome struct {
 // comment was made, the log at the reviewed commit — never taking them
 // from the webhook payload, which a re-run replays unchanged; then it
 // writes, retries and replies.
-func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string, s BotSettings) (*BotOutcome, error) {
+func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string, r *eventRun) (*BotOutcome, error) {
 	out := &BotOutcome{}
-	s.Settings = s.perRun()
-	g := &botFacts{gh: gh, s: s.Settings, f: bot.Facts{EventName: eventName, Event: ev, BotLogins: botLogins(s.BotLogin), LogPath: s.layout().Log()}}
+	g := &botFacts{gh: gh, r: r, f: bot.Facts{EventName: eventName, Event: ev, BotLogins: botLogins(r.BotLogin), LogPath: r.layout().Log()}}
 	d, err := g.decide(ctx)
 	out.Ignored, out.Notices = d.Ignored, append(out.Notices, d.Notices...)
 	if err != nil {
@@ -90,18 +84,18 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 	if d.Err != nil {
 		return out, d.Err
 	}
-	target := Target{HeadSHA: pr.HeadSHA, Known: []checks.PRFact{*pr}}
+	target := Target{HeadSHA: pr.HeadSHA, Known: []ghfacts.PullRequest{*pr}}
 	if len(d.Intents) > 0 {
 		if pr.Fork {
 			out.forkNotice(ctx, gh, *pr, d.Intents, bot.WhyFork)
 		} else {
-			if err := out.write(ctx, gh, *pr, d, s); err != nil {
+			if err := out.write(ctx, gh, *pr, d, r); err != nil {
 				return out, err
 			}
 			// The reviews and comments read for the decision are not
 			// trusted after the write: committing and retrying take time
 			// in which a review may be dismissed or a comment edited.
-			s.facts.forget()
+			r.facts.forget()
 			// The branch's log the write held (up to 100 MB) and its
 			// replay are garbage now, and the check reads the new log
 			// next, in one allocation the collector cannot come before:
@@ -122,7 +116,7 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 		target.Known[0].HeadSHA = h
 	}
 	if d.Status {
-		j, err := judge(ctx, gh, target, s.Settings)
+		j, err := judge(ctx, gh, target, r, ghapi.CreatedRun{})
 		if err != nil {
 			return out, err
 		}
@@ -134,7 +128,7 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 		}
 	}
 	if out.NewHead != "" || out.recordedOn != "" || d.Recheck {
-		if out.Check, err = check(ctx, gh, target, s.Settings); err != nil {
+		if out.Check, err = check(ctx, gh, target, r); err != nil {
 			return out, err
 		}
 	}
@@ -153,10 +147,10 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 // the check after the decision asks too.
 type botFacts struct {
 	gh BotGitHub
-	s  Settings
+	r  *eventRun
 	f  bot.Facts
 	// pr is the pull request as GitHub has it (nil until asked).
-	pr *checks.PRFact
+	pr *ghfacts.PullRequest
 }
 
 // decide asks bot.Decide until it has decided, gathering each fact it
@@ -180,27 +174,27 @@ func (g *botFacts) gather(ctx context.Context, d bot.Decision) error {
 	f, gh := &g.f, g.gh
 	switch d.Need {
 	case bot.NeedPullRequest:
-		pr, err := g.s.facts.PR(ctx, gh, d.Subject.Number)
+		pr, err := g.r.facts.PR(ctx, gh, d.Subject.Number)
 		if err != nil {
 			return fmt.Errorf("read pull request #%d: %w", d.Subject.Number, err)
 		}
 		g.pr, f.PullRequest = pr, pr
 	case bot.NeedConfig:
-		cfg, err := g.s.config.config(ctx, gh)
+		cfg, err := g.r.trustedConfig(ctx, gh)
 		if err != nil {
 			return err
 		}
-		f.Config, f.ConfigErr, f.ConfigBranch = cfg.File.Config, cfg.File.Err, cfg.Branch
+		f.Config = cfg
 	case bot.NeedReviews:
 		var err error
-		if f.Reviews, err = g.s.facts.Reviews(ctx, gh, g.pr.Number); err != nil {
+		if f.Reviews, err = g.r.facts.Reviews(ctx, gh, g.pr.Number); err != nil {
 			return err
 		}
 		if r, ok := f.Reviews[d.Subject.Review]; ok {
 			f.Review = &r
 		}
 	case bot.NeedComment:
-		c, err := g.s.facts.Comment(ctx, gh, d.Subject.Comment, commentKind(d.Subject))
+		c, err := g.r.facts.Comment(ctx, gh, d.Subject.Comment, commentKind(d.Subject))
 		if err != nil {
 			return err
 		}
@@ -217,13 +211,13 @@ func (g *botFacts) gather(ctx context.Context, d bot.Decision) error {
 		can := perm == ghapi.PermissionAdmin || perm == ghapi.PermissionMaintain || perm == ghapi.PermissionWrite
 		f.CanWrite = &can
 	case bot.NeedHeadAtComment:
-		sha, why, err := headAtComment(ctx, gh, *g.pr, f.Comment.CreatedAt)
+		head, err := headAtComment(ctx, gh, *g.pr, f.Comment.CreatedAt)
 		if err != nil {
 			return err
 		}
-		f.HeadAtComment = &bot.HeadAt{SHA: sha, Why: why}
+		f.HeadAtComment = &head
 	case bot.NeedLog:
-		st, ok, err := stateAt(ctx, gh, d.At, g.s)
+		st, ok, err := stateAt(ctx, gh, d.At, g.r.Settings)
 		if err != nil {
 			return err
 		}
@@ -289,7 +283,7 @@ func postReply(ctx context.Context, gh BotGitHub, number int, body string) error
 // forkNotice explains that the PR's branch cannot be written with the
 // workflow's token, with the exact pactify commands to run instead. It
 // always goes to the job log and summary, and as a reply when it can.
-func (o *BotOutcome) forkNotice(ctx context.Context, gh BotGitHub, pr checks.PRFact, intents []bot.Intent, why string) {
+func (o *BotOutcome) forkNotice(ctx context.Context, gh BotGitHub, pr ghfacts.PullRequest, intents []bot.Intent, why string) {
 	var cmds []string
 	for _, in := range intents {
 		cmds = append(cmds, bot.PactifyCommand(in))
@@ -306,21 +300,13 @@ func (o *BotOutcome) forkNotice(ctx context.Context, gh BotGitHub, pr checks.PRF
 // Events from a comment are written only while the branch holds the code
 // the comment was made on (pact-only commits since are fine), and record
 // the commit they are written on.
-func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr checks.PRFact, p bot.Decision, s BotSettings) error {
-	attempts := s.MaxAttempts
-	if attempts <= 0 {
-		attempts = 6
-	}
-	sleep := s.Sleep
-	if sleep == nil {
-		sleep = ghapi.SleepContext
-	}
-	logPath, statePath := s.layout().Log(), s.layout().State()
-	cfg, err := s.config.config(ctx, gh)
+func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghfacts.PullRequest, p bot.Decision, r *eventRun) error {
+	logPath, statePath := r.layout().Log(), r.layout().State()
+	cfg, err := r.trustedConfig(ctx, gh)
 	if err != nil {
 		return err
 	}
-	code := newSameness(gh, s.Settings, stalePolicy(cfg), cfg.Commit)
+	code := newSameness(gh, r.Settings, stalePolicy(cfg), cfg.Commit)
 	// The conflicts the last attempt found go to the job log once: each
 	// retry re-reads the log and finds them again.
 	var conflicts []string
@@ -352,16 +338,16 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr checks.PRFact, 
 		var j appendedIntents
 		switch {
 		case !sortsBefore(fresh, log.LatestTS()):
-			j, err = appendIntents(log, res, old, fresh, s.now())
+			j, err = appendIntents(log, res, old, fresh, r.now())
 		case !reorderable(int64(len(old))):
 			hint := ""
-			if future, latest := bot.FutureLines(old, s.now()); len(future) > 0 {
+			if future, latest := bot.FutureLines(old, r.now()); len(future) > 0 {
 				hint = bot.FutureHint(future, latest)
 			}
 			j.refusals = []string{bot.TooLargeToReorder(intentNames(fresh), int64(len(old)), maxReorderBytes, hint)}
 		default:
 			log, res = projection.ReadBytes(old, projection.ReadOptions{KeepEvents: true})
-			j, err = appendIntents(log, res, old, fresh, s.now())
+			j, err = appendIntents(log, res, old, fresh, r.now())
 		}
 		if errors.Is(err, projection.ErrUnterminated) {
 			// A fragment a cut-off write left: appending would seal it
@@ -376,7 +362,7 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr checks.PRFact, 
 		j.refusals = append(append(conflicts, moved...), j.refusals...)
 		if len(j.appended) == 0 {
 			if o.alreadyRecorded > 0 {
-				done, err := gh.CheckRunVerdict(ctx, head, s.CheckName)
+				done, err := gh.CheckRunVerdict(ctx, head, r.CheckName)
 				if err != nil {
 					return err
 				}
@@ -394,10 +380,10 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr checks.PRFact, 
 			o.NewHead, o.Appended = newHead, j.appended
 			o.replyAll(ctx, gh, pr.Number, j.refusals)
 			return nil
-		case errors.Is(err, ghapi.ErrNotFastForward) && attempt < attempts:
+		case errors.Is(err, ghapi.ErrNotFastForward) && attempt < writeAttempts:
 			delay := time.Duration(100<<attempt)*time.Millisecond + time.Duration(rand.Int64N(int64(200*time.Millisecond)))
 			slog.Info("the branch moved while writing; re-reading and retrying", "branch", pr.HeadRef, "attempt", attempt, "delay", delay)
-			if err := sleep(ctx, delay); err != nil {
+			if err := r.sleep(ctx, delay); err != nil {
 				return err
 			}
 		case errors.Is(err, ghapi.ErrForbidden) || errors.Is(err, ghapi.ErrNotFound):

@@ -48,7 +48,8 @@ const NoPullRequestNote = "No check run was posted: this commit is the head of n
 // the verdict waits for (requestReviews; never changing the verdict), and
 // completes the run with the verdict, the most important findings
 // annotated (report.CheckRunAnnotations).
-func check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, error) {
+func check(ctx context.Context, gh GitHub, t Target, r *eventRun) (*Outcome, error) {
+	s := r.Settings
 	out := &Outcome{}
 	if t.MergeGroup == nil {
 		// Which pull requests the commit heads is asked before any check
@@ -61,12 +62,12 @@ func check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 		out.NoPullRequest = len(prs) == 0
 	}
 	if out.NoPullRequest {
-		return out, out.judgeUnposted(ctx, gh, t, s)
+		return out, out.judgeUnposted(ctx, gh, t, r)
 	}
 	// A create the job's cancellation interrupts may still have been
 	// applied: it is given failGrace more to learn the run's id, which
 	// fail then completes.
-	grace := s.cancelGrace()
+	grace := r.grace
 	cctx, cancelCreate := graceContext(ctx, grace)
 	cr := ghapi.CheckRun{Name: s.CheckName, HeadSHA: t.HeadSHA, Status: "in_progress", DetailsURL: s.DetailsURL, ExternalID: newExternalID()}
 	created, createErr := gh.CreateCheckRun(cctx, cr)
@@ -74,7 +75,6 @@ func check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 	switch {
 	case createErr == nil:
 		out.CheckRunID = created.ID
-		s.run = created
 	case ctx.Err() != nil:
 		// The create GitHub was still holding when the grace ran out may
 		// have been applied: a run found by its external id is completed
@@ -108,30 +108,30 @@ func check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 	}
 	done := make(chan result, 1)
 	go func() {
-		j, err := judge(jctx, gh, t, s)
+		j, err := judge(jctx, gh, t, r, created)
 		done <- result{j, err}
 	}()
-	var r result
+	var res result
 	select {
-	case r = <-done:
+	case res = <-done:
 	case <-jctx.Done():
-		r.err = fmt.Errorf("gave up after %s: %w", timeout, jctx.Err())
+		res.err = fmt.Errorf("gave up after %s: %w", timeout, jctx.Err())
 		if ctx.Err() != nil {
-			r.err = stopped(ctx)
+			res.err = stopped(ctx)
 		}
 	}
 	var completedAt time.Time
-	if r.err == nil {
-		out.Judgement = r.j
-		r.j.requestReviews(jctx, gh)
+	if res.err == nil {
+		out.Judgement = res.j
+		res.j.requestReviews(jctx, gh)
 		completedAt = s.now()
-		r.err = out.complete(ctx, gh, t, s)
+		res.err = out.complete(ctx, gh, t, s)
 	}
-	if r.err != nil {
-		if err := out.fail(ctx, gh, r.err, grace); err != nil {
-			return nil, &RunLeftInProgressError{ID: out.CheckRunID, Err: err, Why: r.err}
+	if res.err != nil {
+		if err := out.fail(ctx, gh, res.err, grace); err != nil {
+			return nil, &RunLeftInProgressError{ID: out.CheckRunID, Err: err, Why: res.err}
 		}
-		return nil, r.err
+		return nil, res.err
 	}
 	out.supersede(ctx, gh, completedAt)
 	return out, nil
@@ -266,14 +266,15 @@ func graceContext(ctx context.Context, grace time.Duration) (context.Context, co
 
 // judgeUnposted judges a commit that heads no open pull request, for the
 // job summary and outputs only: no check run is created.
-func (out *Outcome) judgeUnposted(ctx context.Context, gh GitHub, t Target, s Settings) error {
+func (out *Outcome) judgeUnposted(ctx context.Context, gh GitHub, t Target, r *eventRun) error {
+	s := r.Settings
 	timeout := s.Timeout
 	if timeout <= 0 {
 		timeout = defaultTimeout
 	}
 	jctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	j, err := judge(jctx, gh, t, s)
+	j, err := judge(jctx, gh, t, r, ghapi.CreatedRun{})
 	if err != nil {
 		return err
 	}

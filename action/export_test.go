@@ -16,4 +16,4 @@ var Targets = targets
 
 // SetCancelGrace shortens what a cancelled job leaves its check run's
 // requests (failGrace), for tests that cancel while GitHub holds one.
-func SetCancelGrace(s *Settings, d time.Duration) { s.grace = d }
+func SetCancelGrace(e *Env, d time.Duration) { e.grace = d }

@@ -167,8 +167,7 @@ func TestBotCancelledAtEachStep(t *testing.T) {
 
 			// The create held when the job is cancelled is given the
 			// grace to answer: a second here, not the job's five.
-			grace := func(st *action.Settings) { action.SetCancelGrace(st, time.Second) }
-			first := event{name: "issue_comment", payload: payload, ctx: cancelWhenStalled(t, b.s), settings: grace}.run(t, b.s)
+			first := event{name: "issue_comment", payload: payload, ctx: cancelWhenStalled(t, b.s), grace: time.Second}.run(t, b.s)
 
 			if faults(b.s) != 1 {
 				t.Fatalf("the step was not reached")

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactdir"
@@ -327,8 +328,8 @@ type headFiles struct {
 	src   pactSource
 	tasks map[string]string
 	// runs are the check runs of the judgement's name and app in progress
-	// on the head, read with it (Settings.run; none when not asked, or
-	// when GitHub did not answer that part).
+	// on the head, read with it (judge's posted run; none when not asked,
+	// or when GitHub did not answer that part).
 	runs []ghapi.ListedRun
 }
 
@@ -344,35 +345,36 @@ type baseTip struct {
 // the listing of its tasks/ directory, with the tip of each base branch
 // named and, unless the run already holds it, the configuration on the
 // default branch (configRead) (from the workspace instead when it holds
-// the head). No task file is read here (headFiles.changedTaskFiles),
-// nothing else under .pact/ is read, and every byte read counts against
-// budget.
-func readHead(ctx context.Context, gh Reader, budget *readBudget, t Target, s Settings, bases []string) (*headFiles, map[string]baseTip, *repoConfig, error) {
+// the head), and the check runs posted runs supersedes. No task file is
+// read here (headFiles.changedTaskFiles), nothing else under .pact/ is
+// read, and every byte read counts against budget.
+func readHead(ctx context.Context, gh Reader, budget *readBudget, t Target, r *eventRun, posted ghapi.CreatedRun, bases []string) (*headFiles, map[string]baseTip, *config.File, error) {
+	s := r.Settings
 	logPath := s.layout().Log()
 	var reads []ghapi.TreeRead
 	onDisk := headOnDisk(t.Workspace, t.HeadSHA, logPath)
 	// The check runs the verdict's run supersedes are listed in the same
 	// request, from the head's read (docs/check.md, "Where it runs").
 	var runs *ghapi.RunsQuery
-	if s.run.App != 0 {
-		runs = &ghapi.RunsQuery{Name: s.CheckName, App: s.run.App}
+	if posted.App != 0 {
+		runs = &ghapi.RunsQuery{Name: s.CheckName, App: posted.App}
 	}
 	headRead := !onDisk || runs != nil
 	if headRead {
-		r := ghapi.TreeRead{Commit: t.HeadSHA, Runs: runs}
+		read := ghapi.TreeRead{Commit: t.HeadSHA, Runs: runs}
 		if !onDisk {
-			r.Files = []string{logPath, s.layout().State(), s.layout().Project()}
+			read.Files = []string{logPath, s.layout().State(), s.layout().Project()}
 			if s.pactDir() != "." {
-				r.Files = append(r.Files, s.pactDir())
+				read.Files = append(read.Files, s.pactDir())
 			}
-			r.Dirs = []string{s.layout().Tasks()}
+			read.Dirs = []string{s.layout().Tasks()}
 		}
-		reads = append(reads, r)
+		reads = append(reads, read)
 	}
 	for _, b := range bases {
 		reads = append(reads, ghapi.TreeRead{Branch: b})
 	}
-	cfg := s.config.c
+	cfg := r.config
 	if cfg == nil {
 		reads = append(reads, configRead())
 	}
@@ -381,7 +383,7 @@ func readHead(ctx context.Context, gh Reader, budget *readBudget, t Target, s Se
 		return nil, nil, nil, err
 	}
 	if cfg == nil {
-		if cfg, err = s.config.keep(ctx, trees[len(trees)-1]); err != nil {
+		if cfg, err = r.keepConfig(ctx, trees[len(trees)-1]); err != nil {
 			return nil, nil, nil, err
 		}
 	}

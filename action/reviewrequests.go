@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/pactfile"
 )
 
@@ -33,12 +35,12 @@ type ReviewRequest struct {
 
 // planReviewRequests decides the review requests of a judged pull request
 // (nothing under an unusable configuration: it maps no one).
-func planReviewRequests(pr checks.PRFact, cf checks.ConfigFile, in checks.Input, facts checks.PullRequestFacts, findings []checks.Finding) ReviewRequest {
+func planReviewRequests(pr ghfacts.PullRequest, cf config.File, in checks.Input, facts checks.PullRequestFacts, findings []checks.Finding) ReviewRequest {
 	r := ReviewRequest{PR: pr.Number}
 	if cf.Err != nil || in.Replay == nil {
 		return r
 	}
-	var reviews map[int64]checks.ReviewFact
+	var reviews map[int64]ghfacts.Review
 	if facts.Provenance != nil {
 		reviews = facts.Provenance.Reviews
 	}

@@ -8,8 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/ghevent"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/internal/prose"
 )
 
@@ -30,6 +32,43 @@ type Env struct {
 	// Sleep waits between the bot's attempts to write a branch that moved
 	// (nil: wait for real); tests record the waits instead.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// grace replaces failGrace (tests of a cancelled job shorten it).
+	grace time.Duration
+}
+
+// eventRun is what one event's run holds for everything it does, built
+// once in Run, as policy-bot builds its context once per event: the
+// action's inputs, the configuration that grants rights (read once, by
+// the first judgement or decision that needs it: trustedconfig.go), the
+// pull requests, reviews and comments read from GitHub (facts.go), how
+// long a cancelled job's check run may still take, and how to wait. Check
+// mode, bot mode and the branch updater share the one value, so every head
+// a scheduled run re-judges, and the bot's decision and the check after
+// it, weigh the same file. A run judges one head after another, so it
+// needs no lock.
+type eventRun struct {
+	Settings
+	// config is .github/pact.yml on the default branch; nil until read.
+	config *config.File
+	facts  *facts
+	// grace is how long, after the job was cancelled, a check run's
+	// create may still be answered and its completion as failed take.
+	grace time.Duration
+	// sleep waits between the bot's attempts to write a branch that
+	// moved and between the updater's listings.
+	sleep func(ctx context.Context, d time.Duration) error
+}
+
+// newEventRun is env's run, nothing read yet.
+func newEventRun(env Env) *eventRun {
+	r := &eventRun{Settings: env.Settings, facts: newFacts(), grace: env.grace, sleep: env.Sleep}
+	if r.grace <= 0 {
+		r.grace = failGrace
+	}
+	if r.sleep == nil {
+		r.sleep = ghapi.SleepContext
+	}
+	return r
 }
 
 // RunResult is what Run did for one event. Run always returns one, holding
@@ -152,9 +191,10 @@ func Run(ctx context.Context, env Env, gh BotGitHub) (*RunResult, error) {
 	if err != nil {
 		return res, err
 	}
-	// One configuration for the whole run, read once (trustedconfig.go):
-	// every head a scheduled run re-judges is weighed by the same file.
-	env.Settings = env.Settings.perRun()
+	// One configuration and one source of facts for the whole run
+	// (trustedconfig.go, facts.go): every head a scheduled run re-judges
+	// is weighed by the same file.
+	r := newEventRun(env)
 	var updateErr error
 	if ghevent.MayUpdateBranches(input, env.EventName, ev) {
 		// The listing also names the default branch as GitHub has it now,
@@ -166,17 +206,20 @@ func Run(ctx context.Context, env Env, gh BotGitHub) (*RunResult, error) {
 		case err != nil:
 			updateErr = fmt.Errorf("list the open pull requests to bring up to date: %w", err)
 		case ghevent.UpdatesBranches(input, env.EventName, ev, listing.DefaultBranch):
-			res.Update, updateErr = update(ctx, gh, listing, BotSettings{Settings: env.Settings, Sleep: env.Sleep})
+			res.Update, updateErr = update(ctx, gh, listing, r)
 			if env.EventName == "push" || ctx.Err() != nil {
 				return res, updateErr
 			}
 		}
 	}
 	if mode == "bot" && !ghevent.Rejudges(env.EventName) {
-		res.Bot, err = Bot(ctx, gh, ev, env.EventName, BotSettings{Settings: env.Settings, Sleep: env.Sleep})
+		res.Bot, err = Bot(ctx, gh, ev, env.EventName, r)
 		return res, err
 	}
-	if res.Targets, err = targets(ctx, gh, ev, env.EventName, env.SHA, env.Workspace); err != nil {
+	// From here on the run only judges: it is handed no client that can
+	// write a commit (github.go).
+	cgh := checkOnly{gh}
+	if res.Targets, err = targets(ctx, cgh, ev, env.EventName, env.SHA, env.Workspace); err != nil {
 		return res, also(err, updateErr)
 	}
 	if res.Update != nil {
@@ -192,7 +235,7 @@ func Run(ctx context.Context, env Env, gh BotGitHub) (*RunResult, error) {
 		})
 	}
 	for i, t := range res.Targets {
-		out, err := check(ctx, gh, t, env.Settings)
+		out, err := check(ctx, cgh, t, r)
 		if err == nil {
 			res.Outcomes = append(res.Outcomes, out)
 			continue
@@ -230,7 +273,7 @@ func also(err, updateErr error) error {
 // prs are the numbers of the open pull requests t is known to head.
 func (t Target) prs() []int {
 	var out []int
-	for _, list := range [][]checks.PRFact{t.Known, t.Open} {
+	for _, list := range [][]ghfacts.PullRequest{t.Known, t.Open} {
 		for _, pr := range list {
 			if pr.HeadSHA == t.HeadSHA && !slices.Contains(out, pr.Number) {
 				out = append(out, pr.Number)

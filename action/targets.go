@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghevent"
+	"github.com/pact-action/pact-action/ghfacts"
 )
 
 // NoTargetError is an event that names no pull request or commit to check.
@@ -40,7 +40,7 @@ func targets(ctx context.Context, gh Reader, ev *ghevent.Event, eventName, sha, 
 	case ev.OnPullRequest():
 		return prTarget(ctx, gh, ev.Issue.Number, workspace)
 	case ghevent.Rejudges(eventName):
-		open, err := readOpenPRs(ctx, gh)
+		open, err := gh.OpenPullRequests(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("list open pull requests: %w", err)
 		}
@@ -61,9 +61,9 @@ func targets(ctx context.Context, gh Reader, ev *ghevent.Event, eventName, sha, 
 
 // prTarget is the current head of pull request number.
 func prTarget(ctx context.Context, gh Reader, number int, workspace string) ([]Target, error) {
-	pr, err := readPR(ctx, gh, number)
+	pr, err := gh.PullRequest(ctx, number)
 	if err != nil {
 		return nil, fmt.Errorf("read pull request #%d: %w", number, err)
 	}
-	return []Target{{HeadSHA: pr.HeadSHA, Workspace: workspace, Known: []checks.PRFact{*pr}}}, nil
+	return []Target{{HeadSHA: pr.HeadSHA, Workspace: workspace, Known: []ghfacts.PullRequest{*pr}}}, nil
 }

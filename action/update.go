@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/bot"
-	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/internal/prose"
 )
 
@@ -152,12 +152,8 @@ func prNumbers(ns []int) string {
 // computing some pull requests' mergeability it lists them again, a few
 // times. A pull request it cannot finish is recorded and the others are
 // still updated; the error then names each.
-func update(ctx context.Context, gh BotGitHub, listing *ghapi.OpenPRs, s BotSettings) (*UpdateOutcome, error) {
+func update(ctx context.Context, gh BotGitHub, listing *ghapi.OpenPRs, r *eventRun) (*UpdateOutcome, error) {
 	out := &UpdateOutcome{Listed: len(listing.PRs)}
-	sleep := s.Sleep
-	if sleep == nil {
-		sleep = ghapi.SleepContext
-	}
 	seen := map[int]bool{}
 	for round := 0; ; round++ {
 		var unknown []int
@@ -166,12 +162,12 @@ func update(ctx context.Context, gh BotGitHub, listing *ghapi.OpenPRs, s BotSett
 				continue
 			}
 			switch pr.Mergeable {
-			case ghapi.Unknown:
+			case ghfacts.Unknown:
 				unknown = append(unknown, pr.Number)
 				continue
-			case ghapi.Conflicting:
+			case ghfacts.Conflicting:
 				out.Conflicting++
-				if err := out.one(ctx, gh, pr, listing.DefaultBranch, s); err != nil {
+				if err := out.one(ctx, gh, pr, listing.DefaultBranch, r); err != nil {
 					out.Failed = append(out.Failed, UpdateFailure{Number: pr.Number, Err: err})
 				}
 			}
@@ -187,7 +183,7 @@ func update(ctx context.Context, gh BotGitHub, listing *ghapi.OpenPRs, s BotSett
 			out.Unknown = unknown
 			break
 		}
-		if err := sleep(ctx, relistWait<<round); err != nil {
+		if err := r.sleep(ctx, relistWait<<round); err != nil {
 			return out, err
 		}
 		var err error
@@ -208,8 +204,8 @@ func update(ctx context.Context, gh BotGitHub, listing *ghapi.OpenPRs, s BotSett
 // one decides and makes the update of one conflicting pull request: it
 // gathers the facts bot.DecideUpdate asks for, then writes the merge,
 // replies once, or leaves it. The error is a failure to finish it.
-func (o *UpdateOutcome) one(ctx context.Context, gh BotGitHub, pr ghapi.MergeablePR, defaultBranch string, s BotSettings) error {
-	f := bot.UpdateFacts{PR: mergeableFact(pr), PactDir: s.pactDir(), DefaultBranch: defaultBranch}
+func (o *UpdateOutcome) one(ctx context.Context, gh BotGitHub, pr ghfacts.PullRequest, defaultBranch string, r *eventRun) error {
+	f := bot.UpdateFacts{PR: pr, PactDir: r.pactDir(), DefaultBranch: defaultBranch}
 	var head []ghapi.PathChange
 	var baseTree string
 	d := bot.DecideUpdate(f)
@@ -222,10 +218,10 @@ func (o *UpdateOutcome) one(ctx context.Context, gh BotGitHub, pr ghapi.Mergeabl
 			}
 		case bot.UpdateNeedLogs:
 			var err error
-			baseTree, err = readUpdateLogs(ctx, gh, &f, s.Settings)
+			baseTree, err = readUpdateLogs(ctx, gh, &f, r.Settings)
 			var tooLarge *PactTooLargeError
 			if errors.As(err, &tooLarge) {
-				return o.say(ctx, gh, pr.Number, d.Marker, bot.UpdateCannot(pr.BaseRef, pr.HeadRef, bot.UpdateWhyBudget), s)
+				return o.say(ctx, gh, pr.Number, d.Marker, bot.UpdateCannot(pr.BaseRef, pr.HeadRef, bot.UpdateWhyBudget), r)
 			}
 			if err != nil {
 				return err
@@ -239,7 +235,7 @@ func (o *UpdateOutcome) one(ctx context.Context, gh BotGitHub, pr ghapi.Mergeabl
 		o.Left = append(o.Left, LeftPR{Number: pr.Number, Why: d.Skip})
 		return nil
 	case d.Reply != "":
-		return o.say(ctx, gh, pr.Number, d.Marker, d.Reply, s)
+		return o.say(ctx, gh, pr.Number, d.Marker, d.Reply, r)
 	}
 	changes := []ghapi.TreeChange{{Path: d.LogPath, Content: ghapi.File{d.Log}}, {Path: d.StatePath, Content: ghapi.File{d.State}}}
 	byPath := map[string]ghapi.PathChange{}
@@ -260,10 +256,10 @@ func (o *UpdateOutcome) one(ctx context.Context, gh BotGitHub, pr ghapi.Mergeabl
 		o.Left = append(o.Left, LeftPR{Number: pr.Number, Why: "the branch moved while the bot merged; the next push or scheduled run tries again"})
 		return nil
 	case errors.Is(err, ghapi.ErrWorkflowFile):
-		return o.say(ctx, gh, pr.Number, d.Marker, bot.UpdateCannot(pr.BaseRef, pr.HeadRef, bot.UpdateWhyWorkflows), s)
+		return o.say(ctx, gh, pr.Number, d.Marker, bot.UpdateCannot(pr.BaseRef, pr.HeadRef, bot.UpdateWhyWorkflows), r)
 	case errors.Is(err, ghapi.ErrForbidden) || errors.Is(err, ghapi.ErrNotFound):
 		slog.Warn("the token cannot write the branch", "branch", pr.HeadRef, "err", err)
-		return o.say(ctx, gh, pr.Number, d.Marker, bot.UpdateCannot(pr.BaseRef, pr.HeadRef, bot.UpdateWhyForbidden), s)
+		return o.say(ctx, gh, pr.Number, d.Marker, bot.UpdateCannot(pr.BaseRef, pr.HeadRef, bot.UpdateWhyForbidden), r)
 	case err != nil:
 		return fmt.Errorf("merge %s into %s: %w", pr.BaseRef, pr.HeadRef, err)
 	}
@@ -273,9 +269,9 @@ func (o *UpdateOutcome) one(ctx context.Context, gh BotGitHub, pr ghapi.Mergeabl
 	// the check on it is posted here, judged as the pull request's own
 	// run would judge it (GitHub read again: someone may have pushed
 	// since, and then this commit heads nothing and gets no check run).
-	fact, err := readPR(ctx, gh, pr.Number)
+	fact, err := gh.PullRequest(ctx, pr.Number)
 	if err == nil {
-		u.Check, err = check(ctx, gh, Target{HeadSHA: newHead, Known: []checks.PRFact{*fact}, Open: []checks.PRFact{}}, s.Settings)
+		u.Check, err = check(ctx, gh, Target{HeadSHA: newHead, Known: []ghfacts.PullRequest{*fact}, Open: []ghfacts.PullRequest{}}, r)
 	}
 	o.Updated = append(o.Updated, u)
 	if err != nil {
@@ -287,8 +283,8 @@ func (o *UpdateOutcome) one(ctx context.Context, gh BotGitHub, pr ghapi.Mergeabl
 // say posts reply on pull request number once: not again when a comment
 // of the bot's own accounts already carries marker (the same head and
 // base: a push delivered twice, a scheduled run after the push).
-func (o *UpdateOutcome) say(ctx context.Context, gh BotGitHub, number int, marker, reply string, s BotSettings) error {
-	said, err := gh.HasComment(ctx, number, marker, botLogins(s.BotLogin))
+func (o *UpdateOutcome) say(ctx context.Context, gh BotGitHub, number int, marker, reply string, r *eventRun) error {
+	said, err := gh.HasComment(ctx, number, marker, botLogins(r.BotLogin))
 	if err != nil {
 		return fmt.Errorf("look for the bot's earlier reply: %w", err)
 	}

@@ -2,13 +2,14 @@ package action_test
 
 import (
 	"fmt"
-	"github.com/pact-action/pact-action/action"
 	"maps"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pact-action/pact-action/action"
 
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
@@ -533,7 +534,7 @@ func TestUpdateFaults(t *testing.T) {
 			ev := event{name: "push", payload: pushPayload(t, f.s, "main"), retry: hangRetry}
 			if tc.cancel {
 				ev.ctx = cancelWhenStalled(t, f.s)
-				ev.settings = func(st *action.Settings) { action.SetCancelGrace(st, time.Second) }
+				ev.grace = time.Second
 			}
 			first := ev.run(t, f.s)
 			if faults(f.s) == 0 {

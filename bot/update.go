@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -29,7 +30,7 @@ type UpdateFacts struct {
 	// PR is the pull request as GitHub listed it with its mergeability
 	// (CONFLICTING): its head and base, refs and commits, and whether its
 	// head lives in a fork.
-	PR      checks.PRFact
+	PR      ghfacts.PullRequest
 	PactDir string
 	// DefaultBranch is the repository's default branch as GitHub names
 	// it: the bot never writes it, even as a pull request's head.

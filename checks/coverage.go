@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -193,7 +194,7 @@ func ShippedAccepts(st *projection.State, branches []string, shippedAtBase map[s
 func (j judge) freshReview(t *projection.Task) int64 {
 	var ids []int64
 	for id, r := range j.in.Reviews {
-		if r.Found && r.State == ReviewApproved && j.in.HeadCode[r.CommitID] &&
+		if r.Found && r.State == ghfacts.ReviewApproved && j.in.HeadCode[r.CommitID] &&
 			j.cfg.ReviewRight(r.AuthorLogin, t.Owner, t.Reviewer) == config.MayReview && StandingDecision(j.in.Reviews, id) == "" {
 			ids = append(ids, id)
 		}

@@ -177,10 +177,10 @@ type PullRequestFacts struct {
 	// Branches are the head branches whose features the PR ships.
 	Branches []string
 	// Config is .github/pact.yml at the default branch's tip
-	// (docs/semantics.md §5), parsed once by the caller (ParseConfig),
+	// (docs/semantics.md §5), parsed once by the caller (config.ParseFile),
 	// which needs its policy to know what to gather: PullRequest judges by
 	// it and reports what is wrong with it, and does not read Input.Config.
-	Config ConfigFile
+	Config config.File
 	// Provenance holds the facts about the events the PR adds (nil when
 	// none were gathered: the policy is off, the file unusable, or no pull
 	// request is at hand). PullRequest sets its LogPath, Config, State,

@@ -3,6 +3,7 @@ package checks
 import (
 	"fmt"
 
+	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -51,11 +52,11 @@ func (in Input) layout() pactfile.Layout { return pactfile.Layout(in.Dir) }
 // and every code of docs/semantics.md §6 that needs no pull request. When the log
 // fails closed on a newer protocol major, that is the only finding.
 func Run(in Input) []Finding {
-	return run(in, ParseConfig(in.Config))
+	return run(in, config.ParseFile(in.Config, "", ""))
 }
 
 // run is Run with the configuration already parsed.
-func run(in Input, cf ConfigFile) []Finding {
+func run(in Input, cf config.File) []Finding {
 	if u := in.Replay.Unsupported; u != nil {
 		return inPactDir([]Finding{fromRejection(in.LogPath(), *u)}, in.layout())
 	}
