@@ -23,7 +23,7 @@ import (
 // Each must leave GitHub as one clean run would (one commit, one event,
 // one reply, no check run in progress), or fail closed saying why, and a
 // re-delivery of the same event must then finish the work without
-// writing anything twice. The binary suite (faults_binary_test.go) keeps
+// writing anything twice. The binary suite (binary_faults_test.go) keeps
 // what only the binary shows: exit codes and signals.
 
 // hangRetry gives every attempt a quarter of a second, as

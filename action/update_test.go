@@ -22,7 +22,7 @@ import (
 // are accepted through the bot, under provenance require and stale
 // change; the default branch moves; the updater brings the others up to
 // date, or says once why not. The stories through the binary are in
-// update_binary_test.go.
+// binary_update_test.go.
 
 // fleet is a repository with pull requests opened from one main.
 type fleet struct {
