@@ -104,7 +104,7 @@ func commentCommands(body string) []checks.CommentCommand {
 // or the check runs, do not, so where there is no record — no activity
 // API (an older GitHub Enterprise Server), a fork, history that does not
 // reach back, a push in the comment's second — the comment backs nothing.
-func headAtComment(ctx context.Context, gh Reader, pr ghfacts.PullRequest, at time.Time) (ghfacts.HeadAt, error) {
+func headAtComment(ctx context.Context, gh reader, pr ghfacts.PullRequest, at time.Time) (ghfacts.HeadAt, error) {
 	if pr.Fork {
 		return ghfacts.HeadAt{Why: "the branch lives in a fork, whose push history this repository does not have"}, nil
 	}

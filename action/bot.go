@@ -21,10 +21,10 @@ import (
 	"github.com/pact-action/pact-action/projection"
 )
 
-// BotGitHub is what bot mode needs from GitHub beyond check mode: the
+// botGitHub is what bot mode needs from GitHub beyond check mode: the
 // bot's writes and replies, and the branch updater's (update.go).
-type BotGitHub interface {
-	GitHub
+type botGitHub interface {
+	checkGitHub
 	CommitFiles(ctx context.Context, branch, parentSHA string, files map[string]ghapi.File, message string) (string, error)
 	Comment(ctx context.Context, issueNumber int, body string) (int64, error)
 	React(ctx context.Context, kind ghapi.CommentKind, commentID int64, content string) error
@@ -39,8 +39,8 @@ type BotGitHub interface {
 // non-fast-forward ref update; the run's sleep waits between attempts.
 const writeAttempts = 6
 
-// BotOutcome is what a bot-mode run did.
-type BotOutcome struct {
+// botOutcome is what a bot-mode run did.
+type botOutcome struct {
 	// Ignored says why the event asked nothing of the pact ("" when it did).
 	Ignored  string
 	Appended []string
@@ -49,7 +49,7 @@ type BotOutcome struct {
 	// Check is the check run it then posted on it (or on the head, for
 	// /pact recheck and for events that change what backs the log).
 	NewHead string
-	Check   *Outcome
+	Check   *outcome
 	// Notices are lines for the job log and summary (e.g. why a fork could
 	// not be written, or a conflicting event id).
 	Notices []string
@@ -59,17 +59,17 @@ type BotOutcome struct {
 	recordedOn      string
 }
 
-// Bot turns a review or /pact comment into pact events on the PR's branch,
+// botMode turns a review or /pact comment into pact events on the PR's branch,
 // replies, and re-posts the check on the new head. bot.Decide makes the
-// whole decision; Bot asks GitHub each fact it needs when it needs it —
+// whole decision; botMode asks GitHub each fact it needs when it needs it —
 // the pull request, the configuration on the default branch
 // (trustedconfig.go, read once for the decision and the check after it), the
 // reviews or the comment, the commenter's permission, the head when the
 // comment was made, the log at the reviewed commit — never taking them
 // from the webhook payload, which a re-run replays unchanged; then it
 // writes, retries and replies.
-func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string, r *eventRun) (*BotOutcome, error) {
-	out := &BotOutcome{}
+func botMode(ctx context.Context, gh botGitHub, ev *ghevent.Event, eventName string, r *eventRun) (*botOutcome, error) {
+	out := &botOutcome{}
 	g := &botFacts{gh: gh, r: r, f: bot.Facts{EventName: eventName, Event: ev, BotLogins: botLogins(r.BotLogin), LogPath: r.layout().Log()}}
 	d, err := g.decide(ctx)
 	out.Ignored, out.Notices = d.Ignored, append(out.Notices, d.Notices...)
@@ -84,7 +84,7 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 	if d.Err != nil {
 		return out, d.Err
 	}
-	target := Target{HeadSHA: pr.HeadSHA, Known: []ghfacts.PullRequest{*pr}}
+	target := target{HeadSHA: pr.HeadSHA, Known: []ghfacts.PullRequest{*pr}}
 	if len(d.Intents) > 0 {
 		if pr.Fork {
 			out.forkNotice(ctx, gh, *pr, d.Intents, bot.WhyFork)
@@ -134,7 +134,7 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 	}
 	if len(d.Renew) > 0 {
 		var renewed map[string]int64
-		if out.Check != nil && out.Check.Judgement != nil {
+		if out.Check != nil && out.Check.judgement != nil {
 			renewed = out.Check.Renewed
 		}
 		out.reply(ctx, gh, pr.Number, d.RenewReply(renewed))
@@ -146,7 +146,7 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 // request, reviews and comment from the run's one source (facts.go), which
 // the check after the decision asks too.
 type botFacts struct {
-	gh BotGitHub
+	gh botGitHub
 	r  *eventRun
 	f  bot.Facts
 	// pr is the pull request as GitHub has it (nil until asked).
@@ -217,7 +217,7 @@ func (g *botFacts) gather(ctx context.Context, d bot.Decision) error {
 		}
 		f.HeadAtComment = &head
 	case bot.NeedLog:
-		st, ok, err := stateAt(ctx, gh, d.At, g.r.Settings)
+		st, ok, err := stateAt(ctx, gh, d.At, g.r.settings)
 		if err != nil {
 			return err
 		}
@@ -241,7 +241,7 @@ func commentKind(s bot.Subject) ghapi.CommentKind {
 
 // stateAt replays the log at commit sha as it comes, holding none of it
 // (docs/semantics.md §7); ok is false when it has none.
-func stateAt(ctx context.Context, gh FileReader, sha string, s Settings) (*projection.State, bool, error) {
+func stateAt(ctx context.Context, gh fileReader, sha string, s settings) (*projection.State, bool, error) {
 	var res *projection.Result
 	found, err := apiSource{gh: gh, ref: sha}.stream(ctx, s.layout().Log(), func(r io.Reader) error {
 		var err error
@@ -256,13 +256,13 @@ func stateAt(ctx context.Context, gh FileReader, sha string, s Settings) (*proje
 
 // reply posts body as a comment; one that cannot be posted goes to the job
 // log and summary instead. Replies lists only what was posted.
-func (o *BotOutcome) reply(ctx context.Context, gh BotGitHub, number int, body string) {
+func (o *botOutcome) reply(ctx context.Context, gh botGitHub, number int, body string) {
 	if err := o.post(ctx, gh, number, body); err != nil {
 		o.Notices = append(o.Notices, fmt.Sprintf("could not reply on #%d (%v); the reply was: %s", number, err, body))
 	}
 }
 
-func (o *BotOutcome) post(ctx context.Context, gh BotGitHub, number int, body string) error {
+func (o *botOutcome) post(ctx context.Context, gh botGitHub, number int, body string) error {
 	if err := postReply(ctx, gh, number, body); err != nil {
 		return err
 	}
@@ -272,7 +272,7 @@ func (o *BotOutcome) post(ctx context.Context, gh BotGitHub, number int, body st
 
 // postReply posts body as the bot's comment on number, marked as the
 // bot's own so that it never acts on it.
-func postReply(ctx context.Context, gh BotGitHub, number int, body string) error {
+func postReply(ctx context.Context, gh botGitHub, number int, body string) error {
 	if _, err := gh.Comment(ctx, number, body+"\n\n"+bot.ReplyMarker); err != nil {
 		slog.Warn("could not post a reply", "pr", number, "err", err)
 		return err
@@ -283,7 +283,7 @@ func postReply(ctx context.Context, gh BotGitHub, number int, body string) error
 // forkNotice explains that the PR's branch cannot be written with the
 // workflow's token, with the exact pactify commands to run instead. It
 // always goes to the job log and summary, and as a reply when it can.
-func (o *BotOutcome) forkNotice(ctx context.Context, gh BotGitHub, pr ghfacts.PullRequest, intents []bot.Intent, why string) {
+func (o *botOutcome) forkNotice(ctx context.Context, gh botGitHub, pr ghfacts.PullRequest, intents []bot.Intent, why string) {
 	var cmds []string
 	for _, in := range intents {
 		cmds = append(cmds, bot.PactifyCommand(in))
@@ -300,13 +300,13 @@ func (o *BotOutcome) forkNotice(ctx context.Context, gh BotGitHub, pr ghfacts.Pu
 // Events from a comment are written only while the branch holds the code
 // the comment was made on (pact-only commits since are fine), and record
 // the commit they are written on.
-func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr ghfacts.PullRequest, p bot.Decision, r *eventRun) error {
+func (o *botOutcome) write(ctx context.Context, gh botGitHub, pr ghfacts.PullRequest, p bot.Decision, r *eventRun) error {
 	logPath, statePath := r.layout().Log(), r.layout().State()
 	cfg, err := r.trustedConfig(ctx, gh)
 	if err != nil {
 		return err
 	}
-	code := newSameness(gh, r.Settings, stalePolicy(cfg), cfg.Commit)
+	code := newSameness(gh, r.settings, stalePolicy(cfg), cfg.Commit)
 	// The conflicts the last attempt found go to the job log once: each
 	// retry re-reads the log and finds them again.
 	var conflicts []string
@@ -491,7 +491,7 @@ func unrecorded(log *projection.Log, raw []byte, intents []bot.Intent) (fresh []
 	return fresh, dups, conflicts
 }
 
-func (o *BotOutcome) replyAll(ctx context.Context, gh BotGitHub, number int, replies []string) {
+func (o *botOutcome) replyAll(ctx context.Context, gh botGitHub, number int, replies []string) {
 	for _, r := range replies {
 		o.reply(ctx, gh, number, r)
 	}

@@ -16,7 +16,7 @@ import (
 // provenance's (backing.go, coverage.go).
 
 // readReviews are pull request number's reviews, by id.
-func readReviews(ctx context.Context, gh Reader, number int) (map[int64]ghfacts.Review, error) {
+func readReviews(ctx context.Context, gh reader, number int) (map[int64]ghfacts.Review, error) {
 	list, err := gh.Reviews(ctx, number)
 	if err != nil {
 		return nil, fmt.Errorf("list the reviews of pull request #%d: %w", number, err)
@@ -30,7 +30,7 @@ func readReviews(ctx context.Context, gh Reader, number int) (map[int64]ghfacts.
 
 // readComment is comment id, looked for among the kinds in turn (the two
 // kinds have separate ids); Found is false when none has it.
-func readComment(ctx context.Context, gh Reader, id int64, kinds ...ghapi.CommentKind) (ghfacts.Comment, error) {
+func readComment(ctx context.Context, gh reader, id int64, kinds ...ghapi.CommentKind) (ghfacts.Comment, error) {
 	for _, kind := range kinds {
 		c, err := gh.GetComment(ctx, kind, id)
 		if errors.Is(err, ghapi.ErrNotFound) {
@@ -53,7 +53,7 @@ func readComment(ctx context.Context, gh Reader, id int64, kinds ...ghapi.Commen
 // it writes (forget): a review may be dismissed or a comment edited while
 // the bot commits and retries, and the check after the write judges
 // GitHub as it is then. A run judges one head after another, so it needs
-// no lock. The Reader is the caller's (a judgement's counts its reads);
+// no lock. The reader is the caller's (a judgement's counts its reads);
 // a nil *facts reads every time.
 type facts struct {
 	prs      map[int]ghfacts.PullRequest
@@ -82,7 +82,7 @@ func (f *facts) forget() {
 
 // PR is pull request number as GitHub has it now; the caller says in its
 // error what it read it for.
-func (f *facts) PR(ctx context.Context, gh Reader, number int) (*ghfacts.PullRequest, error) {
+func (f *facts) PR(ctx context.Context, gh reader, number int) (*ghfacts.PullRequest, error) {
 	if f == nil {
 		return gh.PullRequest(ctx, number)
 	}
@@ -99,7 +99,7 @@ func (f *facts) PR(ctx context.Context, gh Reader, number int) (*ghfacts.PullReq
 
 // Reviews are pull request number's reviews (readReviews); the map is the
 // caller's own.
-func (f *facts) Reviews(ctx context.Context, gh Reader, number int) (map[int64]ghfacts.Review, error) {
+func (f *facts) Reviews(ctx context.Context, gh reader, number int) (map[int64]ghfacts.Review, error) {
 	if f == nil {
 		return readReviews(ctx, gh, number)
 	}
@@ -116,7 +116,7 @@ func (f *facts) Reviews(ctx context.Context, gh Reader, number int) (map[int64]g
 
 // Comment is comment id, looked for among the kinds in turn (readComment);
 // each kind's answer, found or not, is kept.
-func (f *facts) Comment(ctx context.Context, gh Reader, id int64, kinds ...ghapi.CommentKind) (ghfacts.Comment, error) {
+func (f *facts) Comment(ctx context.Context, gh reader, id int64, kinds ...ghapi.CommentKind) (ghfacts.Comment, error) {
 	if f == nil {
 		return readComment(ctx, gh, id, kinds...)
 	}

@@ -13,7 +13,7 @@ import (
 // countingFacts is a Reader that answers pull request 3, its review 1 and
 // review comment 9, counting each question.
 type countingFacts struct {
-	Reader
+	reader
 	calls map[string]int
 }
 

@@ -239,7 +239,7 @@ func TestRejudgeBudgetSpent(t *testing.T) {
 	}
 	var unjudged *action.UnjudgedError
 	if !errors.As(res.failed(t), &unjudged) {
-		t.Fatalf("error %v is not an *action.UnjudgedError", res.err)
+		t.Fatalf("error %v is not an *action.UnjudgedErrorTestAlias", res.err)
 	}
 	var notStarted *action.NotStartedError
 	var budget *action.RunBudgetError

@@ -8,11 +8,11 @@ import (
 	"github.com/pact-action/pact-action/ghfacts"
 )
 
-// Reader is what judging needs from GitHub: files at a commit, branches,
+// reader is what judging needs from GitHub: files at a commit, branches,
 // the merge base, pull requests, and the facts provenance is judged on.
-type Reader interface {
-	FileReader
-	BlobReader
+type reader interface {
+	fileReader
+	blobReader
 	ReadTrees(ctx context.Context, reads ...ghapi.TreeRead) ([]ghapi.Tree, error)
 	BranchHeadAt(ctx context.Context, branch string, at time.Time) (string, error)
 	MergeBase(ctx context.Context, base, head string) (string, error)
@@ -29,11 +29,11 @@ type Reader interface {
 	MatchingRefs(ctx context.Context, prefix string) (map[string]string, error)
 }
 
-// GitHub is what check mode needs from GitHub: reading, the Checks API,
+// checkGitHub is what check mode needs from checkGitHub: reading, the Checks API,
 // and asking for reviews. It writes no commit, comment or reaction: those
-// are BotGitHub's (bot.go), and a check-mode run is handed a checkOnly.
-type GitHub interface {
-	Reader
+// are botGitHub's (bot.go), and a check-mode run is handed a checkOnly.
+type checkGitHub interface {
+	reader
 	CreateCheckRun(ctx context.Context, cr ghapi.CheckRun) (ghapi.CreatedRun, error)
 	FindCheckRun(ctx context.Context, cr ghapi.CheckRun) (int64, bool, error)
 	CompleteCheckRun(ctx context.Context, id int64, conclusion string, out ghapi.Output) error
@@ -44,7 +44,7 @@ type GitHub interface {
 
 // checkOnly is the client a check-mode run is handed: GitHub's methods and
 // no others, so that no judgement can write a commit, even by asserting
-// its client's type back to the one Run was given.
-type checkOnly struct{ GitHub }
+// its client's type back to the one run was given.
+type checkOnly struct{ checkGitHub }
 
-var _ BotGitHub = (*ghapi.Client)(nil)
+var _ botGitHub = (*ghapi.Client)(nil)

@@ -18,7 +18,7 @@ import (
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 )
 
-// The in-process harness: for one workflow event it calls action.Run, the
+// The in-process harness: for one workflow event it calls action.RunTestAlias, the
 // dispatch cmd/pact-action calls (resolve mode auto, parse the payload,
 // then bot mode, or the check on every target of the event), against the
 // fake GitHub's URL, with the settings the binary derives from e2e.Run's
@@ -123,7 +123,7 @@ func client(t *testing.T, s *fakegithub.Server, rec *recorder, retry ...ghapi.Re
 }
 
 // run delivers the event to the action, as one workflow step would: through
-// action.Run, the dispatch the binary calls.
+// action.RunTestAlias, the dispatch the binary calls.
 func (ev event) run(t *testing.T, s *fakegithub.Server) (r result) {
 	t.Helper()
 	ctx := ev.ctx

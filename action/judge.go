@@ -19,8 +19,8 @@ import (
 	"github.com/pact-action/pact-action/projection"
 )
 
-// Target is one commit to post the check on, and what is known of it.
-type Target struct {
+// target is one commit to post the check on, and what is known of it.
+type target struct {
 	HeadSHA string
 	// Workspace is a checkout that may hold HeadSHA; "" to always use the API.
 	Workspace string
@@ -32,21 +32,21 @@ type Target struct {
 	// run reads it once for every head); nil means read it.
 	Open []ghfacts.PullRequest
 	// MergeGroup is set when HeadSHA is a merge queue's commit.
-	MergeGroup *MergeGroup
+	MergeGroup *mergeGroup
 }
 
-// MergeGroup is a merge queue's commit: the base it merges into, the pull
+// mergeGroup is a merge queue's commit: the base it merges into, the pull
 // requests it holds, and its parent commit as the event names it
 // (merge_group.base_sha: the head of the group queued ahead, or the base
 // branch's tip), which judgeMergeGroup checks before trusting.
-type MergeGroup struct {
+type mergeGroup struct {
 	BaseRef string
 	PRs     []int
 	Parent  string
 }
 
-// Settings are the action inputs check mode uses.
-type Settings struct {
+// settings are the action inputs check mode uses.
+type settings struct {
 	CheckName  string
 	PactDir    string
 	DetailsURL string
@@ -57,7 +57,7 @@ type Settings struct {
 	// completed as failed (default defaultTimeout).
 	Timeout time.Duration
 	// MaxPactBytes bounds what one judgement reads of the pact (the
-	// max-pact-bytes input; default DefaultMaxPactBytes): past it the
+	// max-pact-bytes input; default defaultMaxPactBytes): past it the
 	// check run is completed as failed, saying so.
 	MaxPactBytes int64
 	// Now is the clock (tests pin it); nil means time.Now.
@@ -69,11 +69,11 @@ type Settings struct {
 const defaultTimeout = 10 * time.Minute
 
 // layout names the pact's files in the repository.
-func (s Settings) layout() pactfile.Layout { return pactfile.Layout(s.PactDir) }
+func (s settings) layout() pactfile.Layout { return pactfile.Layout(s.PactDir) }
 
-func (s Settings) pactDir() string { return s.layout().Dir() }
+func (s settings) pactDir() string { return s.layout().Dir() }
 
-func (s Settings) now() time.Time {
+func (s settings) now() time.Time {
 	if s.Now != nil {
 		return s.Now()
 	}
@@ -81,11 +81,11 @@ func (s Settings) now() time.Time {
 }
 
 // insidePact reports whether a repository path is in the pact directory.
-func (s Settings) insidePact(p string) bool { return strings.HasPrefix(p, s.pactDir()+"/") }
+func (s settings) insidePact(p string) bool { return strings.HasPrefix(p, s.pactDir()+"/") }
 
-// Judgement is the engine's verdict on one head.
-type Judgement struct {
-	Target   Target
+// judgement is the engine's verdict on one head.
+type judgement struct {
+	Target   target
 	Findings []checks.Finding
 	State    *projection.State
 	// PRs are the pull requests judged (every open one whose head this is);
@@ -101,7 +101,7 @@ type Judgement struct {
 	Renewed map[string]int64
 	// Requests are the review requests of each pull request judged (check
 	// carries them out; see reviewrequests.go).
-	Requests []ReviewRequest
+	Requests []reviewRequest
 	// older are the check runs the verdict's run supersedes (superseded;
 	// check completes them).
 	older []int64
@@ -124,14 +124,14 @@ type Judgement struct {
 // base's tip and the configuration in one GraphQL request, the task files the
 // log assigns in another (readHead), then per pull request its merge base
 // and the log there (and provenance, see judgeProvenance). What it reads
-// of the pact counts against one budget (Settings.MaxPactBytes). posted is
+// of the pact counts against one budget (settings.MaxPactBytes). posted is
 // the check run the verdict goes to (check creates it; none when the
 // verdict is not posted): the head's read lists the older runs it
 // supersedes.
-func judge(ctx context.Context, gh Reader, t Target, r *eventRun, posted ghapi.CreatedRun) (*Judgement, error) {
-	s := r.Settings
+func judge(ctx context.Context, gh reader, t target, r *eventRun, posted ghapi.CreatedRun) (*judgement, error) {
+	s := r.settings
 	budget := newReadBudget(s.MaxPactBytes)
-	gh = budgeted{Reader: gh, b: budget}
+	gh = budgeted{reader: gh, b: budget}
 	var prs []ghfacts.PullRequest
 	var bases []string
 	if t.MergeGroup != nil {
@@ -152,7 +152,7 @@ func judge(ctx context.Context, gh Reader, t Target, r *eventRun, posted ghapi.C
 		return nil, err
 	}
 	slog.Debug("configuration", "from", describeConfig(cfg))
-	j := &Judgement{Target: t, State: head.replay.State, Source: head.source, older: superseded(head.runs, posted.ID), Namesake: namesake(head.runs, posted.ID)}
+	j := &judgement{Target: t, State: head.replay.State, Source: head.source, older: superseded(head.runs, posted.ID), Namesake: namesake(head.runs, posted.ID)}
 	if t.MergeGroup != nil {
 		return j, judgeMergeGroup(ctx, gh, head, t.MergeGroup, tips[t.MergeGroup.BaseRef], cfg, s, j)
 	}
@@ -193,7 +193,7 @@ func judge(ctx context.Context, gh Reader, t Target, r *eventRun, posted ghapi.C
 type prJudgement struct {
 	findings []checks.Finding
 	renewed  map[string]int64
-	requests ReviewRequest
+	requests reviewRequest
 	noPact   bool
 }
 
@@ -206,8 +206,8 @@ type prJudgement struct {
 // Provenance takes as judged only the lines where the head meets the
 // default branch, for a base its author created holds lines nobody
 // judged.
-func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghfacts.PullRequest, base baseTip, cfg *config.File, r *eventRun) (prJudgement, error) {
-	s := r.Settings
+func judgePR(ctx context.Context, gh reader, head *headFiles, pr ghfacts.PullRequest, base baseTip, cfg *config.File, r *eventRun) (prJudgement, error) {
+	s := r.settings
 	own, into, err := meetBases(ctx, gh, head, base, cfg, pr.BaseRef, s)
 	if err != nil {
 		return prJudgement{}, err
@@ -246,7 +246,7 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr ghfacts.PullReq
 // whether it changes files outside the pact directory there. It is asked
 // only when the answer decides: an unmapped branch under
 // unmapped-branches: block is an error exactly when code changes.
-func askChangesOutsidePact(ctx context.Context, gh Reader, s Settings, in checks.Input, head *headFiles, pr ghfacts.PullRequest, own, into *meeting, facts *checks.PullRequestFacts) error {
+func askChangesOutsidePact(ctx context.Context, gh reader, s settings, in checks.Input, head *headFiles, pr ghfacts.PullRequest, own, into *meeting, facts *checks.PullRequestFacts) error {
 	logPath := s.layout().Log()
 	decides := func(log []byte) bool {
 		would := checks.Unmapped(logPath, in.Replay.State, log, pr.HeadRef, config.UnmappedBlock, true)
@@ -314,7 +314,7 @@ func (m *meeting) defaultBase(own *meeting, cfg *config.File) *checks.DefaultBas
 // where it meets the default branch (into); into is own when the base is
 // the default branch (docs/semantics.md §5: the two verdicts a pull
 // request into another base gets).
-func meetBases(ctx context.Context, gh Reader, head *headFiles, base baseTip, cfg *config.File, baseRef string, s Settings) (own, into *meeting, err error) {
+func meetBases(ctx context.Context, gh reader, head *headFiles, base baseTip, cfg *config.File, baseRef string, s settings) (own, into *meeting, err error) {
 	if own, err = meet(ctx, gh, head, base, s); err != nil {
 		return nil, nil, err
 	}
@@ -332,7 +332,7 @@ func meetBases(ctx context.Context, gh Reader, head *headFiles, base baseTip, cf
 // group ahead of it, whose lines it must keep though the base does not
 // have them yet), and every feature of every queued pull request's branch
 // accepted.
-func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeGroup, base baseTip, cfg *config.File, s Settings, j *Judgement) error {
+func judgeMergeGroup(ctx context.Context, gh reader, head *headFiles, mg *mergeGroup, base baseTip, cfg *config.File, s settings, j *judgement) error {
 	prs, ahead, err := queuedPRs(ctx, gh, mg, base.sha, head.sha)
 	if err != nil {
 		return err
@@ -383,7 +383,7 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 // this one changes in it. Otherwise the group is not judged. The parent
 // that is the merge base with the base branch (no group ahead) costs
 // nothing: that log is already read.
-func groupParentLog(ctx context.Context, gh Reader, head *headFiles, parent, mergeBase string, ahead []string, s Settings) ([]byte, error) {
+func groupParentLog(ctx context.Context, gh reader, head *headFiles, parent, mergeBase string, ahead []string, s settings) ([]byte, error) {
 	names := func(what string) error {
 		return fmt.Errorf("the merge_group event names %s as the commit merge group %s is queued behind (base_sha), %s, so what is queued ahead of it cannot be judged", prose.ShortSHA(parent), prose.ShortSHA(head.sha), what)
 	}
@@ -434,7 +434,7 @@ func groupParentLog(ctx context.Context, gh Reader, head *headFiles, parent, mer
 // It also returns the heads of the groups queued ahead (carried, other
 // than head itself). More commits than GitHub lists in a comparison fail
 // closed.
-func queuedPRs(ctx context.Context, gh Reader, mg *MergeGroup, baseTip, head string) (prs []int, ahead []string, err error) {
+func queuedPRs(ctx context.Context, gh reader, mg *mergeGroup, baseTip, head string) (prs []int, ahead []string, err error) {
 	refs, err := gh.MatchingRefs(ctx, "heads/gh-readonly-queue/"+mg.BaseRef+"/")
 	if err != nil {
 		return nil, nil, fmt.Errorf("list the merge queue's branches into %s: %w", mg.BaseRef, err)
@@ -473,7 +473,7 @@ func queuedPRs(ctx context.Context, gh Reader, mg *MergeGroup, baseTip, head str
 // GraphQL request, the log there and its listing of tasks/: what the
 // head's log must extend, and what tells the task files the head adds or
 // changes (docs/semantics.md §7 "Task files").
-func meet(ctx context.Context, gh Reader, head *headFiles, base baseTip, s Settings) (*meeting, error) {
+func meet(ctx context.Context, gh reader, head *headFiles, base baseTip, s settings) (*meeting, error) {
 	mergeBase, err := gh.MergeBase(ctx, base.sha, head.sha)
 	if err != nil {
 		return nil, fmt.Errorf("find the merge base of %s and %s: %w", prose.ShortSHA(base.sha), prose.ShortSHA(head.sha), err)
@@ -492,7 +492,7 @@ func meet(ctx context.Context, gh Reader, head *headFiles, base baseTip, s Setti
 
 // changedTaskFiles reads the head's task files that the pull request adds
 // or changes against any base it is judged against.
-func changedTaskFiles(ctx context.Context, head *headFiles, s Settings, bases ...*meeting) (map[string][]byte, error) {
+func changedTaskFiles(ctx context.Context, head *headFiles, s settings, bases ...*meeting) (map[string][]byte, error) {
 	if head.log == nil || head.replay.Unsupported != nil {
 		return nil, nil
 	}
@@ -516,7 +516,7 @@ func asPrefixOf(head, base []byte) []byte {
 
 // pullRequestsAt lists the open pull requests whose head is t.HeadSHA: the
 // known ones (still open, same head) and GitHub's listing.
-func pullRequestsAt(ctx context.Context, gh Reader, t Target) ([]ghfacts.PullRequest, error) {
+func pullRequestsAt(ctx context.Context, gh reader, t target) ([]ghfacts.PullRequest, error) {
 	open := t.Open
 	if open == nil {
 		var err error

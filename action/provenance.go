@@ -115,7 +115,7 @@ var errBudget = errors.New("budget exhausted")
 // plus at most maxStaleCompares to name the
 // commits that made accepts stale; and at most maxCommitFetches lookups of
 // commits the listing lacks.
-func gatherProvenance(ctx context.Context, gh Reader, in provenanceInput) (*checks.ProvenanceInput, error) {
+func gatherProvenance(ctx context.Context, gh reader, in provenanceInput) (*checks.ProvenanceInput, error) {
 	cfg := in.Config
 	if in.PR.Number == 0 || in.HeadLog == nil || in.Replay == nil || in.Replay.Unsupported != nil || cfg.Provenance.Mode == config.ModeOff {
 		return nil, nil
@@ -342,7 +342,7 @@ func eachAdded(log []byte, added []addedLine, fn func(a *addedLine, ev *projecti
 // provenance is judged on.
 type gatherer struct {
 	ctx  context.Context
-	gh   Reader
+	gh   reader
 	in   provenanceInput
 	head string
 	// meta holds the commits known: the pull request's listing, then those
@@ -375,13 +375,13 @@ type gatherer struct {
 	reads, fetches, compares int
 }
 
-func newGatherer(ctx context.Context, gh Reader, in provenanceInput, added []addedLine, shipped []shippedAccept) (*gatherer, error) {
+func newGatherer(ctx context.Context, gh reader, in provenanceInput, added []addedLine, shipped []shippedAccept) (*gatherer, error) {
 	g := &gatherer{
 		ctx: ctx, gh: gh, in: in, head: in.PR.HeadSHA,
 		meta: map[string]ghfacts.Commit{}, listed: map[string]bool{}, absent: map[string]bool{},
 		counts: map[string][]uint64{}, factOf: map[string]int32{}, whyOf: map[string]int32{},
 		chains: map[string]chain{}, compared: map[string]comparison{}, awaiting: map[string][]string{},
-		code: newSameness(gh, in.Run.Settings, in.Config.Provenance.Stale, in.DefaultTip),
+		code: newSameness(gh, in.Run.settings, in.Config.Provenance.Stale, in.DefaultTip),
 	}
 	g.code.knowMergeBase(g.head, in.HeadMeets)
 	for _, a := range added {

@@ -44,7 +44,7 @@ func (r *eventRun) keepConfig(ctx context.Context, tree ghapi.Tree) (*config.Fil
 
 // trustedConfig is the run's configuration: the one already read, or read
 // now in one request.
-func (r *eventRun) trustedConfig(ctx context.Context, gh Reader) (*config.File, error) {
+func (r *eventRun) trustedConfig(ctx context.Context, gh reader) (*config.File, error) {
 	if r.config != nil {
 		return r.config, nil
 	}

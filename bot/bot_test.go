@@ -70,15 +70,15 @@ func TestParseCommands(t *testing.T) {
 		{"accept", "/pact accept T1", []Command{{Verb: VerbAccept, Task: "T1"}}},
 		{"leading spaces and CRLF", "  /pact accept T1\r\n", []Command{{Verb: VerbAccept, Task: "T1"}}},
 		{"changes with reason", "/pact changes T2 please add tests\nfor the edge case", []Command{{Verb: VerbChanges, Task: "T2", Reason: "please add tests"}}},
-		{"several in order", "/pact status\ntext\n/pact recheck", []Command{{Verb: VerbStatus}, {Verb: VerbRecheck}}},
+		{"several in order", "/pact status\ntext\n/pact recheck", []Command{{Verb: verbStatus}, {Verb: verbRecheck}}},
 		{"not at line start", "please run /pact accept T1", nil},
 		{"quoted line", "> /pact accept T1", nil},
 		{"inside a code fence", "```\n/pact accept T1\n```", nil},
 		{"prefix of another word", "/pactify accept T1", nil},
-		{"bare /pact is help", "/pact", []Command{{Verb: VerbHelp}}},
-		{"unknown word", "/pact approve T1", []Command{{Verb: VerbHelp, Problem: "`approve` is not a /pact command."}}},
-		{"accept without task", "/pact accept", []Command{{Verb: VerbHelp, Problem: "`/pact accept` takes exactly one task id."}}},
-		{"changes without reason", "/pact changes T1", []Command{{Verb: VerbHelp, Problem: "`/pact changes` needs a task id and a reason."}}},
+		{"bare /pact is help", "/pact", []Command{{Verb: verbHelp}}},
+		{"unknown word", "/pact approve T1", []Command{{Verb: verbHelp, Problem: "`approve` is not a /pact command."}}},
+		{"accept without task", "/pact accept", []Command{{Verb: verbHelp, Problem: "`/pact accept` takes exactly one task id."}}},
+		{"changes without reason", "/pact changes T1", []Command{{Verb: verbHelp, Problem: "`/pact changes` needs a task id and a reason."}}},
 		{"case of the verb", "/pact ACCEPT T1", []Command{{Verb: VerbAccept, Task: "T1"}}},
 		// What GitHub does not render as a paragraph's plain text is not a
 		// command (CommonMark + GFM, as GitHub renders comments).
@@ -303,7 +303,7 @@ func FuzzParseCommands(f *testing.F) {
 				if c.Task == "" {
 					t.Fatalf("%s without a task from %q", c.Verb, body)
 				}
-			case VerbStatus, VerbRecheck, VerbHelp:
+			case verbStatus, verbRecheck, verbHelp:
 			default:
 				t.Fatalf("unknown verb %q from %q", c.Verb, body)
 			}

@@ -46,7 +46,7 @@ func Decide(f Facts) Decision {
 		return d.need(NeedConfig)
 	case f.Config.Err != nil:
 		if !s.isReview {
-			d.Replies = []string{ConfigUnusable(pactfile.ConfigPath, f.Config.Branch, f.Config.Err)}
+			d.Replies = []string{configUnusable(pactfile.ConfigPath, f.Config.Branch, f.Config.Err)}
 		}
 		d.Err = fmt.Errorf("read %s on the default branch %s: %w", pactfile.ConfigPath, f.Config.Branch, f.Config.Err)
 		return d
@@ -237,7 +237,7 @@ func (d Decision) RenewReply(renewed map[string]int64) string {
 	if len(tasks) == 0 {
 		return d.NotRenewed
 	}
-	return RenewedReply(d.Login, tasks, d.At)
+	return renewedReply(d.Login, tasks, d.At)
 }
 
 // triage reduces a webhook to its subject, or says why it is ignored.
@@ -370,14 +370,14 @@ func decideComment(f Facts, d Decision) Decision {
 	at := pr.HeadSHA
 	switch {
 	case recording && c.Edited():
-		d.Replies = []string{CommentEdited(d.Login)}
+		d.Replies = []string{commentEdited(d.Login)}
 		return d
 	case recording && !pr.Fork:
 		switch {
 		case f.HeadAtComment == nil:
 			return d.need(NeedHeadAtComment)
 		case f.HeadAtComment.SHA == "":
-			d.Replies = []string{HeadUnknown(f.HeadAtComment.Why)}
+			d.Replies = []string{headUnknown(f.HeadAtComment.Why)}
 			return d
 		}
 		at = f.HeadAtComment.SHA
@@ -388,7 +388,7 @@ func decideComment(f Facts, d Decision) Decision {
 	}
 	if f.Log.State == nil {
 		d = d.ignore("the pull request's head has no " + f.LogPath)
-		d.Replies = []string{NoPact(f.LogPath)}
+		d.Replies = []string{noPact(f.LogPath)}
 		return d
 	}
 	req := request{Repo: f.Event.Repository.FullName, Login: d.Login, HeadBranch: pr.HeadRef, HeadSHA: d.At, Comment: &c, CanWrite: canWrite}
@@ -398,7 +398,7 @@ func decideComment(f Facts, d Decision) Decision {
 func needsWrite(cmds []Command) bool {
 	for _, c := range cmds {
 		switch c.Verb {
-		case VerbAccept, VerbChanges, VerbRecheck:
+		case VerbAccept, VerbChanges, verbRecheck:
 			return true
 		}
 	}

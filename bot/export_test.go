@@ -84,3 +84,13 @@ func Decided(t testing.TB, f Facts) Decision {
 	}
 	return d
 }
+
+// The replies the black-box tests of package bot_test compare with: no
+// other package posts them by name, Decide does.
+var (
+	CommentEdited  = commentEdited
+	ConfigUnusable = configUnusable
+	HeadUnknown    = headUnknown
+	NoPact         = noPact
+	RenewedReply   = renewedReply
+)

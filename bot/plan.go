@@ -113,12 +113,12 @@ func reviewIntent(req request, t *projection.Task, typ string) Intent {
 func planComment(plan Decision, req request, cfg *config.Config, st *projection.State, cmds []Command) Decision {
 	for i, cmd := range cmds {
 		switch cmd.Verb {
-		case VerbHelp:
+		case verbHelp:
 			plan.Replies = append(plan.Replies, helpReply(cmd.Problem))
 			plan.Acknowledge = true
-		case VerbStatus:
+		case verbStatus:
 			plan.Status, plan.Acknowledge = true, true
-		case VerbRecheck:
+		case verbRecheck:
 			if !req.CanWrite {
 				plan.Replies = append(plan.Replies, noWrite(req.Login, "/pact recheck"))
 				continue

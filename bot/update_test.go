@@ -144,7 +144,7 @@ func TestDecideUpdate(t *testing.T) {
 			if (d.Skip == "") != (tc.skip == "") || !strings.Contains(d.Skip, tc.skip) {
 				t.Errorf("skip %q, want %q", d.Skip, tc.skip)
 			}
-			if d.Marker != UpdateMarker(f.PR.HeadSHA, f.PR.BaseRef) || !strings.HasPrefix(d.Marker, "<!-- ") {
+			if d.Marker != updateMarker(f.PR.HeadSHA, f.PR.BaseRef) || !strings.HasPrefix(d.Marker, "<!-- ") {
 				t.Errorf("marker %q", d.Marker)
 			}
 			if tc.take == nil {

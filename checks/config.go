@@ -7,13 +7,13 @@ import (
 	"github.com/pact-action/pact-action/projection"
 )
 
-// Config judges the repository configuration (.github/pact.yml, shown as
+// configFindings judges the repository configuration (.github/pact.yml, shown as
 // path): one config.invalid finding for every problem of a file that does
 // not parse or validate, at its line when one is known, and one for every
 // seat it maps that the roster of the init event lacks. No file is the
 // default configuration and no finding. The roster is compared only once an
 // init has been applied: without one the log already has its own finding.
-func Config(path string, cf config.File, st *projection.State) []Finding {
+func configFindings(path string, cf config.File, st *projection.State) []Finding {
 	if !cf.Present {
 		return nil
 	}

@@ -151,7 +151,7 @@ func TestShippingWhenThePullRequestAddsTheMerge(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			atBase := ShippedAtBase(st, tc.baseLog, []string{"feat/h"})
+			atBase := shippedAtBase(st, tc.baseLog, []string{"feat/h"})
 			if got := len(shipping(st, "feat/h", atBase)) == 1; got != tc.ships {
 				t.Errorf("ships H: %v, want %v", got, tc.ships)
 			}

@@ -104,8 +104,8 @@ type ProvenanceInput struct {
 	HeadCode map[string]bool
 }
 
-// ProvenanceResult is the judgement.
-type ProvenanceResult struct {
+// provenanceResult is the judgement.
+type provenanceResult struct {
 	Findings []Finding
 	// NotAccepted names the accepted tasks that must count as open for
 	// Rule 2 (require only), with the reason.
@@ -145,10 +145,10 @@ func AcceptAnchor(ev *projection.Event, reviews map[int64]ghfacts.Review, introP
 // disagree; a day does not).
 const FutureSlack = 24 * time.Hour
 
-// Provenance judges the events a pull request adds under the repository's
+// judgeProvenance judges the events a pull request adds under the repository's
 // provenance policy.
-func Provenance(in ProvenanceInput) ProvenanceResult {
-	res := ProvenanceResult{NotAccepted: map[string]string{}, Evidence: map[int]string{}, Renewed: map[string]int64{}}
+func judgeProvenance(in ProvenanceInput) provenanceResult {
+	res := provenanceResult{NotAccepted: map[string]string{}, Evidence: map[int]string{}, Renewed: map[string]int64{}}
 	cfg := in.Config
 	if cfg == nil {
 		cfg = config.Default()

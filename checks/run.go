@@ -76,11 +76,11 @@ func run(in Input, cf config.File) []Finding {
 	}
 	out = append(out, omittedRejections(in.LogPath(), in.Scan, in.Replay)...)
 	if !in.StateMatched {
-		out = append(out, Drift(in.layout().State(), in.State, in.Replay.State)...)
+		out = append(out, drift(in.layout().State(), in.State, in.Replay.State)...)
 	}
-	out = append(out, TaskFiles(in, in.Replay.State)...)
-	out = append(out, ProjectHeader(in.layout().Project(), in.Project, in.Replay.State)...)
-	out = append(out, Config(pactfile.ConfigPath, cf, in.Replay.State)...)
+	out = append(out, taskFiles(in, in.Replay.State)...)
+	out = append(out, projectHeader(in.layout().Project(), in.Project, in.Replay.State)...)
+	out = append(out, configFindings(pactfile.ConfigPath, cf, in.Replay.State)...)
 	return inPactDir(Cap(out), in.layout())
 }
 

@@ -58,7 +58,7 @@ type Requests string
 
 // Review-request switches.
 const (
-	RequestsOn  Requests = "on" // the default
+	requestsOn  Requests = "on" // the default
 	RequestsOff Requests = "off"
 )
 
@@ -93,7 +93,7 @@ func Default() *Config {
 		Seats:            map[string][]string{},
 		Provenance:       Provenance{Mode: ModeWarn, Stale: StaleChange},
 		UnmappedBranches: UnmappedWarn,
-		ReviewRequests:   RequestsOn,
+		ReviewRequests:   requestsOn,
 	}
 }
 

@@ -2,7 +2,7 @@
 //
 // It is the only package of the project that imports go-github. Callers get
 // plain structs (PR, Commit, Review, ...) and typed errors (ErrNotFound,
-// ErrForbidden, ErrNotFastForward, ErrConflict, ErrRateLimited) they can
+// ErrForbidden, ErrNotFastForward, ErrRateLimited) they can
 // test with errors.Is, so no GitHub client type leaks out.
 //
 // Every request goes through one retrying http.RoundTripper (see
@@ -42,8 +42,8 @@ import (
 	"golang.org/x/oauth2"
 )
 
-// DefaultAPIURL is the REST endpoint of github.com.
-const DefaultAPIURL = "https://api.github.com"
+// defaultAPIURL is the REST endpoint of github.com.
+const defaultAPIURL = "https://api.github.com"
 
 // Options configures New.
 type Options struct {
@@ -127,7 +127,7 @@ func New(ctx context.Context, o Options) (*Client, error) {
 
 	apiURL := o.APIURL
 	if apiURL == "" {
-		apiURL = DefaultAPIURL
+		apiURL = defaultAPIURL
 	}
 	u, err := url.Parse(apiURL)
 	if err != nil || u.Scheme == "" || u.Host == "" {

@@ -18,9 +18,6 @@ import (
 // GraphQL with 200 and an error of type RATE_LIMITED (or RATE_LIMIT); the
 // transport retries it like a REST rate limit (see classify).
 
-// DefaultGraphQLURL is the GraphQL endpoint of github.com.
-const DefaultGraphQLURL = "https://api.github.com/graphql"
-
 // graphQLURLFor derives the GraphQL endpoint from the REST base URL when
 // the runner does not name it (GITHUB_GRAPHQL_URL): https://HOST/api/v3/ →
 // https://HOST/api/graphql (GitHub Enterprise Server), otherwise
