@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
@@ -149,7 +150,7 @@ func (l *lineKeys) done() []uint64 {
 
 // lookup returns the metadata of sha, looking it up when the listing lacks
 // it (bounded); nil when it cannot be had.
-func (g *gatherer) lookup(sha string) (*ghapi.Commit, error) {
+func (g *gatherer) lookup(sha string) (*ghfacts.Commit, error) {
 	if m, ok := g.meta[sha]; ok {
 		return &m, nil
 	}

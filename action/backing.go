@@ -9,6 +9,7 @@ import (
 	"github.com/pact-action/pact-action/bot"
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -29,24 +30,19 @@ func (g *gatherer) fetchBacking(ref *projection.GitHubRef, parent string, pin *c
 			return err
 		}
 		rf, ok := pin.Reviews[ref.ReviewID]
-		if !ok || rf.AwaitingKnown {
+		if !ok {
 			return nil
 		}
-		var err error
-		if rf.Awaiting, rf.AwaitingKnown, err = g.awaitingAt(rf.CommitID); err != nil {
-			return err
-		}
-		pin.Reviews[ref.ReviewID] = rf
+		// The tasks awaiting review there go to pin.Awaiting when they
+		// can be read.
+		return g.awaitingAt(rf.CommitID)
 	case ref.CommentID != 0:
 		if _, asked := pin.Comments[ref.CommentID]; !asked {
-			cf, err := g.comment(ref.CommentID)
-			if err != nil {
+			if err := g.comment(ref.CommentID, pin); err != nil {
 				return err
 			}
-			pin.Comments[ref.CommentID] = cf
 		}
-		cf := pin.Comments[ref.CommentID]
-		if h := cf.HeadAtComment; h != "" && parent != "" && h != parent {
+		if h := pin.CommentHeads[ref.CommentID].SHA; h != "" && parent != "" && h != parent {
 			if _, asked := pin.Unchanged[checks.Span{From: h, To: parent}]; !asked {
 				same, err := g.code.same(g.ctx, h, parent)
 				if err != nil {
@@ -59,28 +55,31 @@ func (g *gatherer) fetchBacking(ref *projection.GitHubRef, parent string, pin *c
 	return nil
 }
 
-// comment gathers the facts of one comment: who wrote it and when, whether
-// it was edited, its /pact commands as GitHub renders them, and the head of
-// the branch when it was made with the tasks awaiting review there.
-func (g *gatherer) comment(id int64) (checks.CommentFact, error) {
+// comment gathers into pin the facts of one comment: who wrote it and
+// when, whether it was edited, its /pact commands as GitHub renders them,
+// and the head of the branch when it was made with the tasks awaiting
+// review there.
+func (g *gatherer) comment(id int64, pin *checks.ProvenanceInput) error {
 	// The event does not say which kind of comment it was: try one, then
 	// the other.
-	cf, err := g.in.Settings.facts.Comment(g.ctx, g.gh, id, ghapi.IssueComment, ghapi.ReviewComment)
-	if err != nil || !cf.Found {
-		return checks.CommentFact{}, err
-	}
-	cf.Commands = commentCommands(cf.Body)
-	head, why, err := headAtComment(g.ctx, g.gh, g.in.PR, cf.CreatedAt)
+	cf, err := g.in.Run.facts.Comment(g.ctx, g.gh, id, ghapi.IssueComment, ghapi.ReviewComment)
 	if err != nil {
-		return cf, err
+		return err
 	}
-	cf.HeadAtComment, cf.HeadWhy = head, why
-	if head != "" {
-		if cf.Awaiting, cf.AwaitingKnown, err = g.awaitingAt(head); err != nil {
-			return cf, err
-		}
+	pin.Comments[id] = cf
+	if !cf.Found {
+		return nil
 	}
-	return cf, nil
+	pin.CommentCommands[id] = commentCommands(cf.Body)
+	head, err := headAtComment(g.ctx, g.gh, g.in.PR, cf.CreatedAt)
+	if err != nil {
+		return err
+	}
+	pin.CommentHeads[id] = head
+	if head.SHA == "" {
+		return nil
+	}
+	return g.awaitingAt(head.SHA)
 }
 
 // commentCommands are the event-recording /pact commands of a comment body,
@@ -105,30 +104,32 @@ func commentCommands(body string) []checks.CommentCommand {
 // or the check runs, do not, so where there is no record — no activity
 // API (an older GitHub Enterprise Server), a fork, history that does not
 // reach back, a push in the comment's second — the comment backs nothing.
-func headAtComment(ctx context.Context, gh Reader, pr checks.PRFact, at time.Time) (string, string, error) {
+func headAtComment(ctx context.Context, gh reader, pr ghfacts.PullRequest, at time.Time) (ghfacts.HeadAt, error) {
 	if pr.Fork {
-		return "", "the branch lives in a fork, whose push history this repository does not have", nil
+		return ghfacts.HeadAt{Why: "the branch lives in a fork, whose push history this repository does not have"}, nil
 	}
 	sha, err := gh.BranchHeadAt(ctx, pr.HeadRef, at)
 	switch {
 	case errors.Is(err, ghapi.ErrNoPushHistory):
-		return "", "this GitHub server keeps no push history (it has no repository activity API)", nil
+		return ghfacts.HeadAt{Why: "this GitHub server keeps no push history (it has no repository activity API)"}, nil
 	case errors.Is(err, ghapi.ErrSameSecond):
-		return "", "a push to the branch is stamped in the same second as the comment, so which came first cannot be told", nil
+		return ghfacts.HeadAt{Why: "a push to the branch is stamped in the same second as the comment, so which came first cannot be told"}, nil
 	case errors.Is(err, ghapi.ErrNotFound):
-		return "", "GitHub's push history of the branch does not reach back to the comment", nil
+		return ghfacts.HeadAt{Why: "GitHub's push history of the branch does not reach back to the comment"}, nil
 	case err != nil:
-		return "", "", fmt.Errorf("read the push history of %s: %w", pr.HeadRef, err)
+		return ghfacts.HeadAt{}, fmt.Errorf("read the push history of %s: %w", pr.HeadRef, err)
 	}
-	return sha, "", nil
+	return ghfacts.HeadAt{SHA: sha}, nil
 }
 
-// awaitingAt lists the tasks awaiting review in the log at sha (one read
-// per commit, the two logs already read excepted); known is false when the
-// read budget is spent or sha is not a commit id.
-func (g *gatherer) awaitingAt(sha string) (tasks []string, known bool, err error) {
-	if got, ok := g.awaiting[sha]; ok {
-		return got, true, nil
+// awaitingAt reads the tasks awaiting review in the log at sha into
+// g.awaiting, which is checks.ProvenanceInput.Awaiting (one read per
+// commit, the two logs already read excepted); it leaves none when the
+// read budget is spent or sha is not a commit id, and then nothing given
+// on sha is verified.
+func (g *gatherer) awaitingAt(sha string) error {
+	if _, ok := g.awaiting[sha]; ok {
+		return nil
 	}
 	switch {
 	case sha == g.head:
@@ -136,15 +137,12 @@ func (g *gatherer) awaitingAt(sha string) (tasks []string, known bool, err error
 	case sha == g.in.MergeBase:
 		g.awaiting[sha] = awaitingIn(replayed(g.in.BaseLog))
 	case !commitSHA.MatchString(sha):
-		return nil, false, nil
 	default:
-		if err := g.readLogAt(sha); errors.Is(err, errBudget) {
-			return nil, false, nil
-		} else if err != nil {
-			return nil, false, err
+		if err := g.readLogAt(sha); !errors.Is(err, errBudget) {
+			return err
 		}
 	}
-	return g.awaiting[sha], true, nil
+	return nil
 }
 
 // replayed is the state a log leaves.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -1057,4 +1058,166 @@ func TestBinaryJobNamedLikeTheCheck(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBinaryMergeQueueStacked: the stacked queue through the binary: the
+// group ahead passes, the group behind it fails with log.rewritten against
+// the group ahead, and its job summary speaks of the group.
+func TestBinaryMergeQueueStacked(t *testing.T) {
+	t.Parallel()
+	s, g1, g2, prs := stackedQueue(t)
+	for _, tc := range []struct {
+		g          fakegithub.MergeGroup
+		exit       int
+		conclusion string
+	}{{g1, 0, "success"}, {g2, 1, "failure"}} {
+		res := e2e.Run{Server: s, EventName: "merge_group", Payload: mergeGroupPayload(t, tc.g.HeadSHA, tc.g.HeadRef, tc.g.BaseSHA),
+			Env: map[string]string{"GITHUB_SHA": tc.g.HeadSHA}}.Exec(t)
+		wantExit(t, res, tc.exit)
+		run := onlyRun(t, s, tc.g.HeadSHA, "pact", tc.conclusion)
+		if strings.Contains(run.Summary, "this PR") {
+			t.Errorf("%s: the group's summary speaks of a pull request:\n%s", tc.conclusion, run.Summary)
+		}
+		if tc.g == g2 {
+			if got := codes(reportFindings(t, res, 0)); !slices.Equal(got, []string{"log.rewritten"}) {
+				t.Errorf("group 2: %v", got)
+			}
+			contains(t, "group 2's job summary", res.Summary, fmt.Sprintf("the merge group of pull requests #%d, #%d into main", prs[0], prs[1]), "the commit this merge group is queued behind")
+		}
+	}
+	noViolations(t, s)
+}
+
+// Issue 22 item 2, through the binary: T1 was accepted on main for earlier
+// code; the branch name is reused with new code, and the pull request also
+// adds the orchestrator's signed merge of LOGIN. Shipping LOGIN in the
+// head's replay exempts nothing (docs/semantics.md §5 "Coverage"): under
+// require, tree and unmapped-branches: block, T1 waits for a fresh review.
+func TestBinaryCoverageWhenThePullRequestAddsTheMerge(t *testing.T) {
+	t.Parallel()
+	p, reviewed := shippedLogin(t, "require", "tree")
+	p.s.CommitFiles(e2e.Owner, e2e.Repo, "main", map[string]string{".github/pact.yml": provPactYML("require", "tree") + "unmapped-branches: block\n"}, provLeadGH, fakegithub.Verified())
+	n := reuseBranch(t, p, provBranch, map[string]string{"src/login.go": "package login\n\nfunc Backdoor() {}\n"})
+	text, _ := p.s.FileAt("main", logPath)
+	log := &e2e.Log{Lines: strings.Split(strings.TrimSuffix(text, "\n"), "\n")}
+	merge := projection.NewMerge("lead", "LOGIN")
+	merge.EventID, merge.TS = strings.Repeat("e", 32), mustTime(reviewTS).Add(time.Hour)
+	line, err := projection.Encode(merge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Raw(string(line))
+	head := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, log.Files(), provLeadGH, fakegithub.Verified())
+
+	res := e2e.Run{Server: p.s, EventName: "pull_request", Payload: prPayload(t, p.s, n, provBranch, "main")}.Exec(t)
+
+	run := latestRun(t, p.s, head)
+	if run.Conclusion == report.ConclusionSuccess {
+		t.Fatalf("adding the merge of LOGIN shipped unreviewed code:\n%s", run.Summary)
+	}
+	var waiting bool
+	for _, f := range reportFindings(t, res, 0) {
+		waiting = waiting || f.Code == checks.CodePRUnaccepted && f.TaskID == "T1" && strings.Contains(f.Message, reviewed[:7])
+	}
+	if !waiting {
+		t.Errorf("T1 does not wait for a fresh review of the new code:\n%s", run.Summary)
+	}
+	noViolations(t, p.s)
+}
+
+// TestBinaryReviewRequestLog: the binary's job log says whom it asked and
+// why, and its job summary carries the waiting line; with a read-only
+// token the log warns and the summary says why nobody was asked.
+func TestBinaryReviewRequestLog(t *testing.T) {
+	t.Parallel()
+	for _, readOnly := range []bool{false, true} {
+		t.Run(fmt.Sprintf("read-only %v", readOnly), func(t *testing.T) {
+			t.Parallel()
+			p := requestSeed(t)
+			if readOnly {
+				p.s.SetToken(e2e.Token, fakegithub.Token{ReadOnly: true})
+			}
+			res := e2e.Run{Server: p.s, EventName: "pull_request", Payload: prPayload(t, p.s, p.n, provBranch, "main")}.Exec(t)
+			exit := 0 // waiting: the check run carries the block
+			if readOnly {
+				exit = 4 // no check run: the job fails on waiting
+			}
+			wantExit(t, res, exit)
+			line := waitingLine(t, res.Summary)
+			switch {
+			case !readOnly:
+				for _, want := range []string{`msg="review requested"`, "task=T1", "from=@rev-gh", `why="T1 is awaiting review"`, "seat=rev"} {
+					if !strings.Contains(res.Stderr, want) {
+						t.Errorf("the job log lacks %q:\n%s", want, res.Stderr)
+					}
+				}
+				if !strings.HasSuffix(line, "review requested from "+report.Escape("@"+provRevGH)) {
+					t.Errorf("job summary's waiting line %q", line)
+				}
+			default:
+				if !strings.Contains(res.Stderr, `level=WARN msg="could not request reviews"`) || strings.Contains(res.Stderr, "level=ERROR") {
+					t.Errorf("the job log does not warn once:\n%s", res.Stderr)
+				}
+				if strings.Contains(line, "review requested") || !strings.Contains(res.Summary, report.Escape("no review was requested from @rev-gh: the token may not request reviews")) {
+					t.Errorf("job summary:\n%s", res.Summary)
+				}
+			}
+		})
+	}
+}
+
+// TestBinaryCommentAcceptAfterForcePushBack: issue 22 item 1 through the
+// binary. The bot, run on the comment, refuses to write the accept and
+// says the branch moved; the line the bot would write, committed on B with
+// payload.commit = B from the worker's own workflow (github-actions[bot]
+// signs it), does not turn the check green under require and tree.
+// Before, both held only a comparison's word: A...B lists no file.
+func TestBinaryCommentAcceptAfterForcePushBack(t *testing.T) {
+	t.Parallel()
+	p, b, _, id := storyPR(t)
+
+	res := e2e.Run{Server: p.s, EventName: "issue_comment", Payload: commentPayload(t, p.n, id, reviewTS, provRevGH, "/pact accept T1", "COLLABORATOR")}.Exec(t)
+	if h := p.head(); h != b {
+		t.Fatalf("the bot wrote on the branch it had to refuse: head %s, was %s", h, b)
+	}
+	wantExit(t, res, 0)
+	replies := p.s.Comments(p.n)
+	moved := slices.ContainsFunc(replies, func(c fakegithub.Comment) bool {
+		return strings.Contains(c.Body, "The branch moved after your comment") && strings.Contains(c.Body, "approve the pull request with a review")
+	})
+	if !moved {
+		t.Errorf("no reply says the branch moved and to approve with a review: %+v", replies)
+	}
+
+	p.log.AddAt(mustTime(reviewTS), "rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{"commit": b,
+		"github": map[string]any{"comment_id": id, "login": provRevGH}})
+	forged := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, p.log.Files(), botAccount, fakegithub.Verified())
+	res = e2e.Run{Server: p.s, EventName: "pull_request", Payload: prPayload(t, p.s, p.n, provBranch, "main")}.Exec(t)
+	wantExit(t, res, 1)
+	run := latestRun(t, p.s, forged)
+	if run.Conclusion != report.ConclusionFailure {
+		t.Fatalf("the check passed B's code: %s\n%s", run.Conclusion, run.Summary)
+	}
+	var unverified bool
+	for _, f := range reportFindings(t, res, 0) {
+		unverified = unverified || f.Code == checks.CodeProvenanceUnverified && strings.Contains(f.Message, "files outside .pact/ differ")
+	}
+	if !unverified {
+		t.Errorf("no provenance.unverified finding says the comment did not cover B's code:\n%s", run.Summary)
+	}
+	noViolations(t, p.s)
+}
+
+// TestBinaryDecoyBase: the decoy story through the binary: the run on the
+// pull request into scratch fails and leaves no passing check on the head.
+func TestBinaryDecoyBase(t *testing.T) {
+	t.Parallel()
+	p, head := decoyStory(t, decoys[0].yml)
+	p.open(t, "scratch")
+	res := e2e.Run{Server: p.s, EventName: "pull_request", Payload: prPayload(t, p.s, p.n, provBranch, "scratch")}.Exec(t)
+	wantExit(t, res, 1)
+	run := onlyRun(t, p.s, head, "pact", report.ConclusionFailure)
+	contains(t, "summary", run.Summary, string(checks.CodeProvenanceUnverified), ".github/pact.yml on main")
+	noPassingRun(t, p.s, head)
+	noViolations(t, p.s)
 }

@@ -14,17 +14,17 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/bot"
-	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/ghevent"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
-// BotGitHub is what bot mode needs from GitHub beyond check mode: the
+// botGitHub is what bot mode needs from GitHub beyond check mode: the
 // bot's writes and replies, and the branch updater's (update.go).
-type BotGitHub interface {
-	GitHub
+type botGitHub interface {
+	checkGitHub
 	CommitFiles(ctx context.Context, branch, parentSHA string, files map[string]ghapi.File, message string) (string, error)
 	Comment(ctx context.Context, issueNumber int, body string) (int64, error)
 	React(ctx context.Context, kind ghapi.CommentKind, commentID int64, content string) error
@@ -35,17 +35,12 @@ type BotGitHub interface {
 	HasComment(ctx context.Context, number int, marker string, authors []string) (bool, error)
 }
 
-// BotSettings tune bot mode.
-type BotSettings struct {
-	Settings
-	// MaxAttempts bounds the re-read-and-retry loop on a non-fast-forward
-	// ref update; Sleep waits between attempts (tests inject it).
-	MaxAttempts int
-	Sleep       func(ctx context.Context, d time.Duration) error
-}
+// writeAttempts bounds the bot's re-read-and-retry loop on a
+// non-fast-forward ref update; the run's sleep waits between attempts.
+const writeAttempts = 6
 
-// BotOutcome is what a bot-mode run did.
-type BotOutcome struct {
+// botOutcome is what a bot-mode run did.
+type botOutcome struct {
 	// Ignored says why the event asked nothing of the pact ("" when it did).
 	Ignored  string
 	Appended []string
@@ -54,7 +49,7 @@ type BotOutcome struct {
 	// Check is the check run it then posted on it (or on the head, for
 	// /pact recheck and for events that change what backs the log).
 	NewHead string
-	Check   *Outcome
+	Check   *outcome
 	// Notices are lines for the job log and summary (e.g. why a fork could
 	// not be written, or a conflicting event id).
 	Notices []string
@@ -64,19 +59,18 @@ type BotOutcome struct {
 	recordedOn      string
 }
 
-// Bot turns a review or /pact comment into pact events on the PR's branch,
+// botMode turns a review or /pact comment into pact events on the PR's branch,
 // replies, and re-posts the check on the new head. bot.Decide makes the
-// whole decision; Bot asks GitHub each fact it needs when it needs it —
+// whole decision; botMode asks GitHub each fact it needs when it needs it —
 // the pull request, the configuration on the default branch
 // (trustedconfig.go, read once for the decision and the check after it), the
 // reviews or the comment, the commenter's permission, the head when the
 // comment was made, the log at the reviewed commit — never taking them
 // from the webhook payload, which a re-run replays unchanged; then it
 // writes, retries and replies.
-func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string, s BotSettings) (*BotOutcome, error) {
-	out := &BotOutcome{}
-	s.Settings = s.perRun()
-	g := &botFacts{gh: gh, s: s.Settings, f: bot.Facts{EventName: eventName, Event: ev, BotLogins: botLogins(s.BotLogin), LogPath: s.layout().Log()}}
+func botMode(ctx context.Context, gh botGitHub, ev *ghevent.Event, eventName string, r *eventRun) (*botOutcome, error) {
+	out := &botOutcome{}
+	g := &botFacts{gh: gh, r: r, f: bot.Facts{EventName: eventName, Event: ev, BotLogins: botLogins(r.BotLogin), LogPath: r.layout().Log()}}
 	d, err := g.decide(ctx)
 	out.Ignored, out.Notices = d.Ignored, append(out.Notices, d.Notices...)
 	if err != nil {
@@ -90,18 +84,18 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 	if d.Err != nil {
 		return out, d.Err
 	}
-	target := Target{HeadSHA: pr.HeadSHA, Known: []checks.PRFact{*pr}}
+	target := target{HeadSHA: pr.HeadSHA, Known: []ghfacts.PullRequest{*pr}}
 	if len(d.Intents) > 0 {
 		if pr.Fork {
 			out.forkNotice(ctx, gh, *pr, d.Intents, bot.WhyFork)
 		} else {
-			if err := out.write(ctx, gh, *pr, d, s); err != nil {
+			if err := out.write(ctx, gh, *pr, d, r); err != nil {
 				return out, err
 			}
 			// The reviews and comments read for the decision are not
 			// trusted after the write: committing and retrying take time
 			// in which a review may be dismissed or a comment edited.
-			s.facts.forget()
+			r.facts.forget()
 			// The branch's log the write held (up to 100 MB) and its
 			// replay are garbage now, and the check reads the new log
 			// next, in one allocation the collector cannot come before:
@@ -122,7 +116,7 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 		target.Known[0].HeadSHA = h
 	}
 	if d.Status {
-		j, err := judge(ctx, gh, target, s.Settings)
+		j, err := judge(ctx, gh, target, r, ghapi.CreatedRun{})
 		if err != nil {
 			return out, err
 		}
@@ -134,13 +128,13 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 		}
 	}
 	if out.NewHead != "" || out.recordedOn != "" || d.Recheck {
-		if out.Check, err = check(ctx, gh, target, s.Settings); err != nil {
+		if out.Check, err = check(ctx, gh, target, r); err != nil {
 			return out, err
 		}
 	}
 	if len(d.Renew) > 0 {
 		var renewed map[string]int64
-		if out.Check != nil && out.Check.Judgement != nil {
+		if out.Check != nil && out.Check.judgement != nil {
 			renewed = out.Check.Renewed
 		}
 		out.reply(ctx, gh, pr.Number, d.RenewReply(renewed))
@@ -152,11 +146,11 @@ func Bot(ctx context.Context, gh BotGitHub, ev *ghevent.Event, eventName string,
 // request, reviews and comment from the run's one source (facts.go), which
 // the check after the decision asks too.
 type botFacts struct {
-	gh BotGitHub
-	s  Settings
+	gh botGitHub
+	r  *eventRun
 	f  bot.Facts
 	// pr is the pull request as GitHub has it (nil until asked).
-	pr *checks.PRFact
+	pr *ghfacts.PullRequest
 }
 
 // decide asks bot.Decide until it has decided, gathering each fact it
@@ -180,27 +174,27 @@ func (g *botFacts) gather(ctx context.Context, d bot.Decision) error {
 	f, gh := &g.f, g.gh
 	switch d.Need {
 	case bot.NeedPullRequest:
-		pr, err := g.s.facts.PR(ctx, gh, d.Subject.Number)
+		pr, err := g.r.facts.PR(ctx, gh, d.Subject.Number)
 		if err != nil {
 			return fmt.Errorf("read pull request #%d: %w", d.Subject.Number, err)
 		}
 		g.pr, f.PullRequest = pr, pr
 	case bot.NeedConfig:
-		cfg, err := g.s.config.config(ctx, gh)
+		cfg, err := g.r.trustedConfig(ctx, gh)
 		if err != nil {
 			return err
 		}
-		f.Config, f.ConfigErr, f.ConfigBranch = cfg.File.Config, cfg.File.Err, cfg.Branch
+		f.Config = cfg
 	case bot.NeedReviews:
 		var err error
-		if f.Reviews, err = g.s.facts.Reviews(ctx, gh, g.pr.Number); err != nil {
+		if f.Reviews, err = g.r.facts.Reviews(ctx, gh, g.pr.Number); err != nil {
 			return err
 		}
 		if r, ok := f.Reviews[d.Subject.Review]; ok {
 			f.Review = &r
 		}
 	case bot.NeedComment:
-		c, err := g.s.facts.Comment(ctx, gh, d.Subject.Comment, commentKind(d.Subject))
+		c, err := g.r.facts.Comment(ctx, gh, d.Subject.Comment, commentKind(d.Subject))
 		if err != nil {
 			return err
 		}
@@ -217,13 +211,13 @@ func (g *botFacts) gather(ctx context.Context, d bot.Decision) error {
 		can := perm == ghapi.PermissionAdmin || perm == ghapi.PermissionMaintain || perm == ghapi.PermissionWrite
 		f.CanWrite = &can
 	case bot.NeedHeadAtComment:
-		sha, why, err := headAtComment(ctx, gh, *g.pr, f.Comment.CreatedAt)
+		head, err := headAtComment(ctx, gh, *g.pr, f.Comment.CreatedAt)
 		if err != nil {
 			return err
 		}
-		f.HeadAtComment = &bot.HeadAt{SHA: sha, Why: why}
+		f.HeadAtComment = &head
 	case bot.NeedLog:
-		st, ok, err := stateAt(ctx, gh, d.At, g.s)
+		st, ok, err := stateAt(ctx, gh, d.At, g.r.settings)
 		if err != nil {
 			return err
 		}
@@ -247,7 +241,7 @@ func commentKind(s bot.Subject) ghapi.CommentKind {
 
 // stateAt replays the log at commit sha as it comes, holding none of it
 // (docs/semantics.md §7); ok is false when it has none.
-func stateAt(ctx context.Context, gh FileReader, sha string, s Settings) (*projection.State, bool, error) {
+func stateAt(ctx context.Context, gh fileReader, sha string, s settings) (*projection.State, bool, error) {
 	var res *projection.Result
 	found, err := apiSource{gh: gh, ref: sha}.stream(ctx, s.layout().Log(), func(r io.Reader) error {
 		var err error
@@ -262,13 +256,13 @@ func stateAt(ctx context.Context, gh FileReader, sha string, s Settings) (*proje
 
 // reply posts body as a comment; one that cannot be posted goes to the job
 // log and summary instead. Replies lists only what was posted.
-func (o *BotOutcome) reply(ctx context.Context, gh BotGitHub, number int, body string) {
+func (o *botOutcome) reply(ctx context.Context, gh botGitHub, number int, body string) {
 	if err := o.post(ctx, gh, number, body); err != nil {
 		o.Notices = append(o.Notices, fmt.Sprintf("could not reply on #%d (%v); the reply was: %s", number, err, body))
 	}
 }
 
-func (o *BotOutcome) post(ctx context.Context, gh BotGitHub, number int, body string) error {
+func (o *botOutcome) post(ctx context.Context, gh botGitHub, number int, body string) error {
 	if err := postReply(ctx, gh, number, body); err != nil {
 		return err
 	}
@@ -278,7 +272,7 @@ func (o *BotOutcome) post(ctx context.Context, gh BotGitHub, number int, body st
 
 // postReply posts body as the bot's comment on number, marked as the
 // bot's own so that it never acts on it.
-func postReply(ctx context.Context, gh BotGitHub, number int, body string) error {
+func postReply(ctx context.Context, gh botGitHub, number int, body string) error {
 	if _, err := gh.Comment(ctx, number, body+"\n\n"+bot.ReplyMarker); err != nil {
 		slog.Warn("could not post a reply", "pr", number, "err", err)
 		return err
@@ -289,7 +283,7 @@ func postReply(ctx context.Context, gh BotGitHub, number int, body string) error
 // forkNotice explains that the PR's branch cannot be written with the
 // workflow's token, with the exact pactify commands to run instead. It
 // always goes to the job log and summary, and as a reply when it can.
-func (o *BotOutcome) forkNotice(ctx context.Context, gh BotGitHub, pr checks.PRFact, intents []bot.Intent, why string) {
+func (o *botOutcome) forkNotice(ctx context.Context, gh botGitHub, pr ghfacts.PullRequest, intents []bot.Intent, why string) {
 	var cmds []string
 	for _, in := range intents {
 		cmds = append(cmds, bot.PactifyCommand(in))
@@ -306,21 +300,13 @@ func (o *BotOutcome) forkNotice(ctx context.Context, gh BotGitHub, pr checks.PRF
 // Events from a comment are written only while the branch holds the code
 // the comment was made on (pact-only commits since are fine), and record
 // the commit they are written on.
-func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr checks.PRFact, p bot.Decision, s BotSettings) error {
-	attempts := s.MaxAttempts
-	if attempts <= 0 {
-		attempts = 6
-	}
-	sleep := s.Sleep
-	if sleep == nil {
-		sleep = ghapi.SleepContext
-	}
-	logPath, statePath := s.layout().Log(), s.layout().State()
-	cfg, err := s.config.config(ctx, gh)
+func (o *botOutcome) write(ctx context.Context, gh botGitHub, pr ghfacts.PullRequest, p bot.Decision, r *eventRun) error {
+	logPath, statePath := r.layout().Log(), r.layout().State()
+	cfg, err := r.trustedConfig(ctx, gh)
 	if err != nil {
 		return err
 	}
-	code := newSameness(gh, s.Settings, stalePolicy(cfg), cfg.Commit)
+	code := newSameness(gh, r.settings, stalePolicy(cfg), cfg.Commit)
 	// The conflicts the last attempt found go to the job log once: each
 	// retry re-reads the log and finds them again.
 	var conflicts []string
@@ -352,16 +338,16 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr checks.PRFact, 
 		var j appendedIntents
 		switch {
 		case !sortsBefore(fresh, log.LatestTS()):
-			j, err = appendIntents(log, res, old, fresh, s.now())
+			j, err = appendIntents(log, res, old, fresh, r.now())
 		case !reorderable(int64(len(old))):
 			hint := ""
-			if future, latest := bot.FutureLines(old, s.now()); len(future) > 0 {
+			if future, latest := bot.FutureLines(old, r.now()); len(future) > 0 {
 				hint = bot.FutureHint(future, latest)
 			}
 			j.refusals = []string{bot.TooLargeToReorder(intentNames(fresh), int64(len(old)), maxReorderBytes, hint)}
 		default:
 			log, res = projection.ReadBytes(old, projection.ReadOptions{KeepEvents: true})
-			j, err = appendIntents(log, res, old, fresh, s.now())
+			j, err = appendIntents(log, res, old, fresh, r.now())
 		}
 		if errors.Is(err, projection.ErrUnterminated) {
 			// A fragment a cut-off write left: appending would seal it
@@ -376,7 +362,7 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr checks.PRFact, 
 		j.refusals = append(append(conflicts, moved...), j.refusals...)
 		if len(j.appended) == 0 {
 			if o.alreadyRecorded > 0 {
-				done, err := gh.CheckRunVerdict(ctx, head, s.CheckName)
+				done, err := gh.CheckRunVerdict(ctx, head, r.CheckName)
 				if err != nil {
 					return err
 				}
@@ -394,10 +380,10 @@ func (o *BotOutcome) write(ctx context.Context, gh BotGitHub, pr checks.PRFact, 
 			o.NewHead, o.Appended = newHead, j.appended
 			o.replyAll(ctx, gh, pr.Number, j.refusals)
 			return nil
-		case errors.Is(err, ghapi.ErrNotFastForward) && attempt < attempts:
+		case errors.Is(err, ghapi.ErrNotFastForward) && attempt < writeAttempts:
 			delay := time.Duration(100<<attempt)*time.Millisecond + time.Duration(rand.Int64N(int64(200*time.Millisecond)))
 			slog.Info("the branch moved while writing; re-reading and retrying", "branch", pr.HeadRef, "attempt", attempt, "delay", delay)
-			if err := sleep(ctx, delay); err != nil {
+			if err := r.sleep(ctx, delay); err != nil {
 				return err
 			}
 		case errors.Is(err, ghapi.ErrForbidden) || errors.Is(err, ghapi.ErrNotFound):
@@ -505,7 +491,7 @@ func unrecorded(log *projection.Log, raw []byte, intents []bot.Intent) (fresh []
 	return fresh, dups, conflicts
 }
 
-func (o *BotOutcome) replyAll(ctx context.Context, gh BotGitHub, number int, replies []string) {
+func (o *botOutcome) replyAll(ctx context.Context, gh botGitHub, number int, replies []string) {
 	for _, r := range replies {
 		o.reply(ctx, gh, number, r)
 	}

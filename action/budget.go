@@ -22,15 +22,15 @@ import (
 // check fails saying so: a pull request cannot make the job hold more
 // than that, however many or large the files it adds.
 
-// DefaultMaxPactBytes is the budget when the max-pact-bytes input leaves
+// defaultMaxPactBytes is the budget when the max-pact-bytes input leaves
 // it unset. A pact of 100,000 events (a 25 MB log, a 4 MB STATE.yml and
 // 20,000 task files) needs about 60 MB of it, plus a log's size for each
 // other commit provenance reads the log at.
-const DefaultMaxPactBytes int64 = 256 << 20
+const defaultMaxPactBytes int64 = 256 << 20
 
-// PactTooLargeError is a judgement stopped by its byte budget: reading
+// pactTooLargeError is a judgement stopped by its byte budget: reading
 // Path would have gone past it.
-type PactTooLargeError struct {
+type pactTooLargeError struct {
 	Path string
 	// Size is the file's size; -1 when it is only known to be larger than
 	// Left.
@@ -39,7 +39,7 @@ type PactTooLargeError struct {
 	Left, Max int64
 }
 
-func (e *PactTooLargeError) Error() string {
+func (e *pactTooLargeError) Error() string {
 	size := "more than " + prose.Bytes(e.Left)
 	if e.Size >= 0 {
 		size = prose.Bytes(e.Size)
@@ -56,7 +56,7 @@ type readBudget struct {
 
 func newReadBudget(max int64) *readBudget {
 	if max <= 0 {
-		max = DefaultMaxPactBytes
+		max = defaultMaxPactBytes
 	}
 	return &readBudget{max: max}
 }
@@ -73,7 +73,7 @@ func (b *readBudget) take(path string, n int64) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if n > b.max-b.used {
-		return &PactTooLargeError{Path: path, Size: n, Left: b.max - b.used, Max: b.max}
+		return &pactTooLargeError{Path: path, Size: n, Left: b.max - b.used, Max: b.max}
 	}
 	b.used += n
 	return nil
@@ -83,7 +83,7 @@ func (b *readBudget) take(path string, n int64) error {
 func (b *readBudget) over(path string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return &PactTooLargeError{Path: path, Size: -1, Left: b.max - b.used, Max: b.max}
+	return &pactTooLargeError{Path: path, Size: -1, Left: b.max - b.used, Max: b.max}
 }
 
 // limit is what a read of one file may return: what is left of the budget,
@@ -96,16 +96,16 @@ func (b *readBudget) limit(perFile int64) (n int64, binding bool) {
 	return left, true
 }
 
-// budgeted is a Reader whose reads of files are counted against one
+// budgeted is a reader whose reads of files are counted against one
 // budget: every file a judgement reads through GitHub goes through it.
 type budgeted struct {
-	Reader
+	reader
 	b *readBudget
 }
 
 func (r budgeted) ReadFileLimit(ctx context.Context, path, ref string, limit int64) ([]byte, error) {
 	n, binding := r.b.limit(limit)
-	data, err := r.Reader.ReadFileLimit(ctx, path, ref, n)
+	data, err := r.reader.ReadFileLimit(ctx, path, ref, n)
 	if errors.Is(err, ghapi.ErrTooLarge) && binding {
 		return nil, r.b.over(path)
 	}
@@ -119,7 +119,7 @@ func (r budgeted) ReadFileLimit(ctx context.Context, path, ref string, limit int
 func (r budgeted) ReadFileStream(ctx context.Context, path, ref string, limit int64, fn func(io.Reader) error) error {
 	n, binding := r.b.limit(limit)
 	counted := &countingReader{}
-	err := r.Reader.ReadFileStream(ctx, path, ref, n, func(rd io.Reader) error {
+	err := r.reader.ReadFileStream(ctx, path, ref, n, func(rd io.Reader) error {
 		counted.r = rd
 		return fn(counted)
 	})
@@ -158,7 +158,7 @@ func (r budgeted) ReadTrees(ctx context.Context, reads ...ghapi.TreeRead) ([]gha
 		}
 		counted[i] = rd
 	}
-	trees, err := r.Reader.ReadTrees(ctx, counted...)
+	trees, err := r.reader.ReadTrees(ctx, counted...)
 	if err != nil {
 		return nil, err
 	}
@@ -198,15 +198,15 @@ func (r budgeted) ReadBlobs(ctx context.Context, blobs []ghapi.BlobRef) (map[str
 			return nil, err
 		}
 	}
-	return r.Reader.ReadBlobs(ctx, blobs)
+	return r.reader.ReadBlobs(ctx, blobs)
 }
 
-// StoppedSummary is the summary of a check run completed as failed
+// stoppedSummary is the summary of a check run completed as failed
 // without a verdict (check's error): a pact too large to read says only
 // that (a re-run would stop the same way); anything else asks for a
 // re-run.
-func StoppedSummary(why error) string {
-	var tl *PactTooLargeError
+func stoppedSummary(why error) string {
+	var tl *pactTooLargeError
 	if errors.As(why, &tl) {
 		return report.Stopped(tl.Error(), false)
 	}

@@ -15,9 +15,9 @@ import (
 	"github.com/pact-action/pact-action/report"
 )
 
-// Outcome is what a check-mode run did.
-type Outcome struct {
-	*Judgement
+// outcome is what a check-mode run did.
+type outcome struct {
+	*judgement
 	Conclusion string
 	Summary    string
 	CheckRunID int64
@@ -26,7 +26,7 @@ type Outcome struct {
 	Fallback       bool
 	FallbackReason string
 	// NoPullRequest is set when the commit heads no open pull request
-	// GitHub lists: then no check run is posted at all (NoPullRequestNote
+	// GitHub lists: then no check run is posted at all (noPullRequestNote
 	// says why), and only what validate checks was judged.
 	NoPullRequest bool
 	// Superseded are the older check runs left in progress on the head
@@ -34,12 +34,12 @@ type Outcome struct {
 	Superseded []int64
 }
 
-// NoPullRequestNote says why a run that finds no open pull request for its
+// noPullRequestNote says why a run that finds no open pull request for its
 // commit posts no check run: GitHub's listing lags just after a pull
 // request is opened or pushed, and the newest check run on a commit is the
 // one branch protection reads, so a verdict judged without the pull
 // request must never stand in for the pull request's own.
-const NoPullRequestNote = "No check run was posted: this commit is the head of no open pull request that GitHub lists now. " +
+const noPullRequestNote = "No check run was posted: this commit is the head of no open pull request that GitHub lists now. " +
 	"A pull request's own run posts its verdict (GitHub's listing can lag just after a pull request is opened or pushed, and a verdict judged without the pull request must never replace it); only what `pactify validate` checks was judged here."
 
 // check creates the check run first (so a crash can never leave it stuck in
@@ -48,8 +48,9 @@ const NoPullRequestNote = "No check run was posted: this commit is the head of n
 // the verdict waits for (requestReviews; never changing the verdict), and
 // completes the run with the verdict, the most important findings
 // annotated (report.CheckRunAnnotations).
-func check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, error) {
-	out := &Outcome{}
+func check(ctx context.Context, gh checkGitHub, t target, r *eventRun) (*outcome, error) {
+	s := r.settings
+	out := &outcome{}
 	if t.MergeGroup == nil {
 		// Which pull requests the commit heads is asked before any check
 		// run exists, so a failure here leaves none in progress.
@@ -61,12 +62,12 @@ func check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 		out.NoPullRequest = len(prs) == 0
 	}
 	if out.NoPullRequest {
-		return out, out.judgeUnposted(ctx, gh, t, s)
+		return out, out.judgeUnposted(ctx, gh, t, r)
 	}
 	// A create the job's cancellation interrupts may still have been
 	// applied: it is given failGrace more to learn the run's id, which
 	// fail then completes.
-	grace := s.cancelGrace()
+	grace := r.grace
 	cctx, cancelCreate := graceContext(ctx, grace)
 	cr := ghapi.CheckRun{Name: s.CheckName, HeadSHA: t.HeadSHA, Status: "in_progress", DetailsURL: s.DetailsURL, ExternalID: newExternalID()}
 	created, createErr := gh.CreateCheckRun(cctx, cr)
@@ -74,7 +75,6 @@ func check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 	switch {
 	case createErr == nil:
 		out.CheckRunID = created.ID
-		s.run = created
 	case ctx.Err() != nil:
 		// The create GitHub was still holding when the grace ran out may
 		// have been applied: a run found by its external id is completed
@@ -84,7 +84,7 @@ func check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 		if id, found, err := gh.FindCheckRun(fctx, cr); err == nil && found {
 			out.CheckRunID = id
 			if err := out.fail(ctx, gh, stopped(ctx), grace); err != nil {
-				return nil, &RunLeftInProgressError{ID: id, Err: err, Why: stopped(ctx)}
+				return nil, &runLeftInProgressError{ID: id, Err: err, Why: stopped(ctx)}
 			}
 		}
 		return nil, fmt.Errorf("create the %q check run on %s: %w", s.CheckName, prose.ShortSHA(t.HeadSHA), stopped(ctx))
@@ -103,35 +103,35 @@ func check(ctx context.Context, gh GitHub, t Target, s Settings) (*Outcome, erro
 	// The judgement runs apart, so that a read stuck where cancellation
 	// cannot reach still lets this function complete the run and return.
 	type result struct {
-		j   *Judgement
+		j   *judgement
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		j, err := judge(jctx, gh, t, s)
+		j, err := judge(jctx, gh, t, r, created)
 		done <- result{j, err}
 	}()
-	var r result
+	var res result
 	select {
-	case r = <-done:
+	case res = <-done:
 	case <-jctx.Done():
-		r.err = fmt.Errorf("gave up after %s: %w", timeout, jctx.Err())
+		res.err = fmt.Errorf("gave up after %s: %w", timeout, jctx.Err())
 		if ctx.Err() != nil {
-			r.err = stopped(ctx)
+			res.err = stopped(ctx)
 		}
 	}
 	var completedAt time.Time
-	if r.err == nil {
-		out.Judgement = r.j
-		r.j.requestReviews(jctx, gh)
+	if res.err == nil {
+		out.judgement = res.j
+		res.j.requestReviews(jctx, gh)
 		completedAt = s.now()
-		r.err = out.complete(ctx, gh, t, s)
+		res.err = out.complete(ctx, gh, t, s)
 	}
-	if r.err != nil {
-		if err := out.fail(ctx, gh, r.err, grace); err != nil {
-			return nil, &RunLeftInProgressError{ID: out.CheckRunID, Err: err, Why: r.err}
+	if res.err != nil {
+		if err := out.fail(ctx, gh, res.err, grace); err != nil {
+			return nil, &runLeftInProgressError{ID: out.CheckRunID, Err: err, Why: res.err}
 		}
-		return nil, r.err
+		return nil, res.err
 	}
 	out.supersede(ctx, gh, completedAt)
 	return out, nil
@@ -195,8 +195,8 @@ func namesake(listed []ghapi.ListedRun, own int64) int64 {
 // posted and never fails the check: a completion GitHub refuses or leaves
 // unanswered (one attempt each, supersedeBound in all) is logged, and the
 // next run on the commit tries again.
-func (out *Outcome) supersede(ctx context.Context, gh GitHub, completedAt time.Time) {
-	if out.Judgement == nil || len(out.older) == 0 || out.Fallback || ctx.Err() != nil {
+func (out *outcome) supersede(ctx context.Context, gh checkGitHub, completedAt time.Time) {
+	if out.judgement == nil || len(out.older) == 0 || out.Fallback || ctx.Err() != nil {
 		return
 	}
 	sctx, cancel := context.WithTimeout(ctx, supersedeBound)
@@ -212,33 +212,33 @@ func (out *Outcome) supersede(ctx context.Context, gh GitHub, completedAt time.T
 	}
 }
 
-// RunLeftInProgressError is a check run that could not be completed:
+// runLeftInProgressError is a check run that could not be completed:
 // neither with its verdict nor as failed, GitHub refusing or not answering
 // every attempt (ghapi bounds them).
-type RunLeftInProgressError struct {
+type runLeftInProgressError struct {
 	ID int64
 	// Err is why completing it failed; Why, why it was being failed.
 	Err, Why error
 }
 
-func (e *RunLeftInProgressError) Error() string {
+func (e *runLeftInProgressError) Error() string {
 	return fmt.Sprintf("check run %d is left in progress, as GitHub refused or did not answer every attempt to complete it (%v); re-run the job: its new check run replaces this one",
 		e.ID, e.Err)
 }
 
-func (e *RunLeftInProgressError) Unwrap() []error { return []error{e.Err, e.Why} }
+func (e *runLeftInProgressError) Unwrap() []error { return []error{e.Err, e.Why} }
 
-// RunBudgetError is the cause of a run's context past its budget (the
+// runBudgetError is the cause of a run's context past its budget (the
 // whole run's, PACT_RUN_TIMEOUT).
-type RunBudgetError struct{ Budget time.Duration }
+type runBudgetError struct{ Budget time.Duration }
 
-func (e *RunBudgetError) Error() string {
+func (e *runBudgetError) Error() string {
 	return fmt.Sprintf("the run took longer than its budget of %s (PACT_RUN_TIMEOUT); re-run the job, or raise PACT_RUN_TIMEOUT if the log shows GitHub answering slowly but surely", e.Budget)
 }
 
 // stopped says why ctx ended: the run's budget, or the job was cancelled.
 func stopped(ctx context.Context) error {
-	var budget *RunBudgetError
+	var budget *runBudgetError
 	if errors.As(context.Cause(ctx), &budget) {
 		return budget
 	}
@@ -266,24 +266,25 @@ func graceContext(ctx context.Context, grace time.Duration) (context.Context, co
 
 // judgeUnposted judges a commit that heads no open pull request, for the
 // job summary and outputs only: no check run is created.
-func (out *Outcome) judgeUnposted(ctx context.Context, gh GitHub, t Target, s Settings) error {
+func (out *outcome) judgeUnposted(ctx context.Context, gh checkGitHub, t target, r *eventRun) error {
+	s := r.settings
 	timeout := s.Timeout
 	if timeout <= 0 {
 		timeout = defaultTimeout
 	}
 	jctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	j, err := judge(jctx, gh, t, s)
+	j, err := judge(jctx, gh, t, r, ghapi.CreatedRun{})
 	if err != nil {
 		return err
 	}
-	out.Judgement = j
+	out.judgement = j
 	return out.complete(ctx, gh, t, s)
 }
 
 // complete renders the verdict and posts it.
-func (out *Outcome) complete(ctx context.Context, gh GitHub, t Target, s Settings) error {
-	j := out.Judgement
+func (out *outcome) complete(ctx context.Context, gh checkGitHub, t target, s settings) error {
+	j := out.judgement
 	out.Conclusion = report.Conclusion(j.Findings)
 	anns, unannotated := report.CheckRunAnnotations(j.Findings)
 	v := report.Verdict{CheckName: s.CheckName, HeadBranch: firstOr(j.Branches, ""), HeadSHA: t.HeadSHA, Findings: j.Findings, State: j.State}
@@ -300,7 +301,7 @@ func (out *Outcome) complete(ctx context.Context, gh GitHub, t Target, s Setting
 	case len(j.PRs) > 1 && t.MergeGroup == nil:
 		v.Note = fmt.Sprintf("This commit is the head of %d open pull requests; each was judged against its own base, and the verdict is the strictest.", len(j.PRs))
 	case out.NoPullRequest:
-		v.Note = NoPullRequestNote
+		v.Note = noPullRequestNote
 	}
 	if out.Fallback {
 		v.Note = out.FallbackReason
@@ -326,13 +327,13 @@ const failGrace = 5 * time.Second
 // the judgement ended. After the job was cancelled, it has grace
 // (failGrace) in all; otherwise ghapi bounds its attempts (docs/check.md,
 // "Where it runs").
-func (out *Outcome) fail(ctx context.Context, gh GitHub, why error, grace time.Duration) error {
+func (out *outcome) fail(ctx context.Context, gh checkGitHub, why error, grace time.Duration) error {
 	if out.CheckRunID == 0 {
 		return nil
 	}
 	fctx, cancel := failContext(ctx, grace)
 	defer cancel()
-	if err := gh.FailCheckRun(fctx, out.CheckRunID, StoppedSummary(why)); err != nil {
+	if err := gh.FailCheckRun(fctx, out.CheckRunID, stoppedSummary(why)); err != nil {
 		slog.Error("could not mark the check run as failed", "check_run", out.CheckRunID, "err", err)
 		return err
 	}
@@ -344,7 +345,7 @@ func (out *Outcome) fail(ctx context.Context, gh GitHub, why error, grace time.D
 // run's budget, grace in all after the job was cancelled.
 func failContext(ctx context.Context, grace time.Duration) (context.Context, context.CancelFunc) {
 	fctx := context.WithoutCancel(ctx)
-	var budget *RunBudgetError
+	var budget *runBudgetError
 	if ctx.Err() != nil && !errors.As(context.Cause(ctx), &budget) {
 		return context.WithTimeout(fctx, grace)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -114,7 +115,7 @@ func (g *gatherer) coverage(added []addedAccept, shipped []shippedAccept, pin *c
 	}
 	approved := []string{g.head}
 	for _, r := range pin.Reviews {
-		if strings.EqualFold(r.State, checks.ReviewApproved) {
+		if strings.EqualFold(r.State, ghfacts.ReviewApproved) {
 			approved = append(approved, r.CommitID)
 		}
 	}
@@ -170,7 +171,7 @@ func shortAll(shas []string) []string {
 // listReviews puts the pull request's reviews, from the run's one source
 // (facts.go), into pin, keeping what was learnt of those already there.
 func (g *gatherer) listReviews(pin *checks.ProvenanceInput) error {
-	reviews, err := g.in.Settings.facts.Reviews(g.ctx, g.gh, g.in.PR.Number)
+	reviews, err := g.in.Run.facts.Reviews(g.ctx, g.gh, g.in.PR.Number)
 	if err != nil {
 		return err
 	}
@@ -359,7 +360,7 @@ func (g *gatherer) compare(base, head string) ([]string, error) {
 func (g *gatherer) outsidePact(files []string) []string {
 	var out []string
 	for _, f := range files {
-		if !g.in.Settings.insidePact(f) {
+		if !g.in.Run.insidePact(f) {
 			out = append(out, f)
 		}
 	}

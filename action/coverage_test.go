@@ -10,7 +10,6 @@ import (
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
-	"github.com/pact-action/pact-action/projection"
 	"github.com/pact-action/pact-action/report"
 )
 
@@ -158,39 +157,159 @@ func TestCoverageFreshReviewRenewsTheAccept(t *testing.T) {
 	}
 }
 
-// Issue 22 item 2, through the binary: T1 was accepted on main for earlier
-// code; the branch name is reused with new code, and the pull request also
-// adds the orchestrator's signed merge of LOGIN. Shipping LOGIN in the
-// head's replay exempts nothing (docs/semantics.md §5 "Coverage"): under
-// require, tree and unmapped-branches: block, T1 waits for a fresh review.
-func TestBinaryCoverageWhenThePullRequestAddsTheMerge(t *testing.T) {
+// Reviews survive a clean update (docs/semantics.md §8, stale: change):
+// T1's code is approved and the bot records the accept; main moves on;
+// the branch is brought up to date by a merge of main. Under change the
+// accept still covers the head when the merge left the pull request's
+// change as it was, and goes stale otherwise; under tree every update goes
+// stale.
+
+// approvedLogin is provRepo's pull request with T1's code committed,
+// approved by rev and recorded by the bot, under require and stale.
+func approvedLogin(t *testing.T, stale string) *provPR {
+	t.Helper()
+	p := provRepo(t, "require", stale)
+	code := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{"src/login.go": "package login // T1\n"}, provDevGH, fakegithub.Verified())
+	p.open(t, "main")
+	if out := p.approveAt(t, code); out.Check == nil || out.Check.Conclusion != report.ConclusionSuccess {
+		t.Fatalf("the approval did not pass the pull request: %+v", out)
+	}
+	return p
+}
+
+// mergeMain brings the branch up to date with a merge of main's tip, its
+// tree the branch's with main's files and edits applied, as `git merge
+// main` and GitHub's "Update branch" make it.
+func (p *provPR) mergeMain(t *testing.T, mainFiles, edits map[string]string) string {
+	t.Helper()
+	head, tip := p.head(), p.s.BranchHead(e2e.Owner, e2e.Repo, "main")
+	files := map[string]string{}
+	for k, v := range mainFiles {
+		files[k] = v
+	}
+	for k, v := range edits {
+		files[k] = v
+	}
+	return p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, files, provDevGH, fakegithub.WithParents(head, tip), fakegithub.Verified(),
+		fakegithub.WithMessage("Merge branch 'main' into "+provBranch))
+}
+
+func TestChangeCoverageAcrossAnUpdate(t *testing.T) {
 	t.Parallel()
-	p, reviewed := shippedLogin(t, "require", "tree")
-	p.s.CommitFiles(e2e.Owner, e2e.Repo, "main", map[string]string{".github/pact.yml": provPactYML("require", "tree") + "unmapped-branches: block\n"}, provLeadGH, fakegithub.Verified())
-	n := reuseBranch(t, p, provBranch, map[string]string{"src/login.go": "package login\n\nfunc Backdoor() {}\n"})
-	text, _ := p.s.FileAt("main", logPath)
-	log := &e2e.Log{Lines: strings.Split(strings.TrimSuffix(text, "\n"), "\n")}
-	merge := projection.NewMerge("lead", "LOGIN")
-	merge.EventID, merge.TS = strings.Repeat("e", 32), mustTime(reviewTS).Add(time.Hour)
-	line, err := projection.Encode(merge)
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		name, stale string
+		// main is what main's next commit changes; edits what the merge
+		// changes beyond main's files.
+		main, edits map[string]string
+		covers      bool
+		says        string
+	}{
+		{name: "change: a clean update keeps the review", stale: "change", main: map[string]string{"docs/guide.md": "guide\n"}, covers: true},
+		{name: "tree: the same update goes stale", stale: "tree", main: map[string]string{"docs/guide.md": "guide\n"}, says: "docs/guide.md"},
+		{name: "change: an evil merge", stale: "change", main: map[string]string{"docs/guide.md": "guide\n"},
+			edits: map[string]string{"src/session.go": "package login // unreviewed\n"}, says: "src/session.go"},
+		{name: "change: the resolution edits the reviewed file", stale: "change", main: map[string]string{"docs/guide.md": "guide\n"},
+			edits: map[string]string{"src/login.go": "package login // T1, edited in the merge\n"}, says: "src/login.go"},
+		{name: "change: main changed the reviewed file, the resolution keeps the branch's", stale: "change",
+			main: map[string]string{"src/login.go": "package login // main's fix\n"}, edits: map[string]string{"src/login.go": "package login // T1\n"}, says: "src/login.go"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p := approvedLogin(t, tc.stale)
+			p.s.CommitFiles(e2e.Owner, e2e.Repo, "main", tc.main, provLeadGH, fakegithub.Verified())
+			head := p.mergeMain(t, tc.main, tc.edits)
+			out := event{name: "pull_request", payload: prPayload(t, p.s, p.n, provBranch, "main")}.run(t, p.s).only(t)
+			run := onlyRun(t, p.s, head, "pact", map[bool]string{true: report.ConclusionSuccess, false: report.ConclusionFailure}[tc.covers])
+			if tc.covers {
+				if c := checks.Count(out.Findings); c.Errors+c.Pending != 0 {
+					t.Errorf("findings after a clean update: %+v", out.Findings)
+				}
+				return
+			}
+			var stale []string
+			for _, f := range out.Findings {
+				if f.Code == checks.CodeProvenanceStale {
+					stale = append(stale, f.Message)
+				}
+			}
+			if len(stale) != 1 || !strings.Contains(stale[0], tc.says) {
+				t.Errorf("%s findings %q, want one naming %s\n%s", checks.CodeProvenanceStale, stale, tc.says, run.Summary)
+			}
+			if tc.stale == "change" && !strings.Contains(stale[0], "provenance stale: change") {
+				t.Errorf("the finding does not say it is the change that differs: %s", stale[0])
+			}
+		})
 	}
-	log.Raw(string(line))
-	head := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, log.Files(), provLeadGH, fakegithub.Verified())
+}
 
-	res := e2e.Run{Server: p.s, EventName: "pull_request", Payload: prPayload(t, p.s, n, provBranch, "main")}.Exec(t)
+// A fresh review renews an accept under change as under tree: the
+// reviewer's approval of a commit whose change is the head's. An approval
+// given before a clean update covers the updated head; one given on the
+// head itself covers it whatever the update did.
+func TestChangeFreshReview(t *testing.T) {
+	t.Parallel()
+	p := approvedLogin(t, "change")
+	p.s.CommitFiles(e2e.Owner, e2e.Repo, "main", map[string]string{"docs/guide.md": "guide\n"}, provLeadGH, fakegithub.Verified())
+	head := p.mergeMain(t, map[string]string{"docs/guide.md": "guide\n"}, map[string]string{"src/session.go": "package login // T1, part two\n"})
+	out := event{name: "pull_request", payload: prPayload(t, p.s, p.n, provBranch, "main")}.run(t, p.s).only(t)
+	if c := checks.Count(out.Findings); c.Errors == 0 {
+		t.Fatalf("the evil merge was covered: %+v", out.Findings)
+	}
+	p.s.SetNow(mustTime(reviewTS).Add(2 * 60 * 60 * 1e9))
+	p.s.AddReview(p.n, fakegithub.ReviewSeed{Login: provRevGH, State: "APPROVED", CommitID: head})
+	out = event{name: "pull_request", payload: prPayload(t, p.s, p.n, provBranch, "main")}.run(t, p.s).only(t)
+	for _, f := range out.Findings {
+		if f.Code == checks.CodePRUnaccepted {
+			t.Errorf("T1 still waits after the fresh review: %s", f.Message)
+		}
+	}
+}
 
-	run := latestRun(t, p.s, head)
-	if run.Conclusion == report.ConclusionSuccess {
-		t.Fatalf("adding the merge of LOGIN shipped unreviewed code:\n%s", run.Summary)
+// A criss-cross of merge bases must not hide a revert (docs/semantics.md
+// §8). Main merges a fix branch F (src/guard.go) with a merge commit over
+// M1. The worker merges M1 into their approved branch, then F with its
+// change thrown away ("git merge -s ours"): the head and main now meet at
+// both M1 and F. Against M1 — GitHub's choice, the later — the head changes
+// only the reviewed src/login.go; but git merges it into main from both
+// bases (their merge holds the fix), so the merge deletes src/guard.go, a
+// change nobody reviewed. Under change the accept must not cover the head.
+func TestChangeCrissCrossHidesNoRevert(t *testing.T) {
+	t.Parallel()
+	p := approvedLogin(t, "change")
+	s := p.s
+	fix := s.CommitFiles(e2e.Owner, e2e.Repo, "fix", map[string]string{"src/guard.go": "package guard // the fix\n"}, provLeadGH,
+		fakegithub.From("main"), fakegithub.Verified())
+	m1 := s.CommitFiles(e2e.Owner, e2e.Repo, "main", map[string]string{"docs/guide.md": "guide\n"}, provLeadGH, fakegithub.Verified())
+	s.CommitFiles(e2e.Owner, e2e.Repo, "main", map[string]string{"src/guard.go": "package guard // the fix\n"}, provLeadGH,
+		fakegithub.WithParents(m1, fix), fakegithub.Verified(), fakegithub.WithMessage("Merge branch 'fix'"))
+	updated := s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{"docs/guide.md": "guide\n"}, provDevGH,
+		fakegithub.WithParents(p.head(), m1), fakegithub.Verified())
+	head := s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, map[string]string{}, provDevGH,
+		fakegithub.WithParents(updated, fix), fakegithub.Verified(), fakegithub.WithMessage("Merge branch 'fix' (-s ours)"))
+	if _, ok := s.FileAt(head, "src/guard.go"); ok {
+		t.Fatal("the head holds the fix")
 	}
-	var waiting bool
-	for _, f := range reportFindings(t, res, 0) {
-		waiting = waiting || f.Code == checks.CodePRUnaccepted && f.TaskID == "T1" && strings.Contains(f.Message, reviewed[:7])
+	if mb := s.MergeBase(s.BranchHead(e2e.Owner, e2e.Repo, "main"), head); mb != m1 {
+		t.Fatalf("the fake's merge base is %s, want M1 %s (the story needs GitHub's choice of the later base)", mb, m1)
 	}
-	if !waiting {
-		t.Errorf("T1 does not wait for a fresh review of the new code:\n%s", run.Summary)
+	out, _ := p.check(t, report.ConclusionFailure)
+	var stale []string
+	for _, f := range out.Findings {
+		if f.Code == checks.CodeProvenanceStale {
+			stale = append(stale, f.Message)
+		}
 	}
-	noViolations(t, p.s)
+	if len(stale) != 1 || !strings.Contains(stale[0], "more than one merge base") {
+		t.Fatalf("%s findings %q, want one saying the head meets main at more than one merge base", checks.CodeProvenanceStale, stale)
+	}
+	// The reviewer's approval of the head itself renews the accept: the
+	// same commit is the same change, whatever its merge bases.
+	s.SetNow(mustTime(reviewTS).Add(2 * time.Hour))
+	s.AddReview(p.n, fakegithub.ReviewSeed{Login: provRevGH, State: "APPROVED", CommitID: head})
+	out = event{name: "pull_request", payload: prPayload(t, s, p.n, provBranch, "main")}.run(t, s).only(t)
+	for _, f := range out.Findings {
+		if f.Code == checks.CodePRUnaccepted {
+			t.Errorf("T1 still waits after a fresh review of the head: %s", f.Message)
+		}
+	}
 }

@@ -6,7 +6,7 @@
 // checkout; Doctor (doctor.go) the repository's settings judged. Each
 // returns the error its exit code is read from (exit.go: VerdictError).
 //
-// Run (run.go) is the one dispatch of a workflow event, which RunWorkflow
+// run (run.go) is the one dispatch of a workflow event, which RunWorkflow
 // and the tests share: bot mode on a review or /pact comment (bot.go), or
 // check mode on every head the event asks to judge (targets.go). Check mode
 // gathers the head and merge-base logs of a pull request (or merge

@@ -5,72 +5,34 @@ import (
 	"fmt"
 	"maps"
 	"testing"
-	"time"
 
-	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/ghfacts"
 )
-
-// The review states have one case, checks' constants; GitHub's answer is
-// brought to it here, whatever case it came in, so that the standing
-// decision, coverage and the bot compare states exactly.
-func TestReviewFactStateHasOneCase(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		"APPROVED": checks.ReviewApproved, "approved": checks.ReviewApproved,
-		"Changes_Requested": checks.ReviewChangesRequested, "dismissed": checks.ReviewDismissed,
-		"commented": checks.ReviewCommented, "PENDING": checks.ReviewPending,
-	} {
-		if got := reviewFact(ghapi.Review{ID: 1, State: in}).State; got != want {
-			t.Errorf("reviewFact(%q).State = %q, want %q", in, got, want)
-		}
-	}
-	if got := reviewFacts([]ghapi.Review{{ID: 7, State: "approved"}})[7]; !got.Found || got.ID != 7 {
-		t.Errorf("reviewFacts keyed review 7 as %+v, want it found under its id", got)
-	}
-}
-
-func TestCommentFact(t *testing.T) {
-	t.Parallel()
-	at := time.Date(2026, 6, 9, 12, 0, 0, 0, time.FixedZone("x", 3600))
-	c := commentFact(ghapi.PRComment{ID: 9, Kind: ghapi.ReviewComment, AuthorLogin: "rev", Body: "/pact accept T1", HTMLURL: "u", Number: 3, CreatedAt: at, UpdatedAt: at})
-	want := checks.CommentFact{ID: 9, OnDiff: true, Found: true, AuthorLogin: "rev", Body: "/pact accept T1", URL: "u", Number: 3, CreatedAt: at.UTC(), UpdatedAt: at.UTC()}
-	if c.ID != want.ID || c.OnDiff != want.OnDiff || !c.Found || c.AuthorLogin != want.AuthorLogin || c.Body != want.Body ||
-		c.URL != want.URL || c.Number != want.Number || c.CreatedAt != want.CreatedAt || c.UpdatedAt != want.UpdatedAt {
-		t.Errorf("commentFact = %+v, want %+v", c, want)
-	}
-	if c.Edited() {
-		t.Error("a comment never changed is edited")
-	}
-	c = commentFact(ghapi.PRComment{ID: 9, Kind: ghapi.IssueComment, CreatedAt: at, UpdatedAt: at.Add(time.Second)})
-	if c.OnDiff || !c.Edited() {
-		t.Errorf("an issue comment changed a second later: OnDiff %v, Edited %v", c.OnDiff, c.Edited())
-	}
-}
 
 // countingFacts is a Reader that answers pull request 3, its review 1 and
 // review comment 9, counting each question.
 type countingFacts struct {
-	Reader
+	reader
 	calls map[string]int
 }
 
-func (c *countingFacts) PullRequest(_ context.Context, n int) (*ghapi.PR, error) {
+func (c *countingFacts) PullRequest(_ context.Context, n int) (*ghfacts.PullRequest, error) {
 	c.calls["pr"]++
-	return &ghapi.PR{Number: n, HeadSHA: "h"}, nil
+	return &ghfacts.PullRequest{Number: n, HeadSHA: "h"}, nil
 }
 
-func (c *countingFacts) Reviews(context.Context, int) ([]ghapi.Review, error) {
+func (c *countingFacts) Reviews(context.Context, int) ([]ghfacts.Review, error) {
 	c.calls["reviews"]++
-	return []ghapi.Review{{ID: 1, State: "APPROVED"}}, nil
+	return []ghfacts.Review{{ID: 1, Found: true, State: ghfacts.ReviewApproved}}, nil
 }
 
-func (c *countingFacts) GetComment(_ context.Context, kind ghapi.CommentKind, id int64) (*ghapi.PRComment, error) {
+func (c *countingFacts) GetComment(_ context.Context, kind ghapi.CommentKind, id int64) (*ghfacts.Comment, error) {
 	c.calls[fmt.Sprint("comment ", kind)]++
 	if kind != ghapi.ReviewComment {
 		return nil, ghapi.ErrNotFound
 	}
-	return &ghapi.PRComment{ID: id, Kind: kind, Body: "/pact accept T1"}, nil
+	return &ghfacts.Comment{ID: id, OnDiff: true, Found: true, Body: "/pact accept T1"}, nil
 }
 
 // The run's facts read each pull request, reviews and comment once, for

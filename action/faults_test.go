@@ -23,7 +23,7 @@ import (
 // Each must leave GitHub as one clean run would (one commit, one event,
 // one reply, no check run in progress), or fail closed saying why, and a
 // re-delivery of the same event must then finish the work without
-// writing anything twice. The binary suite (faults_binary_test.go) keeps
+// writing anything twice. The binary suite (binary_faults_test.go) keeps
 // what only the binary shows: exit codes and signals.
 
 // hangRetry gives every attempt a quarter of a second, as
@@ -167,8 +167,7 @@ func TestBotCancelledAtEachStep(t *testing.T) {
 
 			// The create held when the job is cancelled is given the
 			// grace to answer: a second here, not the job's five.
-			grace := func(st *action.Settings) { action.SetCancelGrace(st, time.Second) }
-			first := event{name: "issue_comment", payload: payload, ctx: cancelWhenStalled(t, b.s), settings: grace}.run(t, b.s)
+			first := event{name: "issue_comment", payload: payload, ctx: cancelWhenStalled(t, b.s), grace: time.Second}.run(t, b.s)
 
 			if faults(b.s) != 1 {
 				t.Fatalf("the step was not reached")
@@ -240,7 +239,7 @@ func TestRejudgeBudgetSpent(t *testing.T) {
 	}
 	var unjudged *action.UnjudgedError
 	if !errors.As(res.failed(t), &unjudged) {
-		t.Fatalf("error %v is not an *action.UnjudgedError", res.err)
+		t.Fatalf("error %v is not an *action.UnjudgedErrorTestAlias", res.err)
 	}
 	var notStarted *action.NotStartedError
 	var budget *action.RunBudgetError

@@ -18,7 +18,7 @@ import (
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 )
 
-// The in-process harness: for one workflow event it calls action.Run, the
+// The in-process harness: for one workflow event it calls action.RunTestAlias, the
 // dispatch cmd/pact-action calls (resolve mode auto, parse the payload,
 // then bot mode, or the check on every target of the event), against the
 // fake GitHub's URL, with the settings the binary derives from e2e.Run's
@@ -52,8 +52,11 @@ type event struct {
 	sha, workspace string
 	// settings adjusts what the binary would pass (a timeout, say).
 	settings func(*action.Settings)
-	// ctx replaces the test's context: cancelling it is what SIGTERM does.
-	ctx context.Context
+	// ctx replaces the test's context: cancelling it is what SIGTERM does;
+	// grace, when set, shortens what the cancelled job leaves its check
+	// run's requests.
+	ctx   context.Context
+	grace time.Duration
 	// retry replaces the client's retry policy (a short AttemptTimeout,
 	// as PACT_REQUEST_TIMEOUT sets it, for a GitHub that hangs).
 	retry ghapi.RetryPolicy
@@ -120,7 +123,7 @@ func client(t *testing.T, s *fakegithub.Server, rec *recorder, retry ...ghapi.Re
 }
 
 // run delivers the event to the action, as one workflow step would: through
-// action.Run, the dispatch the binary calls.
+// action.RunTestAlias, the dispatch the binary calls.
 func (ev event) run(t *testing.T, s *fakegithub.Server) (r result) {
 	t.Helper()
 	ctx := ev.ctx
@@ -137,8 +140,12 @@ func (ev event) run(t *testing.T, s *fakegithub.Server) (r result) {
 	}
 	rec := &recorder{}
 	gh := client(t, s, rec, ev.retry)
-	res, err := action.Run(ctx, action.Env{EventName: ev.name, Payload: ev.payload, Mode: ev.mode, SHA: sha, Workspace: ev.workspace,
-		Settings: st, Sleep: rec.sleep}, gh)
+	env := action.Env{EventName: ev.name, Payload: ev.payload, Mode: ev.mode, SHA: sha, Workspace: ev.workspace,
+		Settings: st, Sleep: rec.sleep}
+	if ev.grace > 0 {
+		action.SetCancelGrace(&env, ev.grace)
+	}
+	res, err := action.Run(ctx, env, gh)
 	var unknown *ghevent.UnknownEventError
 	if errors.As(err, &unknown) {
 		t.Fatal(err) // a test delivers only events the action acts on

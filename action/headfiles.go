@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactdir"
@@ -37,15 +38,15 @@ type fileSource interface {
 
 // apiSource reads files at a ref through the GitHub API.
 type apiSource struct {
-	gh  FileReader
+	gh  fileReader
 	ref string
 }
 
-// FileReader is the one GitHub call every mode needs: a file at a ref, at
+// fileReader is the one GitHub call every mode needs: a file at a ref, at
 // most limit bytes of it (a larger one wraps ghapi.ErrTooLarge), whole or
 // as it comes (ReadFileStream: for what a log is read for and never kept,
 // docs/semantics.md §7).
-type FileReader interface {
+type fileReader interface {
 	ReadFileLimit(ctx context.Context, path, ref string, limit int64) ([]byte, error)
 	ReadFileStream(ctx context.Context, path, ref string, limit int64, fn func(r io.Reader) error) error
 }
@@ -125,10 +126,10 @@ func (s diskSource) list(_ context.Context, dir string) (map[string]string, erro
 	return out, s.budget.take(dir+"/ (the list of its files)", n)
 }
 
-// WorkspaceHead resolves the commit checked out in dir by reading .git
+// workspaceHead resolves the commit checked out in dir by reading .git
 // directly (the action's image has no git binary). It returns "" when dir is
 // not a work tree or HEAD cannot be resolved.
-func WorkspaceHead(dir string) string {
+func workspaceHead(dir string) string {
 	ctx := context.Background()
 	const small = 1 << 20
 	read := func(root, name string) []byte {
@@ -167,7 +168,7 @@ func WorkspaceHead(dir string) string {
 // headOnDisk reports whether the workspace holds exactly the head commit
 // and its log (a sparse checkout may leave .pact/ out).
 func headOnDisk(workspace, headSHA, logPath string) bool {
-	if workspace == "" || headSHA == "" || WorkspaceHead(workspace) != headSHA {
+	if workspace == "" || headSHA == "" || workspaceHead(workspace) != headSHA {
 		return false
 	}
 	_, err := os.Lstat(filepath.Join(workspace, filepath.FromSlash(logPath)))
@@ -181,11 +182,11 @@ func headOnDisk(workspace, headSHA, logPath string) bool {
 // workspace reader refuses what is not a regular file.
 type treeSource struct {
 	tree  ghapi.Tree
-	blobs BlobReader
+	blobs blobReader
 }
 
-// BlobReader reads files a tree listed, by blob id.
-type BlobReader interface {
+// blobReader reads files a tree listed, by blob id.
+type blobReader interface {
 	ReadBlobs(ctx context.Context, blobs []ghapi.BlobRef) (map[string][]byte, error)
 }
 
@@ -327,8 +328,8 @@ type headFiles struct {
 	src   pactSource
 	tasks map[string]string
 	// runs are the check runs of the judgement's name and app in progress
-	// on the head, read with it (Settings.run; none when not asked, or
-	// when GitHub did not answer that part).
+	// on the head, read with it (judge's posted run; none when not asked,
+	// or when GitHub did not answer that part).
 	runs []ghapi.ListedRun
 }
 
@@ -344,35 +345,36 @@ type baseTip struct {
 // the listing of its tasks/ directory, with the tip of each base branch
 // named and, unless the run already holds it, the configuration on the
 // default branch (configRead) (from the workspace instead when it holds
-// the head). No task file is read here (headFiles.changedTaskFiles),
-// nothing else under .pact/ is read, and every byte read counts against
-// budget.
-func readHead(ctx context.Context, gh Reader, budget *readBudget, t Target, s Settings, bases []string) (*headFiles, map[string]baseTip, *repoConfig, error) {
+// the head), and the check runs posted runs supersedes. No task file is
+// read here (headFiles.changedTaskFiles), nothing else under .pact/ is
+// read, and every byte read counts against budget.
+func readHead(ctx context.Context, gh reader, budget *readBudget, t target, r *eventRun, posted ghapi.CreatedRun, bases []string) (*headFiles, map[string]baseTip, *config.File, error) {
+	s := r.settings
 	logPath := s.layout().Log()
 	var reads []ghapi.TreeRead
 	onDisk := headOnDisk(t.Workspace, t.HeadSHA, logPath)
 	// The check runs the verdict's run supersedes are listed in the same
 	// request, from the head's read (docs/check.md, "Where it runs").
 	var runs *ghapi.RunsQuery
-	if s.run.App != 0 {
-		runs = &ghapi.RunsQuery{Name: s.CheckName, App: s.run.App}
+	if posted.App != 0 {
+		runs = &ghapi.RunsQuery{Name: s.CheckName, App: posted.App}
 	}
 	headRead := !onDisk || runs != nil
 	if headRead {
-		r := ghapi.TreeRead{Commit: t.HeadSHA, Runs: runs}
+		read := ghapi.TreeRead{Commit: t.HeadSHA, Runs: runs}
 		if !onDisk {
-			r.Files = []string{logPath, s.layout().State(), s.layout().Project()}
+			read.Files = []string{logPath, s.layout().State(), s.layout().Project()}
 			if s.pactDir() != "." {
-				r.Files = append(r.Files, s.pactDir())
+				read.Files = append(read.Files, s.pactDir())
 			}
-			r.Dirs = []string{s.layout().Tasks()}
+			read.Dirs = []string{s.layout().Tasks()}
 		}
-		reads = append(reads, r)
+		reads = append(reads, read)
 	}
 	for _, b := range bases {
 		reads = append(reads, ghapi.TreeRead{Branch: b})
 	}
-	cfg := s.config.c
+	cfg := r.config
 	if cfg == nil {
 		reads = append(reads, configRead())
 	}
@@ -381,7 +383,7 @@ func readHead(ctx context.Context, gh Reader, budget *readBudget, t Target, s Se
 		return nil, nil, nil, err
 	}
 	if cfg == nil {
-		if cfg, err = s.config.keep(ctx, trees[len(trees)-1]); err != nil {
+		if cfg, err = r.keepConfig(ctx, trees[len(trees)-1]); err != nil {
 			return nil, nil, nil, err
 		}
 	}
@@ -412,7 +414,7 @@ func readHead(ctx context.Context, gh Reader, budget *readBudget, t Target, s Se
 // readPact reads the log, and STATE.yml, PROJECT.md and the listing of
 // tasks/ when the log can be replayed: never a file the protocol does not
 // name.
-func readPact(ctx context.Context, src pactSource, sha string, s Settings) (*headFiles, error) {
+func readPact(ctx context.Context, src pactSource, sha string, s settings) (*headFiles, error) {
 	h := &headFiles{sha: sha, source: src.describe(), dir: s.pactDir(), src: src}
 	var err error
 	if h.log, err = readRequired(ctx, src, s.layout().Log()); err != nil {
@@ -461,7 +463,7 @@ func (h *headFiles) input(read map[string][]byte) checks.Input {
 // them, or that one of them lacks. The API's listing names the head's blob
 // ids, so only those files are read; the workspace's does not, so each
 // listed file is read there and its blob id computed as git does.
-func (h *headFiles) changedTaskFiles(ctx context.Context, s Settings, bases ...map[string]string) (map[string][]byte, error) {
+func (h *headFiles) changedTaskFiles(ctx context.Context, s settings, bases ...map[string]string) (map[string][]byte, error) {
 	var ids, paths []string
 	for _, id := range h.replay.State.TaskOrder {
 		name := pactfile.TaskFileName(id)

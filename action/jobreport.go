@@ -27,15 +27,15 @@ type job struct {
 	stdout io.Writer
 }
 
-// check reports check mode's run (Run): a head it could not judge as an
+// check reports check mode's run (run): a head it could not judge as an
 // error annotation and a section of the job summary, the verdicts of the
-// others through finish; err is Run's.
-func (j *job) check(res *RunResult, err error) error {
+// others through finish; err is run's.
+func (j *job) check(res *runResult, err error) error {
 	if err != nil && len(res.Failed) == 0 {
-		// Run stopped before it judged any head; an event the action
+		// run stopped before it judged any head; an event the action
 		// cannot act on is the workflow's mistake, a usage error.
 		var unknown *ghevent.UnknownEventError
-		var noTarget *NoTargetError
+		var noTarget *noTargetError
 		if errors.As(err, &unknown) || errors.As(err, &noTarget) {
 			return usagef("%s", err)
 		}
@@ -48,7 +48,7 @@ func (j *job) check(res *RunResult, err error) error {
 	}
 	for _, f := range res.Failed {
 		j.gha.Errorf("pact-action could not judge %s: %s", f.HeadSHA, report.PlainText(f.Err.Error()))
-		j.gha.AddStepSummary(report.NotJudged(j.in.checkName, f.HeadSHA, StoppedSummary(f.Err)))
+		j.gha.AddStepSummary(report.NotJudged(j.in.checkName, f.HeadSHA, stoppedSummary(f.Err)))
 	}
 	var verdict error
 	if len(res.Outcomes) > 0 {
@@ -60,10 +60,10 @@ func (j *job) check(res *RunResult, err error) error {
 	return err
 }
 
-// bot reports bot mode's run (Run): a review or /pact comment became pact
+// bot reports bot mode's run (run): a review or /pact comment became pact
 // events on the PR's branch, then the check was posted on the new head;
-// err is Run's.
-func (j *job) bot(out *BotOutcome, err error) error {
+// err is run's.
+func (j *job) bot(out *botOutcome, err error) error {
 	if out != nil {
 		for _, n := range out.Notices {
 			fmt.Fprintf(j.stdout, "pact: %s\n", n)
@@ -93,14 +93,14 @@ func (j *job) bot(out *BotOutcome, err error) error {
 	if out.Check != nil {
 		// The bot's own check carries any block; its job fails only on
 		// violations it was asked to fail on.
-		return j.finish([]*Outcome{out.Check}, false)
+		return j.finish([]*outcome{out.Check}, false)
 	}
 	return nil
 }
 
 // updateLines says on the job log and summary what the branch updater did
 // (update.go), a line per pull request.
-func (j *job) updateLines(out *UpdateOutcome) {
+func (j *job) updateLines(out *updateOutcome) {
 	lines := out.Lines()
 	var md strings.Builder
 	md.WriteString("### pact: pull requests brought up to date\n\n")
@@ -113,9 +113,9 @@ func (j *job) updateLines(out *UpdateOutcome) {
 
 // update reports a run that only brought pull requests up to date (a
 // push to the default branch): the checks it posted on the commits it
-// made carry the verdicts; err is Run's.
-func (j *job) update(out *UpdateOutcome, err error) error {
-	var outcomes []*Outcome
+// made carry the verdicts; err is run's.
+func (j *job) update(out *updateOutcome, err error) error {
+	var outcomes []*outcome
 	for _, u := range out.Updated {
 		if u.Check != nil {
 			outcomes = append(outcomes, u.Check)
@@ -138,7 +138,7 @@ func (j *job) update(out *UpdateOutcome, err error) error {
 // annotations where no check run was possible, and decides the exit code;
 // unjudged says some head could not be judged, which makes the conclusion
 // a failure.
-func (j *job) finish(outcomes []*Outcome, unjudged bool) error {
+func (j *job) finish(outcomes []*outcome, unjudged bool) error {
 	var all, unposted []checks.Finding
 	conclusion, posted := report.ConclusionSuccess, true
 	if unjudged {
@@ -191,12 +191,12 @@ func (j *job) finish(outcomes []*Outcome, unjudged bool) error {
 // name, or a run of that name and app that this action did not create was
 // in progress on a judged head (the job's own, when its name: is the
 // check's, which GITHUB_JOB does not say).
-func (j *job) sharesTheCheckName(outcomes []*Outcome) string {
+func (j *job) sharesTheCheckName(outcomes []*outcome) string {
 	if id := strings.TrimSpace(j.getenv("GITHUB_JOB")); strings.EqualFold(id, j.in.checkName) {
 		return jobNamedLikeTheCheck(id, j.in.checkName)
 	}
 	for _, out := range outcomes {
-		if out.Judgement != nil && out.Namesake != 0 {
+		if out.judgement != nil && out.Namesake != 0 {
 			return fmt.Sprintf("check run %d, named %q like the check run pact-action posts, from the same app, is in progress on %s, and pact-action did not create it: it is this job's own when the job's name: is %q, which would pass while the verdict does not (or another workflow posted it), so this job fails until the pull request may merge; rename the job (jobs.<id>.name in the workflow) or set check-name to another name",
 				out.Namesake, j.in.checkName, out.Target.HeadSHA, j.in.checkName)
 		}
@@ -248,7 +248,7 @@ func (j *job) setOutputs(conclusion string, c checks.Counts) {
 
 // writeReport writes the JSON report, relative to the workspace so later
 // steps find it at the path the report output names.
-func (j *job) writeReport(conclusion string, outcomes []*Outcome) error {
+func (j *job) writeReport(conclusion string, outcomes []*outcome) error {
 	doc := report.NewActionJSON(conclusion)
 	for _, o := range outcomes {
 		doc.Runs = append(doc.Runs, report.RunJSON{PullRequest: firstPR(o.PRs), CheckJSON: report.NewCheckJSON(o.Conclusion, o.Target.HeadSHA, o.CheckRunID, o.Findings)})

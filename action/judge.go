@@ -13,39 +13,40 @@ import (
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/ghevent"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
 
-// Target is one commit to post the check on, and what is known of it.
-type Target struct {
+// target is one commit to post the check on, and what is known of it.
+type target struct {
 	HeadSHA string
 	// Workspace is a checkout that may hold HeadSHA; "" to always use the API.
 	Workspace string
 	// Known are pull requests read from the API whose head is HeadSHA (the
 	// one an event names): judged even when GitHub's listing of open pull
 	// requests lags behind.
-	Known []checks.PRFact
+	Known []ghfacts.PullRequest
 	// Open is a listing of the open pull requests already read (a manual
 	// run reads it once for every head); nil means read it.
-	Open []checks.PRFact
+	Open []ghfacts.PullRequest
 	// MergeGroup is set when HeadSHA is a merge queue's commit.
-	MergeGroup *MergeGroup
+	MergeGroup *mergeGroup
 }
 
-// MergeGroup is a merge queue's commit: the base it merges into, the pull
+// mergeGroup is a merge queue's commit: the base it merges into, the pull
 // requests it holds, and its parent commit as the event names it
 // (merge_group.base_sha: the head of the group queued ahead, or the base
 // branch's tip), which judgeMergeGroup checks before trusting.
-type MergeGroup struct {
+type mergeGroup struct {
 	BaseRef string
 	PRs     []int
 	Parent  string
 }
 
-// Settings are the action inputs check mode uses.
-type Settings struct {
+// settings are the action inputs check mode uses.
+type settings struct {
 	CheckName  string
 	PactDir    string
 	DetailsURL string
@@ -56,22 +57,11 @@ type Settings struct {
 	// completed as failed (default defaultTimeout).
 	Timeout time.Duration
 	// MaxPactBytes bounds what one judgement reads of the pact (the
-	// max-pact-bytes input; default DefaultMaxPactBytes): past it the
+	// max-pact-bytes input; default defaultMaxPactBytes): past it the
 	// check run is completed as failed, saying so.
 	MaxPactBytes int64
 	// Now is the clock (tests pin it); nil means time.Now.
 	Now func() time.Time
-	// config holds the configuration the run read (trustedconfig.go);
-	// nil: each judgement reads its own.
-	config *configOnce
-	// facts holds the pull requests, reviews and comments the run read
-	// (facts.go); nil: each judgement reads its own.
-	facts *facts
-	// grace replaces failGrace (tests of a cancelled job shorten it).
-	grace time.Duration
-	// run is the check run this judgement's verdict goes to (check sets
-	// it): the head's read lists the older runs it supersedes.
-	run ghapi.CreatedRun
 }
 
 // defaultTimeout bounds one judgement: GitHub calls are retried for a few
@@ -79,20 +69,11 @@ type Settings struct {
 const defaultTimeout = 10 * time.Minute
 
 // layout names the pact's files in the repository.
-func (s Settings) layout() pactfile.Layout { return pactfile.Layout(s.PactDir) }
+func (s settings) layout() pactfile.Layout { return pactfile.Layout(s.PactDir) }
 
-func (s Settings) pactDir() string { return s.layout().Dir() }
+func (s settings) pactDir() string { return s.layout().Dir() }
 
-// cancelGrace is how long, after the job was cancelled, a check run's
-// create may still be answered and its completion as failed take.
-func (s Settings) cancelGrace() time.Duration {
-	if s.grace > 0 {
-		return s.grace
-	}
-	return failGrace
-}
-
-func (s Settings) now() time.Time {
+func (s settings) now() time.Time {
 	if s.Now != nil {
 		return s.Now()
 	}
@@ -100,11 +81,11 @@ func (s Settings) now() time.Time {
 }
 
 // insidePact reports whether a repository path is in the pact directory.
-func (s Settings) insidePact(p string) bool { return strings.HasPrefix(p, s.pactDir()+"/") }
+func (s settings) insidePact(p string) bool { return strings.HasPrefix(p, s.pactDir()+"/") }
 
-// Judgement is the engine's verdict on one head.
-type Judgement struct {
-	Target   Target
+// judgement is the engine's verdict on one head.
+type judgement struct {
+	Target   target
 	Findings []checks.Finding
 	State    *projection.State
 	// PRs are the pull requests judged (every open one whose head this is);
@@ -120,7 +101,7 @@ type Judgement struct {
 	Renewed map[string]int64
 	// Requests are the review requests of each pull request judged (check
 	// carries them out; see reviewrequests.go).
-	Requests []ReviewRequest
+	Requests []reviewRequest
 	// older are the check runs the verdict's run supersedes (superseded;
 	// check completes them).
 	older []int64
@@ -143,12 +124,15 @@ type Judgement struct {
 // base's tip and the configuration in one GraphQL request, the task files the
 // log assigns in another (readHead), then per pull request its merge base
 // and the log there (and provenance, see judgeProvenance). What it reads
-// of the pact counts against one budget (Settings.MaxPactBytes).
-func judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, error) {
-	s = s.perRun()
+// of the pact counts against one budget (settings.MaxPactBytes). posted is
+// the check run the verdict goes to (check creates it; none when the
+// verdict is not posted): the head's read lists the older runs it
+// supersedes.
+func judge(ctx context.Context, gh reader, t target, r *eventRun, posted ghapi.CreatedRun) (*judgement, error) {
+	s := r.settings
 	budget := newReadBudget(s.MaxPactBytes)
-	gh = budgeted{Reader: gh, b: budget}
-	var prs []checks.PRFact
+	gh = budgeted{reader: gh, b: budget}
+	var prs []ghfacts.PullRequest
 	var bases []string
 	if t.MergeGroup != nil {
 		bases = []string{t.MergeGroup.BaseRef}
@@ -163,12 +147,12 @@ func judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 			}
 		}
 	}
-	head, tips, cfg, err := readHead(ctx, gh, budget, t, s, bases)
+	head, tips, cfg, err := readHead(ctx, gh, budget, t, r, posted, bases)
 	if err != nil {
 		return nil, err
 	}
-	slog.Debug("configuration", "from", cfg.describe())
-	j := &Judgement{Target: t, State: head.replay.State, Source: head.source, older: superseded(head.runs, s.run.ID), Namesake: namesake(head.runs, s.run.ID)}
+	slog.Debug("configuration", "from", describeConfig(cfg))
+	j := &judgement{Target: t, State: head.replay.State, Source: head.source, older: superseded(head.runs, posted.ID), Namesake: namesake(head.runs, posted.ID)}
 	if t.MergeGroup != nil {
 		return j, judgeMergeGroup(ctx, gh, head, t.MergeGroup, tips[t.MergeGroup.BaseRef], cfg, s, j)
 	}
@@ -182,7 +166,7 @@ func judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 	}
 	noPact := true
 	for _, pr := range prs {
-		pj, err := judgePR(ctx, gh, head, pr, tips[pr.BaseRef], cfg, s)
+		pj, err := judgePR(ctx, gh, head, pr, tips[pr.BaseRef], cfg, r)
 		if err != nil {
 			return nil, fmt.Errorf("judge pull request #%d: %w", pr.Number, err)
 		}
@@ -209,7 +193,7 @@ func judge(ctx context.Context, gh Reader, t Target, s Settings) (*Judgement, er
 type prJudgement struct {
 	findings []checks.Finding
 	renewed  map[string]int64
-	requests ReviewRequest
+	requests reviewRequest
 	noPact   bool
 }
 
@@ -222,7 +206,8 @@ type prJudgement struct {
 // Provenance takes as judged only the lines where the head meets the
 // default branch, for a base its author created holds lines nobody
 // judged.
-func judgePR(ctx context.Context, gh Reader, head *headFiles, pr checks.PRFact, base baseTip, cfg *repoConfig, s Settings) (prJudgement, error) {
+func judgePR(ctx context.Context, gh reader, head *headFiles, pr ghfacts.PullRequest, base baseTip, cfg *config.File, r *eventRun) (prJudgement, error) {
+	s := r.settings
 	own, into, err := meetBases(ctx, gh, head, base, cfg, pr.BaseRef, s)
 	if err != nil {
 		return prJudgement{}, err
@@ -235,7 +220,7 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr checks.PRFact, 
 		return prJudgement{}, err
 	}
 	in := head.input(changed)
-	cf := cfg.File
+	cf := *cfg
 	facts := checks.PullRequestFacts{BaseLog: own.log, HeadLog: head.log, Branches: []string{pr.HeadRef}, Config: cf,
 		Default: into.defaultBase(own, cfg)}
 	if in.Replay.Unsupported != nil {
@@ -244,7 +229,7 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr checks.PRFact, 
 	if cf.Err == nil {
 		if facts.Provenance, err = gatherProvenance(ctx, gh, provenanceInput{PR: pr, MergeBase: into.mergeBase,
 			BaseLog: into.log, HeadLog: head.log, Replay: in.Replay, ShippedAtBase: facts.ShippedAtBase(in.Replay.State),
-			Config: cf.Config, ConfigBranch: cfg.Branch, DefaultTip: cfg.Commit, HeadMeets: into.mergeBaseWith(cfg.Commit), Settings: s}); err != nil {
+			Config: cf.Config, ConfigBranch: cfg.Branch, DefaultTip: cfg.Commit, HeadMeets: into.mergeBaseWith(cfg.Commit), Run: r}); err != nil {
 			return prJudgement{}, err
 		}
 	}
@@ -261,7 +246,7 @@ func judgePR(ctx context.Context, gh Reader, head *headFiles, pr checks.PRFact, 
 // whether it changes files outside the pact directory there. It is asked
 // only when the answer decides: an unmapped branch under
 // unmapped-branches: block is an error exactly when code changes.
-func askChangesOutsidePact(ctx context.Context, gh Reader, s Settings, in checks.Input, head *headFiles, pr checks.PRFact, own, into *meeting, facts *checks.PullRequestFacts) error {
+func askChangesOutsidePact(ctx context.Context, gh reader, s settings, in checks.Input, head *headFiles, pr ghfacts.PullRequest, own, into *meeting, facts *checks.PullRequestFacts) error {
 	logPath := s.layout().Log()
 	decides := func(log []byte) bool {
 		would := checks.Unmapped(logPath, in.Replay.State, log, pr.HeadRef, config.UnmappedBlock, true)
@@ -318,7 +303,7 @@ func (m *meeting) mergeBaseWith(tip string) string {
 // defaultBase is m, where the head meets the default branch, as the
 // engine weighs it: nil when it is own, where the head meets the pull
 // request's base (the base is the default branch).
-func (m *meeting) defaultBase(own *meeting, cfg *repoConfig) *checks.DefaultBase {
+func (m *meeting) defaultBase(own *meeting, cfg *config.File) *checks.DefaultBase {
 	if m == own {
 		return nil
 	}
@@ -329,7 +314,7 @@ func (m *meeting) defaultBase(own *meeting, cfg *repoConfig) *checks.DefaultBase
 // where it meets the default branch (into); into is own when the base is
 // the default branch (docs/semantics.md §5: the two verdicts a pull
 // request into another base gets).
-func meetBases(ctx context.Context, gh Reader, head *headFiles, base baseTip, cfg *repoConfig, baseRef string, s Settings) (own, into *meeting, err error) {
+func meetBases(ctx context.Context, gh reader, head *headFiles, base baseTip, cfg *config.File, baseRef string, s settings) (own, into *meeting, err error) {
 	if own, err = meet(ctx, gh, head, base, s); err != nil {
 		return nil, nil, err
 	}
@@ -347,13 +332,13 @@ func meetBases(ctx context.Context, gh Reader, head *headFiles, base baseTip, cf
 // group ahead of it, whose lines it must keep though the base does not
 // have them yet), and every feature of every queued pull request's branch
 // accepted.
-func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeGroup, base baseTip, cfg *repoConfig, s Settings, j *Judgement) error {
+func judgeMergeGroup(ctx context.Context, gh reader, head *headFiles, mg *mergeGroup, base baseTip, cfg *config.File, s settings, j *judgement) error {
 	prs, ahead, err := queuedPRs(ctx, gh, mg, base.sha, head.sha)
 	if err != nil {
 		return err
 	}
 	for _, n := range prs {
-		pr, err := readPR(ctx, gh, n)
+		pr, err := gh.PullRequest(ctx, n)
 		if err != nil {
 			return fmt.Errorf("read pull request #%d of the merge group: %w", n, err)
 		}
@@ -376,7 +361,7 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 	if err != nil {
 		return err
 	}
-	facts := checks.PullRequestFacts{BaseLog: own.log, HeadLog: head.log, Branches: j.Branches, Config: cfg.File, MergeGroup: true,
+	facts := checks.PullRequestFacts{BaseLog: own.log, HeadLog: head.log, Branches: j.Branches, Config: *cfg, MergeGroup: true,
 		Default: into.defaultBase(own, cfg)}
 	j.Findings = checks.PullRequest(head.input(changed), facts)
 	mergeBase := own.mergeBase
@@ -398,7 +383,7 @@ func judgeMergeGroup(ctx context.Context, gh Reader, head *headFiles, mg *MergeG
 // this one changes in it. Otherwise the group is not judged. The parent
 // that is the merge base with the base branch (no group ahead) costs
 // nothing: that log is already read.
-func groupParentLog(ctx context.Context, gh Reader, head *headFiles, parent, mergeBase string, ahead []string, s Settings) ([]byte, error) {
+func groupParentLog(ctx context.Context, gh reader, head *headFiles, parent, mergeBase string, ahead []string, s settings) ([]byte, error) {
 	names := func(what string) error {
 		return fmt.Errorf("the merge_group event names %s as the commit merge group %s is queued behind (base_sha), %s, so what is queued ahead of it cannot be judged", prose.ShortSHA(parent), prose.ShortSHA(head.sha), what)
 	}
@@ -449,7 +434,7 @@ func groupParentLog(ctx context.Context, gh Reader, head *headFiles, parent, mer
 // It also returns the heads of the groups queued ahead (carried, other
 // than head itself). More commits than GitHub lists in a comparison fail
 // closed.
-func queuedPRs(ctx context.Context, gh Reader, mg *MergeGroup, baseTip, head string) (prs []int, ahead []string, err error) {
+func queuedPRs(ctx context.Context, gh reader, mg *mergeGroup, baseTip, head string) (prs []int, ahead []string, err error) {
 	refs, err := gh.MatchingRefs(ctx, "heads/gh-readonly-queue/"+mg.BaseRef+"/")
 	if err != nil {
 		return nil, nil, fmt.Errorf("list the merge queue's branches into %s: %w", mg.BaseRef, err)
@@ -488,7 +473,7 @@ func queuedPRs(ctx context.Context, gh Reader, mg *MergeGroup, baseTip, head str
 // GraphQL request, the log there and its listing of tasks/: what the
 // head's log must extend, and what tells the task files the head adds or
 // changes (docs/semantics.md §7 "Task files").
-func meet(ctx context.Context, gh Reader, head *headFiles, base baseTip, s Settings) (*meeting, error) {
+func meet(ctx context.Context, gh reader, head *headFiles, base baseTip, s settings) (*meeting, error) {
 	mergeBase, err := gh.MergeBase(ctx, base.sha, head.sha)
 	if err != nil {
 		return nil, fmt.Errorf("find the merge base of %s and %s: %w", prose.ShortSHA(base.sha), prose.ShortSHA(head.sha), err)
@@ -507,7 +492,7 @@ func meet(ctx context.Context, gh Reader, head *headFiles, base baseTip, s Setti
 
 // changedTaskFiles reads the head's task files that the pull request adds
 // or changes against any base it is judged against.
-func changedTaskFiles(ctx context.Context, head *headFiles, s Settings, bases ...*meeting) (map[string][]byte, error) {
+func changedTaskFiles(ctx context.Context, head *headFiles, s settings, bases ...*meeting) (map[string][]byte, error) {
 	if head.log == nil || head.replay.Unsupported != nil {
 		return nil, nil
 	}
@@ -531,17 +516,17 @@ func asPrefixOf(head, base []byte) []byte {
 
 // pullRequestsAt lists the open pull requests whose head is t.HeadSHA: the
 // known ones (still open, same head) and GitHub's listing.
-func pullRequestsAt(ctx context.Context, gh Reader, t Target) ([]checks.PRFact, error) {
+func pullRequestsAt(ctx context.Context, gh reader, t target) ([]ghfacts.PullRequest, error) {
 	open := t.Open
 	if open == nil {
 		var err error
-		if open, err = readOpenPRs(ctx, gh); err != nil {
+		if open, err = gh.OpenPullRequests(ctx); err != nil {
 			return nil, fmt.Errorf("list the open pull requests: %w", err)
 		}
 	}
-	var out []checks.PRFact
+	var out []ghfacts.PullRequest
 	seen := map[int]bool{}
-	for _, pr := range append(append([]checks.PRFact(nil), t.Known...), open...) {
+	for _, pr := range append(append([]ghfacts.PullRequest(nil), t.Known...), open...) {
 		if seen[pr.Number] || pr.State != "open" || pr.HeadSHA != t.HeadSHA {
 			continue
 		}
@@ -554,7 +539,7 @@ func pullRequestsAt(ctx context.Context, gh Reader, t Target) ([]checks.PRFact, 
 // merge adds one pull request's findings to those of others with the same
 // head: what validate finds is the same for all and kept once; what is the
 // pull request's own says which one, when there are several.
-func merge(all, add []checks.Finding, pr checks.PRFact, several bool) []checks.Finding {
+func merge(all, add []checks.Finding, pr ghfacts.PullRequest, several bool) []checks.Finding {
 	have := map[checks.Finding]bool{}
 	for _, f := range all {
 		have[f] = true

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/internal/version"
 	"github.com/pact-action/pact-action/pactdir"
 	"github.com/pact-action/pact-action/pactfile"
@@ -127,7 +128,7 @@ func Local(ctx context.Context, o LocalOptions, stdout io.Writer) error {
 	if branch == "" {
 		branch = gitOutput(ctx, root, "rev-parse", "--abbrev-ref", "HEAD")
 	}
-	pr := checks.PullRequestFacts{BaseLog: base, HeadLog: head, Config: checks.ParseConfig(in.Config)}
+	pr := checks.PullRequestFacts{BaseLog: base, HeadLog: head, Config: config.ParseFile(in.Config, "", "")}
 	if branch != "" && branch != "HEAD" {
 		pr.Branches = []string{branch}
 	}

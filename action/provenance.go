@@ -12,7 +12,7 @@ import (
 
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
-	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -24,10 +24,9 @@ import (
 
 // provenanceInput is what the provenance gathering of a pull request reads:
 // the pull request (its head is the commit judged), the logs at the merge
-// base and the head, and the action's settings (the pact directory, and
-// the bot-login input: an extra account the bot commits as).
+// base and the head, and the run it is part of.
 type provenanceInput struct {
-	PR checks.PRFact
+	PR ghfacts.PullRequest
 	// MergeBase is where the head meets the default branch, and BaseLog
 	// the log there: the lines taken as judged already.
 	MergeBase string
@@ -45,11 +44,14 @@ type provenanceInput struct {
 	// what stale: change measures a change against; HeadMeets the head's
 	// merge base with it, when the judgement read it ("" otherwise).
 	DefaultTip, HeadMeets string
-	Settings              Settings
+	// Run is the event's run: the action's settings (the pact directory,
+	// and the bot-login input: an extra account the bot commits as) and
+	// its one source of reviews and comments (facts.go).
+	Run *eventRun
 }
 
 // logPath is the log's path in the repository.
-func (in provenanceInput) logPath() string { return in.Settings.layout().Log() }
+func (in provenanceInput) logPath() string { return in.Run.layout().Log() }
 
 // botLogins are the accounts the bot commits as: github-actions[bot], and
 // the bot-login input (e.g. a GitHub App's "name[bot]") when set.
@@ -113,7 +115,7 @@ var errBudget = errors.New("budget exhausted")
 // plus at most maxStaleCompares to name the
 // commits that made accepts stale; and at most maxCommitFetches lookups of
 // commits the listing lacks.
-func gatherProvenance(ctx context.Context, gh Reader, in provenanceInput) (*checks.ProvenanceInput, error) {
+func gatherProvenance(ctx context.Context, gh reader, in provenanceInput) (*checks.ProvenanceInput, error) {
 	cfg := in.Config
 	if in.PR.Number == 0 || in.HeadLog == nil || in.Replay == nil || in.Replay.Unsupported != nil || cfg.Provenance.Mode == config.ModeOff {
 		return nil, nil
@@ -124,15 +126,19 @@ func gatherProvenance(ctx context.Context, gh Reader, in provenanceInput) (*chec
 	if len(added) == 0 && len(shipped) == 0 {
 		return nil, nil
 	}
-	bots := botLogins(in.Settings.BotLogin)
+	bots := botLogins(in.Run.BotLogin)
 	g, err := newGatherer(ctx, gh, in, added, shipped)
 	if err != nil {
 		return nil, err
 	}
 	pin := checks.ProvenanceInput{
 		ConfigBranch: in.ConfigBranch, BotLogins: bots, PRNumber: in.PR.Number,
-		Reviews: map[int64]checks.ReviewFact{}, Comments: map[int64]checks.CommentFact{}, Stale: map[int]checks.StaleFacts{},
-		Unchanged: map[checks.Span]bool{}, HeadCode: map[string]bool{}, Now: in.Settings.now(),
+		Reviews: map[int64]ghfacts.Review{}, Comments: map[int64]ghfacts.Comment{}, Stale: map[int]checks.StaleFacts{},
+		CommentCommands: map[int64][]checks.CommentCommand{}, CommentHeads: map[int64]ghfacts.HeadAt{},
+		Unchanged: map[checks.Span]bool{}, HeadCode: map[string]bool{}, Now: in.Run.now(),
+		// The tasks awaiting review at the commits read (backing.go), as
+		// the gathering finds them.
+		Awaiting: g.awaiting,
 	}
 	// One pass over the added events, in file order: the commit that added
 	// each (attribution.go), the backing of those the bot wrote, and what
@@ -230,7 +236,9 @@ func shippedBaseAccepts(in provenanceInput, added []addedLine, head lineIndex) [
 // and how many identical lines the head's log holds up to and including
 // it: the commit that added it is the first whose log holds that many.
 // A pull request may add hundreds of thousands of lines; this is all that
-// is kept of each (docs/semantics.md §7).
+// is kept of each (docs/semantics.md §7), which is why it is not the event
+// (projection.Event) nor checks.AddedEvent, the event with its commit that
+// the attribution's second pass hands checks one at a time.
 type addedLine struct {
 	line       int
 	key        uint64
@@ -334,13 +342,13 @@ func eachAdded(log []byte, added []addedLine, fn func(a *addedLine, ev *projecti
 // provenance is judged on.
 type gatherer struct {
 	ctx  context.Context
-	gh   Reader
+	gh   reader
 	in   provenanceInput
 	head string
 	// meta holds the commits known: the pull request's listing, then those
 	// looked up one by one; order is the listing order (oldest first) with
 	// looked-up pull request commits after it.
-	meta   map[string]ghapi.Commit
+	meta   map[string]ghfacts.Commit
 	listed map[string]bool
 	order  []string
 	absent map[string]bool // looked up and not found
@@ -349,10 +357,9 @@ type gatherer struct {
 	// interesting lines, sorted (attribution.go).
 	interesting []uint64
 	counts      map[string][]uint64
-	// facts are the commits that added lines, as checks weighs them, one
-	// per commit; whys the reasons a line's commit could not be found
+	// facts are the commits that added lines, one per commit; whys the reasons a line's commit could not be found
 	// (addedLine.by points into them).
-	facts  []checks.ProvenanceCommit
+	facts  []ghfacts.Commit
 	factOf map[string]int32
 	whys   []string
 	whyOf  map[string]int32
@@ -368,13 +375,13 @@ type gatherer struct {
 	reads, fetches, compares int
 }
 
-func newGatherer(ctx context.Context, gh Reader, in provenanceInput, added []addedLine, shipped []shippedAccept) (*gatherer, error) {
+func newGatherer(ctx context.Context, gh reader, in provenanceInput, added []addedLine, shipped []shippedAccept) (*gatherer, error) {
 	g := &gatherer{
 		ctx: ctx, gh: gh, in: in, head: in.PR.HeadSHA,
-		meta: map[string]ghapi.Commit{}, listed: map[string]bool{}, absent: map[string]bool{},
+		meta: map[string]ghfacts.Commit{}, listed: map[string]bool{}, absent: map[string]bool{},
 		counts: map[string][]uint64{}, factOf: map[string]int32{}, whyOf: map[string]int32{},
 		chains: map[string]chain{}, compared: map[string]comparison{}, awaiting: map[string][]string{},
-		code: newSameness(gh, in.Settings, in.Config.Provenance.Stale, in.DefaultTip),
+		code: newSameness(gh, in.Run.settings, in.Config.Provenance.Stale, in.DefaultTip),
 	}
 	g.code.knowMergeBase(g.head, in.HeadMeets)
 	for _, a := range added {
@@ -409,7 +416,7 @@ func (g *gatherer) attributed(sha string) int32 {
 	if i, ok := g.factOf[sha]; ok {
 		return i
 	}
-	c := commitFact(g.meta[sha])
+	c := g.meta[sha]
 	c.SHA = sha
 	g.facts = append(g.facts, c)
 	g.factOf[sha] = int32(len(g.facts) - 1)

@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/pactfile"
 )
 
@@ -22,8 +24,8 @@ import (
 // when the judgement read them, so a check with nothing to ask makes no
 // call, and one with something to ask makes one.
 
-// ReviewRequest is what the check asked of GitHub for one pull request.
-type ReviewRequest struct {
+// reviewRequest is what the check asked of GitHub for one pull request.
+type reviewRequest struct {
 	PR   int
 	Plan checks.ReviewPlan
 	// Err is why the request could not be made (nil: made, or nothing to
@@ -33,12 +35,12 @@ type ReviewRequest struct {
 
 // planReviewRequests decides the review requests of a judged pull request
 // (nothing under an unusable configuration: it maps no one).
-func planReviewRequests(pr checks.PRFact, cf checks.ConfigFile, in checks.Input, facts checks.PullRequestFacts, findings []checks.Finding) ReviewRequest {
-	r := ReviewRequest{PR: pr.Number}
+func planReviewRequests(pr ghfacts.PullRequest, cf config.File, in checks.Input, facts checks.PullRequestFacts, findings []checks.Finding) reviewRequest {
+	r := reviewRequest{PR: pr.Number}
 	if cf.Err != nil || in.Replay == nil {
 		return r
 	}
-	var reviews map[int64]checks.ReviewFact
+	var reviews map[int64]ghfacts.Review
 	if facts.Provenance != nil {
 		reviews = facts.Provenance.Reviews
 	}
@@ -49,7 +51,7 @@ func planReviewRequests(pr checks.PRFact, cf checks.ConfigFile, in checks.Input,
 
 // requestReviews carries out the plans: one request per pull request with
 // someone to ask, none otherwise.
-func (j *Judgement) requestReviews(ctx context.Context, gh GitHub) {
+func (j *judgement) requestReviews(ctx context.Context, gh checkGitHub) {
 	for i := range j.Requests {
 		r := &j.Requests[i]
 		if len(r.Plan.Ask) > 0 {
@@ -119,7 +121,7 @@ func requestFailed(ask []checks.Reviewer, err error) string {
 
 // requested is who stands requested per waiting task, and the notes, for
 // the summary (pull requests named when the commit heads several).
-func (j *Judgement) requested() (map[string][]checks.Reviewer, []string) {
+func (j *judgement) requested() (map[string][]checks.Reviewer, []string) {
 	var who map[string][]checks.Reviewer
 	var notes []string
 	for _, r := range j.Requests {

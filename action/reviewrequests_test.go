@@ -1,7 +1,6 @@
 package action_test
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -276,45 +275,4 @@ func mustFile(t *testing.T, s *fakegithub.Server, ref, path string) string {
 		t.Fatalf("no %s at %s", path, ref)
 	}
 	return c
-}
-
-// TestBinaryReviewRequestLog: the binary's job log says whom it asked and
-// why, and its job summary carries the waiting line; with a read-only
-// token the log warns and the summary says why nobody was asked.
-func TestBinaryReviewRequestLog(t *testing.T) {
-	t.Parallel()
-	for _, readOnly := range []bool{false, true} {
-		t.Run(fmt.Sprintf("read-only %v", readOnly), func(t *testing.T) {
-			t.Parallel()
-			p := requestSeed(t)
-			if readOnly {
-				p.s.SetToken(e2e.Token, fakegithub.Token{ReadOnly: true})
-			}
-			res := e2e.Run{Server: p.s, EventName: "pull_request", Payload: prPayload(t, p.s, p.n, provBranch, "main")}.Exec(t)
-			exit := 0 // waiting: the check run carries the block
-			if readOnly {
-				exit = 4 // no check run: the job fails on waiting
-			}
-			wantExit(t, res, exit)
-			line := waitingLine(t, res.Summary)
-			switch {
-			case !readOnly:
-				for _, want := range []string{`msg="review requested"`, "task=T1", "from=@rev-gh", `why="T1 is awaiting review"`, "seat=rev"} {
-					if !strings.Contains(res.Stderr, want) {
-						t.Errorf("the job log lacks %q:\n%s", want, res.Stderr)
-					}
-				}
-				if !strings.HasSuffix(line, "review requested from "+report.Escape("@"+provRevGH)) {
-					t.Errorf("job summary's waiting line %q", line)
-				}
-			default:
-				if !strings.Contains(res.Stderr, `level=WARN msg="could not request reviews"`) || strings.Contains(res.Stderr, "level=ERROR") {
-					t.Errorf("the job log does not warn once:\n%s", res.Stderr)
-				}
-				if strings.Contains(line, "review requested") || !strings.Contains(res.Summary, report.Escape("no review was requested from @rev-gh: the token may not request reviews")) {
-					t.Errorf("job summary:\n%s", res.Summary)
-				}
-			}
-		})
-	}
 }

@@ -64,7 +64,7 @@ type changeIdentity struct {
 // newCodeIdentity answers "same code?" by trees, whatever the stale
 // policy: for questions that are not of coverage (does a pull request
 // change code at all?).
-func newCodeIdentity(gh codeIDReader, s Settings) *codeIdentity {
+func newCodeIdentity(gh codeIDReader, s settings) *codeIdentity {
 	return &codeIdentity{gh: gh, dir: s.pactDir(), ids: map[string]string{}, asked: map[string]bool{}}
 }
 
@@ -73,7 +73,7 @@ func newCodeIdentity(gh codeIDReader, s Settings) *codeIdentity {
 // policy: same change under change (measured against defaultTip, the
 // default branch's tip the run read with the configuration), same code
 // under every other.
-func newSameness(gh codeIDReader, s Settings, stale config.Stale, defaultTip string) *codeIdentity {
+func newSameness(gh codeIDReader, s settings, stale config.Stale, defaultTip string) *codeIdentity {
 	c := newCodeIdentity(gh, s)
 	if stale == config.StaleChange {
 		c.change = &changeIdentity{defaultTip: defaultTip, found: map[string]string{}, bases: map[string]string{}, changes: map[ghapi.DiffPair]checks.Change{}}

@@ -130,7 +130,7 @@ func TestSameChangeFailsClosed(t *testing.T) {
 		t.Run(fmt.Sprintf("%q", tc.fault), func(t *testing.T) {
 			t.Parallel()
 			r := &faultyCodeReader{fault: tc.fault}
-			c := newSameness(r, Settings{PactDir: ".pact"}, config.StaleChange, sameTip)
+			c := newSameness(r, settings{PactDir: ".pact"}, config.StaleChange, sameTip)
 
 			same, err := c.same(context.Background(), sameA, sameB)
 

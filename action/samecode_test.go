@@ -14,8 +14,6 @@ import (
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
-	"github.com/pact-action/pact-action/projection"
-	"github.com/pact-action/pact-action/report"
 )
 
 // "Same code?" (docs/semantics.md §5 "Same code") is answered in one place;
@@ -148,48 +146,6 @@ func storyPR(t *testing.T) (p *provPR, b, a string, comment int64) {
 	comment = p.s.AddComment(p.n, provRevGH, "/pact accept T1")
 	p.s.SetBranch(e2e.Owner, e2e.Repo, provBranch, b)
 	return p, b, a, comment
-}
-
-// TestBinaryCommentAcceptAfterForcePushBack: issue 22 item 1 through the
-// binary. The bot, run on the comment, refuses to write the accept and
-// says the branch moved; the line the bot would write, committed on B with
-// payload.commit = B from the worker's own workflow (github-actions[bot]
-// signs it), does not turn the check green under require and tree.
-// Before, both held only a comparison's word: A...B lists no file.
-func TestBinaryCommentAcceptAfterForcePushBack(t *testing.T) {
-	t.Parallel()
-	p, b, _, id := storyPR(t)
-
-	res := e2e.Run{Server: p.s, EventName: "issue_comment", Payload: commentPayload(t, p.n, id, reviewTS, provRevGH, "/pact accept T1", "COLLABORATOR")}.Exec(t)
-	if h := p.head(); h != b {
-		t.Fatalf("the bot wrote on the branch it had to refuse: head %s, was %s", h, b)
-	}
-	wantExit(t, res, 0)
-	replies := p.s.Comments(p.n)
-	moved := slices.ContainsFunc(replies, func(c fakegithub.Comment) bool {
-		return strings.Contains(c.Body, "The branch moved after your comment") && strings.Contains(c.Body, "approve the pull request with a review")
-	})
-	if !moved {
-		t.Errorf("no reply says the branch moved and to approve with a review: %+v", replies)
-	}
-
-	p.log.AddAt(mustTime(reviewTS), "rev", projection.TypeAccept, "T1", "LOGIN", map[string]any{"commit": b,
-		"github": map[string]any{"comment_id": id, "login": provRevGH}})
-	forged := p.s.CommitFiles(e2e.Owner, e2e.Repo, provBranch, p.log.Files(), botAccount, fakegithub.Verified())
-	res = e2e.Run{Server: p.s, EventName: "pull_request", Payload: prPayload(t, p.s, p.n, provBranch, "main")}.Exec(t)
-	wantExit(t, res, 1)
-	run := latestRun(t, p.s, forged)
-	if run.Conclusion != report.ConclusionFailure {
-		t.Fatalf("the check passed B's code: %s\n%s", run.Conclusion, run.Summary)
-	}
-	var unverified bool
-	for _, f := range reportFindings(t, res, 0) {
-		unverified = unverified || f.Code == checks.CodeProvenanceUnverified && strings.Contains(f.Message, "files outside .pact/ differ")
-	}
-	if !unverified {
-		t.Errorf("no provenance.unverified finding says the comment did not cover B's code:\n%s", run.Summary)
-	}
-	noViolations(t, p.s)
 }
 
 // The bot writes a comment's accept only while the branch holds the code

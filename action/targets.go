@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghevent"
+	"github.com/pact-action/pact-action/ghfacts"
 )
 
-// NoTargetError is an event that names no pull request or commit to check.
-type NoTargetError struct{ EventName string }
+// noTargetError is an event that names no pull request or commit to check.
+type noTargetError struct{ EventName string }
 
-func (e *NoTargetError) Error() string {
+func (e *noTargetError) Error() string {
 	return fmt.Sprintf("the %s event names no pull request or commit to check", e.EventName)
 }
 
@@ -25,7 +25,7 @@ func (e *NoTargetError) Error() string {
 // closed: without the queued pull requests, Rule 2 cannot be judged. Its
 // parent commit (base_sha) is taken from the payload and checked when it
 // is judged (judgeMergeGroup).
-func targets(ctx context.Context, gh Reader, ev *ghevent.Event, eventName, sha, workspace string) ([]Target, error) {
+func targets(ctx context.Context, gh reader, ev *ghevent.Event, eventName, sha, workspace string) ([]target, error) {
 	switch {
 	case ev.MergeGroup != nil:
 		mg := ev.MergeGroup
@@ -33,37 +33,37 @@ func targets(ctx context.Context, gh Reader, ev *ghevent.Event, eventName, sha, 
 		if len(prs) == 0 {
 			return nil, fmt.Errorf("cannot tell which pull requests merge group %s holds: its head ref %q is not gh-readonly-queue/<base>/pr-<number>-<sha>", mg.HeadSHA, mg.HeadRef)
 		}
-		return []Target{{HeadSHA: mg.HeadSHA, Workspace: workspace,
-			MergeGroup: &MergeGroup{BaseRef: strings.TrimPrefix(mg.BaseRef, "refs/heads/"), PRs: prs, Parent: mg.BaseSHA}}}, nil
+		return []target{{HeadSHA: mg.HeadSHA, Workspace: workspace,
+			MergeGroup: &mergeGroup{BaseRef: strings.TrimPrefix(mg.BaseRef, "refs/heads/"), PRs: prs, Parent: mg.BaseSHA}}}, nil
 	case ev.PullRequest != nil:
 		return prTarget(ctx, gh, ev.PullRequest.Number, workspace)
 	case ev.OnPullRequest():
 		return prTarget(ctx, gh, ev.Issue.Number, workspace)
 	case ghevent.Rejudges(eventName):
-		open, err := readOpenPRs(ctx, gh)
+		open, err := gh.OpenPullRequests(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("list open pull requests: %w", err)
 		}
-		var out []Target
+		var out []target
 		seen := map[string]bool{}
 		for _, pr := range open {
 			if !seen[pr.HeadSHA] {
 				seen[pr.HeadSHA] = true
-				out = append(out, Target{HeadSHA: pr.HeadSHA, Workspace: workspace, Open: open})
+				out = append(out, target{HeadSHA: pr.HeadSHA, Workspace: workspace, Open: open})
 			}
 		}
 		return out, nil
 	case sha != "":
-		return []Target{{HeadSHA: sha, Workspace: workspace}}, nil
+		return []target{{HeadSHA: sha, Workspace: workspace}}, nil
 	}
-	return nil, &NoTargetError{EventName: eventName}
+	return nil, &noTargetError{EventName: eventName}
 }
 
 // prTarget is the current head of pull request number.
-func prTarget(ctx context.Context, gh Reader, number int, workspace string) ([]Target, error) {
-	pr, err := readPR(ctx, gh, number)
+func prTarget(ctx context.Context, gh reader, number int, workspace string) ([]target, error) {
+	pr, err := gh.PullRequest(ctx, number)
 	if err != nil {
 		return nil, fmt.Errorf("read pull request #%d: %w", number, err)
 	}
-	return []Target{{HeadSHA: pr.HeadSHA, Workspace: workspace, Known: []checks.PRFact{*pr}}}, nil
+	return []target{{HeadSHA: pr.HeadSHA, Workspace: workspace, Known: []ghfacts.PullRequest{*pr}}}, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghapi"
 	"github.com/pact-action/pact-action/internal/prose"
@@ -24,38 +23,6 @@ import (
 // here, and nothing else reads .github/pact.yml. The webhook payload's
 // repository.default_branch is never read: a re-run replays an old one.
 
-// repoConfig is the configuration that grants rights, as a run read it.
-type repoConfig struct {
-	// Branch is the default branch, and Commit its tip when read.
-	Branch, Commit string
-	// File is .github/pact.yml there, parsed once (the defaults when
-	// there is none; Err when it cannot be used).
-	File checks.ConfigFile
-}
-
-// where names the file and the branch it was read from, for messages.
-func (c *repoConfig) where() string {
-	return pactfile.ConfigPath + " on " + c.Branch
-}
-
-// configOnce holds the configuration one run read, so that every
-// judgement of the run and the bot's decision weigh the same file, read
-// once. A run judges its heads one after another, so it needs no lock.
-type configOnce struct{ c *repoConfig }
-
-// perRun gives s a place for the run's configuration and its facts
-// (facts.go), unless it has them already (a caller that shares them across
-// several judgements).
-func (s Settings) perRun() Settings {
-	if s.config == nil {
-		s.config = &configOnce{}
-	}
-	if s.facts == nil {
-		s.facts = newFacts()
-	}
-	return s
-}
-
 // configRead is the read that fetches the configuration, folded into a
 // ReadTrees request a judgement makes anyway: the default branch is
 // resolved by GitHub in the same request (Repository.defaultBranchRef).
@@ -63,42 +30,42 @@ func configRead() ghapi.TreeRead {
 	return ghapi.TreeRead{DefaultBranch: true, Files: []string{pactfile.ConfigPath}}
 }
 
-// keep parses the configuration from the tree configRead read, and
+// keepConfig parses the configuration from the tree configRead read, and
 // keeps it for the rest of the run.
-func (o *configOnce) keep(ctx context.Context, tree ghapi.Tree) (*repoConfig, error) {
+func (r *eventRun) keepConfig(ctx context.Context, tree ghapi.Tree) (*config.File, error) {
 	raw, err := readRequired(ctx, treeSource{tree: tree}, pactfile.ConfigPath)
 	if err != nil {
 		return nil, fmt.Errorf("the default branch %s: %w", tree.Branch, err)
 	}
-	c := &repoConfig{Branch: tree.Branch, Commit: tree.Commit, File: checks.ParseConfig(raw)}
-	c.File.Branch = tree.Branch
-	o.c = c
-	return c, nil
+	f := config.ParseFile(raw, tree.Branch, tree.Commit)
+	r.config = &f
+	return r.config, nil
 }
 
-// config is the run's configuration: the one already read, or read now in
-// one request.
-func (o *configOnce) config(ctx context.Context, gh Reader) (*repoConfig, error) {
-	if o.c != nil {
-		return o.c, nil
+// trustedConfig is the run's configuration: the one already read, or read
+// now in one request.
+func (r *eventRun) trustedConfig(ctx context.Context, gh reader) (*config.File, error) {
+	if r.config != nil {
+		return r.config, nil
 	}
 	trees, err := gh.ReadTrees(ctx, configRead())
 	if err != nil {
 		return nil, fmt.Errorf("read %s on the default branch: %w", pactfile.ConfigPath, err)
 	}
-	return o.keep(ctx, trees[0])
+	return r.keepConfig(ctx, trees[0])
 }
 
-// describe names the configuration for the job log.
-func (c *repoConfig) describe() string {
-	return c.where() + " at " + prose.ShortSHA(c.Commit)
+// describeConfig names the configuration for the job log: the file, the
+// branch and the commit it was read from.
+func describeConfig(f *config.File) string {
+	return pactfile.ConfigPath + " on " + f.Branch + " at " + prose.ShortSHA(f.Commit)
 }
 
 // stalePolicy is the configuration's stale policy (the default's when the
 // file cannot be used: the check fails on it anyway).
-func stalePolicy(c *repoConfig) config.Stale {
-	if c.File.Config == nil {
+func stalePolicy(f *config.File) config.Stale {
+	if f.Config == nil {
 		return config.Default().Provenance.Stale
 	}
-	return c.File.Config.Provenance.Stale
+	return f.Config.Provenance.Stale
 }

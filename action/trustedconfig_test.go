@@ -163,20 +163,6 @@ func TestBotSeatFromTheDefaultBranch(t *testing.T) {
 	noViolations(t, p.s)
 }
 
-// TestBinaryDecoyBase: the decoy story through the binary: the run on the
-// pull request into scratch fails and leaves no passing check on the head.
-func TestBinaryDecoyBase(t *testing.T) {
-	t.Parallel()
-	p, head := decoyStory(t, decoys[0].yml)
-	p.open(t, "scratch")
-	res := e2e.Run{Server: p.s, EventName: "pull_request", Payload: prPayload(t, p.s, p.n, provBranch, "scratch")}.Exec(t)
-	wantExit(t, res, 1)
-	run := onlyRun(t, p.s, head, "pact", report.ConclusionFailure)
-	contains(t, "summary", run.Summary, string(checks.CodeProvenanceUnverified), ".github/pact.yml on main")
-	noPassingRun(t, p.s, head)
-	noViolations(t, p.s)
-}
-
 // TestDecoyBaseLogLendsNoCheck: the decoy base's log is the worker's too.
 // Here the decoy holds a forged accept of T1 (its payload naming a commit
 // with the head's code), and the head builds on it: against the decoy the

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/bot"
-	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/internal/prose"
 )
 
@@ -32,55 +32,55 @@ import (
 // grows with the log. A pull request the bot leaves to its author costs
 // one listing of its newest comments, and one comment the first time.
 
-// UpdateOutcome is what the updater did in one run.
-type UpdateOutcome struct {
+// updateOutcome is what the updater did in one run.
+type updateOutcome struct {
 	// Listed is how many open pull requests GitHub listed, Conflicting
 	// how many of them it said conflict.
 	Listed, Conflicting int
 	// Updated are the pull requests brought up to date, each with the
 	// check posted on its new head.
-	Updated []UpdatedPR
+	Updated []updatedPR
 	// Said are the pull requests the bot replied on: it leaves their
 	// update to their authors.
 	Said []int
 	// Left are the pull requests left as they were, and why.
-	Left []LeftPR
+	Left []leftPR
 	// Unknown are the pull requests whose mergeability GitHub was still
 	// computing after the last listing: the next scheduled run takes
 	// them.
 	Unknown []int
 	// Failed are the pull requests the updater could not finish.
-	Failed []UpdateFailure
+	Failed []updateFailure
 }
 
-// UpdatedPR is a pull request the updater brought up to date.
-type UpdatedPR struct {
+// updatedPR is a pull request the updater brought up to date.
+type updatedPR struct {
 	Number   int
 	From, To string
 	// Added is how many of the branch's own log lines the merged log
 	// holds after the base's.
 	Added int
-	Check *Outcome
+	Check *outcome
 }
 
-// LeftPR is a pull request the updater left alone, and why.
-type LeftPR struct {
+// leftPR is a pull request the updater left alone, and why.
+type leftPR struct {
 	Number int
 	Why    string
 }
 
-// UpdateFailure is a pull request the updater could not finish: its
+// updateFailure is a pull request the updater could not finish: its
 // update was not made, or its check could not be posted.
-type UpdateFailure struct {
+type updateFailure struct {
 	Number int
 	Err    error
 }
 
-// UpdateError is the updater's error when some pull requests could not be
+// updateError is the updater's error when some pull requests could not be
 // updated (the others were): it names each.
-type UpdateError struct{ Failed []UpdateFailure }
+type updateError struct{ Failed []updateFailure }
 
-func (e *UpdateError) Error() string {
+func (e *updateError) Error() string {
 	s := fmt.Sprintf("could not bring %d pull request(s) up to date", len(e.Failed))
 	for i, f := range e.Failed {
 		sep := ": "
@@ -92,7 +92,7 @@ func (e *UpdateError) Error() string {
 	return s
 }
 
-func (e *UpdateError) Unwrap() []error {
+func (e *updateError) Unwrap() []error {
 	errs := make([]error, len(e.Failed))
 	for i, f := range e.Failed {
 		errs[i] = f.Err
@@ -110,7 +110,7 @@ const (
 
 // Lines say what the updater did, a line per pull request, for the job
 // log and summary.
-func (o *UpdateOutcome) Lines() []string {
+func (o *updateOutcome) Lines() []string {
 	var out []string
 	out = append(out, fmt.Sprintf("pact: %d open pull request(s), %d conflicting with their base", o.Listed, o.Conflicting))
 	for _, u := range o.Updated {
@@ -152,12 +152,8 @@ func prNumbers(ns []int) string {
 // computing some pull requests' mergeability it lists them again, a few
 // times. A pull request it cannot finish is recorded and the others are
 // still updated; the error then names each.
-func update(ctx context.Context, gh BotGitHub, listing *ghapi.OpenPRs, s BotSettings) (*UpdateOutcome, error) {
-	out := &UpdateOutcome{Listed: len(listing.PRs)}
-	sleep := s.Sleep
-	if sleep == nil {
-		sleep = ghapi.SleepContext
-	}
+func update(ctx context.Context, gh botGitHub, listing *ghapi.OpenPRs, r *eventRun) (*updateOutcome, error) {
+	out := &updateOutcome{Listed: len(listing.PRs)}
 	seen := map[int]bool{}
 	for round := 0; ; round++ {
 		var unknown []int
@@ -166,13 +162,13 @@ func update(ctx context.Context, gh BotGitHub, listing *ghapi.OpenPRs, s BotSett
 				continue
 			}
 			switch pr.Mergeable {
-			case ghapi.Unknown:
+			case ghfacts.Unknown:
 				unknown = append(unknown, pr.Number)
 				continue
-			case ghapi.Conflicting:
+			case ghfacts.Conflicting:
 				out.Conflicting++
-				if err := out.one(ctx, gh, pr, listing.DefaultBranch, s); err != nil {
-					out.Failed = append(out.Failed, UpdateFailure{Number: pr.Number, Err: err})
+				if err := out.one(ctx, gh, pr, listing.DefaultBranch, r); err != nil {
+					out.Failed = append(out.Failed, updateFailure{Number: pr.Number, Err: err})
 				}
 			}
 			seen[pr.Number] = true
@@ -187,7 +183,7 @@ func update(ctx context.Context, gh BotGitHub, listing *ghapi.OpenPRs, s BotSett
 			out.Unknown = unknown
 			break
 		}
-		if err := sleep(ctx, relistWait<<round); err != nil {
+		if err := r.sleep(ctx, relistWait<<round); err != nil {
 			return out, err
 		}
 		var err error
@@ -200,7 +196,7 @@ func update(ctx context.Context, gh BotGitHub, listing *ghapi.OpenPRs, s BotSett
 		}
 	}
 	if len(out.Failed) > 0 {
-		return out, &UpdateError{Failed: out.Failed}
+		return out, &updateError{Failed: out.Failed}
 	}
 	return out, nil
 }
@@ -208,8 +204,8 @@ func update(ctx context.Context, gh BotGitHub, listing *ghapi.OpenPRs, s BotSett
 // one decides and makes the update of one conflicting pull request: it
 // gathers the facts bot.DecideUpdate asks for, then writes the merge,
 // replies once, or leaves it. The error is a failure to finish it.
-func (o *UpdateOutcome) one(ctx context.Context, gh BotGitHub, pr ghapi.MergeablePR, defaultBranch string, s BotSettings) error {
-	f := bot.UpdateFacts{PR: mergeableFact(pr), PactDir: s.pactDir(), DefaultBranch: defaultBranch}
+func (o *updateOutcome) one(ctx context.Context, gh botGitHub, pr ghfacts.PullRequest, defaultBranch string, r *eventRun) error {
+	f := bot.UpdateFacts{PR: pr, PactDir: r.pactDir(), DefaultBranch: defaultBranch}
 	var head []ghapi.PathChange
 	var baseTree string
 	d := bot.DecideUpdate(f)
@@ -222,10 +218,10 @@ func (o *UpdateOutcome) one(ctx context.Context, gh BotGitHub, pr ghapi.Mergeabl
 			}
 		case bot.UpdateNeedLogs:
 			var err error
-			baseTree, err = readUpdateLogs(ctx, gh, &f, s.Settings)
-			var tooLarge *PactTooLargeError
+			baseTree, err = readUpdateLogs(ctx, gh, &f, r.settings)
+			var tooLarge *pactTooLargeError
 			if errors.As(err, &tooLarge) {
-				return o.say(ctx, gh, pr.Number, d.Marker, bot.UpdateCannot(pr.BaseRef, pr.HeadRef, bot.UpdateWhyBudget), s)
+				return o.say(ctx, gh, pr.Number, d.Marker, bot.UpdateCannot(pr.BaseRef, pr.HeadRef, bot.UpdateWhyBudget), r)
 			}
 			if err != nil {
 				return err
@@ -236,10 +232,10 @@ func (o *UpdateOutcome) one(ctx context.Context, gh BotGitHub, pr ghapi.Mergeabl
 	}
 	switch {
 	case d.Skip != "":
-		o.Left = append(o.Left, LeftPR{Number: pr.Number, Why: d.Skip})
+		o.Left = append(o.Left, leftPR{Number: pr.Number, Why: d.Skip})
 		return nil
 	case d.Reply != "":
-		return o.say(ctx, gh, pr.Number, d.Marker, d.Reply, s)
+		return o.say(ctx, gh, pr.Number, d.Marker, d.Reply, r)
 	}
 	changes := []ghapi.TreeChange{{Path: d.LogPath, Content: ghapi.File{d.Log}}, {Path: d.StatePath, Content: ghapi.File{d.State}}}
 	byPath := map[string]ghapi.PathChange{}
@@ -257,25 +253,25 @@ func (o *UpdateOutcome) one(ctx context.Context, gh BotGitHub, pr ghapi.Mergeabl
 	newHead, err := gh.CommitTree(ctx, pr.HeadRef, []string{pr.HeadSHA, pr.BaseSHA}, baseTree, changes, d.Message)
 	switch {
 	case errors.Is(err, ghapi.ErrNotFastForward):
-		o.Left = append(o.Left, LeftPR{Number: pr.Number, Why: "the branch moved while the bot merged; the next push or scheduled run tries again"})
+		o.Left = append(o.Left, leftPR{Number: pr.Number, Why: "the branch moved while the bot merged; the next push or scheduled run tries again"})
 		return nil
 	case errors.Is(err, ghapi.ErrWorkflowFile):
-		return o.say(ctx, gh, pr.Number, d.Marker, bot.UpdateCannot(pr.BaseRef, pr.HeadRef, bot.UpdateWhyWorkflows), s)
+		return o.say(ctx, gh, pr.Number, d.Marker, bot.UpdateCannot(pr.BaseRef, pr.HeadRef, bot.UpdateWhyWorkflows), r)
 	case errors.Is(err, ghapi.ErrForbidden) || errors.Is(err, ghapi.ErrNotFound):
 		slog.Warn("the token cannot write the branch", "branch", pr.HeadRef, "err", err)
-		return o.say(ctx, gh, pr.Number, d.Marker, bot.UpdateCannot(pr.BaseRef, pr.HeadRef, bot.UpdateWhyForbidden), s)
+		return o.say(ctx, gh, pr.Number, d.Marker, bot.UpdateCannot(pr.BaseRef, pr.HeadRef, bot.UpdateWhyForbidden), r)
 	case err != nil:
 		return fmt.Errorf("merge %s into %s: %w", pr.BaseRef, pr.HeadRef, err)
 	}
-	u := UpdatedPR{Number: pr.Number, From: pr.HeadSHA, To: newHead, Added: d.Merged.Added}
+	u := updatedPR{Number: pr.Number, From: pr.HeadSHA, To: newHead, Added: d.Merged.Added}
 	slog.Info("brought a pull request up to date", "pr", pr.Number, "from", pr.HeadSHA, "to", newHead, "added", u.Added)
 	// A commit pushed with the workflow's token starts no workflow, so
 	// the check on it is posted here, judged as the pull request's own
 	// run would judge it (GitHub read again: someone may have pushed
 	// since, and then this commit heads nothing and gets no check run).
-	fact, err := readPR(ctx, gh, pr.Number)
+	fact, err := gh.PullRequest(ctx, pr.Number)
 	if err == nil {
-		u.Check, err = check(ctx, gh, Target{HeadSHA: newHead, Known: []checks.PRFact{*fact}, Open: []checks.PRFact{}}, s.Settings)
+		u.Check, err = check(ctx, gh, target{HeadSHA: newHead, Known: []ghfacts.PullRequest{*fact}, Open: []ghfacts.PullRequest{}}, r)
 	}
 	o.Updated = append(o.Updated, u)
 	if err != nil {
@@ -287,13 +283,13 @@ func (o *UpdateOutcome) one(ctx context.Context, gh BotGitHub, pr ghapi.Mergeabl
 // say posts reply on pull request number once: not again when a comment
 // of the bot's own accounts already carries marker (the same head and
 // base: a push delivered twice, a scheduled run after the push).
-func (o *UpdateOutcome) say(ctx context.Context, gh BotGitHub, number int, marker, reply string, s BotSettings) error {
-	said, err := gh.HasComment(ctx, number, marker, botLogins(s.BotLogin))
+func (o *updateOutcome) say(ctx context.Context, gh botGitHub, number int, marker, reply string, r *eventRun) error {
+	said, err := gh.HasComment(ctx, number, marker, botLogins(r.BotLogin))
 	if err != nil {
 		return fmt.Errorf("look for the bot's earlier reply: %w", err)
 	}
 	if said {
-		o.Left = append(o.Left, LeftPR{Number: number, Why: "left to its author, as the bot already said"})
+		o.Left = append(o.Left, leftPR{Number: number, Why: "left to its author, as the bot already said"})
 		return nil
 	}
 	if err := postReply(ctx, gh, number, reply+"\n\n"+marker); err != nil {
@@ -308,7 +304,7 @@ func (o *UpdateOutcome) say(ctx context.Context, gh BotGitHub, number int, marke
 // too: Diff with no directory left out), in one batched diff; it returns
 // the head's changes as GitHub's entries, which a merge takes by id. A
 // diff past Diff's bounds is f.DiffTooLarge: no update.
-func changesSinceMergeBase(ctx context.Context, gh Reader, f *bot.UpdateFacts) ([]ghapi.PathChange, error) {
+func changesSinceMergeBase(ctx context.Context, gh reader, f *bot.UpdateFacts) ([]ghapi.PathChange, error) {
 	mb, err := gh.MergeBase(ctx, f.PR.BaseSHA, f.PR.HeadSHA)
 	if err != nil {
 		return nil, fmt.Errorf("find the merge base of %s and %s: %w", prose.ShortSHA(f.PR.BaseSHA), prose.ShortSHA(f.PR.HeadSHA), err)
@@ -335,7 +331,7 @@ func changesSinceMergeBase(ctx context.Context, gh Reader, f *bot.UpdateFacts) (
 // and the head in one request, bounded by max-pact-bytes all together,
 // into f (nil where a commit has none), and returns the base tip's tree,
 // which the merge is written over.
-func readUpdateLogs(ctx context.Context, gh Reader, f *bot.UpdateFacts, s Settings) (string, error) {
+func readUpdateLogs(ctx context.Context, gh reader, f *bot.UpdateFacts, s settings) (string, error) {
 	logPath := s.layout().Log()
 	budget := newReadBudget(s.MaxPactBytes)
 	var reads []ghapi.TreeRead

@@ -2,13 +2,14 @@ package action_test
 
 import (
 	"fmt"
-	"github.com/pact-action/pact-action/action"
 	"maps"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pact-action/pact-action/action"
 
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/internal/testkit/e2e"
@@ -21,7 +22,7 @@ import (
 // are accepted through the bot, under provenance require and stale
 // change; the default branch moves; the updater brings the others up to
 // date, or says once why not. The stories through the binary are in
-// update_binary_test.go.
+// binary_update_test.go.
 
 // fleet is a repository with pull requests opened from one main.
 type fleet struct {
@@ -533,7 +534,7 @@ func TestUpdateFaults(t *testing.T) {
 			ev := event{name: "push", payload: pushPayload(t, f.s, "main"), retry: hangRetry}
 			if tc.cancel {
 				ev.ctx = cancelWhenStalled(t, f.s)
-				ev.settings = func(st *action.Settings) { action.SetCancelGrace(st, time.Second) }
+				ev.grace = time.Second
 			}
 			first := ev.run(t, f.s)
 			if faults(f.s) == 0 {

@@ -20,7 +20,7 @@ import (
 
 // RunWorkflow is the GitHub Action: the runner's environment (getenv) in,
 // a check run or a bot commit out. It reads the inputs and the runner's
-// environment, builds the GitHub client, hands the event to Run (the one
+// environment, builds the GitHub client, hands the event to run (the one
 // dispatch, run.go), and reports what Run did on the job (jobreport.go):
 // job summary, outputs, the JSON report, annotations. The error says how
 // the job ends: nil, a *VerdictError, a usage error (cmdline.UsageError:
@@ -54,11 +54,11 @@ func RunWorkflow(ctx context.Context, getenv func(string) string, stdout io.Writ
 	}
 	// Past the budget every request stops; the check run being judged is
 	// then completed as failed in a context of its own (check).
-	ctx, cancel := context.WithTimeoutCause(ctx, d.run, &RunBudgetError{Budget: d.run})
+	ctx, cancel := context.WithTimeoutCause(ctx, d.run, &runBudgetError{Budget: d.run})
 	defer cancel()
-	settings := Settings{CheckName: in.checkName, PactDir: in.pactDir, DetailsURL: runURL(getenv), BotLogin: in.botLogin, Timeout: d.judgement,
+	settings := settings{CheckName: in.checkName, PactDir: in.pactDir, DetailsURL: runURL(getenv), BotLogin: in.botLogin, Timeout: d.judgement,
 		MaxPactBytes: in.maxPactBytes}
-	res, err := Run(ctx, Env{EventName: eventName, Payload: payload, Mode: in.mode,
+	res, err := run(ctx, eventEnv{EventName: eventName, Payload: payload, Mode: in.mode,
 		SHA: getenv("GITHUB_SHA"), Workspace: getenv("GITHUB_WORKSPACE"), Settings: settings}, gh)
 	j := &job{gha: gha, in: in, getenv: getenv, stdout: stdout}
 	if res.Bot != nil {
@@ -148,7 +148,7 @@ const defaultRunBudget = 30 * time.Minute
 // deadlines are the run's time bounds, each from its environment
 // variable (docs/check.md, "Where it runs"); zero means the default.
 type deadlines struct {
-	// judgement is PACT_TIMEOUT: one judgement (Settings.Timeout).
+	// judgement is PACT_TIMEOUT: one judgement (settings.Timeout).
 	judgement time.Duration
 	// request is PACT_REQUEST_TIMEOUT: one attempt of one GitHub request
 	// (ghapi.RetryPolicy.AttemptTimeout).

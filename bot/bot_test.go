@@ -11,8 +11,8 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 
-	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/projection"
 	"github.com/pact-action/pact-action/report"
 )
@@ -70,15 +70,15 @@ func TestParseCommands(t *testing.T) {
 		{"accept", "/pact accept T1", []Command{{Verb: VerbAccept, Task: "T1"}}},
 		{"leading spaces and CRLF", "  /pact accept T1\r\n", []Command{{Verb: VerbAccept, Task: "T1"}}},
 		{"changes with reason", "/pact changes T2 please add tests\nfor the edge case", []Command{{Verb: VerbChanges, Task: "T2", Reason: "please add tests"}}},
-		{"several in order", "/pact status\ntext\n/pact recheck", []Command{{Verb: VerbStatus}, {Verb: VerbRecheck}}},
+		{"several in order", "/pact status\ntext\n/pact recheck", []Command{{Verb: verbStatus}, {Verb: verbRecheck}}},
 		{"not at line start", "please run /pact accept T1", nil},
 		{"quoted line", "> /pact accept T1", nil},
 		{"inside a code fence", "```\n/pact accept T1\n```", nil},
 		{"prefix of another word", "/pactify accept T1", nil},
-		{"bare /pact is help", "/pact", []Command{{Verb: VerbHelp}}},
-		{"unknown word", "/pact approve T1", []Command{{Verb: VerbHelp, Problem: "`approve` is not a /pact command."}}},
-		{"accept without task", "/pact accept", []Command{{Verb: VerbHelp, Problem: "`/pact accept` takes exactly one task id."}}},
-		{"changes without reason", "/pact changes T1", []Command{{Verb: VerbHelp, Problem: "`/pact changes` needs a task id and a reason."}}},
+		{"bare /pact is help", "/pact", []Command{{Verb: verbHelp}}},
+		{"unknown word", "/pact approve T1", []Command{{Verb: verbHelp, Problem: "`approve` is not a /pact command."}}},
+		{"accept without task", "/pact accept", []Command{{Verb: verbHelp, Problem: "`/pact accept` takes exactly one task id."}}},
+		{"changes without reason", "/pact changes T1", []Command{{Verb: verbHelp, Problem: "`/pact changes` needs a task id and a reason."}}},
 		{"case of the verb", "/pact ACCEPT T1", []Command{{Verb: VerbAccept, Task: "T1"}}},
 		// What GitHub does not render as a paragraph's plain text is not a
 		// command (CommonMark + GFM, as GitHub renders comments).
@@ -127,7 +127,7 @@ func TestParseCommands(t *testing.T) {
 // reviewOn is Decide on a review by login of the head abc of branch.
 func reviewOn(t *testing.T, branch, login, verdict, body string) Decision {
 	t.Helper()
-	r := checks.ReviewFact{ID: 77, AuthorLogin: login, State: verdict, Body: body, URL: "https://github.com/o/r/pull/1#pullrequestreview-77", CommitID: "abc", SubmittedAt: submitted}
+	r := ghfacts.Review{ID: 77, AuthorLogin: login, State: verdict, Body: body, URL: "https://github.com/o/r/pull/1#pullrequestreview-77", CommitID: "abc", SubmittedAt: submitted}
 	return Decided(t, ReviewFacts("o/r", branch, r, seats(t), state(t)))
 }
 
@@ -135,7 +135,7 @@ func reviewOn(t *testing.T, branch, login, verdict, body string) Decision {
 // of branch.
 func commentOn(t *testing.T, cfg *config.Config, branch, head, login string, canWrite bool, body string) Decision {
 	t.Helper()
-	c := checks.CommentFact{ID: 5, AuthorLogin: login, Body: body, URL: "u", CreatedAt: submitted, UpdatedAt: submitted}
+	c := ghfacts.Comment{ID: 5, AuthorLogin: login, Body: body, URL: "u", CreatedAt: submitted, UpdatedAt: submitted}
 	return Decided(t, CommentFacts("o/r", branch, head, c, canWrite, cfg, state(t)))
 }
 
@@ -150,15 +150,15 @@ func TestDecideReview(t *testing.T) {
 		wantType    string
 		wantReplies []string
 	}{
-		{"reviewer approves", "octocat", checks.ReviewApproved, "", []string{"T1"}, projection.TypeAccept, nil},
+		{"reviewer approves", "octocat", ghfacts.ReviewApproved, "", []string{"T1"}, projection.TypeAccept, nil},
 		{"REST upper-case state", "octocat", "APPROVED", "", []string{"T1"}, projection.TypeAccept, nil},
-		{"changes requested with body", "octocat", checks.ReviewChangesRequested, "fix the bug", []string{"T1"}, projection.TypeChangesRequested, nil},
-		{"commented does nothing", "octocat", checks.ReviewCommented, "", nil, "", nil},
-		{"dismissed does nothing", "octocat", checks.ReviewDismissed, "", nil, "", nil},
-		{"no seat is ignored quietly", "stranger", checks.ReviewApproved, "", nil, "", nil},
-		{"owner approving is refused", "hubot", checks.ReviewApproved, "", nil, "", []string{"Rule 1", "`dev`, which owns task `T1`"}},
-		{"owner holding the reviewer seat too is refused", "mallory", checks.ReviewApproved, "", nil, "", []string{"Rule 1", "owns task `T2`", "even if it also holds the reviewer seat `rev2`"}},
-		{"other reviewer of another task", "carol", checks.ReviewApproved, "", []string{"T2"}, projection.TypeAccept, nil},
+		{"changes requested with body", "octocat", ghfacts.ReviewChangesRequested, "fix the bug", []string{"T1"}, projection.TypeChangesRequested, nil},
+		{"commented does nothing", "octocat", ghfacts.ReviewCommented, "", nil, "", nil},
+		{"dismissed does nothing", "octocat", ghfacts.ReviewDismissed, "", nil, "", nil},
+		{"no seat is ignored quietly", "stranger", ghfacts.ReviewApproved, "", nil, "", nil},
+		{"owner approving is refused", "hubot", ghfacts.ReviewApproved, "", nil, "", []string{"Rule 1", "`dev`, which owns task `T1`"}},
+		{"owner holding the reviewer seat too is refused", "mallory", ghfacts.ReviewApproved, "", nil, "", []string{"Rule 1", "owns task `T2`", "even if it also holds the reviewer seat `rev2`"}},
+		{"other reviewer of another task", "carol", ghfacts.ReviewApproved, "", []string{"T2"}, projection.TypeAccept, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -192,8 +192,8 @@ func TestDecideReview(t *testing.T) {
 
 func TestReviewEventIsDeterministicAndCarriesProvenance(t *testing.T) {
 	t.Parallel()
-	a := reviewOn(t, "feat/x", "octocat", checks.ReviewApproved, "")
-	b := reviewOn(t, "feat/x", "octocat", checks.ReviewApproved, "")
+	a := reviewOn(t, "feat/x", "octocat", ghfacts.ReviewApproved, "")
+	b := reviewOn(t, "feat/x", "octocat", ghfacts.ReviewApproved, "")
 	if a.Intents[0].Draft.EventID != b.Intents[0].Draft.EventID || len(a.Intents[0].Draft.EventID) != 32 {
 		t.Fatalf("event ids %q and %q: want the same 128-bit hex for the same review", a.Intents[0].Draft.EventID, b.Intents[0].Draft.EventID)
 	}
@@ -219,7 +219,7 @@ func TestReviewEventIsDeterministicAndCarriesProvenance(t *testing.T) {
 
 func TestChangesRequestedWithoutBodyLinksTheReview(t *testing.T) {
 	t.Parallel()
-	plan := reviewOn(t, "feat/x", "octocat", checks.ReviewChangesRequested, "  ")
+	plan := reviewOn(t, "feat/x", "octocat", ghfacts.ReviewChangesRequested, "  ")
 	p := plan.Intents[0].Draft.Payload.(projection.ChangesRequestedPayload)
 	if !strings.Contains(p.Reason, "pullrequestreview-77") {
 		t.Errorf("reason = %q, want a default that links the review", p.Reason)
@@ -228,7 +228,7 @@ func TestChangesRequestedWithoutBodyLinksTheReview(t *testing.T) {
 
 func TestReviewThatConcernsNoTaskExplainsTheBranch(t *testing.T) {
 	t.Parallel()
-	plan := reviewOn(t, "feat/y", "octocat", checks.ReviewApproved, "") // T3 is in progress, not awaiting review
+	plan := reviewOn(t, "feat/y", "octocat", ghfacts.ReviewApproved, "") // T3 is in progress, not awaiting review
 	if len(plan.Intents) != 0 || len(plan.Replies) != 1 || !strings.Contains(plan.Replies[0], "`T3`") || !strings.Contains(plan.Replies[0], "has not joined") && !strings.Contains(plan.Replies[0], "in progress") {
 		t.Errorf("plan = %+v", plan)
 	}
@@ -303,7 +303,7 @@ func FuzzParseCommands(f *testing.F) {
 				if c.Task == "" {
 					t.Fatalf("%s without a task from %q", c.Verb, body)
 				}
-			case VerbStatus, VerbRecheck, VerbHelp:
+			case verbStatus, verbRecheck, verbHelp:
 			default:
 				t.Fatalf("unknown verb %q from %q", c.Verb, body)
 			}

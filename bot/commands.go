@@ -14,9 +14,9 @@ import (
 const (
 	VerbAccept  = "accept"
 	VerbChanges = "changes"
-	VerbStatus  = "status"
-	VerbRecheck = "recheck"
-	VerbHelp    = "help"
+	verbStatus  = "status"
+	verbRecheck = "recheck"
+	verbHelp    = "help"
 )
 
 // Command is one /pact line of a comment.
@@ -113,25 +113,25 @@ func plainLines(para ast.Node, src []byte) []string {
 
 func parseCommand(words []string) Command {
 	if len(words) == 0 {
-		return Command{Verb: VerbHelp}
+		return Command{Verb: verbHelp}
 	}
 	verb := strings.ToLower(words[0])
 	switch verb {
 	case VerbAccept:
 		if len(words) != 2 {
-			return Command{Verb: VerbHelp, Problem: problemAcceptArgs}
+			return Command{Verb: verbHelp, Problem: problemAcceptArgs}
 		}
 		return Command{Verb: verb, Task: words[1]}
 	case VerbChanges:
 		if len(words) < 3 {
-			return Command{Verb: VerbHelp, Problem: problemChangesArgs}
+			return Command{Verb: verbHelp, Problem: problemChangesArgs}
 		}
 		return Command{Verb: verb, Task: words[1], Reason: strings.Join(words[2:], " ")}
-	case VerbStatus, VerbRecheck, VerbHelp:
+	case verbStatus, verbRecheck, verbHelp:
 		if len(words) != 1 {
-			return Command{Verb: VerbHelp, Problem: problemNoArgs(verb)}
+			return Command{Verb: verbHelp, Problem: problemNoArgs(verb)}
 		}
 		return Command{Verb: verb}
 	}
-	return Command{Verb: VerbHelp, Problem: problemUnknownVerb(words[0])}
+	return Command{Verb: verbHelp, Problem: problemUnknownVerb(words[0])}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghevent"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -41,13 +42,13 @@ func Decide(f Facts) Decision {
 	case s.Recheck:
 		d.Recheck = true
 		return d
-	case f.Config == nil && f.ConfigErr == nil:
+	case f.Config == nil:
 		return d.need(NeedConfig)
-	case f.ConfigErr != nil:
+	case f.Config.Err != nil:
 		if !s.isReview {
-			d.Replies = []string{ConfigUnusable(pactfile.ConfigPath, f.ConfigBranch, f.ConfigErr)}
+			d.Replies = []string{configUnusable(pactfile.ConfigPath, f.Config.Branch, f.Config.Err)}
 		}
-		d.Err = fmt.Errorf("read %s on the default branch %s: %w", pactfile.ConfigPath, f.ConfigBranch, f.ConfigErr)
+		d.Err = fmt.Errorf("read %s on the default branch %s: %w", pactfile.ConfigPath, f.Config.Branch, f.Config.Err)
 		return d
 	case s.isReview:
 		return decideReview(f, d)
@@ -57,7 +58,7 @@ func Decide(f Facts) Decision {
 
 // Facts are what Decide decides on: the webhook payload as ghevent parsed
 // it, which only triage reads, and what GitHub says when the run asks, in
-// checks' vocabulary of facts, gathered as Decide needs it (nil or false:
+// the vocabulary of ghfacts, gathered as Decide needs it (nil or false:
 // not asked yet). Everything but the payload is read from GitHub when the
 // job runs, since a re-run replays an old payload.
 type Facts struct {
@@ -72,37 +73,31 @@ type Facts struct {
 	LogPath string
 
 	// PullRequest is the pull request Subject.Number names.
-	PullRequest *checks.PRFact
-	// Config is the seat map at the tip of the repository's default
-	// branch, ConfigBranch (docs/semantics.md §5): never the head's nor the
-	// pull request's base's, so that a pull request cannot grant itself a
-	// seat, not even through a base branch its author created; ConfigErr
-	// says why it is unusable.
-	Config       *config.Config
-	ConfigErr    error
-	ConfigBranch string
+	PullRequest *ghfacts.PullRequest
+	// Config is .github/pact.yml, its seat map, at the tip of the
+	// repository's default branch, Config.Branch (docs/semantics.md §5):
+	// never the head's nor the pull request's base's, so that a pull
+	// request cannot grant itself a seat, not even through a base branch
+	// its author created; Config.Err says why it is unusable.
+	Config *config.File
 	// Reviews are the pull request's reviews by id (for the standing
 	// decision), and Review GitHub's record of the review Subject.Review
 	// names (nil: not among them).
-	Reviews map[int64]checks.ReviewFact
-	Review  *checks.ReviewFact
+	Reviews map[int64]ghfacts.Review
+	Review  *ghfacts.Review
 	// Comment is GitHub's record of the comment Subject.Comment names;
 	// CommentGone says it no longer exists.
-	Comment     *checks.CommentFact
+	Comment     *ghfacts.Comment
 	CommentGone bool
 	// CanWrite is whether Decision.Login has write permission on the
 	// repository (the collaborator-permission endpoint).
 	CanWrite *bool
 	// HeadAtComment is the head of the branch when the comment was made,
 	// from GitHub's push history: SHA, or why it cannot be told.
-	HeadAtComment *HeadAt
+	HeadAtComment *ghfacts.HeadAt
 	// Log is the log at the commit Decision.At names.
 	Log *LogAt
 }
-
-// HeadAt is the head of a branch at some time: SHA, or Why it cannot be
-// told.
-type HeadAt struct{ SHA, Why string }
 
 // LogAt is the log at a commit, replayed; State is nil when the commit has
 // no log.
@@ -118,7 +113,7 @@ type Need int
 const (
 	NeedNothing       Need = iota // decided
 	NeedPullRequest               // Facts.PullRequest
-	NeedConfig                    // Facts.Config or ConfigErr
+	NeedConfig                    // Facts.Config
 	NeedReviews                   // Facts.Reviews and Review
 	NeedComment                   // Facts.Comment or CommentGone
 	NeedPermission                // Facts.CanWrite, of Decision.Login
@@ -191,7 +186,12 @@ type Decision struct {
 	NotRenewed string
 }
 
-// Intent is an event the request asks to append.
+// Intent is an event the request asks to append. It is not another shape
+// of an event: it holds the one the bot would write (projection.Draft, the
+// writers' shape, which Log.Append judges and Encode writes), with what
+// only the bot needs to write it — the name its replies and commit
+// message give it, and whether it came from a comment, which may only be
+// written while the branch holds the code the comment was made on.
 type Intent struct {
 	Draft projection.Draft
 	// What names the event for commit messages and replies.
@@ -237,7 +237,7 @@ func (d Decision) RenewReply(renewed map[string]int64) string {
 	if len(tasks) == 0 {
 		return d.NotRenewed
 	}
-	return RenewedReply(d.Login, tasks, d.At)
+	return renewedReply(d.Login, tasks, d.At)
 }
 
 // triage reduces a webhook to its subject, or says why it is ignored.
@@ -311,7 +311,7 @@ func decideReview(f Facts, d Decision) Decision {
 	if f.Review != nil {
 		d.Login = f.Review.AuthorLogin
 	}
-	if len(f.Config.SeatsOf(d.Login)) == 0 {
+	if len(f.Config.Config.SeatsOf(d.Login)) == 0 {
 		return d.ignore("the reviewer holds no seat")
 	}
 	if f.Reviews == nil {
@@ -335,7 +335,7 @@ func decideReview(f Facts, d Decision) Decision {
 		return d.ignore("the reviewed commit has no " + f.LogPath)
 	}
 	req := request{Repo: f.Event.Repository.FullName, Login: d.Login, HeadBranch: f.PullRequest.HeadRef, HeadSHA: r.CommitID, Review: r}
-	return planReview(d, req, f.Config, f.Log.State)
+	return planReview(d, req, f.Config.Config, f.Log.State)
 }
 
 // readOnlyAssociations can never carry write permission, so they may refuse
@@ -370,14 +370,14 @@ func decideComment(f Facts, d Decision) Decision {
 	at := pr.HeadSHA
 	switch {
 	case recording && c.Edited():
-		d.Replies = []string{CommentEdited(d.Login)}
+		d.Replies = []string{commentEdited(d.Login)}
 		return d
 	case recording && !pr.Fork:
 		switch {
 		case f.HeadAtComment == nil:
 			return d.need(NeedHeadAtComment)
 		case f.HeadAtComment.SHA == "":
-			d.Replies = []string{HeadUnknown(f.HeadAtComment.Why)}
+			d.Replies = []string{headUnknown(f.HeadAtComment.Why)}
 			return d
 		}
 		at = f.HeadAtComment.SHA
@@ -388,17 +388,17 @@ func decideComment(f Facts, d Decision) Decision {
 	}
 	if f.Log.State == nil {
 		d = d.ignore("the pull request's head has no " + f.LogPath)
-		d.Replies = []string{NoPact(f.LogPath)}
+		d.Replies = []string{noPact(f.LogPath)}
 		return d
 	}
 	req := request{Repo: f.Event.Repository.FullName, Login: d.Login, HeadBranch: pr.HeadRef, HeadSHA: d.At, Comment: &c, CanWrite: canWrite}
-	return planComment(d, req, f.Config, f.Log.State, cmds)
+	return planComment(d, req, f.Config.Config, f.Log.State, cmds)
 }
 
 func needsWrite(cmds []Command) bool {
 	for _, c := range cmds {
 		switch c.Verb {
-		case VerbAccept, VerbChanges, VerbRecheck:
+		case VerbAccept, VerbChanges, verbRecheck:
 			return true
 		}
 	}

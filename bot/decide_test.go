@@ -12,6 +12,7 @@ import (
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghevent"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -47,7 +48,7 @@ func ask(t *testing.T, w world) ([]bot.Need, bot.Decision) {
 		case bot.NeedPullRequest:
 			f.PullRequest = w.PullRequest
 		case bot.NeedConfig:
-			f.Config, f.ConfigErr, f.ConfigBranch = w.Config, w.ConfigErr, w.ConfigBranch
+			f.Config = w.Config
 		case bot.NeedReviews:
 			f.Reviews, f.Review = w.Reviews, w.Review
 		case bot.NeedComment:
@@ -76,16 +77,16 @@ func reviewWorld(t *testing.T) world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := checks.ReviewFact{ID: 7, Found: true, AuthorLogin: "revuser", State: checks.ReviewApproved, URL: "https://github.example/o/r/pull/1#pullrequestreview-7", CommitID: prHead, SubmittedAt: decideTime}
+	r := ghfacts.Review{ID: 7, Found: true, AuthorLogin: "revuser", State: ghfacts.ReviewApproved, URL: "https://github.example/o/r/pull/1#pullrequestreview-7", CommitID: prHead, SubmittedAt: decideTime}
 	return world{Facts: bot.Facts{
 		EventName: "pull_request_review",
 		Event: bot.Payload(map[string]any{"action": "submitted", "repository": map[string]any{"full_name": "o/r"}, "sender": map[string]any{"login": "revuser"},
 			"pull_request": map[string]any{"number": 1}, "review": map[string]any{"id": 7, "user": map[string]any{"login": "revuser"}}}),
 		BotLogins:   []string{checks.DefaultBotLogin},
 		LogPath:     ".pact/log.jsonl",
-		PullRequest: &checks.PRFact{Number: 1, HeadRef: "feat/x", HeadSHA: prHead, BaseRef: "main"},
-		Config:      cfg,
-		Reviews:     map[int64]checks.ReviewFact{7: r},
+		PullRequest: &ghfacts.PullRequest{Number: 1, HeadRef: "feat/x", HeadSHA: prHead, BaseRef: "main"},
+		Config:      &config.File{Present: true, Config: cfg},
+		Reviews:     map[int64]ghfacts.Review{7: r},
 		Review:      &r,
 	}, logs: map[string]*projection.State{prHead: rule1State(t, projection.StatusAwaitingReview)}}
 }
@@ -101,9 +102,9 @@ func commentWorld(t *testing.T, body string) world {
 		"issue":   map[string]any{"number": 1, "pull_request": map[string]any{"url": "u"}},
 		"comment": map[string]any{"id": 9, "body": body, "author_association": "MEMBER", "user": map[string]any{"login": "revuser"}}})
 	w.Reviews, w.Review = nil, nil
-	w.Comment = &checks.CommentFact{ID: 9, Found: true, AuthorLogin: "revuser", Body: body, URL: "https://github.example/o/r/pull/1#issuecomment-9", CreatedAt: decideTime, UpdatedAt: decideTime}
+	w.Comment = &ghfacts.Comment{ID: 9, Found: true, AuthorLogin: "revuser", Body: body, URL: "https://github.example/o/r/pull/1#issuecomment-9", CreatedAt: decideTime, UpdatedAt: decideTime}
 	w.CanWrite = &yes
-	w.HeadAtComment = &bot.HeadAt{SHA: headAtEarly}
+	w.HeadAtComment = &ghfacts.HeadAt{SHA: headAtEarly}
 	w.logs[headAtEarly] = w.logs[prHead]
 	return w
 }
@@ -146,13 +147,15 @@ func TestDecide(t *testing.T) {
 			ignored: "review deleted events record nothing"},
 		{name: "an event bot mode does not know", world: reviewWorld, edit: func(w *world) { w.EventName = "push" },
 			ignored: "bot mode does nothing on push events"},
-		{name: "an unusable configuration", world: reviewWorld, edit: func(w *world) { w.Config, w.ConfigErr = nil, errors.New("seats: not a map") },
+		{name: "an unusable configuration", world: reviewWorld, edit: func(w *world) {
+			w.Config = &config.File{Present: true, Config: config.Default(), Err: errors.New("seats: not a map")}
+		},
 			needs: []bot.Need{pr, cfg}, err: true},
 		{name: "a reviewer without a seat, by the payload", world: reviewWorld, edit: func(w *world) { w.Event.Review.User.Login = "stranger" },
 			needs: []bot.Need{pr, cfg}, ignored: "the reviewer holds no seat"},
 		{name: "a reviewer without a seat, by GitHub's record", world: reviewWorld, edit: func(w *world) { w.Review.AuthorLogin = "stranger" },
 			needs: []bot.Need{pr, cfg, reviews}, ignored: "the reviewer holds no seat"},
-		{name: "a review GitHub does not list", world: reviewWorld, edit: func(w *world) { w.Reviews, w.Review = map[int64]checks.ReviewFact{}, nil },
+		{name: "a review GitHub does not list", world: reviewWorld, edit: func(w *world) { w.Reviews, w.Review = map[int64]ghfacts.Review{}, nil },
 			needs: []bot.Need{pr, cfg, reviews}, ignored: "review 7 does not exist on this pull request, so it records nothing", notice: true},
 		{name: "a review the payload numbers 0", world: reviewWorld, edit: func(w *world) { w.Event.Review.ID = 0 },
 			needs: []bot.Need{pr, cfg, reviews}, ignored: "review 0 does not exist on this pull request, so it records nothing", notice: true},
@@ -163,7 +166,7 @@ func TestDecide(t *testing.T) {
 		{name: "a review that is a comment", world: reviewWorld, edit: func(w *world) { w.Reviews[7] = withState(w.Reviews[7], "COMMENTED") },
 			needs: []bot.Need{pr, cfg, reviews}, ignored: "review 7 by account revuser is commented, not a decision, so it records nothing", notice: true},
 		{name: "a review overridden by a later one", world: reviewWorld, edit: func(w *world) {
-			w.Reviews[8] = checks.ReviewFact{Found: true, State: "CHANGES_REQUESTED", AuthorLogin: "revuser", CommitID: prHead, SubmittedAt: decideTime.Add(time.Minute)}
+			w.Reviews[8] = ghfacts.Review{Found: true, State: "CHANGES_REQUESTED", AuthorLogin: "revuser", CommitID: prHead, SubmittedAt: decideTime.Add(time.Minute)}
 		}, needs: []bot.Need{pr, cfg, reviews}, ignored: "review 7 by account revuser was overridden by their later review 8, which is changes_requested, so it records nothing", notice: true},
 		{name: "a reviewed commit without a log", world: reviewWorld, edit: func(w *world) { delete(w.logs, prHead) },
 			needs: []bot.Need{pr, cfg, reviews, log}, ignored: "the reviewed commit has no .pact/log.jsonl"},
@@ -196,7 +199,7 @@ func TestDecide(t *testing.T) {
 		{name: "an unusable configuration, on a comment", world: acceptComment, edit: func(w *world) {
 			// The reply names the default branch it was read from, not the
 			// pull request's base.
-			w.Config, w.ConfigErr, w.ConfigBranch = nil, errors.New("seats: not a map"), "main"
+			w.Config = &config.File{Present: true, Config: config.Default(), Err: errors.New("seats: not a map"), Branch: "main"}
 			pr := *w.PullRequest
 			pr.BaseRef = "scratch"
 			w.PullRequest = &pr
@@ -217,7 +220,7 @@ func TestDecide(t *testing.T) {
 		{name: "an edited /pact accept", world: acceptComment, edit: func(w *world) { w.Comment.UpdatedAt = w.Comment.CreatedAt.Add(time.Second) },
 			needs: []bot.Need{pr, cfg, comment, perm}, reply: bot.CommentEdited("revuser")},
 		{name: "/pact accept when the head at the comment cannot be told", world: acceptComment,
-			edit:  func(w *world) { w.HeadAtComment = &bot.HeadAt{Why: "this GitHub server keeps no push history"} },
+			edit:  func(w *world) { w.HeadAtComment = &ghfacts.HeadAt{Why: "this GitHub server keeps no push history"} },
 			needs: []bot.Need{pr, cfg, comment, perm, head}, reply: bot.HeadUnknown("this GitHub server keeps no push history")},
 		{name: "/pact accept where the head had no log", world: acceptComment, edit: func(w *world) { delete(w.logs, headAtEarly) },
 			needs: []bot.Need{pr, cfg, comment, perm, head, log}, ignored: "the pull request's head has no .pact/log.jsonl", reply: bot.NoPact(".pact/log.jsonl")},
@@ -262,7 +265,7 @@ func TestDecide(t *testing.T) {
 
 func acceptComment(t *testing.T) world { return commentWorld(t, "/pact accept T1") }
 
-func withState(r checks.ReviewFact, state string) checks.ReviewFact {
+func withState(r ghfacts.Review, state string) ghfacts.Review {
 	r.State = state
 	return r
 }
@@ -283,7 +286,7 @@ func TestDecideConfigError(t *testing.T) {
 	t.Parallel()
 	w := reviewWorld(t)
 	cause := errors.New("seats: not a map")
-	w.Config, w.ConfigErr, w.ConfigBranch = nil, cause, "trunk"
+	w.Config = &config.File{Present: true, Config: config.Default(), Err: cause, Branch: "trunk"}
 	_, d := ask(t, w)
 	if d.Err == nil || !errors.Is(d.Err, cause) || d.Err.Error() != "read .github/pact.yml on the default branch trunk: seats: not a map" {
 		t.Errorf("err = %v", d.Err)

@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/ghevent"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -18,7 +18,7 @@ import (
 // ReviewFacts are the facts of the submitted review r (GitHub's record)
 // on a pull request from branch whose log at the reviewed commit replays
 // to st.
-func ReviewFacts(repo, branch string, r checks.ReviewFact, cfg *config.Config, st *projection.State) Facts {
+func ReviewFacts(repo, branch string, r ghfacts.Review, cfg *config.Config, st *projection.State) Facts {
 	r.Found = true
 	ev := Payload(map[string]any{"action": "submitted", "repository": map[string]any{"full_name": repo},
 		"sender": map[string]any{"login": r.AuthorLogin}, "pull_request": map[string]any{"number": 1},
@@ -27,9 +27,9 @@ func ReviewFacts(repo, branch string, r checks.ReviewFact, cfg *config.Config, s
 		EventName:   "pull_request_review",
 		Event:       ev,
 		LogPath:     ".pact/log.jsonl",
-		PullRequest: &checks.PRFact{Number: 1, HeadRef: branch, HeadSHA: r.CommitID, BaseRef: "main"},
-		Config:      cfg,
-		Reviews:     map[int64]checks.ReviewFact{r.ID: r},
+		PullRequest: &ghfacts.PullRequest{Number: 1, HeadRef: branch, HeadSHA: r.CommitID, BaseRef: "main"},
+		Config:      &config.File{Present: true, Config: cfg},
+		Reviews:     map[int64]ghfacts.Review{r.ID: r},
 		Review:      &r,
 		Log:         &LogAt{Commit: r.CommitID, State: st},
 	}
@@ -39,7 +39,7 @@ func ReviewFacts(repo, branch string, r checks.ReviewFact, cfg *config.Config, s
 // request from branch whose head was sha when the comment was made and
 // still is, with a log there that replays to st, by an account with write
 // permission or not.
-func CommentFacts(repo, branch, sha string, c checks.CommentFact, canWrite bool, cfg *config.Config, st *projection.State) Facts {
+func CommentFacts(repo, branch, sha string, c ghfacts.Comment, canWrite bool, cfg *config.Config, st *projection.State) Facts {
 	c.Found = true
 	name, p := "issue_comment", map[string]any{"action": "created", "repository": map[string]any{"full_name": repo},
 		"sender":  map[string]any{"login": c.AuthorLogin},
@@ -53,11 +53,11 @@ func CommentFacts(repo, branch, sha string, c checks.CommentFact, canWrite bool,
 		EventName:     name,
 		Event:         Payload(p),
 		LogPath:       ".pact/log.jsonl",
-		PullRequest:   &checks.PRFact{Number: 1, HeadRef: branch, HeadSHA: sha, BaseRef: "main"},
-		Config:        cfg,
+		PullRequest:   &ghfacts.PullRequest{Number: 1, HeadRef: branch, HeadSHA: sha, BaseRef: "main"},
+		Config:        &config.File{Present: true, Config: cfg},
 		Comment:       &c,
 		CanWrite:      &canWrite,
-		HeadAtComment: &HeadAt{SHA: sha},
+		HeadAtComment: &ghfacts.HeadAt{SHA: sha},
 		Log:           &LogAt{Commit: sha, State: st},
 	}
 }
@@ -84,3 +84,13 @@ func Decided(t testing.TB, f Facts) Decision {
 	}
 	return d
 }
+
+// The replies the black-box tests of package bot_test compare with: no
+// other package posts them by name, Decide does.
+var (
+	CommentEdited  = commentEdited
+	ConfigUnusable = configUnusable
+	HeadUnknown    = headUnknown
+	NoPact         = noPact
+	RenewedReply   = renewedReply
+)

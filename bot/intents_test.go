@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/bot"
-	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -28,7 +28,7 @@ func TestCommentEventIDs(t *testing.T) {
 	}
 	st := rule1State(t, projection.StatusAwaitingReview)
 	plan := func(onDiff bool, body string) []string {
-		c := checks.CommentFact{ID: 9, OnDiff: onDiff, AuthorLogin: "revuser", Body: body, CreatedAt: rule1Time, UpdatedAt: rule1Time}
+		c := ghfacts.Comment{ID: 9, OnDiff: onDiff, AuthorLogin: "revuser", Body: body, CreatedAt: rule1Time, UpdatedAt: rule1Time}
 		var ids []string
 		for _, in := range bot.Decided(t, bot.CommentFacts("O/R", "feat/x", "abc", c, true, cfg, st)).Intents {
 			ids = append(ids, in.Draft.EventID)
@@ -63,7 +63,7 @@ func TestPactifyCommand(t *testing.T) {
 		"/pact accept T1":                "PACT_AGENT_ID=rev pactify accept 'T1'",
 		"/pact changes T1 it's $(wrong)": `PACT_AGENT_ID=rev pactify changes 'T1' --reason 'it'\''s $(wrong)'`,
 	} {
-		c := checks.CommentFact{ID: 9, AuthorLogin: "revuser", Body: body, CreatedAt: rule1Time, UpdatedAt: rule1Time}
+		c := ghfacts.Comment{ID: 9, AuthorLogin: "revuser", Body: body, CreatedAt: rule1Time, UpdatedAt: rule1Time}
 		intents := bot.Decided(t, bot.CommentFacts("o/r", "feat/x", "abc", c, true, cfg, st)).Intents
 		if len(intents) != 1 || bot.PactifyCommand(intents[0]) != want {
 			t.Errorf("%q: %+v, want %s", body, intents, want)

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/pact-action/pact-action/bot"
-	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/internal/testkit/golden"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -27,24 +27,24 @@ func TestLinesGolden(t *testing.T) {
 	st := rule1State(t, projection.StatusAwaitingReview)
 	const sha = "0123456789abcdef0123456789abcdef01234567"
 	review := func(state, body string) bot.Facts {
-		return bot.ReviewFacts("Octo/Repo", "feat/x", checks.ReviewFact{ID: 4242, AuthorLogin: "revuser", State: state, Body: body,
+		return bot.ReviewFacts("Octo/Repo", "feat/x", ghfacts.Review{ID: 4242, AuthorLogin: "revuser", State: state, Body: body,
 			URL: "https://github.com/Octo/Repo/pull/3#pullrequestreview-4242", CommitID: sha, SubmittedAt: rule1Time}, cfg, st)
 	}
 	comment := func(onDiff bool, body string) bot.Facts {
 		at := rule1Time.Add(1500)
-		return bot.CommentFacts("Octo/Repo", "feat/x", sha, checks.CommentFact{ID: 99, OnDiff: onDiff, AuthorLogin: "rev-agent[bot]", Body: body,
+		return bot.CommentFacts("Octo/Repo", "feat/x", sha, ghfacts.Comment{ID: 99, OnDiff: onDiff, AuthorLogin: "rev-agent[bot]", Body: body,
 			URL: "https://github.com/Octo/Repo/pull/3#issuecomment-99?a=1&b=<2>", CreatedAt: at, UpdatedAt: at}, true, cfg, st)
 	}
 	// GitHub may send a review without a commit or a URL: payload.github
 	// keeps its keys, payload.commit is left out.
-	bare := review(checks.ReviewApproved, "")
+	bare := review(ghfacts.ReviewApproved, "")
 	bare.Review.URL, bare.Review.CommitID, bare.PullRequest.HeadSHA, bare.Log.Commit = "", "", "", ""
 	var plans []bot.Decision
 	for _, f := range []bot.Facts{
 		bare,
-		review(checks.ReviewApproved, "LGTM"),
-		review(checks.ReviewChangesRequested, "  please <b>add</b> a test & \"quote\" it: ünï 🚀\r\n\tsecond line  "),
-		review(checks.ReviewChangesRequested, " \n "),
+		review(ghfacts.ReviewApproved, "LGTM"),
+		review(ghfacts.ReviewChangesRequested, "  please <b>add</b> a test & \"quote\" it: ünï 🚀\r\n\tsecond line  "),
+		review(ghfacts.ReviewChangesRequested, " \n "),
 		comment(false, "/pact accept T1"),
 		comment(true, "/pact status\n/pact changes T1 it's $(rm -rf) a<b & c>d \"more\" \\ done ü 🚀"),
 	} {

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -21,8 +21,8 @@ type request struct {
 	// of a review, the head of the branch when a comment was made; the
 	// plan is made against the log at this commit.
 	HeadSHA string
-	Review  *checks.ReviewFact
-	Comment *checks.CommentFact
+	Review  *ghfacts.Review
+	Comment *ghfacts.Comment
 	// CanWrite is whether Login has write permission on the repository.
 	CanWrite bool
 }
@@ -54,9 +54,9 @@ func planReview(d Decision, req request, cfg *config.Config, st *projection.Stat
 	r := req.Review
 	var typ string
 	switch r.State {
-	case checks.ReviewApproved:
+	case ghfacts.ReviewApproved:
 		typ = projection.TypeAccept
-	case checks.ReviewChangesRequested:
+	case ghfacts.ReviewChangesRequested:
 		typ = projection.TypeChangesRequested
 	default:
 		return d // commented, dismissed: nothing to record
@@ -113,12 +113,12 @@ func reviewIntent(req request, t *projection.Task, typ string) Intent {
 func planComment(plan Decision, req request, cfg *config.Config, st *projection.State, cmds []Command) Decision {
 	for i, cmd := range cmds {
 		switch cmd.Verb {
-		case VerbHelp:
+		case verbHelp:
 			plan.Replies = append(plan.Replies, helpReply(cmd.Problem))
 			plan.Acknowledge = true
-		case VerbStatus:
+		case verbStatus:
 			plan.Status, plan.Acknowledge = true, true
-		case VerbRecheck:
+		case verbRecheck:
 			if !req.CanWrite {
 				plan.Replies = append(plan.Replies, noWrite(req.Login, "/pact recheck"))
 				continue
@@ -176,7 +176,7 @@ func planTaskCommand(req request, cfg *config.Config, st *projection.State, cmd 
 
 // commentKind names the GitHub object an event comes from, for its
 // event_id: the comment's id space and the command's place in the comment.
-func commentKind(c *checks.CommentFact, index int) string {
+func commentKind(c *ghfacts.Comment, index int) string {
 	if c.OnDiff {
 		return fmt.Sprintf("review_comment#%d", index)
 	}

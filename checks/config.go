@@ -7,42 +7,13 @@ import (
 	"github.com/pact-action/pact-action/projection"
 )
 
-// ConfigFile is a repository's .github/pact.yml, parsed once: the policy
-// (provenance, unmapped branches) and the seat map every judgement of a
-// pull request reads, and what is wrong with the file.
-type ConfigFile struct {
-	// Present says there is a file; Config is its configuration, or the
-	// defaults when there is none or it cannot be used (Err).
-	Present bool
-	Config  *config.Config
-	Err     error
-	// Branch is the branch the file was read from, which every finding
-	// about it names: the repository's default branch for a pull request
-	// (docs/semantics.md §5); "" for a file on disk.
-	Branch string
-}
-
-// ParseConfig parses a .github/pact.yml (nil: there is none).
-func ParseConfig(raw []byte) ConfigFile {
-	cf := ConfigFile{Present: raw != nil, Config: config.Default()}
-	if raw == nil {
-		return cf
-	}
-	if c, err := config.Parse(raw); err != nil {
-		cf.Err = err
-	} else {
-		cf.Config = c
-	}
-	return cf
-}
-
-// Config judges the repository configuration (.github/pact.yml, shown as
+// configFindings judges the repository configuration (.github/pact.yml, shown as
 // path): one config.invalid finding for every problem of a file that does
 // not parse or validate, at its line when one is known, and one for every
 // seat it maps that the roster of the init event lacks. No file is the
 // default configuration and no finding. The roster is compared only once an
 // init has been applied: without one the log already has its own finding.
-func Config(path string, cf ConfigFile, st *projection.State) []Finding {
+func configFindings(path string, cf config.File, st *projection.State) []Finding {
 	if !cf.Present {
 		return nil
 	}

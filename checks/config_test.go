@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -46,7 +47,7 @@ func TestConfig(t *testing.T) {
 		{"nil state", []byte("seats: {gpt: [b]}\n"), nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Config(path, ParseConfig(tc.raw), tc.state)
+			got := configFindings(path, config.ParseFile(tc.raw, "", ""), tc.state)
 			if len(got) != len(tc.want) {
 				t.Fatalf("Config = %+v, want %d findings", got, len(tc.want))
 			}

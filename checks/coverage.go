@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -121,11 +122,11 @@ func changed(sf StaleFacts, anchor, pactDir string) (msg, reason string) {
 		fmt.Sprintf("the change at %s differs from the one accepted on %s", provList(sf.Changed, 3), anchor)
 }
 
-// ShippedAtBase lists the features the merge base's log (baseLog; nil:
+// shippedAtBase lists the features the merge base's log (baseLog; nil:
 // none) had shipped among those on the branches, replaying it only when
 // the head's replay has shipped one of them: only then can it differ from
 // what the head says.
-func ShippedAtBase(head *projection.State, baseLog []byte, branches []string) map[string]bool {
+func shippedAtBase(head *projection.State, baseLog []byte, branches []string) map[string]bool {
 	if head == nil || baseLog == nil {
 		return nil
 	}
@@ -193,7 +194,7 @@ func ShippedAccepts(st *projection.State, branches []string, shippedAtBase map[s
 func (j judge) freshReview(t *projection.Task) int64 {
 	var ids []int64
 	for id, r := range j.in.Reviews {
-		if r.Found && r.State == ReviewApproved && j.in.HeadCode[r.CommitID] &&
+		if r.Found && r.State == ghfacts.ReviewApproved && j.in.HeadCode[r.CommitID] &&
 			j.cfg.ReviewRight(r.AuthorLogin, t.Owner, t.Reviewer) == config.MayReview && StandingDecision(j.in.Reviews, id) == "" {
 			ids = append(ids, id)
 		}
@@ -208,7 +209,7 @@ func (j judge) freshReview(t *projection.Task) int64 {
 // cover judges whether t's accept covers the head (its facts gathered, by
 // its line; none gathered: nothing to judge), recording in res a fresh
 // review that renews it, and says why not ("" when it covers).
-func (j judge) cover(t *projection.Task, res *ProvenanceResult) (msg, reason string) {
+func (j judge) cover(t *projection.Task, res *provenanceResult) (msg, reason string) {
 	sf, ok := j.in.Stale[t.AcceptLine]
 	if !ok {
 		return "", ""
@@ -228,7 +229,7 @@ func (j judge) cover(t *projection.Task, res *ProvenanceResult) (msg, reason str
 // them (their lines are in the merge base's log): under require an accept
 // that does not cover the head leaves its task waiting for a fresh review;
 // under warn it is a provenance.stale warning, into found.
-func (j judge) baseCoverage(added map[int]bool, res *ProvenanceResult, found *listing) {
+func (j judge) baseCoverage(added map[int]bool, res *provenanceResult, found *listing) {
 	for _, t := range ShippedAccepts(j.in.State, j.in.Branches, j.in.ShippedAtBase) {
 		if added[t.AcceptLine] {
 			continue // judged with the lines the pull request adds

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -83,31 +84,31 @@ func TestFreshReviewDecisionTable(t *testing.T) {
 	}
 	task := &projection.Task{ID: "T1", Owner: "opencode", Reviewer: "claude-opus"}
 	at := func(m int) time.Time { return time.Date(2026, 6, 10, 12, m, 0, 0, time.UTC) }
-	review := func(state, login, commit string, m int) ReviewFact {
-		return ReviewFact{Found: true, State: state, AuthorLogin: login, CommitID: commit, SubmittedAt: at(m)}
+	review := func(state, login, commit string, m int) ghfacts.Review {
+		return ghfacts.Review{Found: true, State: state, AuthorLogin: login, CommitID: commit, SubmittedAt: at(m)}
 	}
 	headCode := map[string]bool{covHead: true, covOther: true}
 	for _, tc := range []struct {
 		name    string
-		reviews map[int64]ReviewFact
+		reviews map[int64]ghfacts.Review
 		want    int64
 	}{
-		{"the reviewer approves the head", map[int64]ReviewFact{1: review("APPROVED", "rev-acct", covHead, 1)}, 1},
-		{"the reviewer approves another commit with the head's code", map[int64]ReviewFact{1: review("APPROVED", "rev-acct", covOther, 1)}, 1},
-		{"the reviewer approves other code", map[int64]ReviewFact{1: review("APPROVED", "rev-acct", covAnchor, 1)}, 0},
-		{"the owner approves the head", map[int64]ReviewFact{1: review("APPROVED", "dev-acct", covHead, 1)}, 0},
-		{"an account holding no reviewer seat", map[int64]ReviewFact{1: review("APPROVED", "lead-acct", covHead, 1)}, 0},
-		{"approves, then requests changes on the same head", map[int64]ReviewFact{
+		{"the reviewer approves the head", map[int64]ghfacts.Review{1: review("APPROVED", "rev-acct", covHead, 1)}, 1},
+		{"the reviewer approves another commit with the head's code", map[int64]ghfacts.Review{1: review("APPROVED", "rev-acct", covOther, 1)}, 1},
+		{"the reviewer approves other code", map[int64]ghfacts.Review{1: review("APPROVED", "rev-acct", covAnchor, 1)}, 0},
+		{"the owner approves the head", map[int64]ghfacts.Review{1: review("APPROVED", "dev-acct", covHead, 1)}, 0},
+		{"an account holding no reviewer seat", map[int64]ghfacts.Review{1: review("APPROVED", "lead-acct", covHead, 1)}, 0},
+		{"approves, then requests changes on the same head", map[int64]ghfacts.Review{
 			1: review("APPROVED", "rev-acct", covHead, 1), 2: review("CHANGES_REQUESTED", "rev-acct", covHead, 2)}, 0},
-		{"requests changes, then approves", map[int64]ReviewFact{
+		{"requests changes, then approves", map[int64]ghfacts.Review{
 			1: review("CHANGES_REQUESTED", "rev-acct", covHead, 1), 2: review("APPROVED", "rev-acct", covHead, 2)}, 2},
-		{"approves, then comments", map[int64]ReviewFact{
+		{"approves, then comments", map[int64]ghfacts.Review{
 			1: review("APPROVED", "rev-acct", covHead, 1), 2: review("COMMENTED", "rev-acct", covHead, 2)}, 1},
-		{"approves, then the approval is dismissed", map[int64]ReviewFact{1: review("DISMISSED", "rev-acct", covHead, 1)}, 0},
-		{"another account's later changes do not override", map[int64]ReviewFact{
+		{"approves, then the approval is dismissed", map[int64]ghfacts.Review{1: review("DISMISSED", "rev-acct", covHead, 1)}, 0},
+		{"another account's later changes do not override", map[int64]ghfacts.Review{
 			1: review("APPROVED", "rev-acct", covHead, 1), 2: review("CHANGES_REQUESTED", "lead-acct", covHead, 2)}, 1},
-		{"a review GitHub does not have", map[int64]ReviewFact{1: {State: "APPROVED", AuthorLogin: "rev-acct", CommitID: covHead}}, 0},
-		{"two standing approvals: the earliest", map[int64]ReviewFact{
+		{"a review GitHub does not have", map[int64]ghfacts.Review{1: {State: "APPROVED", AuthorLogin: "rev-acct", CommitID: covHead}}, 0},
+		{"two standing approvals: the earliest", map[int64]ghfacts.Review{
 			7: review("APPROVED", "rev-acct", covHead, 2), 3: review("APPROVED", "rev-acct", covOther, 1)}, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -150,7 +151,7 @@ func TestShippingWhenThePullRequestAddsTheMerge(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			atBase := ShippedAtBase(st, tc.baseLog, []string{"feat/h"})
+			atBase := shippedAtBase(st, tc.baseLog, []string{"feat/h"})
 			if got := len(shipping(st, "feat/h", atBase)) == 1; got != tc.ships {
 				t.Errorf("ships H: %v, want %v", got, tc.ships)
 			}
@@ -165,9 +166,9 @@ func TestShippingWhenThePullRequestAddsTheMerge(t *testing.T) {
 			// anchored on other code leaves it waiting.
 			yml := "seats:\n  lead: [lead-acct]\n  opencode: [dev-acct]\n  claude-opus: [rev-acct]\nprovenance:\n  mode: require\n  stale: tree\n"
 			prov := &ProvenanceInput{Stale: map[int]StaleFacts{5: {Anchor: covAnchor}}, HeadCode: map[string]bool{covHead: true},
-				Reviews: map[int64]ReviewFact{}, Comments: map[int64]CommentFact{}}
+				Reviews: map[int64]ghfacts.Review{}, Comments: map[int64]ghfacts.Comment{}}
 			fs := PullRequest(input(head.bytes()), PullRequestFacts{BaseLog: tc.baseLog, HeadLog: head.bytes(), Branches: []string{"feat/h"},
-				Config: ParseConfig([]byte(yml)), Provenance: prov})
+				Config: config.ParseFile([]byte(yml), "", ""), Provenance: prov})
 			waiting := 0
 			for _, f := range fs {
 				if f.Code == CodePRUnaccepted && f.TaskID == "H1" {
@@ -227,9 +228,9 @@ func TestShippingOwnMergeAttacks(t *testing.T) {
 					stale[task.AcceptLine] = StaleFacts{Anchor: covAnchor}
 				}
 			}
-			prov := &ProvenanceInput{Stale: stale, HeadCode: map[string]bool{covHead: true}, Reviews: map[int64]ReviewFact{}, Comments: map[int64]CommentFact{}}
+			prov := &ProvenanceInput{Stale: stale, HeadCode: map[string]bool{covHead: true}, Reviews: map[int64]ghfacts.Review{}, Comments: map[int64]ghfacts.Comment{}}
 			fs := PullRequest(input(head.bytes()), PullRequestFacts{BaseLog: tc.base.bytes(), HeadLog: head.bytes(), Branches: []string{tc.branch},
-				Config: ParseConfig([]byte(yml)), Provenance: prov, ChangesOutsidePact: true})
+				Config: config.ParseFile([]byte(yml), "", ""), Provenance: prov, ChangesOutsidePact: true})
 			if c := Count(fs); c.Errors+c.Pending == 0 {
 				t.Fatalf("the pull request passes: %v", shorts(fs))
 			}

@@ -6,11 +6,11 @@ import (
 	"github.com/pact-action/pact-action/projection"
 )
 
-// Drift compares STATE.yml with a fresh projection on meaning (check a).
+// drift compares STATE.yml with a fresh projection on meaning (check a).
 // A STATE.yml that is byte for byte what pactify writes for the state means
 // the same by construction, and is not parsed: on a large pact parsing is
 // most of validate's time and memory.
-func Drift(statePath string, stateYAML []byte, st *projection.State) []Finding {
+func drift(statePath string, stateYAML []byte, st *projection.State) []Finding {
 	if stateYAML == nil {
 		return []Finding{newFinding(CodeDriftMissing, statePath, 0, "there is no STATE.yml to compare with the log")}
 	}

@@ -40,10 +40,10 @@ project: {name: 'demo', base_branch: main}
 func TestDriftOtherImplementationIsEqual(t *testing.T) {
 	t.Parallel()
 	st := driftState()
-	if got := Drift(".pact/STATE.yml", []byte(otherImplementation), st); len(got) != 0 {
+	if got := drift(".pact/STATE.yml", []byte(otherImplementation), st); len(got) != 0 {
 		t.Errorf("an equivalent STATE.yml drifts: %v", got[0].Message)
 	}
-	if got := Drift(".pact/STATE.yml", projection.RenderBytes(st), st); len(got) != 0 {
+	if got := drift(".pact/STATE.yml", projection.RenderBytes(st), st); len(got) != 0 {
 		t.Errorf("our own render drifts: %v", got[0].Message)
 	}
 }
@@ -80,7 +80,7 @@ func TestDriftReportsEachKindOfDifference(t *testing.T) {
 			if doc == otherImplementation {
 				t.Fatalf("replacement of %q did not apply", tc.from)
 			}
-			got := Drift(".pact/STATE.yml", []byte(doc), st)
+			got := drift(".pact/STATE.yml", []byte(doc), st)
 			assertFindings(t, got, []short{{CodeDrift, SeverityError, ".pact/STATE.yml", 0, "", ""}})
 			if len(got) == 1 {
 				want := "STATE.yml differs from a fresh projection of the log in 1 place(s): " + tc.msg
@@ -100,7 +100,7 @@ func TestDriftMessageBounds(t *testing.T) {
 	for i := 0; i < 12; i++ {
 		b.WriteString("  X" + itoa(i) + ": {status: assigned}\n")
 	}
-	got := Drift(".pact/STATE.yml", []byte(b.String()), st)
+	got := drift(".pact/STATE.yml", []byte(b.String()), st)
 	if len(got) != 1 {
 		t.Fatalf("findings %v", shorts(got))
 	}
@@ -132,7 +132,7 @@ func TestDriftUnreadableOrMissing(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got := Drift(".pact/STATE.yml", tc.doc, st)
+			got := drift(".pact/STATE.yml", tc.doc, st)
 			assertFindings(t, got, []short{{tc.code, tc.sev, ".pact/STATE.yml", 0, "", ""}})
 			if len(got) == 1 && !strings.Contains(got[0].Message, tc.msg) {
 				t.Errorf("message %q does not contain %q", got[0].Message, tc.msg)

@@ -48,7 +48,7 @@ func TestFastPathsAgreeWithChecks(t *testing.T) {
 		if err != nil {
 			t.Fatalf("STATE.yml %s: %v", name, err)
 		}
-		full := Drift(statePath, b, st)
+		full := drift(statePath, b, st)
 		if matched && len(full) != 0 {
 			t.Errorf("STATE.yml %s: the fast path passes it, checks.Drift finds %v", name, full)
 		}
@@ -82,7 +82,7 @@ func TestFastPathsAgreeWithChecks(t *testing.T) {
 	for what, b := range files {
 		// Every other task has no file in either judgement: the same
 		// findings on both sides.
-		full := TaskFiles(Input{Dir: ".pact", TaskFiles: map[string][]byte{task.ID: b}}, st)
+		full := taskFiles(Input{Dir: ".pact", TaskFiles: map[string][]byte{task.ID: b}}, st)
 		passed := false
 		for n := range len(b) + 1 {
 			if !fast.TaskFile(b[:n], task) {
@@ -90,7 +90,7 @@ func TestFastPathsAgreeWithChecks(t *testing.T) {
 			}
 			passed = true
 			matched := Input{Dir: ".pact", TaskFiles: map[string][]byte{}, TaskFilesMatched: map[string]bool{task.ID: true}}
-			if got := TaskFiles(matched, st); !reflect.DeepEqual(got, full) {
+			if got := taskFiles(matched, st); !reflect.DeepEqual(got, full) {
 				t.Errorf("task file %s: the fast path passes its first %d bytes, giving %v; checks.TaskFiles gives %v", what, n, got, full)
 			}
 			if n < end || !bytes.HasPrefix(b, written[:end]) {

@@ -9,11 +9,11 @@ import (
 	"github.com/pact-action/pact-action/projection"
 )
 
-// TaskFiles checks that every assigned task has tasks/<id>.md (judged
+// taskFiles checks that every assigned task has tasks/<id>.md (judged
 // from in.TaskListing when there is one) and that the front matter of each
 // file read mirrors the assign event (the log wins). A file that begins
 // with exactly the front matter pactify writes for its task is not parsed.
-func TaskFiles(in Input, st *projection.State) []Finding {
+func taskFiles(in Input, st *projection.State) []Finding {
 	var out []Finding
 	for _, t := range st.TaskList() {
 		id := t.ID
@@ -71,10 +71,10 @@ func TaskFile(path string, t *projection.Task, b []byte) (Finding, bool) {
 	return f, true
 }
 
-// ProjectHeader checks PROJECT.md's managed block and its protocol_version
+// projectHeader checks PROJECT.md's managed block and its protocol_version
 // annotation (docs/semantics.md, pact v1 §3.3), read as pactify init writes them
 // (pactfile.ParseProject).
-func ProjectHeader(projectPath string, project []byte, st *projection.State) []Finding {
+func projectHeader(projectPath string, project []byte, st *projection.State) []Finding {
 	bad := func(line int, msg string) []Finding {
 		f := newFinding(CodeProjectHeader, projectPath, line, msg)
 		f.Hint = reinitHint(projectPath, st)

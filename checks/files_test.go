@@ -47,7 +47,7 @@ func TestTaskFiles(t *testing.T) {
 			if tc.t1 != nil {
 				in.TaskFiles["T1"] = tc.t1
 			}
-			got := TaskFiles(in, in.Replay.State)
+			got := taskFiles(in, in.Replay.State)
 			assertFindings(t, got, tc.want)
 			if len(got) == 1 && !strings.Contains(got[0].Message, tc.msg) {
 				t.Errorf("message %q does not contain %q", got[0].Message, tc.msg)
@@ -57,7 +57,7 @@ func TestTaskFiles(t *testing.T) {
 	t.Run("rejected assigns need no task file", func(t *testing.T) {
 		t.Parallel()
 		in := input(new(logb).init().assign("../x", "F", "opencode", "gpt", "b").assign("T3", "F", "gpt", "gpt", "b").bytes())
-		if got := TaskFiles(in, in.Replay.State); len(got) != 0 {
+		if got := taskFiles(in, in.Replay.State); len(got) != 0 {
 			t.Errorf("findings %v", shorts(got))
 		}
 	})
@@ -65,7 +65,7 @@ func TestTaskFiles(t *testing.T) {
 		t.Parallel()
 		in := input(new(logb).init().assign("T1", "F", "opencode", "claude-opus", "b").assign("T1", "G", "claude-opus", "gpt", "b").bytes())
 		in.TaskFiles["T1"] = tf("T1", "G", "claude-opus", "gpt")
-		got := TaskFiles(in, in.Replay.State)
+		got := taskFiles(in, in.Replay.State)
 		if len(got) != 1 || !strings.Contains(got[0].Message, `feature is "G" but the log says "F"`) {
 			t.Errorf("findings %v", got)
 		}
@@ -79,7 +79,7 @@ func TestTaskFilesMatched(t *testing.T) {
 	in := input(new(logb).init().assign("T1", "F", "opencode", "claude-opus", "b").assign("T2", "G", "claude-opus", "gpt", "b").bytes())
 	in.TaskFiles = map[string][]byte{}
 	in.TaskFilesMatched = map[string]bool{"T1": true}
-	assertFindings(t, TaskFiles(in, in.Replay.State), []short{{CodeTaskfileMissing, SeverityWarning, ".pact/tasks/T2.md", 0, "T2", "G"}})
+	assertFindings(t, taskFiles(in, in.Replay.State), []short{{CodeTaskfileMissing, SeverityWarning, ".pact/tasks/T2.md", 0, "T2", "G"}})
 }
 
 // TestTaskListing: with a listing of tasks/, a task it does not name is
@@ -113,7 +113,7 @@ func TestTaskListing(t *testing.T) {
 			t.Parallel()
 			in := in
 			in.TaskListing, in.TaskFiles, in.TaskFilesMatched = tc.listing, tc.read, tc.matched
-			got := TaskFiles(in, in.Replay.State)
+			got := taskFiles(in, in.Replay.State)
 			Sort(got)
 			assertFindings(t, got, tc.want)
 		})
@@ -219,7 +219,7 @@ func TestProjectHeader(t *testing.T) {
 			if tc.doc != nil {
 				doc = []byte(*tc.doc)
 			}
-			got := ProjectHeader(".pact/PROJECT.md", doc, tc.st)
+			got := projectHeader(".pact/PROJECT.md", doc, tc.st)
 			if tc.nothing {
 				assertFindings(t, got, nil)
 				return
@@ -253,9 +253,9 @@ func TestProjectHeaderReadsWhatInitWrites(t *testing.T) {
 		"markers quoted in prose":           "Never edit between " + B + " and " + E + " by hand.\n",
 		"markers quoted, then an old block": "We use " + B + " markers.\n" + B + "\nold\n" + E + "\n",
 	} {
-		before := ProjectHeader("PROJECT.md", []byte(text), st)
+		before := projectHeader("PROJECT.md", []byte(text), st)
 		got := pactfile.ReplaceBlock(text, charter)
-		if f := ProjectHeader("PROJECT.md", []byte(got), st); len(f) != 0 {
+		if f := projectHeader("PROJECT.md", []byte(got), st); len(f) != 0 {
 			t.Errorf("%s: validate does not see the block init wrote: %s\n%s", name, f[0].Message, got)
 		}
 		if len(before) != 1 {

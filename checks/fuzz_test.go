@@ -76,7 +76,7 @@ func FuzzParse(f *testing.F) {
 		}
 		// Our own render never drifts.
 		if res.Unsupported == nil {
-			if d := Drift("STATE.yml", projection.RenderBytes(res.State), res.State); len(d) != 0 {
+			if d := drift("STATE.yml", projection.RenderBytes(res.State), res.State); len(d) != 0 {
 				t.Fatalf("own render drifts: %s", d[0].Message)
 			}
 		}

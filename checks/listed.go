@@ -76,20 +76,20 @@ func (l *listing) add(fs ...Finding) {
 
 // A line of the log can hold a value of up to a megabyte, and a finding
 // quotes it (its event_id, task_id, feature, and its message): a listed
-// finding shows at most MaxValueBytes of each value and MaxMessageBytes of
+// finding shows at most maxValueBytes of each value and maxMessageBytes of
 // its message, so that what a verdict lists stays bounded whatever the
 // lines hold (docs/semantics.md §7).
 const (
-	MaxValueBytes   = 256
-	MaxMessageBytes = 1024
+	maxValueBytes   = 256
+	maxMessageBytes = 1024
 )
 
 // clipped is f with its values cut to the bounds, each cut ending in "…".
 func (f Finding) clipped() Finding {
-	f.EventID = prose.Clip(f.EventID, MaxValueBytes, "…")
-	f.TaskID = prose.Clip(f.TaskID, MaxValueBytes, "…")
-	f.Feature = prose.Clip(f.Feature, MaxValueBytes, "…")
-	f.Message = prose.Clip(f.Message, MaxMessageBytes, "…")
+	f.EventID = prose.Clip(f.EventID, maxValueBytes, "…")
+	f.TaskID = prose.Clip(f.TaskID, maxValueBytes, "…")
+	f.Feature = prose.Clip(f.Feature, maxValueBytes, "…")
+	f.Message = prose.Clip(f.Message, maxMessageBytes, "…")
 	return f
 }
 

@@ -74,10 +74,10 @@ func TestCapClipsValues(t *testing.T) {
 		value, msg   string
 		wantV, wantM string
 	}{
-		{"at the bounds", x(MaxValueBytes), x(MaxMessageBytes), x(MaxValueBytes), x(MaxMessageBytes)},
-		{"one past", x(MaxValueBytes + 1), x(MaxMessageBytes + 1), x(MaxValueBytes-len("…")) + "…", x(MaxMessageBytes-len("…")) + "…"},
-		{"a character across the bound", x(MaxValueBytes-4) + "ééé", "", x(MaxValueBytes-4) + "…", ""},
-		{"a megabyte", x(1 << 20), x(1 << 20), x(MaxValueBytes-len("…")) + "…", x(MaxMessageBytes-len("…")) + "…"},
+		{"at the bounds", x(maxValueBytes), x(maxMessageBytes), x(maxValueBytes), x(maxMessageBytes)},
+		{"one past", x(maxValueBytes + 1), x(maxMessageBytes + 1), x(maxValueBytes-len("…")) + "…", x(maxMessageBytes-len("…")) + "…"},
+		{"a character across the bound", x(maxValueBytes-4) + "ééé", "", x(maxValueBytes-4) + "…", ""},
+		{"a megabyte", x(1 << 20), x(1 << 20), x(maxValueBytes-len("…")) + "…", x(maxMessageBytes-len("…")) + "…"},
 	} {
 		got := Cap([]Finding{{Code: projection.CodeInitMissing, Severity: SeverityError, Path: ".pact/log.jsonl", Line: 1,
 			EventID: tc.value, TaskID: tc.value, Feature: tc.value, Message: tc.msg}})

@@ -177,10 +177,10 @@ type PullRequestFacts struct {
 	// Branches are the head branches whose features the PR ships.
 	Branches []string
 	// Config is .github/pact.yml at the default branch's tip
-	// (docs/semantics.md §5), parsed once by the caller (ParseConfig),
+	// (docs/semantics.md §5), parsed once by the caller (config.ParseFile),
 	// which needs its policy to know what to gather: PullRequest judges by
 	// it and reports what is wrong with it, and does not read Input.Config.
-	Config ConfigFile
+	Config config.File
 	// Provenance holds the facts about the events the PR adds (nil when
 	// none were gathered: the policy is off, the file unusable, or no pull
 	// request is at hand). PullRequest sets its LogPath, Config, State,
@@ -247,9 +247,9 @@ func (pr PullRequestFacts) bases() []prBase {
 // shipped spares none of its tasks the judgement the default branch would
 // give them. state is the head's replay.
 func (pr PullRequestFacts) ShippedAtBase(state *projection.State) map[string]bool {
-	shipped := ShippedAtBase(state, pr.BaseLog, pr.Branches)
+	shipped := shippedAtBase(state, pr.BaseLog, pr.Branches)
 	if d := pr.Default; d != nil && len(shipped) > 0 {
-		into := ShippedAtBase(state, d.Log, pr.Branches)
+		into := shippedAtBase(state, d.Log, pr.Branches)
 		for f := range shipped {
 			if !into[f] {
 				delete(shipped, f)
@@ -297,7 +297,7 @@ func JudgePullRequest(in Input, pr PullRequestFacts) PullRequestVerdict {
 	if p := pr.Provenance; p != nil && pr.Config.Err == nil { // Provenance judges nothing under mode off
 		facts := *p
 		facts.LogPath, facts.Config, facts.State, facts.Branches, facts.ShippedAtBase = in.LogPath(), cfg, in.Replay.State, pr.Branches, shippedAtBase
-		res := Provenance(facts)
+		res := judgeProvenance(facts)
 		out = append(out, res.Findings...)
 		notAccepted, renewed = res.NotAccepted, res.Renewed
 	}
@@ -353,7 +353,7 @@ func Unmapped(logPath string, head *projection.State, baseLog []byte, branch str
 		return nil
 	}
 	features := head.FeaturesOnBranch(branch)
-	if len(shipping(head, branch, ShippedAtBase(head, baseLog, []string{branch}))) > 0 {
+	if len(shipping(head, branch, shippedAtBase(head, baseLog, []string{branch}))) > 0 {
 		return nil
 	}
 	msg := fmt.Sprintf("no task names branch %s (the assign events' branch), so this pull request ships no feature and Rule 2 holds nothing back", branch)

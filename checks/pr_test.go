@@ -312,7 +312,7 @@ func TestPullRequestWaitsOnEveryBranch(t *testing.T) {
 			t.Parallel()
 			log := head(tc.open...)
 			fs := PullRequest(input(log), PullRequestFacts{BaseLog: nil, HeadLog: log, Branches: tc.branches,
-				Config: ParseConfig([]byte("provenance:\n  mode: off\n")), MergeGroup: true})
+				Config: config.ParseFile([]byte("provenance:\n  mode: off\n"), "", ""), MergeGroup: true})
 			var want []short
 			for _, id := range tc.want {
 				want = append(want, short{CodePRUnaccepted, SeverityPending, path, 2 + int(id[0]-'A'), id, id[:1]})
@@ -377,7 +377,7 @@ func TestUnmappedBranch(t *testing.T) {
 	// Through the whole pull-request judgement: the finding is there once
 	// per unmapped branch.
 	in := input(mapped().bytes())
-	fs := PullRequest(in, PullRequestFacts{HeadLog: mapped().bytes(), Branches: []string{"feat/x"}, Config: ParseConfig([]byte("unmapped-branches: block\n")), ChangesOutsidePact: true})
+	fs := PullRequest(in, PullRequestFacts{HeadLog: mapped().bytes(), Branches: []string{"feat/x"}, Config: config.ParseFile([]byte("unmapped-branches: block\n"), "", ""), ChangesOutsidePact: true})
 	if c := Count(fs); c.Errors != 1 || fs[0].Code != CodePRUnmappedBranch {
 		t.Errorf("PullRequest = %v", shorts(fs))
 	}
@@ -391,7 +391,7 @@ func TestUnmappedBranch(t *testing.T) {
 func TestJudgePullRequestIntoAnotherBase(t *testing.T) {
 	t.Parallel()
 	const path = ".pact/log.jsonl"
-	block := ParseConfig([]byte("unmapped-branches: block\n"))
+	block := config.ParseFile([]byte("unmapped-branches: block\n"), "", "")
 	twoTasks := func() *logb {
 		return new(logb).init().assign("T1", "LOGIN", "opencode", "claude-opus", "feat/login").assign("T2", "LOGIN", "opencode", "claude-opus", "feat/login")
 	}
@@ -436,7 +436,7 @@ func TestJudgePullRequestIntoAnotherBase(t *testing.T) {
 			t.Parallel()
 			tc.facts.HeadLog, tc.facts.Branches = tc.head, []string{tc.branch}
 			if tc.facts.Config.Config == nil {
-				tc.facts.Config = ParseConfig(nil)
+				tc.facts.Config = config.ParseFile(nil, "", "")
 			}
 			got := PullRequest(input(tc.head), tc.facts)
 			assertFindings(t, got, tc.want)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
@@ -73,8 +74,21 @@ type ProvenanceInput struct {
 	// GitHub lists, so the standing decision of each account can be told);
 	// Comments are keyed by the ids the events name. An id absent from a
 	// map does not exist on GitHub or was not fetched.
-	Reviews  map[int64]ReviewFact
-	Comments map[int64]CommentFact
+	Reviews  map[int64]ghfacts.Review
+	Comments map[int64]ghfacts.Comment
+	// CommentCommands are, by comment id, the /pact commands of each
+	// comment's current body that record an event, read with the bot's
+	// parser (which this package does not import); CommentHeads, the
+	// commit the pull request's head branch pointed at when each was made.
+	CommentCommands map[int64][]CommentCommand
+	CommentHeads    map[int64]ghfacts.HeadAt
+	// Awaiting lists, by commit, the tasks awaiting review in the log
+	// there, for the commits reviews were given on and the heads when
+	// comments were made: a review or comment can only have accepted (or
+	// sent back) those, which keeps one approval from being reused for a
+	// task checkpointed after it. A commit absent could not be read, and
+	// nothing given on it is verified.
+	Awaiting map[string][]string
 	// Unchanged says, for a pair of commits, whether the files outside the
 	// pact directory are the same in both; a pair absent was not compared.
 	Unchanged map[Span]bool
@@ -90,8 +104,8 @@ type ProvenanceInput struct {
 	HeadCode map[string]bool
 }
 
-// ProvenanceResult is the judgement.
-type ProvenanceResult struct {
+// provenanceResult is the judgement.
+type provenanceResult struct {
 	Findings []Finding
 	// NotAccepted names the accepted tasks that must count as open for
 	// Rule 2 (require only), with the reason.
@@ -114,7 +128,7 @@ func IsBotLogin(login string, bots []string) bool {
 // AcceptAnchor is the commit an accept (or changes_requested) was given on:
 // payload.commit, else the commit of the review it names, else the parent
 // of the commit that introduced its line (introParent; docs/semantics.md §5).
-func AcceptAnchor(ev *projection.Event, reviews map[int64]ReviewFact, introParent string) string {
+func AcceptAnchor(ev *projection.Event, reviews map[int64]ghfacts.Review, introParent string) string {
 	if ev.Payload.Commit != "" {
 		return ev.Payload.Commit
 	}
@@ -131,10 +145,10 @@ func AcceptAnchor(ev *projection.Event, reviews map[int64]ReviewFact, introParen
 // disagree; a day does not).
 const FutureSlack = 24 * time.Hour
 
-// Provenance judges the events a pull request adds under the repository's
+// judgeProvenance judges the events a pull request adds under the repository's
 // provenance policy.
-func Provenance(in ProvenanceInput) ProvenanceResult {
-	res := ProvenanceResult{NotAccepted: map[string]string{}, Evidence: map[int]string{}, Renewed: map[string]int64{}}
+func judgeProvenance(in ProvenanceInput) provenanceResult {
+	res := provenanceResult{NotAccepted: map[string]string{}, Evidence: map[int]string{}, Renewed: map[string]int64{}}
 	cfg := in.Config
 	if cfg == nil {
 		cfg = config.Default()
@@ -255,10 +269,10 @@ func (j judge) appliedAccept(ev *projection.Event) *projection.Task {
 // commit but no longer in the future harms nothing and is not reported.
 func (j judge) future(ae AddedEvent) (Finding, bool) {
 	ev, c := ae.Event, ae.Commit
-	if c == nil || c.Date.IsZero() || ev.TS.IsZero() {
+	if c == nil || c.CommitterDate.IsZero() || ev.TS.IsZero() {
 		return Finding{}, false
 	}
-	ref := c.Date
+	ref := c.CommitterDate
 	if j.in.Now.After(ref) {
 		ref = j.in.Now
 	}
@@ -338,12 +352,12 @@ func (j judge) viaBot(ae AddedEvent) (evidence, why string) {
 		if !r.Found {
 			return "", fmt.Sprintf("it names review %d, which does not exist on pull request #%d", g.ReviewID, j.in.PRNumber)
 		}
-		want := ReviewApproved
+		want := ghfacts.ReviewApproved
 		if ev.Type == projection.TypeChangesRequested {
-			want = ReviewChangesRequested
+			want = ghfacts.ReviewChangesRequested
 		}
 		state := strings.ToUpper(r.State)
-		if state != want && state != ReviewDismissed && isDecision(state) {
+		if state != want && state != ghfacts.ReviewDismissed && isDecision(state) {
 			return "", fmt.Sprintf("review %d by %s is %s, not %s as %s needs", g.ReviewID, provAccount(r.AuthorLogin), strings.ToLower(state), strings.ToLower(want), ev.Type)
 		}
 		if why := StandingDecision(j.in.Reviews, g.ReviewID); why != "" {
@@ -358,10 +372,11 @@ func (j judge) viaBot(ae AddedEvent) (evidence, why string) {
 		if !ev.TS.Equal(r.SubmittedAt) {
 			return "", fmt.Sprintf("its ts %s is not the time review %d was submitted (%s)", ev.TSRaw, g.ReviewID, r.SubmittedAt.UTC().Format(time.RFC3339Nano))
 		}
+		awaiting, known := j.in.Awaiting[r.CommitID]
 		switch {
-		case !r.AwaitingKnown:
+		case !known:
 			return "", fmt.Sprintf("whether %s was awaiting review at commit %s, which review %d was given on, could not be read", ev.TaskID, prose.ShortSHA(r.CommitID), g.ReviewID)
-		case !slices.Contains(r.Awaiting, ev.TaskID):
+		case !slices.Contains(awaiting, ev.TaskID):
 			return "", fmt.Sprintf("%s was not awaiting review in the log at commit %s, which review %d was given on, so that review did not cover it", ev.TaskID, prose.ShortSHA(r.CommitID), g.ReviewID)
 		}
 		login, what = r.AuthorLogin, fmt.Sprintf("review %d (%s)", g.ReviewID, strings.ToLower(state))
@@ -378,28 +393,30 @@ func (j judge) viaBot(ae AddedEvent) (evidence, why string) {
 			verb = "changes"
 		}
 		parent := c.FirstParent()
+		head := j.in.CommentHeads[g.CommentID]
+		awaiting, known := j.in.Awaiting[head.SHA]
 		switch {
 		case cf.Edited():
 			return "", fmt.Sprintf("comment %d by %s was edited after it was posted, and anyone with write access can edit a comment, so it is no evidence; a new comment is", g.CommentID, provAccount(cf.AuthorLogin))
-		case !slices.Contains(cf.Commands, CommentCommand{Type: ev.Type, Task: ev.TaskID}):
+		case !slices.Contains(j.in.CommentCommands[g.CommentID], CommentCommand{Type: ev.Type, Task: ev.TaskID}):
 			return "", fmt.Sprintf("comment %d by %s holds no /pact %s %s command", g.CommentID, provAccount(cf.AuthorLogin), verb, ev.TaskID)
 		case !ev.TS.Equal(cf.CreatedAt):
 			return "", fmt.Sprintf("its ts %s is not the time comment %d was made (%s)", ev.TSRaw, g.CommentID, cf.CreatedAt.UTC().Format(time.RFC3339Nano))
 		case parent == "":
 			return "", fmt.Sprintf("commit %s that added it has no parent, so the commit the comment covered cannot be told", prose.ShortSHA(c.SHA))
-		case cf.HeadAtComment == "":
-			return "", fmt.Sprintf("the head of the branch when comment %d was made cannot be told (%s)", g.CommentID, cf.HeadWhy)
-		case ev.Payload.Commit != "" && ev.Payload.Commit != parent && ev.Payload.Commit != cf.HeadAtComment:
+		case head.SHA == "":
+			return "", fmt.Sprintf("the head of the branch when comment %d was made cannot be told (%s)", g.CommentID, head.Why)
+		case ev.Payload.Commit != "" && ev.Payload.Commit != parent && ev.Payload.Commit != head.SHA:
 			return "", fmt.Sprintf("its payload.commit is %s, but the line was recorded on commit %s and the branch was at %s when comment %d was made (a comment-backed event is given on one of those, never on a commit its writer chose)",
-				prose.ShortSHA(ev.Payload.Commit), prose.ShortSHA(parent), prose.ShortSHA(cf.HeadAtComment), g.CommentID)
-		case g.HeadSHA != "" && g.HeadSHA != cf.HeadAtComment:
-			return "", fmt.Sprintf("its payload.github.head_sha is %s, but the branch was at %s when comment %d was made", prose.ShortSHA(g.HeadSHA), prose.ShortSHA(cf.HeadAtComment), g.CommentID)
-		case cf.HeadAtComment != parent && !j.in.Unchanged[Span{cf.HeadAtComment, parent}]:
-			return "", fmt.Sprintf("comment %d was made when the branch was at %s, but the line was recorded on %s, whose files outside %s differ, so the comment did not cover that code", g.CommentID, prose.ShortSHA(cf.HeadAtComment), prose.ShortSHA(parent), j.pactDir())
-		case !cf.AwaitingKnown:
-			return "", fmt.Sprintf("whether %s was awaiting review at commit %s, the head when comment %d was made, could not be read", ev.TaskID, prose.ShortSHA(cf.HeadAtComment), g.CommentID)
-		case !slices.Contains(cf.Awaiting, ev.TaskID):
-			return "", fmt.Sprintf("%s was not awaiting review at commit %s, the head when comment %d was made, so the comment could not %s it", ev.TaskID, prose.ShortSHA(cf.HeadAtComment), g.CommentID, verb)
+				prose.ShortSHA(ev.Payload.Commit), prose.ShortSHA(parent), prose.ShortSHA(head.SHA), g.CommentID)
+		case g.HeadSHA != "" && g.HeadSHA != head.SHA:
+			return "", fmt.Sprintf("its payload.github.head_sha is %s, but the branch was at %s when comment %d was made", prose.ShortSHA(g.HeadSHA), prose.ShortSHA(head.SHA), g.CommentID)
+		case head.SHA != parent && !j.in.Unchanged[Span{head.SHA, parent}]:
+			return "", fmt.Sprintf("comment %d was made when the branch was at %s, but the line was recorded on %s, whose files outside %s differ, so the comment did not cover that code", g.CommentID, prose.ShortSHA(head.SHA), prose.ShortSHA(parent), j.pactDir())
+		case !known:
+			return "", fmt.Sprintf("whether %s was awaiting review at commit %s, the head when comment %d was made, could not be read", ev.TaskID, prose.ShortSHA(head.SHA), g.CommentID)
+		case !slices.Contains(awaiting, ev.TaskID):
+			return "", fmt.Sprintf("%s was not awaiting review at commit %s, the head when comment %d was made, so the comment could not %s it", ev.TaskID, prose.ShortSHA(head.SHA), g.CommentID, verb)
 		}
 		login, what = cf.AuthorLogin, fmt.Sprintf("comment %d (/pact %s %s)", g.CommentID, verb, ev.TaskID)
 	}

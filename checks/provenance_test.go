@@ -11,6 +11,7 @@ import (
 
 	"github.com/pact-action/pact-action/checks"
 	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -64,8 +65,8 @@ func provConfig(t *testing.T, mode, stale, extra string) *config.Config {
 	return cfg
 }
 
-func commitBy(sha, author string, verified bool) *checks.ProvenanceCommit {
-	return &checks.ProvenanceCommit{SHA: sha, AuthorLogin: author, CommitterLogin: author, Verified: verified}
+func commitBy(sha, author string, verified bool) *ghfacts.Commit {
+	return &ghfacts.Commit{SHA: sha, AuthorLogin: author, CommitterLogin: author, Verified: verified}
 }
 
 // provCase is a provenance judgement under test: its input, with the
@@ -84,13 +85,18 @@ func (c provCase) input() checks.ProvenanceInput {
 
 // provInput judges the scenario: lines 3–5 added, 3–4 by dev-acct (signed),
 // the accept by acceptCommit.
-func provInput(t *testing.T, cfg *config.Config, acceptSeat string, payload any, acceptCommit *checks.ProvenanceCommit) provCase {
+func provInput(t *testing.T, cfg *config.Config, acceptSeat string, payload any, acceptCommit *ghfacts.Commit) provCase {
 	t.Helper()
 	log, res := projection.ReadBytes(provLog(t, acceptSeat, payload), projection.ReadOptions{KeepEvents: true})
 	in := provCase{ProvenanceInput: checks.ProvenanceInput{
 		LogPath: ".pact/log.jsonl", ConfigBranch: "main", Config: cfg, BotLogins: []string{provBot},
 		Branches: []string{"feat/login"}, PRNumber: 7, State: res.State,
-		Reviews: map[int64]checks.ReviewFact{}, Comments: map[int64]checks.CommentFact{}, Stale: map[int]checks.StaleFacts{},
+		Reviews: map[int64]ghfacts.Review{}, Comments: map[int64]ghfacts.Comment{}, Stale: map[int]checks.StaleFacts{},
+		// T1 awaited review at the reviewed commit, where the branch was
+		// when a comment was made, which says /pact accept T1.
+		Awaiting:        map[string][]string{provReviewed: {"T1"}},
+		CommentHeads:    map[int64]ghfacts.HeadAt{provCommentID: {SHA: provReviewed}},
+		CommentCommands: map[int64][]checks.CommentCommand{provCommentID: {{Type: projection.TypeAccept, Task: "T1"}}},
 	}}
 	for i := range log.Events {
 		ev := &log.Events[i]
@@ -121,28 +127,24 @@ func botCommentPayload() map[string]any {
 // the review or comment that backs it.
 var provAcceptTS = time.Date(2026, 6, 9, 10, 5, 0, 0, time.UTC)
 
-// approved is a standing approval given on provReviewed, where T1 awaited
-// review, at the accept's ts.
-func approved(login string) checks.ReviewFact {
-	return checks.ReviewFact{Found: true, State: "APPROVED", AuthorLogin: login, CommitID: provReviewed, SubmittedAt: provAcceptTS,
-		Awaiting: []string{"T1"}, AwaitingKnown: true}
+// approved is a standing approval given on provReviewed (where T1 awaited
+// review: provInput), at the accept's ts.
+func approved(login string) ghfacts.Review {
+	return ghfacts.Review{Found: true, State: "APPROVED", AuthorLogin: login, CommitID: provReviewed, SubmittedAt: provAcceptTS}
 }
 
 // reviewed is a review in another state, otherwise like approved.
-func reviewed(login, state string) checks.ReviewFact {
+func reviewed(login, state string) ghfacts.Review {
 	r := approved(login)
 	r.State = state
 	return r
 }
 
-// commented is a /pact accept T1 comment by login on pull request 7, made
-// when the branch was at provReviewed, where T1 awaited review.
-func commented(login string, cmds ...checks.CommentCommand) checks.CommentFact {
-	if cmds == nil {
-		cmds = []checks.CommentCommand{{Type: projection.TypeAccept, Task: "T1"}}
-	}
-	return checks.CommentFact{Found: true, AuthorLogin: login, Number: 7, CreatedAt: provAcceptTS, Commands: cmds,
-		HeadAtComment: provReviewed, Awaiting: []string{"T1"}, AwaitingKnown: true}
+// commented is a comment by login on pull request 7 (its commands, and the
+// head when it was made, are provInput's: /pact accept T1 on provReviewed,
+// where T1 awaited review).
+func commented(login string) ghfacts.Comment {
+	return ghfacts.Comment{Found: true, AuthorLogin: login, Number: 7, CreatedAt: provAcceptTS}
 }
 
 type provWant struct {
@@ -165,7 +167,7 @@ func TestProvenanceRules(t *testing.T) {
 		extraConfig string
 		seat        string // the accept's agent_id (default rev)
 		payload     any
-		commit      *checks.ProvenanceCommit
+		commit      *ghfacts.Commit
 		setup       func(in *provCase)
 		want        []provWant
 		notAccepted []string
@@ -192,25 +194,25 @@ func TestProvenanceRules(t *testing.T) {
 				[]string{"account rev-acct, who holds seat rev", "no signature GitHub verified"}}},
 			notAccepted: []string{"T1"}},
 		{name: "signature of a committer who is not the author does not vouch for it", mode: "require", stale: "sticky",
-			commit: &checks.ProvenanceCommit{SHA: "ac1", AuthorLogin: "rev-acct", CommitterLogin: "dev-acct", Verified: true},
+			commit: &ghfacts.Commit{SHA: "ac1", AuthorLogin: "rev-acct", CommitterLogin: "dev-acct", Verified: true},
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5,
 				[]string{"committer account dev-acct", "does not vouch"}}},
 			notAccepted: []string{"T1"}},
 		// A verified signature whose committer GitHub links to no account
 		// is nobody's: it vouches for no author, whatever GitHub reports.
 		{name: "a verified signature of a committer linked to no account vouches for nobody", mode: "require", stale: "sticky",
-			commit: &checks.ProvenanceCommit{SHA: "ac1", AuthorLogin: "rev-acct", CommitterLogin: "", Verified: true},
+			commit: &ghfacts.Commit{SHA: "ac1", AuthorLogin: "rev-acct", CommitterLogin: "", Verified: true},
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5,
 				[]string{"its verified signature is that of its committer no GitHub account", "does not vouch"}}},
 			notAccepted: []string{"T1"}},
 		{name: "a bot commit verified for a committer linked to no account", mode: "require", stale: "sticky",
-			payload: botReviewPayload(), commit: &checks.ProvenanceCommit{SHA: "c0ffee0000000000000000000000000000000005", Parents: []string{provReviewed},
+			payload: botReviewPayload(), commit: &ghfacts.Commit{SHA: "c0ffee0000000000000000000000000000000005", Parents: []string{provReviewed},
 				AuthorLogin: provBot, CommitterLogin: "", Verified: true},
 			setup:       func(in *provCase) { in.Reviews[provReviewID] = approved("rev-acct") },
 			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"no verified signature by the bot"}}},
 			notAccepted: []string{"T1"}},
 		{name: "a web commit signed by GitHub for the author counts", mode: "require", stale: "sticky",
-			commit: &checks.ProvenanceCommit{SHA: "ac1", AuthorLogin: "rev-acct", CommitterLogin: "web-flow", Verified: true}},
+			commit: &ghfacts.Commit{SHA: "ac1", AuthorLogin: "rev-acct", CommitterLogin: "web-flow", Verified: true}},
 		{name: "author e-mail linked to no account", mode: "warn", stale: "sticky",
 			commit: commitBy("ac1", "", false),
 			want:   []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"links to no account"}}}},
@@ -264,23 +266,21 @@ func TestProvenanceRules(t *testing.T) {
 		{name: "an approval covers the tasks that awaited review at its commit", mode: "require", stale: "sticky",
 			payload: botReviewPayload(), commit: botSigned,
 			setup: func(in *provCase) {
-				rf := approved("rev-acct")
-				rf.Awaiting, rf.AwaitingKnown = []string{"T0", "T1"}, true
-				in.Reviews[provReviewID] = rf
+				in.Reviews[provReviewID] = approved("rev-acct")
+				in.Awaiting[provReviewed] = []string{"T0", "T1"}
 			}},
 		{name: "an approval reused for a task that was not awaiting review at its commit", mode: "require", stale: "sticky",
 			payload: botReviewPayload(), commit: botSigned,
 			setup: func(in *provCase) {
-				rf := approved("rev-acct")
-				rf.Awaiting, rf.AwaitingKnown = []string{"T0"}, true
-				in.Reviews[provReviewID] = rf
+				in.Reviews[provReviewID] = approved("rev-acct")
+				in.Awaiting[provReviewed] = []string{"T0"}
 			},
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5,
 				[]string{"T1 was not awaiting review in the log at commit aaaaaaaaaaaa, which review 9001 was given on"}}},
 			notAccepted: []string{"T1"}},
 		{name: "bot-written accept naming a review that does not exist", mode: "require", stale: "sticky",
 			payload: botReviewPayload(), commit: botSigned,
-			setup:       func(in *provCase) { in.Reviews[provReviewID] = checks.ReviewFact{} },
+			setup:       func(in *provCase) { in.Reviews[provReviewID] = ghfacts.Review{} },
 			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"review 9001, which does not exist on pull request #7"}}},
 			notAccepted: []string{"T1"}},
 		{name: "bot-written accept backed by a review of the wrong login", mode: "warn", stale: "sticky",
@@ -362,7 +362,7 @@ func TestProvenanceRules(t *testing.T) {
 			payload: botReviewPayload(), commit: botSigned,
 			setup: func(in *provCase) {
 				in.Reviews[provReviewID] = approved("rev-acct")
-				for i, r := range []checks.ReviewFact{approved("rev-acct"), reviewed("rev-acct", "COMMENTED"), reviewed("lead-acct", "CHANGES_REQUESTED")} {
+				for i, r := range []ghfacts.Review{approved("rev-acct"), reviewed("rev-acct", "COMMENTED"), reviewed("lead-acct", "CHANGES_REQUESTED")} {
 					r.SubmittedAt = provAcceptTS.Add(time.Duration(i+1) * time.Hour)
 					in.Reviews[provReviewID+int64(i)+1] = r
 				}
@@ -389,9 +389,8 @@ func TestProvenanceRules(t *testing.T) {
 		{name: "whether the task awaited review at the reviewed commit cannot be read: not verified", mode: "require", stale: "sticky",
 			payload: botReviewPayload(), commit: botSigned,
 			setup: func(in *provCase) {
-				r := approved("rev-acct")
-				r.Awaiting, r.AwaitingKnown = nil, false
-				in.Reviews[provReviewID] = r
+				in.Reviews[provReviewID] = approved("rev-acct")
+				delete(in.Awaiting, provReviewed)
 			},
 			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"could not be read"}}},
 			notAccepted: []string{"T1"}},
@@ -409,9 +408,8 @@ func TestProvenanceRules(t *testing.T) {
 		{name: "a comment made while the task did not await review (the bot refused it)", mode: "require", stale: "sticky",
 			payload: botCommentPayload(), commit: botSigned,
 			setup: func(in *provCase) {
-				cf := commented("rev-acct")
-				cf.Awaiting = []string{}
-				in.Comments[provCommentID] = cf
+				in.Comments[provCommentID] = commented("rev-acct")
+				in.Awaiting[provReviewed] = []string{}
 			},
 			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"T1 was not awaiting review at commit aaaaaaaaaaaa, the head when comment 7001 was made"}}},
 			notAccepted: []string{"T1"}},
@@ -423,9 +421,9 @@ func TestProvenanceRules(t *testing.T) {
 		{name: "a comment-backed accept recorded on code pushed after the comment", mode: "require", stale: "sticky",
 			payload: map[string]any{"github": map[string]any{"comment_id": provCommentID, "login": "rev-acct"}}, commit: botSigned,
 			setup: func(in *provCase) {
-				cf := commented("rev-acct")
-				cf.HeadAtComment = provOtherSHA
-				in.Comments[provCommentID] = cf
+				in.Comments[provCommentID] = commented("rev-acct")
+				in.CommentHeads[provCommentID] = ghfacts.HeadAt{SHA: provOtherSHA}
+				in.Awaiting[provOtherSHA] = []string{"T1"}
 				in.Unchanged = map[checks.Span]bool{{From: provOtherSHA, To: provReviewed}: false}
 			},
 			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"made when the branch was at bbbbbbbbbbbb, but the line was recorded on aaaaaaaaaaaa, whose files outside .pact/ differ"}}},
@@ -433,17 +431,16 @@ func TestProvenanceRules(t *testing.T) {
 		{name: "a comment-backed accept recorded after another pact-only commit", mode: "require", stale: "sticky",
 			payload: map[string]any{"commit": provOtherSHA, "github": map[string]any{"comment_id": provCommentID, "login": "rev-acct"}}, commit: botSigned,
 			setup: func(in *provCase) {
-				cf := commented("rev-acct")
-				cf.HeadAtComment = provOtherSHA
-				in.Comments[provCommentID] = cf
+				in.Comments[provCommentID] = commented("rev-acct")
+				in.CommentHeads[provCommentID] = ghfacts.HeadAt{SHA: provOtherSHA}
+				in.Awaiting[provOtherSHA] = []string{"T1"}
 				in.Unchanged = map[checks.Span]bool{{From: provOtherSHA, To: provReviewed}: true}
 			}},
 		{name: "the head at the comment's time cannot be told", mode: "require", stale: "sticky",
 			payload: botCommentPayload(), commit: botSigned,
 			setup: func(in *provCase) {
-				cf := commented("rev-acct")
-				cf.HeadAtComment, cf.HeadWhy = "", "GitHub's push history of the branch does not reach back that far"
-				in.Comments[provCommentID] = cf
+				in.Comments[provCommentID] = commented("rev-acct")
+				in.CommentHeads[provCommentID] = ghfacts.HeadAt{Why: "GitHub's push history of the branch does not reach back that far"}
 			},
 			want:        []provWant{{checks.CodeProvenanceUnverified, checks.SeverityError, 5, []string{"cannot be told (GitHub's push history"}}},
 			notAccepted: []string{"T1"}},
@@ -460,27 +457,27 @@ func TestProvenanceRules(t *testing.T) {
 		{name: "an event stamped days ahead of its commit and of the check", mode: "require", stale: "sticky",
 			commit: commitBy("ac1", "rev-acct", true),
 			setup: func(in *provCase) {
-				in.Events[2].Commit.Date = provAcceptTS.Add(-72 * time.Hour)
+				in.Events[2].Commit.CommitterDate = provAcceptTS.Add(-72 * time.Hour)
 				in.Now = provAcceptTS.Add(-71 * time.Hour)
 			},
 			want: []provWant{{checks.CodeProvenanceFutureTS, checks.SeverityError, 5, []string{"stamped 2026-06-09T10:05:00Z, 2 days ahead of commit ac1"}}}},
 		{name: "a commit dated in the future is the reference then", mode: "warn", stale: "sticky",
 			commit: commitBy("ac1", "rev-acct", true),
 			setup: func(in *provCase) {
-				in.Events[2].Commit.Date = provAcceptTS.Add(-30 * time.Hour)
+				in.Events[2].Commit.CommitterDate = provAcceptTS.Add(-30 * time.Hour)
 				in.Now = provAcceptTS.Add(-40 * time.Hour)
 			},
 			want: []provWant{{checks.CodeProvenanceFutureTS, checks.SeverityWarning, 5, []string{"30 hours ahead of commit ac1"}}}},
 		{name: "stamped after its commit but no longer in the future", mode: "require", stale: "sticky",
 			commit: commitBy("ac1", "rev-acct", true),
 			setup: func(in *provCase) {
-				in.Events[2].Commit.Date = provAcceptTS.Add(-72 * time.Hour)
+				in.Events[2].Commit.CommitterDate = provAcceptTS.Add(-72 * time.Hour)
 				in.Now = provAcceptTS.Add(time.Hour)
 			}},
 		{name: "a day of clock skew is fine", mode: "require", stale: "sticky",
 			commit: commitBy("ac1", "rev-acct", true),
 			setup: func(in *provCase) {
-				in.Events[2].Commit.Date = provAcceptTS.Add(-23 * time.Hour)
+				in.Events[2].Commit.CommitterDate = provAcceptTS.Add(-23 * time.Hour)
 				in.Now = provAcceptTS.Add(-23 * time.Hour)
 			}},
 		// The slack's boundary: a day ahead exactly is still skew, a
@@ -488,13 +485,13 @@ func TestProvenanceRules(t *testing.T) {
 		{name: "exactly a day ahead of its commit and of the check is fine", mode: "require", stale: "sticky",
 			commit: commitBy("ac1", "rev-acct", true),
 			setup: func(in *provCase) {
-				in.Events[2].Commit.Date = provAcceptTS.Add(-24 * time.Hour)
+				in.Events[2].Commit.CommitterDate = provAcceptTS.Add(-24 * time.Hour)
 				in.Now = provAcceptTS.Add(-24 * time.Hour)
 			}},
 		{name: "a nanosecond more than a day ahead is stamped in the future", mode: "require", stale: "sticky",
 			commit: commitBy("ac1", "rev-acct", true),
 			setup: func(in *provCase) {
-				in.Events[2].Commit.Date = provAcceptTS.Add(-24*time.Hour - time.Nanosecond)
+				in.Events[2].Commit.CommitterDate = provAcceptTS.Add(-24*time.Hour - time.Nanosecond)
 				in.Now = provAcceptTS.Add(-24*time.Hour - time.Nanosecond)
 			},
 			want: []provWant{{checks.CodeProvenanceFutureTS, checks.SeverityError, 5, []string{"stamped 2026-06-09T10:05:00Z, 24 hours ahead of commit ac1"}}}},
@@ -508,7 +505,8 @@ func TestProvenanceRules(t *testing.T) {
 		{name: "a comment that accepts another task", mode: "warn", stale: "sticky",
 			payload: botCommentPayload(), commit: botSigned,
 			setup: func(in *provCase) {
-				in.Comments[provCommentID] = commented("rev-acct", checks.CommentCommand{Type: projection.TypeAccept, Task: "T2"})
+				in.Comments[provCommentID] = commented("rev-acct")
+				in.CommentCommands[provCommentID] = []checks.CommentCommand{{Type: projection.TypeAccept, Task: "T2"}}
 			},
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"holds no /pact accept T1 command"}}}},
 		{name: "a comment on another pull request", mode: "warn", stale: "sticky",
@@ -521,7 +519,7 @@ func TestProvenanceRules(t *testing.T) {
 			want: []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"belongs to #8, not to this pull request #7"}}}},
 		{name: "a comment that does not exist", mode: "warn", stale: "sticky",
 			payload: botCommentPayload(), commit: botSigned,
-			setup: func(in *provCase) { in.Comments[provCommentID] = checks.CommentFact{} },
+			setup: func(in *provCase) { in.Comments[provCommentID] = ghfacts.Comment{} },
 			want:  []provWant{{checks.CodeProvenanceUnverified, checks.SeverityWarning, 5, []string{"comment 7001, which does not exist"}}}},
 		{name: "a comment by an account without the seat", mode: "warn", stale: "sticky",
 			payload: map[string]any{"commit": provReviewed, "github": map[string]any{"comment_id": provCommentID}}, commit: botSigned,
@@ -725,7 +723,7 @@ func TestProvenanceStaleOnlyForAppliedAccepts(t *testing.T) {
 func TestAcceptAnchor(t *testing.T) {
 	t.Parallel()
 	ev := &projection.Event{Payload: projection.Payload{GitHub: &projection.GitHubRef{ReviewID: 1}}}
-	reviews := map[int64]checks.ReviewFact{1: {Found: true, CommitID: provReviewed}}
+	reviews := map[int64]ghfacts.Review{1: {Found: true, CommitID: provReviewed}}
 	if got := checks.AcceptAnchor(ev, reviews, "p"); got != provReviewed {
 		t.Errorf("anchor from the review = %q", got)
 	}
@@ -758,7 +756,7 @@ func TestPullRequestWeighsProvenance(t *testing.T) {
 			log, res := projection.ReadBytes(raw, projection.ReadOptions{KeepEvents: true})
 			in := checks.Input{Dir: ".pact", Scan: &log.Scan, Replay: res, State: projection.RenderBytes(res.State), TaskFiles: map[string][]byte{}}
 			got := checks.PullRequest(in, checks.PullRequestFacts{HeadLog: raw, Branches: []string{"feat/login"},
-				Config: checks.ParseConfig([]byte(yml)), Provenance: &facts})
+				Config: config.ParseFile([]byte(yml), "", ""), Provenance: &facts})
 			var codes []string
 			for _, f := range got {
 				if f.Code == checks.CodeProvenanceUnverified || f.Code == checks.CodePRUnaccepted {
@@ -801,7 +799,8 @@ func TestProvenanceCommentBackedChanges(t *testing.T) {
 			ev.Type = projection.TypeChangesRequested
 			ev.Payload = projection.Payload{Reason: "fix", Commit: provReviewed, GitHub: &projection.GitHubRef{CommentID: provCommentID, Login: "rev-acct", HeadSHA: provReviewed}}
 			in.Events[2].Event = &ev
-			in.Comments[provCommentID] = commented("rev-acct", tt.command)
+			in.Comments[provCommentID] = commented("rev-acct")
+			in.CommentCommands[provCommentID] = []checks.CommentCommand{tt.command}
 
 			fs := checks.Provenance(in.input()).Findings
 
@@ -832,7 +831,7 @@ func TestPullRequestFailsClosedOnANewerProtocol(t *testing.T) {
 	in := checks.Input{Dir: ".pact", Scan: &log.Scan, Replay: res, State: projection.RenderBytes(res.State), TaskFiles: map[string][]byte{}}
 
 	got := checks.PullRequest(in, checks.PullRequestFacts{BaseLog: []byte("{}\n"), HeadLog: raw, Branches: []string{"feat/other"},
-		Config: checks.ParseConfig([]byte("provenance:\n  mode: require\nunmapped-branches: block\n")), Provenance: &facts, ChangesOutsidePact: true})
+		Config: config.ParseFile([]byte("provenance:\n  mode: require\nunmapped-branches: block\n"), "", ""), Provenance: &facts, ChangesOutsidePact: true})
 
 	if len(got) != 1 || got[0].Code != projection.CodeVersionUnsupported || got[0].Line != 1 {
 		t.Errorf("findings = %s, want only %s on line 1", provDump(got), projection.CodeVersionUnsupported)
@@ -860,14 +859,14 @@ func TestProvenanceFloodIsListed(t *testing.T) {
 	_, res := projection.ReadBytes(raw, projection.ReadOptions{})
 	for _, tc := range []struct {
 		name   string
-		commit *checks.ProvenanceCommit
+		commit *ghfacts.Commit
 		// unverified and future are the counts of those codes; evidence
 		// the verified lines that say why.
 		unverified, future, evidence int
 	}{
 		{"verified", commitBy("d1", "dev-acct", true), 0, 0, checks.MaxListed},
 		{"by another account", commitBy("r1", "rev-acct", true), flood, 0, 0},
-		{"stamped ahead of a commit and of the check", &checks.ProvenanceCommit{SHA: "d2", AuthorLogin: "rev-acct", Date: at.Add(-72 * time.Hour)}, flood, flood, 0},
+		{"stamped ahead of a commit and of the check", &ghfacts.Commit{SHA: "d2", AuthorLogin: "rev-acct", CommitterDate: at.Add(-72 * time.Hour)}, flood, flood, 0},
 	} {
 		in := checks.ProvenanceInput{LogPath: ".pact/log.jsonl", Config: provConfig(t, "require", "sticky", ""), BotLogins: []string{provBot},
 			Branches: []string{"feat/login"}, PRNumber: 7, State: res.State, Now: at.Add(-48 * time.Hour)}

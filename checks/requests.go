@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/internal/prose"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -75,7 +76,7 @@ type ReviewRequestInput struct {
 	// Reviews are the reviews the judgement read (none when it read none:
 	// then a review of the head is not known, and asking again is at worst
 	// GitHub's re-request).
-	Reviews map[int64]ReviewFact
+	Reviews map[int64]ghfacts.Review
 }
 
 // ReviewAsk is one task the pact waits for a review of, and who stands
@@ -219,7 +220,7 @@ func (in ReviewRequestInput) mayNotAsk(cfg *config.Config, t *projection.Task, l
 func (in ReviewRequestInput) reviewedHead(login string) bool {
 	for _, r := range in.Reviews {
 		if r.Found && in.Head != "" && r.CommitID == in.Head && strings.EqualFold(r.AuthorLogin, login) &&
-			r.State != ReviewPending && r.State != ReviewDismissed {
+			r.State != ghfacts.ReviewPending && r.State != ghfacts.ReviewDismissed {
 			return true
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pact-action/pact-action/config"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/projection"
 )
 
@@ -35,8 +36,8 @@ func TestPlanReviewRequests(t *testing.T) {
 	for i := range many {
 		many[i] = fmt.Sprintf("r%02d", i)
 	}
-	review := func(login, state, commit string) map[int64]ReviewFact {
-		return map[int64]ReviewFact{7: {Found: true, State: state, AuthorLogin: login, CommitID: commit}}
+	review := func(login, state, commit string) map[int64]ghfacts.Review {
+		return map[int64]ghfacts.Review{7: {Found: true, State: state, AuthorLogin: login, CommitID: commit}}
 	}
 	for _, tc := range []struct {
 		name     string
@@ -45,7 +46,7 @@ func TestPlanReviewRequests(t *testing.T) {
 		author   string
 		users    []string // requested already
 		teams    []string
-		reviews  map[int64]ReviewFact
+		reviews  map[int64]ghfacts.Review
 		ask      string // the plan's Ask, joined
 		standing string // per task: "T1=@a,@b T3=…"
 		notes    []string
@@ -75,16 +76,16 @@ func TestPlanReviewRequests(t *testing.T) {
 			config: "seats: {gpt: [gpt-gh, carol]}\n", findings: waiting, author: "dev-gh", users: []string{"carol"},
 			ask: "@gpt-gh", standing: "T1=@carol,@gpt-gh"},
 		{name: "a review of the head is not asked again",
-			config: "seats: {gpt: [gpt-gh]}\n", findings: waiting, author: "dev-gh", reviews: review("gpt-gh", ReviewCommented, head),
+			config: "seats: {gpt: [gpt-gh]}\n", findings: waiting, author: "dev-gh", reviews: review("gpt-gh", ghfacts.ReviewCommented, head),
 			standing: "T1=", notes: []string{"gpt-gh: reviewed this commit already"}},
 		{name: "a review of an older commit is asked again (re-request)",
-			config: "seats: {gpt: [gpt-gh]}\n", findings: waiting, author: "dev-gh", reviews: review("gpt-gh", ReviewChangesRequested, older),
+			config: "seats: {gpt: [gpt-gh]}\n", findings: waiting, author: "dev-gh", reviews: review("gpt-gh", ghfacts.ReviewChangesRequested, older),
 			ask: "@gpt-gh", standing: "T1=@gpt-gh"},
 		{name: "a dismissed review of the head answered nothing",
-			config: "seats: {gpt: [gpt-gh]}\n", findings: waiting, author: "dev-gh", reviews: review("gpt-gh", ReviewDismissed, head),
+			config: "seats: {gpt: [gpt-gh]}\n", findings: waiting, author: "dev-gh", reviews: review("gpt-gh", ghfacts.ReviewDismissed, head),
 			ask: "@gpt-gh", standing: "T1=@gpt-gh"},
 		{name: "a stale accept asks its reviewer again, who reviewed an older commit",
-			config: "seats: {gpt: [gpt-gh]}\n", findings: stale, author: "dev-gh", reviews: review("gpt-gh", ReviewApproved, older),
+			config: "seats: {gpt: [gpt-gh]}\n", findings: stale, author: "dev-gh", reviews: review("gpt-gh", ghfacts.ReviewApproved, older),
 			ask: "@gpt-gh", standing: "T1=@gpt-gh T3=@gpt-gh"},
 		{name: "a stale accept's owner is not asked",
 			config: "seats: {claude-opus: [claude-gh], gpt: [claude-gh, gpt-gh]}\n", findings: stale[1:], author: "dev-gh",

@@ -3,6 +3,7 @@ package checks
 import (
 	"fmt"
 
+	"github.com/pact-action/pact-action/config"
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
 )
@@ -51,11 +52,11 @@ func (in Input) layout() pactfile.Layout { return pactfile.Layout(in.Dir) }
 // and every code of docs/semantics.md §6 that needs no pull request. When the log
 // fails closed on a newer protocol major, that is the only finding.
 func Run(in Input) []Finding {
-	return run(in, ParseConfig(in.Config))
+	return run(in, config.ParseFile(in.Config, "", ""))
 }
 
 // run is Run with the configuration already parsed.
-func run(in Input, cf ConfigFile) []Finding {
+func run(in Input, cf config.File) []Finding {
 	if u := in.Replay.Unsupported; u != nil {
 		return inPactDir([]Finding{fromRejection(in.LogPath(), *u)}, in.layout())
 	}
@@ -75,11 +76,11 @@ func run(in Input, cf ConfigFile) []Finding {
 	}
 	out = append(out, omittedRejections(in.LogPath(), in.Scan, in.Replay)...)
 	if !in.StateMatched {
-		out = append(out, Drift(in.layout().State(), in.State, in.Replay.State)...)
+		out = append(out, drift(in.layout().State(), in.State, in.Replay.State)...)
 	}
-	out = append(out, TaskFiles(in, in.Replay.State)...)
-	out = append(out, ProjectHeader(in.layout().Project(), in.Project, in.Replay.State)...)
-	out = append(out, Config(pactfile.ConfigPath, cf, in.Replay.State)...)
+	out = append(out, taskFiles(in, in.Replay.State)...)
+	out = append(out, projectHeader(in.layout().Project(), in.Project, in.Replay.State)...)
+	out = append(out, configFindings(pactfile.ConfigPath, cf, in.Replay.State)...)
 	return inPactDir(Cap(out), in.layout())
 }
 

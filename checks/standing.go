@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/pact-action/pact-action/ghfacts"
 )
 
 // StandingDecision says whether review id, among a pull request's reviews
@@ -14,19 +16,19 @@ import (
 // overrode by requesting changes, or that was dismissed, backs nothing;
 // two approvals in a row both stand. The bot asks this before it records a
 // review, and the provenance rule before it counts one as evidence.
-func StandingDecision(reviews map[int64]ReviewFact, id int64) string {
+func StandingDecision(reviews map[int64]ghfacts.Review, id int64) string {
 	r, ok := reviews[id]
 	switch {
 	case !ok || !r.Found:
 		return fmt.Sprintf("review %d does not exist on this pull request", id)
-	case r.State == ReviewDismissed:
+	case r.State == ghfacts.ReviewDismissed:
 		return fmt.Sprintf("review %d by %s was dismissed", id, provAccount(r.AuthorLogin))
 	case !isDecision(r.State):
 		return fmt.Sprintf("review %d by %s is %s, not a decision", id, provAccount(r.AuthorLogin), strings.ToLower(r.State))
 	}
 	ids := make([]int64, 0, len(reviews))
 	for other, o := range reviews {
-		if o.Found && strings.EqualFold(o.AuthorLogin, r.AuthorLogin) && (isDecision(o.State) || o.State == ReviewDismissed) {
+		if o.Found && strings.EqualFold(o.AuthorLogin, r.AuthorLogin) && (isDecision(o.State) || o.State == ghfacts.ReviewDismissed) {
 			ids = append(ids, other)
 		}
 	}
@@ -45,5 +47,5 @@ func StandingDecision(reviews map[int64]ReviewFact, id int64) string {
 }
 
 func isDecision(state string) bool {
-	return state == ReviewApproved || state == ReviewChangesRequested
+	return state == ghfacts.ReviewApproved || state == ghfacts.ReviewChangesRequested
 }

@@ -58,7 +58,7 @@ type Requests string
 
 // Review-request switches.
 const (
-	RequestsOn  Requests = "on" // the default
+	requestsOn  Requests = "on" // the default
 	RequestsOff Requests = "off"
 )
 
@@ -93,6 +93,43 @@ func Default() *Config {
 		Seats:            map[string][]string{},
 		Provenance:       Provenance{Mode: ModeWarn, Stale: StaleChange},
 		UnmappedBranches: UnmappedWarn,
-		ReviewRequests:   RequestsOn,
+		ReviewRequests:   requestsOn,
 	}
+}
+
+// File is one reading of .github/pact.yml: where it was read and what it
+// says, or why it cannot be used. Config and File are two types because
+// they are two things: Config is what a usable file says, which every rule
+// and the seat test weigh; File is the file as a run found it, which may
+// be absent (the defaults) or broken (Err: the rules weigh the defaults,
+// and checks.Config says why in a finding that names Branch). A run reads
+// it once (action's run value) and hands the one File to every judgement
+// and to the bot's decision.
+type File struct {
+	// Present says there is a file; Config is its configuration, or the
+	// defaults when there is none or it cannot be used (Err). ParseFile
+	// never leaves it nil.
+	Present bool
+	Config  *Config
+	Err     error
+	// Branch is the branch the file was read from, which every finding
+	// and reply about it names: the repository's default branch for a
+	// pull request (docs/semantics.md §5); Commit is that branch's tip
+	// when it was read. Both are "" for a file on disk.
+	Branch, Commit string
+}
+
+// ParseFile parses a .github/pact.yml (raw nil: there is none) read at
+// commit, the tip of branch ("" both: a file on disk).
+func ParseFile(raw []byte, branch, commit string) File {
+	f := File{Present: raw != nil, Config: Default(), Branch: branch, Commit: commit}
+	if raw == nil {
+		return f
+	}
+	if c, err := Parse(raw); err != nil {
+		f.Err = err
+	} else {
+		f.Config = c
+	}
+	return f
 }

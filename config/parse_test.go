@@ -95,7 +95,7 @@ func TestParseValid(t *testing.T) {
 				tc.want.UnmappedBranches = UnmappedWarn // the default, unless the case says otherwise
 			}
 			if tc.want.ReviewRequests == "" {
-				tc.want.ReviewRequests = RequestsOn
+				tc.want.ReviewRequests = requestsOn
 			}
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("Parse = %+v, want %+v", got, tc.want)
@@ -446,7 +446,7 @@ func FuzzParse(f *testing.F) {
 		if c.Seats == nil {
 			t.Fatal("nil seat map")
 		}
-		if c.ReviewRequests != RequestsOn && c.ReviewRequests != RequestsOff {
+		if c.ReviewRequests != requestsOn && c.ReviewRequests != RequestsOff {
 			t.Fatalf("review-requests %q accepted", c.ReviewRequests)
 		}
 		for seat, teams := range c.ReviewTeams {

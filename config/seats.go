@@ -34,15 +34,15 @@ func (c *Config) Holds(login, seat string) bool {
 	return slices.ContainsFunc(c.Seats[seat], func(l string) bool { return strings.EqualFold(l, login) })
 }
 
-// ReviewRight is what Rule 1 lets an account do with a task: the one
+// reviewRight is what Rule 1 lets an account do with a task: the one
 // predicate the bot and the provenance rule both decide by.
-type ReviewRight int
+type reviewRight int
 
 // Review rights.
 const (
 	// MayReview: the account holds the task's reviewer seat and not its
 	// owner's.
-	MayReview ReviewRight = iota
+	MayReview reviewRight = iota
 	// OwnsTheTask: the account holds the owner's seat, so it may never
 	// accept or request changes on the task, even when it also holds the
 	// reviewer seat.
@@ -51,9 +51,9 @@ const (
 	NotTheReviewer
 )
 
-// ReviewRight says whether login may review (accept, or request changes
+// reviewRight says whether login may review (accept, or request changes
 // on) a task owned by seat owner and reviewed by seat reviewer.
-func (c *Config) ReviewRight(login, owner, reviewer string) ReviewRight {
+func (c *Config) ReviewRight(login, owner, reviewer string) reviewRight {
 	switch {
 	case c.Holds(login, owner):
 		return OwnsTheTask

@@ -114,7 +114,7 @@ func TestReviewRight(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		login string
-		want  ReviewRight
+		want  reviewRight
 	}{
 		{"carol", MayReview},
 		{"CAROL", MayReview}, // logins match case-insensitively

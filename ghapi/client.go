@@ -2,7 +2,7 @@
 //
 // It is the only package of the project that imports go-github. Callers get
 // plain structs (PR, Commit, Review, ...) and typed errors (ErrNotFound,
-// ErrForbidden, ErrNotFastForward, ErrConflict, ErrRateLimited) they can
+// ErrForbidden, ErrNotFastForward, ErrRateLimited) they can
 // test with errors.Is, so no GitHub client type leaks out.
 //
 // Every request goes through one retrying http.RoundTripper (see

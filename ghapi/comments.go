@@ -3,15 +3,16 @@ package ghapi
 import (
 	"context"
 	"fmt"
-	"github.com/pact-action/pact-action/internal/prose"
 	"net/http"
 	"net/url"
 	"path"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/google/go-github/v60/github"
+
+	"github.com/pact-action/pact-action/ghfacts"
+	"github.com/pact-action/pact-action/internal/prose"
 )
 
 // CommentKind tells which kind of comment a reaction is for; GitHub uses a
@@ -161,25 +162,10 @@ func (c *Client) React(ctx context.Context, kind CommentKind, commentID int64, c
 	return wrapErr(op, err)
 }
 
-// PRComment is a comment on a pull request: on its conversation (an issue
-// comment) or on a line of its diff (a review comment).
-type PRComment struct {
-	ID          int64
-	Kind        CommentKind
-	Body        string
-	AuthorLogin string
-	// Number is the pull request (or issue) the comment belongs to, read
-	// from its issue_url or pull_request_url; 0 when GitHub sent neither.
-	Number    int
-	HTMLURL   string
-	CreatedAt time.Time
-	UpdatedAt time.Time
-}
-
 // GetComment returns comment id of the given kind. A comment that does not
 // exist (or is of the other kind: the two kinds have separate ids) yields
 // ErrNotFound.
-func (c *Client) GetComment(ctx context.Context, kind CommentKind, id int64) (*PRComment, error) {
+func (c *Client) GetComment(ctx context.Context, kind CommentKind, id int64) (*ghfacts.Comment, error) {
 	op := fmt.Sprintf("get %s %d", kind, id)
 	switch kind {
 	case IssueComment:
@@ -187,19 +173,33 @@ func (c *Client) GetComment(ctx context.Context, kind CommentKind, id int64) (*P
 		if err != nil {
 			return nil, wrapErr(op, err)
 		}
-		return &PRComment{ID: ic.GetID(), Kind: kind, Body: ic.GetBody(), AuthorLogin: ic.GetUser().GetLogin(),
-			Number: numberFromURL(ic.GetIssueURL()), HTMLURL: ic.GetHTMLURL(),
-			CreatedAt: ic.GetCreatedAt().Time, UpdatedAt: ic.GetUpdatedAt().Time}, nil
+		c := issueCommentFrom(ic)
+		return &c, nil
 	case ReviewComment:
 		rc, _, err := c.gh.PullRequests.GetComment(ctx, c.owner, c.repo, id)
 		if err != nil {
 			return nil, wrapErr(op, err)
 		}
-		return &PRComment{ID: rc.GetID(), Kind: kind, Body: rc.GetBody(), AuthorLogin: rc.GetUser().GetLogin(),
-			Number: numberFromURL(rc.GetPullRequestURL()), HTMLURL: rc.GetHTMLURL(),
-			CreatedAt: rc.GetCreatedAt().Time, UpdatedAt: rc.GetUpdatedAt().Time}, nil
+		c := reviewCommentFrom(rc)
+		return &c, nil
 	}
 	return nil, fmt.Errorf("%s: unknown comment kind", op)
+}
+
+// issueCommentFrom is conversation comment ic in the vocabulary of facts,
+// its times in UTC.
+func issueCommentFrom(ic *github.IssueComment) ghfacts.Comment {
+	return ghfacts.Comment{ID: ic.GetID(), Found: true, Body: ic.GetBody(), AuthorLogin: ic.GetUser().GetLogin(),
+		Number: numberFromURL(ic.GetIssueURL()), URL: ic.GetHTMLURL(),
+		CreatedAt: ic.GetCreatedAt().UTC(), UpdatedAt: ic.GetUpdatedAt().UTC()}
+}
+
+// reviewCommentFrom is review comment rc, on the diff, in the vocabulary
+// of facts, its times in UTC.
+func reviewCommentFrom(rc *github.PullRequestComment) ghfacts.Comment {
+	return ghfacts.Comment{ID: rc.GetID(), OnDiff: true, Found: true, Body: rc.GetBody(), AuthorLogin: rc.GetUser().GetLogin(),
+		Number: numberFromURL(rc.GetPullRequestURL()), URL: rc.GetHTMLURL(),
+		CreatedAt: rc.GetCreatedAt().UTC(), UpdatedAt: rc.GetUpdatedAt().UTC()}
 }
 
 // numberFromURL reads the number at the end of .../issues/N or .../pulls/N.

@@ -89,14 +89,14 @@ func TestGetComment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.ID != ic || got.Kind != ghapi.IssueComment || got.Body != "/pact accept T1" || got.AuthorLogin != "carol" || got.Number != n || got.CreatedAt.IsZero() {
+	if got.ID != ic || got.OnDiff || got.Body != "/pact accept T1" || got.AuthorLogin != "carol" || got.Number != n || got.CreatedAt.IsZero() {
 		t.Errorf("issue comment = %+v", got)
 	}
 	got, err = c.GetComment(ctx, ghapi.ReviewComment, rc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.ID != rc || got.Kind != ghapi.ReviewComment || got.AuthorLogin != "dave" || got.Number != n {
+	if got.ID != rc || !got.OnDiff || got.AuthorLogin != "dave" || got.Number != n {
 		t.Errorf("review comment = %+v", got)
 	}
 	for _, tc := range []struct {

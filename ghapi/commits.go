@@ -3,31 +3,15 @@ package ghapi
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/google/go-github/v60/github"
+
+	"github.com/pact-action/pact-action/ghfacts"
 )
 
-// Commit is a commit of a pull request.
-type Commit struct {
-	SHA     string
-	Parents []string
-	// AuthorLogin and CommitterLogin are the GitHub accounts GitHub
-	// associated with the commit's author and committer; empty when the
-	// e-mail address matches no account.
-	AuthorLogin    string
-	CommitterLogin string
-	// Verified is commit.verification.verified (signature checked by
-	// GitHub).
-	Verified bool
-	Message  string
-	// CommitterDate is the committer date of the commit object; the
-	// committer chose it, GitHub does not.
-	CommitterDate time.Time
-}
-
-func commitFrom(rc *github.RepositoryCommit) Commit {
-	cm := Commit{
+// commitFrom is commit rc in the vocabulary of facts.
+func commitFrom(rc *github.RepositoryCommit) ghfacts.Commit {
+	cm := ghfacts.Commit{
 		SHA:            rc.GetSHA(),
 		AuthorLogin:    rc.GetAuthor().GetLogin(),
 		CommitterLogin: rc.GetCommitter().GetLogin(),
@@ -118,7 +102,7 @@ func (c *Client) CompareCommits(ctx context.Context, base, head string) (Diverge
 // GitHub associates with it, like PullCommits does for a pull request's
 // commits. It is for commits a pull request's listing lacks (GitHub lists at
 // most 250, and may lag just after a push).
-func (c *Client) Commit(ctx context.Context, sha string) (*Commit, error) {
+func (c *Client) Commit(ctx context.Context, sha string) (*ghfacts.Commit, error) {
 	if sha == "" {
 		return nil, fmt.Errorf("get commit: empty sha")
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 )
 
@@ -153,7 +154,7 @@ func TestCommitLookup(t *testing.T) {
 		t.Fatal(err)
 	}
 	info, _ := srv.Commit(c1)
-	want := &ghapi.Commit{SHA: c1, Parents: []string{base}, AuthorLogin: "bob", CommitterLogin: "web-flow", Verified: true, Message: "first", CommitterDate: info.Date}
+	want := &ghfacts.Commit{SHA: c1, Parents: []string{base}, AuthorLogin: "bob", CommitterLogin: "web-flow", Verified: true, Message: "first", CommitterDate: info.Date}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Commit =\n%+v\nwant\n%+v", got, want)
 	}

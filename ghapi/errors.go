@@ -26,9 +26,9 @@ var (
 	// new commit does not descend from its current head (422 "Update is
 	// not a fast forward"). Re-read the branch and retry.
 	ErrNotFastForward = errors.New("not a fast-forward")
-	// ErrConflict: GitHub answered 409 (e.g. empty repository, or a
+	// errConflict: GitHub answered 409 (e.g. empty repository, or a
 	// conflicting concurrent change).
-	ErrConflict = errors.New("conflict")
+	errConflict = errors.New("conflict")
 	// ErrRateLimited: the request was still rate limited when retrying
 	// stopped.
 	ErrRateLimited = errors.New("rate limited")
@@ -147,7 +147,7 @@ func apiErrorFrom(er *github.ErrorResponse) *APIError {
 	case http.StatusForbidden:
 		ae.kind = ErrForbidden
 	case http.StatusConflict:
-		ae.kind = ErrConflict
+		ae.kind = errConflict
 	case http.StatusUnprocessableEntity:
 		m := strings.ToLower(ae.Message)
 		switch {

@@ -5,54 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/google/go-github/v60/github"
+
+	"github.com/pact-action/pact-action/ghfacts"
 )
 
-// PR is a pull request.
-type PR struct {
-	Number int
-	Title  string
-	// State is "open" or "closed".
-	State string
-	Draft bool
-	// HeadSHA and HeadRef are the head commit and branch name (in the
-	// head repository, which differs from the base one for forks).
-	HeadSHA string
-	HeadRef string
-	// HeadRepoFullName is "owner/repo" of the head repository; empty when
-	// that repository was deleted.
-	HeadRepoFullName string
-	BaseRef          string
-	BaseSHA          string
-	// Fork reports that the head repository is not the base repository.
-	// It is true when the head repository was deleted.
-	Fork        bool
-	AuthorLogin string
-	// RequestedReviewers and RequestedTeams are the accounts and the team
-	// slugs whose review is requested and not yet given (a review removes
-	// its author's request).
-	RequestedReviewers []string
-	RequestedTeams     []string
-}
-
-// Review is a pull request review.
-type Review struct {
-	ID int64
-	// State is upper-case as REST sends it: APPROVED, CHANGES_REQUESTED,
-	// COMMENTED, DISMISSED or PENDING.
-	State       string
-	AuthorLogin string
-	// CommitID is the head commit the review was made on.
-	CommitID    string
-	Body        string
-	HTMLURL     string
-	SubmittedAt time.Time
-}
-
-func prFrom(p *github.PullRequest) PR {
-	pr := PR{
+// prFrom is pull request p in the vocabulary of facts.
+func prFrom(p *github.PullRequest) ghfacts.PullRequest {
+	pr := ghfacts.PullRequest{
 		Number:      p.GetNumber(),
 		Title:       p.GetTitle(),
 		State:       p.GetState(),
@@ -84,7 +45,7 @@ func prFrom(p *github.PullRequest) PR {
 }
 
 // PullRequest returns pull request number.
-func (c *Client) PullRequest(ctx context.Context, number int) (*PR, error) {
+func (c *Client) PullRequest(ctx context.Context, number int) (*ghfacts.PullRequest, error) {
 	p, _, err := c.gh.PullRequests.Get(ctx, c.owner, c.repo, number)
 	if err != nil {
 		return nil, wrapErr(fmt.Sprintf("get pull request #%d", number), err)
@@ -106,7 +67,7 @@ func (c *Client) PullRequest(ctx context.Context, number int) (*PR, error) {
 // pull-requests: write gets ErrForbidden (or ErrNotFound); an account
 // GitHub cannot ask (the author, a non-collaborator, an app, a team the
 // token cannot see) fails the whole request with a 422 APIError.
-func (c *Client) RequestReviewers(ctx context.Context, number int, logins, teams []string) (*PR, error) {
+func (c *Client) RequestReviewers(ctx context.Context, number int, logins, teams []string) (*ghfacts.PullRequest, error) {
 	p, _, err := c.gh.PullRequests.RequestReviewers(ctx, c.owner, c.repo, number, github.ReviewersRequest{Reviewers: logins, TeamReviewers: teams})
 	if err != nil {
 		return nil, wrapErr(fmt.Sprintf("request reviews on pull request #%d", number), err)
@@ -116,9 +77,9 @@ func (c *Client) RequestReviewers(ctx context.Context, number int, logins, teams
 }
 
 // OpenPullRequests lists all open pull requests of the repository.
-func (c *Client) OpenPullRequests(ctx context.Context) ([]PR, error) {
+func (c *Client) OpenPullRequests(ctx context.Context) ([]ghfacts.PullRequest, error) {
 	opts := &github.PullRequestListOptions{State: "open", ListOptions: github.ListOptions{PerPage: perPage}}
-	var out []PR
+	var out []ghfacts.PullRequest
 	for {
 		page, resp, err := c.gh.PullRequests.List(ctx, c.owner, c.repo, opts)
 		if err != nil {
@@ -137,9 +98,9 @@ func (c *Client) OpenPullRequests(ctx context.Context) ([]PR, error) {
 // PullCommits lists the commits of pull request number, oldest first.
 // GitHub returns at most 250 commits for a pull request; longer pull
 // requests are silently truncated by GitHub.
-func (c *Client) PullCommits(ctx context.Context, number int) ([]Commit, error) {
+func (c *Client) PullCommits(ctx context.Context, number int) ([]ghfacts.Commit, error) {
 	opts := &github.ListOptions{PerPage: perPage}
-	var out []Commit
+	var out []ghfacts.Commit
 	for {
 		page, resp, err := c.gh.PullRequests.ListCommits(ctx, c.owner, c.repo, number, opts)
 		if err != nil {
@@ -155,22 +116,25 @@ func (c *Client) PullCommits(ctx context.Context, number int) ([]Commit, error) 
 	}
 }
 
-func reviewFrom(r *github.PullRequestReview) Review {
-	return Review{
+// reviewFrom is review r in the vocabulary of facts: its state in the
+// one case of the Review constants, its time in UTC.
+func reviewFrom(r *github.PullRequestReview) ghfacts.Review {
+	return ghfacts.Review{
 		ID:          r.GetID(),
-		State:       r.GetState(),
+		Found:       true,
+		State:       strings.ToUpper(r.GetState()),
 		AuthorLogin: r.GetUser().GetLogin(),
 		CommitID:    r.GetCommitID(),
 		Body:        r.GetBody(),
-		HTMLURL:     r.GetHTMLURL(),
-		SubmittedAt: r.GetSubmittedAt().Time,
+		URL:         r.GetHTMLURL(),
+		SubmittedAt: r.GetSubmittedAt().UTC(),
 	}
 }
 
 // Reviews lists the reviews of pull request number, oldest first.
-func (c *Client) Reviews(ctx context.Context, number int) ([]Review, error) {
+func (c *Client) Reviews(ctx context.Context, number int) ([]ghfacts.Review, error) {
 	opts := &github.ListOptions{PerPage: perPage}
-	var out []Review
+	var out []ghfacts.Review
 	for {
 		page, resp, err := c.gh.PullRequests.ListReviews(ctx, c.owner, c.repo, number, opts)
 		if err != nil {
@@ -186,35 +150,12 @@ func (c *Client) Reviews(ctx context.Context, number int) ([]Review, error) {
 	}
 }
 
-// Mergeability of a pull request as GitHub computes it (GraphQL's
-// MergeableState): lazily, when asked, so UNKNOWN right after its head or
-// its base's tip moved.
-const (
-	Mergeable   = "MERGEABLE"
-	Conflicting = "CONFLICTING"
-	Unknown     = "UNKNOWN"
-)
-
-// MergeablePR is an open pull request as the listing with mergeability
-// reports it.
-type MergeablePR struct {
-	Number int
-	// Mergeable is Mergeable, Conflicting or Unknown.
-	Mergeable        string
-	BaseRef, BaseSHA string
-	HeadRef, HeadSHA string
-	// HeadRepoFullName is "owner/repo" of the head repository ("" when it
-	// was deleted); Fork is set when it is not this repository (GitHub's
-	// isCrossRepository) or was deleted.
-	HeadRepoFullName string
-	Fork             bool
-}
-
 // OpenPRs is the repository's default branch, as GitHub names it when
-// asked, and its open pull requests with their mergeability.
+// asked, and its open pull requests with their mergeability
+// (ghfacts.PullRequest.Mergeable).
 type OpenPRs struct {
 	DefaultBranch string
-	PRs           []MergeablePR
+	PRs           []ghfacts.PullRequest
 }
 
 // maxPRPages bounds the pages of 100 open pull requests one listing reads.
@@ -278,7 +219,7 @@ func (c *Client) OpenPullRequestsMergeable(ctx context.Context) (*OpenPRs, error
 			out.DefaultBranch = b.Name
 		}
 		for _, n := range raw.Repository.PullRequests.Nodes {
-			pr := MergeablePR{Number: n.Number, Mergeable: n.Mergeable, BaseRef: n.BaseRefName, BaseSHA: n.BaseRefOID,
+			pr := ghfacts.PullRequest{Number: n.Number, State: "open", Mergeable: n.Mergeable, BaseRef: n.BaseRefName, BaseSHA: n.BaseRefOID,
 				HeadRef: n.HeadRefName, HeadSHA: n.HeadRefOID, Fork: n.IsCrossRepository || n.HeadRepository == nil}
 			if n.HeadRepository != nil {
 				pr.HeadRepoFullName = n.HeadRepository.NameWithOwner

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 )
 
@@ -29,16 +30,16 @@ func TestPullRequest(t *testing.T) {
 	tests := []struct {
 		name    string
 		number  int
-		want    ghapi.PR
+		want    ghfacts.PullRequest
 		wantErr error
 	}{
-		{name: "same repository", number: nSame, want: ghapi.PR{
+		{name: "same repository", number: nSame, want: ghfacts.PullRequest{
 			Number: nSame, Title: "Topic", State: "open", HeadSHA: same, HeadRef: "topic", HeadRepoFullName: "acme/widgets",
 			BaseRef: "main", BaseSHA: base, Fork: false, AuthorLogin: "bob"}},
-		{name: "fork", number: nFork, want: ghapi.PR{
+		{name: "fork", number: nFork, want: ghfacts.PullRequest{
 			Number: nFork, Title: "Merge evil into main", State: "open", HeadSHA: forkHead, HeadRef: "evil", HeadRepoFullName: "mallory/widgets",
 			BaseRef: "main", BaseSHA: base, Fork: true, AuthorLogin: "mallory"}},
-		{name: "draft from fork", number: nDraft, want: ghapi.PR{
+		{name: "draft from fork", number: nDraft, want: ghfacts.PullRequest{
 			Number: nDraft, Title: "Merge draft into main", State: "open", Draft: true, HeadSHA: srv.BranchHead("mallory", repo, "draft"), HeadRef: "draft",
 			HeadRepoFullName: "mallory/widgets", BaseRef: "main", BaseSHA: base, Fork: true, AuthorLogin: "mallory-bot"}},
 		{name: "missing", number: 999, wantErr: ghapi.ErrNotFound},
@@ -156,7 +157,7 @@ func TestPullCommits(t *testing.T) {
 		t.Fatal(err)
 	}
 	date := func(sha string) time.Time { c, _ := srv.Commit(sha); return c.Date }
-	want := []ghapi.Commit{
+	want := []ghfacts.Commit{
 		{SHA: c1, Parents: []string{base}, AuthorLogin: "bob", CommitterLogin: "bob", Verified: true, Message: "first", CommitterDate: date(c1)},
 		{SHA: c2, Parents: []string{c1}, AuthorLogin: "", CommitterLogin: "web-flow", Verified: false, Message: "update a", CommitterDate: date(c2)},
 	}
@@ -199,7 +200,7 @@ func TestReviews(t *testing.T) {
 	if len(list) != 2 || list[0].ID != r1 || list[1].ID != r2 || list[0].Body != "LGTM" {
 		t.Fatalf("Reviews = %+v", list)
 	}
-	if got := list[0]; got.State != "APPROVED" || got.AuthorLogin != "carol" || got.CommitID != head || got.HTMLURL == "" || got.SubmittedAt.IsZero() {
+	if got := list[0]; got.State != "APPROVED" || got.AuthorLogin != "carol" || got.CommitID != head || got.URL == "" || got.SubmittedAt.IsZero() {
 		t.Errorf("the approval = %+v", got)
 	}
 	if got := list[1]; got.State != "CHANGES_REQUESTED" || got.AuthorLogin != "dave" || got.CommitID != "0000000000000000000000000000000000000000" {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pact-action/pact-action/ghapi"
+	"github.com/pact-action/pact-action/ghfacts"
 	"github.com/pact-action/pact-action/internal/testkit/fakegithub"
 )
 
@@ -44,15 +45,15 @@ func TestOpenPullRequestsMergeable(t *testing.T) {
 	if got.DefaultBranch != "main" || len(got.PRs) != 103 {
 		t.Fatalf("default branch %q, %d pull requests", got.DefaultBranch, len(got.PRs))
 	}
-	byNumber := map[int]ghapi.MergeablePR{}
+	byNumber := map[int]ghfacts.PullRequest{}
 	for _, pr := range got.PRs {
 		byNumber[pr.Number] = pr
 	}
-	want := map[int]ghapi.MergeablePR{
-		clean[100]: {Number: clean[100], Mergeable: ghapi.Mergeable, BaseRef: "main", BaseSHA: tip, HeadRef: "clean",
+	want := map[int]ghfacts.PullRequest{
+		clean[100]: {Number: clean[100], State: "open", Mergeable: ghfacts.Mergeable, BaseRef: "main", BaseSHA: tip, HeadRef: "clean",
 			HeadSHA: srv.BranchHead(owner, repo, "clean"), HeadRepoFullName: owner + "/" + repo},
-		pact: {Number: pact, Mergeable: ghapi.Conflicting, BaseRef: "main", BaseSHA: tip, HeadRef: "pact", HeadSHA: conflicting, HeadRepoFullName: owner + "/" + repo},
-		fork: {Number: fork, Mergeable: ghapi.Mergeable, BaseRef: "main", BaseSHA: tip, HeadRef: "evil",
+		pact: {Number: pact, State: "open", Mergeable: ghfacts.Conflicting, BaseRef: "main", BaseSHA: tip, HeadRef: "pact", HeadSHA: conflicting, HeadRepoFullName: owner + "/" + repo},
+		fork: {Number: fork, State: "open", Mergeable: ghfacts.Mergeable, BaseRef: "main", BaseSHA: tip, HeadRef: "evil",
 			HeadSHA: srv.BranchHead("mallory", repo, "evil"), HeadRepoFullName: "mallory/" + repo, Fork: true},
 	}
 	for n, w := range want {

@@ -4,7 +4,7 @@
 // (ModeFor), which events re-judge every open pull request (Rejudges),
 // which bring pull requests up to date with their bases (UpdatesBranches),
 // and the pull request a merge queue's branch names (MergeGroupPRs). It is
-// pure: bytes and names in, no GitHub client. action.Run dispatches on it,
+// pure: bytes and names in, no GitHub client. action's run dispatches on it,
 // and doctor reads a workflow's triggers with the same ModeFor and
 // UpdatesBranches.
 package ghevent

@@ -17,10 +17,10 @@ type Annotation struct {
 	Message string
 }
 
-// Annotations turns every finding into an annotation, on its
+// annotations turns every finding into an annotation, on its
 // AnnotatedLine since GitHub needs a line; GitHub shows their text as it
 // is, so what someone else wrote goes through PlainText.
-func Annotations(findings []checks.Finding) []Annotation {
+func annotations(findings []checks.Finding) []Annotation {
 	out := make([]Annotation, 0, len(findings))
 	for _, f := range findings {
 		// A task file's path holds its task id: GitHub shows it above the
@@ -60,12 +60,12 @@ func CheckRunAnnotations(findings []checks.Finding) (anns []Annotation, left int
 		left = checks.Count(ordered[MaxCheckRunAnnotations:]).Total()
 		ordered = ordered[:MaxCheckRunAnnotations]
 	}
-	return Annotations(ordered), left
+	return annotations(ordered), left
 }
 
-// MaxWorkflowAnnotations is how many error, warning and notice commands
+// maxWorkflowAnnotations is how many error, warning and notice commands
 // GitHub shows per step; the fallback summarises the rest in one line.
-const MaxWorkflowAnnotations = 10
+const maxWorkflowAnnotations = 10
 
 // WorkflowAnnotations are the workflow commands a step without a check run
 // (a read-only token) writes: the most important findings, errors first,
@@ -73,10 +73,10 @@ const MaxWorkflowAnnotations = 10
 // (more, "" when none are left out) can say how many.
 func WorkflowAnnotations(findings []checks.Finding) (anns []Annotation, more string) {
 	ordered := ByImportance(findings)
-	if len(ordered) > MaxWorkflowAnnotations {
-		keep := MaxWorkflowAnnotations - 1
-		more = fmt.Sprintf("pact: %d more finding(s) are not annotated (GitHub shows %d per step); the job summary and the JSON report list them", checks.Count(ordered[keep:]).Total(), MaxWorkflowAnnotations)
+	if len(ordered) > maxWorkflowAnnotations {
+		keep := maxWorkflowAnnotations - 1
+		more = fmt.Sprintf("pact: %d more finding(s) are not annotated (GitHub shows %d per step); the job summary and the JSON report list them", checks.Count(ordered[keep:]).Total(), maxWorkflowAnnotations)
 		ordered = ordered[:keep]
 	}
-	return Annotations(ordered), more
+	return annotations(ordered), more
 }

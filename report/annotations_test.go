@@ -11,7 +11,7 @@ import (
 
 func TestAnnotationsPointAtALine(t *testing.T) {
 	t.Parallel()
-	anns := Annotations([]checks.Finding{finding(checks.SeverityError, 0, "no line"), finding(checks.SeverityWarning, 7, "w"), finding(checks.SeverityPending, 3, "p")})
+	anns := annotations([]checks.Finding{finding(checks.SeverityError, 0, "no line"), finding(checks.SeverityWarning, 7, "w"), finding(checks.SeverityPending, 3, "p")})
 	want := []struct {
 		line  int
 		level string
@@ -92,8 +92,8 @@ func TestWorkflowAnnotationsLeaveRoomToSayWhatIsLeftOut(t *testing.T) {
 		wantMore         string
 	}{
 		{warnings: 2, errors: 1, wantAnns: 3},
-		{warnings: MaxWorkflowAnnotations - 1, errors: 1, wantAnns: MaxWorkflowAnnotations},
-		{warnings: MaxWorkflowAnnotations, errors: 1, wantAnns: MaxWorkflowAnnotations - 1, wantMore: "pact: 2 more finding(s) are not annotated"},
+		{warnings: maxWorkflowAnnotations - 1, errors: 1, wantAnns: maxWorkflowAnnotations},
+		{warnings: maxWorkflowAnnotations, errors: 1, wantAnns: maxWorkflowAnnotations - 1, wantMore: "pact: 2 more finding(s) are not annotated"},
 	} {
 		var fs []checks.Finding
 		for i := range tt.warnings {

@@ -20,8 +20,8 @@ const (
 	ConclusionWaiting = "action_required"
 )
 
-// MaxText is GitHub's limit for a check run's summary and text.
-const MaxText = 65535
+// maxText is GitHub's limit for a check run's summary and text.
+const maxText = 65535
 
 // Verdict is everything a report shows about one judged head.
 type Verdict struct {
@@ -143,7 +143,7 @@ func where(f checks.Finding) string {
 
 // Summary renders the check's Markdown summary: a verdict line, the features
 // and tasks table, what each waiting task waits for and from whom, and each
-// finding's code, message and fix hint. It stays under MaxText; when
+// finding's code, message and fix hint. It stays under maxText; when
 // something had to be cut it says what.
 func Summary(v Verdict) string {
 	var head strings.Builder
@@ -185,7 +185,7 @@ func Summary(v Verdict) string {
 			waitingFindings = append(waitingFindings, f)
 			line := Escape(f.Message)
 			if who := v.Requested[f.TaskID]; len(who) > 0 && f.TaskID != "" {
-				line += "; review requested from " + Reviewers(who)
+				line += "; review requested from " + reviewers(who)
 			}
 			waiting = append(waiting, fmt.Sprintf("- %s\n", line))
 		}
@@ -209,9 +209,9 @@ func Summary(v Verdict) string {
 		left := func(from int) int {
 			return checks.Count(waitingFindings[min(from, len(waitingFindings)):]).Total() + max(0, len(waiting)-max(from, len(waitingFindings)))
 		}
-		out += fit(len(waiting), func(i int) string { return waiting[i] }, MaxText/2-len(out), "\n_…%d more waiting task(s) not listed here to fit GitHub's 65,535-character limit; "+eachTask+"._\n", left)
+		out += fit(len(waiting), func(i int) string { return waiting[i] }, maxText/2-len(out), "\n_…%d more waiting task(s) not listed here to fit GitHub's 65,535-character limit; "+eachTask+"._\n", left)
 	}
-	budget := MaxText - len(out) - len(footer) - 200
+	budget := maxText - len(out) - len(footer) - 200
 	if len(v.Findings) > 0 {
 		budget /= 2
 	}
@@ -219,7 +219,7 @@ func Summary(v Verdict) string {
 		tasks = cut(tasks, budget, "\n_…the task table was cut to fit GitHub's 65,535-character limit._\n")
 	}
 	out += tasks
-	budget = MaxText - len(out) - len(footer) - 200
+	budget = maxText - len(out) - len(footer) - 200
 	if len(v.Findings) > 0 {
 		out += findingsHeader
 		// Rows are rendered only while they fit: a log can have a million
@@ -228,15 +228,15 @@ func Summary(v Verdict) string {
 			func(from int) int { return checks.Count(v.Findings[from:]).Total() })
 	}
 	out += footer
-	if len(out) > MaxText {
-		out = cut(out, MaxText, "\n_…cut to fit GitHub's 65,535-character limit._\n")
+	if len(out) > maxText {
+		out = cut(out, maxText, "\n_…cut to fit GitHub's 65,535-character limit._\n")
 	}
 	return out
 }
 
-// Reviewers names the accounts and teams a review is requested from, inert
+// reviewers names the accounts and teams a review is requested from, inert
 // (an @ that mentions nobody): @login, team slug.
-func Reviewers(rs []checks.Reviewer) string {
+func reviewers(rs []checks.Reviewer) string {
 	names := make([]string, 0, len(rs))
 	for _, r := range rs {
 		if r.Team != "" {
@@ -344,12 +344,12 @@ func findingRow(f checks.Finding) string {
 }
 
 // Text is the check run's details text: one plain block per finding, under
-// MaxText.
+// maxText.
 func Text(findings []checks.Finding) string {
 	var b strings.Builder
 	for i, f := range findings {
 		entry := fmt.Sprintf("%s %s %s\n%s\nHint: %s\n\n", Code(string(f.Severity)), Code(string(f.Code)), Code(where(f)), Escape(f.Message), Escape(f.Hint))
-		if b.Len()+len(entry) > MaxText-200 {
+		if b.Len()+len(entry) > maxText-200 {
 			fmt.Fprintf(&b, "_…%d more finding(s) cut to fit GitHub's limit; the JSON report lists them._\n", checks.Count(findings[i:]).Total())
 			break
 		}

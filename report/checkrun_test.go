@@ -125,17 +125,17 @@ func TestSummaryStaysUnderGitHubsLimitAndSaysWhatWasCut(t *testing.T) {
 		findings = append(findings, finding(checks.SeverityError, i, strings.Repeat("x", 60)+fmt.Sprint(i)))
 	}
 	got := Summary(Verdict{CheckName: "pact", Findings: findings, State: projection.NewState()})
-	if len(got) > MaxText {
-		t.Fatalf("summary is %d characters, over %d", len(got), MaxText)
+	if len(got) > maxText {
+		t.Fatalf("summary is %d characters, over %d", len(got), maxText)
 	}
 	if !strings.Contains(got, "more finding(s) not shown") {
 		t.Error("the cut summary does not say findings were left out")
 	}
 	text := Text(findings)
-	if len(text) > MaxText || !strings.Contains(text, "more finding(s) cut") {
+	if len(text) > maxText || !strings.Contains(text, "more finding(s) cut") {
 		t.Errorf("text is %d characters or lacks the cut note", len(text))
 	}
-	if n := len(Annotations(findings)); n != len(findings) {
+	if n := len(annotations(findings)); n != len(findings) {
 		t.Errorf("Annotations = %d, want every finding (%d)", n, len(findings))
 	}
 }
@@ -180,8 +180,8 @@ func TestSummaryCutsEveryPartWithANote(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			got := Summary(tt.v)
-			if len(got) > MaxText {
-				t.Errorf("summary is %d bytes, over %d", len(got), MaxText)
+			if len(got) > maxText {
+				t.Errorf("summary is %d bytes, over %d", len(got), maxText)
 			}
 			for _, n := range tt.notes {
 				if !strings.Contains(got, n) {

@@ -282,7 +282,7 @@ func TestTextFormat(t *testing.T) {
 		{[]checks.Finding{{Severity: checks.SeverityPending}, {Severity: checks.SeverityPending}}, "valid: 0 errors, 0 warnings, 2 pending"},
 	}
 	for _, v := range verdicts {
-		if got := VerdictLine(v.findings); got != v.want {
+		if got := verdictLine(v.findings); got != v.want {
 			t.Errorf("VerdictLine = %q, want %q", got, v.want)
 		}
 	}

@@ -50,10 +50,10 @@ func FuzzRender(f *testing.F) {
 			}
 		}
 		summary := Summary(Verdict{CheckName: "pact", HeadBranch: "feat/x", HeadSHA: strings.Repeat("a", 40), Findings: findings, State: res.State})
-		if len(summary) > MaxText {
+		if len(summary) > maxText {
 			t.Fatalf("summary of %d bytes", len(summary))
 		}
-		for _, a := range Annotations(findings) {
+		for _, a := range annotations(findings) {
 			if a.Line < 1 || strings.Contains(a.Title, "\n") {
 				t.Fatalf("annotation %+v", a)
 			}

@@ -28,10 +28,10 @@ func surfaces(t *testing.T, s string) map[string]string {
 	v := Verdict{CheckName: s, HeadBranch: s, HeadSHA: strings.Repeat("a", 40), Findings: findings, State: st, Note: s,
 		Requested: map[string][]checks.Reviewer{s: {{Login: s}, {Team: s}}}, RequestNotes: []string{s}}
 	out := map[string]string{
-		"Escape": Escape(s), "Code": Code(s), "Fence": Fence(s, s), "Reviewers": Reviewers([]checks.Reviewer{{Login: s}, {Team: s}}),
+		"Escape": Escape(s), "Code": Code(s), "Fence": Fence(s, s), "Reviewers": reviewers([]checks.Reviewer{{Login: s}, {Team: s}}),
 		"Summary": Summary(v), "Text": Text(findings), "NotJudged": NotJudged(s, s, Stopped(s, true)), "Plain": Plain(s),
 	}
-	for i, a := range Annotations(findings) {
+	for i, a := range annotations(findings) {
 		out["annotation title "+string(rune('0'+i))] = a.Title
 		out["annotation message "+string(rune('0'+i))] = a.Message
 		out["annotation path "+string(rune('0'+i))] = a.Path

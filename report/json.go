@@ -31,8 +31,8 @@ type OmittedJSON struct {
 	Count    int             `json:"count"`
 }
 
-// NewJSON builds the JSON form of findings; valid means no error finding.
-func NewJSON(findings []checks.Finding) JSON {
+// newJSON builds the JSON form of findings; valid means no error finding.
+func newJSON(findings []checks.Finding) JSON {
 	c := checks.Count(findings)
 	listed := make([]checks.Finding, 0, len(findings))
 	var omitted []OmittedJSON
@@ -48,7 +48,7 @@ func NewJSON(findings []checks.Finding) JSON {
 
 // WriteJSON writes the JSON form of findings, indented.
 func WriteJSON(w io.Writer, findings []checks.Finding) error {
-	return writeIndented(w, NewJSON(findings))
+	return writeIndented(w, newJSON(findings))
 }
 
 // CheckJSON is the action's judgement of one head: `pact-action check
@@ -66,7 +66,7 @@ func (j CheckJSON) Write(w io.Writer) error { return writeIndented(w, j) }
 // NewCheckJSON builds the judgement of one head; head and the check run's
 // id are left out when empty.
 func NewCheckJSON(conclusion, head string, checkRunID int64, findings []checks.Finding) CheckJSON {
-	return CheckJSON{Conclusion: conclusion, HeadSHA: head, CheckRunID: checkRunID, JSON: NewJSON(findings)}
+	return CheckJSON{Conclusion: conclusion, HeadSHA: head, CheckRunID: checkRunID, JSON: newJSON(findings)}
 }
 
 // ActionJSON is the action's report file (the report output): the

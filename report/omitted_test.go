@@ -31,13 +31,13 @@ func TestOmittedErrorsStillFail(t *testing.T) {
 	if got := Title(findings); got != "5000 violations — merge blocked" {
 		t.Errorf("title %q", got)
 	}
-	if got := VerdictLine(findings); !strings.HasPrefix(got, "invalid: 5000 errors, 100 warnings") {
+	if got := verdictLine(findings); !strings.HasPrefix(got, "invalid: 5000 errors, 100 warnings") {
 		t.Errorf("verdict line %q", got)
 	}
 	if s := Summary(Verdict{CheckName: "pact", Findings: findings}); !strings.Contains(s, "## ❌ pact: 5000 violations") || !strings.Contains(s, "5000 error(s), 0 waiting, 100 warning(s)") {
 		t.Errorf("summary:\n%s", s)
 	}
-	j := NewJSON(findings)
+	j := newJSON(findings)
 	if j.Valid || j.Errors != 5000 || j.Warnings != 100 || len(j.Findings) != 100 || len(j.Omitted) != 1 || j.Omitted[0].Count != 5000 {
 		t.Errorf("JSON valid %v, errors %d, warnings %d, %d listed, omitted %+v", j.Valid, j.Errors, j.Warnings, len(j.Findings), j.Omitted)
 	}

@@ -17,7 +17,7 @@ func WriteText(w io.Writer, findings []checks.Finding) error {
 	// the report built as one string would be held beside them.
 	b := bufio.NewWriterSize(w, 64<<10)
 	writeFindings(b, findings)
-	b.WriteString(VerdictLine(findings) + "\n")
+	b.WriteString(verdictLine(findings) + "\n")
 	return b.Flush()
 }
 
@@ -39,9 +39,9 @@ func writeFindings(b *bufio.Writer, findings []checks.Finding) {
 	}
 }
 
-// VerdictLine is the one-line outcome of validate: valid or invalid, with
+// verdictLine is the one-line outcome of validate: valid or invalid, with
 // the counts.
-func VerdictLine(findings []checks.Finding) string {
+func verdictLine(findings []checks.Finding) string {
 	c := checks.Count(findings)
 	word := "valid"
 	if c.Errors > 0 {

@@ -46,9 +46,14 @@ func under(pkg, dir string) bool { return pkg == dir || strings.HasPrefix(pkg, d
 // allowed lists, for every product package, the packages of ours it may
 // import (internal/prose, the few shared words, is allowed everywhere).
 var allowed = map[string][]string{
-	"pactfile":         {"internal/yamlemit"},
-	"schemas":          {},
-	"ghevent":          {},
+	"pactfile": {"internal/yamlemit"},
+	"schemas":  {},
+	"ghevent":  {},
+	// The one vocabulary of GitHub facts (a pull request, a review, a
+	// comment, a commit): ghapi returns it, checks and bot read it, and it
+	// imports nothing, so that no package converts one shape of a fact
+	// into another (CONTRIBUTING.md: Architecture).
+	"ghfacts":          {},
 	"internal/prose":   {},
 	"internal/cmdline": {},
 	"internal/version": {},
@@ -61,13 +66,13 @@ var allowed = map[string][]string{
 	// event types and their semantics (CONTRIBUTING.md: Architecture).
 	"projection/internal/jsonscan": {},
 	"config":                       {"schemas", "projection", "pactfile"},
-	"checks":                       {"projection", "config", "pactfile"},
+	"checks":                       {"projection", "config", "pactfile", "ghfacts"},
 	"report":                       {"checks", "projection"},
-	"bot":                          {"pactfile", "projection", "checks", "config", "report", "ghevent"},
-	"ghapi":                        {},
+	"bot":                          {"pactfile", "projection", "checks", "config", "report", "ghevent", "ghfacts"},
+	"ghapi":                        {"ghfacts"},
 	// The writers' snapshot names the build of pactify that wrote it.
 	"pactdir":     {"pactfile", "projection", "internal/version"},
-	"action":      {"pactfile", "projection", "checks", "config", "report", "bot", "ghapi", "ghevent", "pactdir", "doctor", "internal/cmdline", "internal/version"},
+	"action":      {"pactfile", "projection", "checks", "config", "report", "bot", "ghapi", "ghfacts", "ghevent", "pactdir", "doctor", "internal/cmdline", "internal/version"},
 	"doctor":      {"pactfile", "projection", "checks", "config", "ghapi", "ghevent"},
 	"cmd/pactify": {"pactfile", "projection", "checks", "report", "pactdir", "internal/cmdline", "internal/version"},
 	// The action's entry reads flags and the environment and makes one
@@ -84,7 +89,7 @@ var thin = map[string][]string{"cmd/pact-action": {"github.com/spf13/cobra"}}
 
 // pure packages judge data only: no network, no GitHub client, no clock of
 // their own choosing beyond what the caller hands in.
-var pure = []string{"pactfile", "schemas", "ghevent", "internal/prose", "internal/yamlemit", "projection", "projection/internal/jsonscan", "config", "checks", "report", "bot"}
+var pure = []string{"pactfile", "schemas", "ghevent", "ghfacts", "internal/prose", "internal/yamlemit", "projection", "projection/internal/jsonscan", "config", "checks", "report", "bot"}
 
 func TestLayering(t *testing.T) {
 	t.Parallel()

@@ -190,7 +190,7 @@ func TestDockerignoreKeepsTheBuild(t *testing.T) {
 			t.Errorf(".dockerignore leaves out %s, which the image's build reads", p)
 		}
 	}
-	for _, p := range []string{".git/HEAD", "action/check_pr_test.go", "projection/testdata/x", "internal/testkit/fakegithub/server.go", "docs/check.md", "examples/demo/.pact/log.jsonl"} {
+	for _, p := range []string{".git/HEAD", "action/check_test.go", "projection/testdata/x", "internal/testkit/fakegithub/server.go", "docs/check.md", "examples/demo/.pact/log.jsonl"} {
 		if !excluded(p) {
 			t.Errorf(".dockerignore sends %s into the build context", p)
 		}
