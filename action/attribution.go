@@ -23,9 +23,9 @@ import (
 var lineSeed = maphash.MakeSeed()
 
 // lineKey stands for a log line's bytes: attribution compares lines by
-// key, which keeps 8 bytes of each line of a log rather than its text (a
-// log of 100 MB read at a few commits held several times its size as map
-// keys: docs/semantics.md §7). The seed is chosen per run, so no author
+// key, which keeps 8 bytes of each line of a log rather than its text:
+// memory bounded by a small multiple of the bytes read (docs/semantics.md
+// §7), not by the lines they hold. The seed is chosen per run, so no author
 // can write a line whose key another line has but by chance, 2^-64 for a
 // pair, as projection tells identical duplicate lines apart.
 func lineKey(line []byte) uint64 { return maphash.Bytes(lineSeed, line) }
@@ -59,8 +59,8 @@ func (g *gatherer) has(sha string, key uint64, occ int) (bool, error) {
 // readLogAt reads the log at sha, one of at most maxLogReads reads (past
 // them errBudget), for all that provenance asks of it: the keys
 // attribution counts (count) and the tasks awaiting review there
-// (awaitingAt), so that no log is read twice nor held after (a log of
-// 100 MB read again was a second share of the byte budget).
+// (awaitingAt), so that no log is read twice nor held after: each read is
+// a share of the byte budget.
 func (g *gatherer) readLogAt(sha string) error {
 	if g.reads >= maxLogReads {
 		return errBudget

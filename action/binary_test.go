@@ -689,7 +689,7 @@ func TestBinaryBot(t *testing.T) {
 // TestBinaryJunkPR: a pull request carrying 100 MB of junk under
 // .pact/tasks/ (20 files of 5 MiB that no event names) is judged without
 // reading it: a few KiB downloaded, and a peak resident set far below the
-// junk (before: 256–260 MiB, and 148 MiB downloaded in 27 calls).
+// junk.
 func TestBinaryJunkPR(t *testing.T) {
 	t.Parallel()
 	b := seedJunk(t, 20, 5<<20)
@@ -769,10 +769,8 @@ func TestBinaryMaxPactBytesInput(t *testing.T) {
 // `1` to the log (2 MB, far under max-pact-bytes) gets a failing check
 // within a bounded memory (docs/semantics.md §7): 100 malformed lines
 // listed, the rest counted exactly in the check run, the job summary and
-// the JSON report (before the cap: a peak resident set of 1.8 GiB). So
-// does every other junk shape (loggen.Junk) at junkBytes: before
-// defective lines were kept compactly, a million lines of `{}` took
-// about 1.5 GiB.
+// the JSON report. So does every other junk shape (loggen.Junk) at
+// junkBytes.
 func TestBinaryMalformedFlood(t *testing.T) {
 	t.Parallel()
 	const lines = 1_000_000
@@ -874,12 +872,11 @@ func TestBinaryBotMalformedFlood(t *testing.T) {
 }
 
 // TestBinaryValidFlood: a pull request appending 48 MB of distinct, valid
-// events (rounds of changes requested and checkpoints, the story of issue
-// 32: 215,741 lines of checkpoints at that size took the check to 478
-// MiB) is judged, a review of it recorded, and its pact previewed with
-// check --local, each within 256 MiB (docs/semantics.md §7). Before, the
-// check peaked at 552 MiB and the bot at 780 MiB on this flood, over twice
-// the bound; --local at 146 MiB, over it only at 100 MB. Provenance is
+// events (rounds of changes requested and checkpoints) is judged, a review
+// of it recorded, and its pact previewed with check --local, each within
+// 256 MiB (docs/semantics.md §7): the smallest flood at which the costs
+// this bound was set against pass it twice over (docs/performance.md,
+// "Memory of a flood of valid events"). Provenance is
 // require, whose gathering blew up: the changes_requested lines, committed
 // by the worker's account, are each unverified, and counted exactly. A
 // review dated before the events of a flood of 20 MB is not recorded (the
@@ -999,10 +996,9 @@ func validFlood(size int, at time.Time) (flood string, changes int) {
 
 // junkBytes is how much of each junk shape the binary's flood tests
 // append to the log: 1.5 MB, enough for the costs these tests were
-// written against to pass the 256 MiB bound at least twice over (`{}`
-// took 1.5 GiB in a check and 1.2 GiB in a bot run on 3 MB, about 500
-// bytes a line), and for the shapes of 1 MiB lines to write more than
-// the 1 MiB of output allowed had their values not been clipped.
+// written against to pass the 256 MiB bound at least twice over
+// (docs/performance.md), and for the shapes of 1 MiB lines to write more
+// than the 1 MiB of output allowed had their values not been clipped.
 const junkBytes = 3 << 19
 
 // TestBinaryJobNamedLikeTheCheck: GitHub posts a check run for every job,

@@ -399,8 +399,8 @@ func (o *botOutcome) write(ctx context.Context, gh botGitHub, pr ghfacts.PullReq
 // maxReorderBytes bounds the log the bot replays with every event held, to
 // judge an event dated before later ones (projection.Log.Propose replays
 // the longer log, listing every rejection): that holds several times the
-// log's size (a 45 MB log: 400 MB), where a log read without its events
-// holds a small part of it (docs/semantics.md §7). A review or comment on
+// log's size, where a log read without its events holds a small part of
+// it (docs/semantics.md §7; docs/performance.md has the figures). A review or comment on
 // a larger log is refused; made again, it is recorded at its own time.
 const maxReorderBytes = 16 << 20
 

@@ -504,9 +504,9 @@ func changedTaskFiles(ctx context.Context, head *headFiles, s settings, bases ..
 }
 
 // asPrefixOf is base as the first bytes of head when head's log begins with
-// it, as an append-only log does: held once, where a merge base's log of
-// 100 MB held beside the head's took a check past 256 MiB
-// (docs/semantics.md §7). Otherwise (a rewritten log, or none) it is base.
+// it, as an append-only log does: held once rather than twice, since a
+// judgement's memory is bounded by the bytes it reads (docs/semantics.md
+// §7). Otherwise (a rewritten log, or none) it is base.
 func asPrefixOf(head, base []byte) []byte {
 	if base != nil && bytes.HasPrefix(head, base) {
 		return head[:len(base):len(base)]

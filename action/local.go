@@ -113,8 +113,7 @@ func Local(ctx context.Context, o LocalOptions, stdout io.Writer) error {
 			return err
 		}
 		// Read into a buffer of the log's size: io.ReadAll grows by
-		// doubling, which held up to twice a log of 100 MB
-		// (docs/semantics.md §7).
+		// doubling, which holds up to twice the log (docs/semantics.md §7).
 		head = make([]byte, size)
 		n, err := io.ReadFull(f, head)
 		_ = f.Close() // only read

@@ -83,8 +83,8 @@ const (
 	// maxAnchors bounds the distinct commits accepts are judged given on
 	// (coverage.go): each costs a code identity and, where its code is not
 	// the head's, a comparison (stale: tree), or a comparison (push), so
-	// thousands of accepts, each naming a commit of its own, spent the
-	// token's hourly budget in one check (2 MB of them: 845 comparisons).
+	// thousands of accepts, each naming a commit of its own, would spend
+	// the token's hourly budget in one check.
 	// An accept is given on a commit of the pull request, which GitHub
 	// lists 250 of, or on the merge base.
 	maxAnchors = 250
