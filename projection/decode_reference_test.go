@@ -21,8 +21,8 @@ import (
 )
 
 // parseReference is parse as it was: bufio lines and decodeLineReference.
-func parseReference(r io.Reader) (*Log, error) {
-	log := &Log{}
+func parseReference(r io.Reader) (*EventLog, error) {
+	log := &EventLog{}
 	err := refScanLines(r, func(n int, line []byte, tooLong bool) {
 		log.Lines = n
 		log.addReference(n, line, tooLong)
@@ -88,7 +88,7 @@ func refReadLine(br *bufio.Reader) (line []byte, tooLong bool, err error) {
 	}
 }
 
-func (l *Log) addReference(n int, line []byte, tooLong bool) {
+func (l *EventLog) addReference(n int, line []byte, tooLong bool) {
 	if tooLong {
 		l.Malformed = append(l.Malformed, Malformed{Line: n, Code: CodeMalformedJSON, Message: fmt.Sprintf("line is longer than the %d-byte bound", MaxLineBytes)})
 		return
@@ -117,8 +117,8 @@ func (l *Log) addReference(n int, line []byte, tooLong bool) {
 		return
 	}
 	ev.Line = n
-	ev.hash = maphash.Bytes(lineSeed, line)
 	l.Events = append(l.Events, ev)
+	l.hashes = append(l.hashes, maphash.Bytes(lineSeed, line))
 }
 
 // decodeLine turns one non-blank, valid UTF-8 line into an Event. It reports

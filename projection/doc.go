@@ -6,8 +6,9 @@
 // of its type (events.go: NewInit … NewMerge) and encoded by Encode
 // (emit.go), beside the decoder that reads it back.
 //
-// Every reader of a log goes through one door, Read (read.go), whose
-// options say what it keeps; the verdict is the same either way. The fast
+// Every reader of a log goes through the door of read.go: Read, which
+// keeps no event and gives a Log, or ReadEvents, which keeps them all and
+// gives an EventLog; the verdict is the same either way. The fast
 // path is fenced, each part in its own place and held to the canonical one
 // by differential tests and fuzz targets: the byte-level JSON scanner under
 // the decoder (internal/jsonscan), the parallel replay that keeps no events

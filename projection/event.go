@@ -104,9 +104,6 @@ type Event struct {
 	Problem *Problem
 	// idNotString marks an event_id that is present but not a string.
 	idNotString bool
-	// hash identifies the line's bytes so byte-identical duplicates can be
-	// told apart from conflicting ones without keeping every line in memory.
-	hash uint64
 }
 
 // MissingEventID reports whether the event lacks a non-empty event_id. A

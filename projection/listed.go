@@ -56,7 +56,7 @@ type rejectionKey struct {
 // without init first, since it is the one that explains the others) and
 // counting the rest. Which are kept does not depend on the order they come
 // in, so the canonical and the parallel replay list the same ones. A limit
-// of 0 keeps them all (Propose compares whole verdicts).
+// of 0 keeps them all (EventLog.propose compares whole verdicts).
 type rejectionSet struct {
 	limit int
 	byKey map[rejectionKey][]seqRejection

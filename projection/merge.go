@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
-	"runtime"
 
 	"github.com/pact-action/pact-action/pactfile"
 )
@@ -215,7 +214,7 @@ func mergeAppended(base, upstream, other []byte) (m *Merged, ok bool, err error)
 
 	// The new lines of each log, read whole (they are few), and the
 	// event_ids they use, which the ancestor's replay looks up.
-	var minis [3]*Log
+	var minis [3]*EventLog
 	var ids []string
 	for i, s := range []*sideLines{&up, &ot, mLines} {
 		minis[i], err = parseFrom(bytes.NewReader(lfLines(s.lines)), false, prefix+1)
@@ -233,13 +232,13 @@ func mergeAppended(base, upstream, other []byte) (m *Merged, ok bool, err error)
 			}
 		}
 	}
-	baseLog := &Log{eventless: true, lookup: ids, size: int64(len(base))}
-	baseLog, baseRes, err := readInto(baseLog, bytes.NewReader(base), min(runtime.GOMAXPROCS(0), maxWorkers), chunkBytes)
+	baseLog, err := readLean(bytes.NewReader(base), leanOptions{size: int64(len(base)), lookup: ids})
 	if err != nil {
 		// More names than the parallel replay holds: the whole merge reads
 		// them keeping events (ReadBytes does the same).
 		return nil, false, nil //nolint:nilerr // not an error of the merge: the whole merge answers
 	}
+	baseRes := replayLean(baseLog)
 	result := &Merged{upstream: lfLog(upstream, nil), added: added.lines, Upstream: prefix + len(up.lines), Added: len(added.lines), FullReplays: 1}
 	if baseRes.Unsupported != nil {
 		result.Result = baseRes
@@ -488,7 +487,7 @@ func mergeWhole(base, upstream, other []byte) (*Merged, error) {
 	whole := func(lines [][]byte) *sideLines { return &sideLines{lines: lines} }
 	up, ot := whole(uL), whole(xL)
 
-	var logs [3]*Log
+	var logs [3]*EventLog
 	var res [3]*Result
 	for i, b := range [][]byte{upstream, other, merged} {
 		var err error

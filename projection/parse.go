@@ -13,18 +13,18 @@ import (
 
 var lineSeed = maphash.MakeSeed()
 
-// parse reads a whole log, keeping its events (Read with KeepEvents, with
-// early: those whose findings are final on reading are judged then and not
-// kept, judgedOnRead). It returns an error only when the reader fails;
-// every defect of the content is recorded in the Log instead.
-func parse(r io.Reader, early bool) (*Log, error) {
+// parse reads a whole log, keeping its events (ReadEvents, with early:
+// those whose findings are final on reading are judged then and not kept,
+// judgedOnRead). It returns an error only when the reader fails; every
+// defect of the content is recorded in the EventLog instead.
+func parse(r io.Reader, early bool) (*EventLog, error) {
 	return parseFrom(r, early, 1)
 }
 
 // parseFrom is parse of the lines of a log from line first on (r starts
 // there): they are numbered from first, and only a line 1 loses a BOM.
-func parseFrom(r io.Reader, early bool, first int) (*Log, error) {
-	log := &Log{}
+func parseFrom(r io.Reader, early bool, first int) (*EventLog, error) {
+	log := &EventLog{}
 	var d decoder
 	err := scanLinesFrom(r, first, func(n int, line []byte, tooLong bool) {
 		log.Lines = n
@@ -34,9 +34,8 @@ func parseFrom(r io.Reader, early bool, first int) (*Log, error) {
 }
 
 // EachEvent calls fn with every event of a log held in memory, in file
-// order, as Read with KeepEvents keeps it (and those it judges on reading
-// and keeps not, judgedOnRead), but decoded again from the bytes one line
-// at a time: a caller that needs a few events after a
+// order, as ReadEvents keeps it (and those it judges on reading and keeps
+// not, judgedOnRead), but decoded again from the bytes one line at a time: a caller that needs a few events after a
 // replay without its events copies those and holds nothing else. ev is
 // only valid during the call.
 func EachEvent(b []byte, fn func(ev *Event)) {
@@ -48,7 +47,6 @@ func EachEvent(b []byte, fn func(ev *Event)) {
 		}
 		if _, keep, msg := d.readLine(line, &ev); keep && msg == "" {
 			ev.Line = n
-			ev.hash = maphash.Bytes(lineSeed, line)
 			fn(&ev)
 		}
 	})
@@ -192,7 +190,7 @@ func isBlank(line []byte) bool {
 // tooLongMessage is the malformed message of a line over MaxLineBytes.
 var tooLongMessage = fmt.Sprintf("line is longer than the %d-byte bound", MaxLineBytes)
 
-func (l *Log) add(d *decoder, n int, line []byte, tooLong, early bool) {
+func (l *EventLog) add(d *decoder, n int, line []byte, tooLong, early bool) {
 	if tooLong {
 		l.addMalformed(Malformed{Code: CodeMalformedJSON, Line: n, Message: tooLongMessage})
 		return
@@ -215,8 +213,9 @@ func (l *Log) add(d *decoder, n int, line []byte, tooLong, early bool) {
 		return
 	}
 	ev.Line = n
-	ev.hash = maphash.Bytes(lineSeed, line)
+	hash := maphash.Bytes(lineSeed, line)
 	if !early || ev.Problem == nil || ev.Problem.Code == CodeSchemaPayload {
+		l.hashes = append(l.hashes, hash)
 		return
 	}
 	// An envelope defect takes no part in ordering: this is the rule of the
@@ -225,7 +224,7 @@ func (l *Log) add(d *decoder, n int, line []byte, tooLong, early bool) {
 	if judgedOnRead(ev) {
 		l.judgeOnRead(ev)
 	} else {
-		l.held = append(l.held, heldEvent{Line: n, EventID: ev.EventID, TaskID: ev.TaskID, Feature: ev.Feature, hash: ev.hash, Problem: ev.Problem})
+		l.held = append(l.held, heldEvent{Line: n, EventID: ev.EventID, TaskID: ev.TaskID, Feature: ev.Feature, hash: hash, Problem: ev.Problem})
 		l.judgedLatest = laterOf(l.judgedLatest, ev.TS)
 	}
 	l.Events = l.Events[:len(l.Events)-1]
@@ -258,7 +257,7 @@ func laterOf(a, b time.Time) time.Time {
 
 // judgeOnRead records the findings of an event judgedOnRead, as the
 // replay would report them, capped as it lists them.
-func (l *Log) judgeOnRead(ev *Event) {
+func (l *EventLog) judgeOnRead(ev *Event) {
 	if l.judged == nil {
 		l.judged = newRejectionSet(MaxListed)
 	}
@@ -269,14 +268,9 @@ func (l *Log) judgeOnRead(ev *Event) {
 	l.judgedLatest = laterOf(l.judgedLatest, ev.TS)
 }
 
-// LineOf is the line of the first event of a log read with its events
-// that uses the event_id id (0: none), whatever its findings; a log read
-// without them knows it of its reserved event_ids only
-// (ReadOptions.Reserve), and says 0 of any other.
-func (l *Log) LineOf(id string) int {
-	if l.eventless {
-		return l.reserved[id]
-	}
+// LineOf is the line of the first event that uses the event_id id (0:
+// none), whatever its findings.
+func (l *EventLog) LineOf(id string) int {
 	for i := range l.Events {
 		if l.Events[i].EventID == id {
 			line := l.Events[i].Line
@@ -295,3 +289,16 @@ func (l *Log) LineOf(id string) int {
 	}
 	return 0
 }
+
+// hash is the hash of the line of event i (Events), 0 for an event a
+// caller added.
+func (l *EventLog) hash(i int) uint64 {
+	if i < len(l.hashes) {
+		return l.hashes[i]
+	}
+	return 0
+}
+
+// LineOf is the line that first used the event_id id, of the ones
+// reserved (ReadOptions.Reserve), 0 for none; the log knows no other.
+func (l *Log) LineOf(id string) int { return l.reserved[id] }

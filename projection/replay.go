@@ -38,16 +38,16 @@ type Result struct {
 	Unsupported *Rejection
 }
 
-// replay is the canonical replay, of a log that keeps its events (Read
-// with KeepEvents): it judges and applies the events in replay order,
+// replay is the canonical replay, of a log read with its events
+// (ReadEvents): it judges and applies the events in replay order,
 // stable sort by ts, ties by line; duplicates of an event_id are left out
 // first, in file order. Rejections come back sorted by line. The parallel
 // replay (replay_parallel.go) gives the same Result.
-func replay(log *Log) *Result { return replayListing(log, MaxListed) }
+func replay(log *EventLog) *Result { return replayListing(log, MaxListed) }
 
 // replayListing is replay listing at most limit rejections of each code (0:
 // every one, of what the read did not judge: judgedOnRead).
-func replayListing(log *Log, limit int) *Result {
+func replayListing(log *EventLog, limit int) *Result {
 	res := replayOrdered(log, limit)
 	if log.judged != nil && res.Unsupported == nil {
 		rs := newRejectionSet(limit)
@@ -60,14 +60,14 @@ func replayListing(log *Log, limit int) *Result {
 }
 
 // replayOrdered is replayListing without the findings judged on reading.
-func replayOrdered(log *Log, limit int) *Result {
+func replayOrdered(log *EventLog, limit int) *Result {
 	res, _ := replayOnto(log, limit, NewState(), nil, nil)
 	return res
 }
 
 // priorID finds an event_id in the lines before a log that replayOnto
 // continues: the line that first used it and the hash of that line
-// (Event.hash), or ok false.
+// (EventLog.hash), or ok false.
 type priorID func(id string) (line int, hash uint64, ok bool)
 
 // replayOnto is replayOrdered of a log that continues the lines a state st
@@ -77,7 +77,7 @@ type priorID func(id string) (line int, hash uint64, ok bool)
 // be before *after (the latest ts of those lines); otherwise it reports
 // false and st is spoilt. With NewState, no prior and no after (nil) it is
 // the replay of the whole log.
-func replayOnto(log *Log, limit int, st *State, prior priorID, after *time.Time) (*Result, bool) {
+func replayOnto(log *EventLog, limit int, st *State, prior priorID, after *time.Time) (*Result, bool) {
 	res := &Result{State: st}
 	if u := unsupported(&log.Scan); u != nil {
 		res.State, res.Unsupported = NewState(), u
@@ -91,7 +91,7 @@ func replayOnto(log *Log, limit int, st *State, prior priorID, after *time.Time)
 	n := len(log.Events)
 	first := func(k uint32) (id string, line int, hash uint64) {
 		if int(k) < n {
-			return log.Events[k].EventID, log.Events[k].Line, log.Events[k].hash
+			return log.Events[k].EventID, log.Events[k].Line, log.hash(int(k))
 		}
 		h := &log.held[int(k)-n]
 		return h.EventID, h.Line, h.hash
@@ -121,7 +121,7 @@ func replayOnto(log *Log, limit int, st *State, prior priorID, after *time.Time)
 		}
 		if id := ev.EventID; id != "" {
 			if line, hash, ok := dup(id, i); ok {
-				rs.add(duplicateID(ev.Line, id, ev.TaskID, ev.Feature, line, hash == ev.hash))
+				rs.add(duplicateID(ev.Line, id, ev.TaskID, ev.Feature, line, hash == log.hash(i)))
 				continue
 			}
 		}

@@ -93,10 +93,13 @@ func attackLog(n int, seed uint64) []byte {
 	return b.Bytes()
 }
 
-// readSized is Read without events of file with a size hint, in chunks of
-// the given size.
-func readSized(file []byte, size int64, workers, chunk int) (*Log, *Result, error) {
-	return readInto(&Log{eventless: true, size: size}, bytes.NewReader(file), workers, chunk)
+// readSized is Read of file with a size hint, in chunks of the given size.
+func readSized(file []byte, size int64, workers, chunk int) (*Scan, *Result, error) {
+	lr, err := readLean(bytes.NewReader(file), leanOptions{workers: workers, chunk: chunk, size: size})
+	if err != nil {
+		return nil, nil, err
+	}
+	return &lr.scan, replayLean(lr), nil
 }
 
 // TestSizeHintNeverChangesTheReplay: whatever size the caller claims for
@@ -132,7 +135,7 @@ func TestSizeHintNeverChangesTheReplay(t *testing.T) {
 					if err != nil {
 						t.Fatalf("size %d, %+v: %v", size, c, err)
 					}
-					if msg := sameReplay(got, res, want, wantRes); msg != "" {
+					if msg := sameReplay(got, res, &want.Scan, wantRes); msg != "" {
 						t.Fatalf("size %d, %+v: %s", size, c, msg)
 					}
 				}

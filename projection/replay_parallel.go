@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -15,7 +16,7 @@ import (
 	"github.com/pact-action/pact-action/pactfile"
 )
 
-// The replay of a log read without its events (Read without KeepEvents):
+// The replay of a log read without its events (Read):
 // the memory-bounded path of `pactify validate` and of every writing verb.
 // One goroutine cuts the input into chunks of whole lines, workers decode
 // them, and each event is kept only in a compact form (48 bytes, repeated
@@ -25,19 +26,44 @@ import (
 // so a flood of short defective lines costs no memory per line
 // (docs/semantics.md §7). It returns what
 // the canonical replay (replay.go) returns of the same log, and a writer's
-// Log.Propose judges its one new line as on the whole log.
+// Log.Append judges its new lines as on the whole log.
 
-// readInto reads r into log, which says what to keep (Read without
-// KeepEvents), on workers goroutines in chunks of about chunk bytes.
-func readInto(log *Log, r io.Reader, workers, chunk int) (*Log, *Result, error) {
-	lr := &parallelReplay{log: log, chunk: chunk, rejected: newRejectionSet(MaxListed)}
-	if log.size > 0 {
-		lr.ids.reserve(reservedEvents(log.size), lr.compactHash)
+// leanOptions say how readLean reads a log and what it keeps besides
+// the verdict.
+type leanOptions struct {
+	// workers is the number of goroutines that decode (0: one per
+	// processor, up to maxWorkers), chunk about how many bytes each is
+	// handed at a time (0: chunkBytes).
+	workers, chunk int
+	// size is the log's size in bytes when known (0: not): the table of
+	// event ids is sized once, from it.
+	size int64
+	// lookup are event_ids whose first line the reading finds
+	// (firstLines: 0 for none).
+	lookup []string
+	// digests keeps the digest (IDDigest) of every event_id, for a
+	// snapshot.
+	digests bool
+}
+
+// readLean reads r, decoding its lines on opts.workers goroutines; the
+// replay (replayLean) comes once it is read. It returns an error only
+// when the reader fails, or when the log holds more than the compact
+// tables can (more distinct names than a worker numbers, more lines than a
+// rec does), and what was read before anyway.
+func readLean(r io.Reader, opts leanOptions) (*parallelReplay, error) {
+	workers, chunk := opts.workers, opts.chunk
+	if workers <= 0 {
+		workers = min(runtime.GOMAXPROCS(0), maxWorkers)
 	}
-	if err := lr.read(r, workers); err != nil {
-		return lr.log, nil, err
+	if chunk <= 0 {
+		chunk = chunkBytes
 	}
-	return lr.log, lr.finish(), nil
+	lr := &parallelReplay{chunk: chunk, lookup: opts.lookup, keepDigests: opts.digests, rejected: newRejectionSet(MaxListed)}
+	if opts.size > 0 {
+		lr.ids.reserve(reservedEvents(opts.size), lr.compactHash)
+	}
+	return lr, lr.read(r, workers)
 }
 
 // rec is one decoded event, compact: symbols instead of strings, the
@@ -304,8 +330,16 @@ func (lr *parallelReplay) keyOf(r *rec, i uint32) key {
 }
 
 type parallelReplay struct {
-	log   *Log
 	chunk int
+	// What reading keeps besides the verdict: the Scan, the latest ts, the
+	// first line of each event_id of lookup, and with keepDigests the
+	// digest of every event_id.
+	scan        Scan
+	latest      time.Time
+	lookup      []string
+	firstLines  map[string]int
+	keepDigests bool
+	digests     []uint64
 	// names holds each worker's interned strings: symbol s is
 	// names[s>>symWorkerShift].at(s&symIndexMask).
 	names    []blockList[string]
@@ -384,13 +418,10 @@ func (lr *parallelReplay) read(r io.Reader, workers int) error {
 		}
 	}
 	done.Wait()
-	for id := range lr.log.reserved {
-		lr.log.reserved[id] = lr.firstLineOf(id)
-	}
-	if len(lr.log.lookup) > 0 {
-		lr.log.firstLines = make(map[string]int, len(lr.log.lookup))
-		for _, id := range lr.log.lookup {
-			lr.log.firstLines[id] = lr.firstLineOf(id)
+	if len(lr.lookup) > 0 {
+		lr.firstLines = make(map[string]int, len(lr.lookup))
+		for _, id := range lr.lookup {
+			lr.firstLines[id] = lr.firstLineOf(id)
 		}
 	}
 	// Duplicates are all found: the id tables and line hashes are no
@@ -398,8 +429,8 @@ func (lr *parallelReplay) read(r io.Reader, workers int) error {
 	// made (at 2M events 34 MB, and 16 MB of digests).
 	lr.ids, lr.strIDs, lr.hashes = idTable{}, idTable{}, nil
 	lr.recs.dropHashes()
-	if lr.log.keepIDs {
-		lr.log.ids = lr.idDigests() // snapshot.go
+	if lr.keepDigests {
+		lr.digests = lr.idDigests() // snapshot.go
 	}
 	switch {
 	case readErr != nil:
@@ -660,7 +691,7 @@ func (out *chunkOut) addReported(d *decoder, ev *Event, r rec, hash uint64) {
 // event ids checked against the earlier ones, envelope problems reported,
 // and the other events handed on to the replay.
 func (lr *parallelReplay) take(out *chunkOut) {
-	log := lr.log
+	log := &lr.scan
 	for _, m := range out.malformed.Malformed {
 		log.addMalformed(m)
 	}
@@ -677,8 +708,8 @@ func (lr *parallelReplay) take(out *chunkOut) {
 	if uint64(out.lastLine) > math.MaxUint32 {
 		lr.tooLarge = true // a rec holds a line in 32 bits
 	}
-	if out.latest.After(log.latest) {
-		log.latest = out.latest
+	if out.latest.After(lr.latest) {
+		lr.latest = out.latest
 	}
 	lr.names[out.worker] = out.names
 	assignBase, textBase, problemBase, fatBase := uint32(lr.assigns.n), uint32(lr.texts.n), uint32(len(lr.problems)), uint32(len(lr.fat))
@@ -831,8 +862,8 @@ func (lr *parallelReplay) taskFeature(r *rec) (string, string) {
 	return lr.name(r.task), lr.name(r.feature)
 }
 
-// apply judges and applies r on st, as replay's loop does.
-func (lr *parallelReplay) apply(st *State, r *rec) {
+// apply judges and applies r by apply, as replay's loop does.
+func (lr *parallelReplay) apply(apply func(*Event) *Rejection, r *rec) {
 	ev := &lr.scratch
 	if r.flags&recFat != 0 {
 		ev = &lr.fat[r.aux]
@@ -842,7 +873,7 @@ func (lr *parallelReplay) apply(st *State, r *rec) {
 	if r.flags&recMissingID != 0 {
 		lr.rejected.add(*missingID(ev))
 	}
-	if rj := st.Apply(ev); rj != nil {
+	if rj := apply(ev); rj != nil {
 		if rj.EventID == "" && r.flags&recFat == 0 {
 			rj.EventID = lr.eventID(r)
 		}
@@ -850,8 +881,10 @@ func (lr *parallelReplay) apply(st *State, r *rec) {
 	}
 }
 
-// finish orders the kept events (stable by ts, ties by line) and applies
-// them, as replay does.
+// replay orders the kept events (stable by ts, ties by line) and judges
+// and applies each by apply (State.Apply of the state replayLean makes),
+// as the canonical replay does; it returns the rejections, those found on
+// reading first. It runs once, on a log that does not fail closed.
 //
 // Kept events are in file order, and mostly in ts order too. Those that are
 // not ≥ every earlier one are set aside (copied) and sorted; the rest is in
@@ -860,10 +893,7 @@ func (lr *parallelReplay) apply(st *State, r *rec) {
 // recs shrink while the state grows. So do the blocks of assigns, each let
 // go once the last rec that reads it is applied (at 2M events they held
 // 20 MB until the state was whole).
-func (lr *parallelReplay) finish() *Result {
-	if u := unsupported(&lr.log.Scan); u != nil {
-		return &Result{State: NewState(), Unsupported: u}
-	}
+func (lr *parallelReplay) replay(apply func(*Event) *Rejection) *rejectionSet {
 	type aside struct {
 		k key
 		r rec
@@ -894,9 +924,8 @@ func (lr *parallelReplay) finish() *Result {
 		}
 		return 1
 	})
-	st := newStateFor(lr.assigns.n)
-	apply := func(r *rec) {
-		lr.apply(st, r)
+	applyRec := func(r *rec) {
+		lr.apply(apply, r)
 		if a, ok := assignOfRec(r); ok {
 			if assignRefs[a/recBlock]--; assignRefs[a/recBlock] == 0 {
 				lr.assigns.blocks[a/recBlock] = nil
@@ -908,26 +937,24 @@ func (lr *parallelReplay) finish() *Result {
 		r := lr.recs.at(uint32(i))
 		if r.flags&(recReported|recDisplaced) == 0 {
 			for k := lr.keyOf(r, uint32(i)); d < len(displaced) && displaced[d].k.less(k); d++ {
-				apply(&displaced[d].r)
+				applyRec(&displaced[d].r)
 			}
-			apply(r)
+			applyRec(r)
 		}
 		if (i+1)%recBlock == 0 {
 			lr.recs.blocks[i/recBlock] = nil
 		}
 	}
 	for ; d < len(displaced); d++ {
-		apply(&displaced[d].r)
+		applyRec(&displaced[d].r)
 	}
 	lr.recs, lr.assigns = recStore{}, blockList[assignX]{}
-	st.trimUnused()
-	if !st.Initialized {
-		lr.rejected.add(Rejection{Code: CodeInitMissing, Message: "the log has no valid init event"})
-	}
-	res := &Result{State: st}
-	res.Rejections, res.Omitted = lr.rejected.result()
-	return res
+	return lr.rejected
 }
+
+// assigns is how many assign events the log holds, at most: what the state
+// they are applied to is sized for (newStateFor).
+func (lr *parallelReplay) assignCount() int { return lr.assigns.n }
 
 // assignOfRec is the index in assigns of the payload of r, when it has
 // one there (materialize reads it).

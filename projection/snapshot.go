@@ -88,10 +88,10 @@ func (lr *parallelReplay) idDigests() []uint64 {
 }
 
 // Snapshotable reports whether EncodeSnapshot can encode log and res: a log
-// read without its events for a snapshot (ReadOptions.Snapshot, or a
-// snapshot's own) whose replay did not fail closed.
+// read for a snapshot (ReadOptions.Snapshot, or a snapshot's own) whose
+// replay did not fail closed.
 func (l *Log) Snapshotable(res *Result) bool {
-	return l != nil && res != nil && l.eventless && l.keepIDs && res.Unsupported == nil && res.State != nil
+	return l != nil && res != nil && l.forSnapshot && res.Unsupported == nil && res.State != nil
 }
 
 // EncodeSnapshot writes the snapshot of log and res (Snapshotable), built
@@ -110,8 +110,8 @@ func EncodeSnapshot(w io.Writer, build string, log *Log, res *Result) error {
 	}
 	e.uvarint(uint64(log.Lines))
 	e.time(log.latest)
-	e.uvarint(uint64(len(log.ids)))
-	for _, d := range log.ids {
+	e.uvarint(uint64(len(log.digests)))
+	for _, d := range log.digests {
 		e.b = binary.LittleEndian.AppendUint64(e.b, d)
 		e.flush(false)
 	}
@@ -164,14 +164,14 @@ func DecodeSnapshot(b string, build, reserve string) (*Log, *Result, error) {
 		return fail("damaged")
 	}
 	st := d.state()
-	log := &Log{eventless: true, keepIDs: true, reserved: reservation(reserve)}
+	log := &Log{forSnapshot: true, reserved: reservation(reserve)}
 	log.Lines = d.int()
 	log.latest = d.time()
 	n := d.count(8)
 	if d.err == nil {
-		log.ids = make([]uint64, n)
-		for i := range log.ids {
-			log.ids[i] = d.u64()
+		log.digests = make([]uint64, n)
+		for i := range log.digests {
+			log.digests[i] = d.u64()
 		}
 	}
 	switch {
@@ -179,7 +179,7 @@ func DecodeSnapshot(b string, build, reserve string) (*Log, *Result, error) {
 		return fail(d.err.Error())
 	case d.off != len(d.s):
 		return fail("trailing bytes")
-	case reserve != "" && slices.Contains(log.ids, IDDigest(reserve)):
+	case reserve != "" && slices.Contains(log.digests, IDDigest(reserve)):
 		return fail("the new event_id's digest is the log's")
 	}
 	return log, &Result{State: st}, nil

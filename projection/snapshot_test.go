@@ -115,7 +115,7 @@ func TestSnapshotEqualsReplay(t *testing.T) {
 			if !bytes.Equal(RenderBytes(gotRes.State), RenderBytes(wantRes.State)) {
 				t.Fatalf("%+v, step %d: STATE.yml renders otherwise from the snapshot", cfg, step)
 			}
-			if got.Lines != want.Lines || !got.LatestTS().Equal(want.LatestTS()) || !reflect.DeepEqual(got.ids, want.ids) {
+			if got.Lines != want.Lines || !got.LatestTS().Equal(want.LatestTS()) || !reflect.DeepEqual(got.digests, want.digests) {
 				t.Fatalf("%+v, step %d: the snapshot's log is %d lines, latest %v; the replay's %d, %v", cfg, step, got.Lines, got.LatestTS(), want.Lines, want.LatestTS())
 			}
 			d := randomDraft(rng, wantRes.State)
@@ -128,8 +128,8 @@ func TestSnapshotEqualsReplay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			gotRej, gotErr := got.Propose(gotRes, line)
-			wantRej, wantErr := want.Propose(wantRes, line)
+			gotRej, gotErr := got.propose(gotRes, line)
+			wantRej, wantErr := want.propose(wantRes, line)
 			if (gotErr != nil) != (wantErr != nil) || !reflect.DeepEqual(gotRej, wantRej) {
 				t.Fatalf("%+v, step %d: %s: the snapshot judges %+v, %v; the replay %+v, %v", cfg, step, line, gotRej, gotErr, wantRej, wantErr)
 			}
@@ -227,7 +227,7 @@ func TestSnapshotRefusesDoubt(t *testing.T) {
 func TestSnapshotNeedsIDs(t *testing.T) {
 	t.Parallel()
 	file := []byte(evLine("e1", at(1), "lead", "", TypeInit, "", "", `{"project":"p","protocol_version":1,"seats":[{"id":"lead","roles":["lead"],"entry":"A.md"}]}`) + "\n")
-	for name, opts := range map[string]ReadOptions{"without ids": {}, "with its events": {KeepEvents: true, Snapshot: true}} {
+	for name, opts := range map[string]ReadOptions{"without ids": {}, "reserved, without ids": {Reserve: []string{"e2"}}} {
 		log, res, err := Read(bytes.NewReader(file), opts)
 		if err != nil {
 			t.Fatal(err)
@@ -288,7 +288,7 @@ func FuzzDecodeSnapshot(f *testing.F) {
 			t.Fatalf("a decoded snapshot encodes to other bytes")
 		}
 		line := evLine("fedcba9876543210fedcba9876543210", FormatTS(log.LatestTS().Add(time.Second)), "lead", "", TypeMerge, "", "F1", "")
-		if _, err := log.Propose(res, []byte(line)); err != nil && log.LatestTS().Year() < 9999 {
+		if _, err := log.propose(res, []byte(line)); err != nil && log.LatestTS().Year() < 9999 {
 			t.Fatalf("Propose on a decoded snapshot: %v", err)
 		}
 	})
