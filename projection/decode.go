@@ -3,10 +3,10 @@ package projection
 import (
 	"bytes"
 	"fmt"
-	"hash/maphash"
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/pact-action/pact-action/projection/internal/compact"
 	"github.com/pact-action/pact-action/projection/internal/jsonscan"
 )
 
@@ -120,29 +120,50 @@ type decoder struct {
 	// made by its first decode: a decoder in use is never copied.
 	onTop, onPayload jsonscan.Field
 
-	// Interning: strings that repeat across lines (seat ids, task ids,
-	// features, branches) are allocated once. They are numbered (names), so
-	// lean parsing can keep a uint32 where a string would take 16 bytes and
-	// keeps them all; otherwise the table is only an economy and is emptied
-	// past maxInterned names. slots is an open-addressing index of names:
-	// hash<<32 | index+1; recent caches the names in use once it is big.
-	slots    []uint64
-	names    blockList[string]
-	internAt maphash.Seed
-	recent   *[recentSize]recentName
-	// symBase is added to the numbers of names: parallel lean parsing gives
-	// each goroutine its own range (symWorkerShift).
-	symBase uint32
-	// symOf holds the symbol of the last interned value of each field.
+	// names interns the strings that repeat across lines (seat ids, task
+	// ids, features, branches): lean parsing keeps their symbols, and all
+	// of them (its interner's Base and KeepAll set); otherwise the table
+	// is only an economy. symOf holds the symbol of the last interned
+	// value of each field.
+	names compact.Interner
 	symOf [nSymFields]uint32
 
 	// lean skips what a replay never reads: it leaves EventID empty when it
-	// is 32 lower-case hex digits or a lower-case UUID (idBytes and idForm
-	// hold it instead), does not keep TSRaw of a valid ts, nor evidence,
-	// join roles and provenance (payload.commit included).
+	// has a compact form (compact.ParseID: idBytes and idForm hold it
+	// instead), does not keep TSRaw of a valid ts, nor evidence, join
+	// roles and provenance (payload.commit included).
 	lean    bool
 	idForm  uint8
 	idBytes [16]byte
+}
+
+// Fields whose symbols lean parsing keeps (symOf).
+const (
+	symAgent = iota
+	symTask
+	symFeature
+	symOwner
+	symReviewer
+	symBranch
+	symOther // seat ids, roles and entries: interned, symbol unused
+	nSymFields
+)
+
+// intern returns the string b holds, interned, and keeps its symbol as
+// the field's.
+func (d *decoder) intern(b []byte, field int) string {
+	s, sym := d.names.Intern(b)
+	d.symOf[field] = sym
+	return s
+}
+
+// interned decodes the string at s through the intern table.
+func (d *decoder) interned(s span, field int) (string, bool) {
+	b, ok := d.sc.Content(s)
+	if !ok {
+		return "", false
+	}
+	return d.intern(b, field), true
 }
 
 // validUTF8 reports whether the line last decoded is valid UTF-8, which
@@ -183,7 +204,7 @@ func (d *decoder) decode(line []byte, ev *Event) (claim *VersionClaim, skip bool
 	d.sc.Reset(line)
 	d.top = noTop
 	d.pay = noPay
-	d.payObj, d.idForm = false, idOther
+	d.payObj, d.idForm = false, compact.IDOther
 	first, ok := d.sc.Document(d.onTop)
 	d.checkUTF8 = !ok || d.sc.High()
 	if !ok {

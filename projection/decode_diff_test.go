@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/internal/testkit/loggen"
+	"github.com/pact-action/pact-action/projection/internal/compact"
 	"github.com/pact-action/pact-action/projection/internal/jsonscan"
 )
 
@@ -50,11 +51,11 @@ func diffDecode(line []byte) string {
 		return ""
 	}
 	id := lev.EventID
-	if d.idForm != idOther {
+	if d.idForm != compact.IDOther {
 		if id != "" {
 			return "lean decoding kept a compact event_id as a string"
 		}
-		id = formatID(d.idForm, &d.idBytes)
+		id = compact.FormatID(d.idForm, &d.idBytes)
 	}
 	if id != ev.EventID || lev.Type != ev.Type || lev.AgentID != ev.AgentID || lev.Role != ev.Role ||
 		lev.TaskID != ev.TaskID || lev.Feature != ev.Feature || !lev.TS.Equal(ev.TS) {
@@ -551,7 +552,7 @@ func TestParseReplayEquivalence(t *testing.T) {
 // others.
 func TestBlocksLetGoAsApplied(t *testing.T) {
 	t.Parallel()
-	n := 2*recBlock + 100
+	n := 2*compact.BlockSize + 100
 	var b bytes.Buffer
 	b.WriteString(okInit + "\n")
 	base := time.Date(2026, 6, 9, 11, 0, 0, 0, time.UTC)

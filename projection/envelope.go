@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/pact-action/pact-action/projection/internal/compact"
 	"github.com/pact-action/pact-action/projection/internal/jsonscan"
 )
 
@@ -233,7 +234,10 @@ func (d *decoder) envelope(ev *Event, hasType, typeIsString bool) *Problem {
 			ev.idNotString = true
 			return envelopeProblem("event_id must be a string, got %s", d.kind(s))
 		}
-		if !d.lean || !d.compactID(b) {
+		if d.lean {
+			d.idForm = compact.ParseID(&d.idBytes, b)
+		}
+		if d.idForm == compact.IDOther {
 			ev.EventID = string(b)
 		}
 	}

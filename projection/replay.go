@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/internal/prose"
+	"github.com/pact-action/pact-action/projection/internal/compact"
 )
 
 // Rejection is one event the replay reported, with the stable code of the
@@ -65,6 +66,9 @@ func replayOrdered(log *EventLog, limit int) *Result {
 	return res
 }
 
+// idSeed hashes event_ids for the tables of duplicates.
+var idSeed = maphash.MakeSeed()
+
 // priorID finds an event_id in the lines before a log that replayOnto
 // continues: the line that first used it and the hash of that line
 // (EventLog.hash), or ok false.
@@ -85,9 +89,9 @@ func replayOnto(log *EventLog, limit int, st *State, prior priorID, after *time.
 	}
 	rs := newRejectionSet(limit)
 	order := make([]*Event, 0, len(log.Events))
-	// Event ids by their first event (ids.go): an index below n is one of
-	// Events, above it one of held; both are walked in file order.
-	var seen idTable
+	// Event ids by their first event: an index below n is one of Events,
+	// above it one of held; both are walked in file order.
+	var seen compact.IDTable
 	n := len(log.Events)
 	first := func(k uint32) (id string, line int, hash uint64) {
 		if int(k) < n {
@@ -98,7 +102,7 @@ func replayOnto(log *EventLog, limit int, st *State, prior priorID, after *time.
 	}
 	rehash := func(k uint32) uint64 { id, _, _ := first(k); return maphash.String(idSeed, id) }
 	if top := n + len(log.held); top > 0 {
-		seen.reserve(uint32(top-1), rehash)
+		seen.Reserve(uint32(top-1), rehash)
 	}
 	dup := func(id string, k int) (line int, hash uint64, ok bool) {
 		if prior != nil {
@@ -106,7 +110,7 @@ func replayOnto(log *EventLog, limit int, st *State, prior priorID, after *time.
 				return line, hash, true
 			}
 		}
-		j, ok := seen.insert(maphash.String(idSeed, id), uint32(k), func(o uint32) bool { other, _, _ := first(o); return other == id }, rehash)
+		j, ok := seen.Insert(maphash.String(idSeed, id), uint32(k), func(o uint32) bool { other, _, _ := first(o); return other == id }, rehash)
 		if !ok {
 			return 0, 0, false
 		}
@@ -187,6 +191,15 @@ func unsupported(scan *Scan) *Rejection {
 	}
 	return &Rejection{Line: first.Line, Code: CodeVersionUnsupported,
 		Message: fmt.Sprintf("the log declares protocol_version %s but this tool supports only version %d; upgrade pact-action/pactify to a release that supports it", quoted(first.Version), SupportedProtocolVersion)}
+}
+
+// duplicateID is the rejection of a later use of an event_id.
+func duplicateID(line int, id, taskID, feature string, firstLine int, identical bool) Rejection {
+	msg := fmt.Sprintf("event_id %q was already used on line %d", id, firstLine)
+	if identical {
+		msg += " by a byte-identical line (a copied or re-merged line)"
+	}
+	return Rejection{Line: line, EventID: id, TaskID: taskID, Feature: feature, Code: CodeEventIDDuplicate, Message: msg, Identical: identical}
 }
 
 func missingID(ev *Event) *Rejection {

@@ -3,10 +3,13 @@ package projection
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pact-action/pact-action/projection/internal/compact"
 )
 
 // attackLog is a log a worker who writes any bytes into log.jsonl could
@@ -112,7 +115,7 @@ func TestSizeHintNeverChangesTheReplay(t *testing.T) {
 	files := map[string][]byte{
 		"small":                attackLog(600, 1),
 		"across growth":        attackLog(5000, 2),
-		"across blocks":        attackLog(2*recBlock+500, 3),
+		"across blocks":        attackLog(2*compact.BlockSize+500, 3),
 		"flood":                floodLog(3000),
 		"tricky":               []byte(strings.Join(trickyLines(), "\n")),
 		"generated, 3% defect": generatedLog(t, 6000, 4, 0.03),
@@ -141,5 +144,31 @@ func TestSizeHintNeverChangesTheReplay(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSizeHintIsCapped: the size a caller gives is the file system's word
+// (a sparse file says a terabyte): the table it reserves is capped, and a
+// small log read under any size is replayed as without one.
+func TestSizeHintIsCapped(t *testing.T) {
+	t.Parallel()
+	text := initLine("i", "2026-01-01T00:00:00Z") + "\n"
+	_, want, err := Read(strings.NewReader(text), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int64{1, 1 << 30, 1 << 40, math.MaxInt64} {
+		_, got, err := Read(strings.NewReader(text), ReadOptions{Size: size})
+		if err != nil {
+			t.Fatalf("size %d: %v", size, err)
+		}
+		if got.State.Applied != want.State.Applied || len(got.Rejections) != len(want.Rejections) {
+			t.Errorf("size %d: %d applied, %d rejected; without a size %d, %d", size, got.State.Applied, len(got.Rejections), want.State.Applied, len(want.Rejections))
+		}
+	}
+	for size, want := range map[int64]uint32{-1: 0, 0: 0, 224 * 1000: 1000, 1 << 40: maxReservedEvents, math.MaxInt64: maxReservedEvents} {
+		if got := reservedEvents(size); got != want {
+			t.Errorf("a log of %d bytes reserves for %d events, want %d", size, got, want)
+		}
 	}
 }

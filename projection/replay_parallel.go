@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/pactfile"
+	"github.com/pact-action/pact-action/projection/internal/compact"
 )
 
 // The replay of a log read without its events (Read):
@@ -61,7 +62,7 @@ func readLean(r io.Reader, opts leanOptions) (*parallelReplay, error) {
 	}
 	lr := &parallelReplay{chunk: chunk, lookup: opts.lookup, keepDigests: opts.digests, rejected: newRejectionSet(MaxListed)}
 	if opts.size > 0 {
-		lr.ids.reserve(reservedEvents(opts.size), lr.compactHash)
+		lr.ids.Reserve(reservedEvents(opts.size), lr.compactHash)
 	}
 	return lr, lr.read(r, workers)
 }
@@ -86,7 +87,7 @@ type rec struct {
 	aux   uint32
 	typ   uint8 // index in typeNames
 	role  uint8 // index in roleNames
-	form  uint8 // idOther, idHex, idUUID
+	form  uint8 // compact.IDOther, idHex, idUUID
 	flags uint8
 }
 
@@ -120,7 +121,7 @@ const (
 )
 
 func (lr *parallelReplay) name(sym uint32) string {
-	return *lr.names[sym>>symWorkerShift].at(sym & symIndexMask)
+	return *lr.names[sym>>symWorkerShift].At(sym & symIndexMask)
 }
 
 // Codes of typeNames.
@@ -166,66 +167,22 @@ type assignX struct {
 	spec uint32
 }
 
-// recBlock is the number of recs in one block of a recStore.
-const recBlock = 1 << 14
-
-// blockList is an append-only list in blocks of recBlock, so growing it
-// never copies more than its first block nor holds twice the room it needs.
-// The first block grows from a few items, so that a short list (a decoder's
-// names on a short log) is small. A copy of a blockList reads the items it
-// holds while the original grows: neither ever writes an item it holds.
-type blockList[T any] struct {
-	blocks [][]T
-	n      int
-}
-
-func (s *blockList[T]) at(i uint32) *T { return &s.blocks[i/recBlock][i%recBlock] }
-
-// firstBlock is the room of a first block when it is made.
-const firstBlock = 64
-
-func (s *blockList[T]) push(v T) uint32 {
-	i := s.n
-	b := i / recBlock
-	switch {
-	case b == len(s.blocks) && b == 0:
-		s.blocks = append(s.blocks, make([]T, firstBlock))
-	case b == len(s.blocks):
-		s.blocks = append(s.blocks, make([]T, recBlock))
-	case i%recBlock == len(s.blocks[b]):
-		// The first block, full before recBlock: a larger one, which
-		// a copy of the list made before does not see.
-		grown := make([]T, min(2*len(s.blocks[b]), recBlock))
-		copy(grown, s.blocks[b])
-		s.blocks = append(s.blocks[:b:b], grown)
-	}
-	s.blocks[b][i%recBlock] = v
-	s.n++
-	return uint32(i)
-}
-
-func (s *blockList[T]) pushAll(vs []T) {
-	for _, v := range vs {
-		s.push(v)
-	}
-}
-
 // recStore is the list of recs, with the hash of each rec's line in
 // blocks of their own, let go once reading is done (dropHashes).
 type recStore struct {
-	blockList[rec]
-	hashes blockList[uint64]
+	compact.BlockList[rec]
+	hashes compact.BlockList[uint64]
 }
 
 // hash is the hash of the line of rec i, while reading.
-func (s *recStore) hash(i uint32) uint64 { return *s.hashes.at(i) }
+func (s *recStore) hash(i uint32) uint64 { return *s.hashes.At(i) }
 
 func (s *recStore) push(r *rec, hash uint64) uint32 {
-	s.hashes.push(hash)
-	return s.blockList.push(*r)
+	s.hashes.Push(hash)
+	return s.Push(*r)
 }
 
-func (s *recStore) dropHashes() { s.hashes = blockList[uint64]{} }
+func (s *recStore) dropHashes() { s.hashes = compact.BlockList[uint64]{} }
 
 // Unix seconds within which a ts is held in a rec as Unix nanoseconds.
 const (
@@ -277,8 +234,8 @@ type chunkIn struct {
 type chunkOut struct {
 	in       *chunkIn
 	worker   int
-	names    blockList[string] // the worker's interned strings so far
-	lastLine int               // number of the last line counted, 0 if none
+	names    compact.BlockList[string] // the worker's interned strings so far
+	lastLine int                       // number of the last line counted, 0 if none
 	recs     []rec
 	hashes   []uint64 // of each rec's line
 	assigns  []assignX
@@ -341,16 +298,16 @@ type parallelReplay struct {
 	keepDigests bool
 	digests     []uint64
 	// names holds each worker's interned strings: symbol s is
-	// names[s>>symWorkerShift].at(s&symIndexMask).
-	names    []blockList[string]
+	// names[s>>symWorkerShift].At(s&symIndexMask).
+	names    []compact.BlockList[string]
 	recs     recStore
-	assigns  blockList[assignX]
-	texts    blockList[string]
+	assigns  compact.BlockList[assignX]
+	texts    compact.BlockList[string]
 	problems []Problem
 	fat      []Event
 
-	ids     idTable // compact event ids → first rec
-	strIDs  idTable // other event ids (of fat recs) → first rec
+	ids     compact.IDTable // compact event ids → first rec
+	strIDs  compact.IDTable // other event ids (of fat recs) → first rec
 	hashes  []uint64
 	touched uint32 // keeps the touches of take
 	// tooLarge says the log has more lines than a rec can number.
@@ -370,14 +327,14 @@ func (lr *parallelReplay) read(r io.Reader, workers int) error {
 	order := make(chan *chunkIn, 2*workers+2)
 	free := make(chan *chunkIn, 2*workers+4)
 	outs := make(chan *chunkOut, 2*workers+4)
-	lr.names = make([]blockList[string], workers)
+	lr.names = make([]compact.BlockList[string], workers)
 	var done sync.WaitGroup
 	overflow := make([]bool, workers)
 	for w := 0; w < workers; w++ {
 		done.Add(1)
 		go func() {
 			defer done.Done()
-			d := decoder{lean: true, symBase: uint32(w) << symWorkerShift}
+			d := decoder{lean: true, names: compact.Interner{Base: uint32(w) << symWorkerShift, KeepAll: true}}
 			for in := range jobs {
 				var out *chunkOut
 				select {
@@ -387,11 +344,11 @@ func (lr *parallelReplay) read(r io.Reader, workers int) error {
 				}
 				out.worker = w
 				decodeChunk(&d, in, out)
-				overflow[w] = overflow[w] || d.names.n > symIndexMask
+				overflow[w] = overflow[w] || d.names.Len() > symIndexMask
 				in.out <- out
 			}
 			// Only the names are needed from here on.
-			d.slots, d.recent = nil, nil
+			d.names.Release()
 		}()
 	}
 	var readErr error
@@ -427,7 +384,7 @@ func (lr *parallelReplay) read(r io.Reader, workers int) error {
 	// Duplicates are all found: the id tables and line hashes are no
 	// longer needed, and are let go before the digests of a snapshot are
 	// made (at 2M events 34 MB, and 16 MB of digests).
-	lr.ids, lr.strIDs, lr.hashes = idTable{}, idTable{}, nil
+	lr.ids, lr.strIDs, lr.hashes = compact.IDTable{}, compact.IDTable{}, nil
 	lr.recs.dropHashes()
 	if lr.keepDigests {
 		lr.digests = lr.idDigests() // snapshot.go
@@ -542,7 +499,7 @@ func (out *chunkOut) reset() {
 // pactfile cuts a log's lines, with the rules of Log.add.
 func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) {
 	out.in = in
-	defer func() { out.names = d.names }()
+	defer func() { out.names = d.names.Names() }()
 	if in.tooLong {
 		out.malformed.addMalformed(Malformed{Code: CodeMalformedJSON, Line: in.first, Message: tooLongMessage})
 		out.lastLine = in.first
@@ -583,7 +540,7 @@ func (out *chunkOut) add(d *decoder, ev *Event, hash uint64) {
 		out.latest = ev.TS
 	}
 	r := rec{line: uint32(ev.Line), typ: typeCode(ev.Type), role: roleCode(ev.Role), form: d.idForm, aux: noAux}
-	if d.idForm != idOther {
+	if d.idForm != compact.IDOther {
 		r.id = d.idBytes
 	} else if ev.MissingEventID() {
 		r.flags |= recMissingID
@@ -593,8 +550,8 @@ func (out *chunkOut) add(d *decoder, ev *Event, hash uint64) {
 		return
 	}
 	if ev.Type == TypeInit || !inNanos(ev.TS) {
-		if d.idForm != idOther {
-			ev.EventID = formatID(d.idForm, &d.idBytes)
+		if d.idForm != compact.IDOther {
+			ev.EventID = compact.FormatID(d.idForm, &d.idBytes)
 		}
 		r.flags |= recFat
 		r.aux = uint32(len(out.fat))
@@ -603,7 +560,7 @@ func (out *chunkOut) add(d *decoder, ev *Event, hash uint64) {
 		return
 	}
 	r.ts = ev.TS.UnixNano()
-	if d.idForm == idOther && ev.EventID != "" {
+	if d.idForm == compact.IDOther && ev.EventID != "" {
 		setTextID(&r, uint32(len(out.texts)))
 		out.texts = append(out.texts, ev.EventID)
 	}
@@ -660,8 +617,8 @@ func (out *chunkOut) keep(r *rec, hash uint64) {
 // MaxListed of each code. With one, take decides whether it is a
 // duplicate; its rec then only holds the id.
 func (out *chunkOut) addReported(d *decoder, ev *Event, r rec, hash uint64) {
-	if d.idForm != idOther {
-		ev.EventID = formatID(d.idForm, &d.idBytes)
+	if d.idForm != compact.IDOther {
+		ev.EventID = compact.FormatID(d.idForm, &d.idBytes)
 	}
 	x := reportedX{problem: *rejection(ev, ev.Problem.Code, ev.Problem.Message)}
 	if ev.MissingEventID() {
@@ -678,7 +635,7 @@ func (out *chunkOut) addReported(d *decoder, ev *Event, r rec, hash uint64) {
 		return
 	}
 	r.flags |= recReported
-	if d.idForm == idOther {
+	if d.idForm == compact.IDOther {
 		setTextID(&r, uint32(len(out.texts)))
 		out.texts = append(out.texts, ev.EventID)
 	}
@@ -712,9 +669,9 @@ func (lr *parallelReplay) take(out *chunkOut) {
 		lr.latest = out.latest
 	}
 	lr.names[out.worker] = out.names
-	assignBase, textBase, problemBase, fatBase := uint32(lr.assigns.n), uint32(lr.texts.n), uint32(len(lr.problems)), uint32(len(lr.fat))
-	lr.assigns.pushAll(out.assigns)
-	lr.texts.pushAll(out.texts)
+	assignBase, textBase, problemBase, fatBase := uint32(lr.assigns.Len()), uint32(lr.texts.Len()), uint32(len(lr.problems)), uint32(len(lr.fat))
+	lr.assigns.PushAll(out.assigns)
+	lr.texts.PushAll(out.texts)
 	lr.problems = append(lr.problems, out.problems...)
 	lr.fat = append(lr.fat, out.fat...)
 	// Hash the chunk's compact ids and touch their slots first, so the
@@ -722,14 +679,14 @@ func (lr *parallelReplay) take(out *chunkOut) {
 	lr.hashes = lr.hashes[:0]
 	var touch uint32
 	if len(out.recs) > 0 {
-		lr.ids.reserve(uint32(lr.recs.n+len(out.recs)-1), lr.compactHash)
+		lr.ids.Reserve(uint32(lr.recs.Len()+len(out.recs)-1), lr.compactHash)
 	}
 	for i := range out.recs {
 		r := &out.recs[i]
 		h := uint64(0)
-		if r.form != idOther {
+		if r.form != compact.IDOther {
 			h = compactIDHash(r)
-			touch += lr.ids.slots[lr.ids.at(h)]
+			touch += lr.ids.Touch(h)
 		}
 		lr.hashes = append(lr.hashes, h)
 	}
@@ -749,15 +706,15 @@ func (lr *parallelReplay) take(out *chunkOut) {
 			r.aux += problemBase
 		case r.typ == typeAssign:
 			r.aux += assignBase
-			if a := lr.assigns.at(r.aux); r.flags&recSpecText != 0 && a.spec != noAux {
+			if a := lr.assigns.At(r.aux); r.flags&recSpecText != 0 && a.spec != noAux {
 				a.spec += textBase
 			}
 		case r.typ == typeChanges:
 			r.aux += textBase
 		}
-		idx := uint32(lr.recs.n)
+		idx := uint32(lr.recs.Len())
 		if first, dup := lr.firstUse(r, lr.hashes[i], idx); dup {
-			f := lr.recs.at(first)
+			f := lr.recs.At(first)
 			var taskID, feature string
 			if reported != nil {
 				taskID, feature = reported.problem.TaskID, reported.problem.Feature
@@ -784,15 +741,15 @@ func (lr *parallelReplay) take(out *chunkOut) {
 // used it first.
 func (lr *parallelReplay) firstUse(r *rec, hash uint64, idx uint32) (uint32, bool) {
 	switch {
-	case r.form != idOther:
-		return lr.ids.insert(hash, idx, func(o uint32) bool {
-			other := lr.recs.at(o)
+	case r.form != compact.IDOther:
+		return lr.ids.Insert(hash, idx, func(o uint32) bool {
+			other := lr.recs.At(o)
 			return other.form == r.form && other.id == r.id
 		}, lr.compactHash)
 	default:
 		if id := lr.stringID(r); id != "" {
-			return lr.strIDs.insert(maphash.String(idSeed, id), idx, func(o uint32) bool {
-				return lr.stringID(lr.recs.at(o)) == id
+			return lr.strIDs.Insert(maphash.String(idSeed, id), idx, func(o uint32) bool {
+				return lr.stringID(lr.recs.At(o)) == id
 			}, lr.stringHash)
 		}
 	}
@@ -803,38 +760,38 @@ func (lr *parallelReplay) firstUse(r *rec, hash uint64, idx uint32) (uint32, boo
 func compactIDHash(r *rec) uint64 { return maphash.Bytes(idSeed, r.id[:]) + uint64(r.form) }
 
 // compactHash is the hash of rec i's event_id in ids.
-func (lr *parallelReplay) compactHash(i uint32) uint64 { return compactIDHash(lr.recs.at(i)) }
+func (lr *parallelReplay) compactHash(i uint32) uint64 { return compactIDHash(lr.recs.At(i)) }
 
 // stringHash is the hash of rec i's event_id in strIDs.
 func (lr *parallelReplay) stringHash(i uint32) uint64 {
-	return maphash.String(idSeed, lr.stringID(lr.recs.at(i)))
+	return maphash.String(idSeed, lr.stringID(lr.recs.At(i)))
 }
 
 // firstLineOf is the line of the first event that used the event_id id, or
 // 0; it asks the tables firstUse filled, so it must run before they go.
 func (lr *parallelReplay) firstLineOf(id string) int {
-	var d decoder
 	var idx uint32
 	var found bool
-	if d.compactID([]byte(id)) {
-		idx, found = lr.ids.find(compactIDHash(&rec{id: d.idBytes, form: d.idForm}), func(o uint32) bool {
-			other := lr.recs.at(o)
-			return other.form == d.idForm && other.id == d.idBytes
+	var b [16]byte
+	if form := compact.ParseID(&b, []byte(id)); form != compact.IDOther {
+		idx, found = lr.ids.Find(compactIDHash(&rec{id: b, form: form}), func(o uint32) bool {
+			other := lr.recs.At(o)
+			return other.form == form && other.id == b
 		})
 	} else {
-		idx, found = lr.strIDs.find(maphash.String(idSeed, id), func(o uint32) bool {
-			return lr.stringID(lr.recs.at(o)) == id
+		idx, found = lr.strIDs.Find(maphash.String(idSeed, id), func(o uint32) bool {
+			return lr.stringID(lr.recs.At(o)) == id
 		})
 	}
 	if !found {
 		return 0
 	}
-	return int(lr.recs.at(idx).line)
+	return int(lr.recs.At(idx).line)
 }
 
 func (lr *parallelReplay) eventID(r *rec) string {
-	if r.form != idOther {
-		return formatID(r.form, &r.id)
+	if r.form != compact.IDOther {
+		return compact.FormatID(r.form, &r.id)
 	}
 	return lr.stringID(r)
 }
@@ -843,10 +800,10 @@ func (lr *parallelReplay) eventID(r *rec) string {
 // it has none).
 func (lr *parallelReplay) stringID(r *rec) string {
 	switch {
-	case r.form != idOther:
+	case r.form != compact.IDOther:
 		return ""
 	case r.flags&recTextID != 0:
-		return *lr.texts.at(textID(r))
+		return *lr.texts.At(textID(r))
 	case r.flags&recFat != 0:
 		return lr.fat[r.aux].EventID
 	}
@@ -901,14 +858,14 @@ func (lr *parallelReplay) replay(apply func(*Event) *Rejection) *rejectionSet {
 	var displaced []aside
 	var top key
 	topSet := false
-	assignRefs := make([]int32, len(lr.assigns.blocks))
-	for i := 0; i < lr.recs.n; i++ {
-		r := lr.recs.at(uint32(i))
+	assignRefs := make([]int32, lr.assigns.Blocks())
+	for i := 0; i < lr.recs.Len(); i++ {
+		r := lr.recs.At(uint32(i))
 		if r.flags&recReported != 0 {
 			continue
 		}
 		if a, ok := assignOfRec(r); ok {
-			assignRefs[a/recBlock]++
+			assignRefs[a/compact.BlockSize]++
 		}
 		k := lr.keyOf(r, uint32(i))
 		if topSet && k.less(top) {
@@ -927,34 +884,34 @@ func (lr *parallelReplay) replay(apply func(*Event) *Rejection) *rejectionSet {
 	applyRec := func(r *rec) {
 		lr.apply(apply, r)
 		if a, ok := assignOfRec(r); ok {
-			if assignRefs[a/recBlock]--; assignRefs[a/recBlock] == 0 {
-				lr.assigns.blocks[a/recBlock] = nil
+			if assignRefs[a/compact.BlockSize]--; assignRefs[a/compact.BlockSize] == 0 {
+				lr.assigns.Drop(int(a / compact.BlockSize))
 			}
 		}
 	}
 	d := 0
-	for i := 0; i < lr.recs.n; i++ {
-		r := lr.recs.at(uint32(i))
+	for i := 0; i < lr.recs.Len(); i++ {
+		r := lr.recs.At(uint32(i))
 		if r.flags&(recReported|recDisplaced) == 0 {
 			for k := lr.keyOf(r, uint32(i)); d < len(displaced) && displaced[d].k.less(k); d++ {
 				applyRec(&displaced[d].r)
 			}
 			applyRec(r)
 		}
-		if (i+1)%recBlock == 0 {
-			lr.recs.blocks[i/recBlock] = nil
+		if (i+1)%compact.BlockSize == 0 {
+			lr.recs.Drop(i / compact.BlockSize)
 		}
 	}
 	for ; d < len(displaced); d++ {
 		applyRec(&displaced[d].r)
 	}
-	lr.recs, lr.assigns = recStore{}, blockList[assignX]{}
+	lr.recs, lr.assigns = recStore{}, compact.BlockList[assignX]{}
 	return lr.rejected
 }
 
 // assigns is how many assign events the log holds, at most: what the state
 // they are applied to is sized for (newStateFor).
-func (lr *parallelReplay) assignCount() int { return lr.assigns.n }
+func (lr *parallelReplay) assignCount() int { return lr.assigns.Len() }
 
 // assignOfRec is the index in assigns of the payload of r, when it has
 // one there (materialize reads it).
@@ -974,15 +931,15 @@ func (lr *parallelReplay) materialize(r *rec, ev *Event) {
 	}
 	switch ev.Type {
 	case TypeAssign:
-		a := lr.assigns.at(r.aux)
+		a := lr.assigns.At(r.aux)
 		ev.Payload.Owner, ev.Payload.Reviewer, ev.Payload.Branch = lr.name(a.owner), lr.name(a.reviewer), lr.name(a.branch)
 		switch {
 		case r.flags&recSpecText == 0:
 			ev.Payload.Spec = lr.name(a.spec) + ev.TaskID + ".md"
 		case a.spec != noAux:
-			ev.Payload.Spec = *lr.texts.at(a.spec)
+			ev.Payload.Spec = *lr.texts.At(a.spec)
 		}
 	case TypeChangesRequested:
-		ev.Payload.Reason = *lr.texts.at(r.aux)
+		ev.Payload.Reason = *lr.texts.At(r.aux)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"math/bits"
 	"slices"
 	"time"
+
+	"github.com/pact-action/pact-action/projection/internal/compact"
 )
 
 // A snapshot is what a writer needs of a replayed log to judge and append
@@ -39,9 +41,9 @@ var ErrSnapshot = errors.New("snapshot not usable")
 // compact forms (intern.go) are digested from their 16 bytes, any other id
 // from its text, so the same id always has the same digest.
 func IDDigest(id string) uint64 {
-	var d decoder
-	if d.compactID([]byte(id)) {
-		return compactDigest(d.idForm, &d.idBytes)
+	var b [16]byte
+	if form := compact.ParseID(&b, []byte(id)); form != compact.IDOther {
+		return compactDigest(form, &b)
 	}
 	return textDigest(id)
 }
@@ -72,11 +74,11 @@ func mix64(x uint64) uint64 {
 // idDigests lists the digest of every event_id the tables of firstUse
 // hold (first uses only; a duplicate digests the same), for a snapshot.
 func (lr *parallelReplay) idDigests() []uint64 {
-	out := make([]uint64, 0, lr.recs.n)
-	for i := 0; i < lr.recs.n; i++ {
-		r := lr.recs.at(uint32(i))
+	out := make([]uint64, 0, lr.recs.Len())
+	for i := 0; i < lr.recs.Len(); i++ {
+		r := lr.recs.At(uint32(i))
 		switch {
-		case r.form != idOther:
+		case r.form != compact.IDOther:
 			out = append(out, compactDigest(r.form, &r.id))
 		default:
 			if id := lr.stringID(r); id != "" {
