@@ -13,7 +13,7 @@
 // by differential tests and fuzz targets: the byte-level JSON scanner under
 // the decoder (internal/jsonscan), the parallel replay that keeps no events
 // (replay_parallel.go, beside the canonical replay.go), and the line reader
-// of our own STATE.yml (summary_fast.go, beside the YAML reading of
+// of our own STATE.yml (internal/ownstate, beside the YAML reading of
 // summary_yaml.go).
 //
 // A writer may start from a snapshot of a replay instead of the log

@@ -8,7 +8,7 @@ import (
 )
 
 // The reading of a STATE.yml of any shape, as YAML: what ParseStateSummary
-// falls back on when the file is not our own render (summary_fast.go). A
+// falls back on when the file is not our own render (internal/ownstate). A
 // pull request brings its own STATE.yml, so the node budget bounds what
 // aliases may cost.
 
