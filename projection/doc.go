@@ -17,8 +17,9 @@
 // summary_yaml.go).
 //
 // A writer may start from a snapshot of a replay instead of the log
-// (snapshot.go: its bytes; pactdir keeps it and says when it is trusted),
-// held to the replay by TestSnapshotEqualsReplay.
+// (snapshot.go: what it holds, its byte format fenced in
+// internal/snapshot; pactdir keeps it and says when it is trusted), held
+// to the replay by TestSnapshotEqualsReplay.
 //
 // It is pure: no clock, no network, no GitHub. Bytes come in through readers
 // the caller hands over; time comes from the events themselves.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/pactfile"
+	"github.com/pact-action/pact-action/projection/internal/snapshot"
 )
 
 // Draft is an event a writer wants to append. Encode turns it into the one
@@ -196,7 +197,7 @@ func (l *Log) propose(res *Result, line []byte) (*Rejection, error) {
 		l.latest = ev.TS
 	}
 	if l.forSnapshot {
-		l.digests = append(l.digests, IDDigest(ev.EventID))
+		l.digests = append(l.digests, snapshot.Digest(ev.EventID))
 	}
 	return nil, nil
 }

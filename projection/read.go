@@ -33,7 +33,7 @@ type Log struct {
 	// reserved are the event_ids reserved, with the line that first used
 	// each (0: none).
 	reserved map[string]int
-	// forSnapshot says digests holds the digest (IDDigest) of every
+	// forSnapshot says digests holds the digest (snapshot.Digest) of every
 	// event_id of the log (ReadOptions.Snapshot).
 	forSnapshot bool
 	digests     []uint64

@@ -15,6 +15,7 @@ import (
 
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection/internal/compact"
+	"github.com/pact-action/pact-action/projection/internal/snapshot"
 )
 
 // The replay of a log read without its events (Read):
@@ -42,7 +43,7 @@ type leanOptions struct {
 	// lookup are event_ids whose first line the reading finds
 	// (firstLines: 0 for none).
 	lookup []string
-	// digests keeps the digest (IDDigest) of every event_id, for a
+	// digests keeps the digest (snapshot.Digest) of every event_id, for a
 	// snapshot.
 	digests bool
 }
@@ -387,7 +388,7 @@ func (lr *parallelReplay) read(r io.Reader, workers int) error {
 	lr.ids, lr.strIDs, lr.hashes = compact.IDTable{}, compact.IDTable{}, nil
 	lr.recs.dropHashes()
 	if lr.keepDigests {
-		lr.digests = lr.idDigests() // snapshot.go
+		lr.digests = lr.idDigests()
 	}
 	switch {
 	case readErr != nil:
@@ -942,4 +943,22 @@ func (lr *parallelReplay) materialize(r *rec, ev *Event) {
 	case TypeChangesRequested:
 		ev.Payload.Reason = *lr.texts.At(r.aux)
 	}
+}
+
+// idDigests lists the digest of every event_id the tables of firstUse
+// hold (first uses only; a duplicate digests the same), for a snapshot.
+func (lr *parallelReplay) idDigests() []uint64 {
+	out := make([]uint64, 0, lr.recs.Len())
+	for i := 0; i < lr.recs.Len(); i++ {
+		r := lr.recs.At(uint32(i))
+		switch {
+		case r.form != compact.IDOther:
+			out = append(out, snapshot.CompactDigest(r.form, &r.id))
+		default:
+			if id := lr.stringID(r); id != "" {
+				out = append(out, snapshot.TextDigest(id))
+			}
+		}
+	}
+	return out
 }

@@ -175,8 +175,8 @@ func TestSnapshotDuplicateID(t *testing.T) {
 		if inLog != (err != nil) {
 			t.Fatalf("event_id %q (in the log: %v): decode gives %v", id, inLog, err)
 		}
-		if err != nil && !errors.Is(err, ErrSnapshot) {
-			t.Fatalf("event_id %q: %v is not ErrSnapshot", id, err)
+		if err != nil && !errors.Is(err, errSnapshot) {
+			t.Fatalf("event_id %q: %v is not errSnapshot", id, err)
 		}
 	}
 }
@@ -216,8 +216,8 @@ func TestSnapshotRefusesDoubt(t *testing.T) {
 		}{b, testBuild}
 	}
 	for name, c := range cases {
-		if _, _, err := DecodeSnapshot(string(c.b), c.build, "x"); !errors.Is(err, ErrSnapshot) {
-			t.Errorf("%s: decode gives %v, want ErrSnapshot", name, err)
+		if _, _, err := DecodeSnapshot(string(c.b), c.build, "x"); !errors.Is(err, errSnapshot) {
+			t.Errorf("%s: decode gives %v, want errSnapshot", name, err)
 		}
 	}
 }
@@ -232,8 +232,8 @@ func TestSnapshotNeedsIDs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := EncodeSnapshot(&bytes.Buffer{}, testBuild, log, res); !errors.Is(err, ErrSnapshot) {
-			t.Errorf("%s: encode gives %v, want ErrSnapshot", name, err)
+		if err := EncodeSnapshot(&bytes.Buffer{}, testBuild, log, res); !errors.Is(err, errSnapshot) {
+			t.Errorf("%s: encode gives %v, want errSnapshot", name, err)
 		}
 	}
 	newer := []byte(evLine("e1", at(1), "lead", "", TypeInit, "", "", `{"project":"p","protocol_version":2,"seats":[]}`) + "\n")
@@ -241,8 +241,8 @@ func TestSnapshotNeedsIDs(t *testing.T) {
 	if res.Unsupported == nil {
 		t.Fatal("a newer major is supported")
 	}
-	if err := EncodeSnapshot(&bytes.Buffer{}, testBuild, log, res); !errors.Is(err, ErrSnapshot) {
-		t.Errorf("a log that fails closed: encode gives %v, want ErrSnapshot", err)
+	if err := EncodeSnapshot(&bytes.Buffer{}, testBuild, log, res); !errors.Is(err, errSnapshot) {
+		t.Errorf("a log that fails closed: encode gives %v, want errSnapshot", err)
 	}
 }
 
@@ -274,8 +274,8 @@ func FuzzDecodeSnapshot(f *testing.F) {
 			t.Fatalf("decoding %d bytes allocated %d", len(b), grew)
 		}
 		if err != nil {
-			if !errors.Is(err, ErrSnapshot) {
-				t.Fatalf("%v is not ErrSnapshot", err)
+			if !errors.Is(err, errSnapshot) {
+				t.Fatalf("%v is not errSnapshot", err)
 			}
 			return
 		}
@@ -294,13 +294,24 @@ func FuzzDecodeSnapshot(f *testing.F) {
 	})
 }
 
+// What surrounds a snapshot's payload, as internal/snapshot writes it
+// (the fuzz target's seeds hold the two together): the magic, the format
+// and the build before it, its size and CRC-32C after.
+const snapshotMagic = "PACTSNAP"
+
+func snapshotHead(build string) []byte {
+	b := binary.LittleEndian.AppendUint32([]byte(snapshotMagic), SnapshotFormat)
+	b = binary.AppendUvarint(b, uint64(len(build)))
+	return append(b, build...)
+}
+
 // wrapPayload is a snapshot of build around payload, as EncodeSnapshot
 // writes one (for the fuzz target).
 func wrapPayload(build string, payload []byte) []byte {
-	b := append(appendSnapshotHead(nil, build), payload...)
+	b := append(snapshotHead(build), payload...)
 	b = binary.LittleEndian.AppendUint64(b, uint64(len(payload)))
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(payload, castagnoli))
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(payload, crc32.MakeTable(crc32.Castagnoli)))
 }
 
 // snapshotHeader is the size of what precedes the payload.
-func snapshotHeader(build string) int { return len(appendSnapshotHead(nil, build)) }
+func snapshotHeader(build string) int { return len(snapshotHead(build)) }
