@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pact-action/pact-action/pactfile"
+	"github.com/pact-action/pact-action/projection/internal/event"
 )
 
 // parseReference is parse as it was: bufio lines and decodeLineReference.
@@ -289,7 +290,7 @@ func refDecodeEnvelope(ev *Event, f map[string]json.RawMessage, hasType, typeIsS
 	if raw, ok := f["event_id"]; ok {
 		id, isString := refJSONString(raw)
 		if !isString {
-			ev.idNotString = true
+			event.MarkIDNotString(ev)
 			return envelopeProblem("event_id must be a string, got %s", refJSONKind(raw))
 		}
 		ev.EventID = id

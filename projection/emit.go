@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/pactfile"
+	"github.com/pact-action/pact-action/projection/internal/event"
 	"github.com/pact-action/pact-action/projection/internal/snapshot"
 )
 
@@ -93,7 +94,7 @@ func newEvent(line []byte, lines int) (Event, error) {
 // on line: the replay's event_id.duplicate, said the same way. A writer
 // refuses a copy too, which a replay would only warn about.
 func duplicateOf(ev *Event, line int) *Rejection {
-	r := duplicateID(ev.Line, ev.EventID, ev.TaskID, ev.Feature, line, false)
+	r := event.Duplicate(ev.Line, ev.EventID, ev.TaskID, ev.Feature, line, false)
 	return &r
 }
 
@@ -153,12 +154,12 @@ func (l *EventLog) propose(res *Result, line []byte) (*Rejection, error) {
 				Message: fmt.Sprintf("its ts %s sorts before later events, and replaying it there would break line %d: %s", ev.TSRaw, r.Line, r.Message)}, nil
 		}
 	}
-	listed := newRejectionSet(MaxListed)
-	listed.addAll(next.Rejections)
+	listed := event.NewListing(MaxListed)
+	listed.AddAll(next.Rejections)
 	if l.judged != nil {
-		listed.merge(l.judged)
+		listed.Merge(l.judged)
 	}
-	next.Rejections, next.Omitted = listed.result()
+	next.Rejections, next.Omitted = listed.Result()
 	*l, *res = longer, *next
 	return nil, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/pact-action/pact-action/projection/internal/compact"
+	"github.com/pact-action/pact-action/projection/internal/event"
 	"github.com/pact-action/pact-action/projection/internal/jsonscan"
 )
 
@@ -231,7 +232,7 @@ func (d *decoder) envelope(ev *Event, hasType, typeIsString bool) *Problem {
 	if s := d.top[fEventID]; s.Present() {
 		b, ok := d.sc.Content(s)
 		if !ok {
-			ev.idNotString = true
+			event.MarkIDNotString(ev)
 			return envelopeProblem("event_id must be a string, got %s", d.kind(s))
 		}
 		if d.lean {

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/pact-action/pact-action/pactfile"
+	"github.com/pact-action/pact-action/projection/internal/event"
 )
 
 // Merging logs (docs/semantics.md §8): git's merge driver, `pactify
@@ -278,15 +279,15 @@ func mergeAppended(base, upstream, other []byte) (m *Merged, ok bool, err error)
 	// The merged log's verdict: the ancestor's, less its lineless
 	// init.missing (the end of the merged log decides that), and the new
 	// lines', listed as a replay of the whole log lists them.
-	rs := newRejectionSet(MaxListed)
+	rs := event.NewListing(MaxListed)
 	for _, r := range baseRes.Rejections {
 		if r.Line != 0 {
-			rs.add(r)
+			rs.Add(r)
 		}
 	}
-	rs.addOmitted(baseRes.Omitted)
-	rs.addAll(mRes.Rejections)
-	mRes.Rejections, mRes.Omitted = rs.result()
+	rs.AddOmitted(baseRes.Omitted)
+	rs.AddAll(mRes.Rejections)
+	mRes.Rejections, mRes.Omitted = rs.Result()
 	result.Result = mRes
 	return result, true, nil
 }
@@ -508,9 +509,9 @@ func mergeWhole(base, upstream, other []byte) (*Merged, error) {
 		}
 		return nil, c
 	}
-	rs := newRejectionSet(MaxListed)
-	rs.addAll(res[2].Rejections)
-	res[2].Rejections, res[2].Omitted = rs.result()
+	rs := event.NewListing(MaxListed)
+	rs.AddAll(res[2].Rejections)
+	res[2].Rejections, res[2].Omitted = rs.Result()
 	result.Result = res[2]
 	return result, nil
 }

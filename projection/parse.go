@@ -3,12 +3,12 @@ package projection
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"hash/maphash"
 	"io"
 	"time"
 
 	"github.com/pact-action/pact-action/pactfile"
+	"github.com/pact-action/pact-action/projection/internal/event"
 )
 
 var lineSeed = maphash.MakeSeed()
@@ -187,12 +187,9 @@ func isBlank(line []byte) bool {
 	return true
 }
 
-// tooLongMessage is the malformed message of a line over MaxLineBytes.
-var tooLongMessage = fmt.Sprintf("line is longer than the %d-byte bound", MaxLineBytes)
-
 func (l *EventLog) add(d *decoder, n int, line []byte, tooLong, early bool) {
 	if tooLong {
-		l.addMalformed(Malformed{Code: CodeMalformedJSON, Line: n, Message: tooLongMessage})
+		event.AddMalformed(&l.Scan, Malformed{Code: CodeMalformedJSON, Line: n, Message: event.TooLongMessage})
 		return
 	}
 	l.Events = append(l.Events, Event{})
@@ -202,7 +199,7 @@ func (l *EventLog) add(d *decoder, n int, line []byte, tooLong, early bool) {
 		l.Events = l.Events[:len(l.Events)-1]
 	}
 	if msg != "" {
-		l.addUnreadable(n, line, Malformed{Code: d.badCode, Line: n, Message: msg})
+		event.AddUnreadable(&l.Scan, n, line, Malformed{Code: d.badCode, Line: n, Message: msg})
 		return
 	}
 	if claim != nil {
@@ -259,12 +256,12 @@ func laterOf(a, b time.Time) time.Time {
 // replay would report them, capped as it lists them.
 func (l *EventLog) judgeOnRead(ev *Event) {
 	if l.judged == nil {
-		l.judged = newRejectionSet(MaxListed)
+		l.judged = event.NewListing(MaxListed)
 	}
 	if ev.MissingEventID() {
-		l.judged.add(*missingID(ev))
+		l.judged.Add(*event.MissingID(ev))
 	}
-	l.judged.add(*rejection(ev, ev.Problem.Code, ev.Problem.Message))
+	l.judged.Add(*event.Reject(ev, ev.Problem.Code, ev.Problem.Message))
 	l.judgedLatest = laterOf(l.judgedLatest, ev.TS)
 }
 

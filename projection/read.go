@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/pact-action/pact-action/pactfile"
+	"github.com/pact-action/pact-action/projection/internal/event"
 )
 
 // Every reader of log.jsonl reads and replays it here, by one of two
@@ -54,39 +54,11 @@ type EventLog struct {
 	// judged holds the findings of the events that were judged as they
 	// were read and not kept (judgedOnRead), capped as a replay lists
 	// them; judgedLatest is their latest ts.
-	judged       *rejectionSet
+	judged       *event.Listing
 	judgedLatest time.Time
 	// held is what is kept, in file order, of the events with an envelope
 	// defect and an event_id (heldEvent), which Events holds not.
 	held []heldEvent
-}
-
-// Scan is what every reading of log.jsonl keeps besides its events: the
-// lines that could not be read, any init line that asks for a newer major,
-// and the number of lines.
-type Scan struct {
-	// Malformed lists the first MaxListed malformed lines of each code in
-	// file order; MalformedOmitted counts the others by code
-	// (docs/semantics.md §7).
-	Malformed        []Malformed
-	MalformedOmitted map[Code]int
-	malformedKept    map[Code]int
-	Claims           []VersionClaim
-	// Lines is the number of lines in the file, blank ones included.
-	Lines int
-	// ConflictMarker is the first line that is one of git's conflict
-	// markers (pactfile.IsConflictMarker), 0 when none is: the log is in
-	// the middle of a merge (docs/semantics.md §8).
-	ConflictMarker int
-}
-
-// addUnreadable records line n, which could not be read as an event
-// (m): a malformed line, and maybe a conflict marker.
-func (s *Scan) addUnreadable(n int, line []byte, m Malformed) {
-	if s.ConflictMarker == 0 && pactfile.IsConflictMarker(line) {
-		s.ConflictMarker = n
-	}
-	s.addMalformed(m)
 }
 
 // ReadOptions say what Read keeps of a log besides the verdict.
@@ -185,9 +157,9 @@ func replayLean(lr *parallelReplay) *Result {
 	listed := lr.replay(st.Apply)
 	st.trimUnused()
 	if !st.Initialized {
-		listed.add(Rejection{Code: CodeInitMissing, Message: "the log has no valid init event"})
+		listed.Add(Rejection{Code: CodeInitMissing, Message: "the log has no valid init event"})
 	}
 	res := &Result{State: st}
-	res.Rejections, res.Omitted = listed.result()
+	res.Rejections, res.Omitted = listed.Result()
 	return res
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection/internal/compact"
+	"github.com/pact-action/pact-action/projection/internal/event"
 	"github.com/pact-action/pact-action/projection/internal/snapshot"
 )
 
@@ -61,7 +62,7 @@ func readLean(r io.Reader, opts leanOptions) (*parallelReplay, error) {
 	if chunk <= 0 {
 		chunk = chunkBytes
 	}
-	lr := &parallelReplay{chunk: chunk, lookup: opts.lookup, keepDigests: opts.digests, rejected: newRejectionSet(MaxListed)}
+	lr := &parallelReplay{chunk: chunk, lookup: opts.lookup, keepDigests: opts.digests, rejected: event.NewListing(MaxListed)}
 	if opts.size > 0 {
 		lr.ids.Reserve(reservedEvents(opts.size), lr.compactHash)
 	}
@@ -248,7 +249,7 @@ type chunkOut struct {
 	// aux of their rec; early those of the ones without, which nothing
 	// can change, already capped (newRejectionSet).
 	reported  []reportedX
-	early     *rejectionSet
+	early     *event.Listing
 	malformed Scan // only its Malformed and MalformedOmitted
 	claims    []VersionClaim
 	latest    time.Time // the latest ts of the chunk's events
@@ -317,7 +318,7 @@ type parallelReplay struct {
 	// rejected collects the rejections: first those made before ordering
 	// (duplicates and envelope problems), in file order, then those of
 	// the replay.
-	rejected *rejectionSet
+	rejected *event.Listing
 	scratch  Event
 }
 
@@ -502,7 +503,7 @@ func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) {
 	out.in = in
 	defer func() { out.names = d.names.Names() }()
 	if in.tooLong {
-		out.malformed.addMalformed(Malformed{Code: CodeMalformedJSON, Line: in.first, Message: tooLongMessage})
+		event.AddMalformed(&out.malformed, Malformed{Code: CodeMalformedJSON, Line: in.first, Message: event.TooLongMessage})
 		out.lastLine = in.first
 		return
 	}
@@ -512,7 +513,7 @@ func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) {
 		n++
 		out.lastLine = n
 		if len(line) > MaxLineBytes {
-			out.malformed.addMalformed(Malformed{Code: CodeMalformedJSON, Line: n, Message: tooLongMessage})
+			event.AddMalformed(&out.malformed, Malformed{Code: CodeMalformedJSON, Line: n, Message: event.TooLongMessage})
 			continue
 		}
 		if n == 1 {
@@ -520,7 +521,7 @@ func decodeChunk(d *decoder, in *chunkIn, out *chunkOut) {
 		}
 		claim, keep, msg := d.readLine(line, &ev)
 		if msg != "" {
-			out.malformed.addUnreadable(n, line, Malformed{Code: d.badCode, Line: n, Message: msg})
+			event.AddUnreadable(&out.malformed, n, line, Malformed{Code: d.badCode, Line: n, Message: msg})
 			continue
 		}
 		if claim != nil {
@@ -621,18 +622,18 @@ func (out *chunkOut) addReported(d *decoder, ev *Event, r rec, hash uint64) {
 	if d.idForm != compact.IDOther {
 		ev.EventID = compact.FormatID(d.idForm, &d.idBytes)
 	}
-	x := reportedX{problem: *rejection(ev, ev.Problem.Code, ev.Problem.Message)}
+	x := reportedX{problem: *event.Reject(ev, ev.Problem.Code, ev.Problem.Message)}
 	if ev.MissingEventID() {
-		x.missing, x.hasMissing = *missingID(ev), true
+		x.missing, x.hasMissing = *event.MissingID(ev), true
 	}
 	if ev.EventID == "" {
 		if out.early == nil {
-			out.early = newRejectionSet(MaxListed)
+			out.early = event.NewListing(MaxListed)
 		}
 		if x.hasMissing {
-			out.early.add(x.missing)
+			out.early.Add(x.missing)
 		}
-		out.early.add(x.problem)
+		out.early.Add(x.problem)
 		return
 	}
 	r.flags |= recReported
@@ -651,10 +652,10 @@ func (out *chunkOut) addReported(d *decoder, ev *Event, r rec, hash uint64) {
 func (lr *parallelReplay) take(out *chunkOut) {
 	log := &lr.scan
 	for _, m := range out.malformed.Malformed {
-		log.addMalformed(m)
+		event.AddMalformed(log, m)
 	}
 	for code, n := range out.malformed.MalformedOmitted {
-		log.omitMalformed(code, n)
+		event.OmitMalformed(log, code, n)
 	}
 	log.Claims = append(log.Claims, out.claims...)
 	if log.ConflictMarker == 0 {
@@ -722,19 +723,19 @@ func (lr *parallelReplay) take(out *chunkOut) {
 			} else {
 				taskID, feature = lr.taskFeature(r)
 			}
-			lr.rejected.add(duplicateID(int(r.line), lr.eventID(r), taskID, feature, int(f.line), lr.recs.hash(first) == out.hashes[i]))
+			lr.rejected.Add(event.Duplicate(int(r.line), lr.eventID(r), taskID, feature, int(f.line), lr.recs.hash(first) == out.hashes[i]))
 			continue // never kept: ids point at first uses only
 		}
 		lr.recs.push(r, out.hashes[i])
 		if reported != nil {
 			if reported.hasMissing {
-				lr.rejected.add(reported.missing)
+				lr.rejected.Add(reported.missing)
 			}
-			lr.rejected.add(reported.problem)
+			lr.rejected.Add(reported.problem)
 		}
 	}
 	if out.early != nil {
-		lr.rejected.merge(out.early)
+		lr.rejected.Merge(out.early)
 	}
 }
 
@@ -829,13 +830,13 @@ func (lr *parallelReplay) apply(apply func(*Event) *Rejection, r *rec) {
 		lr.materialize(r, ev)
 	}
 	if r.flags&recMissingID != 0 {
-		lr.rejected.add(*missingID(ev))
+		lr.rejected.Add(*event.MissingID(ev))
 	}
 	if rj := apply(ev); rj != nil {
 		if rj.EventID == "" && r.flags&recFat == 0 {
 			rj.EventID = lr.eventID(r)
 		}
-		lr.rejected.add(*rj)
+		lr.rejected.Add(*rj)
 	}
 }
 
@@ -851,7 +852,7 @@ func (lr *parallelReplay) apply(apply func(*Event) *Rejection, r *rec) {
 // recs shrink while the state grows. So do the blocks of assigns, each let
 // go once the last rec that reads it is applied (at 2M events they held
 // 20 MB until the state was whole).
-func (lr *parallelReplay) replay(apply func(*Event) *Rejection) *rejectionSet {
+func (lr *parallelReplay) replay(apply func(*Event) *Rejection) *event.Listing {
 	type aside struct {
 		k key
 		r rec
