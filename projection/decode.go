@@ -8,6 +8,7 @@ import (
 
 	"github.com/pact-action/pact-action/projection/internal/compact"
 	"github.com/pact-action/pact-action/projection/internal/jsonscan"
+	"github.com/pact-action/pact-action/projection/internal/lean"
 )
 
 // This file (with envelope.go, intern.go and timestamp.go) is the hot path
@@ -113,47 +114,40 @@ type decoder struct {
 	payObj bool
 	// checkUTF8 says the line may hold invalid UTF-8 (see validUTF8).
 	checkUTF8 bool
-	// badCode is the code of the line last read when it is malformed:
-	// CodeMalformedJSON or CodeDuplicateKey.
-	badCode Code
 	// onTop and onPayload are topKey and payloadKey bound to the decoder,
 	// made by its first decode: a decoder in use is never copied.
 	onTop, onPayload jsonscan.Field
 
-	// names interns the strings that repeat across lines (seat ids, task
-	// ids, features, branches): lean parsing keeps their symbols, and all
-	// of them (its interner's Base and KeepAll set); otherwise the table
-	// is only an economy. symOf holds the symbol of the last interned
-	// value of each field.
-	names compact.Interner
-	symOf [nSymFields]uint32
-
 	// lean skips what a replay never reads: it leaves EventID empty when it
-	// has a compact form (compact.ParseID: idBytes and idForm hold it
+	// has a compact form (compact.ParseID: Marks.ID and IDForm hold it
 	// instead), does not keep TSRaw of a valid ts, nor evidence, join
 	// roles and provenance (payload.commit included).
-	lean    bool
-	idForm  uint8
-	idBytes [16]byte
+	lean bool
+	// Marks is what a line leaves besides its Event: the code of a
+	// malformed one (BadCode: CodeMalformedJSON or CodeDuplicateKey), the
+	// compact form of its event_id, and the symbols of its names, which
+	// Names interns (the strings that repeat across lines: seat ids, task
+	// ids, features, branches). A lean decoder's names are all kept, so
+	// that their symbols stay valid; otherwise the table is only an
+	// economy.
+	lean.Marks
 }
 
-// Fields whose symbols lean parsing keeps (symOf).
-const (
-	symAgent = iota
-	symTask
-	symFeature
-	symOwner
-	symReviewer
-	symBranch
-	symOther // seat ids, roles and entries: interned, symbol unused
-	nSymFields
-)
+// leanDecoder is a decoder of the lean reading's workers (lean.Read),
+// whose names are numbered from symBase and all kept.
+func leanDecoder(symBase uint32) lean.Decoder {
+	return &decoder{lean: true, Marks: lean.Marks{Names: compact.Interner{Base: symBase, KeepAll: true}}}
+}
+
+// Lean is where the decoder leaves what it read of a line besides the
+// Event (lean.Decoder).
+func (d *decoder) Lean() *lean.Marks { return &d.Marks }
 
 // intern returns the string b holds, interned, and keeps its symbol as
-// the field's.
+// the field's (lean.SymAgent …).
 func (d *decoder) intern(b []byte, field int) string {
-	s, sym := d.names.Intern(b)
-	d.symOf[field] = sym
+	s, sym := d.Names.Intern(b)
+	d.Syms[field] = sym
 	return s
 }
 
@@ -173,19 +167,19 @@ func (d *decoder) validUTF8() bool {
 	return !d.checkUTF8 || utf8.Valid(d.line)
 }
 
-// readLine takes one line of the log (its CR and any BOM already off) the
-// way both readings of a log do (parse.go and replay_parallel.go): a blank
+// ReadLine takes one line of the log (its CR and any BOM already off) the
+// way both readings of a log do (parse.go and internal/lean): a blank
 // line is nothing; a line that is not valid UTF-8, or not an event, is
 // malformed (why); any other may claim a newer protocol version, and keep
 // says ev (zeroed and filled) is an event to apply.
-func (d *decoder) readLine(line []byte, ev *Event) (claim *VersionClaim, keep bool, malformed string) {
+func (d *decoder) ReadLine(line []byte, ev *Event) (claim *VersionClaim, keep bool, malformed string) {
 	if isBlank(line) {
 		return nil, false, ""
 	}
 	claim, skip, msg := d.decode(line, ev)
 	switch {
 	case !d.validUTF8():
-		d.badCode = CodeMalformedJSON
+		d.BadCode = CodeMalformedJSON
 		return nil, false, "line is not valid UTF-8"
 	case msg != "":
 		return nil, false, msg
@@ -196,7 +190,7 @@ func (d *decoder) readLine(line []byte, ev *Event) (claim *VersionClaim, keep bo
 // decode fills ev (which it zeroes first) from one line.
 func (d *decoder) decode(line []byte, ev *Event) (claim *VersionClaim, skip bool, malformed string) {
 	*ev = Event{}
-	d.badCode = CodeMalformedJSON
+	d.BadCode = CodeMalformedJSON
 	if d.onTop == nil {
 		d.onTop, d.onPayload = d.topKey, d.payloadKey
 	}
@@ -204,7 +198,7 @@ func (d *decoder) decode(line []byte, ev *Event) (claim *VersionClaim, skip bool
 	d.sc.Reset(line)
 	d.top = noTop
 	d.pay = noPay
-	d.payObj, d.idForm = false, compact.IDOther
+	d.payObj, d.IDForm = false, compact.IDOther
 	first, ok := d.sc.Document(d.onTop)
 	d.checkUTF8 = !ok || d.sc.High()
 	if !ok {
@@ -233,7 +227,7 @@ func (d *decoder) decode(line []byte, ev *Event) (claim *VersionClaim, skip bool
 		return nil, false, "line is not a JSON object: it is a JSON " + kind
 	}
 	if name, dup := d.sc.Duplicate(); dup {
-		d.badCode = CodeDuplicateKey
+		d.BadCode = CodeDuplicateKey
 		return nil, false, DuplicateKeyMessage(name)
 	}
 

@@ -51,11 +51,11 @@ func diffDecode(line []byte) string {
 		return ""
 	}
 	id := lev.EventID
-	if d.idForm != compact.IDOther {
+	if d.IDForm != compact.IDOther {
 		if id != "" {
 			return "lean decoding kept a compact event_id as a string"
 		}
-		id = compact.FormatID(d.idForm, &d.idBytes)
+		id = compact.FormatID(d.IDForm, &d.ID)
 	}
 	if id != ev.EventID || lev.Type != ev.Type || lev.AgentID != ev.AgentID || lev.Role != ev.Role ||
 		lev.TaskID != ev.TaskID || lev.Feature != ev.Feature || !lev.TS.Equal(ev.TS) {
@@ -371,7 +371,7 @@ func FuzzDecodeDifferential(f *testing.F) {
 func diffParseReplay(file []byte, small ...bool) string {
 	want := parseBytes(file)
 	wantRes := replay(want)
-	sizes := []struct{ workers, chunk int }{{2, chunkBytes}}
+	sizes := []struct{ workers, chunk int }{{2, 0}} // 0: the default chunk
 	if len(small) > 0 && small[0] {
 		sizes = append(sizes, []struct{ workers, chunk int }{{1, 1}, {2, 7}, {3, 300}, {2, 4096}}...)
 	}

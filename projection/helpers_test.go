@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	goldenfile "github.com/pact-action/pact-action/internal/testkit/golden"
+	"github.com/pact-action/pact-action/projection/internal/lean"
 )
 
 // update rewrites the golden files instead of comparing with them:
@@ -192,11 +193,11 @@ func readParallel(r io.Reader, reserve string, workers, chunk int) (*Log, *Resul
 	if reserve != "" {
 		lookup = []string{reserve}
 	}
-	lr, err := readLean(r, leanOptions{workers: workers, chunk: chunk, lookup: lookup})
+	lr, err := lean.Read(r, leanDecoder, lean.Options{Workers: workers, Chunk: chunk, Lookup: lookup})
 	for id := range reserved {
-		reserved[id] = lr.firstLines[id]
+		reserved[id] = lr.FirstLines[id]
 	}
-	log := &Log{Scan: lr.scan, latest: lr.latest, reserved: reserved}
+	log := &Log{Scan: lr.Scan, latest: lr.Latest, reserved: reserved}
 	if err != nil {
 		return log, nil, err
 	}

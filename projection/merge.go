@@ -8,6 +8,7 @@ import (
 
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection/internal/event"
+	"github.com/pact-action/pact-action/projection/internal/lean"
 )
 
 // Merging logs (docs/semantics.md §8): git's merge driver, `pactify
@@ -233,7 +234,7 @@ func mergeAppended(base, upstream, other []byte) (m *Merged, ok bool, err error)
 			}
 		}
 	}
-	baseLog, err := readLean(bytes.NewReader(base), leanOptions{size: int64(len(base)), lookup: ids})
+	baseLog, err := lean.Read(bytes.NewReader(base), leanDecoder, lean.Options{Size: int64(len(base)), Lookup: ids})
 	if err != nil {
 		// More names than the parallel replay holds: the whole merge reads
 		// them keeping events (ReadBytes does the same).
@@ -245,12 +246,12 @@ func mergeAppended(base, upstream, other []byte) (m *Merged, ok bool, err error)
 		result.Result = baseRes
 		return result, true, nil
 	}
-	hashes := lineHashes(base, baseLog.firstLines)
+	hashes := lineHashes(base, baseLog.FirstLines)
 	prior := func(id string) (int, uint64, bool) {
-		line := baseLog.firstLines[id]
+		line := baseLog.FirstLines[id]
 		return line, hashes[line], line > 0
 	}
-	latest := &baseLog.latest
+	latest := &baseLog.Latest
 	upRes, ok := replayOnto(minis[0], 0, baseRes.State.clone(), prior, latest)
 	if !ok {
 		return nil, false, nil
@@ -264,7 +265,7 @@ func mergeAppended(base, upstream, other []byte) (m *Merged, ok bool, err error)
 		return nil, false, nil
 	}
 	firstUse := func(id string) int {
-		if line := baseLog.firstLines[id]; line > 0 {
+		if line := baseLog.FirstLines[id]; line > 0 {
 			return line
 		}
 		return minis[2].LineOf(id)

@@ -45,7 +45,7 @@ func EachEvent(b []byte, fn func(ev *Event)) {
 		if tooLong {
 			return
 		}
-		if _, keep, msg := d.readLine(line, &ev); keep && msg == "" {
+		if _, keep, msg := d.ReadLine(line, &ev); keep && msg == "" {
 			ev.Line = n
 			fn(&ev)
 		}
@@ -194,12 +194,12 @@ func (l *EventLog) add(d *decoder, n int, line []byte, tooLong, early bool) {
 	}
 	l.Events = append(l.Events, Event{})
 	ev := &l.Events[len(l.Events)-1]
-	claim, keep, msg := d.readLine(line, ev)
+	claim, keep, msg := d.ReadLine(line, ev)
 	if !keep {
 		l.Events = l.Events[:len(l.Events)-1]
 	}
 	if msg != "" {
-		event.AddUnreadable(&l.Scan, n, line, Malformed{Code: d.badCode, Line: n, Message: msg})
+		event.AddUnreadable(&l.Scan, n, line, Malformed{Code: d.BadCode, Line: n, Message: msg})
 		return
 	}
 	if claim != nil {
@@ -216,7 +216,7 @@ func (l *EventLog) add(d *decoder, n int, line []byte, tooLong, early bool) {
 		return
 	}
 	// An envelope defect takes no part in ordering: this is the rule of the
-	// parallel read (replay_parallel.go), since a line two bytes long must
+	// lean reading (internal/lean), since a line two bytes long must
 	// not cost a whole Event (docs/semantics.md §7).
 	if judgedOnRead(ev) {
 		l.judgeOnRead(ev)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/projection/internal/event"
+	"github.com/pact-action/pact-action/projection/internal/lean"
 )
 
 // Every reader of log.jsonl reads and replays it here, by one of two
@@ -13,8 +14,8 @@ import (
 // and FuzzDecodeDifferential hold:
 //
 //   - Read (and ReadBytes) keeps no event: the log is replayed as it is
-//     read, its lines decoded on all cores (replay_parallel.go), so memory
-//     stays well below the log's size. It gives a Log, and is the path of
+//     read, its lines decoded on all cores by the lean reading fenced in
+//     internal/lean, so memory stays well below the log's size. It gives a Log, and is the path of
 //     `pactify validate`, of every writing verb and of the check.
 //   - ReadEvents keeps every event (parse.go), then replays them by the
 //     canonical replay (replay.go). It gives an EventLog, for the callers
@@ -88,11 +89,11 @@ func Read(r io.Reader, opts ReadOptions) (*Log, *Result, error) {
 	for id := range reserved {
 		lookup = append(lookup, id)
 	}
-	rd, err := readLean(r, leanOptions{size: opts.Size, lookup: lookup, digests: opts.Snapshot})
+	rd, err := lean.Read(r, leanDecoder, lean.Options{Size: opts.Size, Lookup: lookup, Digests: opts.Snapshot})
 	for id := range reserved {
-		reserved[id] = rd.firstLines[id]
+		reserved[id] = rd.FirstLines[id]
 	}
-	log := &Log{Scan: rd.scan, latest: rd.latest, reserved: reserved, forSnapshot: opts.Snapshot, digests: rd.digests}
+	log := &Log{Scan: rd.Scan, latest: rd.Latest, reserved: reserved, forSnapshot: opts.Snapshot, digests: rd.Digests}
 	if err != nil {
 		return log, nil, err
 	}
@@ -146,15 +147,15 @@ func (l *EventLog) withoutEvents(reserve []string) *Log {
 	return log
 }
 
-// replayLean replays a log read without its events (readLean): the state
-// is sized for its assigns, and the findings listed as the canonical
-// replay lists them.
-func replayLean(lr *parallelReplay) *Result {
-	if u := unsupported(&lr.scan); u != nil {
+// replayLean replays a log read without its events (lean.Read) by the
+// judge of the canonical replay (State.Apply): the state is sized for its
+// assigns, and the findings listed as the canonical replay lists them.
+func replayLean(rd *lean.Reading) *Result {
+	if u := unsupported(&rd.Scan); u != nil {
 		return &Result{State: NewState(), Unsupported: u}
 	}
-	st := newStateFor(lr.assignCount())
-	listed := lr.replay(st.Apply)
+	st := newStateFor(rd.Assigns())
+	listed := rd.Replay(st.Apply)
 	st.trimUnused()
 	if !st.Initialized {
 		listed.Add(Rejection{Code: CodeInitMissing, Message: "the log has no valid init event"})

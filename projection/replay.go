@@ -28,7 +28,7 @@ type Result struct {
 // (ReadEvents): it judges and applies the events in replay order,
 // stable sort by ts, ties by line; duplicates of an event_id are left out
 // first, in file order. Rejections come back sorted by line. The parallel
-// replay (replay_parallel.go) gives the same Result.
+// replay (internal/lean, replayLean) gives the same Result.
 func replay(log *EventLog) *Result { return replayListing(log, MaxListed) }
 
 // replayListing is replay listing at most limit rejections of each code (0:

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/projection/internal/compact"
+	"github.com/pact-action/pact-action/projection/internal/lean"
 )
 
 // attackLog is a log a worker who writes any bytes into log.jsonl could
@@ -98,11 +99,11 @@ func attackLog(n int, seed uint64) []byte {
 
 // readSized is Read of file with a size hint, in chunks of the given size.
 func readSized(file []byte, size int64, workers, chunk int) (*Scan, *Result, error) {
-	lr, err := readLean(bytes.NewReader(file), leanOptions{workers: workers, chunk: chunk, size: size})
+	lr, err := lean.Read(bytes.NewReader(file), leanDecoder, lean.Options{Workers: workers, Chunk: chunk, Size: size})
 	if err != nil {
 		return nil, nil, err
 	}
-	return &lr.scan, replayLean(lr), nil
+	return &lr.Scan, replayLean(lr), nil
 }
 
 // TestSizeHintNeverChangesTheReplay: whatever size the caller claims for
@@ -148,8 +149,9 @@ func TestSizeHintNeverChangesTheReplay(t *testing.T) {
 }
 
 // TestSizeHintIsCapped: the size a caller gives is the file system's word
-// (a sparse file says a terabyte): the table it reserves is capped, and a
-// small log read under any size is replayed as without one.
+// (a sparse file says a terabyte): the table it reserves is capped
+// (internal/lean's TestReservedEventsAreCapped), and a small log read
+// under any size is replayed as without one.
 func TestSizeHintIsCapped(t *testing.T) {
 	t.Parallel()
 	text := initLine("i", "2026-01-01T00:00:00Z") + "\n"
@@ -164,11 +166,6 @@ func TestSizeHintIsCapped(t *testing.T) {
 		}
 		if got.State.Applied != want.State.Applied || len(got.Rejections) != len(want.Rejections) {
 			t.Errorf("size %d: %d applied, %d rejected; without a size %d, %d", size, got.State.Applied, len(got.Rejections), want.State.Applied, len(want.Rejections))
-		}
-	}
-	for size, want := range map[int64]uint32{-1: 0, 0: 0, 224 * 1000: 1000, 1 << 40: maxReservedEvents, math.MaxInt64: maxReservedEvents} {
-		if got := reservedEvents(size); got != want {
-			t.Errorf("a log of %d bytes reserves for %d events, want %d", size, got, want)
 		}
 	}
 }

@@ -3,31 +3,24 @@ package projection
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
-	"unsafe"
 )
 
-// TestRecSize holds the compact event of the parallel replay to its size:
-// a 2M-event log keeps 2M of them until the replay (CONTRIBUTING.md,
-// Performance), so a field added to rec shows here first.
-func TestRecSize(t *testing.T) {
-	t.Parallel()
-	if got := unsafe.Sizeof(rec{}); got != 48 {
-		t.Errorf("rec takes %d bytes, want 48", got)
-	}
-	// An assign's payload, one per task, kept with the recs: no pointer,
-	// so the collector does not scan its blocks.
-	if got := unsafe.Sizeof(assignX{}); got != 16 {
-		t.Errorf("assignX takes %d bytes, want 16", got)
-	}
-}
+// The Unix seconds within which the lean reading holds a ts in
+// nanoseconds in its compact event (internal/lean's minNanoSec and
+// maxNanoSec): farLog sits on both sides of them.
+const (
+	minNanoSec = math.MinInt64/1_000_000_000 + 1
+	maxNanoSec = math.MaxInt64/1_000_000_000 - 1
+)
 
-// farLog is a log whose events sit on both sides of the bounds of a rec's
-// ts (Unix nanoseconds, minNanoSec to maxNanoSec), out of file order, so
-// the parallel replay orders recs held in nanoseconds with events kept
-// whole (fat) for their ts; with duplicate event ids of both kinds.
+// farLog is a log whose events sit on both sides of the bounds of a
+// compact event's ts (Unix nanoseconds, minNanoSec to maxNanoSec), out of
+// file order, so the lean reading orders events held in nanoseconds with
+// events kept whole for their ts; with duplicate event ids of both kinds.
 func farLog() []byte {
 	ts := func(sec int64, nsec int) string { return FormatTS(time.Unix(sec, int64(nsec)).UTC()) }
 	lo, hi := int64(minNanoSec), int64(maxNanoSec)
@@ -179,7 +172,7 @@ func TestRejectedAcceptsKeepTheirEventID(t *testing.T) {
 			if msg := diffParseReplay(file, true); msg != "" {
 				t.Fatalf("%s, %s id: %s", c.name, form, msg)
 			}
-			_, res, err := readParallel(bytes.NewReader(file), "", 2, chunkBytes)
+			_, res, err := readParallel(bytes.NewReader(file), "", 2, 0) // 0: the default chunk
 			if err != nil {
 				t.Fatal(err)
 			}
