@@ -60,9 +60,9 @@ var noTop, noPay = func() (top [nTop]span, pay [nPay]span) {
 	return top, pay
 }()
 
-// DuplicateKeyMessage is the message of a line that names the member name
+// duplicateKeyMessage is the message of a line that names the member name
 // twice in one object (the first such name in the line).
-func DuplicateKeyMessage(name []byte) string {
+func duplicateKeyMessage(name []byte) string {
 	return fmt.Sprintf("line names the member %s twice in one object; no reader may choose which value counts", strconv.Quote(string(name)))
 }
 
@@ -228,13 +228,13 @@ func (d *decoder) decode(line []byte, ev *Event) (claim *VersionClaim, skip bool
 	}
 	if name, dup := d.sc.Duplicate(); dup {
 		d.BadCode = CodeDuplicateKey
-		return nil, false, DuplicateKeyMessage(name)
+		return nil, false, duplicateKeyMessage(name)
 	}
 
 	typSpan := d.top[fEventType]
 	hasType := typSpan.Present()
 	typ, typeIsString := d.eventType(typSpan)
-	if hasType && typeIsString && !IsKnownType(typ) {
+	if hasType && typeIsString && !isKnownType(typ) {
 		return nil, true, ""
 	}
 	ev.Type = typ

@@ -431,7 +431,7 @@ func diffReserved(file []byte, want *EventLog, workers, chunk int) string {
 		if ts.IsZero() {
 			ts = time.Date(2026, 6, 9, 10, 0, 0, 0, time.UTC)
 		}
-		line := evLine(id, FormatTS(ts), "opencode", "", TypeJoin, "", "", `{"roles":["worker"]}`)
+		line := evLine(id, formatTS(ts), "opencode", "", TypeJoin, "", "", `{"roles":["worker"]}`)
 		gotRej, gotErr := got.propose(res, []byte(line))
 		wantRej, wantErr := full.propose(fullRes, []byte(line))
 		if (gotErr != nil) != (wantErr != nil) || !reflect.DeepEqual(gotRej, wantRej) {

@@ -104,7 +104,7 @@ func (l *EventLog) addReference(n int, line []byte, tooLong bool) {
 	ev, claim, skip, msg := decodeLineReference(line)
 	if msg != "" {
 		code := CodeMalformedJSON
-		if name, dup := jsonref.DuplicateKey(line); dup && msg == DuplicateKeyMessage([]byte(name)) {
+		if name, dup := jsonref.DuplicateKey(line); dup && msg == duplicateKeyMessage([]byte(name)) {
 			code = CodeDuplicateKey
 		}
 		l.Malformed = append(l.Malformed, Malformed{Line: n, Code: code, Message: msg})
@@ -138,12 +138,12 @@ func decodeLineReference(line []byte) (ev Event, claim *VersionClaim, skip bool,
 		return ev, nil, false, "line is not a JSON object: it is null"
 	}
 	if name, dup := jsonref.DuplicateKey(line); dup {
-		return ev, nil, false, DuplicateKeyMessage([]byte(name))
+		return ev, nil, false, duplicateKeyMessage([]byte(name))
 	}
 
 	rawType, hasType := fields["event_type"]
 	typ, typeIsString := refJSONString(rawType)
-	if hasType && typeIsString && !IsKnownType(typ) {
+	if hasType && typeIsString && !isKnownType(typ) {
 		return ev, nil, true, ""
 	}
 	ev.Type = typ

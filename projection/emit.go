@@ -40,9 +40,9 @@ type envelope struct {
 	Payload   any    `json:"payload"`
 }
 
-// FormatTS renders an instant the way every writer of ours does: UTC RFC 3339
+// formatTS renders an instant the way every writer of ours does: UTC RFC 3339
 // with only as many fractional digits as it needs.
-func FormatTS(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+func formatTS(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 // Encode renders a draft as one JSON line without its terminator. The role is
 // always the one the event type implies (docs/semantics.md, pact v1 §2.3).
@@ -54,7 +54,7 @@ func Encode(d Draft) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	err := enc.Encode(envelope{EventID: d.EventID, TS: FormatTS(d.TS), AgentID: d.AgentID, Role: RoleFor(d.Type),
+	err := enc.Encode(envelope{EventID: d.EventID, TS: formatTS(d.TS), AgentID: d.AgentID, Role: RoleFor(d.Type),
 		EventType: d.Type, TaskID: d.TaskID, Feature: d.Feature, Payload: payload})
 	if err != nil {
 		return nil, fmt.Errorf("encode %s event: %w", d.Type, err)

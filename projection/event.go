@@ -51,8 +51,8 @@ func RoleFor(eventType string) string {
 	return ""
 }
 
-// IsKnownType reports whether t is one of the seven v1 event types.
-func IsKnownType(t string) bool { return RoleFor(t) != "" }
+// isKnownType reports whether t is one of the seven v1 event types.
+func isKnownType(t string) bool { return RoleFor(t) != "" }
 
 type (
 	// Seat is one roster entry of the init event (docs/semantics.md, pact

@@ -23,3 +23,11 @@ func ParseBytes(b []byte) *EventLog { return parseBytes(b) }
 
 // ReplayEvents is replay, for the reference pipeline of the benchmarks.
 func ReplayEvents(log *EventLog) *Result { return replay(log) }
+
+// FormatTS and IsKnownType are formatTS and isKnownType, for the tests of
+// the external test package (the constructors' round trip, the schemas'
+// agreement).
+var (
+	FormatTS    = formatTS
+	IsKnownType = isKnownType
+)

@@ -50,7 +50,7 @@ func genLog(r *rand.Rand, n int, sameTS bool) []genEvent {
 		if r.Intn(25) == 0 {
 			agent = seats[r.Intn(len(seats))] // maybe the wrong seat
 		}
-		out = append(out, genEvent{evLine(eid, FormatTS(now), agent, role, typ, task, feature, payload), now})
+		out = append(out, genEvent{evLine(eid, formatTS(now), agent, role, typ, task, feature, payload), now})
 	}
 	pick := func(list []string) string { return list[r.Intn(len(list))] }
 	emit("lead", TypeInit, "", "", initPayload(rosterJSON))

@@ -22,7 +22,7 @@ const (
 // file order, so the lean reading orders events held in nanoseconds with
 // events kept whole for their ts; with duplicate event ids of both kinds.
 func farLog() []byte {
-	ts := func(sec int64, nsec int) string { return FormatTS(time.Unix(sec, int64(nsec)).UTC()) }
+	ts := func(sec int64, nsec int) string { return formatTS(time.Unix(sec, int64(nsec)).UTC()) }
 	lo, hi := int64(minNanoSec), int64(maxNanoSec)
 	id := func(n int) string { return fmt.Sprintf("%032x", n) }
 	init := evLine(id(1), "1600-01-01T00:00:00Z", "lead", "", TypeInit, "", "", `{"project":"far","protocol_version":1,"seats":[{"id":"lead","roles":["orchestrator"],"entry":"AGENTS.md"},{"id":"a","roles":["worker"],"entry":"AGENTS.md"},{"id":"b","roles":["reviewer"],"entry":"AGENTS.md"}],"base_branch":"main"}`)

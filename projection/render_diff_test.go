@@ -116,7 +116,7 @@ func TestRenderMatchesReference(t *testing.T) {
 		many = append(many, renderTricky[i%len(renderTricky)]+strings.Repeat("x", i%7))
 	}
 	assertRendersAsReference(t, "many chunks", trickyState(many))
-	// Long texts, so that ranges end at their bytes (ranges.MaxBytes) in every
+	// Long texts, so that ranges end at their bytes (internal/ranges' bound) in every
 	// plan, after values of every style: a literal block kept with its
 	// last breaks, double-quoted, escaped whole after a byte order mark,
 	// binary.

@@ -287,7 +287,7 @@ func FuzzDecodeSnapshot(f *testing.F) {
 		if !bytes.Equal(again.Bytes(), b) {
 			t.Fatalf("a decoded snapshot encodes to other bytes")
 		}
-		line := evLine("fedcba9876543210fedcba9876543210", FormatTS(log.LatestTS().Add(time.Second)), "lead", "", TypeMerge, "", "F1", "")
+		line := evLine("fedcba9876543210fedcba9876543210", formatTS(log.LatestTS().Add(time.Second)), "lead", "", TypeMerge, "", "F1", "")
 		if _, err := log.propose(res, []byte(line)); err != nil && log.LatestTS().Year() < 9999 {
 			t.Fatalf("Propose on a decoded snapshot: %v", err)
 		}

@@ -58,14 +58,14 @@ func (s *BlockList[T]) Blocks() int { return len(s.blocks) }
 // Drop lets block b go: its items are never read again.
 func (s *BlockList[T]) Drop(b int) { s.blocks[b] = nil }
 
-// MakeTouched is make([]T, n) with every page of a large slice written
+// makeTouched is make([]T, n) with every page of a large slice written
 // once first: fresh memory from the system reads as a shared page of
 // zeros, and the first write to such a page then costs a second fault and,
 // while another thread of the process runs, a flush of the other cores'
 // address caches (measured at a million events: about 8 % of the CPU of
 // a replay, under the tables' first probes). A table that is probed
 // before it is written is made here.
-func MakeTouched[T any](n int) []T {
+func makeTouched[T any](n int) []T {
 	s := make([]T, n)
 	var zero T
 	for i := 0; i < n; i += touchStride {

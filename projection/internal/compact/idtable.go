@@ -97,7 +97,7 @@ func (t *IDTable) resize(size uint64, rehash func(index uint32) uint64) {
 		panic("projection: event-id table too large") // no log has that many events in memory
 	}
 	old, oldShift := t.slots, t.shift
-	t.slots = MakeTouched[uint32](int(size))
+	t.slots = makeTouched[uint32](int(size))
 	// index+1 ≤ size/2 < 1<<shift.
 	t.shift = uint(bits.Len64(size / 2))
 	for _, s := range old {

@@ -95,7 +95,7 @@ func (t *Interner) place(h uint64, n uint32) {
 }
 
 func (t *Interner) grow() {
-	t.slots = MakeTouched[uint64](2 * len(t.slots))
+	t.slots = makeTouched[uint64](2 * len(t.slots))
 	if len(t.slots) > 4*recentSize && t.recent == nil {
 		t.recent = new([recentSize]recentName)
 	}

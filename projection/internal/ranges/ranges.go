@@ -24,7 +24,7 @@ type Rendered[M any] struct {
 // time: worker j renders ranges j, j+Workers, … into one of its buffers
 // (buffers of them), and is at most one range ahead of the reader, so what
 // is held is a few ranges per worker however large the list or its items
-// (MaxBytes), and nothing is allocated once the buffers have grown (fresh
+// (maxBytes), and nothing is allocated once the buffers have grown (fresh
 // buffers for every range were 42 MB of garbage at 2M events, with the
 // heap at its highest).
 type Ranges[M any] struct {
@@ -40,12 +40,12 @@ type Ranges[M any] struct {
 	buf []byte
 }
 
-// Start cuts a list of n items into ranges (Starts) and starts rendering
+// Start cuts a list of n items into ranges (rangeStarts) and starts rendering
 // them: render writes items lo to hi (excluded) into buf, which it may
 // grow, and size says how many bytes of text item i holds.
 func Start[M any](n int, plan Plan, size func(i int) int, render func(buf []byte, lo, hi int) Rendered[M]) *Ranges[M] {
 	plan.PerRange = max(plan.PerRange, 1)
-	r := &Ranges[M]{render: render, plan: plan, starts: Starts(n, plan.PerRange, size)}
+	r := &Ranges[M]{render: render, plan: plan, starts: rangeStarts(n, plan.PerRange, size)}
 	if plan.Workers <= 1 || r.Count() < 2 {
 		r.plan.Workers = 1
 		return r
@@ -70,23 +70,23 @@ func (r *Ranges[M]) renderRange(buf []byte, i int) Rendered[M] {
 	return r.render(buf, r.starts[i], r.starts[i+1])
 }
 
-// MaxBytes bounds a range by its items' texts as well as by their number:
-// a range ends with the item that brings its texts to MaxBytes. A text
+// maxBytes bounds a range by its items' texts as well as by their number:
+// a range ends with the item that brings its texts to maxBytes. A text
 // rendered takes up to four times its bytes (one that starts with a byte
 // order mark is escaped whole), and a render holds a few ranges per
 // worker: ranges of 1024 tasks of long reasons were hundreds of megabytes
 // each (TestRenderHoldsAFewRanges). The usual tasks have about 76 bytes
 // of texts (a generated log's), 80 KB a range: none of them ends early.
-const MaxBytes = 256 << 10
+const maxBytes = 256 << 10
 
-// Starts is where each range of a list of n items starts, then n: a range
+// rangeStarts is where each range of a list of n items starts, then n: a range
 // ends after perRange items, or after the item that brings the size of
-// its items to MaxBytes.
-func Starts(n, perRange int, size func(i int) int) []int {
+// its items to maxBytes.
+func rangeStarts(n, perRange int, size func(i int) int) []int {
 	starts := make([]int, 1, n/perRange+2)
 	k, sum := 0, 0
 	for i := range n {
-		if k == perRange || sum >= MaxBytes {
+		if k == perRange || sum >= maxBytes {
 			starts = append(starts, i)
 			k, sum = 0, 0
 		}

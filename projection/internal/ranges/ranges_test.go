@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// TestStarts: a range ends after PerRange items, or after the item that
-// brings its size to MaxBytes, whichever comes first.
-func TestStarts(t *testing.T) {
+// TestRangeStarts: a range ends after PerRange items, or after the item that
+// brings its size to maxBytes, whichever comes first.
+func TestRangeStarts(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		n, perRange int
@@ -20,11 +20,11 @@ func TestStarts(t *testing.T) {
 		{0, 3, func(int) int { return 1 }, []int{0}},
 		{7, 3, func(int) int { return 1 }, []int{0, 3, 6, 7}},
 		{6, 3, func(int) int { return 1 }, []int{0, 3, 6}},
-		{5, 10, func(i int) int { return MaxBytes / 2 }, []int{0, 2, 4, 5}},
-		{4, 10, func(i int) int { return map[int]int{1: MaxBytes}[i] }, []int{0, 2, 4}},
+		{5, 10, func(i int) int { return maxBytes / 2 }, []int{0, 2, 4, 5}},
+		{4, 10, func(i int) int { return map[int]int{1: maxBytes}[i] }, []int{0, 2, 4}},
 	} {
-		if got := Starts(tc.n, tc.perRange, tc.size); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("Starts(%d, %d) = %v, want %v", tc.n, tc.perRange, got, tc.want)
+		if got := rangeStarts(tc.n, tc.perRange, tc.size); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("rangeStarts(%d, %d) = %v, want %v", tc.n, tc.perRange, got, tc.want)
 		}
 	}
 }
