@@ -11,12 +11,12 @@ import (
 	"github.com/pact-action/pact-action/projection/internal/lean"
 )
 
-// This file (with envelope.go, intern.go and timestamp.go) is the hot path
-// of every read of the log: one pass over each line with the scanner of
-// internal/jsonscan, which validates the whole line exactly as encoding/json
-// does (the same grammar, the same nesting bound) and records where the
-// envelope fields and the payload fields of interest are; then only those
-// values are decoded. Its results are byte-for-byte those of the reference
+// This file (with envelope.go, timestamp.go and the interner of
+// internal/compact) is the hot path of every read of the log: one pass
+// over each line with the scanner of internal/jsonscan, which validates
+// the whole line exactly as encoding/json does (the same grammar, the same
+// nesting bound) and records where the envelope fields and the payload
+// fields of interest are; then only those values are decoded. Its results are byte-for-byte those of the reference
 // decoder built on encoding/json (decode_reference_test.go keeps it, and
 // FuzzDecodeDifferential holds the two to each other):
 //

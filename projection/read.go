@@ -15,8 +15,9 @@ import (
 //
 //   - Read (and ReadBytes) keeps no event: the log is replayed as it is
 //     read, its lines decoded on all cores by the lean reading fenced in
-//     internal/lean, so memory stays well below the log's size. It gives a Log, and is the path of
-//     `pactify validate`, of every writing verb and of the check.
+//     internal/lean, so memory stays well below the log's size. It gives
+//     a Log, and is the path of `pactify validate`, of every writing verb
+//     and of the check.
 //   - ReadEvents keeps every event (parse.go), then replays them by the
 //     canonical replay (replay.go). It gives an EventLog, for the callers
 //     that look at events after the replay: a line dated before later

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -184,6 +185,48 @@ func TestRejectedAcceptsKeepTheirEventID(t *testing.T) {
 			}
 			if len(got) != 1 || got[0].Code != c.want || got[0].EventID != id {
 				t.Errorf("%s, %s id %q: the accept on line %d is rejected %+v, want once with %s and its id", c.name, form, id, line, got, c.want)
+			}
+		}
+	}
+}
+
+// TestWithoutEventsIsRead: what ReadBytes keeps of a log it reads with its
+// events (a log of more names than the lean reading holds) is what Read
+// keeps: the Scan, the latest ts, the first line of each reserved
+// event_id, and the verdict of a line appended with it; no snapshot.
+func TestWithoutEventsIsRead(t *testing.T) {
+	t.Parallel()
+	files := map[string][]byte{
+		"generated": generatedLog(t, 3000, 4, 0.03),
+		"flood":     floodLog(200),
+		"tricky":    []byte(strings.Join(trickyLines(), "\n")),
+		"empty":     nil,
+	}
+	for name, file := range files {
+		events, _ := ReadEvents(file)
+		ids := []string{"fedcba9876543210fedcba9876543210", "not-in-the-log"}
+		if len(events.Events) > 0 {
+			ids = append(ids, events.Events[len(events.Events)/2].EventID)
+		}
+		for _, id := range ids {
+			want, wantRes := ReadBytes(file, ReadOptions{Reserve: []string{id}})
+			events, gotRes := ReadEvents(file)
+			got := events.withoutEvents([]string{id})
+			if msg := sameReplay(&got.Scan, gotRes, &want.Scan, wantRes); msg != "" {
+				t.Fatalf("%s, %q: %s", name, id, msg)
+			}
+			if got.LineOf(id) != want.LineOf(id) || !got.LatestTS().Equal(want.LatestTS()) || got.Snapshotable(gotRes) {
+				t.Fatalf("%s, %q: line %d, latest %v, for a snapshot %v; Read says line %d, latest %v",
+					name, id, got.LineOf(id), got.LatestTS(), got.Snapshotable(gotRes), want.LineOf(id), want.LatestTS())
+			}
+			d := Draft{EventID: id, TS: want.LatestTS().Add(time.Second), AgentID: "opencode", Type: TypeJoin, Payload: map[string]any{"roles": []string{"worker"}}}
+			if want.LatestTS().IsZero() {
+				d.TS = time.Date(2026, 6, 9, 10, 0, 0, 0, time.UTC)
+			}
+			ga, gerr := got.Append(gotRes, nil, nil, d)
+			wa, werr := want.Append(wantRes, nil, nil, d)
+			if (gerr != nil) != (werr != nil) || gerr == nil && (!reflect.DeepEqual(ga.Refused, wa.Refused) || !bytes.Equal(ga.Tail, wa.Tail)) {
+				t.Fatalf("%s, %q: Append gives %+v, %v; Read's log %+v, %v", name, id, ga, gerr, wa, werr)
 			}
 		}
 	}

@@ -29,7 +29,7 @@ type rec struct {
 	aux   uint32
 	typ   uint8 // index in typeNames
 	role  uint8 // index in roleNames
-	form  uint8 // compact.IDOther, idHex, idUUID
+	form  uint8 // compact.IDOther, IDHex, IDUUID
 	flags uint8
 }
 
