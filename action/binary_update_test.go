@@ -59,7 +59,7 @@ func (f *fleet) finalLog(t *testing.T) {
 	t.Helper()
 	log, _ := f.s.FileAt(f.s.BranchHead(e2e.Owner, e2e.Repo, "main"), logPath)
 	state, _ := f.s.FileAt(f.s.BranchHead(e2e.Owner, e2e.Repo, "main"), statePath)
-	parsed, res := projection.ReadBytes([]byte(log), projection.ReadOptions{KeepEvents: true})
+	parsed, res := projection.ReadEvents([]byte(log))
 	if len(res.Rejections) != 0 || len(parsed.Malformed) != 0 {
 		t.Errorf("main's log is not valid: %+v", res.Rejections)
 	}

@@ -346,8 +346,8 @@ func (o *botOutcome) write(ctx context.Context, gh botGitHub, pr ghfacts.PullReq
 			}
 			j.refusals = []string{bot.TooLargeToReorder(intentNames(fresh), int64(len(old)), maxReorderBytes, hint)}
 		default:
-			log, res = projection.ReadBytes(old, projection.ReadOptions{KeepEvents: true})
-			j, err = appendIntents(log, res, old, fresh, r.now())
+			events, res := projection.ReadEvents(old)
+			j, err = appendIntents(events, res, old, fresh, r.now())
 		}
 		if errors.Is(err, projection.ErrUnterminated) {
 			// A fragment a cut-off write left: appending would seal it
@@ -397,11 +397,12 @@ func (o *botOutcome) write(ctx context.Context, gh botGitHub, pr ghfacts.PullReq
 }
 
 // maxReorderBytes bounds the log the bot replays with every event held, to
-// judge an event dated before later ones (projection.Log.Propose replays
-// the longer log, listing every rejection): that holds several times the
-// log's size, where a log read without its events holds a small part of
-// it (docs/semantics.md §7; docs/performance.md has the figures). A review or comment on
-// a larger log is refused; made again, it is recorded at its own time.
+// judge an event dated before later ones (projection.EventLog.Append
+// replays the longer log, listing every rejection): that holds several
+// times the log's size, where a log read without its events holds a small
+// part of it (docs/semantics.md §7; docs/performance.md has the figures).
+// A review or comment on a larger log is refused; made again, it is
+// recorded at its own time.
 const maxReorderBytes = 16 << 20
 
 // reorderable reports whether the bot replays a log of size bytes with its
@@ -508,11 +509,18 @@ type appendedIntents struct {
 	state    []byte
 }
 
+// appender is a log the bot appends to: read without its events, the
+// intents' event_ids reserved (projection.Log), or with them
+// (projection.EventLog), to judge an intent dated before later events.
+type appender interface {
+	Append(res *projection.Result, end []byte, stamp func(*projection.Draft, time.Time), drafts ...projection.Draft) (*projection.Appended, error)
+}
+
 // appendIntents writes the intents to the branch's log old (replayed as log
 // and res) by the routine pactify writes by (projection.Log.Append: judged
 // exactly as pactify would judge them; a log whose last line is cut off is
 // ErrUnterminated), as the bytes of one commit.
-func appendIntents(log *projection.Log, res *projection.Result, old []byte, intents []bot.Intent, now time.Time) (appendedIntents, error) {
+func appendIntents(log appender, res *projection.Result, old []byte, intents []bot.Intent, now time.Time) (appendedIntents, error) {
 	var j appendedIntents
 	drafts := make([]projection.Draft, len(intents))
 	for i, in := range intents {

@@ -194,7 +194,7 @@ func (c *covCase) commitBranch(author string, files map[string]string) {
 }
 
 func (c *covCase) step() {
-	_, replayed := projection.ReadBytes([]byte(c.log.Text()), projection.ReadOptions{KeepEvents: true})
+	_, replayed := projection.ReadEvents([]byte(c.log.Text()))
 	state := replayed.State
 	switch op := c.choose(11); {
 	case op < 3: // new code on the branch (a few contents, so code repeats)

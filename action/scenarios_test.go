@@ -475,7 +475,7 @@ func stateReplays(t *testing.T, s *fakegithub.Server, sha string) *projection.St
 	if !ok {
 		t.Fatalf("no %s at %s", statePath, sha)
 	}
-	_, res := projection.ReadBytes([]byte(logText), projection.ReadOptions{KeepEvents: true})
+	_, res := projection.ReadEvents([]byte(logText))
 	if len(res.Rejections) != 0 {
 		t.Errorf("the log at %s replays with rejections: %+v", sha, res.Rejections)
 	}

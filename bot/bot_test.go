@@ -41,7 +41,7 @@ var stateLog = []byte(strings.Join([]string{
 // state replays stateLog.
 func state(t *testing.T) *projection.State {
 	t.Helper()
-	_, res := projection.ReadBytes(stateLog, projection.ReadOptions{KeepEvents: true})
+	_, res := projection.ReadEvents(stateLog)
 	if len(res.Rejections) != 0 {
 		t.Fatalf("fixture log has rejections: %+v", res.Rejections)
 	}

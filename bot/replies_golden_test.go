@@ -121,16 +121,12 @@ func engineRejection(t *testing.T, st *projection.State) *projection.Rejection {
 	t.Helper()
 	d := projection.NewAccept("lead", "T3", st.Tasks["T3"].Feature, projection.AcceptPayload{})
 	d.EventID, d.TS = EventID("o/r", "review", 7, "T3"), submitted
-	line, err := projection.Encode(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log, res := projection.ReadBytes(stateLog, projection.ReadOptions{KeepEvents: true})
-	rej, err := log.Propose(res, line)
-	if err != nil || rej == nil {
+	log, res := projection.ReadEvents(stateLog)
+	a, err := log.Append(res, nil, nil, d)
+	if err != nil || a.Refused[0] == nil {
 		t.Fatalf("the engine took an accept of an assigned task: %v", err)
 	}
-	return rej
+	return a.Refused[0]
 }
 
 // replyFuncs are the functions of replies.go that return a string.

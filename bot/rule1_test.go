@@ -63,7 +63,7 @@ func rule1State(t *testing.T, status projection.TaskStatus) *projection.State {
 	case "changes":
 		add("rev", projection.TypeChangesRequested, "T1", map[string]any{"reason": "add a test"})
 	}
-	_, res := projection.ReadBytes([]byte(strings.Join(lines, "\n")), projection.ReadOptions{KeepEvents: true})
+	_, res := projection.ReadEvents([]byte(strings.Join(lines, "\n")))
 	if len(res.Rejections) != 0 {
 		t.Fatalf("fixture log has rejections: %+v", res.Rejections)
 	}

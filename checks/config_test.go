@@ -11,9 +11,9 @@ import (
 const configLog = `{"event_id":"e1","ts":"2026-06-09T10:00:01Z","agent_id":"lead","role":"orchestrator","event_type":"init","task_id":"","feature":"","payload":{"project":"demo","protocol_version":1,"seats":[{"id":"lead","roles":["orchestrator"],"entry":"AGENTS.md"},{"id":"opencode","roles":["worker"],"entry":"AGENTS.md"},{"id":"claude-opus","roles":["reviewer"],"entry":"CLAUDE.md"}],"base_branch":"main"}}
 `
 
-func replayed(t *testing.T, log string) (*projection.Log, *projection.Result) {
+func replayed(t *testing.T, log string) (*projection.EventLog, *projection.Result) {
 	t.Helper()
-	l, r := projection.ReadBytes([]byte(log), projection.ReadOptions{KeepEvents: true})
+	l, r := projection.ReadEvents([]byte(log))
 	return l, r
 }
 

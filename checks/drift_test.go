@@ -10,7 +10,7 @@ import (
 func driftState() *projection.State {
 	l := new(logb).init().assign("T1", "F", "opencode", "claude-opus", "feat/f").assign("T2", "F", "claude-opus", "gpt", "feat/f").
 		join("opencode").checkpoint("opencode", "T1").accept("claude-opus", "T1")
-	_, res := projection.ReadBytes(l.bytes(), projection.ReadOptions{KeepEvents: true})
+	_, res := projection.ReadEvents(l.bytes())
 	return res.State
 }
 

@@ -176,7 +176,7 @@ func TestMissingTaskFilesSummarised(t *testing.T) {
 
 func TestProjectHeader(t *testing.T) {
 	t.Parallel()
-	_, replayed := projection.ReadBytes(new(logb).init().bytes(), projection.ReadOptions{KeepEvents: true})
+	_, replayed := projection.ReadEvents(new(logb).init().bytes())
 	st := replayed.State
 	empty := projection.NewState()
 	block := func(inner string) string { return pactfile.BlockBegin + "\n" + inner + "\n" + pactfile.BlockEnd + "\n" }
@@ -240,7 +240,7 @@ func ptr(s string) *string { return &s }
 // so the hint of project.header (run pactify init) always clears it.
 func TestProjectHeaderReadsWhatInitWrites(t *testing.T) {
 	t.Parallel()
-	_, replayed := projection.ReadBytes(new(logb).init().bytes(), projection.ReadOptions{KeepEvents: true})
+	_, replayed := projection.ReadEvents(new(logb).init().bytes())
 	st := replayed.State
 	charter := pactfile.FormatCharter(pactfile.Charter{Project: "demo", ProtocolVersion: 1, BaseBranch: "main", Log: ".pact/log.jsonl",
 		Seats: []pactfile.Seat{{ID: "lead", Roles: []string{"orchestrator"}, Entry: "AGENTS.md"}}})

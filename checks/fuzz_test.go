@@ -42,7 +42,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte{}, []byte{}, []byte{}, []byte{})
 	f.Fuzz(func(t *testing.T, logData, state, project, taskfile []byte) {
-		log, res := projection.ReadBytes(logData, projection.ReadOptions{KeepEvents: true})
+		log, res := projection.ReadEvents(logData)
 		in := Input{Dir: ".pact", Scan: &log.Scan, Replay: res, State: state, Project: project, TaskFiles: map[string][]byte{}}
 		for _, id := range res.State.TaskOrder {
 			in.TaskFiles[id] = taskfile

@@ -75,7 +75,7 @@ func (l *logb) bytes() []byte { return []byte(strings.Join(l.lines, "\n") + "\n"
 // fresh render, a correct PROJECT.md and correct task files, so a test only
 // sees the findings it provokes.
 func input(data []byte) Input {
-	log, res := projection.ReadBytes(data, projection.ReadOptions{KeepEvents: true})
+	log, res := projection.ReadEvents(data)
 	in := Input{Dir: ".pact", Scan: &log.Scan, Replay: res, State: projection.RenderBytes(res.State),
 		Project:   []byte(pactfile.ReplaceBlock("", "# demo — Pact Charter (protocol_version: 1)")),
 		TaskFiles: map[string][]byte{}}
@@ -93,7 +93,7 @@ func loadPact(t testing.TB, dir string) Input {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log, res := projection.ReadBytes(data, projection.ReadOptions{KeepEvents: true})
+	log, res := projection.ReadEvents(data)
 	in := Input{Dir: ".pact", Scan: &log.Scan, Replay: res, TaskFiles: map[string][]byte{}}
 	in.State = optional(t, filepath.Join(dir, pactfile.StateFile))
 	in.Project = optional(t, filepath.Join(dir, pactfile.ProjectFile))

@@ -27,7 +27,7 @@ func crlf(b []byte) []byte {
 
 // crlfInput is in with every file converted by crlf, read afresh.
 func crlfInput(in Input, logData []byte) Input {
-	log, res := projection.ReadBytes(crlf(logData), projection.ReadOptions{KeepEvents: true})
+	log, res := projection.ReadEvents(crlf(logData))
 	out := Input{Dir: in.Dir, Scan: &log.Scan, Replay: res, State: crlf(in.State), Project: crlf(in.Project), Config: crlf(in.Config),
 		TaskFiles: map[string][]byte{}}
 	for id, b := range in.TaskFiles {

@@ -145,7 +145,7 @@ func TestWaiting(t *testing.T) {
 		changes("claude-opus", "T1").                           // 17: T1 back in progress, round 1
 		checkpoint("opencode", "T4").                           // 18
 		accept("claude-opus", "T4")                             // 19
-	_, replayed := projection.ReadBytes(l.bytes(), projection.ReadOptions{KeepEvents: true})
+	_, replayed := projection.ReadEvents(l.bytes())
 	st := replayed.State
 	if st.Tasks["T3"].Status != projection.StatusInProgress || st.Tasks["T1"].Rounds != 1 || !st.Features["H"].Shipped {
 		t.Fatalf("setup: T3 %s, T1 rounds %d", st.Tasks["T3"].Status, st.Tasks["T1"].Rounds)
@@ -175,7 +175,7 @@ func TestWaiting(t *testing.T) {
 		t.Parallel()
 		// A1 is assigned to opencode, who has not joined in that log.
 		l2 := new(logb).init().assign("A1", "A", "opencode", "gpt", "feat/a")
-		_, r2 := projection.ReadBytes(l2.bytes(), projection.ReadOptions{KeepEvents: true})
+		_, r2 := projection.ReadEvents(l2.bytes())
 		cfg := &config.Config{Seats: map[string][]string{"claude-opus": {"opus-gh", "opus-bot"}}}
 		for _, tc := range []struct {
 			name string
@@ -259,7 +259,7 @@ func TestWaitingFor(t *testing.T) {
 		}
 	}
 	// And through Waiting: an assigned task whose owner never joined.
-	_, replayed := projection.ReadBytes(new(logb).init().assign("T1", "F", "opencode", "gpt", "feat/f").bytes(), projection.ReadOptions{KeepEvents: true})
+	_, replayed := projection.ReadEvents(new(logb).init().assign("T1", "F", "opencode", "gpt", "feat/f").bytes())
 	st := replayed.State
 	got := Waiting(".pact/log.jsonl", st, "feat/f", nil, nil, nil)
 	if len(got) != 1 || got[0].Message != "waiting for T1 (feature F): assigned to opencode, who has not joined yet" || got[0].Severity != SeverityPending {
@@ -357,7 +357,7 @@ func TestUnmappedBranch(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			_, replayed := projection.ReadBytes(tc.head, projection.ReadOptions{KeepEvents: true})
+			_, replayed := projection.ReadEvents(tc.head)
 			st := replayed.State
 			got := Unmapped(logPath, st, tc.base, tc.branch, tc.policy, tc.changesOutside)
 			if tc.want == "" {

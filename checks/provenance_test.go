@@ -87,7 +87,7 @@ func (c provCase) input() checks.ProvenanceInput {
 // the accept by acceptCommit.
 func provInput(t *testing.T, cfg *config.Config, acceptSeat string, payload any, acceptCommit *ghfacts.Commit) provCase {
 	t.Helper()
-	log, res := projection.ReadBytes(provLog(t, acceptSeat, payload), projection.ReadOptions{KeepEvents: true})
+	log, res := projection.ReadEvents(provLog(t, acceptSeat, payload))
 	in := provCase{ProvenanceInput: checks.ProvenanceInput{
 		LogPath: ".pact/log.jsonl", ConfigBranch: "main", Config: cfg, BotLogins: []string{provBot},
 		Branches: []string{"feat/login"}, PRNumber: 7, State: res.State,
@@ -753,7 +753,7 @@ func TestPullRequestWeighsProvenance(t *testing.T) {
 			yml := fmt.Sprintf("seats:\n  lead: [lead-acct]\n  dev: [dev-acct]\n  rev: [rev-acct]\nprovenance:\n  mode: %s\n  stale: sticky\n", mode)
 			facts := provInput(t, nil, "rev", nil, commitBy("f0f0", "dev-acct", true)).input()
 			raw := provLog(t, "rev", nil)
-			log, res := projection.ReadBytes(raw, projection.ReadOptions{KeepEvents: true})
+			log, res := projection.ReadEvents(raw)
 			in := checks.Input{Dir: ".pact", Scan: &log.Scan, Replay: res, State: projection.RenderBytes(res.State), TaskFiles: map[string][]byte{}}
 			got := checks.PullRequest(in, checks.PullRequestFacts{HeadLog: raw, Branches: []string{"feat/login"},
 				Config: config.ParseFile([]byte(yml), "", ""), Provenance: &facts})
@@ -823,7 +823,7 @@ func TestProvenanceCommentBackedChanges(t *testing.T) {
 func TestPullRequestFailsClosedOnANewerProtocol(t *testing.T) {
 	t.Parallel()
 	raw := bytes.Replace(provLog(t, "dev", nil), []byte(`"protocol_version":1`), []byte(`"protocol_version":2`), 1)
-	log, res := projection.ReadBytes(raw, projection.ReadOptions{KeepEvents: true})
+	log, res := projection.ReadEvents(raw)
 	if res.Unsupported == nil {
 		t.Fatal("the fixture is not a newer protocol's log")
 	}

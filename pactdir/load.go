@@ -72,7 +72,7 @@ func (d Dir) LoadReplay(p *Progress) (*projection.Log, *projection.Result, error
 
 // loadLogToAppend replays the log for a writer that will append one line
 // with the given event_id (projection.ReadOptions.Reserve): no events are
-// kept, so memory stays well below the log's size, yet Log.Propose judges
+// kept, so memory stays well below the log's size, yet Log.Append judges
 // that line exactly. A missing log is ErrNoPact.
 func (d Dir) loadLogToAppend(eventID string, p *Progress) (*projection.Log, *projection.Result, error) {
 	log, res, _, err := loadLog(d, p, projection.ReadOptions{Reserve: []string{eventID}})

@@ -38,7 +38,7 @@ func TestAppend(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			log, res := ReadBytes(tc.log, ReadOptions{KeepEvents: true})
+			log, res := ReadEvents(tc.log)
 			latest := log.LatestTS()
 			end := tc.log
 			if tc.end != nil {

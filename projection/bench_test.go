@@ -24,8 +24,8 @@ import (
 //	go test ./projection/ -run '^$' -bench ParseReplayValidate -count 6 -timeout 60m | tee new.txt
 //	benchstat -col /impl new.txt
 //
-// impl=lean is Read without events (the CLI's path); impl=full is Read with
-// KeepEvents (the scanner, then the canonical replay); impl=reference is the
+// impl=lean is Read, without events (the CLI's path); impl=full is
+// ReadEvents (the scanner, then the canonical replay); impl=reference is the
 // encoding/json decoder the scanner replaced (decode_reference_test.go) then
 // today's canonical replay (with the replay of before, whose joins scanned
 // every task, 1M lines take more than 25 minutes). BenchmarkParse compares
@@ -69,7 +69,7 @@ var pipelines = []struct {
 		return &log.Scan, res
 	}},
 	{"full", func(data []byte) (*projection.Scan, *projection.Result) {
-		log, res := projection.ReadBytes(data, projection.ReadOptions{KeepEvents: true})
+		log, res := projection.ReadEvents(data)
 		return &log.Scan, res
 	}},
 	{"reference", func(data []byte) (*projection.Scan, *projection.Result) {
@@ -156,10 +156,10 @@ func BenchmarkParse(b *testing.B) {
 		data := benchLog(b, size.lines)
 		for _, p := range []struct {
 			name  string
-			parse func([]byte) *projection.Log
+			parse func([]byte) *projection.EventLog
 		}{
 			{"scanner", projection.ParseBytes},
-			{"reference", func(d []byte) *projection.Log { l, _ := projection.ParseReference(bytes.NewReader(d)); return l }},
+			{"reference", func(d []byte) *projection.EventLog { l, _ := projection.ParseReference(bytes.NewReader(d)); return l }},
 		} {
 			b.Run(fmt.Sprintf("impl=%s/n=%s", p.name, size.name), func(b *testing.B) {
 				b.SetBytes(int64(len(data)))

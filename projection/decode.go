@@ -3,19 +3,20 @@ package projection
 import (
 	"bytes"
 	"fmt"
-	"hash/maphash"
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/pact-action/pact-action/projection/internal/compact"
 	"github.com/pact-action/pact-action/projection/internal/jsonscan"
+	"github.com/pact-action/pact-action/projection/internal/lean"
 )
 
-// This file (with envelope.go, intern.go and timestamp.go) is the hot path
-// of every read of the log: one pass over each line with the scanner of
-// internal/jsonscan, which validates the whole line exactly as encoding/json
-// does (the same grammar, the same nesting bound) and records where the
-// envelope fields and the payload fields of interest are; then only those
-// values are decoded. Its results are byte-for-byte those of the reference
+// This file (with envelope.go, timestamp.go and the interner of
+// internal/compact) is the hot path of every read of the log: one pass
+// over each line with the scanner of internal/jsonscan, which validates
+// the whole line exactly as encoding/json does (the same grammar, the same
+// nesting bound) and records where the envelope fields and the payload
+// fields of interest are; then only those values are decoded. Its results are byte-for-byte those of the reference
 // decoder built on encoding/json (decode_reference_test.go keeps it, and
 // FuzzDecodeDifferential holds the two to each other):
 //
@@ -59,9 +60,9 @@ var noTop, noPay = func() (top [nTop]span, pay [nPay]span) {
 	return top, pay
 }()
 
-// DuplicateKeyMessage is the message of a line that names the member name
+// duplicateKeyMessage is the message of a line that names the member name
 // twice in one object (the first such name in the line).
-func DuplicateKeyMessage(name []byte) string {
+func duplicateKeyMessage(name []byte) string {
 	return fmt.Sprintf("line names the member %s twice in one object; no reader may choose which value counts", strconv.Quote(string(name)))
 }
 
@@ -113,36 +114,50 @@ type decoder struct {
 	payObj bool
 	// checkUTF8 says the line may hold invalid UTF-8 (see validUTF8).
 	checkUTF8 bool
-	// badCode is the code of the line last read when it is malformed:
-	// CodeMalformedJSON or CodeDuplicateKey.
-	badCode Code
 	// onTop and onPayload are topKey and payloadKey bound to the decoder,
 	// made by its first decode: a decoder in use is never copied.
 	onTop, onPayload jsonscan.Field
 
-	// Interning: strings that repeat across lines (seat ids, task ids,
-	// features, branches) are allocated once. They are numbered (names), so
-	// lean parsing can keep a uint32 where a string would take 16 bytes and
-	// keeps them all; otherwise the table is only an economy and is emptied
-	// past maxInterned names. slots is an open-addressing index of names:
-	// hash<<32 | index+1; recent caches the names in use once it is big.
-	slots    []uint64
-	names    blockList[string]
-	internAt maphash.Seed
-	recent   *[recentSize]recentName
-	// symBase is added to the numbers of names: parallel lean parsing gives
-	// each goroutine its own range (symWorkerShift).
-	symBase uint32
-	// symOf holds the symbol of the last interned value of each field.
-	symOf [nSymFields]uint32
-
 	// lean skips what a replay never reads: it leaves EventID empty when it
-	// is 32 lower-case hex digits or a lower-case UUID (idBytes and idForm
-	// hold it instead), does not keep TSRaw of a valid ts, nor evidence,
-	// join roles and provenance (payload.commit included).
-	lean    bool
-	idForm  uint8
-	idBytes [16]byte
+	// has a compact form (compact.ParseID: Marks.ID and IDForm hold it
+	// instead), does not keep TSRaw of a valid ts, nor evidence, join
+	// roles and provenance (payload.commit included).
+	lean bool
+	// Marks is what a line leaves besides its Event: the code of a
+	// malformed one (BadCode: CodeMalformedJSON or CodeDuplicateKey), the
+	// compact form of its event_id, and the symbols of its names, which
+	// Names interns (the strings that repeat across lines: seat ids, task
+	// ids, features, branches). A lean decoder's names are all kept, so
+	// that their symbols stay valid; otherwise the table is only an
+	// economy.
+	lean.Marks
+}
+
+// leanDecoder is a decoder of the lean reading's workers (lean.Read),
+// whose names are numbered from symBase and all kept.
+func leanDecoder(symBase uint32) lean.Decoder {
+	return &decoder{lean: true, Marks: lean.Marks{Names: compact.Interner{Base: symBase, KeepAll: true}}}
+}
+
+// Lean is where the decoder leaves what it read of a line besides the
+// Event (lean.Decoder).
+func (d *decoder) Lean() *lean.Marks { return &d.Marks }
+
+// intern returns the string b holds, interned, and keeps its symbol as
+// the field's (lean.SymAgent …).
+func (d *decoder) intern(b []byte, field int) string {
+	s, sym := d.Names.Intern(b)
+	d.Syms[field] = sym
+	return s
+}
+
+// interned decodes the string at s through the intern table.
+func (d *decoder) interned(s span, field int) (string, bool) {
+	b, ok := d.sc.Content(s)
+	if !ok {
+		return "", false
+	}
+	return d.intern(b, field), true
 }
 
 // validUTF8 reports whether the line last decoded is valid UTF-8, which
@@ -152,19 +167,19 @@ func (d *decoder) validUTF8() bool {
 	return !d.checkUTF8 || utf8.Valid(d.line)
 }
 
-// readLine takes one line of the log (its CR and any BOM already off) the
-// way both readings of a log do (parse.go and replay_parallel.go): a blank
+// ReadLine takes one line of the log (its CR and any BOM already off) the
+// way both readings of a log do (parse.go and internal/lean): a blank
 // line is nothing; a line that is not valid UTF-8, or not an event, is
 // malformed (why); any other may claim a newer protocol version, and keep
 // says ev (zeroed and filled) is an event to apply.
-func (d *decoder) readLine(line []byte, ev *Event) (claim *VersionClaim, keep bool, malformed string) {
+func (d *decoder) ReadLine(line []byte, ev *Event) (claim *VersionClaim, keep bool, malformed string) {
 	if isBlank(line) {
 		return nil, false, ""
 	}
 	claim, skip, msg := d.decode(line, ev)
 	switch {
 	case !d.validUTF8():
-		d.badCode = CodeMalformedJSON
+		d.BadCode = CodeMalformedJSON
 		return nil, false, "line is not valid UTF-8"
 	case msg != "":
 		return nil, false, msg
@@ -175,7 +190,7 @@ func (d *decoder) readLine(line []byte, ev *Event) (claim *VersionClaim, keep bo
 // decode fills ev (which it zeroes first) from one line.
 func (d *decoder) decode(line []byte, ev *Event) (claim *VersionClaim, skip bool, malformed string) {
 	*ev = Event{}
-	d.badCode = CodeMalformedJSON
+	d.BadCode = CodeMalformedJSON
 	if d.onTop == nil {
 		d.onTop, d.onPayload = d.topKey, d.payloadKey
 	}
@@ -183,7 +198,7 @@ func (d *decoder) decode(line []byte, ev *Event) (claim *VersionClaim, skip bool
 	d.sc.Reset(line)
 	d.top = noTop
 	d.pay = noPay
-	d.payObj, d.idForm = false, idOther
+	d.payObj, d.IDForm = false, compact.IDOther
 	first, ok := d.sc.Document(d.onTop)
 	d.checkUTF8 = !ok || d.sc.High()
 	if !ok {
@@ -212,14 +227,14 @@ func (d *decoder) decode(line []byte, ev *Event) (claim *VersionClaim, skip bool
 		return nil, false, "line is not a JSON object: it is a JSON " + kind
 	}
 	if name, dup := d.sc.Duplicate(); dup {
-		d.badCode = CodeDuplicateKey
-		return nil, false, DuplicateKeyMessage(name)
+		d.BadCode = CodeDuplicateKey
+		return nil, false, duplicateKeyMessage(name)
 	}
 
 	typSpan := d.top[fEventType]
 	hasType := typSpan.Present()
 	typ, typeIsString := d.eventType(typSpan)
-	if hasType && typeIsString && !IsKnownType(typ) {
+	if hasType && typeIsString && !isKnownType(typ) {
 		return nil, true, ""
 	}
 	ev.Type = typ

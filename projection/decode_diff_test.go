@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/internal/testkit/loggen"
+	"github.com/pact-action/pact-action/projection/internal/compact"
 	"github.com/pact-action/pact-action/projection/internal/jsonscan"
 )
 
@@ -50,11 +51,11 @@ func diffDecode(line []byte) string {
 		return ""
 	}
 	id := lev.EventID
-	if d.idForm != idOther {
+	if d.IDForm != compact.IDOther {
 		if id != "" {
 			return "lean decoding kept a compact event_id as a string"
 		}
-		id = formatID(d.idForm, &d.idBytes)
+		id = compact.FormatID(d.IDForm, &d.ID)
 	}
 	if id != ev.EventID || lev.Type != ev.Type || lev.AgentID != ev.AgentID || lev.Role != ev.Role ||
 		lev.TaskID != ev.TaskID || lev.Feature != ev.Feature || !lev.TS.Equal(ev.TS) {
@@ -364,13 +365,13 @@ func FuzzDecodeDifferential(f *testing.F) {
 	})
 }
 
-// diffParseReplay compares the parallel replay (Read without events) with
-// the canonical one (Read with KeepEvents), with the default sizes and, when
+// diffParseReplay compares the parallel replay (Read) with the canonical
+// one (ReadEvents), with the default sizes and, when
 // small is set, with tiny chunks that put chunk ends everywhere.
 func diffParseReplay(file []byte, small ...bool) string {
 	want := parseBytes(file)
 	wantRes := replay(want)
-	sizes := []struct{ workers, chunk int }{{2, chunkBytes}}
+	sizes := []struct{ workers, chunk int }{{2, 0}} // 0: the default chunk
 	if len(small) > 0 && small[0] {
 		sizes = append(sizes, []struct{ workers, chunk int }{{1, 1}, {2, 7}, {3, 300}, {2, 4096}}...)
 	}
@@ -379,7 +380,7 @@ func diffParseReplay(file []byte, small ...bool) string {
 		if err != nil {
 			return err.Error()
 		}
-		if msg := sameReplay(got, res, want, wantRes); msg != "" {
+		if msg := sameReplay(&got.Scan, res, &want.Scan, wantRes); msg != "" {
 			return fmt.Sprintf("%+v: %s", size, msg)
 		}
 		if g, w := got.LatestTS(), want.LatestTS(); !g.Equal(w) {
@@ -395,11 +396,11 @@ func diffParseReplay(file []byte, small ...bool) string {
 	return ""
 }
 
-// diffReserved holds Read with a reserved event_id (and without events) to
-// Read with KeepEvents for what a writer asks: the line that first used an
-// event_id (one of the log's, or a new one of each form), and what Propose
-// makes of a line with that id stamped at the log's latest ts.
-func diffReserved(file []byte, want *Log, workers, chunk int) string {
+// diffReserved holds Read with a reserved event_id to ReadEvents for what
+// a writer asks: the line that first used an event_id (one of the log's,
+// or a new one of each form), and what propose makes of a line with that
+// id stamped at the log's latest ts.
+func diffReserved(file []byte, want *EventLog, workers, chunk int) string {
 	ids := []string{"fedcba9876543210fedcba9876543210", "123e4567-e89b-12d3-a456-4266141740ff", "not-a-hex-id"}
 	if len(file) > 256<<10 {
 		ids = ids[:1] // large files: one id is enough, the small ones take every form
@@ -430,9 +431,9 @@ func diffReserved(file []byte, want *Log, workers, chunk int) string {
 		if ts.IsZero() {
 			ts = time.Date(2026, 6, 9, 10, 0, 0, 0, time.UTC)
 		}
-		line := evLine(id, FormatTS(ts), "opencode", "", TypeJoin, "", "", `{"roles":["worker"]}`)
-		gotRej, gotErr := got.Propose(res, []byte(line))
-		wantRej, wantErr := full.Propose(fullRes, []byte(line))
+		line := evLine(id, formatTS(ts), "opencode", "", TypeJoin, "", "", `{"roles":["worker"]}`)
+		gotRej, gotErr := got.propose(res, []byte(line))
+		wantRej, wantErr := full.propose(fullRes, []byte(line))
 		if (gotErr != nil) != (wantErr != nil) || !reflect.DeepEqual(gotRej, wantRej) {
 			return fmt.Sprintf("event_id %q: Propose gives %+v, %v; want %+v, %v", id, gotRej, gotErr, wantRej, wantErr)
 		}
@@ -443,7 +444,7 @@ func diffReserved(file []byte, want *Log, workers, chunk int) string {
 	return ""
 }
 
-func sameReplay(got *Log, res *Result, want *Log, wantRes *Result) string {
+func sameReplay(got *Scan, res *Result, want *Scan, wantRes *Result) string {
 	if got.ConflictMarker != want.ConflictMarker {
 		return fmt.Sprintf("conflict marker: got line %d, want %d", got.ConflictMarker, want.ConflictMarker)
 	}
@@ -526,14 +527,18 @@ func TestParseReplayEquivalence(t *testing.T) {
 			var each []Event
 			EachEvent(file, func(ev *Event) { each = append(each, *ev) })
 			if (len(each) > 0 || len(want.Events) > 0) && !reflect.DeepEqual(each, want.Events) {
-				t.Errorf("EachEvent gives %d events, Read with KeepEvents keeps %d, or they differ", len(each), len(want.Events))
+				t.Errorf("EachEvent gives %d events, ReadEvents keeps %d, or they differ", len(each), len(want.Events))
 			}
-			// Read's door gives the same replay whatever it keeps.
-			for _, opts := range []ReadOptions{{}, {KeepEvents: true}, {Reserve: []string{"x"}}} {
+			// Both doors give the same replay, whatever they keep.
+			for _, opts := range []ReadOptions{{}, {Reserve: []string{"x"}}, {Snapshot: true}} {
 				log, got := ReadBytes(file, opts)
-				if msg := sameReplay(log, got, want, wantRes); msg != "" || log.eventless == opts.KeepEvents {
-					t.Errorf("ReadBytes(%+v) differs from the canonical replay (read without events: %v): %s", opts, log.eventless, msg)
+				if msg := sameReplay(&log.Scan, got, &want.Scan, wantRes); msg != "" {
+					t.Errorf("ReadBytes(%+v) differs from the canonical replay: %s", opts, msg)
 				}
+			}
+			events, got := ReadEvents(file)
+			if msg := sameReplay(&events.Scan, got, &want.Scan, wantRes); msg != "" {
+				t.Errorf("ReadEvents differs from the canonical replay: %s", msg)
 			}
 		})
 	}
@@ -547,7 +552,7 @@ func TestParseReplayEquivalence(t *testing.T) {
 // others.
 func TestBlocksLetGoAsApplied(t *testing.T) {
 	t.Parallel()
-	n := 2*recBlock + 100
+	n := 2*compact.BlockSize + 100
 	var b bytes.Buffer
 	b.WriteString(okInit + "\n")
 	base := time.Date(2026, 6, 9, 11, 0, 0, 0, time.UTC)

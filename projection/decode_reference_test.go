@@ -18,11 +18,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/pact-action/pact-action/pactfile"
+	"github.com/pact-action/pact-action/projection/internal/event"
 )
 
 // parseReference is parse as it was: bufio lines and decodeLineReference.
-func parseReference(r io.Reader) (*Log, error) {
-	log := &Log{}
+func parseReference(r io.Reader) (*EventLog, error) {
+	log := &EventLog{}
 	err := refScanLines(r, func(n int, line []byte, tooLong bool) {
 		log.Lines = n
 		log.addReference(n, line, tooLong)
@@ -88,7 +89,7 @@ func refReadLine(br *bufio.Reader) (line []byte, tooLong bool, err error) {
 	}
 }
 
-func (l *Log) addReference(n int, line []byte, tooLong bool) {
+func (l *EventLog) addReference(n int, line []byte, tooLong bool) {
 	if tooLong {
 		l.Malformed = append(l.Malformed, Malformed{Line: n, Code: CodeMalformedJSON, Message: fmt.Sprintf("line is longer than the %d-byte bound", MaxLineBytes)})
 		return
@@ -103,7 +104,7 @@ func (l *Log) addReference(n int, line []byte, tooLong bool) {
 	ev, claim, skip, msg := decodeLineReference(line)
 	if msg != "" {
 		code := CodeMalformedJSON
-		if name, dup := jsonref.DuplicateKey(line); dup && msg == DuplicateKeyMessage([]byte(name)) {
+		if name, dup := jsonref.DuplicateKey(line); dup && msg == duplicateKeyMessage([]byte(name)) {
 			code = CodeDuplicateKey
 		}
 		l.Malformed = append(l.Malformed, Malformed{Line: n, Code: code, Message: msg})
@@ -117,8 +118,8 @@ func (l *Log) addReference(n int, line []byte, tooLong bool) {
 		return
 	}
 	ev.Line = n
-	ev.hash = maphash.Bytes(lineSeed, line)
 	l.Events = append(l.Events, ev)
+	l.hashes = append(l.hashes, maphash.Bytes(lineSeed, line))
 }
 
 // decodeLine turns one non-blank, valid UTF-8 line into an Event. It reports
@@ -137,12 +138,12 @@ func decodeLineReference(line []byte) (ev Event, claim *VersionClaim, skip bool,
 		return ev, nil, false, "line is not a JSON object: it is null"
 	}
 	if name, dup := jsonref.DuplicateKey(line); dup {
-		return ev, nil, false, DuplicateKeyMessage([]byte(name))
+		return ev, nil, false, duplicateKeyMessage([]byte(name))
 	}
 
 	rawType, hasType := fields["event_type"]
 	typ, typeIsString := refJSONString(rawType)
-	if hasType && typeIsString && !IsKnownType(typ) {
+	if hasType && typeIsString && !isKnownType(typ) {
 		return ev, nil, true, ""
 	}
 	ev.Type = typ
@@ -289,7 +290,7 @@ func refDecodeEnvelope(ev *Event, f map[string]json.RawMessage, hasType, typeIsS
 	if raw, ok := f["event_id"]; ok {
 		id, isString := refJSONString(raw)
 		if !isString {
-			ev.idNotString = true
+			event.MarkIDNotString(ev)
 			return envelopeProblem("event_id must be a string, got %s", refJSONKind(raw))
 		}
 		ev.EventID = id

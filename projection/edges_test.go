@@ -12,7 +12,7 @@ func initLine(id, when string) string {
 }
 
 // replayText parses text (lines joined by the caller) and replays it.
-func replayText(text string) (*Log, *Result) {
+func replayText(text string) (*EventLog, *Result) {
 	log := parseBytes([]byte(text))
 	return log, replay(log)
 }
@@ -22,7 +22,7 @@ func TestBOMIsDroppedAndLinesKeepTheirNumbers(t *testing.T) {
 	l := review()
 	text := "\xEF\xBB\xBF" + string(l.bytes()) + "not json\n"
 	log, res := replayText(text)
-	assertRejs(t, allFindings(log, res), []rej{{5, CodeMalformedJSON, "", ""}})
+	assertRejs(t, allFindings(&log.Scan, res), []rej{{5, CodeMalformedJSON, "", ""}})
 	if got := statuses(res.State); got != "T1=awaiting_review F=awaiting_review" {
 		t.Errorf("statuses %q", got)
 	}
@@ -33,7 +33,7 @@ func TestBOMIsDroppedAndLinesKeepTheirNumbers(t *testing.T) {
 	t.Run("a BOM-only first line is blank", func(t *testing.T) {
 		t.Parallel()
 		log, res := replayText("\xEF\xBB\xBF\n" + string(l.bytes()))
-		assertRejs(t, allFindings(log, res), nil)
+		assertRejs(t, allFindings(&log.Scan, res), nil)
 		if res.State.InitLine != 2 {
 			t.Errorf("init line %d, want 2", res.State.InitLine)
 		}
@@ -41,7 +41,7 @@ func TestBOMIsDroppedAndLinesKeepTheirNumbers(t *testing.T) {
 	t.Run("a BOM on a later line is malformed", func(t *testing.T) {
 		t.Parallel()
 		log, res := replayText(l.lines[0] + "\n\xEF\xBB\xBF" + l.lines[1] + "\n")
-		assertRejs(t, allFindings(log, res), []rej{{2, CodeMalformedJSON, "", ""}})
+		assertRejs(t, allFindings(&log.Scan, res), []rej{{2, CodeMalformedJSON, "", ""}})
 	})
 }
 
@@ -52,7 +52,7 @@ func TestBlankLines(t *testing.T) {
 	log, res := replayText(text)
 	// Lines: 1 blank, 2 init, 3-4 blank, 5 assign, 6 blank, 7 join, 8 blank,
 	// 9 checkpoint, 10 blank, 11 x.
-	assertRejs(t, allFindings(log, res), []rej{{11, CodeMalformedJSON, "", ""}})
+	assertRejs(t, allFindings(&log.Scan, res), []rej{{11, CodeMalformedJSON, "", ""}})
 	if got := statuses(res.State); got != "T1=awaiting_review F=awaiting_review" {
 		t.Errorf("statuses %q", got)
 	}
@@ -65,7 +65,7 @@ func TestBlankLines(t *testing.T) {
 	t.Run("other control whitespace is not blank", func(t *testing.T) {
 		t.Parallel()
 		log, res := replayText(l.lines[0] + "\n\f\n\v\n")
-		assertRejs(t, allFindings(log, res), []rej{{2, CodeMalformedJSON, "", ""}, {3, CodeMalformedJSON, "", ""}})
+		assertRejs(t, allFindings(&log.Scan, res), []rej{{2, CodeMalformedJSON, "", ""}, {3, CodeMalformedJSON, "", ""}})
 	})
 }
 
@@ -100,7 +100,7 @@ func TestMalformedLines(t *testing.T) {
 			res := replay(log)
 			// The malformed checkpoint is skipped, so the accept finds T1
 			// still in progress.
-			assertRejs(t, allFindings(log, res), []rej{{4, CodeMalformedJSON, "", ""}, {5, CodeInvalidTransition, "T1", "F"}})
+			assertRejs(t, allFindings(&log.Scan, res), []rej{{4, CodeMalformedJSON, "", ""}, {5, CodeInvalidTransition, "T1", "F"}})
 			if len(log.Malformed) == 1 && !strings.Contains(log.Malformed[0].Message, tc.msg) {
 				t.Errorf("message %q does not say %q", log.Malformed[0].Message, tc.msg)
 			}
@@ -144,7 +144,7 @@ func TestLineLengthBound(t *testing.T) {
 			t.Parallel()
 			text := string(started().bytes()) + padded(t, tc.n) + tc.term
 			log, res := replayText(text)
-			assertRejs(t, allFindings(log, res), tc.want)
+			assertRejs(t, allFindings(&log.Scan, res), tc.want)
 			if got := statuses(res.State); got != tc.status {
 				t.Errorf("statuses %q, want %q", got, tc.status)
 			}
@@ -158,7 +158,7 @@ func TestLineLengthBound(t *testing.T) {
 		text := string(started().bytes()) + padded(t, MaxLineBytes+5) + "\n" + "junk\n" +
 			evLine("e6", at(6), "opencode", "", TypeCheckpoint, "T1", "F", `{"evidence":"x"}`) + "\n"
 		log, res := replayText(text)
-		assertRejs(t, allFindings(log, res), []rej{{4, CodeMalformedJSON, "", ""}, {5, CodeMalformedJSON, "", ""}})
+		assertRejs(t, allFindings(&log.Scan, res), []rej{{4, CodeMalformedJSON, "", ""}, {5, CodeMalformedJSON, "", ""}})
 		if got := statuses(res.State); got != "T1=awaiting_review F=awaiting_review" {
 			t.Errorf("statuses %q", got)
 		}
@@ -186,7 +186,7 @@ func TestUnknownEventTypeIsIgnoredEntirely(t *testing.T) {
 			t.Parallel()
 			l := started().add(tc.line).checkpoint("opencode", "T1", "F")
 			log, res := replayText(string(l.bytes()))
-			assertRejs(t, allFindings(log, res), nil)
+			assertRejs(t, allFindings(&log.Scan, res), nil)
 			if got := statuses(res.State); got != "T1=awaiting_review F=awaiting_review" {
 				t.Errorf("statuses %q", got)
 			}
@@ -198,7 +198,7 @@ func TestUnknownEventTypeIsIgnoredEntirely(t *testing.T) {
 	t.Run("a log of only unknown types has only the final init.missing", func(t *testing.T) {
 		t.Parallel()
 		log, res := replayText(`{"event_type":"future"}` + "\n" + `{"event_type":"later"}` + "\n")
-		assertRejs(t, allFindings(log, res), []rej{noInit})
+		assertRejs(t, allFindings(&log.Scan, res), []rej{noInit})
 	})
 }
 
@@ -245,7 +245,7 @@ func TestEventTypeAndRoleShapes(t *testing.T) {
 				wantStatus = "T1=in_progress F=in_progress"
 			}
 			got := []rej{}
-			for _, r := range allFindings(log, res) {
+			for _, r := range allFindings(&log.Scan, res) {
 				got = append(got, rej{Line: r.Line, Code: r.Code})
 			}
 			assertRejs(t, got, want)
@@ -293,7 +293,7 @@ func TestTimestampForms(t *testing.T) {
 		t.Run("valid "+s, func(t *testing.T) {
 			t.Parallel()
 			log, res := replayText(initLine("i", s) + "\n")
-			assertRejs(t, allFindings(log, res), nil)
+			assertRejs(t, allFindings(&log.Scan, res), nil)
 			if !res.State.Initialized {
 				t.Error("init not applied")
 			}
@@ -303,7 +303,7 @@ func TestTimestampForms(t *testing.T) {
 		t.Run("invalid "+s, func(t *testing.T) {
 			t.Parallel()
 			log, res := replayText(initLine("i", s) + "\n")
-			assertRejs(t, allFindings(log, res), []rej{{1, CodeSchemaEnvelope, "", ""}, noInit})
+			assertRejs(t, allFindings(&log.Scan, res), []rej{{1, CodeSchemaEnvelope, "", ""}, noInit})
 		})
 	}
 	for _, raw := range []string{`1717926000`, `null`, `["2026-06-09T10:00:00Z"]`} {
@@ -311,7 +311,7 @@ func TestTimestampForms(t *testing.T) {
 			t.Parallel()
 			line := strings.Replace(initLine("i", "X"), `"X"`, raw, 1)
 			log, res := replayText(line + "\n")
-			assertRejs(t, allFindings(log, res), []rej{{1, CodeSchemaEnvelope, "", ""}, noInit})
+			assertRejs(t, allFindings(&log.Scan, res), []rej{{1, CodeSchemaEnvelope, "", ""}, noInit})
 		})
 	}
 }
@@ -367,7 +367,7 @@ func TestOrderingIsByInstant(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			log, res := replayText(strings.Join(tc.lines, "\n") + "\n")
-			assertRejs(t, allFindings(log, res), tc.want)
+			assertRejs(t, allFindings(&log.Scan, res), tc.want)
 			if got := statuses(res.State); got != tc.status {
 				t.Errorf("statuses %q, want %q", got, tc.status)
 			}
@@ -496,7 +496,7 @@ func TestEventIDPresence(t *testing.T) {
 				t.Fatal("replacement did not apply")
 			}
 			log, res := replayText(string(started().add(line).bytes()))
-			assertRejs(t, allFindings(log, res), tc.want)
+			assertRejs(t, allFindings(&log.Scan, res), tc.want)
 			if got := statuses(res.State); got != tc.status {
 				t.Errorf("statuses %q, want %q", got, tc.status)
 			}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/pactfile"
+	"github.com/pact-action/pact-action/projection/internal/event"
+	"github.com/pact-action/pact-action/projection/internal/snapshot"
 )
 
 // Draft is an event a writer wants to append. Encode turns it into the one
@@ -38,9 +40,9 @@ type envelope struct {
 	Payload   any    `json:"payload"`
 }
 
-// FormatTS renders an instant the way every writer of ours does: UTC RFC 3339
+// formatTS renders an instant the way every writer of ours does: UTC RFC 3339
 // with only as many fractional digits as it needs.
-func FormatTS(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+func formatTS(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 // Encode renders a draft as one JSON line without its terminator. The role is
 // always the one the event type implies (docs/semantics.md, pact v1 §2.3).
@@ -52,7 +54,7 @@ func Encode(d Draft) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	err := enc.Encode(envelope{EventID: d.EventID, TS: FormatTS(d.TS), AgentID: d.AgentID, Role: RoleFor(d.Type),
+	err := enc.Encode(envelope{EventID: d.EventID, TS: formatTS(d.TS), AgentID: d.AgentID, Role: RoleFor(d.Type),
 		EventType: d.Type, TaskID: d.TaskID, Feature: d.Feature, Payload: payload})
 	if err != nil {
 		return nil, fmt.Errorf("encode %s event: %w", d.Type, err)
@@ -62,10 +64,10 @@ func Encode(d Draft) ([]byte, error) {
 
 // LatestTS is the latest valid ts in the log; writers never stamp an event
 // earlier, so a new line replays last even when clocks disagree.
-func (l *Log) LatestTS() time.Time {
-	if l.eventless {
-		return l.latest
-	}
+func (l *Log) LatestTS() time.Time { return l.latest }
+
+// LatestTS is Log.LatestTS of a log read with its events.
+func (l *EventLog) LatestTS() time.Time {
 	latest := l.judgedLatest
 	for i := range l.Events {
 		if ts := l.Events[i].TS; ts.After(latest) {
@@ -92,26 +94,20 @@ func newEvent(line []byte, lines int) (Event, error) {
 // on line: the replay's event_id.duplicate, said the same way. A writer
 // refuses a copy too, which a replay would only warn about.
 func duplicateOf(ev *Event, line int) *Rejection {
-	r := duplicateID(ev.Line, ev.EventID, ev.TaskID, ev.Feature, line, false)
+	r := event.Duplicate(ev.Line, ev.EventID, ev.TaskID, ev.Feature, line, false)
 	return &r
 }
 
-// Propose judges one new line as if appended to the log (res is its
+// propose judges one new line as if appended to the log (res is its
 // replay), exactly as a replay of the longer log judges it, and on success
 // leaves log and res describing the longer log. It refuses a line whose
 // event_id the log already holds. A line whose ts sorts after every event is
 // judged against the current state; an earlier one (a review submitted
 // before later events) is judged by replaying the longer log, and refused
-// when it would change the verdict on any existing line. A log read without
-// its events judges only the line of its reserved event_id
-// (ReadOptions.Reserve), dated not before LatestTS.
-func (l *Log) Propose(res *Result, line []byte) (*Rejection, error) {
-	if res.Unsupported != nil {
-		r := *res.Unsupported
-		return &r, nil
-	}
-	if l.eventless {
-		return l.proposeReserved(res, line)
+// when it would change the verdict on any existing line.
+func (l *EventLog) propose(res *Result, line []byte) (*Rejection, error) {
+	if r := unsupportedRefusal(res); r != nil {
+		return r, nil
 	}
 	ev, err := newEvent(line, l.Lines)
 	if err != nil {
@@ -158,21 +154,24 @@ func (l *Log) Propose(res *Result, line []byte) (*Rejection, error) {
 				Message: fmt.Sprintf("its ts %s sorts before later events, and replaying it there would break line %d: %s", ev.TSRaw, r.Line, r.Message)}, nil
 		}
 	}
-	listed := newRejectionSet(MaxListed)
-	listed.addAll(next.Rejections)
+	listed := event.NewListing(MaxListed)
+	listed.AddAll(next.Rejections)
 	if l.judged != nil {
-		listed.merge(l.judged)
+		listed.Merge(l.judged)
 	}
-	next.Rejections, next.Omitted = listed.result()
+	next.Rejections, next.Omitted = listed.Result()
 	*l, *res = longer, *next
 	return nil, nil
 }
 
-// proposeReserved is Propose on a log read without its events: it judges
-// the line exactly as Propose judges it on the whole log, provided the
-// line carries the reserved event_id (ReadOptions.Reserve) and a ts not
-// before LatestTS, which holds for every line a writer stamps.
-func (l *Log) proposeReserved(res *Result, line []byte) (*Rejection, error) {
+// propose is EventLog.propose on a log read without its events: it judges
+// the line exactly as EventLog.propose judges it on the whole log,
+// provided the line carries a reserved event_id (ReadOptions.Reserve) and
+// a ts not before LatestTS, which holds for every line a writer stamps.
+func (l *Log) propose(res *Result, line []byte) (*Rejection, error) {
+	if r := unsupportedRefusal(res); r != nil {
+		return r, nil
+	}
 	ev, err := newEvent(line, l.Lines)
 	if err != nil {
 		return nil, err
@@ -198,10 +197,20 @@ func (l *Log) proposeReserved(res *Result, line []byte) (*Rejection, error) {
 	if ev.TS.After(l.latest) {
 		l.latest = ev.TS
 	}
-	if l.keepIDs {
-		l.ids = append(l.ids, IDDigest(ev.EventID))
+	if l.forSnapshot {
+		l.digests = append(l.digests, snapshot.Digest(ev.EventID))
 	}
 	return nil, nil
+}
+
+// unsupportedRefusal is the refusal of every line appended to a log that
+// fails closed (Result.Unsupported), or nil.
+func unsupportedRefusal(res *Result) *Rejection {
+	if res.Unsupported == nil {
+		return nil
+	}
+	r := *res.Unsupported
+	return &r
 }
 
 // ErrUnterminated is a log whose last line has no line break: the remains
@@ -232,14 +241,37 @@ type Appended struct {
 // disk and by the bot on GitHub alike: each draft is stamped (stamp, when
 // not nil, given the log's latest ts; the bot's drafts come stamped from
 // the GitHub object they record), encoded, and judged against the state the
-// log and the lines accepted before it leave (Propose, which applies it to
-// l and res); the accepted lines are appended after end, the log's end as
-// pactfile.AppendLines takes it (the whole log, or back to its last line
-// break). A log whose last line has no line break is refused before
-// anything is judged (ErrUnterminated). Append writes nothing: the caller
-// writes Tail and STATE.yml rendered from State as one change, or, on any
-// failure, nothing, so that every file is as it was.
+// log and the lines accepted before it leave (exactly as a replay of the
+// longer log judges it; a line whose event_id the log holds is refused),
+// which it is then applied to, in l and res; the accepted lines are
+// appended after end, the log's end as pactfile.AppendLines takes it (the
+// whole log, or back to its last line break). A log whose last line has no
+// line break is refused before anything is judged (ErrUnterminated).
+// Append writes nothing: the caller writes Tail and STATE.yml rendered from
+// State as one change, or, on any failure, nothing, so that every file is
+// as it was.
+//
+// A log read without its events judges only the lines of its reserved
+// event_ids (ReadOptions.Reserve), dated not before LatestTS; any other is
+// an error. An EventLog judges any line.
 func (l *Log) Append(res *Result, end []byte, stamp func(d *Draft, latest time.Time), drafts ...Draft) (*Appended, error) {
+	return appendDrafts(l, res, end, stamp, drafts)
+}
+
+// Append is Log.Append on a log read with its events: a line dated before
+// later events is judged too, by replaying the longer log, and refused when
+// it would change the verdict on any existing line.
+func (l *EventLog) Append(res *Result, end []byte, stamp func(d *Draft, latest time.Time), drafts ...Draft) (*Appended, error) {
+	return appendDrafts(l, res, end, stamp, drafts)
+}
+
+// proposer is a log that judges a line appended to it: Log or EventLog.
+type proposer interface {
+	LatestTS() time.Time
+	propose(res *Result, line []byte) (*Rejection, error)
+}
+
+func appendDrafts(l proposer, res *Result, end []byte, stamp func(d *Draft, latest time.Time), drafts []Draft) (*Appended, error) {
 	if pactfile.Unterminated(end) {
 		return nil, ErrUnterminated
 	}
@@ -253,7 +285,7 @@ func (l *Log) Append(res *Result, end []byte, stamp func(d *Draft, latest time.T
 		if err != nil {
 			return nil, err
 		}
-		rej, err := l.Propose(res, line)
+		rej, err := l.propose(res, line)
 		if err != nil {
 			return nil, err
 		}

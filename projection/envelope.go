@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/pact-action/pact-action/projection/internal/compact"
+	"github.com/pact-action/pact-action/projection/internal/event"
 	"github.com/pact-action/pact-action/projection/internal/jsonscan"
+	"github.com/pact-action/pact-action/projection/internal/lean"
 )
 
 // The pact meaning of a decoded line: which keys are envelope and payload
@@ -150,7 +153,7 @@ func (d *decoder) stringArray(s span) ([]string, bool) {
 	out := make([]string, 0, 4)
 	d.sc.Elements(s, func(el span) bool {
 		b, _ := d.sc.Content(el)
-		out = append(out, d.intern(b, symOther))
+		out = append(out, d.intern(b, lean.SymOther))
 		return true
 	})
 	return out, true
@@ -230,10 +233,13 @@ func (d *decoder) envelope(ev *Event, hasType, typeIsString bool) *Problem {
 	if s := d.top[fEventID]; s.Present() {
 		b, ok := d.sc.Content(s)
 		if !ok {
-			ev.idNotString = true
+			event.MarkIDNotString(ev)
 			return envelopeProblem("event_id must be a string, got %s", d.kind(s))
 		}
-		if !d.lean || !d.compactID(b) {
+		if d.lean {
+			d.IDForm = compact.ParseID(&d.ID, b)
+		}
+		if d.IDForm == compact.IDOther {
 			ev.EventID = string(b)
 		}
 	}
@@ -248,7 +254,7 @@ func (d *decoder) envelope(ev *Event, hasType, typeIsString bool) *Problem {
 	if !ok {
 		return envelopeProblem("ts %q is not a UTC instant of the form YYYY-MM-DDTHH:MM:SS[.fraction]Z", ev.TSRaw)
 	}
-	if ev.AgentID, ok = d.interned(d.top[fAgentID], symAgent); !ok {
+	if ev.AgentID, ok = d.interned(d.top[fAgentID], lean.SymAgent); !ok {
 		return envelopeProblem("agent_id must be a string, got %s", d.kind(d.top[fAgentID]))
 	}
 	if !IsSlug(ev.AgentID) {
@@ -272,10 +278,10 @@ func (d *decoder) envelope(ev *Event, hasType, typeIsString bool) *Problem {
 	if !hasType || !typeIsString {
 		return envelopeProblem("event_type must be a string, got %s", d.kind(d.top[fEventType]))
 	}
-	if ev.TaskID, ok = d.interned(d.top[fTaskID], symTask); !ok {
+	if ev.TaskID, ok = d.interned(d.top[fTaskID], lean.SymTask); !ok {
 		return envelopeProblem("task_id must be a string, got %s", d.kind(d.top[fTaskID]))
 	}
-	if ev.Feature, ok = d.interned(d.top[fFeature], symFeature); !ok {
+	if ev.Feature, ok = d.interned(d.top[fFeature], lean.SymFeature); !ok {
 		return envelopeProblem("feature must be a string, got %s", d.kind(d.top[fFeature]))
 	}
 	if !d.payObj {
@@ -361,13 +367,13 @@ func (d *decoder) payload(ev *Event) *Problem {
 		}
 		return d.str1("base_branch", ev, pBaseBranch, &p.BaseBranch)
 	case TypeAssign:
-		if pr := d.strInterned("owner", ev, pOwner, symOwner, &p.Owner); pr != nil {
+		if pr := d.strInterned("owner", ev, pOwner, lean.SymOwner, &p.Owner); pr != nil {
 			return pr
 		}
-		if pr := d.strInterned("reviewer", ev, pReviewer, symReviewer, &p.Reviewer); pr != nil {
+		if pr := d.strInterned("reviewer", ev, pReviewer, lean.SymReviewer, &p.Reviewer); pr != nil {
 			return pr
 		}
-		if pr := d.strInterned("branch", ev, pBranch, symBranch, &p.Branch); pr != nil {
+		if pr := d.strInterned("branch", ev, pBranch, lean.SymBranch, &p.Branch); pr != nil {
 			return pr
 		}
 		return d.str1("spec", ev, pSpec, &p.Spec)
@@ -486,13 +492,13 @@ func (d *decoder) seat(s span) (Seat, *Problem) {
 	})
 	var seat Seat
 	var ok bool
-	if seat.ID, ok = d.interned(id, symOther); !ok {
+	if seat.ID, ok = d.interned(id, lean.SymOther); !ok {
 		return seat, payloadProblem("id must be a string, got %s", d.kind(id))
 	}
 	if seat.Roles, ok = d.stringArray(roles); !ok {
 		return seat, payloadProblem("roles must be an array of strings, got %s", d.kind(roles))
 	}
-	if seat.Entry, ok = d.interned(entry, symOther); !ok {
+	if seat.Entry, ok = d.interned(entry, lean.SymOther); !ok {
 		return seat, payloadProblem("entry must be a string, got %s", d.kind(entry))
 	}
 	return seat, nil

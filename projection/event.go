@@ -1,27 +1,27 @@
 package projection
 
-import (
-	"time"
+import "github.com/pact-action/pact-action/projection/internal/event"
 
-	"github.com/pact-action/pact-action/pactfile"
-)
+// The words a reading of the log is told in are defined with the fast
+// path's (internal/event), which both readings fill, and named here for
+// projection's callers.
 
 // The seven v1 event types (docs/semantics.md, pact v1 §2.2).
 const (
-	TypeInit             = "init"
-	TypeAssign           = "assign"
-	TypeJoin             = "join"
-	TypeCheckpoint       = "checkpoint"
-	TypeAccept           = "accept"
-	TypeChangesRequested = "changes_requested"
-	TypeMerge            = "merge"
+	TypeInit             = event.TypeInit
+	TypeAssign           = event.TypeAssign
+	TypeJoin             = event.TypeJoin
+	TypeCheckpoint       = event.TypeCheckpoint
+	TypeAccept           = event.TypeAccept
+	TypeChangesRequested = event.TypeChangesRequested
+	TypeMerge            = event.TypeMerge
 )
 
 // The three roles (docs/semantics.md, pact v1 §2.3).
 const (
-	RoleOrchestrator = "orchestrator"
-	RoleWorker       = "worker"
-	RoleReviewer     = "reviewer"
+	RoleOrchestrator = event.RoleOrchestrator
+	RoleWorker       = event.RoleWorker
+	RoleReviewer     = event.RoleReviewer
 )
 
 // SupportedProtocolVersion is the protocol major this engine implements.
@@ -29,7 +29,13 @@ const SupportedProtocolVersion = 1
 
 // MaxLineBytes bounds one log line. Longer lines are reported, never buffered
 // whole, so a hostile log cannot exhaust memory.
-const MaxLineBytes = 1 << 20
+const MaxLineBytes = event.MaxLineBytes
+
+// MaxListed is how many lines of one finding code a reading of the log
+// lists in full; beyond it they are only counted (docs/semantics.md §7,
+// bounded output and memory): the cap is taken as lines are read, not when
+// findings are shown.
+const MaxListed = event.MaxListed
 
 // RoleFor returns the role a v1 event type implies (docs/semantics.md, pact v1 §2.3), or "" for a
 // type v1 does not know.
@@ -45,95 +51,39 @@ func RoleFor(eventType string) string {
 	return ""
 }
 
-// IsKnownType reports whether t is one of the seven v1 event types.
-func IsKnownType(t string) bool { return RoleFor(t) != "" }
+// isKnownType reports whether t is one of the seven v1 event types.
+func isKnownType(t string) bool { return RoleFor(t) != "" }
 
-// Seat is one roster entry of the init event (docs/semantics.md, pact v1
-// §6.2): the same seat PROJECT.md's charter lists, so one type.
-type Seat = pactfile.Seat
-
-// GitHubRef is the provenance a bot-written event carries in payload.github:
-// the review or the comment (one of the two ids), where it is, who gave it
-// and the head it was given on. The bot has always written url, login and
-// head_sha even when empty, and its lines must keep their bytes
-// (events.go).
-type GitHubRef struct {
-	ReviewID  int64  `json:"review_id,omitempty"`
-	CommentID int64  `json:"comment_id,omitempty"`
-	URL       string `json:"url"`
-	Login     string `json:"login"`
-	HeadSHA   string `json:"head_sha"`
-}
-
-// Payload holds the payload fields v1 gives meaning to; everything else in a
-// payload is ignored (docs/semantics.md, pact v1 §1.2.1).
-type Payload struct {
-	// init
-	Project         string
-	ProtocolVersion int
-	Seats           []Seat
-	BaseBranch      string
-	// assign
-	Owner, Reviewer, Branch, Spec string
-	// join
-	Roles []string
-	// checkpoint
-	Evidence string
-	// changes_requested
-	Reason string
-	// accept / changes_requested, optional: the commit the review was given on
-	// and where it came from.
-	Commit string
-	GitHub *GitHubRef
-}
-
-// Event is one parsed log line of a known v1 type.
-type Event struct {
-	Line    int // 1-based line number in the file
-	EventID string
-	TS      time.Time
-	TSRaw   string
-	AgentID string
-	Role    string
-	Type    string
-	TaskID  string
-	Feature string
-	Payload Payload
-	// Problem is the first envelope or payload defect found while parsing;
-	// such an event is reported and never applied.
-	Problem *Problem
-	// idNotString marks an event_id that is present but not a string.
-	idNotString bool
-	// hash identifies the line's bytes so byte-identical duplicates can be
-	// told apart from conflicting ones without keeping every line in memory.
-	hash uint64
-}
-
-// MissingEventID reports whether the event lacks a non-empty event_id. A
-// non-string event_id is not missing: it is an envelope defect (docs/semantics.md
-// §7), reported once as schema.envelope.
-func (e *Event) MissingEventID() bool { return e.EventID == "" && !e.idNotString }
-
-// Problem is a defect found in a single line before replay.
-type Problem struct {
-	Code    Code
-	Message string
-}
-
-// Malformed is a non-blank line that is not a usable JSON object: Code is
-// CodeMalformedJSON, or CodeDuplicateKey for JSON that names a member twice
-// in one object (docs/semantics.md §7), which is not applied either.
-type Malformed struct {
-	Line    int
-	Code    Code
-	Message string
-}
-
-// VersionClaim records an init line that asks for a protocol major above the
-// supported one; one such line makes the whole log fail closed.
-type VersionClaim struct {
-	Line    int
-	Version string // the literal, so huge numbers are reported as written
-	TS      time.Time
-	TSValid bool
-}
+type (
+	// Seat is one roster entry of the init event (docs/semantics.md, pact
+	// v1 §6.2): the same seat PROJECT.md's charter lists, so one type.
+	Seat = event.Seat
+	// GitHubRef is the provenance a bot-written event carries in
+	// payload.github: the review or the comment, where it is, who gave it
+	// and the head it was given on.
+	GitHubRef = event.GitHubRef
+	// Payload holds the payload fields v1 gives meaning to; everything else
+	// in a payload is ignored (docs/semantics.md, pact v1 §1.2.1).
+	Payload = event.Payload
+	// Event is one parsed log line of a known v1 type.
+	Event = event.Event
+	// Problem is a defect found in a single line before replay.
+	Problem = event.Problem
+	// Malformed is a non-blank line that is not a usable JSON object.
+	Malformed = event.Malformed
+	// VersionClaim records an init line that asks for a protocol major
+	// above the supported one; one such line makes the whole log fail
+	// closed.
+	VersionClaim = event.VersionClaim
+	// Scan is what every reading of log.jsonl keeps besides its events:
+	// the lines that could not be read, any init line that asks for a
+	// newer major, the number of lines and the first conflict marker.
+	Scan = event.Scan
+	// Rejection is one event the replay reported, with the stable code of
+	// the first check it failed (docs/semantics.md §1).
+	Rejection = event.Rejection
+	// Omitted is how many rejections of one code (and, for
+	// event_id.duplicate, of one kind: Identical) a Result counts but does
+	// not list, past MaxListed.
+	Omitted = event.Omitted
+)

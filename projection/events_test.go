@@ -31,7 +31,7 @@ func TestConstructorsRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: encode %+v: %v", d.Type, d, err)
 		}
-		log, _ := projection.ReadBytes(line, projection.ReadOptions{KeepEvents: true})
+		log, _ := projection.ReadEvents(line)
 		if len(log.Events) != 1 || len(log.Malformed) != 0 {
 			t.Fatalf("%s: line %s reads as %d events, malformed %v", d.Type, line, len(log.Events), log.Malformed)
 		}

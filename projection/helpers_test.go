@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	goldenfile "github.com/pact-action/pact-action/internal/testkit/golden"
+	"github.com/pact-action/pact-action/projection/internal/lean"
 )
 
 // update rewrites the golden files instead of comparing with them:
@@ -142,7 +143,7 @@ func rejs(res *Result) []rej {
 
 // malformedRejs folds the parse-time findings in: they are rejections to the
 // reader of a log too.
-func allFindings(log *Log, res *Result) []rej {
+func allFindings(log *Scan, res *Result) []rej {
 	out := []rej{}
 	for _, m := range log.Malformed {
 		out = append(out, rej{Line: m.Line, Code: CodeMalformedJSON})
@@ -185,8 +186,20 @@ func readFile(t testing.TB, path string) []byte {
 // golden compares got with the file, or rewrites it under -update.
 func golden(t *testing.T, path string, got []byte) { t.Helper(); goldenfile.Check(t, path, got) }
 
-// readParallel is Read without KeepEvents, with its sizes given (tests make
-// them small).
+// readParallel is Read, with its sizes given (tests make them small).
 func readParallel(r io.Reader, reserve string, workers, chunk int) (*Log, *Result, error) {
-	return readInto(&Log{eventless: true, reserved: reservation(reserve)}, r, workers, chunk)
+	reserved := reservation(reserve)
+	var lookup []string
+	if reserve != "" {
+		lookup = []string{reserve}
+	}
+	lr, err := lean.Read(r, leanDecoder, lean.Options{Workers: workers, Chunk: chunk, Lookup: lookup})
+	for id := range reserved {
+		reserved[id] = lr.FirstLines[id]
+	}
+	log := &Log{Scan: lr.Scan, latest: lr.Latest, reserved: reserved}
+	if err != nil {
+		return log, nil, err
+	}
+	return log, replayLean(lr), nil
 }

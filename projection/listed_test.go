@@ -1,6 +1,7 @@
 package projection
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -32,7 +33,7 @@ func TestListedPerCode(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{MaxListed - 1, MaxListed, MaxListed + 1, 5 * MaxListed} {
 		for _, keep := range []bool{true, false} {
-			log, res, err := Read(strings.NewReader(string(floodLog(n))), ReadOptions{KeepEvents: keep})
+			log, res, err := readScan(floodLog(n), keep)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,7 +86,7 @@ func TestListedPerMalformedCode(t *testing.T) {
 		b.WriteString("1\n{\"a\":1,\"a\":2}\n")
 	}
 	for _, keep := range []bool{true, false} {
-		log, _, err := Read(strings.NewReader(b.String()), ReadOptions{KeepEvents: keep})
+		log, _, err := readScan([]byte(b.String()), keep)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,4 +100,18 @@ func TestListedPerMalformedCode(t *testing.T) {
 			}
 		}
 	}
+}
+
+// readScan reads file with its events (ReadEvents) or without (Read),
+// for what both keep.
+func readScan(file []byte, events bool) (*Scan, *Result, error) {
+	if events {
+		log, res := ReadEvents(file)
+		return &log.Scan, res, nil
+	}
+	log, res, err := Read(bytes.NewReader(file), ReadOptions{})
+	if log == nil {
+		return nil, res, err
+	}
+	return &log.Scan, res, err
 }

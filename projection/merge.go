@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
-	"runtime"
 
 	"github.com/pact-action/pact-action/pactfile"
+	"github.com/pact-action/pact-action/projection/internal/event"
+	"github.com/pact-action/pact-action/projection/internal/lean"
 )
 
 // Merging logs (docs/semantics.md §8): git's merge driver, `pactify
@@ -215,7 +216,7 @@ func mergeAppended(base, upstream, other []byte) (m *Merged, ok bool, err error)
 
 	// The new lines of each log, read whole (they are few), and the
 	// event_ids they use, which the ancestor's replay looks up.
-	var minis [3]*Log
+	var minis [3]*EventLog
 	var ids []string
 	for i, s := range []*sideLines{&up, &ot, mLines} {
 		minis[i], err = parseFrom(bytes.NewReader(lfLines(s.lines)), false, prefix+1)
@@ -233,24 +234,24 @@ func mergeAppended(base, upstream, other []byte) (m *Merged, ok bool, err error)
 			}
 		}
 	}
-	baseLog := &Log{eventless: true, lookup: ids, size: int64(len(base))}
-	baseLog, baseRes, err := readInto(baseLog, bytes.NewReader(base), min(runtime.GOMAXPROCS(0), maxWorkers), chunkBytes)
+	baseLog, err := lean.Read(bytes.NewReader(base), leanDecoder, lean.Options{Size: int64(len(base)), Lookup: ids})
 	if err != nil {
 		// More names than the parallel replay holds: the whole merge reads
 		// them keeping events (ReadBytes does the same).
 		return nil, false, nil //nolint:nilerr // not an error of the merge: the whole merge answers
 	}
+	baseRes := replayLean(baseLog)
 	result := &Merged{upstream: lfLog(upstream, nil), added: added.lines, Upstream: prefix + len(up.lines), Added: len(added.lines), FullReplays: 1}
 	if baseRes.Unsupported != nil {
 		result.Result = baseRes
 		return result, true, nil
 	}
-	hashes := lineHashes(base, baseLog.firstLines)
+	hashes := lineHashes(base, baseLog.FirstLines)
 	prior := func(id string) (int, uint64, bool) {
-		line := baseLog.firstLines[id]
+		line := baseLog.FirstLines[id]
 		return line, hashes[line], line > 0
 	}
-	latest := &baseLog.latest
+	latest := &baseLog.Latest
 	upRes, ok := replayOnto(minis[0], 0, baseRes.State.clone(), prior, latest)
 	if !ok {
 		return nil, false, nil
@@ -264,7 +265,7 @@ func mergeAppended(base, upstream, other []byte) (m *Merged, ok bool, err error)
 		return nil, false, nil
 	}
 	firstUse := func(id string) int {
-		if line := baseLog.firstLines[id]; line > 0 {
+		if line := baseLog.FirstLines[id]; line > 0 {
 			return line
 		}
 		return minis[2].LineOf(id)
@@ -279,15 +280,15 @@ func mergeAppended(base, upstream, other []byte) (m *Merged, ok bool, err error)
 	// The merged log's verdict: the ancestor's, less its lineless
 	// init.missing (the end of the merged log decides that), and the new
 	// lines', listed as a replay of the whole log lists them.
-	rs := newRejectionSet(MaxListed)
+	rs := event.NewListing(MaxListed)
 	for _, r := range baseRes.Rejections {
 		if r.Line != 0 {
-			rs.add(r)
+			rs.Add(r)
 		}
 	}
-	rs.addOmitted(baseRes.Omitted)
-	rs.addAll(mRes.Rejections)
-	mRes.Rejections, mRes.Omitted = rs.result()
+	rs.AddOmitted(baseRes.Omitted)
+	rs.AddAll(mRes.Rejections)
+	mRes.Rejections, mRes.Omitted = rs.Result()
 	result.Result = mRes
 	return result, true, nil
 }
@@ -488,7 +489,7 @@ func mergeWhole(base, upstream, other []byte) (*Merged, error) {
 	whole := func(lines [][]byte) *sideLines { return &sideLines{lines: lines} }
 	up, ot := whole(uL), whole(xL)
 
-	var logs [3]*Log
+	var logs [3]*EventLog
 	var res [3]*Result
 	for i, b := range [][]byte{upstream, other, merged} {
 		var err error
@@ -509,9 +510,9 @@ func mergeWhole(base, upstream, other []byte) (*Merged, error) {
 		}
 		return nil, c
 	}
-	rs := newRejectionSet(MaxListed)
-	rs.addAll(res[2].Rejections)
-	res[2].Rejections, res[2].Omitted = rs.result()
+	rs := event.NewListing(MaxListed)
+	rs.AddAll(res[2].Rejections)
+	res[2].Rejections, res[2].Omitted = rs.Result()
 	result.Result = res[2]
 	return result, nil
 }

@@ -342,7 +342,7 @@ func TestConflictMarkerFound(t *testing.T) {
 			t.Errorf("%s: %s", c.name, diff)
 		}
 		log, _ := ReadBytes(c.log, ReadOptions{})
-		full, _ := ReadBytes(c.log, ReadOptions{KeepEvents: true})
+		full, _ := ReadEvents(c.log)
 		if log.ConflictMarker != c.want || full.ConflictMarker != c.want {
 			t.Errorf("%s: conflict marker on line %d (reading events: %d), want %d", c.name, log.ConflictMarker, full.ConflictMarker, c.want)
 		}

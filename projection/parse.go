@@ -3,28 +3,28 @@ package projection
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"hash/maphash"
 	"io"
 	"time"
 
 	"github.com/pact-action/pact-action/pactfile"
+	"github.com/pact-action/pact-action/projection/internal/event"
 )
 
 var lineSeed = maphash.MakeSeed()
 
-// parse reads a whole log, keeping its events (Read with KeepEvents, with
-// early: those whose findings are final on reading are judged then and not
-// kept, judgedOnRead). It returns an error only when the reader fails;
-// every defect of the content is recorded in the Log instead.
-func parse(r io.Reader, early bool) (*Log, error) {
+// parse reads a whole log, keeping its events (ReadEvents, with early:
+// those whose findings are final on reading are judged then and not kept,
+// judgedOnRead). It returns an error only when the reader fails; every
+// defect of the content is recorded in the EventLog instead.
+func parse(r io.Reader, early bool) (*EventLog, error) {
 	return parseFrom(r, early, 1)
 }
 
 // parseFrom is parse of the lines of a log from line first on (r starts
 // there): they are numbered from first, and only a line 1 loses a BOM.
-func parseFrom(r io.Reader, early bool, first int) (*Log, error) {
-	log := &Log{}
+func parseFrom(r io.Reader, early bool, first int) (*EventLog, error) {
+	log := &EventLog{}
 	var d decoder
 	err := scanLinesFrom(r, first, func(n int, line []byte, tooLong bool) {
 		log.Lines = n
@@ -34,9 +34,8 @@ func parseFrom(r io.Reader, early bool, first int) (*Log, error) {
 }
 
 // EachEvent calls fn with every event of a log held in memory, in file
-// order, as Read with KeepEvents keeps it (and those it judges on reading
-// and keeps not, judgedOnRead), but decoded again from the bytes one line
-// at a time: a caller that needs a few events after a
+// order, as ReadEvents keeps it (and those it judges on reading and keeps
+// not, judgedOnRead), but decoded again from the bytes one line at a time: a caller that needs a few events after a
 // replay without its events copies those and holds nothing else. ev is
 // only valid during the call.
 func EachEvent(b []byte, fn func(ev *Event)) {
@@ -46,9 +45,8 @@ func EachEvent(b []byte, fn func(ev *Event)) {
 		if tooLong {
 			return
 		}
-		if _, keep, msg := d.readLine(line, &ev); keep && msg == "" {
+		if _, keep, msg := d.ReadLine(line, &ev); keep && msg == "" {
 			ev.Line = n
-			ev.hash = maphash.Bytes(lineSeed, line)
 			fn(&ev)
 		}
 	})
@@ -189,22 +187,19 @@ func isBlank(line []byte) bool {
 	return true
 }
 
-// tooLongMessage is the malformed message of a line over MaxLineBytes.
-var tooLongMessage = fmt.Sprintf("line is longer than the %d-byte bound", MaxLineBytes)
-
-func (l *Log) add(d *decoder, n int, line []byte, tooLong, early bool) {
+func (l *EventLog) add(d *decoder, n int, line []byte, tooLong, early bool) {
 	if tooLong {
-		l.addMalformed(Malformed{Code: CodeMalformedJSON, Line: n, Message: tooLongMessage})
+		event.AddMalformed(&l.Scan, Malformed{Code: CodeMalformedJSON, Line: n, Message: event.TooLongMessage})
 		return
 	}
 	l.Events = append(l.Events, Event{})
 	ev := &l.Events[len(l.Events)-1]
-	claim, keep, msg := d.readLine(line, ev)
+	claim, keep, msg := d.ReadLine(line, ev)
 	if !keep {
 		l.Events = l.Events[:len(l.Events)-1]
 	}
 	if msg != "" {
-		l.addUnreadable(n, line, Malformed{Code: d.badCode, Line: n, Message: msg})
+		event.AddUnreadable(&l.Scan, n, line, Malformed{Code: d.BadCode, Line: n, Message: msg})
 		return
 	}
 	if claim != nil {
@@ -215,17 +210,18 @@ func (l *Log) add(d *decoder, n int, line []byte, tooLong, early bool) {
 		return
 	}
 	ev.Line = n
-	ev.hash = maphash.Bytes(lineSeed, line)
+	hash := maphash.Bytes(lineSeed, line)
 	if !early || ev.Problem == nil || ev.Problem.Code == CodeSchemaPayload {
+		l.hashes = append(l.hashes, hash)
 		return
 	}
 	// An envelope defect takes no part in ordering: this is the rule of the
-	// parallel read (replay_parallel.go), since a line two bytes long must
+	// lean reading (internal/lean), since a line two bytes long must
 	// not cost a whole Event (docs/semantics.md §7).
 	if judgedOnRead(ev) {
 		l.judgeOnRead(ev)
 	} else {
-		l.held = append(l.held, heldEvent{Line: n, EventID: ev.EventID, TaskID: ev.TaskID, Feature: ev.Feature, hash: ev.hash, Problem: ev.Problem})
+		l.held = append(l.held, heldEvent{Line: n, EventID: ev.EventID, TaskID: ev.TaskID, Feature: ev.Feature, hash: hash, Problem: ev.Problem})
 		l.judgedLatest = laterOf(l.judgedLatest, ev.TS)
 	}
 	l.Events = l.Events[:len(l.Events)-1]
@@ -258,25 +254,20 @@ func laterOf(a, b time.Time) time.Time {
 
 // judgeOnRead records the findings of an event judgedOnRead, as the
 // replay would report them, capped as it lists them.
-func (l *Log) judgeOnRead(ev *Event) {
+func (l *EventLog) judgeOnRead(ev *Event) {
 	if l.judged == nil {
-		l.judged = newRejectionSet(MaxListed)
+		l.judged = event.NewListing(MaxListed)
 	}
 	if ev.MissingEventID() {
-		l.judged.add(*missingID(ev))
+		l.judged.Add(*event.MissingID(ev))
 	}
-	l.judged.add(*rejection(ev, ev.Problem.Code, ev.Problem.Message))
+	l.judged.Add(*event.Reject(ev, ev.Problem.Code, ev.Problem.Message))
 	l.judgedLatest = laterOf(l.judgedLatest, ev.TS)
 }
 
-// LineOf is the line of the first event of a log read with its events
-// that uses the event_id id (0: none), whatever its findings; a log read
-// without them knows it of its reserved event_ids only
-// (ReadOptions.Reserve), and says 0 of any other.
-func (l *Log) LineOf(id string) int {
-	if l.eventless {
-		return l.reserved[id]
-	}
+// LineOf is the line of the first event that uses the event_id id (0:
+// none), whatever its findings.
+func (l *EventLog) LineOf(id string) int {
 	for i := range l.Events {
 		if l.Events[i].EventID == id {
 			line := l.Events[i].Line
@@ -295,3 +286,16 @@ func (l *Log) LineOf(id string) int {
 	}
 	return 0
 }
+
+// hash is the hash of the line of event i (Events), 0 for an event a
+// caller added.
+func (l *EventLog) hash(i int) uint64 {
+	if i < len(l.hashes) {
+		return l.hashes[i]
+	}
+	return 0
+}
+
+// LineOf is the line that first used the event_id id, of the ones
+// reserved (ReadOptions.Reserve), 0 for none; the log knows no other.
+func (l *Log) LineOf(id string) int { return l.reserved[id] }

@@ -50,7 +50,7 @@ func genLog(r *rand.Rand, n int, sameTS bool) []genEvent {
 		if r.Intn(25) == 0 {
 			agent = seats[r.Intn(len(seats))] // maybe the wrong seat
 		}
-		out = append(out, genEvent{evLine(eid, FormatTS(now), agent, role, typ, task, feature, payload), now})
+		out = append(out, genEvent{evLine(eid, formatTS(now), agent, role, typ, task, feature, payload), now})
 	}
 	pick := func(list []string) string { return list[r.Intn(len(list))] }
 	emit("lead", TypeInit, "", "", initPayload(rosterJSON))
@@ -231,7 +231,7 @@ func TestProposeAgreesWithReplay(t *testing.T) {
 			if bad != "" || skip || ev.EventID == "" {
 				continue // a writer never proposes these
 			}
-			got, err := log.Propose(res, []byte(e.line))
+			got, err := log.propose(res, []byte(e.line))
 			if err != nil {
 				t.Fatalf("Propose: %v", err)
 			}
@@ -304,26 +304,26 @@ func TestProposeOnAppendLog(t *testing.T) {
 		return log, res
 	}
 	if log, res := read(""); true {
-		if _, err := log.Propose(res, []byte(evLine("e4", at(9), "claude-opus", "", TypeAccept, "T1", "F", ""))); err == nil {
+		if _, err := log.propose(res, []byte(evLine("e4", at(9), "claude-opus", "", TypeAccept, "T1", "F", ""))); err == nil {
 			t.Error("a log read without its events and without a reserved event_id must refuse to judge a line")
 		}
 	}
 	log, res := read("e4")
-	rj, err := log.Propose(res, []byte(evLine("e4", at(9), "claude-opus", "", TypeAccept, "T1", "F", "")))
+	rj, err := log.propose(res, []byte(evLine("e4", at(9), "claude-opus", "", TypeAccept, "T1", "F", "")))
 	if err != nil || rj == nil || rj.Code != CodeEventIDDuplicate || !strings.Contains(rj.Message, "on line 4") {
 		t.Errorf("reused event_id: %+v %v", rj, err)
 	}
 	log, res = read("new")
-	if _, err := log.Propose(res, []byte(evLine("other", at(9), "claude-opus", "", TypeAccept, "T1", "F", ""))); err == nil {
+	if _, err := log.propose(res, []byte(evLine("other", at(9), "claude-opus", "", TypeAccept, "T1", "F", ""))); err == nil {
 		t.Error("a line with another event_id than the reserved one must be an error")
 	}
-	if _, err := log.Propose(res, []byte(evLine("new", at(1), "claude-opus", "", TypeAccept, "T1", "F", ""))); err == nil {
+	if _, err := log.propose(res, []byte(evLine("new", at(1), "claude-opus", "", TypeAccept, "T1", "F", ""))); err == nil {
 		t.Error("a line that sorts before the log's latest must be an error")
 	}
 	if !log.LatestTS().Equal(parseBytes(review().bytes()).LatestTS()) {
 		t.Errorf("LatestTS = %v", log.LatestTS())
 	}
-	rj, err = log.Propose(res, []byte(evLine("new", at(9), "claude-opus", "", TypeAccept, "T1", "F", "")))
+	rj, err = log.propose(res, []byte(evLine("new", at(9), "claude-opus", "", TypeAccept, "T1", "F", "")))
 	if err != nil || rj != nil || res.State.Tasks["T1"].Status != StatusAccepted || log.Lines != 5 {
 		t.Errorf("a valid accept: %+v %v, lines %d", rj, err, log.Lines)
 	}
@@ -337,13 +337,13 @@ func TestProposeOnAppendLog(t *testing.T) {
 	if log.LineOf("e4") != 4 || log.LineOf("n1") != 0 || log.LineOf("e3") != 0 {
 		t.Errorf("LineOf: e4 %d, n1 %d, e3 (not reserved) %d; want 4, 0, 0", log.LineOf("e4"), log.LineOf("n1"), log.LineOf("e3"))
 	}
-	if rj, err := log.Propose(res, []byte(evLine("n1", at(9), "claude-opus", "", TypeChangesRequested, "T1", "F", `{"reason":"r"}`))); err != nil || rj != nil {
+	if rj, err := log.propose(res, []byte(evLine("n1", at(9), "claude-opus", "", TypeChangesRequested, "T1", "F", `{"reason":"r"}`))); err != nil || rj != nil {
 		t.Errorf("the first reserved line: %+v %v", rj, err)
 	}
-	if rj, err := log.Propose(res, []byte(evLine("n2", at(10), "claude-opus", "", TypeAccept, "T1", "F", ""))); err != nil || rj == nil || rj.Code != CodeInvalidTransition {
+	if rj, err := log.propose(res, []byte(evLine("n2", at(10), "claude-opus", "", TypeAccept, "T1", "F", ""))); err != nil || rj == nil || rj.Code != CodeInvalidTransition {
 		t.Errorf("an accept after changes were requested: %+v %v, want %s", rj, err, CodeInvalidTransition)
 	}
-	if rj, err := log.Propose(res, []byte(evLine("n1", at(11), "claude-opus", "", TypeAccept, "T1", "F", ""))); err != nil || rj == nil || rj.Code != CodeEventIDDuplicate || log.LineOf("n1") != 5 {
+	if rj, err := log.propose(res, []byte(evLine("n1", at(11), "claude-opus", "", TypeAccept, "T1", "F", ""))); err != nil || rj == nil || rj.Code != CodeEventIDDuplicate || log.LineOf("n1") != 5 {
 		t.Errorf("a reserved id appended already: %+v %v, LineOf %d", rj, err, log.LineOf("n1"))
 	}
 }
@@ -353,21 +353,21 @@ func TestProposeRefusals(t *testing.T) {
 	l := review()
 	log := parseBytes(l.bytes())
 	res := replay(log)
-	if _, err := log.Propose(res, []byte(evLine("", at(9), "claude-opus", "", TypeAccept, "T1", "F", ""))); err == nil {
+	if _, err := log.propose(res, []byte(evLine("", at(9), "claude-opus", "", TypeAccept, "T1", "F", ""))); err == nil {
 		t.Error("a line without event_id must be refused")
 	}
-	if _, err := log.Propose(res, []byte("nope")); err == nil {
+	if _, err := log.propose(res, []byte("nope")); err == nil {
 		t.Error("a malformed line must be refused")
 	}
-	rj, err := log.Propose(res, []byte(evLine("e4", at(9), "claude-opus", "", TypeAccept, "T1", "F", "")))
+	rj, err := log.propose(res, []byte(evLine("e4", at(9), "claude-opus", "", TypeAccept, "T1", "F", "")))
 	if err != nil || rj == nil || rj.Code != CodeEventIDDuplicate {
 		t.Errorf("reused event_id: %+v %v", rj, err)
 	}
-	rj, err = log.Propose(res, []byte(evLine("new", at(9), "opencode", "", TypeAccept, "T1", "F", "")))
+	rj, err = log.propose(res, []byte(evLine("new", at(9), "opencode", "", TypeAccept, "T1", "F", "")))
 	if err != nil || rj == nil || rj.Code != CodeRoleNotHeld || res.State.Tasks["T1"].Status != StatusAwaitingReview {
 		t.Errorf("a refused accept: %+v %v, T1 %s", rj, err, res.State.Tasks["T1"].Status)
 	}
-	rj, err = log.Propose(res, []byte(evLine("new", at(9), "claude-opus", "", TypeAccept, "T1", "F", "")))
+	rj, err = log.propose(res, []byte(evLine("new", at(9), "claude-opus", "", TypeAccept, "T1", "F", "")))
 	if err != nil || rj != nil || res.State.Tasks["T1"].Status != StatusAccepted || log.Lines != 5 {
 		t.Errorf("a valid accept: %+v %v, lines %d", rj, err, log.Lines)
 	}
@@ -377,7 +377,7 @@ func TestProposeRefusals(t *testing.T) {
 		t.Parallel()
 		log := parseBytes(review().bytes())
 		res := replay(log)
-		rj, err := log.Propose(res, []byte(evLine("x", "2026-06-09T10:00:03.5Z", "claude-opus", "", TypeAccept, "T1", "F", "")))
+		rj, err := log.propose(res, []byte(evLine("x", "2026-06-09T10:00:03.5Z", "claude-opus", "", TypeAccept, "T1", "F", "")))
 		if err != nil || rj == nil || rj.Code != CodeInvalidTransition || rj.Line != 5 || log.Lines != 4 {
 			t.Errorf("accept before the checkpoint: %+v %v, lines %d", rj, err, log.Lines)
 		}
@@ -386,7 +386,7 @@ func TestProposeRefusals(t *testing.T) {
 		t.Parallel()
 		log := parseBytes(review().accept("claude-opus", "T1", "F").bytes())
 		res := replay(log)
-		rj, err := log.Propose(res, []byte(evLine("x", "2026-06-09T10:00:04.5Z", "claude-opus", "", TypeChangesRequested, "T1", "F", `{"reason":"r"}`)))
+		rj, err := log.propose(res, []byte(evLine("x", "2026-06-09T10:00:04.5Z", "claude-opus", "", TypeChangesRequested, "T1", "F", `{"reason":"r"}`)))
 		if err != nil || rj == nil || rj.Code != CodeInvalidTransition || rj.Line != 6 || !strings.Contains(rj.Message, "break line 5") {
 			t.Errorf("changes before an accept: %+v %v", rj, err)
 		}
@@ -398,7 +398,7 @@ func TestProposeRefusals(t *testing.T) {
 		t.Parallel()
 		log := parseBytes(review().assign("T2", "G", "opencode", "gpt").bytes())
 		res := replay(log)
-		rj, err := log.Propose(res, []byte(evLine("x", "2026-06-09T10:00:04.5Z", "claude-opus", "", TypeAccept, "T1", "F", "")))
+		rj, err := log.propose(res, []byte(evLine("x", "2026-06-09T10:00:04.5Z", "claude-opus", "", TypeAccept, "T1", "F", "")))
 		if err != nil || rj != nil || res.State.Tasks["T1"].Status != StatusAccepted || log.Lines != 6 {
 			t.Errorf("accept between checkpoint and a later assign: %+v %v, %s, %d lines", rj, err, res.State.Tasks["T1"].Status, log.Lines)
 		}
@@ -406,7 +406,7 @@ func TestProposeRefusals(t *testing.T) {
 	v2 := new(logb).add(strings.Replace(initLine("i", at(1)), `"protocol_version":1`, `"protocol_version":2`, 1))
 	log2 := parseBytes(v2.bytes())
 	res2 := replay(log2)
-	rj, err = log2.Propose(res2, []byte(evLine("n", at(2), "lead", "", TypeAssign, "T1", "F", assignPayload("opencode", "gpt"))))
+	rj, err = log2.propose(res2, []byte(evLine("n", at(2), "lead", "", TypeAssign, "T1", "F", assignPayload("opencode", "gpt"))))
 	if err != nil || rj == nil || rj.Code != CodeVersionUnsupported {
 		t.Errorf("a log that fails closed refuses every write: %+v %v", rj, err)
 	}
@@ -434,7 +434,7 @@ func TestProposeOutOfOrder(t *testing.T) {
 		log := parseBytes(file(accepted))
 		res := replay(log)
 		for _, line := range candidates {
-			got, err := log.Propose(res, []byte(line))
+			got, err := log.propose(res, []byte(line))
 			if err != nil {
 				t.Fatalf("Propose: %v", err)
 			}

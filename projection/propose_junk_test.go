@@ -33,15 +33,15 @@ func TestProposeOnJunk(t *testing.T) {
 		for _, tail := range []string{"", later + "\n"} {
 			file := append(append(review().bytes(), loggen.JunkLog(shape, 8<<10)...), tail...)
 			for name, line := range proposals {
-				log, res := ReadBytes(file, ReadOptions{KeepEvents: true})
+				log, res := ReadEvents(file)
 				all := parseBytes(file)
 				allRes := replay(all)
-				got, err := log.Propose(res, []byte(line))
-				want, wantErr := all.Propose(allRes, []byte(line))
+				got, err := log.propose(res, []byte(line))
+				want, wantErr := all.propose(allRes, []byte(line))
 				if err != nil || wantErr != nil || !reflect.DeepEqual(got, want) {
 					t.Fatalf("%s, later line %v, %s: Propose gives %+v, %v; on every event %+v, %v", shape.Name, tail != "", name, got, err, want, wantErr)
 				}
-				if msg := sameReplay(log, res, all, allRes); msg != "" {
+				if msg := sameReplay(&log.Scan, res, &all.Scan, allRes); msg != "" {
 					t.Fatalf("%s, later line %v, %s: Propose leaves another replay than on every event: %s", shape.Name, tail != "", name, msg)
 				}
 				if got != nil {

@@ -130,6 +130,7 @@ func TestOwnStateHugeValue(t *testing.T) {
 	t.Parallel()
 	st := started().replay().State
 	b := RenderBytes(st)
+	const maxOwnValueBytes = 16 * MaxLineBytes // ownstate.Parse's bound for a log's lines
 	huge := strings.Repeat("x", maxOwnValueBytes+1)
 	for _, tc := range []struct {
 		value   string

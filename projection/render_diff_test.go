@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/pact-action/pact-action/internal/testkit/loggen"
+
+	"github.com/pact-action/pact-action/projection/internal/ranges"
 )
 
 // renderTricky are values that take every path of YAML's scalar rules.
@@ -76,11 +78,11 @@ func assertRendersAsReference(t *testing.T, name string, s *State) {
 	// The tasks in ranges of every few sizes, rendered in turn and by
 	// several workers at once, join into the same bytes: a range may end
 	// after any value (a literal block's last break among them).
-	for _, plan := range []renderPlan{{1, 1}, {1, 3}, {2, 2}, {3, 4}, {5, 2}, {64, 2}} {
+	for _, plan := range []ranges.Plan{{PerRange: 1, Workers: 1}, {PerRange: 1, Workers: 3}, {PerRange: 2, Workers: 2}, {PerRange: 3, Workers: 4}, {PerRange: 5, Workers: 2}, {PerRange: 64, Workers: 2}} {
 		var got []byte
 		renderChunksWith(s, func(b []byte) bool { got = append(got, b...); return true }, plan)
 		if !bytes.Equal(got, want) {
-			t.Fatalf("%s: rendered in ranges of %d tasks by %d workers, the render differs from yaml.v3's", name, plan.perRange, plan.workers)
+			t.Fatalf("%s: rendered in ranges of %d tasks by %d workers, the render differs from yaml.v3's", name, plan.PerRange, plan.Workers)
 		}
 	}
 }
@@ -114,7 +116,7 @@ func TestRenderMatchesReference(t *testing.T) {
 		many = append(many, renderTricky[i%len(renderTricky)]+strings.Repeat("x", i%7))
 	}
 	assertRendersAsReference(t, "many chunks", trickyState(many))
-	// Long texts, so that ranges end at their bytes (rangeBytes) in every
+	// Long texts, so that ranges end at their bytes (internal/ranges' bound) in every
 	// plan, after values of every style: a literal block kept with its
 	// last breaks, double-quoted, escaped whole after a byte order mark,
 	// binary.
@@ -158,7 +160,7 @@ func TestRenderMatches(t *testing.T) {
 // parallel: it counts the test binary's goroutines.
 func TestRenderStopsItsWorkers(t *testing.T) {
 	s := trickyState(renderTricky)
-	for _, plan := range []renderPlan{{1, 4}, {2, 2}} {
+	for _, plan := range []ranges.Plan{{PerRange: 1, Workers: 4}, {PerRange: 2, Workers: 2}} {
 		for range 50 {
 			chunks := 0
 			if renderChunksWith(s, func([]byte) bool { chunks++; return false }, plan) || chunks != 1 {
@@ -179,7 +181,7 @@ func TestRenderStopsItsWorkers(t *testing.T) {
 // stopped says it was not. Not parallel: it reads every goroutine's stack.
 func TestRenderStopsAtEveryChunk(t *testing.T) {
 	s := trickyState(renderTricky)
-	for _, plan := range []renderPlan{{1, 1}, {1, 4}, {2, 2}, {3, 3}, {64, 2}} {
+	for _, plan := range []ranges.Plan{{PerRange: 1, Workers: 1}, {PerRange: 1, Workers: 4}, {PerRange: 2, Workers: 2}, {PerRange: 3, Workers: 3}, {PerRange: 64, Workers: 2}} {
 		all := 0
 		if !renderChunksWith(s, func([]byte) bool { all++; return true }, plan) {
 			t.Fatalf("plan %+v: a render never stopped says it stopped", plan)
@@ -272,7 +274,7 @@ func TestRenderHoldsAFewRanges(t *testing.T) {
 		s.TaskOrder = append(s.TaskOrder, id)
 		s.Features["F"].Tasks = append(s.Features["F"].Tasks, id)
 	}
-	for _, plan := range []renderPlan{{1024, 1}, {1024, 4}, {64, 2}} {
+	for _, plan := range []ranges.Plan{{PerRange: 1024, Workers: 1}, {PerRange: 1024, Workers: 4}, {PerRange: 64, Workers: 2}} {
 		rendered := 0
 		runtime.GC()
 		var before, after runtime.MemStats
@@ -281,7 +283,7 @@ func TestRenderHoldsAFewRanges(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		// 64 MB rendered; a few ranges of a few tasks are a few MB.
 		if grew := after.TotalAlloc - before.TotalAlloc; grew > uint64(rendered/8) {
-			t.Errorf("ranges of %d tasks by %d workers: rendering %d MB allocated %d MB", plan.perRange, plan.workers, rendered>>20, grew>>20)
+			t.Errorf("ranges of %d tasks by %d workers: rendering %d MB allocated %d MB", plan.PerRange, plan.Workers, rendered>>20, grew>>20)
 		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/pact-action/pact-action/projection/internal/ranges"
 )
 
 // Faults of the writer a render hands STATE.yml to (docs/pactify.md, "When
@@ -60,14 +62,14 @@ func renderWorkers() int {
 	for {
 		n := runtime.Stack(buf, true)
 		if n < len(buf) {
-			return strings.Count(string(buf[:n]), "(*taskRanges).work(")
+			return strings.Count(string(buf[:n]), "ranges.(*Ranges[...]).work(")
 		}
 		buf = make([]byte, 2*len(buf))
 	}
 }
 
 // renderWith is Render in ranges of plan.
-func renderWith(w io.Writer, s *State, plan renderPlan) error {
+func renderWith(w io.Writer, s *State, plan ranges.Plan) error {
 	var err error
 	renderChunksWith(s, func(b []byte) bool {
 		_, err = w.Write(b)
@@ -84,22 +86,22 @@ func renderWith(w io.Writer, s *State, plan renderPlan) error {
 // parallel: it reads every goroutine's stack.
 func TestRenderWriteFails(t *testing.T) {
 	large, small := largeTrickyState(3000), largeTrickyState(120)
-	if len(large.TaskOrder) < 2*defaultRenderPlan(0).perRange {
+	if len(large.TaskOrder) < 2*defaultRenderPlan(0).PerRange {
 		t.Fatalf("%d tasks: too few for the default plan's workers", len(large.TaskOrder))
 	}
-	if p := defaultRenderPlan(len(large.TaskOrder)); p.workers < 2 {
+	if p := defaultRenderPlan(len(large.TaskOrder)); p.Workers < 2 {
 		t.Logf("GOMAXPROCS=%d: the default plan renders in one goroutine here", runtime.GOMAXPROCS(0))
 	}
 	cases := []struct {
 		name string
 		s    *State
-		plan renderPlan
+		plan ranges.Plan
 	}{
 		{"default plan, 3000 tasks", large, defaultRenderPlan(len(large.TaskOrder))},
-		{"ranges of 512 on 4 workers, 3000 tasks", large, renderPlan{512, 4}},
-		{"ranges of 3 on 4 workers", small, renderPlan{3, 4}},
-		{"ranges of 1 on 2 workers", small, renderPlan{1, 2}},
-		{"ranges of 5 in turn", small, renderPlan{5, 1}},
+		{"ranges of 512 on 4 workers, 3000 tasks", large, ranges.Plan{PerRange: 512, Workers: 4}},
+		{"ranges of 3 on 4 workers", small, ranges.Plan{PerRange: 3, Workers: 4}},
+		{"ranges of 1 on 2 workers", small, ranges.Plan{PerRange: 1, Workers: 2}},
+		{"ranges of 5 in turn", small, ranges.Plan{PerRange: 5, Workers: 1}},
 	}
 	if workers := renderWorkers(); workers != 0 {
 		t.Fatalf("%d range workers run before any render", workers)

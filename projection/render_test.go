@@ -38,7 +38,7 @@ func TestRenderGolden(t *testing.T) {
 			t.Parallel()
 			log := parseBytes(readFile(t, filepath.Join("testdata", "logs", tc.name+".jsonl")))
 			res := replay(log)
-			assertRejs(t, allFindings(log, res), tc.want)
+			assertRejs(t, allFindings(&log.Scan, res), tc.want)
 			got := RenderBytes(res.State)
 			golden(t, filepath.Join("testdata", "golden", tc.name+".yml"), got)
 

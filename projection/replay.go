@@ -8,23 +8,9 @@ import (
 	"time"
 
 	"github.com/pact-action/pact-action/internal/prose"
+	"github.com/pact-action/pact-action/projection/internal/compact"
+	"github.com/pact-action/pact-action/projection/internal/event"
 )
-
-// Rejection is one event the replay reported, with the stable code of the
-// first check it failed (docs/semantics.md §1). A rejected event is not applied,
-// except that an event_id.missing rejection travels with the event, which is
-// still judged and, when nothing else fails, applied.
-type Rejection struct {
-	Line    int // 0 when the finding has no line (init.missing at the end)
-	EventID string
-	TaskID  string
-	Feature string
-	Code    Code
-	Message string
-	// Identical marks an event_id.duplicate whose two lines are byte-identical,
-	// which docs/semantics.md §7 reports as a warning.
-	Identical bool
-}
 
 // Result is the outcome of a replay.
 type Result struct {
@@ -38,36 +24,39 @@ type Result struct {
 	Unsupported *Rejection
 }
 
-// replay is the canonical replay, of a log that keeps its events (Read
-// with KeepEvents): it judges and applies the events in replay order,
+// replay is the canonical replay, of a log read with its events
+// (ReadEvents): it judges and applies the events in replay order,
 // stable sort by ts, ties by line; duplicates of an event_id are left out
 // first, in file order. Rejections come back sorted by line. The parallel
-// replay (replay_parallel.go) gives the same Result.
-func replay(log *Log) *Result { return replayListing(log, MaxListed) }
+// replay (internal/lean, replayLean) gives the same Result.
+func replay(log *EventLog) *Result { return replayListing(log, MaxListed) }
 
 // replayListing is replay listing at most limit rejections of each code (0:
 // every one, of what the read did not judge: judgedOnRead).
-func replayListing(log *Log, limit int) *Result {
+func replayListing(log *EventLog, limit int) *Result {
 	res := replayOrdered(log, limit)
 	if log.judged != nil && res.Unsupported == nil {
-		rs := newRejectionSet(limit)
-		rs.merge(log.judged)
-		rs.addAll(res.Rejections)
-		rs.addOmitted(res.Omitted)
-		res.Rejections, res.Omitted = rs.result()
+		rs := event.NewListing(limit)
+		rs.Merge(log.judged)
+		rs.AddAll(res.Rejections)
+		rs.AddOmitted(res.Omitted)
+		res.Rejections, res.Omitted = rs.Result()
 	}
 	return res
 }
 
 // replayOrdered is replayListing without the findings judged on reading.
-func replayOrdered(log *Log, limit int) *Result {
+func replayOrdered(log *EventLog, limit int) *Result {
 	res, _ := replayOnto(log, limit, NewState(), nil, nil)
 	return res
 }
 
+// idSeed hashes event_ids for the tables of duplicates.
+var idSeed = maphash.MakeSeed()
+
 // priorID finds an event_id in the lines before a log that replayOnto
 // continues: the line that first used it and the hash of that line
-// (Event.hash), or ok false.
+// (EventLog.hash), or ok false.
 type priorID func(id string) (line int, hash uint64, ok bool)
 
 // replayOnto is replayOrdered of a log that continues the lines a state st
@@ -77,28 +66,28 @@ type priorID func(id string) (line int, hash uint64, ok bool)
 // be before *after (the latest ts of those lines); otherwise it reports
 // false and st is spoilt. With NewState, no prior and no after (nil) it is
 // the replay of the whole log.
-func replayOnto(log *Log, limit int, st *State, prior priorID, after *time.Time) (*Result, bool) {
+func replayOnto(log *EventLog, limit int, st *State, prior priorID, after *time.Time) (*Result, bool) {
 	res := &Result{State: st}
 	if u := unsupported(&log.Scan); u != nil {
 		res.State, res.Unsupported = NewState(), u
 		return res, true
 	}
-	rs := newRejectionSet(limit)
+	rs := event.NewListing(limit)
 	order := make([]*Event, 0, len(log.Events))
-	// Event ids by their first event (ids.go): an index below n is one of
-	// Events, above it one of held; both are walked in file order.
-	var seen idTable
+	// Event ids by their first event: an index below n is one of Events,
+	// above it one of held; both are walked in file order.
+	var seen compact.IDTable
 	n := len(log.Events)
 	first := func(k uint32) (id string, line int, hash uint64) {
 		if int(k) < n {
-			return log.Events[k].EventID, log.Events[k].Line, log.Events[k].hash
+			return log.Events[k].EventID, log.Events[k].Line, log.hash(int(k))
 		}
 		h := &log.held[int(k)-n]
 		return h.EventID, h.Line, h.hash
 	}
 	rehash := func(k uint32) uint64 { id, _, _ := first(k); return maphash.String(idSeed, id) }
 	if top := n + len(log.held); top > 0 {
-		seen.reserve(uint32(top-1), rehash)
+		seen.Reserve(uint32(top-1), rehash)
 	}
 	dup := func(id string, k int) (line int, hash uint64, ok bool) {
 		if prior != nil {
@@ -106,7 +95,7 @@ func replayOnto(log *Log, limit int, st *State, prior priorID, after *time.Time)
 				return line, hash, true
 			}
 		}
-		j, ok := seen.insert(maphash.String(idSeed, id), uint32(k), func(o uint32) bool { other, _, _ := first(o); return other == id }, rehash)
+		j, ok := seen.Insert(maphash.String(idSeed, id), uint32(k), func(o uint32) bool { other, _, _ := first(o); return other == id }, rehash)
 		if !ok {
 			return 0, 0, false
 		}
@@ -117,11 +106,11 @@ func replayOnto(log *Log, limit int, st *State, prior priorID, after *time.Time)
 	for i := range log.Events {
 		ev := &log.Events[i]
 		for ; h < len(log.held) && log.held[h].Line < ev.Line; h++ {
-			rs.add(judgeHeld(&log.held[h], n+h, dup))
+			rs.Add(judgeHeld(&log.held[h], n+h, dup))
 		}
 		if id := ev.EventID; id != "" {
 			if line, hash, ok := dup(id, i); ok {
-				rs.add(duplicateID(ev.Line, id, ev.TaskID, ev.Feature, line, hash == ev.hash))
+				rs.Add(event.Duplicate(ev.Line, id, ev.TaskID, ev.Feature, line, hash == log.hash(i)))
 				continue
 			}
 		}
@@ -131,15 +120,15 @@ func replayOnto(log *Log, limit int, st *State, prior priorID, after *time.Time)
 			// order instead, because step 1 still has a state-dependent test
 			// (a task event's feature must be its task's) that comes first.
 			if ev.MissingEventID() {
-				rs.add(*missingID(ev))
+				rs.Add(*event.MissingID(ev))
 			}
-			rs.add(*rejection(ev, ev.Problem.Code, ev.Problem.Message))
+			rs.Add(*event.Reject(ev, ev.Problem.Code, ev.Problem.Message))
 			continue
 		}
 		order = append(order, ev)
 	}
 	for ; h < len(log.held); h++ {
-		rs.add(judgeHeld(&log.held[h], n+h, dup))
+		rs.Add(judgeHeld(&log.held[h], n+h, dup))
 	}
 	if less := func(i, j int) bool { return order[i].TS.Before(order[j].TS) }; !sort.SliceIsSorted(order, less) {
 		sort.SliceStable(order, less)
@@ -150,16 +139,16 @@ func replayOnto(log *Log, limit int, st *State, prior priorID, after *time.Time)
 
 	for _, ev := range order {
 		if ev.MissingEventID() {
-			rs.add(*missingID(ev))
+			rs.Add(*event.MissingID(ev))
 		}
 		if r := st.Apply(ev); r != nil {
-			rs.add(*r)
+			rs.Add(*r)
 		}
 	}
 	if !st.Initialized {
-		rs.add(Rejection{Code: CodeInitMissing, Message: "the log has no valid init event"})
+		rs.Add(Rejection{Code: CodeInitMissing, Message: "the log has no valid init event"})
 	}
-	res.Rejections, res.Omitted = rs.result()
+	res.Rejections, res.Omitted = rs.Result()
 	return res, true
 }
 
@@ -167,7 +156,7 @@ func replayOnto(log *Log, limit int, st *State, prior priorID, after *time.Time)
 // table): a later use of an event_id, or its envelope defect.
 func judgeHeld(h *heldEvent, k int, dup func(id string, k int) (int, uint64, bool)) Rejection {
 	if line, hash, ok := dup(h.EventID, k); ok {
-		return duplicateID(h.Line, h.EventID, h.TaskID, h.Feature, line, hash == h.hash)
+		return event.Duplicate(h.Line, h.EventID, h.TaskID, h.Feature, line, hash == h.hash)
 	}
 	return Rejection{Line: h.Line, EventID: h.EventID, TaskID: h.TaskID, Feature: h.Feature, Code: h.Problem.Code, Message: h.Problem.Message}
 }
@@ -189,14 +178,6 @@ func unsupported(scan *Scan) *Rejection {
 		Message: fmt.Sprintf("the log declares protocol_version %s but this tool supports only version %d; upgrade pact-action/pactify to a release that supports it", quoted(first.Version), SupportedProtocolVersion)}
 }
 
-func missingID(ev *Event) *Rejection {
-	return rejection(ev, CodeEventIDMissing, fmt.Sprintf("%s event has no non-empty event_id", ev.Type))
-}
-
-func rejection(ev *Event, code Code, msg string) *Rejection {
-	return &Rejection{Line: ev.Line, EventID: ev.EventID, TaskID: ev.TaskID, Feature: ev.Feature, Code: code, Message: msg}
-}
-
 // Judge runs every check of docs/semantics.md §1 for ev against the state and
 // returns the first failure, without changing the state. event_id presence is
 // not judged here (it never stops an event).
@@ -211,7 +192,7 @@ func (s *State) judge(ev *Event) (*Rejection, *Task) {
 	// 1: envelope, found while parsing, then the one envelope test that
 	// needs the state; 2: payload, found while parsing.
 	if ev.Problem != nil && ev.Problem.Code != CodeSchemaPayload {
-		return rejection(ev, ev.Problem.Code, ev.Problem.Message), nil
+		return event.Reject(ev, ev.Problem.Code, ev.Problem.Message), nil
 	}
 	t := s.Tasks[ev.TaskID]
 	return s.judgeWith(ev, t), t
@@ -220,22 +201,22 @@ func (s *State) judge(ev *Event) (*Rejection, *Task) {
 func (s *State) judgeWith(ev *Event, t *Task) *Rejection {
 	if t != nil && ev.Feature != "" && ev.Feature != t.Feature &&
 		(ev.Type == TypeCheckpoint || ev.Type == TypeAccept || ev.Type == TypeChangesRequested) {
-		return rejection(ev, CodeSchemaEnvelope, fmt.Sprintf("feature %q does not match task %s's feature %q", ev.Feature, t.ID, quoted(t.Feature)))
+		return event.Reject(ev, CodeSchemaEnvelope, fmt.Sprintf("feature %q does not match task %s's feature %q", ev.Feature, t.ID, quoted(t.Feature)))
 	}
 	if ev.Problem != nil {
-		return rejection(ev, ev.Problem.Code, ev.Problem.Message)
+		return event.Reject(ev, ev.Problem.Code, ev.Problem.Message)
 	}
 	// 3: role.
 	if want := RoleFor(ev.Type); ev.Role != want {
-		return rejection(ev, CodeRoleMismatch, fmt.Sprintf("role %q contradicts event_type %s, which implies role %q", ev.Role, ev.Type, want))
+		return event.Reject(ev, CodeRoleMismatch, fmt.Sprintf("role %q contradicts event_type %s, which implies role %q", ev.Role, ev.Type, want))
 	}
 	// 4: init.
 	if ev.Type == TypeInit {
 		if s.Initialized {
-			return rejection(ev, CodeInitDuplicate, fmt.Sprintf("a second init event; the log was initialised on line %d", s.InitLine))
+			return event.Reject(ev, CodeInitDuplicate, fmt.Sprintf("a second init event; the log was initialised on line %d", s.InitLine))
 		}
 	} else if !s.Initialized {
-		return rejection(ev, CodeInitMissing, fmt.Sprintf("%s event comes before any valid init event in replay order", ev.Type))
+		return event.Reject(ev, CodeInitMissing, fmt.Sprintf("%s event comes before any valid init event in replay order", ev.Type))
 	}
 	// 5: roster.
 	if r := s.judgeRoster(ev); r != nil {
@@ -256,7 +237,7 @@ func (s *State) judgeWith(ev *Event, t *Task) *Rejection {
 	// 9: Rule 2.
 	if ev.Type == TypeMerge {
 		if open, more := s.openTasks(ev.Feature); len(open) > 0 {
-			return rejection(ev, CodeRule2Unaccepted, fmt.Sprintf("merge of feature %s while %s", ev.Feature, describeOpen(open, more)))
+			return event.Reject(ev, CodeRule2Unaccepted, fmt.Sprintf("merge of feature %s while %s", ev.Feature, describeOpen(open, more)))
 		}
 	}
 	return nil
@@ -327,20 +308,20 @@ func (s *State) judgeRoster(ev *Event) *Rejection {
 			}
 		}
 		if len(bad) > 0 {
-			return rejection(ev, CodeInvalidSeatID, fmt.Sprintf("seat id %s does not match ^[a-z0-9][a-z0-9-]*$", strings.Join(bad, ", ")))
+			return event.Reject(ev, CodeInvalidSeatID, fmt.Sprintf("seat id %s does not match ^[a-z0-9][a-z0-9-]*$", strings.Join(bad, ", ")))
 		}
 	}
 	seat, ok := findSeat(seats, ev.AgentID)
 	if !ok {
-		return rejection(ev, CodeUnknownSeat, fmt.Sprintf("agent_id %q is not a declared seat", ev.AgentID))
+		return event.Reject(ev, CodeUnknownSeat, fmt.Sprintf("agent_id %q is not a declared seat", ev.AgentID))
 	}
 	if need := RoleFor(ev.Type); !seat.Holds(need) {
-		return rejection(ev, CodeRoleNotHeld, fmt.Sprintf("seat %s does not hold the %s role that %s events need (it holds %s)", seat.ID, need, ev.Type, quoted(strings.Join(seat.Roles, ", "))))
+		return event.Reject(ev, CodeRoleNotHeld, fmt.Sprintf("seat %s does not hold the %s role that %s events need (it holds %s)", seat.ID, need, ev.Type, quoted(strings.Join(seat.Roles, ", "))))
 	}
 	if ev.Type == TypeAssign {
 		for _, who := range []struct{ field, id string }{{"owner", ev.Payload.Owner}, {"reviewer", ev.Payload.Reviewer}} {
 			if _, ok := findSeat(seats, who.id); !ok {
-				return rejection(ev, CodeUnknownSeat, fmt.Sprintf("assign %s %q is not a declared seat", who.field, who.id))
+				return event.Reject(ev, CodeUnknownSeat, fmt.Sprintf("assign %s %q is not a declared seat", who.field, who.id))
 			}
 		}
 	}
@@ -378,18 +359,18 @@ func (s *State) judgeExistence(ev *Event, t *Task) *Rejection {
 	switch ev.Type {
 	case TypeAssign:
 		if why := UnsafeTaskID(ev.TaskID); why != "" {
-			return rejection(ev, CodeTaskUnsafeID, fmt.Sprintf("task id %q cannot be a file name under tasks/: %s", ev.TaskID, why))
+			return event.Reject(ev, CodeTaskUnsafeID, fmt.Sprintf("task id %q cannot be a file name under tasks/: %s", ev.TaskID, why))
 		}
 		if t != nil {
-			return rejection(ev, CodeTaskDuplicateID, fmt.Sprintf("task %s was already assigned on line %d (feature %s)", ev.TaskID, t.AssignLine, quoted(t.Feature)))
+			return event.Reject(ev, CodeTaskDuplicateID, fmt.Sprintf("task %s was already assigned on line %d (feature %s)", ev.TaskID, t.AssignLine, quoted(t.Feature)))
 		}
 	case TypeCheckpoint, TypeAccept, TypeChangesRequested:
 		if t == nil {
-			return rejection(ev, CodeTaskUnknown, fmt.Sprintf("%s of task %s, which was never assigned", ev.Type, ev.TaskID))
+			return event.Reject(ev, CodeTaskUnknown, fmt.Sprintf("%s of task %s, which was never assigned", ev.Type, ev.TaskID))
 		}
 	case TypeMerge:
 		if f := s.Features[ev.Feature]; f == nil || len(f.Tasks) == 0 {
-			return rejection(ev, CodeFeatureUnknown, fmt.Sprintf("merge of feature %s, which has no tasks", ev.Feature))
+			return event.Reject(ev, CodeFeatureUnknown, fmt.Sprintf("merge of feature %s, which has no tasks", ev.Feature))
 		}
 	}
 	return nil
@@ -399,18 +380,18 @@ func (s *State) judgeAuthorization(ev *Event, t *Task) *Rejection {
 	switch ev.Type {
 	case TypeAssign:
 		if ev.Payload.Owner == ev.Payload.Reviewer {
-			return rejection(ev, CodeOwnerIsReviewer, fmt.Sprintf("task %s names %s as both owner and reviewer", ev.TaskID, ev.Payload.Owner))
+			return event.Reject(ev, CodeOwnerIsReviewer, fmt.Sprintf("task %s names %s as both owner and reviewer", ev.TaskID, ev.Payload.Owner))
 		}
 	case TypeCheckpoint:
 		if ev.AgentID != t.Owner {
-			return rejection(ev, CodeTaskNotOwner, fmt.Sprintf("checkpoint of %s by %s, but %s owns it", t.ID, ev.AgentID, quoted(t.Owner)))
+			return event.Reject(ev, CodeTaskNotOwner, fmt.Sprintf("checkpoint of %s by %s, but %s owns it", t.ID, ev.AgentID, quoted(t.Owner)))
 		}
 	case TypeAccept, TypeChangesRequested:
 		if ev.AgentID == t.Owner {
-			return rejection(ev, CodeSelfAccept, fmt.Sprintf("%s of %s by its own owner %s", ev.Type, t.ID, quoted(t.Owner)))
+			return event.Reject(ev, CodeSelfAccept, fmt.Sprintf("%s of %s by its own owner %s", ev.Type, t.ID, quoted(t.Owner)))
 		}
 		if ev.AgentID != t.Reviewer {
-			return rejection(ev, CodeNotReviewer, fmt.Sprintf("%s of %s by %s, but only its reviewer %s may review it", ev.Type, t.ID, ev.AgentID, quoted(t.Reviewer)))
+			return event.Reject(ev, CodeNotReviewer, fmt.Sprintf("%s of %s by %s, but only its reviewer %s may review it", ev.Type, t.ID, ev.AgentID, quoted(t.Reviewer)))
 		}
 	}
 	return nil
@@ -420,22 +401,22 @@ func (s *State) judgeTransition(ev *Event, t *Task) *Rejection {
 	switch ev.Type {
 	case TypeAssign:
 		if f := s.Features[ev.Feature]; f != nil && f.Shipped {
-			return rejection(ev, CodeInvalidTransition, fmt.Sprintf("assign of %s into feature %s, which has already shipped", ev.TaskID, ev.Feature))
+			return event.Reject(ev, CodeInvalidTransition, fmt.Sprintf("assign of %s into feature %s, which has already shipped", ev.TaskID, ev.Feature))
 		}
 	case TypeCheckpoint, TypeAccept, TypeChangesRequested:
 		if f := s.Features[t.Feature]; f.Shipped {
-			return rejection(ev, CodeInvalidTransition, fmt.Sprintf("%s of %s, whose feature %s has already shipped", ev.Type, t.ID, quoted(t.Feature)))
+			return event.Reject(ev, CodeInvalidTransition, fmt.Sprintf("%s of %s, whose feature %s has already shipped", ev.Type, t.ID, quoted(t.Feature)))
 		}
 		want := StatusAwaitingReview
 		if ev.Type == TypeCheckpoint {
 			want = StatusInProgress
 		}
 		if t.Status != want {
-			return rejection(ev, CodeInvalidTransition, fmt.Sprintf("%s of %s needs it %s, but it is %s%s", ev.Type, t.ID, want, t.Status, transitionHint(ev.Type, t.Status)))
+			return event.Reject(ev, CodeInvalidTransition, fmt.Sprintf("%s of %s needs it %s, but it is %s%s", ev.Type, t.ID, want, t.Status, transitionHint(ev.Type, t.Status)))
 		}
 	case TypeMerge:
 		if s.Features[ev.Feature].Shipped {
-			return rejection(ev, CodeInvalidTransition, fmt.Sprintf("merge of feature %s, which has already shipped on line %d", ev.Feature, s.Features[ev.Feature].MergeLine))
+			return event.Reject(ev, CodeInvalidTransition, fmt.Sprintf("merge of feature %s, which has already shipped on line %d", ev.Feature, s.Features[ev.Feature].MergeLine))
 		}
 	}
 	return nil

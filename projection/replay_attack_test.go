@@ -3,10 +3,14 @@ package projection
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pact-action/pact-action/projection/internal/compact"
+	"github.com/pact-action/pact-action/projection/internal/lean"
 )
 
 // attackLog is a log a worker who writes any bytes into log.jsonl could
@@ -93,10 +97,13 @@ func attackLog(n int, seed uint64) []byte {
 	return b.Bytes()
 }
 
-// readSized is Read without events of file with a size hint, in chunks of
-// the given size.
-func readSized(file []byte, size int64, workers, chunk int) (*Log, *Result, error) {
-	return readInto(&Log{eventless: true, size: size}, bytes.NewReader(file), workers, chunk)
+// readSized is Read of file with a size hint, in chunks of the given size.
+func readSized(file []byte, size int64, workers, chunk int) (*Scan, *Result, error) {
+	lr, err := lean.Read(bytes.NewReader(file), leanDecoder, lean.Options{Workers: workers, Chunk: chunk, Size: size})
+	if err != nil {
+		return nil, nil, err
+	}
+	return &lr.Scan, replayLean(lr), nil
 }
 
 // TestSizeHintNeverChangesTheReplay: whatever size the caller claims for
@@ -109,7 +116,7 @@ func TestSizeHintNeverChangesTheReplay(t *testing.T) {
 	files := map[string][]byte{
 		"small":                attackLog(600, 1),
 		"across growth":        attackLog(5000, 2),
-		"across blocks":        attackLog(2*recBlock+500, 3),
+		"across blocks":        attackLog(2*compact.BlockSize+500, 3),
 		"flood":                floodLog(3000),
 		"tricky":               []byte(strings.Join(trickyLines(), "\n")),
 		"generated, 3% defect": generatedLog(t, 6000, 4, 0.03),
@@ -132,11 +139,33 @@ func TestSizeHintNeverChangesTheReplay(t *testing.T) {
 					if err != nil {
 						t.Fatalf("size %d, %+v: %v", size, c, err)
 					}
-					if msg := sameReplay(got, res, want, wantRes); msg != "" {
+					if msg := sameReplay(got, res, &want.Scan, wantRes); msg != "" {
 						t.Fatalf("size %d, %+v: %s", size, c, msg)
 					}
 				}
 			}
 		})
+	}
+}
+
+// TestSizeHintIsCapped: the size a caller gives is the file system's word
+// (a sparse file says a terabyte): the table it reserves is capped
+// (internal/lean's TestReservedEventsAreCapped), and a small log read
+// under any size is replayed as without one.
+func TestSizeHintIsCapped(t *testing.T) {
+	t.Parallel()
+	text := initLine("i", "2026-01-01T00:00:00Z") + "\n"
+	_, want, err := Read(strings.NewReader(text), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int64{1, 1 << 30, 1 << 40, math.MaxInt64} {
+		_, got, err := Read(strings.NewReader(text), ReadOptions{Size: size})
+		if err != nil {
+			t.Fatalf("size %d: %v", size, err)
+		}
+		if got.State.Applied != want.State.Applied || len(got.Rejections) != len(want.Rejections) {
+			t.Errorf("size %d: %d applied, %d rejected; without a size %d, %d", size, got.State.Applied, len(got.Rejections), want.State.Applied, len(want.Rejections))
+		}
 	}
 }

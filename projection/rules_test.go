@@ -23,7 +23,7 @@ func runRuleCases(t *testing.T, cases []ruleCase) {
 			t.Parallel()
 			log := parseBytes(tc.log.bytes())
 			res := replay(log)
-			assertRejs(t, allFindings(log, res), tc.want)
+			assertRejs(t, allFindings(&log.Scan, res), tc.want)
 			if got := statuses(res.State); got != tc.status {
 				t.Errorf("statuses: got %q, want %q", got, tc.status)
 			}

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/pact-action/pact-action/projection/internal/ownstate"
 )
 
 // What drift is judged on (docs/semantics.md, pact v1 §7.1 (a)): the
 // meaning of a STATE.yml, read by ParseStateSummary through one of two
-// readers: the fast path for our own render (summary_fast.go), else the
+// readers: the fast path for our own render (internal/ownstate), else the
 // YAML reading of any shape (summary_yaml.go); and Diff of two meanings.
 
 // Summary is the meaning of a STATE.yml that drift is judged on: project,
@@ -54,6 +56,22 @@ func ParseStateSummary(b []byte) (Summary, error) {
 		return sum, nil
 	}
 	return parseYAMLSummary(b)
+}
+
+// parseOwnSummary is the meaning of a STATE.yml laid out exactly as Render
+// lays it out (ownstate.Parse), ok false for any other.
+func parseOwnSummary(b []byte) (Summary, bool) {
+	sum := Summary{Seats: map[string][]string{}, Features: map[string]string{}, Tasks: map[string]TaskSummary{}}
+	project, ok := ownstate.Parse(b, MaxLineBytes, ownstate.Visitor{
+		Seat:    func(id string, roles []string) { sum.Seats[id] = roles },
+		Feature: func(id, status string) { sum.Features[id] = status },
+		Task:    func(id string, t ownstate.Task) { sum.Tasks[id] = TaskSummary(t) },
+	})
+	if !ok {
+		return Summary{}, false
+	}
+	sum.Project = project
+	return sum, true
 }
 
 // Diff lists, sorted and one per line, how got (a STATE.yml) differs from

@@ -280,7 +280,7 @@ func TestParseStateSummaryRecursiveAlias(t *testing.T) {
 }
 
 // TestYAMLStateBounded: a STATE.yml not in our own format is read as YAML
-// up to MaxYAMLStateBytes and refused past it (a YAML reading holds about a
+// up to maxYAMLStateBytes and refused past it (a YAML reading holds about a
 // hundred bytes per byte); our own render of any size is not bounded.
 func TestYAMLStateBounded(t *testing.T) {
 	t.Parallel()
@@ -291,10 +291,10 @@ func TestYAMLStateBounded(t *testing.T) {
 		}
 		return append(b[:size-1], '\n')
 	}
-	if _, err := ParseStateSummary(foreign(MaxYAMLStateBytes)); err != nil {
+	if _, err := ParseStateSummary(foreign(maxYAMLStateBytes)); err != nil {
 		t.Errorf("a foreign STATE.yml of exactly the bound: %v", err)
 	}
-	_, err := ParseStateSummary(foreign(MaxYAMLStateBytes + 1))
+	_, err := ParseStateSummary(foreign(maxYAMLStateBytes + 1))
 	if err == nil || !strings.Contains(err.Error(), "larger than the 2 MiB read as YAML") {
 		t.Errorf("a foreign STATE.yml one byte over the bound: %v", err)
 	}

@@ -8,21 +8,21 @@ import (
 )
 
 // The reading of a STATE.yml of any shape, as YAML: what ParseStateSummary
-// falls back on when the file is not our own render (summary_fast.go). A
+// falls back on when the file is not our own render (internal/ownstate). A
 // pull request brings its own STATE.yml, so the node budget bounds what
 // aliases may cost.
 
-// MaxYAMLStateBytes is the largest STATE.yml read as YAML when it is not
+// maxYAMLStateBytes is the largest STATE.yml read as YAML when it is not
 // in pactify's own format (docs/check.md): a YAML reading holds about a
 // hundred bytes per byte read, so a larger file is not read and is
 // drift.state saying so. Our own render, of any size, takes the line
 // reader instead.
-const MaxYAMLStateBytes = 2 << 20
+const maxYAMLStateBytes = 2 << 20
 
 // parseYAMLSummary is ParseStateSummary for a STATE.yml of any shape.
 func parseYAMLSummary(b []byte) (Summary, error) {
-	if len(b) > MaxYAMLStateBytes {
-		return Summary{}, fmt.Errorf("STATE.yml is not in the format pactify writes, and at %d bytes it is larger than the %d MiB read as YAML of another format; rewrite it with any pactify verb that writes (it renders STATE.yml from the log)", len(b), MaxYAMLStateBytes>>20)
+	if len(b) > maxYAMLStateBytes {
+		return Summary{}, fmt.Errorf("STATE.yml is not in the format pactify writes, and at %d bytes it is larger than the %d MiB read as YAML of another format; rewrite it with any pactify verb that writes (it renders STATE.yml from the log)", len(b), maxYAMLStateBytes>>20)
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(b, &root); err != nil {

@@ -37,12 +37,12 @@ func TestConclusion(t *testing.T) {
 
 func TestSummaryShowsVerdictTasksWaitingAndFindings(t *testing.T) {
 	t.Parallel()
-	_, res := projection.ReadBytes([]byte(strings.Join([]string{
+	_, res := projection.ReadEvents([]byte(strings.Join([]string{
 		`{"event_id":"a1","ts":"2026-06-09T10:00:00Z","agent_id":"lead","role":"orchestrator","event_type":"init","task_id":"","feature":"","payload":{"project":"p","protocol_version":1,"base_branch":"main","seats":[{"id":"lead","roles":["orchestrator","reviewer"],"entry":"A.md"},{"id":"dev","roles":["worker"],"entry":"B.md"}]}}`,
 		`{"event_id":"a2","ts":"2026-06-09T10:01:00Z","agent_id":"lead","role":"orchestrator","event_type":"assign","task_id":"T1","feature":"F","payload":{"owner":"dev","reviewer":"lead","branch":"feat/f","spec":"x"}}`,
 		`{"event_id":"a3","ts":"2026-06-09T10:02:00Z","agent_id":"dev","role":"worker","event_type":"join","task_id":"","feature":"","payload":{"roles":["worker"]}}`,
 		`{"event_id":"a4","ts":"2026-06-09T10:03:00Z","agent_id":"dev","role":"worker","event_type":"checkpoint","task_id":"T1","feature":"F","payload":{"evidence":"done"}}`,
-	}, "\n")), projection.ReadOptions{KeepEvents: true})
+	}, "\n")))
 	findings := checks.Waiting(".pact/log.jsonl", res.State, "feat/f", nil, nil, nil)
 	findings = append(findings, finding(checks.SeverityError, 9, "forged accept by <b>@dev</b>"))
 	got := Summary(Verdict{CheckName: "pact", HeadBranch: "feat/f", HeadSHA: "0123456789abcdef0123", Findings: findings, State: res.State})
@@ -93,13 +93,13 @@ func TestSummaryOfAMergeGroup(t *testing.T) {
 // answers are inert like every other text (an @ that mentions nobody).
 func TestSummaryNamesTheReviewRequested(t *testing.T) {
 	t.Parallel()
-	_, res := projection.ReadBytes([]byte(strings.Join([]string{
+	_, res := projection.ReadEvents([]byte(strings.Join([]string{
 		`{"event_id":"a1","ts":"2026-06-09T10:00:00Z","agent_id":"lead","role":"orchestrator","event_type":"init","task_id":"","feature":"","payload":{"project":"p","protocol_version":1,"base_branch":"main","seats":[{"id":"lead","roles":["orchestrator","reviewer"],"entry":"A.md"},{"id":"dev","roles":["worker"],"entry":"B.md"}]}}`,
 		`{"event_id":"a2","ts":"2026-06-09T10:01:00Z","agent_id":"lead","role":"orchestrator","event_type":"assign","task_id":"T1","feature":"F","payload":{"owner":"dev","reviewer":"lead","branch":"feat/f","spec":"x"}}`,
 		`{"event_id":"a3","ts":"2026-06-09T10:01:30Z","agent_id":"lead","role":"orchestrator","event_type":"assign","task_id":"T2","feature":"F","payload":{"owner":"dev","reviewer":"lead","branch":"feat/f","spec":"x"}}`,
 		`{"event_id":"a4","ts":"2026-06-09T10:02:00Z","agent_id":"dev","role":"worker","event_type":"join","task_id":"","feature":"","payload":{"roles":["worker"]}}`,
 		`{"event_id":"a5","ts":"2026-06-09T10:03:00Z","agent_id":"dev","role":"worker","event_type":"checkpoint","task_id":"T1","feature":"F","payload":{"evidence":"done"}}`,
-	}, "\n")), projection.ReadOptions{KeepEvents: true})
+	}, "\n")))
 	findings := checks.Waiting(".pact/log.jsonl", res.State, "feat/f", nil, nil, nil)
 	got := Summary(Verdict{CheckName: "pact", HeadBranch: "feat/f", Findings: findings, State: res.State,
 		Requested:    map[string][]checks.Reviewer{"T1": {{Login: "lead-gh"}, {Team: "core_team"}}},

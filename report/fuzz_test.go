@@ -27,7 +27,7 @@ func FuzzRender(f *testing.F) {
 	}
 	f.Add([]byte{}, []byte{}, []byte{})
 	f.Fuzz(func(t *testing.T, logData, state, project []byte) {
-		log, res := projection.ReadBytes(logData, projection.ReadOptions{KeepEvents: true})
+		log, res := projection.ReadEvents(logData)
 		in := checks.Input{Dir: ".pact", Scan: &log.Scan, Replay: res, State: state, Project: project, TaskFiles: map[string][]byte{}}
 		findings := checks.Run(in)
 		var text, js, sf bytes.Buffer

@@ -130,7 +130,7 @@ func hostileLog(task, feature, branch, reason string) []byte {
 // the advice to re-run), and the job summary's section for a commit not
 // judged.
 func renderAll(task, feature, branch, reason string) map[string]string {
-	log, res := projection.ReadBytes(hostileLog(task, feature, branch, reason), projection.ReadOptions{KeepEvents: true})
+	log, res := projection.ReadEvents(hostileLog(task, feature, branch, reason))
 	in := checks.Input{Dir: ".pact", Scan: &log.Scan, Replay: res, State: []byte(reason), Project: []byte(reason),
 		TaskFiles: map[string][]byte{task: []byte(reason)}}
 	findings := checks.Run(in)

@@ -127,7 +127,7 @@ func TestCheckTextIsInert(t *testing.T) {
 
 // withLog is in with the log data replayed, as pactdir loads it.
 func withLog(in checks.Input, data []byte) checks.Input {
-	log, res := projection.ReadBytes(data, projection.ReadOptions{KeepEvents: true})
+	log, res := projection.ReadEvents(data)
 	in.Scan, in.Replay = &log.Scan, res
 	return in
 }

@@ -106,7 +106,7 @@ func (l *Log) Text() string { return strings.Join(l.Lines, "\n") + "\n" }
 // Files is a consistent .pact directory for the log: the log, a fresh
 // STATE.yml, PROJECT.md and a task file per task.
 func (l *Log) Files() map[string]string {
-	_, res := projection.ReadBytes([]byte(l.Text()), projection.ReadOptions{KeepEvents: true})
+	_, res := projection.ReadEvents([]byte(l.Text()))
 	files := map[string]string{
 		".pact/log.jsonl":  l.Text(),
 		".pact/STATE.yml":  string(projection.RenderBytes(res.State)),

@@ -45,7 +45,7 @@ func TestValid(t *testing.T) {
 		{Lines: 20000, Seed: 3, Defects: 0.1, NoMalformed: true},
 	} {
 		data, st := gen(t, cfg)
-		log, res := projection.ReadBytes(data, projection.ReadOptions{KeepEvents: true})
+		log, res := projection.ReadEvents(data)
 		if res.Unsupported != nil || !res.State.Initialized {
 			t.Fatalf("%+v: not a valid log", cfg)
 		}

@@ -1,15 +1,16 @@
-package projection
+package compact
 
 import (
 	"fmt"
 	"hash/maphash"
-	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
 )
 
-// TestIDTableAgainstMap holds idTable to a map over a stream of ids with
+// idSeed hashes the ids of the tests.
+var idSeed = maphash.MakeSeed()
+
+// TestIDTableAgainstMap holds IDTable to a map over a stream of ids with
 // repeats, for hashes that spread and hashes that collide (equal hashes,
 // equal tags, probes wrapping past the end), tables reserved ahead and
 // grown as they go, and indexes with gaps and out of order (the canonical
@@ -48,7 +49,7 @@ func TestIDTableAgainstMap(t *testing.T) {
 					}
 					ids := map[uint32]string{}
 					want := map[string]uint32{}
-					var tab idTable
+					var tab IDTable
 					rehash := func(i uint32) uint64 {
 						id, ok := ids[i]
 						if !ok {
@@ -57,12 +58,12 @@ func TestIDTableAgainstMap(t *testing.T) {
 						return hash(id)
 					}
 					if reserve > 0 {
-						tab.reserve(uint32(reserve), rehash)
+						tab.Reserve(uint32(reserve), rehash)
 					}
 					for _, index := range indexes {
 						id := fmt.Sprintf("id-%d", rng.IntN(n))
 						equal := func(o uint32) bool { return ids[o] == id }
-						got, dup := tab.insert(hash(id), index, equal, rehash)
+						got, dup := tab.Insert(hash(id), index, equal, rehash)
 						first, seen := want[id]
 						if dup != seen || (seen && got != first) {
 							t.Fatalf("insert %q at %d = %d, %v; want %d, %v", id, index, got, dup, first, seen)
@@ -75,12 +76,12 @@ func TestIDTableAgainstMap(t *testing.T) {
 						}
 					}
 					for id, first := range want {
-						got, ok := tab.find(hash(id), func(o uint32) bool { return ids[o] == id })
+						got, ok := tab.Find(hash(id), func(o uint32) bool { return ids[o] == id })
 						if !ok || got != first {
 							t.Fatalf("find %q = %d, %v; want %d", id, got, ok, first)
 						}
 					}
-					if _, ok := tab.find(hash("absent"), func(o uint32) bool { return ids[o] == "absent" }); ok {
+					if _, ok := tab.Find(hash("absent"), func(o uint32) bool { return ids[o] == "absent" }); ok {
 						t.Fatal("find of an absent id found one")
 					}
 				})
@@ -94,16 +95,16 @@ func TestIDTableAgainstMap(t *testing.T) {
 func TestIDTableReserveHolds(t *testing.T) {
 	t.Parallel()
 	for _, top := range []uint32{0, 1, 511, 512, 100_000} {
-		var tab idTable
+		var tab IDTable
 		noRehash := func(uint32) uint64 { t.Fatal("a reserved table grew"); return 0 }
-		tab.reserve(top, noRehash)
+		tab.Reserve(top, noRehash)
 		size := len(tab.slots)
 		if want := max(minIDSlots, 2*(int(top)+1)); size != want {
 			t.Errorf("reserve(%d): %d slots, want %d", top, size, want)
 		}
 		for i := uint32(0); i <= top; i++ {
 			id := fmt.Sprint(i)
-			if _, dup := tab.insert(maphash.String(idSeed, id), i, func(uint32) bool { return false }, noRehash); dup {
+			if _, dup := tab.Insert(maphash.String(idSeed, id), i, func(uint32) bool { return false }, noRehash); dup {
 				t.Fatalf("top %d: index %d a duplicate", top, i)
 			}
 		}
@@ -114,49 +115,23 @@ func TestIDTableReserveHolds(t *testing.T) {
 }
 
 // TestIDTableGrowsGeometrically: a table reserved a little further for
-// each chunk of a log, as take reserves it, rehashes each id a bounded
+// each chunk of a log, as the lean reading reserves it, rehashes each id a bounded
 // number of times (at most twice over, in all), not once a chunk.
 func TestIDTableGrowsGeometrically(t *testing.T) {
 	t.Parallel()
-	var tab idTable
+	var tab IDTable
 	rehashes := 0
 	rehash := func(i uint32) uint64 { rehashes++; return maphash.String(idSeed, fmt.Sprint(i)) }
 	const n, chunk = 100_000, 100
 	for i := uint32(0); i < n; i++ {
 		if i%chunk == 0 {
-			tab.reserve(i+chunk-1, rehash)
+			tab.Reserve(i+chunk-1, rehash)
 		}
-		if _, dup := tab.insert(maphash.String(idSeed, fmt.Sprint(i)), i, func(uint32) bool { return false }, rehash); dup {
+		if _, dup := tab.Insert(maphash.String(idSeed, fmt.Sprint(i)), i, func(uint32) bool { return false }, rehash); dup {
 			t.Fatalf("index %d a duplicate", i)
 		}
 	}
 	if rehashes > 2*n {
 		t.Errorf("%d ids rehashed %d times in all, want at most %d", n, rehashes, 2*n)
-	}
-}
-
-// TestSizeHintIsCapped: the size a caller gives is the file system's word
-// (a sparse file says a terabyte): the table it reserves is capped, and a
-// small log read under any size is replayed as without one.
-func TestSizeHintIsCapped(t *testing.T) {
-	t.Parallel()
-	text := initLine("i", "2026-01-01T00:00:00Z") + "\n"
-	_, want, err := Read(strings.NewReader(text), ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, size := range []int64{1, 1 << 30, 1 << 40, math.MaxInt64} {
-		_, got, err := Read(strings.NewReader(text), ReadOptions{Size: size})
-		if err != nil {
-			t.Fatalf("size %d: %v", size, err)
-		}
-		if got.State.Applied != want.State.Applied || len(got.Rejections) != len(want.Rejections) {
-			t.Errorf("size %d: %d applied, %d rejected; without a size %d, %d", size, got.State.Applied, len(got.Rejections), want.State.Applied, len(want.Rejections))
-		}
-	}
-	for size, want := range map[int64]uint32{-1: 0, 0: 0, 224 * 1000: 1000, 1 << 40: maxReservedEvents, math.MaxInt64: maxReservedEvents} {
-		if got := reservedEvents(size); got != want {
-			t.Errorf("a log of %d bytes reserves for %d events, want %d", size, got, want)
-		}
 	}
 }

@@ -1,33 +1,46 @@
-package projection
+// Package ownstate reads a STATE.yml laid out exactly as projection's
+// Render lays it out, a line at a time, in place of a YAML reading: a
+// stale STATE.yml of ours is the usual drift, and the YAML node tree of a
+// 1M-event STATE.yml took gigabytes. It knows the layout, not the pact:
+// projection says what each entry means, and its differential test and
+// fuzz target (TestOwnSummaryMatchesYAML, FuzzOwnSummary) hold what this
+// reader takes to what the YAML reading gives.
+package ownstate
 
 import (
 	"bytes"
-	"github.com/pact-action/pact-action/internal/yamlemit"
 	"unicode/utf8"
+
+	"github.com/pact-action/pact-action/internal/yamlemit"
 )
 
-// The fast path of ParseStateSummary: a line reader of the STATE.yml our
-// own Render writes, in place of the YAML reading (summary_yaml.go) that
-// any other shape takes.
+// Task is what Parse reads of a task besides its id.
+type Task struct {
+	Feature, Status, Owner, Reviewer string
+}
 
-// maxOwnValueBytes is the longest value parseOwnSummary copies: one line
-// of STATE.yml of 255 MiB (within max-pact-bytes) once doubled the
-// check's memory.
-const maxOwnValueBytes = 16 * MaxLineBytes
+// Visitor takes the entries Parse reads, in the file's order.
+type Visitor struct {
+	Seat    func(id string, roles []string)
+	Feature func(id, status string)
+	Task    func(id string, t Task)
+}
 
-// parseOwnSummary reads the meaning of a STATE.yml laid out exactly as
-// Render lays it out, every value on one line as yamlemit.Writer writes
-// it (yamlemit.ParseValue) and every list item plain text
-// (yamlemit.PlainText): a stale STATE.yml of ours, the usual drift. ok is
-// false for a file in any other shape, and ParseStateSummary then reads it
-// as YAML. Where ok is true the Summary is the one the YAML reading gives
-// (a differential test and a fuzz target hold the two together), at a
-// fraction of the cost: the YAML node tree of a 1M-event STATE.yml took
-// gigabytes.
-func parseOwnSummary(b []byte) (sum Summary, ok bool) {
+// Parse reads a STATE.yml laid out exactly as Render lays it out, every
+// value on one line as yamlemit.Writer writes it (yamlemit.ParseValue) and
+// every list item plain text (yamlemit.PlainText): it hands v each seat
+// and its roles, each feature and its status and each task, and returns
+// the project. ok is false for a file in any other shape (v may have been
+// handed part of it), which the caller then reads as YAML. longest is the
+// longest value a render can hold of the log compared with it (a line of
+// the log): a value over 16 times that is not copied but cut to longest+1
+// bytes, which differ from any (one line of STATE.yml of 255 MiB, within
+// max-pact-bytes, once doubled the check's memory).
+func Parse(b []byte, longest int, v Visitor) (project string, ok bool) {
 	if len(b) == 0 || b[len(b)-1] != '\n' {
-		return Summary{}, false
+		return "", false
 	}
+	maxValue := 16 * longest
 	// The file is read in place, a line at a time; a string is made of each
 	// value, once for values that repeat (owners, statuses, features).
 	intern := map[string]string{}
@@ -63,11 +76,10 @@ func parseOwnSummary(b []byte) (sum Summary, ok bool) {
 	advance()
 	for !atEnd && len(line) > 0 && line[0] == '#' {
 		if !plainComment(string(line)) {
-			return Summary{}, false
+			return "", false
 		}
 		advance() // comment lines before the content
 	}
-	sum = Summary{Seats: map[string][]string{}, Features: map[string]string{}, Tasks: map[string]TaskSummary{}}
 	// value reads "<indent><key>: <value>", a value exactly as
 	// yamlemit.Writer writes one on one line.
 	value := func(prefix string) (string, bool) {
@@ -75,13 +87,13 @@ func parseOwnSummary(b []byte) (sum Summary, ok bool) {
 		if !ok {
 			return "", false
 		}
-		if len(r) > maxOwnValueBytes {
-			// No value of the log is this long (a line is at most
-			// MaxLineBytes, and writing it at most quadruples it), so it
+		if len(r) > maxValue {
+			// No value of the log is this long (a value is at most
+			// longest, and writing it at most quadruples it), so it
 			// differs whatever it says: its start stands for it, rather
 			// than a copy of a value as large as the file.
 			advance()
-			return string(r[:MaxLineBytes+1]), true
+			return string(r[:longest+1]), true
 		}
 		v, ok := yamlemit.ParseValue(text(r))
 		advance()
@@ -152,34 +164,33 @@ func parseOwnSummary(b []byte) (sum Summary, ok bool) {
 		}
 	}
 
-	project, ok := value("project: ")
+	project, ok = value("project: ")
 	if !ok || !digits("protocol_version: ") {
-		return Summary{}, false
+		return "", false
 	}
 	if _, ok := value("base_branch: "); !ok {
-		return Summary{}, false
+		return "", false
 	}
-	sum.Project = project
 	if !section("seats", func(id string) bool {
 		roles, ok1 := flow("    roles: ")
 		_, ok2 := value("    entry: ")
 		online := is("    online: true") || is("    online: false")
 		advance()
-		sum.Seats[id] = roles
+		v.Seat(id, roles)
 		return ok1 && ok2 && online
 	}) {
-		return Summary{}, false
+		return "", false
 	}
 	if !section("features", func(id string) bool {
 		status, ok1 := value("    status: ")
 		_, ok2 := flow("    tasks: ")
-		sum.Features[id] = status
+		v.Feature(id, status)
 		return ok1 && ok2
 	}) {
-		return Summary{}, false
+		return "", false
 	}
 	if !section("tasks", func(id string) bool {
-		var t TaskSummary
+		var t Task
 		var ok [6]bool
 		t.Feature, ok[0] = value("    feature: ")
 		t.Owner, ok[1] = value("    owner: ")
@@ -195,15 +206,15 @@ func parseOwnSummary(b []byte) (sum Summary, ok bool) {
 				return false
 			}
 		}
-		sum.Tasks[id] = t
+		v.Task(id, t)
 		return ok == [6]bool{true, true, true, true, true, true}
 	}) {
-		return Summary{}, false
+		return "", false
 	}
 	if !atEnd {
-		return Summary{}, false
+		return "", false
 	}
-	return sum, true
+	return project, true
 }
 
 // plainComment reports whether a comment line holds only characters YAML

@@ -1,4 +1,4 @@
-package projection
+package event
 
 import (
 	"cmp"
@@ -22,42 +22,19 @@ type Omitted struct {
 	Count     int
 }
 
-// addMalformed keeps a malformed line while fewer than MaxListed of its
-// code are kept, and counts it otherwise. Lines come in file order, so the
-// first ones of each code are listed.
-func (s *Scan) addMalformed(m Malformed) {
-	if s.malformedKept[m.Code] < MaxListed {
-		if s.malformedKept == nil {
-			s.malformedKept = map[Code]int{}
-		}
-		s.malformedKept[m.Code]++
-		s.Malformed = append(s.Malformed, m)
-		return
-	}
-	s.omitMalformed(m.Code, 1)
-}
-
-// omitMalformed counts n malformed lines of code that are not listed.
-func (s *Scan) omitMalformed(code Code, n int) {
-	if s.MalformedOmitted == nil {
-		s.MalformedOmitted = map[Code]int{}
-	}
-	s.MalformedOmitted[code] += n
-}
-
 // rejectionKey is what a rejection is capped by.
 type rejectionKey struct {
 	code      Code
 	identical bool
 }
 
-// rejectionSet collects a replay's rejections, keeping of each key the
+// Listing collects a replay's rejections, keeping of each key the
 // MaxListed with the lowest line numbers (the lineless one of a log
 // without init first, since it is the one that explains the others) and
 // counting the rest. Which are kept does not depend on the order they come
 // in, so the canonical and the parallel replay list the same ones. A limit
-// of 0 keeps them all (Propose compares whole verdicts).
-type rejectionSet struct {
+// of 0 keeps them all (a writer compares whole verdicts).
+type Listing struct {
 	limit int
 	byKey map[rejectionKey][]seqRejection
 	order []rejectionKey
@@ -72,8 +49,10 @@ type seqRejection struct {
 	seq int
 }
 
-func newRejectionSet(limit int) *rejectionSet {
-	return &rejectionSet{limit: limit, byKey: map[rejectionKey][]seqRejection{}, more: map[rejectionKey]int{}}
+// NewListing is a Listing that keeps limit rejections of each key (0:
+// every one).
+func NewListing(limit int) *Listing {
+	return &Listing{limit: limit, byKey: map[rejectionKey][]seqRejection{}, more: map[rejectionKey]int{}}
 }
 
 // keepFirst orders rejections of one key by line, the lineless one first.
@@ -89,7 +68,8 @@ func keepFirst(a, b seqRejection) int {
 	return cmp.Compare(a.Line, b.Line)
 }
 
-func (s *rejectionSet) add(r Rejection) {
+// Add lists r.
+func (s *Listing) Add(r Rejection) {
 	k := rejectionKey{r.Code, r.Identical}
 	list, seen := s.byKey[k]
 	if !seen {
@@ -106,15 +86,15 @@ func (s *rejectionSet) add(r Rejection) {
 	s.byKey[k] = list
 }
 
-// merge adds what another set kept and counts what it left out.
-func (s *rejectionSet) merge(o *rejectionSet) {
-	kept, omitted := o.result()
-	s.addAll(kept)
-	s.addOmitted(omitted)
+// Merge adds what another listing kept and counts what it left out.
+func (s *Listing) Merge(o *Listing) {
+	kept, omitted := o.Result()
+	s.AddAll(kept)
+	s.AddOmitted(omitted)
 }
 
-// addOmitted counts rejections another set left out.
-func (s *rejectionSet) addOmitted(omitted []Omitted) {
+// AddOmitted counts rejections another listing left out.
+func (s *Listing) AddOmitted(omitted []Omitted) {
 	for _, om := range omitted {
 		k := rejectionKey{om.Code, om.Identical}
 		if _, seen := s.byKey[k]; !seen {
@@ -125,15 +105,16 @@ func (s *rejectionSet) addOmitted(omitted []Omitted) {
 	}
 }
 
-func (s *rejectionSet) addAll(rs []Rejection) {
+// AddAll lists rs.
+func (s *Listing) AddAll(rs []Rejection) {
 	for _, r := range rs {
-		s.add(r)
+		s.Add(r)
 	}
 }
 
-// result is the kept rejections sorted by line (by line, lineless last, ties in the order judged) and what
+// Result is the kept rejections sorted by line (by line, lineless last, ties in the order judged) and what
 // was left out, by code.
-func (s *rejectionSet) result() ([]Rejection, []Omitted) {
+func (s *Listing) Result() ([]Rejection, []Omitted) {
 	var kept []seqRejection
 	var omitted []Omitted
 	for _, k := range s.order {

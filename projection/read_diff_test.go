@@ -3,33 +3,27 @@ package projection
 import (
 	"bytes"
 	"fmt"
+	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
-	"unsafe"
 )
 
-// TestRecSize holds the compact event of the parallel replay to its size:
-// a 2M-event log keeps 2M of them until the replay (docs/performance.md),
-// so a field added to rec shows here first.
-func TestRecSize(t *testing.T) {
-	t.Parallel()
-	if got := unsafe.Sizeof(rec{}); got != 48 {
-		t.Errorf("rec takes %d bytes, want 48", got)
-	}
-	// An assign's payload, one per task, kept with the recs: no pointer,
-	// so the collector does not scan its blocks.
-	if got := unsafe.Sizeof(assignX{}); got != 16 {
-		t.Errorf("assignX takes %d bytes, want 16", got)
-	}
-}
+// The Unix seconds within which the lean reading holds a ts in
+// nanoseconds in its compact event (internal/lean's minNanoSec and
+// maxNanoSec): farLog sits on both sides of them.
+const (
+	minNanoSec = math.MinInt64/1_000_000_000 + 1
+	maxNanoSec = math.MaxInt64/1_000_000_000 - 1
+)
 
-// farLog is a log whose events sit on both sides of the bounds of a rec's
-// ts (Unix nanoseconds, minNanoSec to maxNanoSec), out of file order, so
-// the parallel replay orders recs held in nanoseconds with events kept
-// whole (fat) for their ts; with duplicate event ids of both kinds.
+// farLog is a log whose events sit on both sides of the bounds of a
+// compact event's ts (Unix nanoseconds, minNanoSec to maxNanoSec), out of
+// file order, so the lean reading orders events held in nanoseconds with
+// events kept whole for their ts; with duplicate event ids of both kinds.
 func farLog() []byte {
-	ts := func(sec int64, nsec int) string { return FormatTS(time.Unix(sec, int64(nsec)).UTC()) }
+	ts := func(sec int64, nsec int) string { return formatTS(time.Unix(sec, int64(nsec)).UTC()) }
 	lo, hi := int64(minNanoSec), int64(maxNanoSec)
 	id := func(n int) string { return fmt.Sprintf("%032x", n) }
 	init := evLine(id(1), "1600-01-01T00:00:00Z", "lead", "", TypeInit, "", "", `{"project":"far","protocol_version":1,"seats":[{"id":"lead","roles":["orchestrator"],"entry":"AGENTS.md"},{"id":"a","roles":["worker"],"entry":"AGENTS.md"},{"id":"b","roles":["reviewer"],"entry":"AGENTS.md"}],"base_branch":"main"}`)
@@ -115,33 +109,6 @@ func TestCompactPayloadsReplayAsCanonical(t *testing.T) {
 	}
 }
 
-// TestBlockList: items keep their numbers across the first block's growth
-// and the blocks after it, and a copy taken on the way (as a chunk's
-// names are handed on while its worker interns more) reads what it held.
-func TestBlockList(t *testing.T) {
-	t.Parallel()
-	var l blockList[int]
-	var copies []blockList[int]
-	for i := range 3*recBlock + 5 {
-		if got := l.push(i); got != uint32(i) {
-			t.Fatalf("push %d numbered %d", i, got)
-		}
-		if i == 0 || i == firstBlock || i == 5*firstBlock+3 || i == recBlock || i == recBlock+1 {
-			copies = append(copies, l)
-		}
-	}
-	for _, c := range append(copies, l) {
-		for i := range uint32(c.n) {
-			if got := *c.at(i); got != int(i) {
-				t.Fatalf("a list of %d items holds %d at %d", c.n, got, i)
-			}
-		}
-	}
-	if len(l.blocks) != 4 || len(l.blocks[0]) != recBlock || len(l.blocks[3]) != recBlock {
-		t.Fatalf("%d blocks; the first of %d items", len(l.blocks), len(l.blocks[0]))
-	}
-}
-
 // TestRejectedAcceptsKeepTheirEventID: the parallel replay no longer
 // spells out an accept's event_id when it rebuilds the event, and gives a
 // rejection its id afterwards. A rejected accept of every kind, with an
@@ -206,7 +173,7 @@ func TestRejectedAcceptsKeepTheirEventID(t *testing.T) {
 			if msg := diffParseReplay(file, true); msg != "" {
 				t.Fatalf("%s, %s id: %s", c.name, form, msg)
 			}
-			_, res, err := readParallel(bytes.NewReader(file), "", 2, chunkBytes)
+			_, res, err := readParallel(bytes.NewReader(file), "", 2, 0) // 0: the default chunk
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -218,6 +185,48 @@ func TestRejectedAcceptsKeepTheirEventID(t *testing.T) {
 			}
 			if len(got) != 1 || got[0].Code != c.want || got[0].EventID != id {
 				t.Errorf("%s, %s id %q: the accept on line %d is rejected %+v, want once with %s and its id", c.name, form, id, line, got, c.want)
+			}
+		}
+	}
+}
+
+// TestWithoutEventsIsRead: what ReadBytes keeps of a log it reads with its
+// events (a log of more names than the lean reading holds) is what Read
+// keeps: the Scan, the latest ts, the first line of each reserved
+// event_id, and the verdict of a line appended with it; no snapshot.
+func TestWithoutEventsIsRead(t *testing.T) {
+	t.Parallel()
+	files := map[string][]byte{
+		"generated": generatedLog(t, 3000, 4, 0.03),
+		"flood":     floodLog(200),
+		"tricky":    []byte(strings.Join(trickyLines(), "\n")),
+		"empty":     nil,
+	}
+	for name, file := range files {
+		events, _ := ReadEvents(file)
+		ids := []string{"fedcba9876543210fedcba9876543210", "not-in-the-log"}
+		if len(events.Events) > 0 {
+			ids = append(ids, events.Events[len(events.Events)/2].EventID)
+		}
+		for _, id := range ids {
+			want, wantRes := ReadBytes(file, ReadOptions{Reserve: []string{id}})
+			events, gotRes := ReadEvents(file)
+			got := events.withoutEvents([]string{id})
+			if msg := sameReplay(&got.Scan, gotRes, &want.Scan, wantRes); msg != "" {
+				t.Fatalf("%s, %q: %s", name, id, msg)
+			}
+			if got.LineOf(id) != want.LineOf(id) || !got.LatestTS().Equal(want.LatestTS()) || got.Snapshotable(gotRes) {
+				t.Fatalf("%s, %q: line %d, latest %v, for a snapshot %v; Read says line %d, latest %v",
+					name, id, got.LineOf(id), got.LatestTS(), got.Snapshotable(gotRes), want.LineOf(id), want.LatestTS())
+			}
+			d := Draft{EventID: id, TS: want.LatestTS().Add(time.Second), AgentID: "opencode", Type: TypeJoin, Payload: map[string]any{"roles": []string{"worker"}}}
+			if want.LatestTS().IsZero() {
+				d.TS = time.Date(2026, 6, 9, 10, 0, 0, 0, time.UTC)
+			}
+			ga, gerr := got.Append(gotRes, nil, nil, d)
+			wa, werr := want.Append(wantRes, nil, nil, d)
+			if (gerr != nil) != (werr != nil) || gerr == nil && (!reflect.DeepEqual(ga.Refused, wa.Refused) || !bytes.Equal(ga.Tail, wa.Tail)) {
+				t.Fatalf("%s, %q: Append gives %+v, %v; Read's log %+v, %v", name, id, ga, gerr, wa, werr)
 			}
 		}
 	}
