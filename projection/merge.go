@@ -112,7 +112,7 @@ func (c *MergeConflict) Explain(base, upstream, other string) string {
 // upstream side's lines as they are, then the other side's lines that are
 // neither the ancestor's nor already kept, in their order, each line
 // ending in LF: Bytes, or WriteTo, which writes it without making it (the
-// upstream side's log is most of it, and at a million events 256 MB).
+// upstream side's log is most of it, held once).
 type Merged struct {
 	// upstream is the upstream side's log with every line ending in LF
 	// (the caller's bytes when they already do), added the other side's

@@ -109,8 +109,7 @@ func NewState() *State {
 
 // newStateFor is NewState for a replay that will apply up to tasks assigns:
 // the task table and the lists of tasks are sized once instead of grown
-// while the events apply (at a million events, 206,420 tasks in 51,608
-// features; at 2M, growing them allocated 50 MB more than they kept), and
+// while the events apply (growing them allocates more than they keep), and
 // the feature table and list for a few tasks a feature. The replay ends
 // with trimUnused.
 func newStateFor(tasks int) *State {

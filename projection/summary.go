@@ -76,8 +76,8 @@ func parseOwnSummary(b []byte) (Summary, bool) {
 
 // Diff lists, sorted and one per line, how got (a STATE.yml) differs from
 // want (a fresh projection). It is empty when they mean the same. Values
-// are quoted cut (quoted): a STATE.yml of one 255 MiB line once made
-// validate print 267 MB and peak at 1.3 GiB.
+// are quoted cut (quoted), so that the output stays bounded whatever a
+// STATE.yml's lines hold (docs/semantics.md §7).
 func Diff(want, got Summary) []string {
 	var out []string
 	if want.Project != got.Project {

@@ -12,8 +12,8 @@ import (
 // comparing ids; the owner compares the ids themselves, and gives the hash
 // of an index when the table grows. The table has at least twice as many
 // slots as the largest index it holds plus one, so it is at most half full
-// and every index fits below the hash bits (at 2M events: 16 MB, where
-// 8-byte slots of hash and index took 32).
+// and every index fits below the hash bits: half the size of 8-byte slots
+// of hash and index.
 type IDTable struct {
 	slots []uint32 // hash bits | index+1; 0 is empty
 	shift uint     // the low shift bits hold index+1

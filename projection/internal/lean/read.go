@@ -79,7 +79,7 @@ func (lr *Reading) read(r io.Reader, newDecoder func(symBase uint32) Decoder, wo
 	}
 	// Duplicates are all found: the id tables and line hashes are no
 	// longer needed, and are let go before the digests of a snapshot are
-	// made (at 2M events 34 MB, and 16 MB of digests).
+	// made, so that the two are never held at once.
 	lr.ids, lr.strIDs, lr.hashes = compact.IDTable{}, compact.IDTable{}, nil
 	lr.recs.dropHashes()
 	if lr.keepDigests {

@@ -38,8 +38,8 @@ func (lr *Reading) apply(apply func(*event.Event) *event.Rejection, r *rec) {
 // order already, and merging the two gives the replay order. The blocks of
 // recs are then read in order only, and each is let go once applied: the
 // recs shrink while the state grows. So do the blocks of assigns, each let
-// go once the last rec that reads it is applied (at 2M events they held
-// 20 MB until the state was whole).
+// go once the last rec that reads it is applied, rather than held until
+// the state is whole.
 func (lr *Reading) Replay(apply func(*event.Event) *event.Rejection) *event.Listing {
 	type aside struct {
 		k key

@@ -34,8 +34,8 @@ type Visitor struct {
 // handed part of it), which the caller then reads as YAML. longest is the
 // longest value a render can hold of the log compared with it (a line of
 // the log): a value over 16 times that is not copied but cut to longest+1
-// bytes, which differ from any (one line of STATE.yml of 255 MiB, within
-// max-pact-bytes, once doubled the check's memory).
+// bytes, which differ from any: a long line, within max-pact-bytes, is
+// not held twice.
 func Parse(b []byte, longest int, v Visitor) (project string, ok bool) {
 	if len(b) == 0 || b[len(b)-1] != '\n' {
 		return "", false

@@ -24,9 +24,9 @@ type Rendered[M any] struct {
 // time: worker j renders ranges j, j+Workers, … into one of its buffers
 // (buffers of them), and is at most one range ahead of the reader, so what
 // is held is a few ranges per worker however large the list or its items
-// (maxBytes), and nothing is allocated once the buffers have grown (fresh
-// buffers for every range were 42 MB of garbage at 2M events, with the
-// heap at its highest).
+// (maxBytes), and nothing is allocated once the buffers have grown: fresh
+// buffers for every range would be garbage made while the heap is at its
+// highest.
 type Ranges[M any] struct {
 	render func(buf []byte, lo, hi int) Rendered[M]
 	plan   Plan
