@@ -237,7 +237,7 @@ func (o *updateOutcome) one(ctx context.Context, gh botGitHub, pr ghfacts.PullRe
 	case d.Reply != "":
 		return o.say(ctx, gh, pr.Number, d.Marker, d.Reply, r)
 	}
-	changes := []ghapi.TreeChange{{Path: d.LogPath, Content: ghapi.File{d.Log}}, {Path: d.StatePath, Content: ghapi.File{d.State}}}
+	changes := []ghapi.TreeChange{{Path: d.LogPath, Content: ghapi.File(d.Log)}, {Path: d.StatePath, Content: ghapi.File{d.State}}}
 	byPath := map[string]ghapi.PathChange{}
 	for _, c := range head {
 		byPath[c.Path] = c

@@ -76,10 +76,13 @@ type UpdateDecision struct {
 	// not posted again for the same head and base.
 	Reply, Marker string
 	TakeHead      []string
-	// Log and State are the merged log and its render (nil: the pact's
-	// files need no merge; the base's tip's stand).
+	// Log is the merged log in parts (projection.Merged.Parts: the base's
+	// log as it was read, then the branch's lines, never joined) and State
+	// its render (nil: the pact's files need no merge; the base's tip's
+	// stand).
 	LogPath, StatePath string
-	Log, State         []byte
+	Log                [][]byte
+	State              []byte
 	Message            string
 	// Merged is the merge of the logs (its counts, for the job log).
 	Merged *projection.Merged
@@ -171,7 +174,7 @@ func DecideUpdate(f UpdateFacts) UpdateDecision {
 		d.Reply = UpdateCannot(pr.BaseRef, pr.HeadRef, updateWhyVersion)
 		return d
 	}
-	d.Merged, d.Log, d.State = merged, merged.Bytes(), projection.RenderBytes(merged.Result.State)
+	d.Merged, d.Log, d.State = merged, merged.Parts(), projection.RenderBytes(merged.Result.State)
 	for p := range f.Head {
 		if _, both := f.Base[p]; !both && p != d.LogPath && p != d.StatePath {
 			d.TakeHead = append(d.TakeHead, p)

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -149,7 +150,7 @@ func TestDecideUpdate(t *testing.T) {
 			}
 			if tc.take == nil {
 				if d.Log != nil || len(d.TakeHead) != 0 {
-					t.Errorf("writes %d bytes of log and %v without deciding to", len(d.Log), d.TakeHead)
+					t.Errorf("writes %d bytes of log and %v without deciding to", len(bytes.Join(d.Log, nil)), d.TakeHead)
 				}
 				return
 			}
@@ -160,8 +161,9 @@ func TestDecideUpdate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(d.Log) != string(want.Bytes()) || string(d.State) != string(projection.RenderBytes(want.Result.State)) || !strings.HasPrefix(string(d.Log), main) {
-				t.Errorf("log\n%s\nstate\n%s", d.Log, d.State)
+			log := bytes.Join(d.Log, nil)
+			if string(log) != string(want.Bytes()) || string(d.State) != string(projection.RenderBytes(want.Result.State)) || !strings.HasPrefix(string(log), main) {
+				t.Errorf("log\n%s\nstate\n%s", log, d.State)
 			}
 			if d.LogPath != logP || d.StatePath != stateP || !strings.HasPrefix(d.Message, "Merge branch 'main' into feat/x\n") {
 				t.Errorf("paths %s %s, message %q", d.LogPath, d.StatePath, d.Message)

@@ -134,27 +134,27 @@ type Merged struct {
 
 // WriteTo writes the merged log to w.
 func (m *Merged) WriteTo(w io.Writer) (int64, error) {
-	n, err := w.Write(m.upstream)
-	total := int64(n)
-	var buf []byte
-	for _, l := range m.added {
-		if err != nil {
-			break
-		}
-		buf = pactfile.AppendLines(buf[:0], nil, l)
-		n, err = w.Write(buf)
+	var total int64
+	for _, part := range m.Parts() {
+		n, err := w.Write(part)
 		total += int64(n)
+		if err != nil {
+			return total, err
+		}
 	}
-	return total, err
+	return total, nil
+}
+
+// Parts is the merged log in two parts written one after the other: the
+// upstream side's log as it was read, then the other side's lines after
+// it. A writer that takes a file in parts sends the upstream side's
+// bytes, most of the log, without a second copy.
+func (m *Merged) Parts() [][]byte {
+	return [][]byte{m.upstream, pactfile.AppendLines(nil, nil, m.added...)}
 }
 
 // Bytes is the merged log.
-func (m *Merged) Bytes() []byte {
-	var b bytes.Buffer
-	b.Grow(len(m.upstream) + len(m.added)*256)
-	_, _ = m.WriteTo(&b) // a bytes.Buffer never fails
-	return b.Bytes()
-}
+func (m *Merged) Bytes() []byte { return bytes.Join(m.Parts(), nil) }
 
 // MergeLogs merges the logs of two sides of a merge, upstream and other,
 // whose common ancestor's log is base (docs/semantics.md §8), or returns
