@@ -106,11 +106,7 @@ func (f headFailure) What() string {
 	if len(f.PRs) == 0 {
 		return prose.ShortSHA(f.HeadSHA)
 	}
-	nums := make([]string, len(f.PRs))
-	for i, n := range f.PRs {
-		nums[i] = fmt.Sprintf("#%d", n)
-	}
-	return strings.Join(nums, ", ") + " at " + prose.ShortSHA(f.HeadSHA)
+	return prNumbers(f.PRs) + " at " + prose.ShortSHA(f.HeadSHA)
 }
 
 // notStartedError is the failure of a head check mode never came to: the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/pact-action/pact-action/bot"
@@ -135,15 +136,13 @@ func (o *updateOutcome) Lines() []string {
 	return out
 }
 
+// prNumbers names pull requests for a person: "#1, #2".
 func prNumbers(ns []int) string {
-	s := ""
+	nums := make([]string, len(ns))
 	for i, n := range ns {
-		if i > 0 {
-			s += ", "
-		}
-		s += fmt.Sprintf("#%d", n)
+		nums[i] = fmt.Sprintf("#%d", n)
 	}
-	return s
+	return strings.Join(nums, ", ")
 }
 
 // update brings the open pull requests of listing up to date with their
