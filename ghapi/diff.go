@@ -95,11 +95,15 @@ func (c *Client) Diff(ctx context.Context, dir string, pairs ...DiffPair) (map[D
 		walks = append(walks, &walk{pair: p, todo: []dirPair{{from: from, to: to}}})
 	}
 	for depth := 0; ; depth++ {
+		// The trees this level needs, each once: a wide change names
+		// thousands, so they are deduplicated by a set, not a scan.
 		var want []string
+		wanted := map[string]bool{}
 		for _, w := range walks {
 			for _, dp := range w.todo {
 				for _, oid := range []string{dp.from, dp.to} {
-					if _, have := d.entries[oid]; oid != "" && !have && !contains(want, oid) {
+					if _, have := d.entries[oid]; oid != "" && !have && !wanted[oid] {
+						wanted[oid] = true
 						want = append(want, oid)
 					}
 				}
