@@ -336,6 +336,9 @@ func (d Dir) saveSnapshot(build string, l *cachedLoad, appended []byte) (err err
 	if err == nil {
 		err = w.Flush()
 	}
+	if err == nil {
+		err = laterThan(tmp, id.modNanos)
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -343,6 +346,28 @@ func (d Dir) saveSnapshot(build string, l *cachedLoad, appended []byte) (err err
 		return err
 	}
 	return root.Rename(tmpName, name)
+}
+
+// laterThan makes the modification time of the snapshot being written in
+// f, which trust compares with the log's, later than the log's modNanos
+// where the file system can tell them apart. A file written in the same
+// tick of the file system's clock as the log can carry the very time the
+// log does (Linux's multigrain timestamps hand the last fine-grained time
+// out again until the clock moves on), and would then never be trusted.
+// Written again once its time has been looked at, it gets a time of its
+// own where the system keeps finer ones; where it does not, it keeps the
+// log's time and stays untrusted, as the racy-clean rule wants.
+func laterThan(f *os.File, modNanos int64) error {
+	fi, err := f.Stat()
+	if err != nil || fi.ModTime().UnixNano() > modNanos || fi.Size() == 0 {
+		return err
+	}
+	var last [1]byte
+	if _, err := f.ReadAt(last[:], fi.Size()-1); err != nil {
+		return err
+	}
+	_, err = f.WriteAt(last[:], fi.Size()-1)
+	return err
 }
 
 // buildIdentity names this build of pactify for its snapshots

@@ -662,3 +662,56 @@ func TestBuildIdentityOf(t *testing.T) {
 		t.Error("two versions are one build")
 	}
 }
+
+// TestLaterThan: a snapshot file whose time is not after the log's is
+// written again, its bytes as they were and its time never earlier; one
+// already later is left alone. Whether the time then moves past the log's
+// is the file system's to say (it does where it keeps finer times than
+// its clock's tick, as Linux's multigrain timestamps do), so that is only
+// logged.
+func TestLaterThan(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		shift time.Duration // the log's time, from the file's
+		again bool
+	}{
+		{"the log's time is the file's", 0, true},
+		{"the log is newer", time.Second, true},
+		{"the log is older", -time.Second, false},
+	} {
+		path := filepath.Join(t.TempDir(), "s.snap")
+		if err := os.WriteFile(path, []byte("snapshot bytes"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.OpenFile(path, os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, err := f.Stat()
+		if err != nil {
+			t.Fatal(err)
+		}
+		log := before.ModTime().Add(c.shift).UnixNano()
+		if err := laterThan(f, log); err != nil {
+			t.Fatal(err)
+		}
+		after, err := f.Stat()
+		_ = f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(path); string(b) != "snapshot bytes" {
+			t.Errorf("%s: the bytes are now %q", c.name, b)
+		}
+		if after.ModTime().Before(before.ModTime()) {
+			t.Errorf("%s: the time went back from %v to %v", c.name, before.ModTime(), after.ModTime())
+		}
+		if !c.again && !after.ModTime().Equal(before.ModTime()) {
+			t.Errorf("%s: written again: %v, was %v", c.name, after.ModTime(), before.ModTime())
+		}
+		if c.again {
+			t.Logf("%s: the time moved past the log's: %v", c.name, after.ModTime().UnixNano() > log)
+		}
+	}
+}
