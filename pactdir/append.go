@@ -137,6 +137,9 @@ func (d Dir) appendLine(line []byte) error {
 		return err
 	}
 	buf := pactfile.AppendLines(nil, end, line)
+	if err := beginAppend(pact, d.Display(intentName), display, size, buf); err != nil {
+		return noted(err, nothingRecorded)
+	}
 	n, err := writeFile(f, buf)
 	if err == nil && n != len(buf) {
 		err = io.ErrShortWrite
@@ -147,8 +150,13 @@ func (d Dir) appendLine(line []byte) error {
 		err = syncFile(f)
 	}
 	if err != nil {
-		return d.undoAppend(f, size, osError(op, display, err))
+		cut, err := d.undoAppend(f, size, osError(op, display, err))
+		if cut {
+			endAppend(pact)
+		} // else the record stays: readers read the log as it was (torn.go)
+		return err
 	}
+	endAppend(pact)
 	if created {
 		syncDir(pact)
 	}
@@ -160,17 +168,20 @@ func (d Dir) appendLine(line []byte) error {
 const nothingRecorded = "nothing was recorded: the log is as it was"
 
 // undoAppend cuts the log f back to size after a failed append (failed)
-// and syncs it, so that no part of the line stays. When even that fails,
-// the error says what the log may now end in, and how to set it right.
-func (d Dir) undoAppend(f *os.File, size int64, failed error) error {
-	err := truncateFile(f, size)
-	if err == nil {
+// and syncs it, so that no part of the line stays, and says whether the
+// cut was made (every reader then sees the log as it was, synced or not).
+// When cutting back or syncing failed, the error says what the log may now
+// end in, and how to set it right.
+func (d Dir) undoAppend(f *os.File, size int64, failed error) (cut bool, err error) {
+	err = truncateFile(f, size)
+	cut = err == nil
+	if cut {
 		err = syncFile(f)
 	}
 	if err != nil {
-		return noted(failed, fmt.Sprintf("and cutting the log back to its %d bytes failed too (%v): part of the line may remain at its end, and every writer will refuse until it is gone; truncate %s to %d bytes", size, err, d.Display(pactfile.LogFile), size))
+		return cut, noted(failed, fmt.Sprintf("and cutting the log back to its %d bytes failed too (%v): part of the line may remain at its end, which the next pactify command cuts back if it can; else every writer refuses until it is gone: truncate %s to %d bytes", size, err, d.Display(pactfile.LogFile), size))
 	}
-	return noted(failed, nothingRecorded)
+	return true, noted(failed, nothingRecorded)
 }
 
 // logEnd reads as much of the end of the log of size bytes in f as

@@ -50,11 +50,13 @@ func (d Dir) OpenLog() (io.ReadCloser, int64, error) {
 				return nil, 0, tooLarge("read", d.Display(pactfile.LogFile), fi.Size(), maxLogBytes)
 			}
 			// What the log held when it was opened: a writer appending
-			// meanwhile adds whole lines after it.
+			// meanwhile adds whole lines after it, and one killed while
+			// appending left nothing it recorded (torn.go).
+			size := readableSize(pact, f, fi.Size())
 			return struct {
 				io.Reader
 				io.Closer
-			}{io.LimitReader(f, fi.Size()), f}, fi.Size(), nil
+			}{io.LimitReader(f, size), f}, size, nil
 		}
 	}
 	if errors.Is(err, fs.ErrNotExist) {

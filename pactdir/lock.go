@@ -66,8 +66,10 @@ func (d Dir) lock(create bool, take func(*os.File) error) (func(), error) {
 	}
 	key := d.Path(pactfile.LogFile)
 	held.Store(key, f)
-	// Every writer makes its temporary files under this lock, so those
-	// there now were left by a writer that was killed: remove them.
+	// Every writer appends and makes its temporary files under this lock,
+	// so a torn append and the temporaries there now were left by a writer
+	// that was killed: cut back the one (torn.go), remove the others.
+	recoverAppend(pact, d.Display(pactfile.LogFile))
 	removeTemporaries(pact)
 	return func() {
 		held.CompareAndDelete(key, f)

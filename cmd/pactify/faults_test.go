@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -11,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pact-action/pact-action/pactdir"
 )
 
 // The fault suite: what a writer leaves when it is killed, when the system
@@ -30,11 +33,28 @@ func faultProject(t *testing.T) *project {
 	return p
 }
 
-// wholeLines fails unless the log is whole JSON lines, each ending in a
-// line break: a valid prefix of what the writers appended.
+// readableLog is p's log as every command reads it (pactdir.Dir.OpenLog).
+func readableLog(t *testing.T, p *project) string {
+	t.Helper()
+	f, _, err := pactdir.Dir{Root: p.dir, Name: ".pact"}.OpenLog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// wholeLines fails unless the log, as every command reads it, is whole
+// JSON lines, each ending in a line break: a valid prefix of what the
+// writers appended. (A line a killed writer left half-written is not read,
+// and the next writer cuts it back: pactdir's torn.go and its tests.)
 func wholeLines(t *testing.T, p *project) int {
 	t.Helper()
-	text := p.read(".pact/log.jsonl")
+	text := readableLog(t, p)
 	if !strings.HasSuffix(text, "\n") {
 		t.Fatalf("the log ends in a torn line: %q", text[max(0, len(text)-120):])
 	}

@@ -1,0 +1,253 @@
+package pactdir
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/pact-action/pact-action/pactfile"
+)
+
+func TestDecodeIntent(t *testing.T) {
+	t.Parallel()
+	whole := encodeIntent(12, []byte("{\"a\":1}\n"))
+	for _, c := range []struct {
+		name string
+		rec  string
+		want intent
+		ok   bool
+	}{
+		{"whole", string(whole), intent{12, []byte("{\"a\":1}\n")}, true},
+		{"a line of bytes with line breaks in it", intentMagic + "0 4\na\nb\n", intent{0, []byte("a\nb\n")}, true},
+		{"cut short in the bytes", string(whole[:len(whole)-1]), intent{}, false},
+		{"cut short in the header", intentMagic + "12", intent{}, false},
+		{"no bytes", intentMagic + "12 0\n", intent{}, false},
+		{"more bytes than it says", intentMagic + "12 1\nab", intent{}, false},
+		{"another magic", "pactify append 2\n12 1\na", intent{}, false},
+		{"a leading zero", intentMagic + "012 1\na", intent{}, false},
+		{"a sign", intentMagic + "+12 1\na", intent{}, false},
+		{"negative", intentMagic + "-1 1\na", intent{}, false},
+		{"no length", intentMagic + "12\na", intent{}, false},
+		{"empty", "", intent{}, false},
+	} {
+		got, ok := decodeIntent([]byte(c.rec))
+		if ok != c.ok || got.Size != c.want.Size || !bytes.Equal(got.Bytes, c.want.Bytes) {
+			t.Errorf("%s: decodeIntent = %+v, %v; want %+v, %v", c.name, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func FuzzDecodeIntent(f *testing.F) {
+	f.Add(encodeIntent(0, []byte("x\n")))
+	f.Add(encodeIntent(1<<40, []byte("{}\r\n")))
+	f.Add([]byte(intentMagic + "1 1\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		in, ok := decodeIntent(b)
+		if !ok {
+			return
+		}
+		// A record read is one written, byte for byte.
+		if again := encodeIntent(in.Size, in.Bytes); !bytes.Equal(again, b) {
+			t.Fatalf("decodeIntent(%q) = %+v, which encodes as %q", b, in, again)
+		}
+	})
+}
+
+// killedWriter leaves d as a writer killed k bytes into appending line
+// leaves it: the record written, then k bytes of the line (and its line
+// break) after the log's before.
+func killedWriter(t *testing.T, d Dir, before string, line string, k int) (buf string) {
+	t.Helper()
+	buf = line + "\n"
+	if strings.HasSuffix(before, "\r\n") {
+		buf = line + "\r\n"
+	}
+	if err := os.WriteFile(d.Path(intentName), encodeIntent(int64(len(before)), []byte(buf)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(d.Path(pactfile.LogFile), []byte(before+buf[:k]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return buf
+}
+
+// readLog is the log as readers read it (OpenLog).
+func readLog(t *testing.T, d Dir) string {
+	t.Helper()
+	f, size, err := d.OpenLog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil || int64(len(b)) != size {
+		t.Fatalf("OpenLog read %d bytes, %v; it said %d", len(b), err, size)
+	}
+	return string(b)
+}
+
+// TestTornAppend: wherever a killed writer's write stopped, readers read
+// the log as it was or with the whole line, never part of it, and the next
+// writer to take the lock leaves the log as readers read it, with no
+// record left; a log whose unterminated end is not what the record says was
+// being written is never cut.
+func TestTornAppend(t *testing.T) {
+	t.Parallel()
+	line := `{"event_id":"e2","x":"` + strings.Repeat("y", 5000) + `"}`
+	for _, before := range []string{"", "{\"event_id\":\"e1\"}\n", "{\"event_id\":\"e1\"}\r\n"} {
+		full := len(line) + 1 + strings.Count(before, "\r")
+		for _, k := range []int{0, 1, 4096 - len(before), len(line), full - 1, full} {
+			d := newDir(t)
+			buf := killedWriter(t, d, before, line, k)
+			want := before
+			if k == len(buf) {
+				want = before + buf
+			}
+			if got := readLog(t, d); got != want {
+				t.Errorf("before %q, torn at %d: readers read %d bytes, want %d", before, k, len(got), len(want))
+			}
+			unlock, err := d.Lock()
+			if err != nil {
+				t.Fatal(err)
+			}
+			unlock()
+			if got, _ := os.ReadFile(d.Path(pactfile.LogFile)); string(got) != want {
+				t.Errorf("before %q, torn at %d: the next writer left %d bytes, want %d", before, k, len(got), len(want))
+			}
+			if _, err := os.Lstat(d.Path(intentName)); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("before %q, torn at %d: the record is left (%v)", before, k, err)
+			}
+		}
+	}
+	// Ends that are not a torn append of the record: left as they are.
+	for _, c := range []struct{ name, log string }{
+		{"another unterminated end", "{\"event_id\":\"e1\"}\n{\"event_id\":\"zz"},
+		{"a hand edit after the record's size", "{\"event_id\":\"e1\"}\nnotes"},
+		{"the end moved", "{\"event_id\":\"e0\"}\n{\"event_id\":\"e1\"}\n{\"event_id\":\"e2"},
+	} {
+		d := newDir(t)
+		killedWriter(t, d, "{\"event_id\":\"e1\"}\n", line, 10)
+		if err := os.WriteFile(d.Path(pactfile.LogFile), []byte(c.log), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := readLog(t, d); got != c.log {
+			t.Errorf("%s: readers read %q", c.name, got)
+		}
+		unlock, err := d.Lock()
+		if err != nil {
+			t.Fatal(err)
+		}
+		unlock()
+		if got, _ := os.ReadFile(d.Path(pactfile.LogFile)); string(got) != c.log {
+			t.Errorf("%s: the next writer left %q", c.name, got)
+		}
+		if err := d.appendLine([]byte(`{"event_id":"e3"}`)); !errors.Is(err, errUnterminated) {
+			t.Errorf("%s: an append = %v, want it refused as unterminated", c.name, err)
+		}
+	}
+}
+
+// TestTornAppendKilled kills a process in the middle of appendLine's
+// write, after part of the line is in the log (as a SIGKILL at a page
+// boundary does): readers read the log as it was, and the next append
+// cuts the part back and adds its own line after the old ones.
+func TestTornAppendKilled(t *testing.T) {
+	t.Parallel()
+	d := newDir(t)
+	before := "{\"event_id\":\"e1\"}\n"
+	if err := os.WriteFile(d.Path(pactfile.LogFile), []byte(before), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestTornAppendChild$")
+	cmd.Env = append(os.Environ(), "PACTDIR_TEAR_IN="+d.Root)
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 9 {
+		t.Fatalf("the child did not die in its write: %v\n%s", err, out)
+	}
+	if got, _ := os.ReadFile(d.Path(pactfile.LogFile)); !strings.HasPrefix(string(got), before) || len(got) == len(before) || strings.HasSuffix(string(got), "\n") {
+		t.Fatalf("the child left no torn line: %q", got)
+	}
+	if got := readLog(t, d); got != before {
+		t.Fatalf("readers read %q, want the log as it was", got)
+	}
+	unlock, err := d.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	if err := d.appendLine([]byte(`{"event_id":"e3"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(d.Path(pactfile.LogFile)); string(got) != before+"{\"event_id\":\"e3\"}\n" {
+		t.Fatalf("after the next append the log is %q", got)
+	}
+}
+
+// TestTornAppendChild is TestTornAppendKilled's child: it appends a line
+// and dies half-way through the write.
+func TestTornAppendChild(t *testing.T) { // not parallel: it swaps the seams
+	root := os.Getenv("PACTDIR_TEAR_IN")
+	if root == "" {
+		t.Skip("run by TestTornAppendKilled")
+	}
+	writeFile = func(f *os.File, b []byte) (int, error) {
+		_, _ = f.Write(b[:len(b)/2])
+		os.Exit(9)
+		return 0, nil
+	}
+	d := Dir{Root: root, Name: ".pact"}
+	unlock, err := d.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	_ = d.appendLine([]byte(`{"event_id":"e2","x":"` + strings.Repeat("y", 9000) + `"}`))
+	t.Fatal("the append returned")
+}
+
+// TestIntentNameTaken: whatever is at the record's name (it lives in a
+// directory anyone can commit to) is never written through: a link there
+// is replaced, its target left as it was; a directory there refuses the
+// append, the log as it was.
+func TestIntentNameTaken(t *testing.T) {
+	t.Parallel()
+	d := newDir(t)
+	if err := os.WriteFile(d.Path(pactfile.LogFile), []byte("{\"event_id\":\"e1\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	victim := d.Path("victim.txt")
+	if err := os.WriteFile(victim, []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, d.Path(intentName)); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	if err := d.appendLine([]byte(`{"event_id":"e2"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "mine\n" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+	if _, err := os.Lstat(d.Path(intentName)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("something is left at the record's name: %v", err)
+	}
+	if err := os.Mkdir(d.Path(intentName), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(d.Path(intentName, "x"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := d.appendLine([]byte(`{"event_id":"e3"}`))
+	if err == nil || !strings.Contains(err.Error(), nothingRecorded) {
+		t.Errorf("an append with a directory at the record's name = %v, want a refusal saying nothing was recorded", err)
+	}
+	t.Logf("with a directory at the record's name: %v", err)
+	if b, _ := os.ReadFile(d.Path(pactfile.LogFile)); string(b) != "{\"event_id\":\"e1\"}\n{\"event_id\":\"e2\"}\n" {
+		t.Errorf("the log is %q", b)
+	}
+}
