@@ -3,9 +3,11 @@ package pactdir
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -249,5 +251,130 @@ func TestIntentNameTaken(t *testing.T) {
 	t.Logf("with a directory at the record's name: %v", err)
 	if b, _ := os.ReadFile(d.Path(pactfile.LogFile)); string(b) != "{\"event_id\":\"e1\"}\n{\"event_id\":\"e2\"}\n" {
 		t.Errorf("the log is %q", b)
+	}
+}
+
+// killAtStep makes the seams of an append and of its recovery end the
+// process (exit code 9, as a SIGKILL leaves no chance to clean up) at
+// their step-th step, counting from 1: before and after each call, and
+// half-way through each write (the line's or the record's), which is what
+// a kill at a page boundary leaves.
+func killAtStep(step int) {
+	n := 0
+	at := func() {
+		if n++; n == step {
+			os.Exit(9)
+		}
+	}
+	halves := func(write func(*os.File, []byte) (int, error)) func(*os.File, []byte) (int, error) {
+		return func(f *os.File, b []byte) (int, error) {
+			at()
+			m, err := write(f, b[:len(b)/2])
+			if err != nil {
+				return m, err
+			}
+			at()
+			k, err := write(f, b[len(b)/2:])
+			at()
+			return m + k, err
+		}
+	}
+	write, sync, truncate, remove := writeFile, syncFile, truncateFile, removeIntent
+	writeFile, writeIntent = halves(write), halves(writeIntent)
+	syncFile = func(f *os.File) error { at(); err := sync(f); at(); return err }
+	truncateFile = func(f *os.File, size int64) error { at(); err := truncate(f, size); at(); return err }
+	removeIntent = func(pact *os.Root) error { at(); err := remove(pact); at(); return err }
+}
+
+// TestTornKillEveryStep kills a writer at every step of its append (the
+// record's write, the line's, the sync, the record's removal) and of the
+// recovery of a torn append (the cut, its sync, the record's removal), on
+// an empty log, an LF one and a CRLF one: readers read the log as it was
+// or with the whole line, never part of it, and the next writer cuts back
+// what is left, appends its own line after the old ones and leaves no
+// record or temporary file.
+func TestTornKillEveryStep(t *testing.T) {
+	t.Parallel()
+	line := `{"event_id":"e2","x":"` + strings.Repeat("y", 9000) + `"}`
+	for _, mode := range []string{"append", "recover"} {
+		for _, before := range []string{"", "{\"event_id\":\"e1\"}\n", "{\"event_id\":\"e1\"}\r\n"} {
+			nl := "\n"
+			if strings.HasSuffix(before, "\r\n") {
+				nl = "\r\n"
+			}
+			buf := line + nl
+			finished, step := false, 1
+			for ; step < 100 && !finished; step++ {
+				d := newDir(t)
+				if err := os.WriteFile(d.Path(pactfile.LogFile), []byte(before), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if mode == "recover" {
+					killedWriter(t, d, before, line, len(buf)/2)
+				}
+				cmd := exec.Command(os.Args[0], "-test.run=^TestTornKillStepChild$")
+				cmd.Env = append(os.Environ(), "PACTDIR_KILL_IN="+d.Root, "PACTDIR_KILL_MODE="+mode, "PACTDIR_KILL_STEP="+strconv.Itoa(step))
+				out, err := cmd.CombinedOutput()
+				var exit *exec.ExitError
+				switch {
+				case err == nil:
+					finished = true // no step left to kill it at
+				case !errors.As(err, &exit) || exit.ExitCode() != 9:
+					t.Fatalf("%s on %q, step %d: the child failed: %v\n%s", mode, before, step, err, out)
+				}
+				what := fmt.Sprintf("%s on %q, killed at step %d", mode, before, step)
+				read := readLog(t, d)
+				if read != before && (mode == "recover" || read != before+buf) {
+					t.Fatalf("%s: readers read %d bytes, want %d (as it was) or %d (with the line)", what, len(read), len(before), len(before)+len(buf))
+				}
+				unlock, err := d.Lock()
+				if err != nil {
+					t.Fatal(err)
+				}
+				err = d.appendLine([]byte(`{"event_id":"e3"}`))
+				unlock()
+				if err != nil {
+					t.Fatalf("%s: the next writer: %v", what, err)
+				}
+				if got, _ := os.ReadFile(d.Path(pactfile.LogFile)); string(got) != read+"{\"event_id\":\"e3\"}"+nl {
+					t.Fatalf("%s: after the next writer the log is %.80q…, want what readers read and its line", what, got)
+				}
+				for _, name := range listDir(t, d.Path()) {
+					if strings.Contains(name, tempMark) {
+						t.Fatalf("%s: the next writer left %s", what, name)
+					}
+				}
+			}
+			if !finished {
+				t.Fatalf("%s on %q: the child never finished", mode, before)
+			}
+			t.Logf("%s on %q: killed at each of %d steps", mode, before, step-2)
+		}
+	}
+}
+
+// TestTornKillStepChild is TestTornKillEveryStep's child: it takes the
+// lock (recovering what a killed writer left) and, in mode append, appends
+// a line, dying at the step it is given (killAtStep).
+func TestTornKillStepChild(t *testing.T) { // not parallel: it swaps the seams
+	root := os.Getenv("PACTDIR_KILL_IN")
+	if root == "" {
+		t.Skip("run by TestTornKillEveryStep")
+	}
+	step, err := strconv.Atoi(os.Getenv("PACTDIR_KILL_STEP"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	killAtStep(step)
+	d := Dir{Root: root, Name: ".pact"}
+	unlock, err := d.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	if os.Getenv("PACTDIR_KILL_MODE") == "append" {
+		if err := d.appendLine([]byte(`{"event_id":"e2","x":"` + strings.Repeat("y", 9000) + `"}`)); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
