@@ -164,12 +164,27 @@ func (b *batch) commit() error {
 }
 
 // Started reports whether a pact was begun here: the log exists and holds
-// a line. An empty log is what an init leaves that stopped between making
-// the log (under the lock, lock.go) and writing its first line; init starts
-// over on it.
+// a line as every command reads it (OpenLog). An empty log is what an init
+// leaves that stopped between making the log (under the lock, lock.go) and
+// writing its first line, and part of that line with its record is what
+// one killed in its write leaves (torn.go), which readers read as empty:
+// init starts over on either (its lock cuts the part back).
 func (d Dir) Started() bool {
 	fi, err := os.Lstat(d.Path(pactfile.LogFile))
-	return err == nil && (fi.Size() > 0 || !fi.Mode().IsRegular())
+	switch {
+	case err != nil:
+		return false
+	case !fi.Mode().IsRegular():
+		return true
+	case fi.Size() == 0:
+		return false
+	}
+	f, size, err := d.OpenLog()
+	if err != nil {
+		return true // there, if unreadable: init refuses it as it is
+	}
+	_ = f.Close() // only its size was wanted
+	return size > 0
 }
 
 // checkCharter refuses, before init writes anything, a PROJECT.md,

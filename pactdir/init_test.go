@@ -166,6 +166,12 @@ func TestCreate(t *testing.T) {
 	if d.Started() {
 		t.Fatal("Started with an empty log")
 	}
+	// Nor is part of a killed init's line (torn.go): readers read the log
+	// as empty, and Create cuts it back.
+	killedWriter(t, d, "", `{"first":1}`, 5)
+	if d.Started() {
+		t.Fatal("Started with part of a killed init's line")
+	}
 	if err := d.Create([]byte(`{"first":1}`), st, c); err != nil {
 		t.Fatal(err)
 	}

@@ -243,3 +243,57 @@ func hasTempFiles(t *testing.T, dir string) bool {
 	}
 	return found
 }
+
+// tornRecord is the record a writer keeps while it appends buf to a log of
+// size bytes (pactdir's torn.go: its magic line, the size and the length,
+// then the bytes).
+func tornRecord(size int, buf string) string {
+	return fmt.Sprintf("pactify append 1\n%d %d\n%s", size, len(buf), buf)
+}
+
+// TestFaultTornLeftover leaves what each writing verb leaves when it is
+// killed half-way through its append's write (part of its line, and its
+// record): every command reads the log as it was, validate finds no error
+// in it, and the same verb run again succeeds, appending exactly one line
+// after the old ones and leaving no record or temporary file. For init,
+// that is the run of init again that a killed init's hint asks for.
+func TestFaultTornLeftover(t *testing.T) {
+	t.Parallel()
+	for _, c := range verbCases(t) {
+		if c.name == "log --replay" {
+			continue // it appends nothing
+		}
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			probe := c.from.clone(t)
+			old := ""
+			if _, err := os.Stat(probe.path(".pact/log.jsonl")); err == nil {
+				old = probe.read(".pact/log.jsonl")
+			}
+			probe.ok(c.agent, c.args...)
+			line := strings.TrimPrefix(probe.read(".pact/log.jsonl"), old)
+			p := c.from.clone(t)
+			p.write(".pact/log.jsonl", old+line[:len(line)/2])
+			p.write(".pact/.log.jsonl.tmp-append", tornRecord(len(old), line))
+			if got := readableLog(t, p); got != old {
+				t.Fatalf("commands read %d bytes of the log, want the %d it had", len(got), len(old))
+			}
+			if c.name != "init" {
+				if rep, r := p.validate(); rep.Errors != 0 {
+					t.Fatalf("validate on a killed writer's leftover finds errors:\n%s", r)
+				}
+			}
+			if r := p.run(c.agent, c.args...); r.code != 0 {
+				t.Fatalf("the same %s after the kill:\n%s", c.name, r)
+			}
+			log := p.read(".pact/log.jsonl")
+			if !strings.HasPrefix(log, old) || strings.Count(strings.TrimPrefix(log, old), "\n") != 1 || wholeLines(t, p) != strings.Count(old, "\n")+1 {
+				t.Fatalf("after the same %s the log is %q, want the old lines and one more", c.name, log)
+			}
+			noTempFiles(t, p.dir)
+			if rep, r := p.validate(); rep.Errors != 0 {
+				t.Fatalf("after the same %s, validate finds errors:\n%s", c.name, r)
+			}
+		})
+	}
+}
