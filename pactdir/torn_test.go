@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/pact-action/pact-action/pactfile"
@@ -375,6 +376,141 @@ func TestTornKillStepChild(t *testing.T) { // not parallel: it swaps the seams
 	if os.Getenv("PACTDIR_KILL_MODE") == "append" {
 		if err := d.appendLine([]byte(`{"event_id":"e2","x":"` + strings.Repeat("y", 9000) + `"}`)); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestTornRecordFaults makes the record's write, its removal, and the cut
+// back of a failed or torn append fail: a failed append leaves the log
+// byte for byte as it was and says why, in one lowercase sentence, and
+// that nothing was recorded; whatever a failure leaves, readers read the
+// log as it was or with the whole line, and the next writer, once the
+// fault is gone, appends after it and leaves no record.
+func TestTornRecordFaults(t *testing.T) { // not parallel: it swaps the seams
+	const before = "{\"event_id\":\"e1\"}\n"
+	const line = `{"event_id":"e2"}`
+	partial := func(err error) func(*os.File, []byte) (int, error) {
+		return func(f *os.File, b []byte) (int, error) {
+			n, _ := f.Write(b[:len(b)/2])
+			return n, err
+		}
+	}
+	failRemove := func(*os.Root) error { return syscall.EACCES }
+	for _, c := range []struct {
+		name     string
+		intent   func(*os.File, []byte) (int, error)
+		write    func(*os.File, []byte) (int, error)
+		remove   func(*os.Root) error
+		truncate error
+		locked   bool   // the fault lasts into the next writer's lock
+		want     string // in the error; "" for none
+		read     string // what readers read after it
+	}{
+		{name: "record: no space", intent: partial(syscall.ENOSPC), want: "append to .pact/log.jsonl: no space is left"},
+		{name: "record: file too large", intent: partial(syscall.EFBIG), want: "file-size limit"},
+		{name: "record: i/o error", intent: partial(syscall.EIO), want: "input/output error"},
+		{name: "record: short count", intent: func(f *os.File, b []byte) (int, error) { return f.Write(b[:1]) }, want: "short write"},
+		{name: "record: no space, its removal fails", intent: partial(syscall.ENOSPC), remove: failRemove, want: "no space is left"},
+		{name: "removal after the append fails", remove: failRemove, read: before + line + "\n"},
+		{name: "removal fails into the next lock", remove: failRemove, locked: true, read: before + line + "\n"},
+		{name: "write fails, its cut back too", write: partial(syscall.ENOSPC), truncate: syscall.EIO, want: "part of the line may remain"},
+		{name: "write fails, its cut back and the next one too", write: partial(syscall.ENOSPC), truncate: syscall.EIO, locked: true, want: "part of the line may remain"},
+	} {
+		d := newDir(t)
+		if err := os.WriteFile(d.Path(pactfile.LogFile), []byte(before), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		saved := [...]any{writeIntent, writeFile, removeIntent, truncateFile}
+		restore := func() {
+			writeIntent = saved[0].(func(*os.File, []byte) (int, error))
+			writeFile = saved[1].(func(*os.File, []byte) (int, error))
+			removeIntent = saved[2].(func(*os.Root) error)
+			truncateFile = saved[3].(func(*os.File, int64) error)
+		}
+		if c.intent != nil {
+			writeIntent = c.intent
+		}
+		if c.write != nil {
+			writeFile = c.write
+		}
+		if c.remove != nil {
+			removeIntent = c.remove
+		}
+		if c.truncate != nil {
+			truncateFile = func(*os.File, int64) error { return c.truncate }
+		}
+		unlock, err := d.Lock()
+		if err != nil {
+			restore()
+			t.Fatal(err)
+		}
+		err = d.appendLine([]byte(line))
+		unlock()
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "nothing was recorded") && c.truncate == nil):
+			t.Errorf("%s: %v; want it to say %q and that nothing was recorded", c.name, err, c.want)
+		case err != nil && (strings.ToLower(err.Error()[:1]) != err.Error()[:1] || strings.Contains(err.Error(), "\n")):
+			t.Errorf("%s: %q is not one lowercase sentence", c.name, err)
+		}
+		if err != nil {
+			t.Logf("%s: %v", c.name, err)
+		}
+		want := c.read
+		if want == "" {
+			want = before
+		}
+		if c.truncate == nil && c.want != "" {
+			if b, _ := os.ReadFile(d.Path(pactfile.LogFile)); string(b) != before {
+				t.Errorf("%s: the log is %q, want it byte for byte as it was", c.name, b)
+			}
+		}
+		if got := readLog(t, d); got != want {
+			t.Errorf("%s: readers read %q, want %q", c.name, got, want)
+		}
+		if !c.locked {
+			restore()
+		}
+		unlock, err = d.Lock()
+		if err != nil {
+			restore()
+			t.Fatal(err)
+		}
+		if got := readLog(t, d); got != want {
+			t.Errorf("%s: after the next lock readers read %q, want %q", c.name, got, want)
+		}
+		err = d.appendLine([]byte(`{"event_id":"e3"}`))
+		unlock()
+		if c.locked {
+			restore()
+		}
+		if c.locked && err != nil {
+			// Refused while the fault lasts, as the next writer once
+			// it is gone must not be.
+			t.Logf("%s: the next writer, the fault lasting: %v", c.name, err)
+			if unlock, err = d.Lock(); err != nil {
+				t.Fatal(err)
+			}
+			err = d.appendLine([]byte(`{"event_id":"e3"}`))
+			unlock()
+		}
+		if err != nil {
+			t.Errorf("%s: the next writer: %v", c.name, err)
+		}
+		if b, _ := os.ReadFile(d.Path(pactfile.LogFile)); string(b) != want+"{\"event_id\":\"e3\"}\n" {
+			t.Errorf("%s: after the next writer the log is %q", c.name, b)
+		}
+		if c.locked {
+			// A writer under a lasting fault may leave its own record
+			// (of a whole line): the first one after it takes it away.
+			if unlock, err = d.Lock(); err != nil {
+				t.Fatal(err)
+			}
+			unlock()
+		}
+		if _, err := os.Lstat(d.Path(intentName)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: the next writer left the record (%v)", c.name, err)
 		}
 	}
 }
