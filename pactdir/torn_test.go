@@ -9,10 +9,12 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
 	"github.com/pact-action/pact-action/pactfile"
+	"github.com/pact-action/pact-action/projection"
 )
 
 func TestDecodeIntent(t *testing.T) {
@@ -511,6 +513,93 @@ func TestTornRecordFaults(t *testing.T) { // not parallel: it swaps the seams
 		}
 		if _, err := os.Lstat(d.Path(intentName)); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%s: the next writer left the record (%v)", c.name, err)
+		}
+	}
+}
+
+// TestTornRacingWriters: after a writer was killed in its write, two
+// writers race for the lock while readers read: the first cuts the part
+// back, both lines follow the old ones whole, readers never read the part
+// or half a line, and no record is left. A ReplaceLog (pactify resolve)
+// after the kill replaces the log whole, leaving no record either.
+func TestTornRacingWriters(t *testing.T) {
+	t.Parallel()
+	const before = "{\"event_id\":\"e1\"}\n"
+	line := `{"event_id":"e2","x":"` + strings.Repeat("y", 5000) + `"}`
+	d := newDir(t)
+	killedWriter(t, d, before, line, 4096-len(before))
+	done := make(chan struct{})
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(readErr)
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			f, _, err := d.OpenLog()
+			if err != nil {
+				readErr <- err
+				return
+			}
+			b, err := io.ReadAll(f)
+			_ = f.Close()
+			if err == nil && (!strings.HasPrefix(string(b), before) || !strings.HasSuffix(string(b), "\n")) {
+				err = fmt.Errorf("readers read %q", b)
+			}
+			if err != nil {
+				readErr <- err
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for _, id := range []string{"e3", "e4"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			unlock, err := d.Lock()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer unlock()
+			if err := d.appendLine([]byte(`{"event_id":"` + id + `"}`)); err != nil {
+				t.Errorf("writer of %s: %v", id, err)
+			}
+		}()
+	}
+	wg.Wait()
+	close(done)
+	if err := <-readErr; err != nil {
+		t.Error(err)
+	}
+	got, _ := os.ReadFile(d.Path(pactfile.LogFile))
+	if a, b := before+"{\"event_id\":\"e3\"}\n{\"event_id\":\"e4\"}\n", before+"{\"event_id\":\"e4\"}\n{\"event_id\":\"e3\"}\n"; string(got) != a && string(got) != b {
+		t.Errorf("after two racing writers the log is %.200q", got)
+	}
+	if _, err := os.Lstat(d.Path(intentName)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the writers left the record (%v)", err)
+	}
+
+	d = newDir(t)
+	killedWriter(t, d, before, line, 10)
+	unlock, err := d.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = d.ReplaceLog(func(w io.Writer) error { _, err := io.WriteString(w, "{\"event_id\":\"m\"}\n"); return err }, projection.NewState())
+	unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readLog(t, d); got != "{\"event_id\":\"m\"}\n" {
+		t.Errorf("after ReplaceLog readers read %q", got)
+	}
+	for _, name := range listDir(t, d.Path()) {
+		if strings.Contains(name, tempMark) {
+			t.Errorf("ReplaceLog after a kill left %s", name)
 		}
 	}
 }
