@@ -150,7 +150,7 @@ func (d Dir) appendLine(line []byte) error {
 		err = syncFile(f)
 	}
 	if err != nil {
-		cut, err := d.undoAppend(f, size, osError(op, display, err))
+		cut, err := d.undoAppend(pact, f, size, op == "sync", osError(op, display, err))
 		if cut {
 			endAppend(pact)
 		} // else the record stays: readers read the log as it was (torn.go)
@@ -170,18 +170,47 @@ const nothingRecorded = "nothing was recorded: the log is as it was"
 // undoAppend cuts the log f back to size after a failed append (failed)
 // and syncs it, so that no part of the line stays, and says whether the
 // cut was made (every reader then sees the log as it was, synced or not).
-// When cutting back or syncing failed, the error says what the log may now
-// end in, and how to set it right.
-func (d Dir) undoAppend(f *os.File, size int64, failed error) (cut bool, err error) {
-	err = truncateFile(f, size)
-	cut = err == nil
-	if cut {
-		err = syncFile(f)
+// When it was not, the error says what the log now ends in (the whole
+// line when its write was whole and only the sync failed) and how to set
+// it right.
+func (d Dir) undoAppend(pact *os.Root, f *os.File, size int64, whole bool, failed error) (cut bool, err error) {
+	log := d.Display(pactfile.LogFile)
+	if err := cutBack(pact, f, size); err != nil {
+		if whole {
+			return false, noted(failed, fmt.Sprintf("and cutting the log back to its %d bytes failed too (%v): the line stays in the log, whole, and STATE.yml was not rewritten: run `pactify log --replay` to keep the event, or truncate %s to %d bytes to take it out", size, err, log, size))
+		}
+		return false, noted(failed, fmt.Sprintf("and cutting the log back to its %d bytes failed too (%v): part of the line may remain at its end, which the next pactify command cuts back if it can; else every writer refuses until it is gone: truncate %s to %d bytes", size, err, log, size))
 	}
-	if err != nil {
-		return cut, noted(failed, fmt.Sprintf("and cutting the log back to its %d bytes failed too (%v): part of the line may remain at its end, which the next pactify command cuts back if it can; else every writer refuses until it is gone: truncate %s to %d bytes", size, err, d.Display(pactfile.LogFile), size))
+	if err := syncFile(f); err != nil {
+		return true, noted(failed, fmt.Sprintf("%s, though its cut back could not be synced (%v): a crash before the system writes it could bring part of the line back", nothingRecorded, err))
 	}
 	return true, noted(failed, nothingRecorded)
+}
+
+// cutBack truncates the log f, opened to append, to size. Windows gives
+// a handle opened to append no right to cut its file (Go opens O_APPEND
+// without FILE_WRITE_DATA), so where f cannot, a handle of its own opened
+// to write, on the same file, does.
+func cutBack(pact *os.Root, f *os.File, size int64) error {
+	err := truncateFile(f, size)
+	if err == nil {
+		return nil
+	}
+	g, gerr := openNoLink(pact, pactfile.LogFile, pactfile.LogFile, os.O_RDWR, 0)
+	if gerr != nil {
+		return err
+	}
+	defer g.Close()
+	fi, ferr := f.Stat()
+	gi, gerr := g.Stat()
+	if ferr != nil || gerr != nil || !os.SameFile(fi, gi) {
+		return err
+	}
+	if err := truncateFile(g, size); err != nil {
+		return err
+	}
+	// The cut is synced through f, as the append was.
+	return nil
 }
 
 // logEnd reads as much of the end of the log of size bytes in f as

@@ -113,12 +113,15 @@ func TestAppendLineRefusesAnUnterminatedLog(t *testing.T) { // not parallel: it 
 func TestAppendLineErrors(t *testing.T) { // not parallel: it swaps the seams
 	const before = "{\"a\":1}\n"
 	for _, c := range []struct {
-		name      string
-		write     func(f *os.File, b []byte) (int, error)
-		sync      func(calls *int) error
-		truncate  error
-		want      []string
-		untouched bool
+		name     string
+		write    func(f *os.File, b []byte) (int, error)
+		sync     func(calls *int) error
+		truncate error
+		// truncateOnce fails only the first cut: the append handle's, as
+		// on Windows, where one opened to append cannot cut its file.
+		truncateOnce bool
+		want         []string
+		untouched    bool
 	}{
 		{name: "short write, file too large", write: func(f *os.File, b []byte) (int, error) {
 			n, _ := f.Write(b[:len(b)/2])
@@ -141,6 +144,15 @@ func TestAppendLineErrors(t *testing.T) { // not parallel: it swaps the seams
 			n, _ := f.Write(b[:2])
 			return n, syscall.ENOSPC
 		}, truncate: syscall.EIO, want: []string{"no space is left", "part of the line may remain", "truncate .pact/log.jsonl to 8 bytes"}},
+		// The write was whole: the line stays, and is read, whole.
+		{name: "the fsync and the cut back fail", sync: func(*int) error { return syscall.EIO }, truncate: syscall.EIO,
+			want: []string{"sync .pact/log.jsonl", "the line stays in the log, whole", "pactify log --replay", "truncate .pact/log.jsonl to 8 bytes"}},
+		{name: "the append handle cannot cut", write: func(f *os.File, b []byte) (int, error) {
+			n, _ := f.Write(b[:2])
+			return n, syscall.ENOSPC
+		}, truncate: syscall.EACCES, truncateOnce: true, want: []string{"no space is left", "nothing was recorded"}, untouched: true},
+		{name: "the cut back is made but not synced", sync: func(*int) error { return syscall.EIO },
+			want: []string{"sync .pact/log.jsonl", "nothing was recorded", "could not be synced"}, untouched: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d := newDir(t)
@@ -158,7 +170,13 @@ func TestAppendLineErrors(t *testing.T) { // not parallel: it swaps the seams
 			savedTruncate := truncateFile
 			t.Cleanup(func() { truncateFile = savedTruncate })
 			if c.truncate != nil {
-				truncateFile = func(*os.File, int64) error { return c.truncate }
+				cuts := 0
+				truncateFile = func(f *os.File, size int64) error {
+					if cuts++; c.truncateOnce && cuts > 1 {
+						return savedTruncate(f, size)
+					}
+					return c.truncate
+				}
 			}
 			err := d.appendLine([]byte(`{"b":2}`))
 			for _, w := range c.want {
