@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -249,5 +250,87 @@ func TestIntentNameTaken(t *testing.T) {
 	t.Logf("with a directory at the record's name: %v", err)
 	if b, _ := os.ReadFile(d.Path(pactfile.LogFile)); string(b) != "{\"event_id\":\"e1\"}\n{\"event_id\":\"e2\"}\n" {
 		t.Errorf("the log is %q", b)
+	}
+}
+
+// TestIntentInRepository: a pact in a git repository keeps its record in
+// the git directory, where no commit puts one. A file at .pact's
+// intentName, which a commit can carry (git add -f), is never read: the
+// check reads the log from git objects, whole, so readers read it whole
+// too, and the next writer leaves the log and that file as they are. The
+// writer's own record, there, is honoured as in TestTornAppend.
+func TestIntentInRepository(t *testing.T) {
+	t.Parallel()
+	d := newDir(t)
+	if err := os.Mkdir(filepath.Join(d.Root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	before := "{\"event_id\":\"e1\"}\n"
+	line := "{\"event_id\":\"e2\"}"
+	rec := encodeIntent(int64(len(before)), []byte(line+"\n"))
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lock := func() {
+		t.Helper()
+		unlock, err := d.Lock()
+		if err != nil {
+			t.Fatal(err)
+		}
+		unlock()
+	}
+	write(d.Path(intentName), string(rec))
+	write(d.Path(pactfile.LogFile), before+line)
+	if got := readLog(t, d); got != before+line {
+		t.Errorf("with a committed record readers read %q, want the whole log", got)
+	}
+	lock()
+	if got, _ := os.ReadFile(d.Path(pactfile.LogFile)); string(got) != before+line {
+		t.Errorf("with a committed record the next writer left the log %q", got)
+	}
+	if got, _ := os.ReadFile(d.Path(intentName)); !bytes.Equal(got, rec) {
+		t.Errorf("the next writer changed the committed record: %q", got)
+	}
+
+	// The writer's own record, in the git directory.
+	pact, err := os.OpenRoot(d.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pact.Close()
+	dir, name, _, done, err := d.intentDir(pact, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	if !strings.HasPrefix(filepath.Join(dir.Name(), name), filepath.Join(d.Root, ".git")+string(filepath.Separator)) {
+		t.Fatalf("the record of a pact in a repository is at %s, not in its git directory", filepath.Join(dir.Name(), name))
+	}
+	write(filepath.Join(dir.Name(), name), string(rec))
+	write(d.Path(pactfile.LogFile), before+line[:5])
+	if got := readLog(t, d); got != before {
+		t.Errorf("with the writer's record readers read %q, want %q", got, before)
+	}
+	lock()
+	if got, _ := os.ReadFile(d.Path(pactfile.LogFile)); string(got) != before {
+		t.Errorf("the next writer left the log %q, want %q", got, before)
+	}
+	if _, err := dir.Lstat(name); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the writer's record is left (%v)", err)
+	}
+	// An append leaves no record, there or in .pact.
+	if err := os.Remove(d.Path(intentName)); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.appendLine([]byte(line)); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(dir.Name(), name), d.Path(intentName)} {
+		if _, err := os.Lstat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("an append left %s (%v)", p, err)
+		}
 	}
 }
