@@ -137,8 +137,19 @@ func (d Dir) appendLine(line []byte) error {
 		return err
 	}
 	buf := pactfile.AppendLines(nil, end, line)
-	if err := beginAppend(pact, d.Display(intentName), display, size, buf); err != nil {
-		return noted(err, nothingRecorded)
+	// The record of the append (torn.go), ended once the line is synced
+	// or cut back. Where its place in the git directory cannot be made
+	// (something else named pactify there: the writers' snapshot has none
+	// either), the append goes unrecorded, and a writer killed in it
+	// leaves a line every writer refuses (UnterminatedError), as it would
+	// without records.
+	endRecord := func() {}
+	if rec, recName, recDisplay, done, err := d.intentDir(pact, true); err == nil {
+		defer done()
+		if err := beginAppend(rec, recName, recDisplay, display, size, buf); err != nil {
+			return noted(err, nothingRecorded)
+		}
+		endRecord = func() { endAppend(rec, recName) }
 	}
 	n, err := writeFile(f, buf)
 	if err == nil && n != len(buf) {
@@ -152,11 +163,11 @@ func (d Dir) appendLine(line []byte) error {
 	if err != nil {
 		cut, err := d.undoAppend(pact, f, size, op == "sync", osError(op, display, err))
 		if cut {
-			endAppend(pact)
+			endRecord()
 		} // else the record stays: readers read the log as it was (torn.go)
 		return err
 	}
-	endAppend(pact)
+	endRecord()
 	if created {
 		syncDir(pact)
 	}

@@ -52,7 +52,7 @@ func (d Dir) OpenLog() (io.ReadCloser, int64, error) {
 			// What the log held when it was opened: a writer appending
 			// meanwhile adds whole lines after it, and one killed while
 			// appending left nothing it recorded (torn.go).
-			size := readableSize(pact, f, fi.Size())
+			size := d.readableSize(pact, f, fi.Size())
 			return struct {
 				io.Reader
 				io.Closer

@@ -69,7 +69,7 @@ func (d Dir) lock(create bool, take func(*os.File) error) (func(), error) {
 	// Every writer appends and makes its temporary files under this lock,
 	// so a torn append and the temporaries there now were left by a writer
 	// that was killed: cut back the one (torn.go), remove the others.
-	recoverAppend(pact, d.Display(pactfile.LogFile))
+	d.recoverAppend(pact, d.Display(pactfile.LogFile))
 	removeTemporaries(pact)
 	return func() {
 		held.CompareAndDelete(key, f)

@@ -6,7 +6,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
@@ -24,12 +26,44 @@ import (
 // writer, under the lock, cuts it back (recoverAppend). A log that ends in
 // anything else is left as it is, and refused by every writer as before
 // (UnterminatedError): only bytes pactify itself was writing are ever cut.
+//
+// The record says which bytes of the log may go unread and be cut, so it
+// lives where no commit can put one (intentDir): a .gitignore line keeps
+// no file out of .pact/ (git add -f), and a record pulled with a log whose
+// last event has no line break would hide that event from every command
+// and have the next writer cut it, while the check, reading git objects,
+// counts it.
 
-// intentName is the record, named so the pact's .gitignore line
+// intentName is the record of a pact in no git repository, in the pact
+// directory, named so the pact's .gitignore line
 // (pactfile.WithGitIgnoreLine: ".*.tmp-*") keeps it out of commits, and
 // unlike createTemp's names, so removeTemporaries leaves it for
-// recoverAppend.
+// recoverAppend. A pact in a repository never reads a file of that name.
 const intentName = "." + pactfile.LogFile + tempMark + "append"
+
+// intentDir opens the directory of the pact's record and names the record
+// in it. A pact in a git repository keeps it in the git directory beside
+// the writers' snapshot (snapshotPlace), which no commit, pull or checkout
+// writes to; a pact in no repository, which no commit reaches, keeps it in
+// pact (intentName). With create, the git directory's pactify/ is made
+// when missing. done closes what intentDir opened.
+func (d Dir) intentDir(pact *os.Root, create bool) (dir *os.Root, name, display string, done func(), err error) {
+	_, place, snap, ok := d.snapshotPlace()
+	if !ok {
+		return pact, intentName, d.Display(intentName), func() {}, nil
+	}
+	if create {
+		if err := os.Mkdir(place, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, "", "", nil, osError("write", place, err)
+		}
+	}
+	if dir, err = os.OpenRoot(place); err != nil {
+		return nil, "", "", nil, openError("write", place, err)
+	}
+	// One record per pact directory, as the snapshot's name is.
+	name = "append-" + strings.TrimSuffix(strings.TrimPrefix(snap, "state-"), ".snap")
+	return dir, name, filepath.Join(place, name), func() { _ = dir.Close() }, nil
+}
 
 // intentMagic starts every record; a record without it, or cut short, is
 // one whose writer was killed before its append began.
@@ -42,7 +76,7 @@ const maxIntentBytes = int64(len(intentMagic)) + 2*20 + 2 + projection.MaxLineBy
 // Seams over the record's writes, so tests can make them fail.
 var (
 	writeIntent  = (*os.File).Write
-	removeIntent = func(pact *os.Root) error { return pact.Remove(intentName) }
+	removeIntent = func(dir *os.Root, name string) error { return dir.Remove(name) }
 )
 
 // intent is a record: the log had Size bytes and Bytes were being
@@ -98,14 +132,14 @@ func decimal(b []byte) (int64, bool) {
 // A record that cannot be written (a full disk, a file-size limit) is
 // reported as the append it is part of, to the log named logDisplay: the
 // record holds the line, so it meets those limits where the line would.
-func beginAppend(pact *os.Root, display, logDisplay string, size int64, buf []byte) error {
+func beginAppend(dir *os.Root, name, display, logDisplay string, size int64, buf []byte) error {
 	// A record left by a writer killed after recoverAppend ran, or
-	// anything of that name (a link committed to point elsewhere), is
+	// anything of that name (a link put there to point elsewhere), is
 	// removed first, not followed: O_EXCL then creates a new file or fails.
-	if err := pact.Remove(intentName); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := dir.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return osError("write", display, err)
 	}
-	f, err := pact.OpenFile(intentName, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := dir.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return openError("write", display, err)
 	}
@@ -118,7 +152,7 @@ func beginAppend(pact *os.Root, display, logDisplay string, size int64, buf []by
 		err = cerr
 	}
 	if err != nil {
-		_ = removeIntent(pact)
+		_ = removeIntent(dir, name)
 		return osError("append to", logDisplay, err)
 	}
 	return nil
@@ -127,12 +161,12 @@ func beginAppend(pact *os.Root, display, logDisplay string, size int64, buf []by
 // endAppend removes the record once the append is synced or undone. A
 // record that stays (the removal failed) describes a log that is whole,
 // which readers and recoverAppend then leave as it is.
-func endAppend(pact *os.Root) { _ = removeIntent(pact) }
+func endAppend(dir *os.Root, name string) { _ = removeIntent(dir, name) }
 
-// readIntent reads pact's record, ok false when there is none or it is
-// not whole.
-func readIntent(pact *os.Root) (intent, bool) {
-	f, fi, err := openRegular(pact, intentName, intentName, false)
+// readIntent reads the record name in dir, ok false when there is none or
+// it is not whole.
+func readIntent(dir *os.Root, name string) (intent, bool) {
+	f, fi, err := openRegular(dir, name, name, false)
 	if err != nil {
 		return intent{}, false
 	}
@@ -165,9 +199,9 @@ func (in intent) tornAt(f io.ReaderAt, size int64) (int64, bool) {
 
 // readableSize is how much of the log f of size bytes readers read: all
 // of it, unless its last line has no line break and is a torn append of
-// pact's record (tornAt). Only a log that does not end in a line break
-// costs more than one byte's read.
-func readableSize(pact *os.Root, f io.ReaderAt, size int64) int64 {
+// the pact's record (tornAt). Only a log that does not end in a line
+// break costs more than one byte's read.
+func (d Dir) readableSize(pact *os.Root, f io.ReaderAt, size int64) int64 {
 	if size == 0 {
 		return 0
 	}
@@ -175,7 +209,12 @@ func readableSize(pact *os.Root, f io.ReaderAt, size int64) int64 {
 	if _, err := f.ReadAt(last[:], size-1); err != nil || last[0] == '\n' {
 		return size
 	}
-	in, ok := readIntent(pact)
+	dir, name, _, done, err := d.intentDir(pact, false)
+	if err != nil {
+		return size
+	}
+	defer done()
+	in, ok := readIntent(dir, name)
 	if !ok {
 		return size
 	}
@@ -191,17 +230,22 @@ func readableSize(pact *os.Root, f io.ReaderAt, size int64) int64 {
 // writer's. It is best effort: a log it cannot cut back keeps its record
 // (readers still read it up to the record's size) and every writer
 // refuses it (UnterminatedError), naming what to do.
-func recoverAppend(pact *os.Root, display string) {
-	in, ok := readIntent(pact)
+func (d Dir) recoverAppend(pact *os.Root, display string) {
+	dir, name, _, done, err := d.intentDir(pact, false)
+	if err != nil {
+		return // no record, or none that can be read
+	}
+	defer done()
+	in, ok := readIntent(dir, name)
 	if !ok {
-		if _, err := pact.Lstat(intentName); err == nil {
-			endAppend(pact) // a record cut short: its append never began
+		if _, err := dir.Lstat(name); err == nil {
+			endAppend(dir, name) // a record cut short: its append never began
 		}
 		return
 	}
 	f, err := openNoLink(pact, pactfile.LogFile, display, os.O_RDWR, 0)
 	if errors.Is(err, fs.ErrNotExist) {
-		endAppend(pact)
+		endAppend(dir, name)
 		return
 	}
 	if err != nil {
@@ -217,5 +261,5 @@ func recoverAppend(pact *os.Root, display string) {
 			return
 		}
 	}
-	endAppend(pact)
+	endAppend(dir, name)
 }

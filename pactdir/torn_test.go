@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -286,7 +287,7 @@ func killAtStep(step int) {
 	writeFile, writeIntent = halves(write), halves(writeIntent)
 	syncFile = func(f *os.File) error { at(); err := sync(f); at(); return err }
 	truncateFile = func(f *os.File, size int64) error { at(); err := truncate(f, size); at(); return err }
-	removeIntent = func(pact *os.Root) error { at(); err := remove(pact); at(); return err }
+	removeIntent = func(dir *os.Root, name string) error { at(); err := remove(dir, name); at(); return err }
 }
 
 // TestTornKillEveryStep kills a writer at every step of its append (the
@@ -397,12 +398,12 @@ func TestTornRecordFaults(t *testing.T) { // not parallel: it swaps the seams
 			return n, err
 		}
 	}
-	failRemove := func(*os.Root) error { return syscall.EACCES }
+	failRemove := func(*os.Root, string) error { return syscall.EACCES }
 	for _, c := range []struct {
 		name     string
 		intent   func(*os.File, []byte) (int, error)
 		write    func(*os.File, []byte) (int, error)
-		remove   func(*os.Root) error
+		remove   func(*os.Root, string) error
 		truncate error
 		locked   bool   // the fault lasts into the next writer's lock
 		want     string // in the error; "" for none
@@ -426,7 +427,7 @@ func TestTornRecordFaults(t *testing.T) { // not parallel: it swaps the seams
 		restore := func() {
 			writeIntent = saved[0].(func(*os.File, []byte) (int, error))
 			writeFile = saved[1].(func(*os.File, []byte) (int, error))
-			removeIntent = saved[2].(func(*os.Root) error)
+			removeIntent = saved[2].(func(*os.Root, string) error)
 			truncateFile = saved[3].(func(*os.File, int64) error)
 		}
 		if c.intent != nil {
@@ -600,6 +601,88 @@ func TestTornRacingWriters(t *testing.T) {
 	for _, name := range listDir(t, d.Path()) {
 		if strings.Contains(name, tempMark) {
 			t.Errorf("ReplaceLog after a kill left %s", name)
+		}
+	}
+}
+
+// TestIntentInRepository: a pact in a git repository keeps its record in
+// the git directory, where no commit puts one. A file at .pact's
+// intentName, which a commit can carry (git add -f), is never read: the
+// check reads the log from git objects, whole, so readers read it whole
+// too, and the next writer leaves the log and that file as they are. The
+// writer's own record, there, is honoured as in TestTornAppend.
+func TestIntentInRepository(t *testing.T) {
+	t.Parallel()
+	d := newDir(t)
+	if err := os.Mkdir(filepath.Join(d.Root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	before := "{\"event_id\":\"e1\"}\n"
+	line := "{\"event_id\":\"e2\"}"
+	rec := encodeIntent(int64(len(before)), []byte(line+"\n"))
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lock := func() {
+		t.Helper()
+		unlock, err := d.Lock()
+		if err != nil {
+			t.Fatal(err)
+		}
+		unlock()
+	}
+	write(d.Path(intentName), string(rec))
+	write(d.Path(pactfile.LogFile), before+line)
+	if got := readLog(t, d); got != before+line {
+		t.Errorf("with a committed record readers read %q, want the whole log", got)
+	}
+	lock()
+	if got, _ := os.ReadFile(d.Path(pactfile.LogFile)); string(got) != before+line {
+		t.Errorf("with a committed record the next writer left the log %q", got)
+	}
+	if got, _ := os.ReadFile(d.Path(intentName)); !bytes.Equal(got, rec) {
+		t.Errorf("the next writer changed the committed record: %q", got)
+	}
+
+	// The writer's own record, in the git directory.
+	pact, err := os.OpenRoot(d.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pact.Close()
+	dir, name, _, done, err := d.intentDir(pact, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
+	if !strings.HasPrefix(filepath.Join(dir.Name(), name), filepath.Join(d.Root, ".git")+string(filepath.Separator)) {
+		t.Fatalf("the record of a pact in a repository is at %s, not in its git directory", filepath.Join(dir.Name(), name))
+	}
+	write(filepath.Join(dir.Name(), name), string(rec))
+	write(d.Path(pactfile.LogFile), before+line[:5])
+	if got := readLog(t, d); got != before {
+		t.Errorf("with the writer's record readers read %q, want %q", got, before)
+	}
+	lock()
+	if got, _ := os.ReadFile(d.Path(pactfile.LogFile)); string(got) != before {
+		t.Errorf("the next writer left the log %q, want %q", got, before)
+	}
+	if _, err := dir.Lstat(name); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the writer's record is left (%v)", err)
+	}
+	// An append leaves no record, there or in .pact.
+	if err := os.Remove(d.Path(intentName)); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.appendLine([]byte(line)); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(dir.Name(), name), d.Path(intentName)} {
+		if _, err := os.Lstat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("an append left %s (%v)", p, err)
 		}
 	}
 }
