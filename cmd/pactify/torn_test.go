@@ -12,9 +12,9 @@ import (
 // writer's. The check reads the log from git objects, where the record is
 // a file like any other: validate reads every byte of the log the check
 // does, and a refused writer leaves the log and the record as they were.
-// Before, readers stopped at the size the record named, hiding the last
-// event (validate passed a Rule 2 break the check fails, and failed a pact
-// the check passes), and the next writer cut that event from the log.
+// Were the record honoured, it would hide the log's last event from
+// validate (passing a Rule 2 break the check fails, failing a pact the
+// check passes), and the next writer would cut that event from the log.
 func TestCommittedAppendRecord(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
