@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"os/exec"
 	"slices"
@@ -92,6 +93,9 @@ func Local(ctx context.Context, o LocalOptions, stdout io.Writer) error {
 	}
 	if err != nil {
 		return err
+	}
+	if note := dir.TornTail(); note != "" {
+		slog.Warn(note)
 	}
 	logPath := dir.Display(pactfile.LogFile)
 	for _, id := range in.Replay.State.TaskOrder {

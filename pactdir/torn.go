@@ -3,6 +3,7 @@ package pactdir
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -262,4 +263,27 @@ func (d Dir) recoverAppend(pact *os.Root, display string) {
 		}
 	}
 	endAppend(dir, name)
+}
+
+// TornTail says, in one sentence for the user, that the log ends in part
+// of a line a killed writer never recorded (tornAt), which every command
+// reads the log without: "" when it does not. The check reads a commit,
+// where those bytes are a malformed line, so the sentence says to let a
+// writer cut them back before committing.
+func (d Dir) TornTail() string {
+	pact, err := d.openPact(false)
+	if err != nil {
+		return ""
+	}
+	defer pact.Close()
+	f, fi, err := openRegular(pact, pactfile.LogFile, d.Display(pactfile.LogFile), false)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	n := fi.Size() - d.readableSize(pact, f, fi.Size())
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s ends in %d byte(s) of a line a killed pactify was writing and never recorded, which every command reads the log without; the next writing command cuts them back (`pactify log --replay` will do): run one before you commit the log", d.Display(pactfile.LogFile), n)
 }

@@ -116,6 +116,9 @@ func TestTornAppend(t *testing.T) {
 			if got := readLog(t, d); got != want {
 				t.Errorf("before %q, torn at %d: readers read %d bytes, want %d", before, k, len(got), len(want))
 			}
+			if note := d.TornTail(); (note != "") != (k > 0 && k < len(buf)) || (note != "" && !strings.Contains(note, strconv.Itoa(k)+" byte(s)")) {
+				t.Errorf("before %q, torn at %d: TornTail = %q", before, k, note)
+			}
 			unlock, err := d.Lock()
 			if err != nil {
 				t.Fatal(err)

@@ -279,8 +279,12 @@ func TestFaultTornLeftover(t *testing.T) {
 				t.Fatalf("commands read %d bytes of the log, want the %d it had", len(got), len(old))
 			}
 			if c.name != "init" {
-				if rep, r := p.validate(); rep.Errors != 0 {
+				rep, r := p.validate()
+				if rep.Errors != 0 {
 					t.Fatalf("validate on a killed writer's leftover finds errors:\n%s", r)
+				}
+				if !strings.Contains(r.stderr, "a line a killed pactify was writing and never recorded") {
+					t.Fatalf("validate does not say what it read the log without:\n%s", r)
 				}
 			}
 			if r := p.run(c.agent, c.args...); r.code != 0 {
@@ -291,8 +295,8 @@ func TestFaultTornLeftover(t *testing.T) {
 				t.Fatalf("after the same %s the log is %q, want the old lines and one more", c.name, log)
 			}
 			noTempFiles(t, p.dir)
-			if rep, r := p.validate(); rep.Errors != 0 {
-				t.Fatalf("after the same %s, validate finds errors:\n%s", c.name, r)
+			if rep, r := p.validate(); rep.Errors != 0 || strings.Contains(r.stderr, "killed") {
+				t.Fatalf("after the same %s, validate finds errors or a torn line:\n%s", c.name, r)
 			}
 		})
 	}

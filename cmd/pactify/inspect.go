@@ -150,6 +150,7 @@ func (c *cli) cmdValidate(p cmdline.Args) error {
 	if err != nil {
 		return err
 	}
+	c.noteTornTail()
 	findings := checks.Run(in)
 	if checks.MergeConflict(in) != nil && c.mergeStopped() {
 		findings = checks.InMerge(findings)
