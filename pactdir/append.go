@@ -98,9 +98,18 @@ func (d Dir) appendable(end []byte, size int64) error {
 // caller holds the pact's lock (Lock): no other writer may append between
 // the size this reads and the cut back.
 func (d Dir) appendLine(line []byte) error {
+	_, err := d.appendLineAs(line)
+	return err
+}
+
+// appendLineAs is appendLine that also gives the log's stat right after
+// the line was synced, which the writers' snapshot must still find when
+// it is saved (saveSnapshot): a log changed in between is not the one the
+// snapshot would describe.
+func (d Dir) appendLineAs(line []byte) (after fs.FileInfo, err error) {
 	pact, err := d.openPact(false)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer pact.Close()
 	display := d.Display(pactfile.LogFile)
@@ -114,27 +123,27 @@ func (d Dir) appendLine(line []byte) error {
 		return err == nil && fi != nil && os.SameFile(lk, fi)
 	}
 	if locked && !isLocked(looked) {
-		return fmt.Errorf("append to %s: %w", display, errReplaced)
+		return nil, fmt.Errorf("append to %s: %w", display, errReplaced)
 	}
 	f, err := openAppend(pact, pactfile.LogFile, display, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
-		return noted(err, nothingRecorded)
+		return nil, noted(err, nothingRecorded)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return fmt.Errorf("stat %s: %w; %s", display, err, nothingRecorded)
+		return nil, fmt.Errorf("stat %s: %w; %s", display, err, nothingRecorded)
 	}
 	if locked && !isLocked(st) {
-		return fmt.Errorf("append to %s: %w", display, errReplaced)
+		return nil, fmt.Errorf("append to %s: %w", display, errReplaced)
 	}
 	size := st.Size()
 	end, err := logEnd(f, size)
 	if err != nil {
-		return fmt.Errorf("read the end of %s: %w; %s", display, err, nothingRecorded)
+		return nil, fmt.Errorf("read the end of %s: %w; %s", display, err, nothingRecorded)
 	}
 	if err := d.appendable(end, size); err != nil {
-		return err
+		return nil, err
 	}
 	buf := pactfile.AppendLines(nil, end, line)
 	// The record of the append (torn.go), ended once the line is synced
@@ -147,7 +156,7 @@ func (d Dir) appendLine(line []byte) error {
 	if rec, recName, recDisplay, done, err := d.intentDir(pact, true); err == nil {
 		defer done()
 		if err := beginAppend(rec, recName, recDisplay, display, size, buf); err != nil {
-			return noted(err, nothingRecorded)
+			return nil, noted(err, nothingRecorded)
 		}
 		endRecord = func() { endAppend(rec, recName) }
 	}
@@ -165,13 +174,22 @@ func (d Dir) appendLine(line []byte) error {
 		if cut {
 			endRecord()
 		} // else the record stays: readers read the log as it was (torn.go)
-		return err
+		return nil, err
 	}
 	endRecord()
 	if created {
 		syncDir(pact)
 	}
-	return nil
+	// The stat a snapshot's identity is compared with is taken as that
+	// identity is (logIdentity: a handle of its own), once f is closed:
+	// a file system may set the time of a file written through a handle
+	// as that handle closes (NTFS does).
+	_ = f.Close() // synced; the deferred Close then does nothing
+	if g, fi, err := openRegular(pact, pactfile.LogFile, display, false); err == nil {
+		after = fi
+		_ = g.Close() // only stat'ed
+	}
+	return after, nil // after nil: the line is recorded; only the snapshot goes without
 }
 
 // nothingRecorded is what a failed append that left the log as it was

@@ -87,15 +87,22 @@ func (id logIdentity) encode() []byte {
 
 // identify reads the identity of the open log f (fi its Stat).
 func identify(pact string, f *os.File, fi fs.FileInfo) (logIdentity, []byte, error) {
-	id := logIdentity{pact: pact, size: fi.Size(), modNanos: fi.ModTime().UnixNano()}
-	id.dev, id.ino, id.hasIno = fileID(fi)
-	id.ctime, id.hasCtime = changeNanos(fi)
+	id := statIdentity(pact, fi)
 	tail := make([]byte, min(fi.Size(), tailBytes))
 	if _, err := f.ReadAt(tail, fi.Size()-int64(len(tail))); err != nil {
 		return id, nil, err
 	}
 	id.tail = sha256.Sum256(tail)
 	return id, tail, nil
+}
+
+// statIdentity is the identity of the log of stat fi in pact but its
+// last bytes.
+func statIdentity(pact string, fi fs.FileInfo) logIdentity {
+	id := logIdentity{pact: pact, size: fi.Size(), modNanos: fi.ModTime().UnixNano()}
+	id.dev, id.ino, id.hasIno = fileID(fi)
+	id.ctime, id.hasCtime = changeNanos(fi)
+	return id
 }
 
 // trust says why a snapshot file (file, written at taken by the file
@@ -291,7 +298,7 @@ var snapshotOut = func(f *os.File) io.Writer { return f }
 // crash fails its checksum and is dropped. On any failure the old snapshot
 // is removed, so none is left that could describe a log not on disk. The
 // caller holds the lock, and a failure must not fail its verb.
-func (d Dir) saveSnapshot(build string, l *cachedLoad, appended []byte) (err error) {
+func (d Dir) saveSnapshot(build string, l *cachedLoad, appended []byte, after fs.FileInfo) (err error) {
 	pact, dir, name, ok := d.snapshotPlace()
 	if !ok {
 		return nil
@@ -313,6 +320,9 @@ func (d Dir) saveSnapshot(build string, l *cachedLoad, appended []byte) (err err
 	}
 	if l.bytes+int64(len(appended)) != id.size {
 		return errors.New("the log is not what was read and the line just appended (another program wrote to it)")
+	}
+	if after == nil || !sameAsAfter(id, after) {
+		return errors.New("the log changed after the line was appended (another program wrote to it)")
 	}
 	if err := os.Mkdir(dir, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
@@ -346,6 +356,19 @@ func (d Dir) saveSnapshot(build string, l *cachedLoad, appended []byte) (err err
 		return err
 	}
 	return root.Rename(tmpName, name)
+}
+
+// sameAsAfter reports whether the log's identity now, id, is still the
+// one it had right after the writer's line was synced (after, its stat
+// then). The identity is taken again at the save, so an edit in place in
+// between that keeps the size and the last bytes (another program's)
+// would otherwise be the identity a snapshot of the log before that edit
+// carries, and be trusted. An edit within the same tick of a coarse clock
+// as the append keeps every field, as git's racy-clean case does.
+func sameAsAfter(id logIdentity, after fs.FileInfo) bool {
+	was := statIdentity(id.pact, after)
+	was.tail = id.tail // read once, at the save
+	return was == id
 }
 
 // laterThan makes the modification time of the snapshot being written in

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -130,7 +131,7 @@ func appendJoin(t *testing.T, d Dir, build string) (cached bool, why string) {
 		t.Fatalf("the state loaded (from the snapshot: %v) is not the replay's", l.FromSnapshot)
 	}
 	a := appendJoinTo(t, d, l, id)
-	if err := d.saveSnapshot(build, l, a.Tail); err != nil {
+	if err := d.saveSnapshot(build, l, a.Tail, a.after); err != nil {
 		t.Fatal(err)
 	}
 	return l.FromSnapshot, l.Why
@@ -466,7 +467,7 @@ func TestSnapshotFullDisk(t *testing.T) { // not parallel: it swaps snapshotOut
 			t.Fatal(err)
 		}
 		a := appendJoinTo(t, d, l, id)
-		err = d.saveSnapshot(testBuild, l, a.Tail)
+		err = d.saveSnapshot(testBuild, l, a.Tail, a.after)
 		unlock()
 		snapshotOut = func(f *os.File) io.Writer { return f }
 		if !errors.Is(err, syscall.ENOSPC) {
@@ -519,7 +520,7 @@ func TestSnapshotLineAppendedWhileLoading(t *testing.T) {
 				t.Fatal(err)
 			}
 			a := appendJoinTo(t, d, l, id)
-			_ = d.saveSnapshot(build, l, a.Tail) // may refuse: that is the point
+			_ = d.saveSnapshot(build, l, a.Tail, a.after) // may refuse: that is the point
 			unlock()
 			if _, err := os.Stat(snap); err == nil {
 				settle(t, d, snap)
@@ -556,7 +557,7 @@ func TestSnapshotLastLineCutWhileLoading(t *testing.T) {
 				t.Fatal(err)
 			}
 			a := appendTo(t, d, l, id, projection.NewAssign("lead", "T3", "F", projection.AssignPayload{Owner: "dev", Reviewer: "rev", Branch: "b", Spec: ".pact/tasks/T3.md"}))
-			if err := d.saveSnapshot(testBuild, l, a.Tail); err != nil {
+			if err := d.saveSnapshot(testBuild, l, a.Tail, a.after); err != nil {
 				t.Fatal(err)
 			}
 			unlock()
@@ -581,7 +582,7 @@ func TestSnapshotLastLineCutWhileLoading(t *testing.T) {
 				t.Fatal(err)
 			}
 			a = appendJoinTo(t, d, l, id)
-			_ = d.saveSnapshot(build, l, a.Tail) // may refuse: that is the point
+			_ = d.saveSnapshot(build, l, a.Tail, a.after) // may refuse: that is the point
 			unlock()
 			if _, err := os.Stat(snap); err == nil {
 				settle(t, d, snap)
@@ -608,13 +609,20 @@ func TestSnapshotLastLineCutWhileLoading(t *testing.T) {
 
 // appendJoinTo appends a seat's join with event id id to the log d holds,
 // judged against what l loaded as a writer would, and returns what was appended.
-func appendJoinTo(t *testing.T, d Dir, l *cachedLoad, id string) *projection.Appended {
+func appendJoinTo(t *testing.T, d Dir, l *cachedLoad, id string) appendedLine {
 	t.Helper()
 	return appendTo(t, d, l, id, projection.NewJoin("dev", []string{"dev"}))
 }
 
+// appendedLine is what appendTo appended, and the log's stat right after
+// (appendLineAs), as a writer hands them to saveSnapshot.
+type appendedLine struct {
+	*projection.Appended
+	after fs.FileInfo
+}
+
 // appendTo is appendJoinTo for any event.
-func appendTo(t *testing.T, d Dir, l *cachedLoad, id string, draft projection.Draft) *projection.Appended {
+func appendTo(t *testing.T, d Dir, l *cachedLoad, id string, draft projection.Draft) appendedLine {
 	t.Helper()
 	end, err := d.readLogEnd()
 	if err != nil {
@@ -626,10 +634,11 @@ func appendTo(t *testing.T, d Dir, l *cachedLoad, id string, draft projection.Dr
 	if err != nil || a.Refused[0] != nil {
 		t.Fatalf("append: %v %+v", err, a.Refused)
 	}
-	if err := d.appendLine(a.Lines[0]); err != nil {
+	after, err := d.appendLineAs(a.Lines[0])
+	if err != nil {
 		t.Fatal(err)
 	}
-	return a
+	return appendedLine{a, after}
 }
 
 // TestBuildIdentityOf: two executables of one version, size and time (a
@@ -713,5 +722,62 @@ func TestLaterThan(t *testing.T) {
 		if c.again {
 			t.Logf("%s: the time moved past the log's: %v", c.name, after.ModTime().UnixNano() > log)
 		}
+	}
+}
+
+// TestSnapshotEditedBeforeSave: another program that edits the log in
+// place between a writer's append and its snapshot's save, keeping the
+// size and the last bytes, leaves no snapshot: the save would take the
+// edited log's identity for that of the log the writer read, and the next
+// writer would trust the snapshot of the log before the edit (sameAsAfter
+// says why not). The edit comes a while after the append, past any
+// file system clock's tick: within one tick nothing can tell it (git's
+// racy-clean case).
+func TestSnapshotEditedBeforeSave(t *testing.T) {
+	t.Parallel()
+	d, snap := cachedPact(t)
+	log := d.Path(pactfile.LogFile)
+	for stat(t, log).Size() <= tailBytes+4096 {
+		appendJoin(t, d, testBuild)
+		settle(t, d, snap)
+	}
+	unlock, err := d.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := newID()
+	l, err := d.loadCached(testBuild, id, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := appendJoinTo(t, d, l, id)
+	time.Sleep(50 * time.Millisecond)
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first line's event_id, a digit changed: far from the last bytes.
+	i := bytes.Index(b, []byte(`"event_id"`)) + len(`"event_id"`)
+	i += bytes.IndexByte(b[i:], '"') + 1
+	f, err := os.OpenFile(log, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte{b[i] ^ 1}, int64(i)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	err = d.saveSnapshot(testBuild, l, a.Tail, a.after)
+	unlock()
+	if err == nil || !strings.Contains(err.Error(), "changed after the line was appended") {
+		t.Fatalf("saveSnapshot after an edit = %v, want a refusal", err)
+	}
+	if _, err := os.Stat(snap); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a snapshot is left: %v", err)
+	}
+	if cached, _ := appendJoin(t, d, testBuild); cached {
+		t.Fatal("the next writer used a snapshot of the log before the edit")
 	}
 }

@@ -66,36 +66,44 @@ func (d Dir) checkWritable(name string) error {
 // recorded and the error names the file left as it was. The caller holds
 // the lock.
 func (d Dir) record(line []byte, st *projection.State, task *projection.Task) (appended bool, err error) {
+	appended, _, err = d.recordAs(line, st, task)
+	return appended, err
+}
+
+// recordAs is record that also gives the log's stat right after the line
+// was synced (appendLineAs), nil when it was not appended or could not be
+// read.
+func (d Dir) recordAs(line []byte, st *projection.State, task *projection.Task) (appended bool, after fs.FileInfo, err error) {
 	pact, err := d.openPact(task != nil)
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	defer pact.Close()
 	state, err := prepare(pact, pactfile.StateFile, d.Display(pactfile.StateFile), func(w io.Writer) error { return projection.Render(w, st) })
 	if err != nil {
-		return false, noted(err, nothingRecorded)
+		return false, nil, noted(err, nothingRecorded)
 	}
 	defer state.abort() // after its commit, nothing
 	var taskFile preparedTask
 	if task != nil {
 		if taskFile, err = d.prepareTaskFile(pact, task); err != nil {
-			return false, noted(err, nothingRecorded)
+			return false, nil, noted(err, nothingRecorded)
 		}
 		defer taskFile.close()
 		defer taskFile.abort()
 	}
-	if err := d.appendLine(line); err != nil {
-		return false, err
+	if after, err = d.appendLineAs(line); err != nil {
+		return false, nil, err
 	}
 	if err := state.commit(); err != nil {
-		return true, fmt.Errorf("%w: %w", ErrStateStale, err)
+		return true, after, fmt.Errorf("%w: %w", ErrStateStale, err)
 	}
 	if task != nil {
 		if err := taskFile.commit(); err != nil {
-			return true, fmt.Errorf("%w (validate warns of it; the log holds what the task file would say)", err)
+			return true, after, fmt.Errorf("%w (validate warns of it; the log holds what the task file would say)", err)
 		}
 	}
-	return true, nil
+	return true, after, nil
 }
 
 // ErrStateStale is a STATE.yml left as it was after the log changed:
@@ -214,10 +222,11 @@ func (d Dir) BeginWrite(ctx context.Context, eventID string, o WriteOptions) (w 
 // for STATE.yml). The snapshot is a cache: failing to keep it fails
 // nothing.
 func (w *Writer) Record(a *projection.Appended, task *projection.Task) (appended bool, err error) {
-	if appended, err := w.d.record(a.Lines[0], a.State, task); err != nil {
+	appended, after, err := w.d.recordAs(a.Lines[0], a.State, task)
+	if err != nil {
 		return appended, err
 	}
-	if err := w.d.saveSnapshot(w.build, w.loaded, a.Tail); err != nil {
+	if err := w.d.saveSnapshot(w.build, w.loaded, a.Tail, after); err != nil {
 		w.debug.Debug("no snapshot written; the next writer replays the log", "err", err)
 	}
 	return true, nil
