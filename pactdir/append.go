@@ -205,6 +205,9 @@ const nothingRecorded = "nothing was recorded: the log is as it was"
 func (d Dir) undoAppend(pact *os.Root, f *os.File, size int64, whole bool, failed error) (cut bool, err error) {
 	log := d.Display(pactfile.LogFile)
 	if err := cutBack(pact, f, size); err != nil {
+		if errors.Is(err, errMovedAway) {
+			return false, noted(failed, fmt.Sprintf("and another program replaced or removed %s meanwhile (a git checkout, pull or an editor saving it), so the line went to the file it replaced and pactify leaves the log there now as it is: see with `pactify log` whether it holds the event, and run the command again if not", log))
+		}
 		if whole {
 			return false, noted(failed, fmt.Sprintf("and cutting the log back to its %d bytes failed too (%v): the line stays in the log, whole, and STATE.yml was not rewritten: run `pactify log --replay` to keep the event, or truncate %s to %d bytes to take it out", size, err, log, size))
 		}
@@ -219,21 +222,30 @@ func (d Dir) undoAppend(pact *os.Root, f *os.File, size int64, whole bool, faile
 // cutBack truncates the log f, opened to append, to size. Windows gives
 // a handle opened to append no right to cut its file (Go opens O_APPEND
 // without FILE_WRITE_DATA), so where f cannot, a handle of its own opened
-// to write, on the same file, does.
+// to write, on the same file, does. When the file at the log's name is
+// not f (another program replaced or removed the log since the append
+// began), nothing is cut and the error is errMovedAway: the log there now
+// is not the one size describes.
 func cutBack(pact *os.Root, f *os.File, size int64) error {
 	err := truncateFile(f, size)
 	if err == nil {
 		return nil
 	}
 	g, gerr := openNoLink(pact, pactfile.LogFile, pactfile.LogFile, os.O_RDWR, 0)
+	if errors.Is(gerr, fs.ErrNotExist) {
+		return fmt.Errorf("%w: %w", errMovedAway, err)
+	}
 	if gerr != nil {
 		return err
 	}
 	defer g.Close()
 	fi, ferr := f.Stat()
 	gi, gerr := g.Stat()
-	if ferr != nil || gerr != nil || !os.SameFile(fi, gi) {
+	if ferr != nil || gerr != nil {
 		return err
+	}
+	if !os.SameFile(fi, gi) {
+		return fmt.Errorf("%w: %w", errMovedAway, err)
 	}
 	if err := truncateFile(g, size); err != nil {
 		return err
@@ -241,6 +253,10 @@ func cutBack(pact *os.Root, f *os.File, size int64) error {
 	// The cut is synced through f, as the append was.
 	return nil
 }
+
+// errMovedAway is a cut back that found another file at the log's name
+// than the one appended to, or none.
+var errMovedAway = errors.New("the log was replaced or removed since the append began")
 
 // logEnd reads as much of the end of the log of size bytes in f as
 // pactfile.AppendLines needs to end a new line as the log's lines end: the

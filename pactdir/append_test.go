@@ -287,3 +287,60 @@ func TestLogReplacedBetweenLookAndOpen(t *testing.T) { // not parallel: it swaps
 		t.Fatalf("the log put in the locked one's place was written to (%d bytes, %d before): %q", len(after), len(before), added)
 	}
 }
+
+// TestAppendLineReplacedBeforeCut: another program that replaces the log
+// (a git checkout, an editor's save) between a failed write and its cut
+// back, where the append handle cannot cut (Windows), leaves the line in
+// the file it replaced. The error must not tell the user to truncate the
+// log there now to the old log's size, which would cut that log's events.
+func TestAppendLineReplacedBeforeCut(t *testing.T) { // not parallel: it swaps the seams
+	const before, other = "{\"a\":1}\n", "{\"x\":1}\n{\"y\":2}\n{\"z\":3}\n"
+	for _, whole := range []bool{false, true} {
+		t.Run(fmt.Sprintf("whole %v", whole), func(t *testing.T) {
+			d := newDir(t)
+			log := d.Path(pactfile.LogFile)
+			if err := os.WriteFile(log, []byte(before), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			replace := func() {
+				tmp := d.Path("other")
+				if err := os.WriteFile(tmp, []byte(other), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(tmp, log); err != nil {
+					t.Fatal(err)
+				}
+			}
+			recordWrites(t)
+			savedWrite, savedTruncate := writeFile, truncateFile
+			t.Cleanup(func() { truncateFile = savedTruncate })
+			writeFile = func(f *os.File, b []byte) (int, error) {
+				if whole {
+					n, err := savedWrite(f, b)
+					replace()
+					return n, err
+				}
+				n, _ := savedWrite(f, b[:2])
+				replace()
+				return n, syscall.ENOSPC
+			}
+			if whole {
+				syncFile = func(*os.File) error { return syscall.EIO }
+			}
+			cuts := 0
+			truncateFile = func(f *os.File, size int64) error {
+				if cuts++; cuts == 1 {
+					return syscall.EACCES // the append handle's, as on Windows
+				}
+				return savedTruncate(f, size)
+			}
+			err := d.appendLine([]byte(`{"b":2}`))
+			if err == nil || strings.Contains(err.Error(), "truncate .pact/log.jsonl") || !strings.Contains(err.Error(), "replaced or removed .pact/log.jsonl") {
+				t.Errorf("error %v, want one that says the log was replaced and not to truncate it", err)
+			}
+			if b, _ := os.ReadFile(log); string(b) != other {
+				t.Errorf("the log that replaced it is %q, want %q", b, other)
+			}
+		})
+	}
+}
