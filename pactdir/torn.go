@@ -269,7 +269,11 @@ func (d Dir) recoverAppend(pact *os.Root, display string) {
 // of a line a killed writer never recorded (tornAt), which every command
 // reads the log without: "" when it does not. The check reads a commit,
 // where those bytes are a malformed line, so the sentence says to let a
-// writer cut them back before committing.
+// writer cut them back before committing. A reader takes no lock, so
+// part of a line could be that of a writer in the middle of its write:
+// those bytes are said only when the lock is free and they are still
+// there with it taken (for the moment of a look: a writer arriving then
+// waits that long), and nothing is said while anyone holds it.
 func (d Dir) TornTail() string {
 	pact, err := d.openPact(false)
 	if err != nil {
@@ -284,6 +288,19 @@ func (d Dir) TornTail() string {
 	n := fi.Size() - d.readableSize(pact, f, fi.Size())
 	if n <= 0 {
 		return ""
+	}
+	switch got, err := osLock.tryLock(f); {
+	case err != nil: // no file lock here: say what was read
+	case !got:
+		return "" // a writer, maybe in the middle of its append
+	default:
+		defer func() { _ = osLock.unlock(f) }()
+		if fi, err = f.Stat(); err != nil || !isLog(pact, f) {
+			return ""
+		}
+		if n = fi.Size() - d.readableSize(pact, f, fi.Size()); n <= 0 {
+			return ""
+		}
 	}
 	return fmt.Sprintf("%s ends in %d byte(s) of a line a killed pactify was writing and never recorded, which every command reads the log without; the next writing command cuts them back (`pactify log --replay` will do): run one before you commit the log", d.Display(pactfile.LogFile), n)
 }

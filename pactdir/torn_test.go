@@ -689,3 +689,28 @@ func TestIntentInRepository(t *testing.T) {
 		}
 	}
 }
+
+// TestTornTailLiveWriter: part of a line a writer holding the lock is in
+// the middle of writing is no killed writer's, so TornTail says nothing
+// of it; once the lock is let go (the writer killed), it says so.
+func TestTornTailLiveWriter(t *testing.T) {
+	t.Parallel()
+	d := newDir(t)
+	before := "{\"event_id\":\"e1\"}\n"
+	if err := os.WriteFile(d.Path(pactfile.LogFile), []byte(before), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := d.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	killedWriter(t, d, before, `{"event_id":"e2"}`, 5)
+	note := d.TornTail()
+	unlock()
+	if note != "" {
+		t.Errorf("TornTail while a writer holds the lock = %q, want nothing", note)
+	}
+	if note := d.TornTail(); !strings.Contains(note, "5 byte(s)") {
+		t.Errorf("TornTail once the writer is gone = %q, want the 5 bytes it left", note)
+	}
+}
