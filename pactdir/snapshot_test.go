@@ -265,12 +265,8 @@ func TestSnapshotOnDisk(t *testing.T) {
 // system has one.
 func TestSnapshotMiddleEdited(t *testing.T) {
 	t.Parallel()
-	d, snap := cachedPact(t)
+	d, snap := longCachedPact(t)
 	log := d.Path(pactfile.LogFile)
-	for stat(t, log).Size() <= tailBytes+4096 {
-		appendJoin(t, d, testBuild)
-		settle(t, d, snap)
-	}
 	if cached, why := appendJoin(t, d, testBuild); !cached {
 		t.Fatalf("the snapshot of the long log is not used: %s", why)
 	}
@@ -279,27 +275,7 @@ func TestSnapshotMiddleEdited(t *testing.T) {
 	if _, ok := changeNanos(fi); !ok {
 		t.Skip("no change time on this system")
 	}
-	b, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The first line's event_id, a digit changed: far from the last bytes.
-	i := bytes.Index(b, []byte(`"event_id"`)) + len(`"event_id"`)
-	i += bytes.IndexByte(b[i:], '"') + 1
-	if i >= len(b)-tailBytes {
-		t.Fatal("the edit is not before the last bytes")
-	}
-	b[i] ^= 1
-	f, err := os.OpenFile(log, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteAt(b[i:i+1], int64(i)); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	editFarFromTheEnd(t, log)
 	if err := os.Chtimes(log, time.Time{}, fi.ModTime()); err != nil {
 		t.Fatal(err)
 	}
@@ -457,17 +433,8 @@ func TestSnapshotFullDisk(t *testing.T) { // not parallel: it swaps snapshotOut
 		// Full at once, after 10 bytes, 10 bytes before the end.
 		limit := []int{0, 10, int(stat(t, snap).Size()) - 10}[i]
 		snapshotOut = func(f *os.File) io.Writer { return &fullDisk{f, limit} }
-		unlock, err := d.Lock()
-		if err != nil {
-			t.Fatal(err)
-		}
-		id := newID()
-		l, err := d.loadCached(testBuild, id, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a := appendJoinTo(t, d, l, id)
-		err = d.saveSnapshot(testBuild, l, a.Tail, a.after)
+		l, a, unlock := lockedJoin(t, d)
+		err := d.saveSnapshot(testBuild, l, a.Tail, a.after)
 		unlock()
 		snapshotOut = func(f *os.File) io.Writer { return f }
 		if !errors.Is(err, syscall.ENOSPC) {
@@ -547,16 +514,7 @@ func TestSnapshotLastLineCutWhileLoading(t *testing.T) {
 			d, snap := cachedPact(t)
 			// The line to be cut: T3 assigned, by a writer whose snapshot
 			// (of the log ending in it) is the one the next writer loads.
-			unlock, err := d.Lock()
-			if err != nil {
-				t.Fatal(err)
-			}
-			id := newID()
-			l, err := d.loadCached(testBuild, id, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			a := appendTo(t, d, l, id, projection.NewAssign("lead", "T3", "F", projection.AssignPayload{Owner: "dev", Reviewer: "rev", Branch: "b", Spec: ".pact/tasks/T3.md"}))
+			l, a, unlock := lockedAppend(t, d, projection.NewAssign("lead", "T3", "F", projection.AssignPayload{Owner: "dev", Reviewer: "rev", Branch: "b", Spec: ".pact/tasks/T3.md"}))
 			if err := d.saveSnapshot(testBuild, l, a.Tail, a.after); err != nil {
 				t.Fatal(err)
 			}
@@ -568,11 +526,11 @@ func TestSnapshotLastLineCutWhileLoading(t *testing.T) {
 			if !fromSnapshot {
 				build += "-other"
 			}
-			unlock, err = d.Lock()
+			unlock, err := d.Lock()
 			if err != nil {
 				t.Fatal(err)
 			}
-			id = newID()
+			id := newID()
 			l, err = d.loadCached(build, id, nil)
 			if err != nil || l.FromSnapshot != fromSnapshot || l.Res.State.Tasks["T3"] == nil {
 				t.Fatalf("load: from the snapshot %v, T3 %v, %v", l != nil && l.FromSnapshot, l != nil && l.Res.State.Tasks["T3"] != nil, err)
@@ -619,6 +577,30 @@ func appendJoinTo(t *testing.T, d Dir, l *cachedLoad, id string) appendedLine {
 type appendedLine struct {
 	*projection.Appended
 	after fs.FileInfo
+}
+
+// lockedJoin is lockedAppend of a join of dev.
+func lockedJoin(t *testing.T, d Dir) (*cachedLoad, appendedLine, func()) {
+	t.Helper()
+	return lockedAppend(t, d, projection.NewJoin("dev", []string{"dev"}))
+}
+
+// lockedAppend is a writer of testBuild that took the lock, loaded the
+// log (from the snapshot where trusted) and appended draft, before it
+// saves its snapshot: what it loaded, what it appended and its unlock.
+func lockedAppend(t *testing.T, d Dir, draft projection.Draft) (*cachedLoad, appendedLine, func()) {
+	t.Helper()
+	unlock, err := d.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := newID()
+	l, err := d.loadCached(testBuild, id, nil)
+	if err != nil {
+		unlock()
+		t.Fatal(err)
+	}
+	return l, appendTo(t, d, l, id, draft), unlock
 }
 
 // appendTo is appendJoinTo for any event.
@@ -735,41 +717,12 @@ func TestLaterThan(t *testing.T) {
 // racy-clean case).
 func TestSnapshotEditedBeforeSave(t *testing.T) {
 	t.Parallel()
-	d, snap := cachedPact(t)
+	d, snap := longCachedPact(t)
 	log := d.Path(pactfile.LogFile)
-	for stat(t, log).Size() <= tailBytes+4096 {
-		appendJoin(t, d, testBuild)
-		settle(t, d, snap)
-	}
-	unlock, err := d.Lock()
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := newID()
-	l, err := d.loadCached(testBuild, id, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := appendJoinTo(t, d, l, id)
+	l, a, unlock := lockedJoin(t, d)
 	time.Sleep(50 * time.Millisecond)
-	b, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The first line's event_id, a digit changed: far from the last bytes.
-	i := bytes.Index(b, []byte(`"event_id"`)) + len(`"event_id"`)
-	i += bytes.IndexByte(b[i:], '"') + 1
-	f, err := os.OpenFile(log, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteAt([]byte{b[i] ^ 1}, int64(i)); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	err = d.saveSnapshot(testBuild, l, a.Tail, a.after)
+	editFarFromTheEnd(t, log)
+	err := d.saveSnapshot(testBuild, l, a.Tail, a.after)
 	unlock()
 	if err == nil || !strings.Contains(err.Error(), "changed after the line was appended") {
 		t.Fatalf("saveSnapshot after an edit = %v, want a refusal", err)
@@ -780,4 +733,42 @@ func TestSnapshotEditedBeforeSave(t *testing.T) {
 	if cached, _ := appendJoin(t, d, testBuild); cached {
 		t.Fatal("the next writer used a snapshot of the log before the edit")
 	}
+}
+
+// editFarFromTheEnd edits the log in place as another program might,
+// keeping its size and its last tailBytes: a digit of the first line's
+// event_id changed.
+func editFarFromTheEnd(t *testing.T, log string) {
+	t.Helper()
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(b, []byte(`"event_id"`)) + len(`"event_id"`)
+	i += bytes.IndexByte(b[i:], '"') + 1
+	if i >= len(b)-tailBytes {
+		t.Fatal("the edit is not before the last bytes")
+	}
+	f, err := os.OpenFile(log, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte{b[i] ^ 1}, int64(i)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// longCachedPact is cachedPact with a log longer than tailBytes, so that
+// an edit can lie before the bytes the snapshot's identity hashes.
+func longCachedPact(t *testing.T) (Dir, string) {
+	t.Helper()
+	d, snap := cachedPact(t)
+	for stat(t, d.Path(pactfile.LogFile)).Size() <= tailBytes+4096 {
+		appendJoin(t, d, testBuild)
+		settle(t, d, snap)
+	}
+	return d, snap
 }
