@@ -49,7 +49,7 @@ var LocalFormats = []string{"text", "json", "sarif", "markdown"}
 // same byte budget, and writes the verdict in o.Format. The error is a
 // *VerdictError when the verdict fails, a usage error for options that
 // cannot run as given.
-func Local(ctx context.Context, o LocalOptions, stdout io.Writer) error {
+func Local(ctx context.Context, o LocalOptions, stdout io.Writer, logger *slog.Logger) error {
 	root := o.Root
 	if root == "" {
 		return usagef("check needs --local DIR (the repository to judge)")
@@ -95,7 +95,7 @@ func Local(ctx context.Context, o LocalOptions, stdout io.Writer) error {
 		return err
 	}
 	if note := dir.TornTail(); note != "" {
-		slog.Warn(note)
+		logger.Warn(note)
 	}
 	logPath := dir.Display(pactfile.LogFile)
 	for _, id := range in.Replay.State.TaskOrder {

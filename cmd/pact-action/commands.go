@@ -76,7 +76,7 @@ func commands(stdout, stderr io.Writer, getenv func(string) string, logger *slog
 			if len(p.Positional) != 0 {
 				return usagef("unexpected argument %q", p.Positional[0])
 			}
-			return action.Local(ctx, localOptions(p), stdout)
+			return action.Local(ctx, localOptions(p), stdout, logger)
 		case "doctor":
 			if len(p.Positional) > 0 {
 				return usagef("doctor takes no arguments, got %q", p.Positional)

@@ -196,3 +196,37 @@ func TestLocalCheckBaseIsTheMergeBase(t *testing.T) {
 	git("commit", "-q", "-am", "rewrite")
 	check(exitViolation, true)
 }
+
+// TestLocalCheckSaysItSkippedATornLine: the part of a line a killed
+// pactify left at the log's end (its record beside it, pactdir's torn.go)
+// is read as pactify's commands read it, without those bytes, and the
+// preview says so on stderr: the check, reading a commit, would see them
+// as a malformed line.
+func TestLocalCheckSaysItSkippedATornLine(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../../examples/demo")); err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(dir, ".pact", "log.jsonl")
+	log, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := `{"event_id":"0123456789abcdef0123456789abcdef","ts":"2026-12-01T00:00:00Z"}` + "\n"
+	record := fmt.Sprintf("pactify append 1\n%d %d\n%s", len(log), len(line), line)
+	if err := os.WriteFile(filepath.Join(dir, ".pact", ".log.jsonl.tmp-append"), []byte(record), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(logPath, append(log, line[:20]...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"check", "--local", dir, "--branch", "feat/login"}, strings.NewReader(""), &stdout, &stderr, func(string) string { return "" })
+	if code != exitOK || !strings.Contains(stdout.String(), "[success]") {
+		t.Fatalf("exit %d, want %d with the example's verdict\nstdout: %s\nstderr: %s", code, exitOK, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "ends in 20 byte(s) of a line a killed pactify was writing") {
+		t.Errorf("stderr does not say what was skipped:\n%s", stderr.String())
+	}
+}

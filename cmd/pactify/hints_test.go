@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -104,7 +105,7 @@ func judge(t *testing.T, r *gitRepo, tc hintCase) []checks.Finding {
 		return rep.Findings
 	}
 	var out bytes.Buffer
-	err := action.Local(t.Context(), action.LocalOptions{Root: r.dir, PactDir: ".pact", Base: "main", Branch: tc.branch, FailOn: "error", Format: "json"}, &out)
+	err := action.Local(t.Context(), action.LocalOptions{Root: r.dir, PactDir: ".pact", Base: "main", Branch: tc.branch, FailOn: "error", Format: "json"}, &out, slog.New(slog.DiscardHandler))
 	var verdict *action.VerdictError
 	if err != nil && !errors.As(err, &verdict) {
 		t.Fatalf("check --local: %v", err)
