@@ -20,12 +20,12 @@ import (
 // Linux stops a write to a regular file at a page boundary when a fatal
 // signal arrives, and no system promises more. So before the write, the
 // writer records what it is about to append (the intent: the log's size
-// and the bytes) beside the log, and removes the record once the append is
-// synced. A log that ends in a strict prefix of those bytes after exactly
-// that size was cut off by a killed writer, which never said the line was
-// recorded: readers read the log up to that size (openLog), and the next
-// writer, under the lock, cuts it back (recoverAppend). A log that ends in
-// anything else is left as it is, and refused by every writer as before
+// and the bytes), and removes the record once the append is synced. A log
+// that ends in a strict prefix of those bytes after exactly that size was
+// cut off by a killed writer, which never said the line was recorded:
+// readers read the log up to that size (readableSize, through OpenLog),
+// and the next writer, under the lock, cuts it back (recoverAppend). A log
+// that ends in anything else is left as it is, and refused by every writer
 // (UnterminatedError): only bytes pactify itself was writing are ever cut.
 //
 // The record says which bytes of the log may go unread and be cut, so it
