@@ -124,9 +124,25 @@ func trust(file string, taken time.Time, now logIdentity) (snapshot string, why 
 // snapshotName is the file of this pact's snapshot in the snapshot
 // directory: one per pact directory, so two pacts of a repository do not
 // take each other's.
-func snapshotName(pact string) string {
+func snapshotName(pact string) string { return "state-" + pactKey(pact) + ".snap" }
+
+// pactKey names the pact directory pact (its absolute path) among the
+// files the snapshot directory keeps for each pact: its snapshot, and the
+// record of an append under way (torn.go).
+func pactKey(pact string) string {
 	sum := sha256.Sum256([]byte(pact))
-	return "state-" + hex.EncodeToString(sum[:8]) + ".snap"
+	return hex.EncodeToString(sum[:8])
+}
+
+// openSnapshotDir opens dir, the snapshot directory, making it when
+// create says to and it is missing.
+func openSnapshotDir(dir string, create bool) (*os.Root, error) {
+	if create {
+		if err := os.Mkdir(dir, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, err
+		}
+	}
+	return os.OpenRoot(dir)
 }
 
 // gitDir is the git directory of the repository that holds dir: the
@@ -324,10 +340,7 @@ func (d Dir) saveSnapshot(build string, l *cachedLoad, appended []byte, after fs
 	if after == nil || !sameAsAfter(id, after) {
 		return errors.New("the log changed after the line was appended (another program wrote to it)")
 	}
-	if err := os.Mkdir(dir, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
-	}
-	root, err := os.OpenRoot(dir)
+	root, err := openSnapshotDir(dir, true)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/pact-action/pact-action/pactfile"
 	"github.com/pact-action/pact-action/projection"
@@ -49,20 +48,14 @@ const intentName = "." + pactfile.LogFile + tempMark + "append"
 // pact (intentName). With create, the git directory's pactify/ is made
 // when missing. done closes what intentDir opened.
 func (d Dir) intentDir(pact *os.Root, create bool) (dir *os.Root, name, display string, done func(), err error) {
-	_, place, snap, ok := d.snapshotPlace()
+	abs, place, _, ok := d.snapshotPlace()
 	if !ok {
 		return pact, intentName, d.Display(intentName), func() {}, nil
 	}
-	if create {
-		if err := os.Mkdir(place, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
-			return nil, "", "", nil, osError("write", place, err)
-		}
+	if dir, err = openSnapshotDir(place, create); err != nil {
+		return nil, "", "", nil, osError("write", place, err)
 	}
-	if dir, err = os.OpenRoot(place); err != nil {
-		return nil, "", "", nil, openError("write", place, err)
-	}
-	// One record per pact directory, as the snapshot's name is.
-	name = "append-" + strings.TrimSuffix(strings.TrimPrefix(snap, "state-"), ".snap")
+	name = "append-" + pactKey(abs) // one record per pact directory, as one snapshot
 	return dir, name, filepath.Join(place, name), func() { _ = dir.Close() }, nil
 }
 
