@@ -38,11 +38,7 @@ func IsConflictMarker(line []byte) bool {
 // ConflictMarkerLine is the number of the first line of b that is a
 // conflict marker, as SplitLines numbers lines, or 0 when none is.
 func ConflictMarkerLine(b []byte) int {
-	n := 0
-	for line, rest, ok := CutLine(b); ok; line, rest, ok = CutLine(rest) {
-		if n++; n == 1 {
-			line = TrimBOM(line)
-		}
+	for n, line := range Lines(b) {
 		if IsConflictMarker(line) {
 			return n
 		}

@@ -349,15 +349,10 @@ const (
 // (after gitIgnoreComment), in b's own line endings; b itself when a line
 // of it is already gitIgnoreLine. Nothing of b is changed or reordered.
 func WithGitIgnoreLine(b []byte) []byte {
-	for _, line := range SplitLines(b) {
+	for _, line := range Lines(b) {
 		if strings.TrimSpace(string(line)) == gitIgnoreLine {
 			return b
 		}
 	}
-	eol := LineEnding(b)
-	out := append([]byte(nil), b...)
-	if len(out) > 0 && out[len(out)-1] != '\n' {
-		out = append(out, eol...)
-	}
-	return append(out, gitIgnoreComment+eol+gitIgnoreLine+eol...)
+	return withLines(b, gitIgnoreComment, gitIgnoreLine)
 }

@@ -187,15 +187,10 @@ type sideLines struct {
 	number []int
 }
 
-// lineAt is the text of the merged log's line n, for a merge whose first
-// lines are the upstream side's: new lines are held, the ancestor's come
-// from old (nil: they are never asked for).
-func (s *sideLines) lineAt(n int, old [][]byte) []byte {
-	if n <= s.prefix {
-		return old[n-1]
-	}
-	return s.lines[n-s.prefix-1]
-}
+// lineAt is the text of line n of the side's log, one of its new lines:
+// every finding of a replay continued after the ancestor's lines is on a
+// new line (or on none), and a whole replay has no ancestor's lines.
+func (s *sideLines) lineAt(n int) []byte { return s.lines[n-s.prefix-1] }
 
 // mergeAppended is the merge when the ancestor's log is where both sides
 // start (its bytes, ending in a line break, begin both), which is how git
@@ -270,11 +265,7 @@ func mergeAppended(base, upstream, other []byte) (m *Merged, ok bool, err error)
 		}
 		return minis[2].LineOf(id)
 	}
-	if c := newFindings(upRes, &up, otRes, &ot, mRes, mLines, nil, firstUse); c != nil {
-		c.Lines[0] = mLines.side(c.Lines[0].Line, &added)
-		if c.Kind == ConflictEventID {
-			c.Lines[1] = mLines.side(c.Lines[1].Line, &added)
-		}
+	if c := newFindings(upRes, &up, otRes, &ot, mRes, mLines, &added, firstUse); c != nil {
 		return nil, true, c
 	}
 	// The merged log's verdict: the ancestor's, less its lineless
@@ -335,10 +326,9 @@ func addedLines(upstream []byte, other *sideLines) sideLines {
 		pending[string(l)] = true
 		lengths[len(l)] = true
 	}
-	first := true
-	for line, rest, ok := pactfile.CutLine(upstream); ok && len(pending) > 0; line, rest, ok = pactfile.CutLine(rest) {
-		if first {
-			line, first = pactfile.TrimBOM(line), false
+	for _, line := range pactfile.Lines(upstream) {
+		if len(pending) == 0 {
+			break
 		}
 		if lengths[len(line)] {
 			delete(pending, string(line))
@@ -386,10 +376,9 @@ func lineHashes(log []byte, first map[string]int) map[int]uint64 {
 			last = max(last, n)
 		}
 	}
-	n := 0
-	for line, rest, ok := pactfile.CutLine(log); ok && n < last; line, rest, ok = pactfile.CutLine(rest) {
-		if n++; n == 1 {
-			line = pactfile.TrimBOM(line)
+	for n, line := range pactfile.Lines(log) {
+		if n > last {
+			break
 		}
 		if _, ok := want[n]; ok {
 			want[n] = maphash.Bytes(lineSeed, line)
@@ -420,12 +409,12 @@ func keyOf(r *Rejection, text []byte) findingKey {
 // duplicate event_id, a warning (docs/semantics.md §7).
 func isError(r *Rejection) bool { return !r.Identical }
 
-// newFindings is the conflict of a merged log (mRes, its lines m) that
-// has an error finding neither side (upRes, otRes; lines up, ot) has,
-// with the merged log's line numbers; nil when there is none. The lines of
-// the ancestor's log are asked of old, and the line that first used an
-// event_id of firstUse.
-func newFindings(upRes *Result, up *sideLines, otRes *Result, ot *sideLines, mRes *Result, m *sideLines, old [][]byte, firstUse func(string) int) *MergeConflict {
+// newFindings is the conflict of a merged log (mRes, its lines m, of
+// which added are the other side's) that has an error finding neither
+// side (upRes, otRes; lines up, ot) has, its lines named as the side that
+// wrote them numbers them (sideLines.side); nil when there is none. The
+// line that first used an event_id is asked of firstUse.
+func newFindings(upRes *Result, up *sideLines, otRes *Result, ot *sideLines, mRes *Result, m, added *sideLines, firstUse func(string) int) *MergeConflict {
 	had := map[findingKey]bool{}
 	for _, s := range []struct {
 		res   *Result
@@ -433,14 +422,14 @@ func newFindings(upRes *Result, up *sideLines, otRes *Result, ot *sideLines, mRe
 	}{{upRes, up}, {otRes, ot}} {
 		for i := range s.res.Rejections {
 			if r := &s.res.Rejections[i]; isError(r) {
-				had[keyOf(r, lineText(r.Line, s.lines, old))] = true
+				had[keyOf(r, lineText(r.Line, s.lines))] = true
 			}
 		}
 	}
 	var c *MergeConflict
 	for i := range mRes.Rejections {
 		r := &mRes.Rejections[i]
-		if !isError(r) || had[keyOf(r, lineText(r.Line, m, old))] {
+		if !isError(r) || had[keyOf(r, lineText(r.Line, m))] {
 			continue
 		}
 		if c != nil {
@@ -453,16 +442,21 @@ func newFindings(upRes *Result, up *sideLines, otRes *Result, ot *sideLines, mRe
 			c.Lines = append(c.Lines, MergeLine{Line: firstUse(r.EventID)})
 		}
 	}
+	if c != nil {
+		for i := range c.Lines {
+			c.Lines[i] = m.side(c.Lines[i].Line, added)
+		}
+	}
 	return c
 }
 
 // lineText is the text of line n of a log whose lines are s (nil for a
 // finding without a line).
-func lineText(n int, s *sideLines, old [][]byte) []byte {
+func lineText(n int, s *sideLines) []byte {
 	if n == 0 {
 		return nil
 	}
-	return s.lineAt(n, old)
+	return s.lineAt(n)
 }
 
 // mergeWhole is the merge of any three logs: each side must hold the
@@ -502,12 +496,7 @@ func mergeWhole(base, upstream, other []byte) (*Merged, error) {
 		result.Result = res[2]
 		return result, nil
 	}
-	if c := newFindings(res[0], up, res[1], ot, res[2], m, nil, logs[2].LineOf); c != nil {
-		n := &sideLines{prefix: 0, lines: m.lines}
-		c.Lines[0] = n.side(c.Lines[0].Line, &added)
-		if c.Kind == ConflictEventID {
-			c.Lines[1] = n.side(c.Lines[1].Line, &added)
-		}
+	if c := newFindings(res[0], up, res[1], ot, res[2], m, &added, logs[2].LineOf); c != nil {
 		return nil, c
 	}
 	rs := event.NewListing(MaxListed)
@@ -543,11 +532,7 @@ func unmatched(old, lines [][]byte) (s sideLines, lost int) {
 // branch, before anything is replayed. An init is a log's first line, so
 // this reads little of it.
 func BaseBranch(log []byte) string {
-	first := true
-	for line, rest, ok := pactfile.CutLine(log); ok; line, rest, ok = pactfile.CutLine(rest) {
-		if first {
-			line, first = pactfile.TrimBOM(line), false
-		}
+	for _, line := range pactfile.Lines(log) {
 		if ev, _, skip, malformed := decodeLine(line); !skip && malformed == "" && ev.Type == TypeInit && ev.Problem == nil {
 			return ev.Payload.BaseBranch
 		}
