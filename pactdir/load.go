@@ -72,15 +72,6 @@ func (d Dir) LoadReplay(p *Progress) (*projection.Log, *projection.Result, error
 	return log, res, err
 }
 
-// loadLogToAppend replays the log for a writer that will append one line
-// with the given event_id (projection.ReadOptions.Reserve): no events are
-// kept, so memory stays well below the log's size, yet Log.Append judges
-// that line exactly. A missing log is ErrNoPact.
-func (d Dir) loadLogToAppend(eventID string, p *Progress) (*projection.Log, *projection.Result, error) {
-	log, res, _, err := loadLog(d, p, projection.ReadOptions{Reserve: []string{eventID}})
-	return log, res, err
-}
-
 // loadLog opens the log and reads it through projection.Read with opts,
 // counting its bytes on p; read is how many bytes of the log the replay
 // describes.

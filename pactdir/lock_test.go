@@ -418,7 +418,7 @@ func TestLogReplacedWhileLocked(t *testing.T) {
 	}
 	renameOver(t, d, "")
 	before := snapshot(t, d.Path())
-	appended, err := d.record(line, st, task)
+	appended, _, err := d.recordAs(line, st, task)
 	unlock()
 	if appended || !errors.Is(err, errReplaced) {
 		t.Fatalf("Record on a replaced log = %v, %v; want errReplaced", appended, err)
@@ -429,7 +429,7 @@ func TestLogReplacedWhileLocked(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unlock()
-	if appended, err := d.record(line, st, task); !appended || err != nil {
+	if appended, _, err := d.recordAs(line, st, task); !appended || err != nil {
 		t.Fatalf("Record under a lock of the new log = %v, %v", appended, err)
 	}
 }

@@ -326,7 +326,7 @@ func TestSwappedAtRename(t *testing.T) { // not parallel: it swaps renameFile
 				}
 				return saved(r, from, to)
 			}
-			appended, err := d.record(line, st, task)
+			appended, _, err := d.recordAs(line, st, task)
 			t.Logf("%s swapped for a %s: %v", file, into, err)
 			if !appended {
 				t.Fatalf("%s swapped for a %s: nothing appended (%v)", file, into, err)

@@ -213,9 +213,11 @@ type cachedLoad struct {
 	bytes int64
 }
 
-// loadCached is loadLogToAppend that starts from the pact's
+// loadCached loads the log for a writer that will append one line with
+// the given event_id (projection.ReadOptions.Reserve: no events are kept,
+// yet Log.Append judges that line exactly), starting from the pact's
 // snapshot when one is there and trusted (FromSnapshot), and otherwise
-// replays the log keeping what a snapshot needs (saveSnapshot). A snapshot
+// replaying the log keeping what a snapshot needs (saveSnapshot). A snapshot
 // is used only when written by the same build, and never when the new
 // event_id might be the log's (projection.DecodeSnapshot). The caller
 // holds the lock.

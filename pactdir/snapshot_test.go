@@ -123,7 +123,7 @@ func appendJoin(t *testing.T, d Dir, build string) (cached bool, why string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, want, err := d.loadLogToAppend(id, nil)
+	_, want, _, err := loadLog(d, nil, projection.ReadOptions{Reserve: []string{id}}) // the replay, no snapshot
 	if err != nil {
 		t.Fatal(err)
 	}

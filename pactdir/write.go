@@ -55,7 +55,7 @@ func (d Dir) checkWritable(name string) error {
 	return nil
 }
 
-// record writes one event a verb has judged, as one change as far as any
+// recordAs writes one event a verb has judged, as one change as far as any
 // failure can tell: the new STATE.yml (rendered from st, the state with the
 // line applied) and, for task, its task file (WriteTaskFile) are first
 // written beside the files they replace and synced, then the line is
@@ -65,14 +65,9 @@ func (d Dir) checkWritable(name string) error {
 // fails after it (the platform refused to replace a file), the line stays
 // recorded and the error names the file left as it was. The caller holds
 // the lock.
-func (d Dir) record(line []byte, st *projection.State, task *projection.Task) (appended bool, err error) {
-	appended, _, err = d.recordAs(line, st, task)
-	return appended, err
-}
-
-// recordAs is record that also gives the log's stat right after the line
-// was synced (appendLineAs), nil when it was not appended or could not be
-// read.
+//
+// after is the log's stat right after the line was synced (appendLineAs),
+// nil when it was not appended or could not be read.
 func (d Dir) recordAs(line []byte, st *projection.State, task *projection.Task) (appended bool, after fs.FileInfo, err error) {
 	pact, err := d.openPact(task != nil)
 	if err != nil {
@@ -213,7 +208,7 @@ func (d Dir) BeginWrite(ctx context.Context, eventID string, o WriteOptions) (w 
 }
 
 // Record writes the event a, judged and stamped by projection.Log.Append
-// on w.Log and w.Res, as one change (record: STATE.yml rendered from
+// on w.Log and w.Res, as one change (recordAs: STATE.yml rendered from
 // a.State and, for task, its task file, with the line), then keeps the
 // replay with the line for the next writer (the writers' snapshot). When
 // anything fails before the line is in the log, every file is as it was

@@ -131,7 +131,7 @@ func TestRecordAllOrNothing(t *testing.T) { // not parallel: it swaps the seams
 					_ = f.Close()
 				}
 				before := snapshot(t, d.Path())
-				appended, err := d.record(line, st, task)
+				appended, _, err := d.recordAs(line, st, task)
 				if appended || err == nil {
 					t.Fatalf("Record = %v, %v; want a failure before the append", appended, err)
 				}
@@ -143,7 +143,7 @@ func TestRecordAllOrNothing(t *testing.T) { // not parallel: it swaps the seams
 		}
 	}
 	d, line, st, task := recordable(t)
-	if appended, err := d.record(line, st, task); !appended || err != nil {
+	if appended, _, err := d.recordAs(line, st, task); !appended || err != nil {
 		t.Fatalf("Record = %v, %v", appended, err)
 	}
 	after := snapshot(t, d.Path())
