@@ -283,8 +283,10 @@ func TestFaultTornLeftover(t *testing.T) {
 				if rep.Errors != 0 {
 					t.Fatalf("validate on a killed writer's leftover finds errors:\n%s", r)
 				}
-				if !strings.Contains(r.stderr, "a line a killed pactify was writing and never recorded") {
-					t.Fatalf("validate does not say what it read the log without:\n%s", r)
+				for _, r := range []result{r, p.run(c.agent, "status"), p.run(c.agent, "log")} {
+					if !strings.Contains(r.stderr, "a line a killed pactify was writing and never recorded") {
+						t.Fatalf("a reader does not say what it read the log without:\n%s", r)
+					}
 				}
 			}
 			if r := p.run(c.agent, c.args...); r.code != 0 {

@@ -29,6 +29,7 @@ func (c *cli) cmdStatus(p cmdline.Args) error {
 	if err != nil {
 		return err
 	}
+	c.noteTornTail()
 	prog.stop()
 	b, err := c.dir.ReadFile(pactfile.StateFile)
 	if err != nil {
@@ -53,6 +54,7 @@ func (c *cli) cmdLog(p cmdline.Args) error {
 		if _, _, err := c.loadForRead(nil); err != nil {
 			return err
 		}
+		c.noteTornTail()
 		f, _, err := c.dir.OpenLog()
 		if err != nil {
 			return err

@@ -196,12 +196,12 @@ func (c *cli) loadForRead(p *pactdir.Progress) (*projection.Log, *projection.Res
 	if res.Unsupported != nil {
 		return nil, nil, unsupported(res.Unsupported)
 	}
-	c.noteTornTail()
 	return log, res, nil
 }
 
 // noteTornTail tells a reader, on stderr, of the part of a line a killed
-// writer left at the log's end, which it read the log without.
+// writer left at the log's end, which it read the log without. A command
+// holding the lock has none to tell of: taking it cut that part back.
 func (c *cli) noteTornTail() {
 	if note := c.dir.TornTail(); note != "" {
 		fmt.Fprintf(c.stderr, "pactify: %s\n", note)
