@@ -59,18 +59,16 @@ func (c *Client) CodeIDs(ctx context.Context, dir string, commits ...string) (ma
 			want = append(want, sha)
 		}
 	}
-	for len(want) > 0 {
-		n := min(len(want), maxCodeIDsPerQuery)
-		batch := want[:n]
-		want = want[n:]
+	err := inBatches(want, maxCodeIDsPerQuery, func(batch []string) error {
 		err := c.codeIDsGraphQL(ctx, comps, batch, out)
 		if errors.Is(err, errNoGraphQL) {
 			c.logger.WarnContext(ctx, "the GraphQL endpoint does not answer; comparing code through the REST API", "url", c.graphqlURL, "err", err)
 			err = c.codeIDsREST(ctx, comps, batch, out)
 		}
-		if err != nil {
-			return nil, err
-		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -187,14 +185,11 @@ func (c *Client) codeIDsREST(ctx context.Context, comps []string, commits []stri
 			if err != nil {
 				return err
 			}
-			var level []codeEntry
+			level := restEntries(t)
 			tree = ""
-			for _, e := range t.Entries {
-				var mode int
-				_, _ = fmt.Sscanf(e.GetMode(), "%o", &mode)
-				level = append(level, codeEntry{Name: e.GetPath(), Type: e.GetType(), Mode: mode, OID: e.GetSHA()})
-				if l+1 < len(comps) && e.GetPath() == comps[l] && e.GetType() == "tree" {
-					tree = e.GetSHA() // the next level down
+			for _, e := range level {
+				if l+1 < len(comps) && e.Name == comps[l] && e.Type == "tree" {
+					tree = e.OID // the next level down
 				}
 			}
 			levels = append(levels, level)
@@ -226,4 +221,16 @@ func codeDigest(comps []string, levels [][]codeEntry) string {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// restEntries is the entries of a tree the REST API listed (gitTree), as
+// the GraphQL reads give them.
+func restEntries(t *github.Tree) []codeEntry {
+	var level []codeEntry
+	for _, e := range t.Entries {
+		var mode int
+		_, _ = fmt.Sscanf(e.GetMode(), "%o", &mode)
+		level = append(level, codeEntry{Name: e.GetPath(), Type: e.GetType(), Mode: mode, OID: e.GetSHA()})
+	}
+	return level
 }

@@ -236,7 +236,7 @@ func index(entries []codeEntry) map[string]codeEntry {
 
 // readRoots reads the root tree of each commit, with its entries.
 func (d *differ) readRoots(ctx context.Context, commits []string) error {
-	return inBatches(commits, func(batch []string) error {
+	return inBatches(commits, maxTreesPerQuery, func(batch []string) error {
 		err := d.rootsGraphQL(ctx, batch)
 		if errors.Is(err, errNoGraphQL) {
 			d.c.logger.WarnContext(ctx, "the GraphQL endpoint does not answer; reading trees through the REST API", "url", d.c.graphqlURL, "err", err)
@@ -246,10 +246,10 @@ func (d *differ) readRoots(ctx context.Context, commits []string) error {
 	})
 }
 
-// inBatches calls read with ids, maxTreesPerQuery at a time.
-func inBatches(ids []string, read func(batch []string) error) error {
+// inBatches calls read with ids, size at a time.
+func inBatches(ids []string, size int, read func(batch []string) error) error {
 	for len(ids) > 0 {
-		n := min(len(ids), maxTreesPerQuery)
+		n := min(len(ids), size)
 		if err := read(ids[:n]); err != nil {
 			return err
 		}
@@ -322,7 +322,7 @@ func (d *differ) rootsREST(ctx context.Context, commits []string) error {
 // readTrees reads the entries of trees by id.
 func (d *differ) readTrees(ctx context.Context, oids []string) error {
 	d.read += len(oids)
-	return inBatches(oids, func(batch []string) error {
+	return inBatches(oids, maxTreesPerQuery, func(batch []string) error {
 		err := d.treesGraphQL(ctx, batch)
 		if errors.Is(err, errNoGraphQL) {
 			err = d.treesREST(ctx, batch)
@@ -364,20 +364,11 @@ func (d *differ) treesGraphQL(ctx context.Context, oids []string) error {
 
 func (d *differ) treesREST(ctx context.Context, oids []string) error {
 	for _, oid := range oids {
-		t, err := d.c.gitTree(ctx, oid)
+		t, err := d.c.gitTree(ctx, oid) // refuses a tree cut short
 		if err != nil {
 			return err
 		}
-		if t.GetTruncated() {
-			return fmt.Errorf("read tree %s: GitHub cut its entries short", oid)
-		}
-		var level []codeEntry
-		for _, e := range t.Entries {
-			var mode int
-			_, _ = fmt.Sscanf(e.GetMode(), "%o", &mode)
-			level = append(level, codeEntry{Name: e.GetPath(), Type: e.GetType(), Mode: mode, OID: e.GetSHA()})
-		}
-		d.entries[oid] = level
+		d.entries[oid] = restEntries(t)
 	}
 	return nil
 }

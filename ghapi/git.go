@@ -47,34 +47,7 @@ func (c *Client) CommitFiles(ctx context.Context, branch, parentSHA string, file
 	for p, f := range files {
 		changes = append(changes, TreeChange{Path: p, Content: f})
 	}
-	entries, err := c.treeEntries(ctx, op, changes)
-	if err != nil {
-		return "", err
-	}
-	tree, err := c.createTree(ctx, parentTree, entries)
-	if err != nil {
-		return "", wrapErr(op+": create tree", err)
-	}
-	commit, _, err := c.gh.Git.CreateCommit(ctx, c.owner, c.repo, &github.Commit{
-		Message: github.String(message),
-		Tree:    &github.Tree{SHA: tree.SHA},
-		Parents: []*github.Commit{{SHA: github.String(parentSHA)}},
-	}, nil)
-	if err != nil {
-		return "", wrapErr(op+": create commit", err)
-	}
-	if err := c.moveBranch(ctx, branch, parentSHA, commit.GetSHA()); err != nil {
-		return "", fmt.Errorf("%s: %w", op, err)
-	}
-	// What was written is known by its ids: a later read of the new
-	// commit (the check of it) takes these blobs by the ids GitHub reports.
-	c.cache.putTree(commit.GetSHA(), tree.GetSHA())
-	for _, f := range files {
-		if c.cache.keeps(f.size()) {
-			c.cache.putBlob(f.join(), commit.GetSHA())
-		}
-	}
-	return commit.GetSHA(), nil
+	return c.commitTree(ctx, op, branch, []string{parentSHA}, parentTree, changes, message)
 }
 
 // TreeChange is one path of a tree written over a base tree: Delete
@@ -162,6 +135,12 @@ func (c *Client) CommitTree(ctx context.Context, branch string, parents []string
 	if branch == "" || len(parents) == 0 || !isObjectID(baseTree) || message == "" {
 		return "", fmt.Errorf("%s: branch, parents, base tree and message are required", op)
 	}
+	return c.commitTree(ctx, op, branch, parents, baseTree, changes, message)
+}
+
+// commitTree is CommitTree, and CommitFiles once it knows its parent's
+// tree, for arguments checked, its errors said as op.
+func (c *Client) commitTree(ctx context.Context, op, branch string, parents []string, baseTree string, changes []TreeChange, message string) (string, error) {
 	entries, err := c.treeEntries(ctx, op, changes)
 	if err != nil {
 		return "", err

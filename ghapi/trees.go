@@ -84,8 +84,9 @@ type Tree struct {
 	// path that is not there is absent.
 	Entries map[string]Entry
 	// Runs are the check runs TreeRead.Runs names, oldest first (at most
-	// maxListedRuns), when RunsListed: GitHub may fail to answer that part
-	// alone, and the files read stand without it.
+	// runsPerSuite in each of runsSuites suites), when RunsListed: GitHub
+	// may fail to answer that part alone, and the files read stand
+	// without it.
 	Runs       []ListedRun
 	RunsListed bool
 }
