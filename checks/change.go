@@ -69,23 +69,3 @@ func SameChange(a, b Change) (same bool, differ []string) {
 	}
 	return len(differ) == 0, differ
 }
-
-// changeOf is the change of commit against base, from both trees flattened
-// (every path that is not a directory, to its Entry): the definition
-// itself, for tests and for a checkout that holds both commits. Only a
-// directory at pactDir is the pact's: a file standing there is code.
-func changeOf(base, commit map[string]string, pactDir string) Change {
-	inPact := func(p string) bool { return strings.HasPrefix(p, pactDir+"/") }
-	out := Change{}
-	for p, e := range commit {
-		if be := base[p]; !inPact(p) && be != e {
-			out[p] = PathChange{Before: be, After: e}
-		}
-	}
-	for p, be := range base {
-		if _, ok := commit[p]; !ok && !inPact(p) {
-			out[p] = PathChange{Before: be}
-		}
-	}
-	return out
-}

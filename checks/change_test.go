@@ -110,3 +110,23 @@ func TestSameChangeDecisionTable(t *testing.T) {
 		})
 	}
 }
+
+// changeOf is the change of commit against base, from both trees flattened
+// (every path that is not a directory, to its Entry): the definition
+// itself, which the decision table states its cases in. Only a directory
+// at pactDir is the pact's: a file standing there is code.
+func changeOf(base, commit map[string]string, pactDir string) Change {
+	inPact := func(p string) bool { return strings.HasPrefix(p, pactDir+"/") }
+	out := Change{}
+	for p, e := range commit {
+		if be := base[p]; !inPact(p) && be != e {
+			out[p] = PathChange{Before: be, After: e}
+		}
+	}
+	for p, be := range base {
+		if _, ok := commit[p]; !ok && !inPact(p) {
+			out[p] = PathChange{Before: be}
+		}
+	}
+	return out
+}
