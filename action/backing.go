@@ -133,7 +133,7 @@ func (g *gatherer) awaitingAt(sha string) error {
 	}
 	switch {
 	case sha == g.head:
-		g.awaiting[sha] = awaitingIn(replayed(g.in.HeadLog))
+		g.awaiting[sha] = awaitingIn(g.in.Replay.State) // HeadLog's replay, made once
 	case sha == g.in.MergeBase:
 		g.awaiting[sha] = awaitingIn(replayed(g.in.BaseLog))
 	case !commitSHA.MatchString(sha):

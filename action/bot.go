@@ -306,7 +306,7 @@ func (o *botOutcome) write(ctx context.Context, gh botGitHub, pr ghfacts.PullReq
 	if err != nil {
 		return err
 	}
-	code := newSameness(gh, r.settings, stalePolicy(cfg), cfg.Commit)
+	code := newSameness(gh, r.settings, cfg.Config.Provenance.Stale, cfg.Commit) // config.ParseFile gives the default's to a file it cannot use
 	// The conflicts the last attempt found go to the job log once: each
 	// retry re-reads the log and finds them again.
 	var conflicts []string

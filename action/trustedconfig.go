@@ -60,12 +60,3 @@ func (r *eventRun) trustedConfig(ctx context.Context, gh reader) (*config.File, 
 func describeConfig(f *config.File) string {
 	return pactfile.ConfigPath + " on " + f.Branch + " at " + prose.ShortSHA(f.Commit)
 }
-
-// stalePolicy is the configuration's stale policy (the default's when the
-// file cannot be used: the check fails on it anyway).
-func stalePolicy(f *config.File) config.Stale {
-	if f.Config == nil {
-		return config.Default().Provenance.Stale
-	}
-	return f.Config.Provenance.Stale
-}
