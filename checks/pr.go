@@ -3,6 +3,7 @@ package checks
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -224,6 +225,9 @@ type prBase struct {
 	// into is the default branch when this is the verdict into it, "" for
 	// the pull request's own base.
 	into string
+	// shipped is shippedAtBase of the head's replay at this base, for the
+	// pull request's branches (withShipped).
+	shipped map[string]bool
 }
 
 // bases are the bases the head is judged against: its own, and the
@@ -241,22 +245,37 @@ func (pr PullRequestFacts) bases() []prBase {
 	return out
 }
 
+// withShipped is bases with each one's shipped features for the head's
+// replay state: each base's log replayed once, and only when the head has
+// shipped a feature on the pull request's branches (shippedAtBase).
+func (pr PullRequestFacts) withShipped(bases []prBase, state *projection.State) []prBase {
+	for i := range bases {
+		bases[i].shipped = shippedAtBase(state, bases[i].log, pr.Branches)
+	}
+	return bases
+}
+
+// shippedAtEvery is what is shipped at every one of bases (withShipped),
+// a map of its own: the bases' stay as they are.
+func shippedAtEvery(bases []prBase) map[string]bool {
+	shipped := maps.Clone(bases[0].shipped)
+	for _, b := range bases[1:] {
+		for f := range shipped {
+			if !b.shipped[f] {
+				delete(shipped, f)
+			}
+		}
+	}
+	return shipped
+}
+
 // ShippedAtBase lists the features on the pull request's branches that
 // count as shipped before it (checks.ShippedAtBase): those shipped at every
 // base it is judged against, so that a base which claims a feature
 // shipped spares none of its tasks the judgement the default branch would
 // give them. state is the head's replay.
 func (pr PullRequestFacts) ShippedAtBase(state *projection.State) map[string]bool {
-	shipped := shippedAtBase(state, pr.BaseLog, pr.Branches)
-	if d := pr.Default; d != nil && len(shipped) > 0 {
-		into := shippedAtBase(state, d.Log, pr.Branches)
-		for f := range shipped {
-			if !into[f] {
-				delete(shipped, f)
-			}
-		}
-	}
-	return shipped
+	return shippedAtEvery(pr.withShipped(pr.bases(), state))
 }
 
 // PullRequest judges a pull request's head the way the check does, in
@@ -286,14 +305,14 @@ func JudgePullRequest(in Input, pr PullRequestFacts) PullRequestVerdict {
 	if in.Replay.Unsupported != nil {
 		return PullRequestVerdict{Findings: out}
 	}
-	bases := pr.bases()
+	bases := pr.withShipped(pr.bases(), in.Replay.State)
 	for _, b := range bases {
 		out = appendNew(out, history(in.LogPath(), b.log, pr.HeadLog, b.names))
 	}
 	cfg := pr.Config.Config
 	var notAccepted map[string]string
 	var renewed map[string]int64
-	shippedAtBase := pr.ShippedAtBase(in.Replay.State)
+	shippedAtBase := shippedAtEvery(bases)
 	if p := pr.Provenance; p != nil && pr.Config.Err == nil { // Provenance judges nothing under mode off
 		facts := *p
 		facts.LogPath, facts.Config, facts.State, facts.Branches, facts.ShippedAtBase = in.LogPath(), cfg, in.Replay.State, pr.Branches, shippedAtBase
@@ -318,7 +337,7 @@ func JudgePullRequest(in Input, pr PullRequestFacts) PullRequestVerdict {
 func unmappedWorst(logPath string, head *projection.State, bases []prBase, branch string, policy config.Unmapped) []Finding {
 	var worst []Finding
 	for _, b := range bases {
-		fs := Unmapped(logPath, head, b.log, branch, policy, b.changesOutside)
+		fs := unmapped(logPath, head, b.shipped, branch, policy, b.changesOutside)
 		// Unmapped answers a warning or an error: an error is worse.
 		if len(fs) == 0 || len(worst) > 0 && (worst[0].Severity == SeverityError || fs[0].Severity != SeverityError) {
 			continue
@@ -352,8 +371,18 @@ func Unmapped(logPath string, head *projection.State, baseLog []byte, branch str
 	if policy == config.UnmappedAllow || head == nil || !head.Initialized {
 		return nil
 	}
+	return unmapped(logPath, head, shippedAtBase(head, baseLog, []string{branch}), branch, policy, changesOutside)
+}
+
+// unmapped is Unmapped with what the base had shipped of the features on
+// branch (shippedAtBase; its answers for features on other branches are
+// not looked at).
+func unmapped(logPath string, head *projection.State, shippedAtBase map[string]bool, branch string, policy config.Unmapped, changesOutside bool) []Finding {
+	if policy == config.UnmappedAllow || head == nil || !head.Initialized {
+		return nil
+	}
 	features := head.FeaturesOnBranch(branch)
-	if len(shipping(head, branch, shippedAtBase(head, baseLog, []string{branch}))) > 0 {
+	if len(shipping(head, branch, shippedAtBase)) > 0 {
 		return nil
 	}
 	msg := fmt.Sprintf("no task names branch %s (the assign events' branch), so this pull request ships no feature and Rule 2 holds nothing back", branch)
