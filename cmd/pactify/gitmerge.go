@@ -240,22 +240,22 @@ func theirsFirst(ctx context.Context, dir string, op gitOp, baseBranch string) b
 	if op.kind != "merge" || op.theirs == "" {
 		return false
 	}
-	head := commitOf(ctx, dir, "HEAD")
-	return onBase(ctx, dir, op.theirs, baseBranch) > onBase(ctx, dir, head, baseBranch)
+	refs := baseRefs(ctx, dir, baseBranch)
+	return onBase(ctx, dir, op.theirs, refs) > onBase(ctx, dir, commitOf(ctx, dir, "HEAD"), refs)
 }
 
-// onBase is how far commit is on the base branch: 2 when a remote's
-// branch of that name holds it (what is already shared), 1 when the local
-// branch does, 0 otherwise. A remote's branch is refs/remotes/<remote>/<base>
-// for a remote git is configured with, exactly: anyone who can push may
-// name a branch evil/main, whose remote-tracking ref ends in /main too.
-func onBase(ctx context.Context, dir, commit, base string) int {
-	if commit == "" || base == "" {
-		return 0
+// baseRefs ranks the refs of the base branch base that exist: 2 for a
+// remote's branch of that name (what is already shared), 1 for the local
+// branch. A remote's branch is refs/remotes/<remote>/<base> for a remote
+// git is configured with, exactly: anyone who can push may name a branch
+// evil/main, whose remote-tracking ref ends in /main too.
+func baseRefs(ctx context.Context, dir, base string) map[string]int {
+	if base == "" {
+		return nil
 	}
 	remotes, err := git(ctx, dir, "remote")
 	if err != nil {
-		return 0
+		return nil
 	}
 	rank := map[string]int{"refs/heads/" + base: 1}
 	for _, r := range strings.Fields(string(remotes)) {
@@ -267,15 +267,40 @@ func onBase(ctx context.Context, dir, commit, base string) int {
 	}
 	out, err := git(ctx, dir, args...)
 	if err != nil {
+		return nil
+	}
+	refs := map[string]int{}
+	for _, ref := range strings.Fields(string(out)) {
+		if r, ok := rank[ref]; ok {
+			refs[ref] = r
+		}
+	}
+	return refs
+}
+
+// onBase is how far commit is on the base branch, whose refs are refs
+// (baseRefs): the best rank of a ref that holds it, 0 when none does.
+func onBase(ctx context.Context, dir, commit string, refs map[string]int) int {
+	if commit == "" {
 		return 0
 	}
 	best := 0
-	for _, ref := range strings.Fields(string(out)) {
-		if r := rank[ref]; r > best && isAncestor(ctx, dir, commit, ref) {
+	for ref, r := range refs {
+		if r > best && isAncestor(ctx, dir, commit, ref) {
 			best = r
 		}
 	}
 	return best
+}
+
+// singleMergeBase is the merge base of head and theirs when git finds
+// exactly one (a criss-cross merge has several, and no one ancestor).
+func singleMergeBase(ctx context.Context, dir, head, theirs string) (string, bool) {
+	out, err := git(ctx, dir, "merge-base", "--all", head, theirs)
+	if bases := strings.Fields(string(out)); err == nil && len(bases) == 1 {
+		return bases[0], true
+	}
+	return "", false
 }
 
 func isAncestor(ctx context.Context, dir, commit, ref string) bool {

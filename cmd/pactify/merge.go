@@ -156,9 +156,8 @@ func (c *cli) stateFollows(dir string, op gitOp, logPath string, st *projection.
 	head := commitOf(c.ctx, dir, "HEAD")
 	base := op.base
 	if op.kind == "merge" && op.theirs != "" && head != "" {
-		out, err := git(c.ctx, dir, "merge-base", "--all", head, op.theirs)
-		if bases := strings.Fields(string(out)); err == nil && len(bases) == 1 {
-			base = bases[0]
+		if one, ok := singleMergeBase(c.ctx, dir, head, op.theirs); ok {
+			base = one
 		}
 	}
 	if head == "" || op.theirs == "" || base == "" {
@@ -376,11 +375,11 @@ func (c *cli) mergeStateLogs(dir string, op gitOp, statePath string, states [3]s
 	}
 	head := commitOf(c.ctx, dir, "HEAD")
 	if op.kind == "merge" {
-		out, err := git(c.ctx, dir, "merge-base", "--all", head, op.theirs)
-		if bases := strings.Fields(string(out)); err != nil || len(bases) != 1 {
+		one, ok := singleMergeBase(c.ctx, dir, head, op.theirs)
+		if !ok {
 			return nil, cannot("not one merge base")
 		}
-		op.base = strings.Fields(string(out))[0]
+		op.base = one
 	}
 	if op.base == "" || head == "" {
 		return nil, cannot("no ancestor commit")
